@@ -1,0 +1,101 @@
+import { Command, CommanderError, InvalidArgumentError } from 'commander'
+import { handleError } from './exit.js'
+
+/**
+ * The `site` command: parses flags into an InlineConfig and calls the
+ * programmatic API in src/index.ts. No business rules here. Heavy modules are
+ * imported lazily so that `site --help` answers at once.
+ */
+
+const toInt = (name: string, min: number, max: number) => (value: string) => {
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}`)
+  return n
+}
+
+const toUrl = (value: string) => {
+  try {
+    const url = new URL(value)
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error()
+  } catch {
+    throw new InvalidArgumentError(`expected an http(s) URL, got ${value}`)
+  }
+  return value
+}
+
+export function createProgram(): Command {
+  const program = new Command('site')
+    .description('Publish a multilingual website from a TYPO3 EXT:headless content API.')
+    .option('--verbose', 'print stack traces of errors')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({ writeErr: (text) => process.stderr.write(text) })
+
+  program
+    .command('build')
+    .description('Render every page of every locale to static files (the command CI runs).')
+    .option('--config <file>', 'config file (.ts, .mjs, .js or .json)', undefined)
+    .option('--site <host>', 'site to build, by hostname, when several are configured')
+    .option('--api <url>', 'content API origin, overrides api.baseUrl', toUrl)
+    .option('--out <dir>', 'output folder (default: build.outDir, .output/public)')
+    .option('--concurrency <n>', 'parallel API requests (default 4)', toInt('--concurrency', 1, 64))
+    .option('--json', 'print the build summary as JSON on stdout')
+    .option('--no-progress', 'no progress bar, even on a terminal')
+    .action(async (opts) => {
+      const { runBuildCommand } = await import('./commands/build.js')
+      process.exitCode = await runBuildCommand(opts, program.opts())
+    })
+
+  program
+    .command('preview')
+    .description('Serve live API data with the editor preview widgets; reloads on template and config changes.')
+    .option('--config <file>', 'config file (.ts, .mjs, .js or .json)')
+    .option('--site <host>', 'serve only this site (default: choose by the Host header)')
+    .option('--api <url>', 'content API origin, overrides api.baseUrl', toUrl)
+    .option('--port <n>', 'port to listen on', toInt('--port', 0, 65535), 3000)
+    .option('--host <addr>', 'address to listen on', '127.0.0.1')
+    .option('--no-watch', 'do not watch templates/, config/ and public/')
+    .action(async (opts) => {
+      const { runPreviewCommand } = await import('./commands/preview.js')
+      process.exitCode = await runPreviewCommand(opts, program.opts())
+    })
+
+  program
+    .command('serve')
+    .description('Serve a built output folder locally, as a static host would.')
+    .argument('[dir]', 'folder to serve (default: build.outDir, .output/public)')
+    .option('--port <n>', 'port to listen on', toInt('--port', 0, 65535), 8080)
+    .option('--host <addr>', 'address to listen on', '127.0.0.1')
+    .action(async (dir, opts) => {
+      const { runServeCommand } = await import('./commands/serve.js')
+      process.exitCode = await runServeCommand(dir, opts, program.opts())
+    })
+
+  program
+    .command('demo-api')
+    .description('Run the bundled demo content API (English, Polish, German) on loopback.')
+    .option('--port <n>', 'port to listen on', toInt('--port', 0, 65535), 4010)
+    .option('--host <addr>', 'address to listen on', '127.0.0.1')
+    .option('--latency <ms>', 'delay every answer by this many milliseconds', toInt('--latency', 0, 60_000), 0)
+    .option('--generate <n>', 'serve a generated site of N pages per locale instead of the demo content', toInt('--generate', 1, 100_000))
+    .action(async (opts) => {
+      const { runDemoApiCommand } = await import('./commands/demo-api.js')
+      process.exitCode = await runDemoApiCommand(opts, program.opts())
+    })
+
+  return program
+}
+
+/** Runs the CLI; sets `process.exitCode`, never calls `process.exit` for a finished job. */
+export async function run(argv: string[]): Promise<void> {
+  const program = createProgram()
+  try {
+    await program.parseAsync(argv)
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      process.exitCode = error.exitCode === 0 ? 0 : 2
+      return
+    }
+    process.exitCode = handleError(error, { verbose: program.opts().verbose })
+  }
+}

@@ -1,0 +1,23 @@
+import { API_TIMEOUT_MS, BUILD_CONCURRENCY } from '../shared/constants.js'
+
+/** The one defaults object: every option's default, in one place. */
+export const DEFAULTS = {
+  baseUrl: undefined,
+  api: {
+    headers: {},
+    credentials: 'omit',
+    allowQuery: true,
+    proxyHeaders: false,
+    proxyReqHeaders: false,
+    endpoints: { initialData: '/?type=834', initialDataFallback: '/?type=834' },
+    timeoutMs: API_TIMEOUT_MS,
+  },
+  i18n: { default: 'en', locales: ['en', 'pl', 'de'] },
+  features: { contentPreview: true, initInitialData: true, i18nMiddleware: true, debug: false },
+  preview: { queryParam: 'pce' },
+  tracking: { gtmId: undefined, consentHost: undefined },
+  build: { outDir: '.output/public', concurrency: BUILD_CONCURRENCY },
+} as const
+
+/** Config file names tried, in order, when `--config` is not given. */
+export const CONFIG_FILES = ['config/site.config.ts', 'config/site.config.mjs', 'config/site.config.js', 'config/site.config.json'] as const

@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { dirname, extname, join, resolve } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { build } from 'esbuild'
+import { SiteError, errors } from '../errors.js'
+import { CONFIG_FILES } from './defaults.js'
+import { resolveSites } from './resolve.js'
+import type { InlineConfig, ResolvedConfig, UserConfig } from './types.js'
+import { validateUserConfig } from './validate.js'
+
+const DEFINE_MODULE = fileURLToPath(new URL('./define.js', import.meta.url))
+
+/** Finds the config file: `--config` as given, else the first default name that exists. */
+export function findConfigFile(root: string, configFile?: string): string {
+  if (configFile) {
+    const file = resolve(root, configFile)
+    if (!existsSync(file)) throw new SiteError('CONFIG_NOT_FOUND', `Config file not found: ${file}`)
+    if (!['.ts', '.mts', '.mjs', '.js', '.json'].includes(extname(file)))
+      throw new SiteError('CONFIG_NOT_FOUND', `Config file ${file} must end in .ts, .mjs, .js or .json`)
+    return file
+  }
+  const found = CONFIG_FILES.map((name) => join(root, name)).find((file) => existsSync(file))
+  if (!found) throw new SiteError('CONFIG_NOT_FOUND', `No config file found in ${root} (looked for ${CONFIG_FILES.join(', ')}); pass --config FILE`)
+  return found
+}
+
+/**
+ * Reads a config file. TypeScript and ESM files are bundled by esbuild into
+ * `.site/` under the root (a new name per content, so a reload sees changes).
+ */
+export async function loadUserConfig(file: string, root: string): Promise<unknown> {
+  if (extname(file) === '.json') {
+    const text = await readFile(file, 'utf8')
+    try {
+      return JSON.parse(text)
+    } catch (cause) {
+      throw errors.configInvalid(file, [{ path: '(file)', message: `not valid JSON: ${(cause as Error).message}` }])
+    }
+  }
+  let code: string
+  try {
+    const result = await build({
+      entryPoints: [file],
+      bundle: true,
+      write: false,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      logLevel: 'silent',
+      packages: 'external',
+      alias: { 'site/config': DEFINE_MODULE },
+    })
+    code = result.outputFiles[0]!.text
+  } catch (cause) {
+    const detail = (cause as { errors?: Array<{ text: string; location?: { line: number } }> }).errors?.[0]
+    const where = detail?.location ? `line ${detail.location.line}: ` : ''
+    throw errors.configInvalid(file, [{ path: '(file)', message: `${where}${detail?.text ?? (cause as Error).message}` }])
+  }
+  const out = join(root, '.site', `config-${createHash('sha256').update(code).digest('hex').slice(0, 12)}.mjs`)
+  await mkdir(dirname(out), { recursive: true })
+  await writeFile(out, code)
+  try {
+    const mod = (await import(pathToFileURL(out).href)) as { default?: unknown }
+    return mod.default
+  } catch (cause) {
+    throw errors.configInvalid(file, [{ path: '(file)', message: `failed to evaluate: ${(cause as Error).message}` }])
+  }
+}
+
+/** Loads, validates and resolves the configuration: the only way code gets a `ResolvedConfig`. */
+export async function resolveConfig(inline: InlineConfig = {}): Promise<ResolvedConfig> {
+  const root = resolve(inline.root ?? process.cwd())
+  const configFile = findConfigFile(root, inline.configFile)
+  const user = await loadUserConfig(configFile, root)
+  const issues = validateUserConfig(user)
+  if (issues.length) throw errors.configInvalid(configFile, issues)
+  return { root, configFile, sites: resolveSites(user as UserConfig, inline, configFile) }
+}

@@ -1,0 +1,119 @@
+/**
+ * Site configuration. Option names follow nuxt-typo3 v2 (contract section 2),
+ * so that its users recognise them. `UserConfig` is what a config file holds
+ * (everything optional), `ResolvedSite` what the engine works with.
+ */
+
+export type Credentials = 'include' | 'omit' | 'same-origin'
+
+export interface ApiOptions {
+  /** Origin of the TYPO3 API; every request path is appended to it. Required. */
+  baseUrl?: string
+  /** Headers sent with every API request. @default {} */
+  headers?: Record<string, string>
+  /** Fetch credentials mode; `include` also forwards the visitor's cookies in preview. @default 'omit' */
+  credentials?: Credentials
+  /** Query parameters passed to the page request: `true` all, `false` none, or a list (`type` always passes). @default true */
+  allowQuery?: boolean | string[]
+  /** API response headers copied onto preview's HTML response (lower-case names). @default false */
+  proxyHeaders?: false | string[]
+  /** Incoming preview request headers forwarded to the API (lower-case names). @default false */
+  proxyReqHeaders?: false | string[]
+  endpoints?: {
+    /** Initial data endpoint; a leading `/` fetches it for the locale root. @default '/?type=834' */
+    initialData?: string
+    /** Tried once when the primary endpoint fails. @default '/?type=834' */
+    initialDataFallback?: string
+  }
+  /** Abort an API request that has not answered within this many milliseconds. @default 15000 */
+  timeoutMs?: number
+}
+
+export interface SiteOptions {
+  /** Public origin of the site, e.g. `https://www.example.com`: canonical, hreflang, sitemap. @default undefined */
+  baseUrl?: string
+  api?: ApiOptions
+  i18n?: {
+    /** Locale served without a path prefix. @default 'en' */
+    default?: string
+    /** Locales recognised as the first path segment. @default ['en', 'pl', 'de'] */
+    locales?: string[]
+  }
+  features?: {
+    /** Allow editor preview mode (`?pce=1`) in `site preview`. @default true */
+    contentPreview?: boolean
+    /** Fetch initial data (navigation, footer, languages) for every locale. @default true */
+    initInitialData?: boolean
+    /** Re-fetch initial data when a client navigation changes locale. @default true */
+    i18nMiddleware?: boolean
+    /** Show raw content-element data for unknown types in preview. @default false */
+    debug?: boolean
+  }
+  preview?: {
+    /** Query parameter that switches editor preview mode on when it equals `1`. @default 'pce' */
+    queryParam?: string
+  }
+  tracking?: {
+    /** Tag-manager container id, e.g. `GTM-XXXXXXX`; no script when unset. @default undefined */
+    gtmId?: string
+    /** Consent provider host to preconnect to, e.g. `https://consent.example.com`. @default undefined */
+    consentHost?: string
+  }
+  build?: {
+    /** Output folder of `site build`, relative to the project root. @default '.output/public' */
+    outDir?: string
+    /** Parallel API requests during a build. @default 4 */
+    concurrency?: number
+  }
+}
+
+export interface SiteEntry extends SiteOptions {
+  /** Host name(s) this site answers to, without scheme or port. */
+  hostname: string | string[]
+}
+
+export interface UserConfig extends SiteOptions {
+  /** Per-host overrides, deep-merged over the options above. */
+  sites?: SiteEntry[]
+}
+
+/** Flags of the CLI, laid over the chosen site. */
+export interface InlineConfig {
+  configFile?: string
+  root?: string
+  site?: string
+  apiBaseUrl?: string
+  outDir?: string
+  concurrency?: number
+}
+
+type DeepRequired<T> = { readonly [K in keyof T]-?: NonNullable<T[K]> extends Record<string, unknown> ? DeepRequired<NonNullable<T[K]>> : T[K] }
+
+/** A site with every option filled in; what code past `config/` sees. */
+export interface ResolvedSite {
+  readonly hostnames: readonly string[]
+  readonly baseUrl: string | undefined
+  readonly api: Readonly<{
+    baseUrl: string
+    headers: Readonly<Record<string, string>>
+    credentials: Credentials
+    allowQuery: boolean | readonly string[]
+    proxyHeaders: false | readonly string[]
+    proxyReqHeaders: false | readonly string[]
+    endpoints: Readonly<{ initialData: string; initialDataFallback: string }>
+    timeoutMs: number
+  }>
+  readonly i18n: Readonly<{ default: string; locales: readonly string[] }>
+  readonly features: DeepRequired<NonNullable<SiteOptions['features']>>
+  readonly preview: Readonly<{ queryParam: string }>
+  readonly tracking: Readonly<{ gtmId: string | undefined; consentHost: string | undefined }>
+  readonly build: Readonly<{ outDir: string; concurrency: number }>
+}
+
+export interface ResolvedConfig {
+  /** Project root: `templates/` and `public/` are read from here. */
+  readonly root: string
+  /** The config file that was loaded (absolute path). */
+  readonly configFile: string
+  readonly sites: readonly ResolvedSite[]
+}

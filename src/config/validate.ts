@@ -1,0 +1,105 @@
+import type { ConfigIssue } from '../errors.js'
+
+/**
+ * Checks a config object against the option table and returns every problem at
+ * once, each with its key path (`sites[1].api.baseUrl`) and what was expected.
+ */
+
+type Check = (value: unknown) => string | undefined
+type Shape = { [key: string]: Check | Shape }
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+const string: Check = (v) => (typeof v === 'string' && v.length > 0 ? undefined : 'expected a non-empty string')
+const boolean: Check = (v) => (typeof v === 'boolean' ? undefined : 'expected true or false')
+const httpUrl: Check = (v) => {
+  if (typeof v !== 'string') return 'expected an http(s) URL string'
+  try {
+    const url = new URL(v)
+    return url.protocol === 'http:' || url.protocol === 'https:' ? undefined : `expected an http(s) URL, got protocol ${url.protocol}`
+  } catch {
+    return `expected an absolute http(s) URL, got ${JSON.stringify(v)}`
+  }
+}
+const positiveInt: Check = (v) => (Number.isInteger(v) && (v as number) > 0 ? undefined : 'expected a whole number greater than 0')
+const stringList: Check = (v) =>
+  Array.isArray(v) && v.every((s) => typeof s === 'string' && s.length > 0) ? undefined : 'expected a list of non-empty strings'
+const headerList: Check = (v) =>
+  v === false || (Array.isArray(v) && v.every((s) => typeof s === 'string' && s.length > 0 && s === s.toLowerCase()))
+    ? undefined
+    : 'expected false or a list of lower-case header names'
+const headers: Check = (v) =>
+  isObject(v) && Object.values(v).every((s) => typeof s === 'string') ? undefined : 'expected an object of header name to string value'
+const oneOf =
+  (...values: string[]): Check =>
+  (v) =>
+    values.includes(v as string) ? undefined : `expected one of ${values.map((x) => `'${x}'`).join(', ')}`
+const endpoint: Check = (v) =>
+  typeof v === 'string' && (v.startsWith('/') || v.startsWith('?')) ? undefined : "expected a path ('/?type=834') or a query ('?type=834')"
+const locale: Check = (v) => (typeof v === 'string' && /^[a-z]{2}(-[a-z0-9]+)?$/i.test(v) ? undefined : "expected a locale code such as 'en' or 'pl'")
+const localeList: Check = (v) =>
+  Array.isArray(v) && v.length > 0 && v.every((s) => locale(s) === undefined) ? undefined : "expected a non-empty list of locale codes such as ['en', 'pl']"
+const hostnames: Check = (v) => {
+  const list = Array.isArray(v) ? v : [v]
+  if (list.length === 0) return 'expected a host name or a list of host names'
+  return list.every((h) => typeof h === 'string' && /^[a-z0-9.-]+$/i.test(h))
+    ? undefined
+    : 'expected a bare host name (no scheme, port or path) or a list of them'
+}
+
+const SITE_SHAPE: Shape = {
+  baseUrl: httpUrl,
+  api: {
+    baseUrl: httpUrl,
+    headers,
+    credentials: oneOf('include', 'omit', 'same-origin'),
+    allowQuery: (v) => (typeof v === 'boolean' ? undefined : stringList(v) && 'expected true, false or a list of parameter names'),
+    proxyHeaders: headerList,
+    proxyReqHeaders: headerList,
+    endpoints: { initialData: endpoint, initialDataFallback: endpoint },
+    timeoutMs: positiveInt,
+  },
+  i18n: { default: locale, locales: localeList },
+  features: { contentPreview: boolean, initInitialData: boolean, i18nMiddleware: boolean, debug: boolean },
+  preview: { queryParam: (v) => (typeof v === 'string' && /^[A-Za-z0-9_-]+$/.test(v) ? undefined : 'expected a query parameter name') },
+  tracking: { gtmId: (v) => (typeof v === 'string' && /^[A-Z0-9-]+$/i.test(v) ? undefined : "expected a container id such as 'GTM-ABC123'"), consentHost: httpUrl },
+  build: { outDir: string, concurrency: positiveInt },
+}
+
+function checkShape(value: unknown, shape: Shape, path: string, issues: ConfigIssue[]): void {
+  if (!isObject(value)) {
+    issues.push({ path: path || '(root)', message: 'expected an object' })
+    return
+  }
+  for (const [key, child] of Object.entries(value)) {
+    const keyPath = path ? `${path}.${key}` : key
+    const rule = shape[key]
+    if (rule === undefined) issues.push({ path: keyPath, message: `unknown option (known: ${Object.keys(shape).join(', ')})` })
+    else if (child === undefined) continue
+    else if (typeof rule === 'function') {
+      const message = rule(child)
+      if (message) issues.push({ path: keyPath, message })
+    } else checkShape(child, rule, keyPath, issues)
+  }
+}
+
+/** Validates a whole user config; an empty list means it is valid. */
+export function validateUserConfig(config: unknown): ConfigIssue[] {
+  const issues: ConfigIssue[] = []
+  if (!isObject(config)) return [{ path: '(root)', message: 'expected the config file to export an object' }]
+  const { sites, ...top } = config
+  checkShape(top, SITE_SHAPE, '', issues)
+  if (sites !== undefined) {
+    if (!Array.isArray(sites)) issues.push({ path: 'sites', message: 'expected a list of site objects' })
+    else
+      sites.forEach((site, i) => {
+        const path = `sites[${i}]`
+        if (!isObject(site)) return void issues.push({ path, message: 'expected an object' })
+        const { hostname, ...rest } = site
+        const message = hostnames(hostname)
+        if (message) issues.push({ path: `${path}.hostname`, message })
+        checkShape(rest, SITE_SHAPE, path, issues)
+      })
+  }
+  return issues
+}

@@ -1,0 +1,106 @@
+/**
+ * The one error catalogue (SPEC point 8). Codes are stable: once shipped, a code
+ * never changes meaning. Messages follow the spec's wording word for word.
+ */
+
+export type ErrorCode =
+  | 'CONFIG_INVALID'
+  | 'CONFIG_NOT_FOUND'
+  | 'HOSTNAME_NOT_FOUND'
+  | 'SITE_AMBIGUOUS'
+  | 'USAGE'
+  | 'INITIAL_DATA_UNAVAILABLE'
+  | 'ROUTE_INVALID'
+  | 'PAGE_NOT_FOUND'
+  | 'ROUTE_MIDDLEWARE'
+  | 'API_HTTP'
+  | 'API_TIMEOUT'
+  | 'API_NETWORK'
+  | 'API_BAD_RESPONSE'
+  | 'CHUNK_LOAD'
+  | 'RENDER_FAILED'
+  | 'WRITE_OUTSIDE_OUT_DIR'
+  | 'BUILD_FAILED'
+  | 'TEMPLATES_INVALID'
+
+export interface SiteErrorOptions {
+  cause?: unknown
+  hint?: string
+  /** HTTP status to answer with where the error ends a request. */
+  status?: number
+}
+
+export class SiteError extends Error {
+  readonly code: ErrorCode
+  readonly hint?: string
+  readonly status: number
+  constructor(code: ErrorCode, message: string, options: SiteErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.name = 'SiteError'
+    this.code = code
+    this.hint = options.hint
+    this.status = options.status ?? 500
+  }
+}
+
+/** A failed API call: keeps the status and the body of the answer (SPEC: "Fetch errors carry status and data"). */
+export class FetchError extends SiteError {
+  readonly url: string
+  readonly method: string
+  readonly data: unknown
+  constructor(
+    code: Extract<ErrorCode, 'API_HTTP' | 'API_TIMEOUT' | 'API_NETWORK' | 'API_BAD_RESPONSE'>,
+    message: string,
+    options: SiteErrorOptions & { url: string; method?: string; data?: unknown },
+  ) {
+    super(code, message, options)
+    this.name = 'FetchError'
+    this.url = options.url
+    this.method = options.method ?? 'GET'
+    this.data = options.data
+  }
+}
+
+/** Codes that mean the user's input (flags, config, templates) is wrong: exit code 2. */
+export const USAGE_CODES: ReadonlySet<ErrorCode> = new Set([
+  'CONFIG_INVALID',
+  'CONFIG_NOT_FOUND',
+  'HOSTNAME_NOT_FOUND',
+  'SITE_AMBIGUOUS',
+  'USAGE',
+  'TEMPLATES_INVALID',
+])
+
+export const isSiteError = (error: unknown): error is SiteError => error instanceof SiteError
+
+/** One problem of a config file: where it is and what was expected. */
+export interface ConfigIssue {
+  path: string
+  message: string
+}
+
+export const errors = {
+  initialDataUnavailable: (message: string, status = 500, cause?: unknown) =>
+    new SiteError('INITIAL_DATA_UNAVAILABLE', `Initial Data is unavailable: ${message}`, { status, cause }),
+  pageNotFound: (path: string) => new SiteError('PAGE_NOT_FOUND', `Page not found: ${path}`, { status: 404 }),
+  routeInvalid: (path: string) => new SiteError('ROUTE_INVALID', `Page Not Found: ${path}`, { status: 404 }),
+  hostnameNotFound: (host: string, known: readonly string[] = []) =>
+    new SiteError('HOSTNAME_NOT_FOUND', `Hostname: ${host} not found in sites configuration`, {
+      status: 404,
+      hint: known.length ? `Configured hosts: ${known.join(', ')}` : undefined,
+    }),
+  routeMiddleware: (cause?: unknown) =>
+    new SiteError('ROUTE_MIDDLEWARE', 'Unknown route middleware error', { status: 500, cause }),
+  configInvalid: (file: string, issues: readonly ConfigIssue[]) =>
+    Object.assign(
+      new SiteError(
+        'CONFIG_INVALID',
+        `Invalid configuration in ${file}:\n${issues.map((i) => `  - ${i.path}: ${i.message}`).join('\n')}`,
+        { status: 500 },
+      ),
+      { issues },
+    ),
+  usage: (message: string) => new SiteError('USAGE', message, { status: 400 }),
+  siteAmbiguous: (known: readonly string[]) =>
+    new SiteError('SITE_AMBIGUOUS', `Several sites are configured; choose one with --site HOST (${known.join(', ')})`, { status: 400 }),
+} as const

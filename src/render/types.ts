@@ -1,0 +1,134 @@
+/**
+ * The contract between the engine (build, preview, client) and the render core.
+ * Render is pure: data in, strings out; no I/O, no clock.
+ */
+import type { ComponentType, ReactNode } from 'react'
+import type { ContentElement, InitialData, LanguageEntry, NavEntry, PageContent, PageData } from '../shared/types.js'
+import type { LocaleOptions } from '../shared/url.js'
+
+/** `static`: a page of `site build` (visitor). `preview`: a page of `site preview`. */
+export type RenderMode = 'static' | 'preview'
+
+/** What the browser may know about the site: never API credentials or headers. */
+export interface PublicSiteInfo {
+  baseUrl: string | undefined
+  i18n: LocaleOptions
+  gtmId: string | undefined
+  consentHost: string | undefined
+  /** `features.i18nMiddleware`: re-fetch initial data when a navigation changes locale. */
+  i18nMiddleware: boolean
+}
+
+/** An error shown by the error page. `raw` is shown only with `debug` in preview. */
+export interface PageError {
+  status: number
+  message: string
+  raw?: unknown
+}
+
+/** Everything one render needs. The same value hydrates the browser (see `BootState`). */
+export interface RenderState {
+  site: PublicSiteInfo
+  mode: RenderMode
+  /** Editor preview widgets on (`?pce=1` and `features.contentPreview`). */
+  editorPreview: boolean
+  /** `?debug` in preview: raw errors and raw data of unknown elements. Never in a static build. */
+  debug: boolean
+  /** Normalised path of the page, with locale prefix: `/pl/o-nas`. */
+  path: string
+  locale: string
+  /** HTTP status of the page: 200, or the error status. */
+  status: number
+  /** Page data (already sanitised); with an error status, the error body's page when it carried one. */
+  page: PageData | null
+  initialData: InitialData
+  error?: PageError
+}
+
+export interface HeadTag {
+  tag: 'title' | 'meta' | 'link' | 'script'
+  attrs: Record<string, string>
+  /** Text content (title, inline script). */
+  children?: string
+}
+
+export interface RenderResult {
+  /** Markup of the app root (what `hydrateRoot` takes over), without the document shell. */
+  appHtml: string
+  head: HeadTag[]
+  htmlAttrs: { lang: string; dir: string }
+  bodyAttrs: { class: string }
+  status: number
+  /** Problems found in the data (skipped elements, refused links): listed in the build report. */
+  problems: string[]
+}
+
+// ---- What templates/ provides (the registry) -------------------------------------------
+
+export interface LayoutProps {
+  /** The page's columns, keyed `colPos0`, `colPos1`, … (always an object). */
+  content: PageContent
+  page: PageData
+}
+
+/** Props of a content element component: envelope fields plus every key of `content` spread. */
+export interface ContentElementProps {
+  uid: number
+  type: string
+  appearance: ContentElement['appearance']
+  index: number
+  element: ContentElement
+  [contentKey: string]: unknown
+}
+
+export interface HeaderProps {
+  navigation: NavEntry[]
+  transparent: boolean
+  languages: LanguageEntry[]
+}
+
+export interface ErrorPageProps {
+  error: PageError
+}
+
+/** The one map from backend layout and content type to a component (contract 7.6 naming). */
+export interface TemplateRegistry {
+  /** Keyed by PascalCase backend layout name (`two_columns` -> `TwoColumns`); `Default` is required. */
+  layouts: Record<string, ComponentType<LayoutProps>>
+  /** Keyed by PascalCase content type (`menu_pages` -> `MenuPages`); `Default` is required. */
+  content: Record<string, ComponentType<ContentElementProps>>
+  Header: ComponentType<HeaderProps>
+  Footer: ComponentType<Record<string, never>>
+  ErrorPage: ComponentType<ErrorPageProps>
+}
+
+export type { ReactNode }
+
+// ---- The document shell and hydration ---------------------------------------------------
+
+/** URLs of the client assets a page loads (content-hashed, under `/_site/`). */
+export interface ClientAssets {
+  /** Module scripts, in order. */
+  scripts: string[]
+  styles: string[]
+  /** Extra `<link rel="modulepreload">` URLs. */
+  modulePreloads?: string[]
+}
+
+/**
+ * The JSON embedded in every page (`<script id="__SITE_BOOT__" type="application/json">`)
+ * that the browser hydrates from. In a static build `initialData` is left out and
+ * `initialDataUrl` points at the once-per-locale file; in preview it is inlined.
+ */
+export interface BootState {
+  buildId: string
+  state: Omit<RenderState, 'initialData'> & { initialData?: InitialData }
+  initialDataUrl?: string
+  /** Preview only: URL of the server-sent events stream that announces reloads. */
+  reloadEventsUrl?: string
+}
+
+/** A page payload (`{path}/_payload.json`): what client navigation renders from. */
+export type PagePayload =
+  | { buildId: string; locale: string; path: string; status: number; page: PageData; initialDataUrl?: string }
+  | { buildId: string; locale: string; path: string; redirect: { to: string; statusCode: number } }

@@ -1,0 +1,72 @@
+/**
+ * Every number the spec names (SPEC.md point 9) and the few the engine adds.
+ * Shared by Node and the browser: no `node:` imports, no DOM globals.
+ */
+
+/** Route loading bar timings (SPEC point 4). */
+export const LOADING_BAR = {
+  /** Do not show the bar for navigations faster than this. */
+  throttleMs: 200,
+  /** Estimated duration the bar's progress is paced on. */
+  durationMs: 2000,
+  /** Keep the finished bar visible this long. */
+  hideDelayMs: 500,
+  /** Reset the hidden bar to zero after this. */
+  resetDelayMs: 400,
+  heightPx: 3,
+} as const
+
+/** A forced reload of the same path is not repeated inside this window. */
+export const RELOAD_GUARD_MS = 10_000
+/** `sessionStorage` key the reload guard keeps its timestamps under. */
+export const RELOAD_GUARD_KEY = 'site:reload-guard'
+
+/** Statuses a retrying client would retry on. Retry stays disabled (SPEC point 9). */
+export const FETCH_RETRY_STATUSES = [408, 409, 425, 429, 500, 502, 503, 504] as const
+/** Retry is disabled for every API call. */
+export const FETCH_RETRY = false
+
+/** At most this many route payloads are prefetched at once. */
+export const PRELOAD_CONCURRENCY = 4
+/** The first check of builds/latest.json waits this long after load. */
+export const MANIFEST_CHECK_DELAY_MS = 1_000
+/** Then latest.json is polled on this interval (and when the tab becomes visible). */
+export const MANIFEST_CHECK_INTERVAL_MS = 60_000
+
+/** Parallel API requests of a build (the API's share; render and write do not hold a slot). */
+export const BUILD_CONCURRENCY = 4
+/** An API request that has not answered within this is aborted. */
+export const API_TIMEOUT_MS = 15_000
+
+/** Longest path the router accepts, in characters. */
+export const MAX_PATH_LENGTH = 1024
+/** Longest single path segment (most file systems allow 255 bytes per name). */
+export const MAX_SEGMENT_BYTES = 200
+
+/** Defaults the head falls back to (SPEC point 3). */
+export const DEFAULT_TWITTER_CARD = 'summary'
+export const DEFAULT_OG_TYPE = 'website'
+
+/** Where the engine puts its own files in the output and in preview. */
+export const SITE_DIR = '_site'
+export const PAYLOAD_FILE = '_payload.json'
+/** Query parameter carrying the build id on payload requests. */
+export const BUILD_ID_QUERY = '_b'
+
+/** Preview mode (contract section 9). */
+export const PREVIEW_OPTIONS_KEY = 'pce-options'
+export const PREVIEW_OPTION_DEFAULTS = {
+  'dim-inactive': true,
+  'show-outline-on-link-hover': true,
+  'show-location-indicators': true,
+  'navigate-pages-in-typo3': true,
+  'always-show-links': false,
+  'always-show-outline': false,
+} as const
+export type PreviewOptionId = keyof typeof PREVIEW_OPTION_DEFAULTS
+
+export const PREVIEW_MESSAGES = {
+  openEditUid: 'pce-open-edit-uid',
+  scrollToUid: 'pce-scroll-to-uid',
+  previewReady: 'pce-preview-ready',
+} as const

@@ -1,0 +1,162 @@
+/**
+ * The shapes the content API sends (contract sections 3 to 6, SPEC point 3).
+ * Everything from the API is untrusted: fields are typed as the contract says,
+ * and the render code still checks them before use.
+ */
+
+export type Flag = 0 | 1 | boolean
+
+/** A typolink result (contract 5.1). Link fields are `''` when no link is set. */
+export interface LinkResult {
+  href: string
+  target?: string | null
+  class?: string | null
+  title?: string | null
+  linkText?: string
+  additionalAttributes?: Record<string, string> | unknown[]
+}
+
+/** A file reference in the legacy shape (contract 5.2). */
+export interface FileRef {
+  publicUrl: string
+  properties?: {
+    title?: string | null
+    alternative?: string | null
+    description?: string | null
+    link?: string | null
+    mimeType?: string
+    type?: string
+    filename?: string
+    originalUrl?: string
+    size?: string
+    dimensions?: { width: number; height: number }
+    cropDimensions?: { width: number; height: number }
+    extension?: string
+    [key: string]: unknown
+  }
+}
+
+/** A navigation or menu entry (contract 5.3; `buttonLabel` is project-specific). */
+export interface NavEntry {
+  title: string
+  link: string
+  target?: string
+  active?: Flag
+  current?: Flag
+  spacer?: Flag
+  hasSubpages?: Flag
+  children?: NavEntry[]
+  buttonLabel?: string
+  [key: string]: unknown
+}
+
+/** One language of a page or of the site (contract 5.4). */
+export interface LanguageEntry {
+  languageId: number
+  locale?: string
+  title?: string
+  navigationTitle: string
+  twoLetterIsoCode: string
+  hreflang?: string
+  direction?: 'ltr' | 'rtl' | string | null
+  flag?: string
+  link: string
+  active: Flag
+  current?: Flag
+  available: Flag
+}
+
+/** The appearance block of a content element (contract 6.1). */
+export interface ElementAppearance {
+  layout?: string
+  frameClass?: string
+  spaceBefore?: string
+  spaceAfter?: string
+  [key: string]: unknown
+}
+
+/** A content element envelope (contract 6.1); `content` depends on `type` (contract 6.2). */
+export interface ContentElement<C = Record<string, unknown>> {
+  id: number
+  type: string
+  colPos?: number
+  categories?: string
+  appearance?: ElementAppearance
+  content: C
+  [key: string]: unknown
+}
+
+/** Columns of a page: `colPos0`, `colPos1`, ... (an empty page sends `{}`). */
+export type PageContent = Record<string, ContentElement[]>
+
+export interface PageMeta {
+  title?: string
+  subtitle?: string
+  abstract?: string
+  description?: string
+  keywords?: string
+  canonical?: '' | LinkResult | string
+  robots?: { noIndex?: boolean; noFollow?: boolean }
+  author?: string
+  ogTitle?: string
+  ogDescription?: string
+  ogImage?: FileRef | null
+  twitterTitle?: string
+  twitterDescription?: string
+  twitterCard?: string
+  twitterImage?: FileRef | null
+  [key: string]: unknown
+}
+
+/** The `seo` block of headless 4.x (contract 3.3). */
+export interface PageSeo {
+  title?: string | null
+  meta?: Array<{ name?: string; property?: string; 'http-equiv'?: string; content: string }>
+  link?: Array<{ rel: string; href: string; hreflang?: string }>
+  htmlAttrs?: { lang?: string; dir?: string | null; [attr: string]: string | null | undefined }
+  bodyAttrs?: { class?: string; [attr: string]: string | undefined }
+}
+
+/** The page's context menu (project-specific, SPEC point 3). */
+export interface ContextMenu {
+  navigation?: NavEntry[]
+  additionalLink?: LinkResult | NavEntry | ''
+  iconButtons?: Array<NavEntry & { icon?: string }>
+  iconButtonsText?: string
+}
+
+/** A page (contract 3.2). */
+export interface PageData {
+  id: number
+  type?: string
+  slug?: string
+  media?: FileRef[]
+  seo?: PageSeo
+  meta: PageMeta
+  categories?: string
+  breadcrumbs?: NavEntry[]
+  appearance: { layout?: string; backendLayout?: string; headerTransparent?: Flag; [key: string]: unknown }
+  content: PageContent
+  i18n?: LanguageEntry[]
+  contextMenu?: ContextMenu
+  [key: string]: unknown
+}
+
+/** A redirect answer (contract 3.5): sent with HTTP 200 instead of a page. */
+export interface RedirectData {
+  redirectUrl: string
+  statusCode: number
+}
+
+/** Initial data, fetched once per locale (contract 4.2; SPEC point 3). */
+export interface InitialData {
+  navigation: NavEntry[]
+  featuredNavigation?: NavEntry[]
+  minorNavigation?: NavEntry[]
+  socialMenu?: NavEntry[]
+  footerNavigation?: NavEntry[]
+  footerContactData?: ContentElement<{ header?: string; bodytext?: string; items?: unknown[] }>
+  i18n: LanguageEntry[]
+  backendEditor?: { record: string; page?: string }
+  [key: string]: unknown
+}

@@ -1,0 +1,136 @@
+/**
+ * Pure path rules shared by build, preview and the browser client
+ * (no `node:` imports, no DOM globals). One normalisation policy for files,
+ * links, sitemap and canonical: leading slash, no trailing slash (but `/`),
+ * no empty segments, percent-encoding canonical (UTF-8, upper-case hex),
+ * case kept as the API gives it.
+ */
+import { MAX_PATH_LENGTH, MAX_SEGMENT_BYTES, PAYLOAD_FILE, SITE_DIR } from './constants.js'
+
+export interface LocaleOptions {
+  readonly default: string
+  readonly locales: readonly string[]
+}
+
+// Control characters, backslash: never part of a page path.
+const FORBIDDEN_CHAR_RE = /[\u0000-\u001f\u007f\\]/
+const SCHEME_RE = /^[a-z][a-z0-9+.-]*:/i
+const SAFE_SCHEME_RE = /^(https?|mailto|tel):/i
+
+/** Locale of a path: its first segment when that is a configured locale, else the default. */
+export function getLocaleFromPath(path: string, i18n: LocaleOptions): string {
+  const first = path.split(/[/?#]/)[1] ?? ''
+  return i18n.locales.includes(first) && first !== i18n.default ? first : i18n.default
+}
+
+/** Removes the locale prefix: `/pl/o-nas` -> `/o-nas`, `/pl` -> `/`. */
+export function stripLocale(path: string, i18n: LocaleOptions): string {
+  const locale = getLocaleFromPath(path, i18n)
+  if (locale === i18n.default) return path
+  const rest = path.slice(locale.length + 1)
+  return rest === '' || rest.startsWith('?') || rest.startsWith('#') ? `/${rest}` : rest
+}
+
+/** Adds a locale prefix for non-default locales: (`/o-nas`, pl) -> `/pl/o-nas`; (`/`, pl) -> `/pl`. */
+export function withLocale(path: string, locale: string, i18n: LocaleOptions): string {
+  const clean = `/${path}`.replace(/\/{2,}/g, '/')
+  if (locale === i18n.default) return clean
+  return clean === '/' ? `/${locale}` : `/${locale}${clean}`.replace(/\/(?=[?#]|$)/, '')
+}
+
+/** Home path of a locale: `/`, `/pl`, `/de`. */
+export const localeHome = (locale: string, i18n: LocaleOptions): string => withLocale('/', locale, i18n)
+
+export type PathCheck = { ok: true; path: string } | { ok: false; reason: string }
+
+const encodeSegment = (segment: string): string =>
+  encodeURIComponent(segment).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+
+const utf8Length = (text: string): number => new TextEncoder().encode(text).length
+
+/**
+ * Validates and normalises a page path (no query, no hash). Everything a file
+ * name or a link is made from passes here first.
+ * Example: `/de/%c3%bcber-uns/` -> `{ ok: true, path: '/de/%C3%BCber-uns' }`.
+ */
+export function normalizePagePath(input: unknown): PathCheck {
+  if (typeof input !== 'string') return { ok: false, reason: 'not a string' }
+  if (!input.startsWith('/') || input.startsWith('//')) return { ok: false, reason: 'not a site path' }
+  if (input.length > MAX_PATH_LENGTH) return { ok: false, reason: `longer than ${MAX_PATH_LENGTH} characters` }
+  if (/%2f|%5c|%00/i.test(input)) return { ok: false, reason: 'encoded slash or NUL' }
+  const segments: string[] = []
+  for (const raw of input.split('/')) {
+    if (raw === '') continue
+    let segment: string
+    try {
+      segment = decodeURIComponent(raw)
+    } catch {
+      return { ok: false, reason: 'malformed percent-encoding' }
+    }
+    if (segment === '.' || segment === '..') return { ok: false, reason: 'dot segment' }
+    if (FORBIDDEN_CHAR_RE.test(segment)) return { ok: false, reason: 'control character or backslash' }
+    if (utf8Length(segment) > MAX_SEGMENT_BYTES) return { ok: false, reason: `segment longer than ${MAX_SEGMENT_BYTES} bytes` }
+    segments.push(segment)
+  }
+  if (segments[0] === SITE_DIR) return { ok: false, reason: 'internal path' }
+  return { ok: true, path: `/${segments.map(encodeSegment).join('/')}` }
+}
+
+/** Decoded segments of a normalised path, for file names: `/de/%C3%BCber-uns` -> ['de', 'über-uns']. */
+export const pathSegments = (normalized: string): string[] =>
+  normalized.split('/').filter(Boolean).map((s) => decodeURIComponent(s))
+
+/** Output file of a page, relative to the output folder: `/a/b` -> `a/b/index.html`. */
+export const toHtmlFile = (normalized: string): string => [...pathSegments(normalized), 'index.html'].join('/')
+
+/** Payload file of a page, relative to the output folder: `/a/b` -> `a/b/_payload.json`. */
+export const toPayloadFile = (normalized: string): string => [...pathSegments(normalized), PAYLOAD_FILE].join('/')
+
+/** URL of a page's payload: `/a/b` -> `/a/b/_payload.json`, `/` -> `/_payload.json`. */
+export const toPayloadUrl = (normalized: string): string => `${normalized === '/' ? '' : normalized}/${PAYLOAD_FILE}`
+
+/** Page path of a payload URL: `/a/b/_payload.json` -> `/a/b`; undefined when it is not one. */
+export function fromPayloadUrl(pathname: string): string | undefined {
+  if (!pathname.endsWith(`/${PAYLOAD_FILE}`)) return undefined
+  return pathname.slice(0, -PAYLOAD_FILE.length - 1) || '/'
+}
+
+/** True for hrefs that are safe to render as links: http(s), mailto, tel, relative, anchors. */
+export function isSafeHref(href: unknown): href is string {
+  if (typeof href !== 'string' || href.trim() === '') return false
+  const trimmed = href.replace(/[\u0000-\u0020]/g, '')
+  return !SCHEME_RE.test(trimmed) || SAFE_SCHEME_RE.test(trimmed)
+}
+
+export type LinkKind = { type: 'internal'; path: string; search: string; hash: string } | { type: 'external' } | { type: 'anchor' } | { type: 'unsafe' }
+
+/**
+ * Classifies a link found in API data. Internal links are same-site paths
+ * (relative, or absolute on `baseUrl`'s origin) and come back normalised.
+ */
+export function classifyLink(href: unknown, baseUrl?: string): LinkKind {
+  if (!isSafeHref(href)) return { type: 'unsafe' }
+  if (href.startsWith('#')) return { type: 'anchor' }
+  let rest = href
+  if (SCHEME_RE.test(href) || href.startsWith('//')) {
+    if (!baseUrl || !/^https?:/i.test(href) && !href.startsWith('//')) return { type: 'external' }
+    try {
+      const url = new URL(href, baseUrl)
+      if (url.origin !== new URL(baseUrl).origin) return { type: 'external' }
+      rest = url.pathname + url.search + url.hash
+    } catch {
+      return { type: 'unsafe' }
+    }
+  }
+  if (!rest.startsWith('/')) return { type: 'external' }
+  const hashAt = rest.indexOf('#')
+  const hash = hashAt >= 0 ? rest.slice(hashAt) : ''
+  const beforeHash = hashAt >= 0 ? rest.slice(0, hashAt) : rest
+  const queryAt = beforeHash.indexOf('?')
+  const search = queryAt >= 0 ? beforeHash.slice(queryAt) : ''
+  const checked = normalizePagePath(queryAt >= 0 ? beforeHash.slice(0, queryAt) : beforeHash)
+  return checked.ok ? { type: 'internal', path: checked.path, search, hash } : { type: 'unsafe' }
+}
+
+/** True for a redirect target that is absolute (`https://…` or protocol-relative): an external navigation. */
+export const isAbsoluteUrl = (url: string): boolean => SCHEME_RE.test(url) || url.startsWith('//')

@@ -1,0 +1,133 @@
+import { mkdtemp, mkdir, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { resolveConfig } from '../../../src/config/load.js'
+import { selectSite, toBareHostname } from '../../../src/config/resolve.js'
+import { validateUserConfig } from '../../../src/config/validate.js'
+import { SiteError } from '../../../src/errors.js'
+
+let root: string
+const write = async (name: string, text: string) => {
+  await mkdir(join(root, 'config'), { recursive: true })
+  await writeFile(join(root, name), text)
+  return name
+}
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'site-config-'))
+})
+
+describe('resolveConfig', () => {
+  it('loads a TypeScript config and fills defaults', async () => {
+    await write('config/site.config.ts', `import { defineConfig } from 'site/config'\nconst port: number = 4010\nexport default defineConfig({ api: { baseUrl: 'http://127.0.0.1:' + port + '/' } })\n`)
+    const config = await resolveConfig({ root })
+    expect(config.configFile).toBe(join(root, 'config/site.config.ts'))
+    const [site] = config.sites
+    expect(site!.api.baseUrl).toBe('http://127.0.0.1:4010')
+    expect(site!.api.endpoints).toEqual({ initialData: '/?type=834', initialDataFallback: '/?type=834' })
+    expect(site!.i18n).toEqual({ default: 'en', locales: ['en', 'pl', 'de'] })
+    expect(site!.preview.queryParam).toBe('pce')
+    expect(site!.api.allowQuery).toBe(true)
+    expect(site!.build).toEqual({ outDir: '.output/public', concurrency: 4 })
+  })
+
+  it('loads .json and .mjs files, and --api overrides api.baseUrl', async () => {
+    const json = await write('config/a.json', JSON.stringify({ api: { baseUrl: 'http://127.0.0.1:1' } }))
+    const fromJson = await resolveConfig({ root, configFile: json, apiBaseUrl: 'https://staging.example.com/' })
+    expect(fromJson.sites[0]!.api.baseUrl).toBe('https://staging.example.com')
+    const mjs = await write('config/b.mjs', `export default { api: { baseUrl: 'http://127.0.0.1:2' }, build: { concurrency: 8 } }`)
+    expect((await resolveConfig({ root, configFile: mjs })).sites[0]!.build.concurrency).toBe(8)
+  })
+
+  it('reports every problem at once with its key path', async () => {
+    const file = await write(
+      'config/bad.json',
+      JSON.stringify({ api: { baseUrl: 'ftp://x', credentials: 'sometimes', allowQuery: 'yes' }, i18n: { locales: [] }, colour: 'red', sites: [{ hostname: 'https://a.com' }] }),
+    )
+    const error = await resolveConfig({ root, configFile: file }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(SiteError)
+    expect((error as SiteError).code).toBe('CONFIG_INVALID')
+    const message = (error as SiteError).message
+    expect(message).toContain(file)
+    for (const path of ['api.baseUrl', 'api.credentials', 'api.allowQuery', 'i18n.locales', 'colour', 'sites[0].hostname']) expect(message).toContain(`  - ${path}: `)
+  })
+
+  it('requires api.baseUrl unless --api is given', async () => {
+    const file = await write('config/empty.json', '{}')
+    await expect(resolveConfig({ root, configFile: file })).rejects.toThrow(/api\.baseUrl: required/)
+    await expect(resolveConfig({ root, configFile: file, apiBaseUrl: 'http://127.0.0.1:9' })).resolves.toBeTruthy()
+  })
+
+  it('names a missing config file and a syntax error', async () => {
+    await expect(resolveConfig({ root, configFile: 'config/missing.ts' })).rejects.toThrow(`Config file not found: ${join(root, 'config/missing.ts')}`)
+    const file = await write('config/broken.ts', 'export default {{')
+    await expect(resolveConfig({ root, configFile: file })).rejects.toThrow(/broken\.ts:\n {2}- \(file\): line 1/)
+  })
+})
+
+describe('sites', () => {
+  const multi = {
+    api: { baseUrl: 'http://127.0.0.1:1', headers: { 'x-a': '1' } },
+    i18n: { locales: ['en', 'pl'] },
+    sites: [
+      { hostname: ['www.example.com', 'example.com'], baseUrl: 'https://www.example.com' },
+      { hostname: 'www.example.de', api: { baseUrl: 'http://127.0.0.1:2' }, i18n: { default: 'de', locales: ['de'] } },
+    ],
+  }
+
+  it('merges each site over the top level, locales as a union', async () => {
+    const file = await write('config/multi.json', JSON.stringify(multi))
+    const { sites } = await resolveConfig({ root, configFile: file })
+    expect(sites[0]!.api.headers).toEqual({ 'x-a': '1' })
+    expect(sites[0]!.baseUrl).toBe('https://www.example.com')
+    expect(sites[1]!.api.baseUrl).toBe('http://127.0.0.1:2')
+    expect(sites[1]!.i18n).toEqual({ default: 'de', locales: ['en', 'pl', 'de'] })
+  })
+
+  it('selects by host, with the spec message for an unknown host', async () => {
+    const file = await write('config/multi.json', JSON.stringify(multi))
+    const { sites } = await resolveConfig({ root, configFile: file })
+    expect(selectSite(sites, 'https://example.com:443/x').hostnames).toContain('example.com')
+    expect(selectSite(sites, 'WWW.EXAMPLE.DE').hostnames).toEqual(['www.example.de'])
+    expect(() => selectSite(sites, 'evil.test')).toThrow('Hostname: evil.test not found in sites configuration')
+    expect(() => selectSite(sites)).toThrow('Several sites are configured; choose one with --site HOST (www.example.com, example.com, www.example.de)')
+  })
+
+  it('strips scheme, port and path from hosts', () => {
+    expect(toBareHostname('https://a.example.com:8080/x?y')).toBe('a.example.com')
+    expect(toBareHostname('127.0.0.1:3000')).toBe('127.0.0.1')
+    expect(toBareHostname('[::1]:3000')).toBe('::1')
+  })
+})
+
+describe('validateUserConfig', () => {
+  it('accepts the full option set', () => {
+    expect(
+      validateUserConfig({
+        baseUrl: 'https://www.example.com',
+        api: {
+          baseUrl: 'https://api.example.com',
+          headers: { authorization: 'x' },
+          credentials: 'include',
+          allowQuery: ['cHash'],
+          proxyHeaders: ['set-cookie'],
+          proxyReqHeaders: false,
+          endpoints: { initialData: '?type=834', initialDataFallback: '/?type=834' },
+          timeoutMs: 1000,
+        },
+        i18n: { default: 'en', locales: ['en', 'pl', 'de'] },
+        features: { contentPreview: false, initInitialData: true, i18nMiddleware: true, debug: false },
+        preview: { queryParam: 'pce' },
+        tracking: { gtmId: 'GTM-ABC123', consentHost: 'https://consent.example.com' },
+        build: { outDir: 'out', concurrency: 2 },
+      }),
+    ).toEqual([])
+  })
+  it('refuses upper-case proxied header names and a non-object', () => {
+    expect(validateUserConfig({ api: { proxyHeaders: ['Set-Cookie'] } })).toEqual([
+      { path: 'api.proxyHeaders', message: 'expected false or a list of lower-case header names' },
+    ])
+    expect(validateUserConfig(3)).toHaveLength(1)
+  })
+})

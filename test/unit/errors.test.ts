@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest'
+import { FetchError, errors } from '../../src/errors.js'
+
+describe('error catalogue (SPEC point 8)', () => {
+  it('words every message as the spec does', () => {
+    expect(errors.initialDataUnavailable('HTTP 503 (GET x)', 503).message).toBe('Initial Data is unavailable: HTTP 503 (GET x)')
+    expect(errors.initialDataUnavailable('boom').status).toBe(500)
+    expect(errors.pageNotFound('/x').message).toBe('Page not found: /x')
+    expect(errors.routeInvalid('/x').message).toBe('Page Not Found: /x')
+    expect(errors.routeInvalid('/x').status).toBe(404)
+    expect(errors.hostnameNotFound('a.b').message).toBe('Hostname: a.b not found in sites configuration')
+    expect(errors.routeMiddleware().message).toBe('Unknown route middleware error')
+  })
+  it('keeps status and data on fetch errors', () => {
+    const error = new FetchError('API_HTTP', 'HTTP 500', { url: 'http://x/a', status: 500, data: { error: 'x' } })
+    expect(error).toMatchObject({ status: 500, data: { error: 'x' }, code: 'API_HTTP', url: 'http://x/a' })
+  })
+})

@@ -1,0 +1,20 @@
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vitest/config'
+
+const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url))
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      'site/runtime': src('runtime/index.ts'),
+      'site/config': src('config/define.ts'),
+    },
+  },
+  test: {
+    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // Two cores: integration and browser suites start servers and Chromium.
+    maxWorkers: 2,
+  },
+})
