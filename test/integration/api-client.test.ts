@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createApiClient } from '../../src/api/client.js'
+import { resolveSiteOptions } from '../../src/config/resolve.js'
+import type { ResolvedSite, SiteOptions } from '../../src/config/types.js'
+import { startDemoApi, type DemoApi } from '../../src/demo/server.js'
+import { FetchError, SiteError } from '../../src/errors.js'
+
+let api: DemoApi
+
+const siteFor = (options: SiteOptions = {}): ResolvedSite => {
+  const site = resolveSiteOptions(options, [])
+  return { ...site, api: { ...site.api, baseUrl: options.api?.baseUrl ?? api.url } }
+}
+const lastRequest = () => api.requests[api.requests.length - 1]!
+
+beforeAll(async () => {
+  api = await startDemoApi({ port: 0 })
+})
+afterAll(() => api.close())
+
+describe('API client against the demo API', () => {
+  it('gets pages by full path, locale prefix included', async () => {
+    const client = createApiClient(siteFor())
+    const home = await client.getPage('/pl')
+    expect(home.type).toBe('page')
+    if (home.type === 'page') {
+      expect(home.status).toBe(200)
+      expect(home.data.content).toBeTypeOf('object')
+      expect(home.data.i18n?.find((l) => l.active)?.twoLetterIsoCode).toBe('pl')
+    }
+  })
+
+  it('filters the query by allowQuery, type always passing', async () => {
+    const client = createApiClient(siteFor({ api: { allowQuery: ['cHash'] } }))
+    await client.getPage('/?utm_source=mail&cHash=abc&type=0')
+    expect(lastRequest().query).toEqual({ cHash: 'abc', type: '0' })
+    await createApiClient(siteFor({ api: { allowQuery: false } })).getPage('/?cHash=abc')
+    expect(lastRequest().query).toEqual({})
+  })
+
+  it('sends default and per-call headers, nothing else of the caller', async () => {
+    const client = createApiClient(siteFor({ api: { headers: { 'x-site': 'demo' } } }))
+    await client.getPage('/', { headers: { cookie: 'be_typo_user=1' } })
+    expect(lastRequest().headers).toMatchObject({ 'x-site': 'demo', cookie: 'be_typo_user=1', accept: 'application/json' })
+  })
+
+  it('returns redirect records as a distinct result', async () => {
+    const client = createApiClient(siteFor())
+    const redirect = await client.getPage('/old-services')
+    expect(redirect).toMatchObject({ type: 'redirect', statusCode: 301 })
+  })
+
+  it('keeps status and body on an error answer', async () => {
+    const client = createApiClient(siteFor())
+    const error = (await client.getPage('/no-such-page-here').catch((e: unknown) => e)) as FetchError
+    expect(error).toBeInstanceOf(FetchError)
+    expect(error.status).toBe(404)
+    expect(error.code).toBe('API_HTTP')
+    expect(error.data).toMatchObject({ content: expect.any(Object) })
+  })
+
+  it('reports non-JSON, malformed JSON, resets and timeouts with the path', async () => {
+    api.setFaults([
+      { path: '/html', kind: 'html' },
+      { path: '/malformed', kind: 'malformed-json' },
+      { path: '/reset', kind: 'reset' },
+      { path: '/hang', kind: 'hang' },
+    ])
+    const client = createApiClient(siteFor({ api: { timeoutMs: 300 } }))
+    const fail = (path: string) => client.getPage(path).catch((e: unknown) => e as FetchError)
+    expect(await fail('/html')).toMatchObject({ code: 'API_BAD_RESPONSE', message: expect.stringContaining(`${api.url}/html`) })
+    expect(await fail('/malformed')).toMatchObject({ code: 'API_BAD_RESPONSE' })
+    expect(await fail('/reset')).toMatchObject({ code: 'API_NETWORK', message: expect.stringContaining('/reset') })
+    expect(await fail('/hang')).toMatchObject({ code: 'API_TIMEOUT', message: expect.stringContaining('no answer within 300 ms') })
+    api.setFaults([])
+  })
+})
+
+describe('initial data', () => {
+  it('uses the locale-prefixed endpoint path', async () => {
+    const client = createApiClient(siteFor())
+    for (const [locale, path] of [['en', '/'], ['pl', '/pl'], ['de', '/de']] as const) {
+      const { data } = await client.getInitialData(locale)
+      expect(lastRequest()).toMatchObject({ path, query: { type: '834' } })
+      expect(Array.isArray(data.navigation)).toBe(true)
+    }
+  })
+
+  it('falls back once when the primary endpoint fails', async () => {
+    api.setFaults([{ path: '/pl', query: 'type=834', kind: 'status503' }])
+    const client = createApiClient(siteFor({ api: { endpoints: { initialData: '/?type=834', initialDataFallback: '/?type=835' } } }))
+    const { data } = await client.getInitialData('pl')
+    expect(data.i18n.length).toBeGreaterThan(0)
+    expect(api.requests.slice(-2).map((r) => r.query.type)).toEqual(['834', '835'])
+    api.setFaults([])
+  })
+
+  it('fails with the spec message and the upstream status when both fail', async () => {
+    api.setFaults([{ path: '/de', kind: 'status503' }])
+    const client = createApiClient(siteFor())
+    const error = (await client.getInitialData('de').catch((e: unknown) => e)) as SiteError
+    expect(error.code).toBe('INITIAL_DATA_UNAVAILABLE')
+    expect(error.message).toMatch(/^Initial Data is unavailable: HTTP 503/)
+    expect(error.status).toBe(503)
+    api.setFaults([])
+  })
+
+  it('answers 500 when the API is not reachable at all', async () => {
+    const client = createApiClient(siteFor({ api: { baseUrl: 'http://127.0.0.1:9' } }))
+    const error = (await client.getInitialData('en').catch((e: unknown) => e)) as SiteError
+    expect(error.message).toMatch(/^Initial Data is unavailable: ECONNREFUSED/)
+    expect(error.status).toBe(500)
+  })
+})

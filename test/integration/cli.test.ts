@@ -1,0 +1,67 @@
+import { spawnSync } from 'node:child_process'
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { beforeAll, describe, expect, it } from 'vitest'
+
+const bin = fileURLToPath(new URL('../../bin/site.js', import.meta.url))
+const site = (args: string[], cwd = process.cwd()) => {
+  const res = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8', env: { ...process.env, CI: 'true' } })
+  return { code: res.status, stdout: res.stdout, stderr: res.stderr }
+}
+
+let dir: string
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'site-cli-'))
+})
+
+describe('site CLI', () => {
+  it.each(['build', 'preview', 'serve', 'demo-api'])('%s --help answers with its flags', (command) => {
+    const res = site([command, '--help'])
+    expect(res.code).toBe(0)
+    expect(res.stdout).toContain(`Usage: site ${command}`)
+  })
+
+  it('exits 2 on an unknown command or a bad flag value', () => {
+    expect(site(['publish']).code).toBe(2)
+    const bad = site(['build', '--concurrency', 'many'])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('--concurrency must be a whole number from 1 to 64')
+    expect(site(['build', '--api', 'ftp://x']).stderr).toContain('expected an http(s) URL, got ftp://x')
+  })
+
+  it('exits 2 and lists every config problem with its key path', async () => {
+    const file = join(dir, 'bad.json')
+    await writeFile(file, JSON.stringify({ api: { baseUrl: 'nope', timeoutMs: -1 }, i18n: { default: 'fr' } }))
+    const res = site(['build', '--config', file])
+    expect(res.code).toBe(2)
+    expect(res.stderr).toContain(`Invalid configuration in ${file}:`)
+    expect(res.stderr).toContain('  - api.baseUrl: expected an absolute http(s) URL, got "nope"')
+    expect(res.stderr).toContain('  - api.timeoutMs: expected a whole number greater than 0')
+    expect(res.stderr).not.toMatch(/\n\s+at /)
+  })
+
+  it('exits 2 with the spec message for an unknown --site host', async () => {
+    const file = join(dir, 'sites.json')
+    await writeFile(file, JSON.stringify({ api: { baseUrl: 'http://127.0.0.1:9' }, sites: [{ hostname: 'www.example.com' }, { hostname: 'www.example.de' }] }))
+    const unknown = site(['build', '--config', file, '--site', 'shop.example.com'])
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toContain('Hostname: shop.example.com not found in sites configuration')
+    const ambiguous = site(['preview', '--config', file, '--site', 'nowhere.example', '--no-watch'])
+    expect(ambiguous.code).toBe(2)
+    expect(ambiguous.stderr).toContain('Hostname: nowhere.example not found in sites configuration')
+  })
+
+  it('names a missing config file', () => {
+    const res = site(['build', '--config', 'missing.ts'], dir)
+    expect(res.code).toBe(2)
+    expect(res.stderr.trim()).toBe(`Config file not found: ${join(dir, 'missing.ts')}`)
+  })
+
+  it('exits 1 with the spec message when initial data is unavailable', () => {
+    const res = site(['build', '--api', 'http://127.0.0.1:9', '--out', join(dir, 'out')])
+    expect(res.code).toBe(1)
+    expect(res.stderr).toMatch(/Initial Data is unavailable: ECONNREFUSED/)
+  })
+})
