@@ -22,6 +22,7 @@ export type ErrorCode =
   | 'WRITE_OUTSIDE_OUT_DIR'
   | 'BUILD_FAILED'
   | 'TEMPLATES_INVALID'
+  | 'DEMO_CONTENT_INVALID'
 
 export interface SiteErrorOptions {
   cause?: unknown
@@ -69,6 +70,7 @@ export const USAGE_CODES: ReadonlySet<ErrorCode> = new Set([
   'SITE_AMBIGUOUS',
   'USAGE',
   'TEMPLATES_INVALID',
+  'DEMO_CONTENT_INVALID',
 ])
 
 export const isSiteError = (error: unknown): error is SiteError => error instanceof SiteError

@@ -1,0 +1,61 @@
+/**
+ * A generated site as a DemoSource, for benchmarks: pages are built on request
+ * from their index; only the initial data (the navigation reaching every page)
+ * is built once per language, on first use.
+ */
+import type { InitialData, NavEntry } from '../shared/types.js'
+import { buildGeneratedPage, languageEntry, sectionNav } from './generator-page.js'
+import { childrenOf, createGeneratedSite, landingOf, sectionCount, type GeneratedSite } from './generator-site.js'
+import { languageOfPath } from './paths.js'
+import type { DemoLanguage, DemoSource } from './types.js'
+
+export interface GeneratedSourceOptions {
+  languages: readonly DemoLanguage[]
+  pagesPerLocale: number
+  /** The 404 page JSON per language (the hand-written one). */
+  notFound: (language: DemoLanguage) => string
+  /** Hand-written initial data per language code: its social menu, footer contact and backend links are reused. */
+  extras?: ReadonlyMap<string, InitialData>
+}
+
+export function createGeneratedSource(options: GeneratedSourceOptions): DemoSource {
+  const site = createGeneratedSite(options.languages, options.pagesPerLocale)
+  const initialData = new Map<string, string>()
+  return {
+    languages: options.languages,
+    page(path) {
+      const language = languageOfPath(path, site.languages)
+      const index = site.indexOf(language, path)
+      return index === undefined ? undefined : JSON.stringify(buildGeneratedPage(site, language, index))
+    },
+    redirect: () => undefined,
+    initialData(language) {
+      const code = language.twoLetterIsoCode
+      let text = initialData.get(code)
+      if (text === undefined) {
+        text = JSON.stringify(buildGeneratedInitialData(site, language, options.extras?.get(code)))
+        initialData.set(code, text)
+      }
+      return text
+    },
+    notFound: options.notFound,
+  }
+}
+
+export function buildGeneratedInitialData(site: GeneratedSite, language: DemoLanguage, extras?: InitialData): InitialData {
+  const entry = (i: number, extra: Partial<NavEntry> = {}): NavEntry => ({
+    title: site.titleOf(language, i), link: site.pathOf(language, i), target: '', active: 0, current: 0, spacer: 0, hasSubpages: 0, ...extra,
+  })
+  const sections = Array.from({ length: sectionCount(site.count) }, (_, s) => s)
+  const firstChildren = sections.flatMap((s) => childrenOf(s, site.count)).slice(0, 3)
+  return {
+    navigation: [{ ...entry(0, { active: 1, current: 1, hasSubpages: sections.length ? 1 : 0 }), children: sections.map((s) => sectionNav(site, language, s)) }],
+    featuredNavigation: sections.slice(0, 3).map((s) => entry(landingOf(s), { hasSubpages: 1, buttonLabel: site.titleOf(language, landingOf(s)) })),
+    minorNavigation: firstChildren.map((i) => entry(i)),
+    socialMenu: extras?.socialMenu ?? [],
+    footerNavigation: [entry(0), ...sections.slice(-1).map((s) => entry(landingOf(s)))],
+    ...(extras?.footerContactData ? { footerContactData: extras.footerContactData } : {}),
+    i18n: site.languages.map((other) => languageEntry(other, site.pathOf(other, 0), other === language)),
+    ...(extras?.backendEditor ? { backendEditor: extras.backendEditor } : {}),
+  }
+}

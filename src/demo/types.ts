@@ -1,0 +1,69 @@
+/**
+ * Types of the demo content API. The public ones are re-exported by `server.ts`;
+ * the rest is shared by the modules of this folder only.
+ */
+import type { LanguageEntry, RedirectData } from '../shared/types.js'
+
+/** Makes one request matching `path` (and `query`, when given) fail as `kind` says. */
+export interface DemoFault {
+  /** Equals the request pathname, as sent or once decoded: `/pl/o-nas`. */
+  path: string
+  /** When set, must be contained in the raw query string (without `?`): `type=834`. */
+  query?: string
+  kind: 'status500' | 'status503' | 'status404' | 'reset' | 'hang' | 'malformed-json' | 'html'
+}
+
+/** One request as the demo API saw it. */
+export interface DemoRequest {
+  method: string
+  /** The pathname as sent (not decoded). */
+  path: string
+  query: Record<string, string>
+  headers: Record<string, string | string[] | undefined>
+}
+
+export interface DemoApiOptions {
+  /** 0 picks a free port. @default 0 */
+  port?: number
+  /** @default '127.0.0.1' */
+  host?: string
+  /** Every answer waits this long first. @default 0 */
+  latencyMs?: number
+  /** Folder with site.json, pages/, initial-data/, errors/, redirects.json, fileadmin/. @default <package>/demo/content */
+  contentDir?: string
+  /** Serve a generated site of this many pages per locale instead of the hand-written pages. */
+  generate?: { pagesPerLocale: number }
+  faults?: DemoFault[]
+}
+
+export interface DemoApi {
+  /** `http://127.0.0.1:PORT` */
+  url: string
+  /** The latest requests, oldest first (capped, see DEMO_REQUEST_LOG_LIMIT). */
+  requests: DemoRequest[]
+  setFaults(faults: DemoFault[]): void
+  setLatency(ms: number): void
+  close(): Promise<void>
+}
+
+/** A site language of demo/content/site.json: a language entry template plus its base path. */
+export interface DemoLanguage extends Omit<LanguageEntry, 'link' | 'active' | 'available'> {
+  /** `/` for the default language, `/pl/` for Polish. */
+  base: string
+}
+
+/**
+ * Where answers come from: the hand-written content or the generator.
+ * Bodies are serialised JSON that may hold ORIGIN_TOKEN, replaced per request.
+ */
+export interface DemoSource {
+  readonly languages: readonly DemoLanguage[]
+  /** The page at a normalised path (`/`, `/pl`, `/pl/o-nas`). */
+  page(path: string): string | undefined
+  redirect(path: string): RedirectData | undefined
+  initialData(language: DemoLanguage): string
+  notFound(language: DemoLanguage): string
+}
+
+/** Stands for the request's origin (`http://127.0.0.1:PORT`) in content files. */
+export const ORIGIN_TOKEN = '{{origin}}'

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest'
+import { findDemoFault } from '../../../src/demo/faults.js'
+import type { DemoFault } from '../../../src/demo/types.js'
+
+const url = (rawPath: string, rawQuery = '', path = rawPath) => ({ rawPath, rawQuery, path })
+
+describe('findDemoFault', () => {
+  const faults: DemoFault[] = [
+    { path: '/', query: 'type=834', kind: 'status503' },
+    { path: '/de/über-uns', kind: 'reset' },
+    { path: '/pl/o-nas', kind: 'hang' },
+  ]
+
+  it('matches the path exactly and the query as a substring of the raw query', () => {
+    expect(findDemoFault(faults, url('/', 'type=834'))?.kind).toBe('status503')
+    expect(findDemoFault(faults, url('/', 'a=1&type=834'))?.kind).toBe('status503')
+    expect(findDemoFault(faults, url('/'))).toBeUndefined()
+    expect(findDemoFault(faults, url('/pl/o-nas', 'x=1'))?.kind).toBe('hang')
+    expect(findDemoFault(faults, url('/pl/o-nas/x'))).toBeUndefined()
+  })
+
+  it('matches the decoded path as well as the path as sent', () => {
+    expect(findDemoFault(faults, url('/de/%C3%BCber-uns', '', '/de/über-uns'))?.kind).toBe('reset')
+  })
+
+  it('takes the first matching rule', () => {
+    expect(findDemoFault([{ path: '/a', kind: 'html' }, { path: '/a', kind: 'status500' }], url('/a'))?.kind).toBe('html')
+  })
+})

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest'
+import { buildGeneratedInitialData } from '../../../src/demo/generator.js'
+import { buildGeneratedPage } from '../../../src/demo/generator-page.js'
+import { childrenOf, createGeneratedSite, sectionCount } from '../../../src/demo/generator-site.js'
+import type { DemoLanguage } from '../../../src/demo/types.js'
+import type { NavEntry } from '../../../src/shared/types.js'
+
+const language = (code: string, base: string, languageId: number): DemoLanguage => ({
+  languageId, twoLetterIsoCode: code, navigationTitle: code, base, direction: 'ltr', hreflang: code,
+})
+const [EN, PL, DE] = [language('en', '/', 0), language('pl', '/pl/', 1), language('de', '/de/', 2)] as const
+const site = createGeneratedSite([EN, PL, DE], 120)
+const flatten = (entries: NavEntry[] = []): NavEntry[] => entries.flatMap((e) => [e, ...flatten(e.children)])
+
+describe('generated site layout', () => {
+  it.each([
+    [EN, 0, '/'], [EN, 1, '/section-1'], [EN, 2, '/section-1/page-2'], [EN, 51, '/section-2'],
+    [PL, 0, '/pl'], [PL, 52, '/pl/dzial-2/strona-52'], [DE, 119, '/de/bereich-3/seite-119'],
+  ])('%# page %i has path %s and back', (lang, index, path) => {
+    expect(site.pathOf(lang, index)).toBe(path)
+    expect(site.indexOf(lang, path)).toBe(index)
+  })
+
+  it('round-trips every index and rejects paths that are not generated pages', () => {
+    for (const lang of [EN, PL, DE]) for (let i = 0; i < site.count; i++) expect(site.indexOf(lang, site.pathOf(lang, i))).toBe(i)
+    for (const path of ['/section-4', '/section-1/page-60', '/section-01', '/section-1/page-1', '/section-3/page-120', '/dzial-1', '/pl/section-1']) {
+      expect(site.indexOf(path.startsWith('/pl') ? PL : EN, path), path).toBeUndefined()
+    }
+  })
+
+  it('splits pages into sections', () => {
+    expect(sectionCount(120)).toBe(3)
+    expect(childrenOf(2, 120)).toEqual(Array.from({ length: 18 }, (_, k) => 102 + k))
+    expect(() => createGeneratedSite([EN], 0)).toThrow(RangeError)
+  })
+})
+
+describe('generated pages and navigation', () => {
+  it('builds the same page twice, with 8 elements and i18n for every language', () => {
+    const page = buildGeneratedPage(site, PL, 52)
+    expect(buildGeneratedPage(site, PL, 52)).toEqual(page)
+    expect(page.content.colPos0).toHaveLength(8)
+    expect(page.i18n?.map((l) => [l.link, l.active])).toEqual([['/section-2/page-52', 0], ['/pl/dzial-2/strona-52', 1], ['/de/bereich-2/seite-52', 0]])
+    expect(page.slug).toBe('/dzial-2/strona-52')
+    expect(page.breadcrumbs?.map((b) => b.link)).toEqual(['/pl', '/pl/dzial-2', '/pl/dzial-2/strona-52'])
+    const hrefs = [...JSON.stringify(page.content).matchAll(/href=\\"([^"\\]+)\\"/g)].map((m) => m[1] ?? '')
+    expect(hrefs.length).toBeGreaterThanOrEqual(4)
+    for (const href of hrefs) expect(site.indexOf(PL, href), href).toBeDefined()
+  })
+
+  it('reaches every page from the navigation', () => {
+    const data = buildGeneratedInitialData(site, DE)
+    const links = flatten(data.navigation).map((e) => e.link)
+    expect(new Set(links).size).toBe(120)
+    expect(data.i18n.find((l) => l.active)?.link).toBe('/de')
+  })
+})
