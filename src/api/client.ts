@@ -48,7 +48,7 @@ export function createApiClient(site: ResolvedSite, options: ApiClientOptions = 
   const { baseUrl, headers: defaultHeaders, timeoutMs } = site.api
   void FETCH_RETRY // retry stays disabled; the statuses a retry would use are in constants.ts
 
-  async function getJson(path: string, call: CallOptions = {}): Promise<{ status: number; body: unknown; headers: Record<string, string> }> {
+  async function getJson(path: string, call: CallOptions = {}): Promise<{ status: number; body: Record<string, unknown>; headers: Record<string, string> }> {
     const url = `${baseUrl}${path.replace(/^\/{2,}/, '/')}`
     let res: Dispatcher.ResponseData
     let text: string

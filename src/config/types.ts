@@ -11,7 +11,7 @@ export interface ApiOptions {
   baseUrl?: string
   /** Headers sent with every API request. @default {} */
   headers?: Record<string, string>
-  /** Fetch credentials mode; `include` also forwards the visitor's cookies in preview. @default 'omit' */
+  /** Fetch credentials mode, kept for nuxt-typo3 compatibility: the API is only called from Node, so forward cookies with `proxyReqHeaders: ['cookie']`. @default 'omit' */
   credentials?: Credentials
   /** Query parameters passed to the page request: `true` all, `false` none, or a list (`type` always passes). @default true */
   allowQuery?: boolean | string[]

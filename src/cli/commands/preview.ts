@@ -1,0 +1,46 @@
+import { resolveConfig } from '../../config/load.js'
+import type { InlineConfig } from '../../config/types.js'
+import { handleError } from '../exit.js'
+
+export interface PreviewCommandOptions {
+  config?: string
+  site?: string
+  api?: string
+  port: number
+  host: string
+  watch: boolean
+}
+
+/** Resolves when SIGINT or SIGTERM arrives (the listeners are removed again). */
+const untilSignal = (): Promise<NodeJS.Signals> =>
+  new Promise((done) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+      done(signal)
+    }
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+  })
+
+/** `site preview`: starts the preview server, prints its URL, and runs until SIGINT/SIGTERM. */
+export async function runPreviewCommand(opts: PreviewCommandOptions, global: { verbose?: boolean }): Promise<number> {
+  // React's production build unless asked otherwise (NODE_ENV=development shows React's warnings):
+  // preview shows what the static site shows, at a fraction of the render cost. Set before the
+  // render core (and React) is first imported.
+  process.env.NODE_ENV ||= 'production'
+  try {
+    const { startPreviewServer } = await import('../../preview/server.js')
+    const inline: InlineConfig = { root: process.cwd(), ...(opts.config ? { configFile: opts.config } : {}), ...(opts.api ? { apiBaseUrl: opts.api } : {}) }
+    const config = await resolveConfig(inline)
+    const server = await startPreviewServer({ config, host: opts.host, port: opts.port, watch: opts.watch, inline, ...(opts.site ? { site: opts.site } : {}) })
+    const hosts = config.sites.flatMap((s) => s.hostnames)
+    process.stdout.write(`Preview: ${server.url}/${hosts.length > 1 && !opts.site ? ` (sites by Host header: ${hosts.join(', ')})` : ''}\n`)
+    process.stdout.write(`API: ${config.sites.map((s) => s.api.baseUrl).join(', ')}${opts.watch ? '; watching templates/, config/ and public/' : ''}\n`)
+    await untilSignal()
+    await server.close()
+    return 0
+  } catch (error) {
+    return handleError(error, { verbose: global.verbose })
+  }
+}

@@ -1,0 +1,40 @@
+import { resolve } from 'node:path'
+import { resolveConfig } from '../../config/load.js'
+import { DEFAULTS } from '../../config/defaults.js'
+import { isSiteError } from '../../errors.js'
+import { startStaticServer } from '../../serve/server.js'
+import { handleError } from '../exit.js'
+
+/** The folder `site serve` serves without DIR: `build.outDir` when a config exists, else `.output/public`. */
+async function defaultDir(root: string): Promise<string> {
+  try {
+    const config = await resolveConfig({ root })
+    return resolve(root, config.sites[0]?.build.outDir ?? DEFAULTS.build.outDir)
+  } catch (error) {
+    if (isSiteError(error) && error.code === 'CONFIG_NOT_FOUND') return resolve(root, DEFAULTS.build.outDir)
+    throw error
+  }
+}
+
+/** `site serve [DIR]`: serves a built output as a static host would, until SIGINT/SIGTERM. */
+export async function runServeCommand(dir: string | undefined, opts: { port: number; host: string }, global: { verbose?: boolean }): Promise<number> {
+  try {
+    const root = process.cwd()
+    const folder = dir ? resolve(root, dir) : await defaultDir(root)
+    const server = await startStaticServer({ dir: folder, host: opts.host, port: opts.port })
+    process.stdout.write(`Serving ${folder} at ${server.url}/\n`)
+    await new Promise<void>((done) => {
+      const stop = () => {
+        process.off('SIGINT', stop)
+        process.off('SIGTERM', stop)
+        done()
+      }
+      process.once('SIGINT', stop)
+      process.once('SIGTERM', stop)
+    })
+    await server.close()
+    return 0
+  } catch (error) {
+    return handleError(error, { verbose: global.verbose })
+  }
+}

@@ -1,0 +1,42 @@
+import type { ResolvedSite } from '../config/types.js'
+
+/**
+ * Header rules between the visitor, the preview server and the API
+ * (contract 7.3): only the request headers named in `api.proxyReqHeaders`
+ * go to the API, only the answer headers named in `api.proxyHeaders` come back.
+ */
+
+// Connection-level headers: never forwarded, whatever the config names (undici refuses most of them anyway).
+const NEVER_FORWARDED = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'content-length', 'expect', 'proxy-authorization', 'proxy-connection'])
+
+/** Request headers for the API: exactly those named in `proxyReqHeaders` (the issue: "and no others"). */
+export function toApiRequestHeaders(request: Request, api: ResolvedSite['api']): Record<string, string> {
+  const names = new Set((api.proxyReqHeaders || []).map((name) => name.toLowerCase()))
+  const out: Record<string, string> = {}
+  for (const name of names) {
+    const value = request.headers.get(name)
+    if (value !== null && !NEVER_FORWARDED.has(name)) out[name] = value
+  }
+  return out
+}
+
+/**
+ * Answer headers to copy onto the HTML response: those named in `proxyHeaders`,
+ * from the API answers in order (a later answer wins, as in nuxt-typo3; `set-cookie` accumulates).
+ */
+export function toProxiedResponseHeaders(answers: ReadonlyArray<Record<string, string> | undefined>, api: ResolvedSite['api']): Headers {
+  const out = new Headers()
+  if (!api.proxyHeaders) return out
+  for (const name of api.proxyHeaders.map((n) => n.toLowerCase())) {
+    if (NEVER_FORWARDED.has(name) || name === 'content-type') continue
+    for (const answer of answers) {
+      const value = answer?.[name]
+      if (value === undefined) continue
+      // Cookies of every answer are kept (the browser would have stored each); the API client joins
+      // repeated headers with ", ", so cookies are split back where that is unambiguous.
+      if (name === 'set-cookie') for (const cookie of value.split(/,\s*(?=[^;=,\s]+=)/)) out.append(name, cookie)
+      else out.set(name, value)
+    }
+  }
+  return out
+}

@@ -1,0 +1,76 @@
+import { createApiClient, type ApiClient, type ApiClientOptions } from '../api/client.js'
+import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
+import { toPublicSiteInfo } from '../build/renderer.js'
+import type { ClientAssets, PublicSiteInfo, TemplateRegistry } from '../render/types.js'
+import type { ReloadEvents } from './events.js'
+
+/**
+ * Everything one preview answer needs, built once per (re)load and swapped as
+ * a whole by the server when templates, config or public files change. The
+ * handler keeps no other state.
+ */
+
+/** What the client bundler hands over (`createClientBundler(...).rebuild()`). */
+export interface ClientBundle {
+  assets: ClientAssets
+  /** Extra scripts and styles of the editor preview widgets (only on `?pce=1` pages). */
+  editorAssets: ClientAssets
+  /** Bundle files, `path` relative to the output root: `_site/assets/entry-3f2a.js`. */
+  files: ReadonlyArray<{ path: string; contents: string | Uint8Array }>
+}
+
+/** A configured site with its one API client. */
+export interface PreviewSite {
+  readonly site: ResolvedSite
+  readonly api: ApiClient
+  /** What the browser may know of the site (never API headers or credentials). */
+  readonly info: PublicSiteInfo
+}
+
+export interface PreviewContext {
+  readonly config: ResolvedConfig
+  readonly sites: readonly PreviewSite[]
+  readonly registry: TemplateRegistry
+  readonly client: ClientBundle
+  /** Bundle files by URL path (`/_site/assets/entry-3f2a.js`). */
+  readonly assetFiles: ReadonlyMap<string, string | Uint8Array>
+  /** Files of `public/` by decoded relative path (`sw.js`, `icons/a.png`) -> absolute file. */
+  readonly publicFiles: ReadonlyMap<string, string>
+  readonly events: ReloadEvents
+  /** When this context was built: the timestamp of `/_site/builds/latest.json`. */
+  readonly builtAt: number
+  /** Where unexpected errors (a template that throws) are reported; one line each. */
+  readonly log: (line: string) => void
+}
+
+export interface PreviewContextInput {
+  config: ResolvedConfig
+  registry: TemplateRegistry
+  client: ClientBundle
+  events: ReloadEvents
+  publicFiles?: ReadonlyMap<string, string>
+  /** undici dispatcher for the API clients (tests); the global keep-alive one by default. */
+  api?: ApiClientOptions
+  now?: () => number
+  log?: (line: string) => void
+}
+
+/** The id preview answers with wherever a build id goes (boot state, payloads, latest.json). */
+export const PREVIEW_BUILD_ID = 'preview'
+/** The server-sent events stream of reloads. */
+export const RELOAD_EVENTS_URL = '/_site/events'
+
+/** Assembles a context: one API client per site, the bundle files indexed by URL. No I/O. */
+export function createPreviewContext(input: PreviewContextInput): PreviewContext {
+  return {
+    config: input.config,
+    sites: input.config.sites.map((site) => ({ site, api: createApiClient(site, input.api), info: toPublicSiteInfo(site) })),
+    registry: input.registry,
+    client: input.client,
+    assetFiles: new Map(input.client.files.map((file) => [`/${file.path.replace(/^\/+/, '')}`, file.contents])),
+    publicFiles: input.publicFiles ?? new Map(),
+    events: input.events,
+    builtAt: (input.now ?? Date.now)(),
+    log: input.log ?? ((line) => process.stderr.write(`${line}\n`)),
+  }
+}

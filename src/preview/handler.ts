@@ -1,0 +1,109 @@
+import { STATUS_CODES } from 'node:http'
+import { isbot } from 'isbot'
+import { selectSite } from '../config/resolve.js'
+import { errors, isSiteError } from '../errors.js'
+import { prepareInitialData } from '../render/prepare.js'
+import { checkRequest, forMethod, textResponse } from '../serve/http-checks.js'
+import type { FetchHandler } from '../serve/node-http.js'
+import { getLocaleFromPath, normalizePagePath } from '../shared/url.js'
+import { toApiRequestHeaders, toProxiedResponseHeaders } from './api-headers.js'
+import type { PreviewContext, PreviewSite } from './context.js'
+import { serveInternal, servePublic } from './files.js'
+import { EMPTY_INITIAL_DATA, loadPage, toPageError } from './load-page.js'
+import { checkRedirectTarget, unsafeRedirect } from './redirect-target.js'
+import { servePayload } from './payload.js'
+import { renderHtml, type HtmlView } from './render-html.js'
+
+/**
+ * `site preview` as a fetch handler: `(Request) => Promise<Response>`, no
+ * socket needed. Every answer is live: the page and initial data are fetched
+ * from the configured API for each request, and rendered by the same render
+ * core as the build, in `preview` mode.
+ */
+export function createPreviewHandler(ctx: PreviewContext): FetchHandler {
+  return async (request) => {
+    try {
+      return forMethod(request, await answer(ctx, request))
+    } catch (error) {
+      ctx.log(`preview: ${request.method} ${request.url}: ${(error as Error)?.stack ?? String(error)}`)
+      return forMethod(request, textResponse(500, '500 Internal Server Error'))
+    }
+  }
+}
+
+/** The site of a request: the one site, or by `Host` when several are configured. */
+function pickSite(ctx: PreviewContext, request: Request, url: URL): PreviewSite {
+  if (ctx.sites.length === 1) return ctx.sites[0]!
+  const chosen = selectSite(
+    ctx.sites.map((s) => s.site),
+    request.headers.get('host') ?? url.host,
+  )
+  return ctx.sites.find((s) => s.site === chosen)!
+}
+
+const isBotRequest = (request: Request): boolean => isbot(request.headers.get('user-agent') ?? '')
+
+/** Bots get a status and a plain line, never an error page (SPEC point 2). */
+const plainError = (status: number, message: string): Response => textResponse(status, `${status} ${STATUS_CODES[status] ?? 'Error'}${message ? `: ${message}` : ''}`)
+
+async function answer(ctx: PreviewContext, request: Request): Promise<Response> {
+  const url = new URL(request.url)
+  const refused = checkRequest(request, url)
+  if (refused) return refused
+  if (url.pathname.startsWith('/_site/') || url.pathname === '/_site') return serveInternal(ctx, request, url, (u) => pickSite(ctx, request, u))
+  const file = await servePublic(ctx, url)
+  if (file) return file
+
+  let target: PreviewSite
+  try {
+    target = pickSite(ctx, request, url)
+  } catch (error) {
+    if (!isSiteError(error)) throw error
+    return plainError(error.status, isBotRequest(request) ? '' : error.message)
+  }
+  return (await servePayload(target, request, url)) ?? answerPage(ctx, request, url, target)
+}
+
+/** The HTML of one page path: the page, a redirect, or the error page (plain text for bots). */
+async function answerPage(ctx: PreviewContext, request: Request, url: URL, target: PreviewSite): Promise<Response> {
+  const checked = normalizePagePath(url.pathname)
+  const path = checked.ok ? checked.path : url.pathname
+  const locale = getLocaleFromPath(path, target.site.i18n)
+  const debug = url.searchParams.has('debug')
+  const editorPreview = target.site.features.contentPreview && url.searchParams.get(target.site.preview.queryParam) === '1'
+  const view: HtmlView = { target, path, locale, status: 200, page: null, initialData: EMPTY_INITIAL_DATA, editorPreview, debug }
+  const headers = toApiRequestHeaders(request, target.site.api)
+  const bot = isBotRequest(request)
+
+  if (!checked.ok) {
+    if (bot) return plainError(404, '')
+    // The error page still gets the locale's header and footer when initial data answers.
+    const initial = await target.api.getInitialData(locale, { path: '/' }, { headers, signal: request.signal }).catch(() => undefined)
+    const initialData = initial ? prepareInitialData(initial.data).data : EMPTY_INITIAL_DATA
+    return htmlResponse(ctx, { ...view, status: 404, initialData, error: toPageError(errors.routeInvalid(url.pathname), path, debug) }, new Headers())
+  }
+
+  const loaded = await loadPage({ target, path, search: url.search, locale, headers, withInitialData: true, debug, signal: request.signal })
+  const proxied = toProxiedResponseHeaders(loaded.apiHeaders, target.site.api)
+  if (loaded.type === 'redirect') {
+    const to = checkRedirectTarget(loaded.to)
+    if (to) {
+      proxied.set('location', to)
+      if (!proxied.has('cache-control')) proxied.set('cache-control', 'no-store')
+      return new Response(null, { status: loaded.statusCode, headers: proxied })
+    }
+    if (bot) return plainError(502, '')
+    return htmlResponse(ctx, { ...view, status: 502, error: toPageError(unsafeRedirect(loaded.to), path, debug) }, proxied)
+  }
+  if (bot && loaded.status >= 400) return plainError(loaded.status, '')
+  const { status, page, initialData, error } = loaded
+  return htmlResponse(ctx, { ...view, status, page, initialData, ...(error ? { error } : {}) }, proxied)
+}
+
+function htmlResponse(ctx: PreviewContext, view: HtmlView, headers: Headers): Response {
+  const rendered = renderHtml(ctx, view)
+  if (!headers.has('cache-control')) headers.set('cache-control', 'no-store')
+  if ('failure' in rendered) return plainError(rendered.status, rendered.failure)
+  headers.set('content-type', 'text/html; charset=utf-8')
+  return new Response(rendered.html, { status: rendered.status, headers })
+}

@@ -1,0 +1,59 @@
+import { join } from 'node:path'
+import type { ApiClientOptions } from '../api/client.js'
+import { createClientBundler } from '../build/bundle-client.js'
+import { resolveConfig } from '../config/load.js'
+import { selectSite } from '../config/resolve.js'
+import type { InlineConfig, ResolvedConfig } from '../config/types.js'
+import { loadTemplates } from '../render/templates.js'
+import { createPreviewContext, type PreviewContext } from './context.js'
+import type { ReloadEvents } from './events.js'
+import { listPublicFiles } from './public-files.js'
+
+/**
+ * The I/O half of a preview context: templates, client bundle, `public/`
+ * listing and (on reload) the configuration. Used at start and after each
+ * watched change; a failure leaves the caller's current context in place.
+ */
+export interface ContextLoader {
+  /** Loads everything; `reloadConfig` re-reads the config file first. */
+  load(reloadConfig: boolean): Promise<PreviewContext>
+  dispose(): Promise<void>
+}
+
+export interface ContextLoaderOptions {
+  config: ResolvedConfig
+  root: string
+  /** How the config is read again on a change (`--config`, `--api`). */
+  inline: InlineConfig
+  /** `--site HOST`: serve only this site. */
+  site?: string
+  events: ReloadEvents
+  api?: ApiClientOptions
+  log: (line: string) => void
+}
+
+/** Keeps only the `--site` site when one is named. */
+export function withSite(config: ResolvedConfig, site: string | undefined): ResolvedConfig {
+  return site ? { ...config, sites: [selectSite(config.sites, site)] } : config
+}
+
+export function createContextLoader(options: ContextLoaderOptions): ContextLoader {
+  const { root, events, log } = options
+  let config = withSite(options.config, options.site)
+  const bundler = createClientBundler({ root, minify: false })
+  return {
+    async load(reloadConfig) {
+      const nextConfig = reloadConfig ? withSite(await resolveConfig(options.inline), options.site) : config
+      const [registry, client, publicFiles] = await Promise.all([
+        loadTemplates(root, { cacheDir: join(root, '.site', 'templates') }),
+        bundler.rebuild(),
+        listPublicFiles(join(root, 'public')),
+      ])
+      config = nextConfig
+      return createPreviewContext({ config, registry, client, events, publicFiles, log, ...(options.api ? { api: options.api } : {}) })
+    },
+    dispose: async () => {
+      await bundler.dispose()
+    },
+  }
+}

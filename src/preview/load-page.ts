@@ -1,0 +1,100 @@
+import { FetchError, SiteError, isSiteError } from '../errors.js'
+import { filterQuery } from '../api/query.js'
+import { preparePage, prepareInitialData } from '../render/prepare.js'
+import type { PageError } from '../render/types.js'
+import type { InitialData, PageData } from '../shared/types.js'
+import type { PreviewSite } from './context.js'
+
+/**
+ * Fetches what one preview answer shows, live: the page (query filtered by
+ * the API client) and, for HTML, the locale's initial data, in parallel.
+ * Returns a discriminated union; API failures become error states, never throws
+ * for them.
+ */
+export interface PageQuery {
+  target: PreviewSite
+  /** Normalised page path with locale prefix: `/pl/o-nas`. */
+  path: string
+  /** The request's query string (`?a=1`, or ''). */
+  search: string
+  locale: string
+  /** Request headers forwarded to the API (`api.proxyReqHeaders`). */
+  headers: Record<string, string>
+  /** Payload requests render no header and footer, so they skip initial data. */
+  withInitialData: boolean
+  debug: boolean
+  signal?: AbortSignal
+}
+
+export type LoadedPage =
+  | { type: 'redirect'; to: string; statusCode: number; apiHeaders: Array<Record<string, string> | undefined> }
+  | {
+      type: 'page'
+      status: number
+      page: PageData | null
+      initialData: InitialData
+      error?: PageError
+      apiHeaders: Array<Record<string, string> | undefined>
+    }
+
+/** Initial data when none could be fetched: the header and footer render empty. */
+export const EMPTY_INITIAL_DATA: InitialData = { navigation: [], i18n: [] }
+
+const notAPage = (path: string): SiteError => new SiteError('API_BAD_RESPONSE', `The API answer for ${path} is not a page (no numeric id)`, { status: 502 })
+
+/** `HTTP 500 (GET http://api.internal/x)` -> `HTTP 500`: the suffix the API client adds to its messages. */
+const API_CALL_SUFFIX_RE = / \(GET [^)]*\)$/
+
+/** The error shown by the error page; `raw` (the API's status, URL and body) only with `?debug`. */
+export function toPageError(error: unknown, path: string, debug: boolean): PageError {
+  const status = isSiteError(error) ? error.status : 500
+  const message = error instanceof FetchError && error.code === 'API_HTTP' && status === 404 ? `Page not found: ${path}` : error instanceof Error ? error.message : String(error)
+  // The API's address stays out of the page (and its boot JSON) unless `?debug` asks for it.
+  if (!debug) return { status, message: message.replace(API_CALL_SUFFIX_RE, '') }
+  const raw = error instanceof FetchError
+    ? { code: error.code, status: error.status, method: error.method, url: error.url, message: error.message, data: error.data }
+    : isSiteError(error) ? { code: error.code, status: error.status, message: error.message } : { message }
+  return { status, message, raw }
+}
+
+/** The query initial data is asked with: the page's allowed parameters, never `type` (it would replace the endpoint's own). */
+function initialDataQuery(search: string, allowQuery: PreviewSite['site']['api']['allowQuery']): URLSearchParams {
+  const filtered = filterQuery(`/${search}`, allowQuery)
+  const at = filtered.indexOf('?')
+  const query = new URLSearchParams(at >= 0 ? filtered.slice(at + 1) : '')
+  query.delete('type')
+  return query
+}
+
+export async function loadPage(q: PageQuery): Promise<LoadedPage> {
+  const { api, site } = q.target
+  const call = { headers: q.headers, signal: q.signal }
+  const [pageAnswer, initialAnswer] = await Promise.allSettled([
+    api.getPage(`${q.path}${q.search}`, call),
+    q.withInitialData ? api.getInitialData(q.locale, { path: q.path, query: initialDataQuery(q.search, site.api.allowQuery) }, call) : Promise.resolve(undefined),
+  ])
+  const initialHeaders = initialAnswer.status === 'fulfilled' ? initialAnswer.value?.headers : undefined
+
+  const result = pageAnswer.status === 'fulfilled' ? pageAnswer.value : undefined
+  if (result?.type === 'redirect') return { type: 'redirect', to: result.redirectUrl, statusCode: result.statusCode, apiHeaders: [initialHeaders, result.headers] }
+  const apiHeaders = [initialHeaders, result?.headers]
+
+  let initialData = EMPTY_INITIAL_DATA
+  if (initialAnswer.status === 'rejected') {
+    // `Initial Data is unavailable: …` is fatal (SPEC point 8): shown instead of the page.
+    const error = toPageError(initialAnswer.reason, q.path, q.debug)
+    return { type: 'page', status: error.status, page: null, initialData, error, apiHeaders }
+  }
+  if (initialAnswer.value) initialData = prepareInitialData(initialAnswer.value.data).data
+
+  if (!result) {
+    const reason: unknown = pageAnswer.status === 'rejected' ? pageAnswer.reason : undefined
+    const error = toPageError(reason, q.path, q.debug)
+    const data = reason instanceof FetchError ? reason.data : undefined
+    return { type: 'page', status: error.status, page: preparePage(data).page, initialData, error, apiHeaders }
+  }
+  const page = preparePage(result.data).page
+  if (page) return { type: 'page', status: 200, page, initialData, apiHeaders }
+  const error = toPageError(notAPage(`${q.path}${q.search}`), q.path, q.debug)
+  return { type: 'page', status: error.status, page: null, initialData, error, apiHeaders }
+}

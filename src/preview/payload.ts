@@ -1,0 +1,47 @@
+import { BUILD_ID_QUERY } from '../shared/constants.js'
+import { fromPayloadUrl, getLocaleFromPath, normalizePagePath } from '../shared/url.js'
+import type { PagePayload } from '../render/types.js'
+import { toApiRequestHeaders, toProxiedResponseHeaders } from './api-headers.js'
+import { PREVIEW_BUILD_ID, type PreviewSite } from './context.js'
+import { initialDataUrl, jsonResponse } from './files.js'
+import { loadPage } from './load-page.js'
+import { checkRedirectTarget } from './redirect-target.js'
+
+/**
+ * `{path}/_payload.json` for any path, live: the same `PagePayload` shape the
+ * build writes, so client navigation works in preview as on the static site.
+ * Undefined when the URL is not a payload URL.
+ */
+export async function servePayload(target: PreviewSite, request: Request, url: URL): Promise<Response | undefined> {
+  const pagePath = fromPayloadUrl(url.pathname)
+  if (pagePath === undefined) return undefined
+  const checked = normalizePagePath(pagePath)
+  if (!checked.ok) return jsonResponse(404, { status: 404, message: `Page Not Found: ${pagePath}` })
+  const path = checked.path
+  const locale = getLocaleFromPath(path, target.site.i18n)
+  const query = new URLSearchParams(url.search)
+  query.delete(BUILD_ID_QUERY)
+  const search = query.size ? `?${query}` : ''
+
+  const loaded = await loadPage({
+    target,
+    path,
+    search,
+    locale,
+    headers: toApiRequestHeaders(request, target.site.api),
+    withInitialData: false,
+    debug: false,
+    signal: request.signal,
+  })
+  const headers = toProxiedResponseHeaders(loaded.apiHeaders, target.site.api)
+  const base = { buildId: PREVIEW_BUILD_ID, locale, path }
+  if (loaded.type === 'redirect') {
+    const to = checkRedirectTarget(loaded.to)
+    if (!to) return jsonResponse(502, { status: 502, message: 'Refused a redirect to an unsafe target' }, headers)
+    const payload: PagePayload = { ...base, redirect: { to, statusCode: loaded.statusCode } }
+    return jsonResponse(200, payload, headers)
+  }
+  if (!loaded.page) return jsonResponse(loaded.status, { status: loaded.status, message: loaded.error?.message ?? 'Error' }, headers)
+  const payload: PagePayload = { ...base, status: loaded.status, page: loaded.page, initialDataUrl: initialDataUrl(locale) }
+  return jsonResponse(loaded.status, payload, headers)
+}

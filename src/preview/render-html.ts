@@ -1,0 +1,67 @@
+import { SiteError } from '../errors.js'
+import { renderDocument } from '../render/document.js'
+import { renderPage } from '../render/render-page.js'
+import type { BootState, ClientAssets, PageError, RenderState } from '../render/types.js'
+import type { InitialData, PageData } from '../shared/types.js'
+import { PREVIEW_BUILD_ID, RELOAD_EVENTS_URL, type PreviewContext, type PreviewSite } from './context.js'
+import { EMPTY_INITIAL_DATA } from './load-page.js'
+
+/** One page (or error page) to render in preview mode. */
+export interface HtmlView {
+  target: PreviewSite
+  path: string
+  locale: string
+  status: number
+  page: PageData | null
+  initialData: InitialData
+  error?: PageError
+  /** `?{preview.queryParam}=1` and `features.contentPreview`. */
+  editorPreview: boolean
+  debug: boolean
+}
+
+const joinAssets = (a: ClientAssets, b: ClientAssets): ClientAssets => ({
+  scripts: [...a.scripts, ...b.scripts],
+  styles: [...a.styles, ...b.styles],
+  modulePreloads: [...(a.modulePreloads ?? []), ...(b.modulePreloads ?? [])],
+})
+
+function renderOnce(ctx: PreviewContext, view: HtmlView): { html: string; status: number } {
+  const state: RenderState = {
+    site: view.target.info,
+    mode: 'preview',
+    editorPreview: view.editorPreview,
+    debug: view.debug,
+    path: view.path,
+    locale: view.locale,
+    status: view.status,
+    page: view.page,
+    initialData: view.initialData,
+    ...(view.error ? { error: view.error } : {}),
+  }
+  const result = renderPage(state, ctx.registry)
+  // Preview inlines initial data: it is live, there is no once-per-locale file to point at.
+  const boot: BootState = { buildId: PREVIEW_BUILD_ID, state, reloadEventsUrl: RELOAD_EVENTS_URL }
+  const assets = view.editorPreview ? joinAssets(ctx.client.assets, ctx.client.editorAssets) : ctx.client.assets
+  return { html: renderDocument({ result, boot, assets }), status: result.status }
+}
+
+/**
+ * Renders a page document. A template that throws is reported once on the
+ * terminal and answered with the error page (500), or plain text when even
+ * that fails: the server never goes down for a template bug.
+ */
+export function renderHtml(ctx: PreviewContext, view: HtmlView): { html: string; status: number } | { failure: string; status: number } {
+  try {
+    return renderOnce(ctx, view)
+  } catch (cause) {
+    const failure = new SiteError('RENDER_FAILED', `Rendering ${view.path} failed: ${(cause as Error)?.message ?? String(cause)}`, { status: 500, cause })
+    ctx.log(`preview: ${failure.message}`)
+    const error: PageError = view.debug ? { status: 500, message: failure.message, raw: { stack: (cause as Error)?.stack } } : { status: 500, message: failure.message }
+    try {
+      return renderOnce(ctx, { ...view, status: 500, page: null, error, initialData: EMPTY_INITIAL_DATA })
+    } catch {
+      return { failure: failure.message, status: 500 }
+    }
+  }
+}

@@ -1,0 +1,80 @@
+import { createServer } from 'node:http'
+import { join, relative } from 'node:path'
+import type { ApiClientOptions } from '../api/client.js'
+import type { InlineConfig, ResolvedConfig } from '../config/types.js'
+import { toNodeListener } from '../serve/node-http.js'
+import { closeServer, listen, type RunningServer } from '../serve/server.js'
+import { createReloadEvents } from './events.js'
+import { createPreviewHandler } from './handler.js'
+import { createContextLoader } from './load-context.js'
+import { watchProject, type ProjectWatcher } from './watch.js'
+
+export interface PreviewServerOptions {
+  config: ResolvedConfig
+  /** Project root (`templates/`, `config/`, `public/`); the config's root by default. */
+  root?: string
+  host: string
+  /** 0 picks a free port. */
+  port: number
+  watch: boolean
+  /** `--site HOST`: serve only this site. */
+  site?: string
+  /** How the config is read again after a change; by default the same file under the same root. */
+  inline?: InlineConfig
+  api?: ApiClientOptions
+  log?: (line: string) => void
+}
+
+export interface PreviewServer extends RunningServer {
+  /** Reloads config, templates, bundle and `public/` now (what a watched change does); false when it failed. */
+  reload(changed?: readonly string[]): Promise<boolean>
+}
+
+const firstLine = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split('\n').filter(Boolean).slice(0, 3).join(' | ')
+
+/** `site preview`: the node:http binding of the preview handler, with watch and live reload. */
+export async function startPreviewServer(options: PreviewServerOptions): Promise<PreviewServer> {
+  const root = options.root ?? options.config.root
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
+  const events = createReloadEvents()
+  const inline = options.inline ?? { root, configFile: options.config.configFile }
+  const loader = createContextLoader({ config: options.config, root, inline, events, log, ...(options.site ? { site: options.site } : {}), ...(options.api ? { api: options.api } : {}) })
+  let handler = createPreviewHandler(await loader.load(false))
+
+  async function reload(changed: readonly string[] = []): Promise<boolean> {
+    try {
+      handler = createPreviewHandler(await loader.load(true))
+    } catch (error) {
+      log(`preview: reload failed, still serving the previous version: ${firstLine(error)}`)
+      return false
+    }
+    events.send('reload')
+    if (changed.length) log(`preview: reloaded after changes to ${changed.map((file) => relative(root, file)).slice(0, 3).join(', ')}${changed.length > 3 ? ', …' : ''}`)
+    return true
+  }
+
+  const server = createServer(toNodeListener((request) => handler(request), (error) => log(`preview: ${firstLine(error)}`)))
+  let watcher: ProjectWatcher | undefined
+  try {
+    const url = await listen(server, options.host, options.port)
+    if (options.watch) {
+      const paths = [join(root, 'templates'), join(root, 'config'), join(root, 'public'), options.config.configFile]
+      watcher = await watchProject({ paths, onChange: async (changed) => void (await reload(changed)) })
+    }
+    return {
+      url,
+      reload,
+      async close() {
+        await watcher?.close()
+        events.close()
+        await closeServer(server)
+        await loader.dispose()
+      },
+    }
+  } catch (error) {
+    await watcher?.close()
+    server.close()
+    await loader.dispose()
+    throw error
+  }
+}

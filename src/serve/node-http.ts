@@ -1,0 +1,75 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+
+/**
+ * The node:http <-> WHATWG fetch binding shared by `site serve` and
+ * `site preview`: handlers are `(Request) => Promise<Response>` and never see
+ * Node objects (so tests call them without a socket).
+ */
+export type FetchHandler = (request: Request) => Promise<Response>
+
+const HOST_RE = /^(?:[a-z0-9_.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i
+
+/**
+ * Converts an incoming request. The body is never read (both servers answer
+ * only GET and HEAD; the handler refuses the rest from the method and the
+ * headers); an aborted connection aborts `request.signal`.
+ * Returns undefined when the request line cannot form a Request (bad URL,
+ * or a method fetch forbids such as CONNECT or TRACE): the caller answers 400.
+ */
+export function toRequest(req: IncomingMessage, signal: AbortSignal): Request | undefined {
+  const target = req.url ?? '/'
+  // A Host with a path or odd characters would change the URL the handler sees.
+  if (req.headers.host !== undefined && !HOST_RE.test(req.headers.host)) return undefined
+  try {
+    // Origin-form targets are appended, never resolved, so `//evil.example/x` stays a path.
+    const url = target.startsWith('/') ? new URL(`http://${req.headers.host ?? 'localhost'}${target}`) : new URL(target)
+    const headers = new Headers()
+    for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!)
+    return new Request(url, { method: req.method ?? 'GET', headers, signal })
+  } catch {
+    return undefined
+  }
+}
+
+/** Writes a Response to Node, streaming its body (server-sent events included); HEAD answers get no body. */
+export async function writeResponse(res: ServerResponse, response: Response, method: string | undefined): Promise<void> {
+  const headers: Record<string, string | string[]> = {}
+  response.headers.forEach((value, key) => {
+    if (key !== 'set-cookie') headers[key] = value
+  })
+  const cookies = response.headers.getSetCookie()
+  if (cookies.length) headers['set-cookie'] = cookies
+  res.writeHead(response.status, response.statusText || undefined, headers)
+  if (method === 'HEAD' || !response.body) {
+    await response.body?.cancel()
+    res.end()
+    return
+  }
+  res.flushHeaders()
+  try {
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      if (res.destroyed) break
+      res.write(chunk)
+    }
+  } finally {
+    res.end()
+  }
+}
+
+/** The whole binding: one node:http request listener around a fetch handler. */
+export function toNodeListener(handler: FetchHandler, onError: (error: unknown) => void = () => {}) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const abort = new AbortController()
+    res.on('close', () => abort.abort())
+    req.resume() // drain any body so the connection stays usable
+    void (async () => {
+      const request = toRequest(req, abort.signal)
+      const response = request ? await handler(request) : new Response('Bad Request\n', { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8' } })
+      await writeResponse(res, response, req.method)
+    })().catch((error: unknown) => {
+      onError(error)
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' })
+      res.end(res.writableEnded ? undefined : 'Internal Server Error\n')
+    })
+  }
+}

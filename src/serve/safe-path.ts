@@ -1,0 +1,49 @@
+import { realpath } from 'node:fs/promises'
+import { isAbsolute, join, relative, sep } from 'node:path'
+
+// Control characters, backslash, colon (drive letters, streams): never part of a served file name.
+const FORBIDDEN_RE = /[\u0000-\u001f\u007f\\:]/
+
+/**
+ * Decoded segments of a URL pathname, or undefined when the path could reach
+ * outside its folder or is malformed: `..`, `.`, encoded slashes, NUL,
+ * backslashes, bad percent-encoding.
+ * Example: `/pl/%C3%BCber/` -> ['pl', 'über'];  `/a/%2e%2e/b` -> undefined.
+ */
+export function toSafeSegments(pathname: string): string[] | undefined {
+  if (!pathname.startsWith('/') || /%2f|%5c|%00/i.test(pathname)) return undefined
+  const segments: string[] = []
+  for (const raw of pathname.split('/')) {
+    if (raw === '') continue
+    let segment: string
+    try {
+      segment = decodeURIComponent(raw)
+    } catch {
+      return undefined
+    }
+    if (segment === '.' || segment === '..' || FORBIDDEN_RE.test(segment)) return undefined
+    segments.push(segment)
+  }
+  return segments
+}
+
+/** True when `file` is `root` or inside it (both absolute, already resolved). */
+export function isInside(root: string, file: string): boolean {
+  const rel = relative(root, file)
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel))
+}
+
+/** Joins safe segments under `root`; undefined when the result is not inside it. */
+export function joinInside(root: string, segments: readonly string[]): string | undefined {
+  const file = join(root, ...segments)
+  return isInside(root, file) ? file : undefined
+}
+
+/** Resolves symbolic links and checks again that the real file stays inside the real root. */
+export async function isReallyInside(realRoot: string, file: string): Promise<boolean> {
+  try {
+    return isInside(realRoot, await realpath(file))
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,50 @@
+import { stat } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { resolve } from 'node:path'
+import { SiteError } from '../errors.js'
+import { createStaticHandler } from './handler.js'
+import { toNodeListener } from './node-http.js'
+
+export interface StaticServerOptions {
+  /** The built output folder (`build.outDir`). */
+  dir: string
+  host: string
+  /** 0 picks a free port. */
+  port: number
+}
+
+export interface RunningServer {
+  /** `http://host:port` (no trailing slash). */
+  url: string
+  close(): Promise<void>
+}
+
+/** Listens on host:port; a port in use becomes a usage error naming it. */
+export async function listen(server: Server, host: string, port: number): Promise<string> {
+  await new Promise<void>((done, fail) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      fail(error.code === 'EADDRINUSE' ? new SiteError('USAGE', `Port ${port} on ${host} is already in use; pass --port N`, { cause: error }) : error),
+    )
+    server.listen(port, host, () => done())
+  })
+  const { address, port: bound } = server.address() as AddressInfo
+  return `http://${address.includes(':') ? `[${address}]` : address}:${bound}`
+}
+
+/** Stops accepting connections and ends open ones (keep-alive sockets, event streams). */
+export async function closeServer(server: Server): Promise<void> {
+  const closed = new Promise<void>((done) => server.close(() => done()))
+  server.closeAllConnections()
+  await closed
+}
+
+/** `site serve`: a built output served as a static host would (see `createStaticHandler`). */
+export async function startStaticServer(options: StaticServerOptions): Promise<RunningServer> {
+  const dir = resolve(options.dir)
+  const info = await stat(dir).catch(() => undefined)
+  if (!info?.isDirectory()) throw new SiteError('USAGE', `Folder not found: ${dir} (run \`site build\` first, or pass the folder to serve)`)
+  const server = createServer(toNodeListener(createStaticHandler({ dir }), (error) => process.stderr.write(`serve: ${(error as Error).message}\n`)))
+  const url = await listen(server, options.host, options.port)
+  return { url, close: () => closeServer(server) }
+}

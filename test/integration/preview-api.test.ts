@@ -1,0 +1,141 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startDemoApi } from '../../src/demo/server.js'
+import type { TemplateRegistry } from '../../src/render/types.js'
+import { DEMO_OPTIONS, loadTestRegistry, makeHandler, startScriptedApi, type ScriptedApi } from './preview-helpers.js'
+
+const PAGE = {
+  id: 7,
+  type: 'Standard',
+  slug: '/scripted',
+  media: [],
+  meta: { title: 'Scripted page' },
+  appearance: { layout: 'layout-0', backendLayout: 'default' },
+  content: { colPos0: [] },
+  i18n: [],
+}
+const INITIAL = { navigation: [], i18n: [] }
+
+describe('preview handler and the content API', () => {
+  let cacheDir: string
+  let registry: TemplateRegistry
+  let demo: Awaited<ReturnType<typeof startDemoApi>>
+  let scripted: ScriptedApi
+  let elsewhere: ScriptedApi
+
+  beforeAll(async () => {
+    cacheDir = await mkdtemp(join(tmpdir(), 'site-preview-api-'))
+    registry = await loadTestRegistry(cacheDir)
+    demo = await startDemoApi({ port: 0 })
+    elsewhere = await startScriptedApi({})
+    scripted = await startScriptedApi({
+      '/?type=834': { body: INITIAL, headers: { 'set-cookie': ['session=abc; Path=/; HttpOnly'], 'cache-control': 'max-age=5' } },
+      '/scripted': { body: PAGE, headers: { 'cache-control': 'private, max-age=60', 'x-typo3-parsetime': '12ms', 'set-cookie': ['fe_typo_user=xyz; Path=/'] } },
+      '/bad-redirect': { body: { redirectUrl: 'javascript:alert(1)', statusCode: 301 } },
+      '/protocol-relative': { body: { redirectUrl: '//evil.example/x', statusCode: 302 } },
+      '/external': { body: { redirectUrl: 'https://www.example.com/target', statusCode: 307 } },
+    })
+  }, 60_000)
+  afterAll(async () => {
+    await Promise.all([demo?.close(), scripted?.close(), elsewhere?.close()])
+    await rm(cacheDir, { recursive: true, force: true })
+  })
+
+  const pageRequests = (path: string) => demo.requests.filter((r) => r.path === path && r.query.type !== '834')
+
+  it('sends only the allowed query parameters to the page request (type always passes)', async () => {
+    const { handle } = await makeHandler({ apiUrl: demo.url, registry })
+    const res = await handle(new Request('http://localhost/services?cHash=abc&utm_source=mail&type=0&pce=1&debug&tx_news_pi1%5Bnews%5D=5'))
+    await res.text()
+    const seen = pageRequests('/services').at(-1)!
+    expect(seen.query).toEqual({ cHash: 'abc', type: '0', 'tx_news_pi1[news]': '5' })
+    for (const request of demo.requests.slice(-4)) expect(request.query).not.toHaveProperty('utm_source')
+  })
+
+  it('forwards the named request headers and no others, to the page and initial data requests', async () => {
+    const { handle } = await makeHandler({ apiUrl: demo.url, registry })
+    const before = demo.requests.length
+    await (
+      await handle(
+        new Request('http://localhost/contact', {
+          headers: { cookie: 'be_typo_user=1', 'accept-language': 'pl-PL', authorization: 'Bearer secret', 'x-api-key': 'k', 'x-forwarded-host': 'evil.example' },
+        }),
+      )
+    ).text()
+    const sent = demo.requests.slice(before)
+    expect(sent.length).toBeGreaterThanOrEqual(2)
+    for (const request of sent) {
+      expect(request.headers.cookie).toBe('be_typo_user=1')
+      expect(request.headers['accept-language']).toBe('pl-PL')
+      expect(request.headers).not.toHaveProperty('authorization')
+      expect(request.headers).not.toHaveProperty('x-api-key')
+      expect(request.headers).not.toHaveProperty('x-forwarded-host')
+      expect(request.headers.host).toBe(new URL(demo.url).host)
+    }
+  })
+
+  it('forwards nothing when proxyReqHeaders is off', async () => {
+    const { handle } = await makeHandler({ apiUrl: demo.url, registry, user: { ...DEMO_OPTIONS, api: { ...DEMO_OPTIONS.api, proxyReqHeaders: false } } })
+    const before = demo.requests.length
+    await (await handle(new Request('http://localhost/contact', { headers: { cookie: 'be_typo_user=1' } }))).text()
+    for (const request of demo.requests.slice(before)) expect(request.headers).not.toHaveProperty('cookie')
+  })
+
+  it('copies the named API answer headers onto the HTML response, and only those', async () => {
+    const { handle } = await makeHandler({ apiUrl: scripted.url, registry })
+    const res = await handle(new Request('http://localhost/scripted'))
+    expect(res.status).toBe(200)
+    await res.text()
+    expect(res.headers.get('cache-control')).toBe('private, max-age=60')
+    expect(res.headers.getSetCookie()).toEqual(['session=abc; Path=/; HttpOnly', 'fe_typo_user=xyz; Path=/'])
+    expect(res.headers.has('x-typo3-parsetime')).toBe(false)
+    const none = await makeHandler({ apiUrl: scripted.url, registry, user: { ...DEMO_OPTIONS, api: { ...DEMO_OPTIONS.api, proxyHeaders: false } } })
+    const plain = await none.handle(new Request('http://localhost/scripted'))
+    await plain.text()
+    expect(plain.headers.get('cache-control')).toBe('no-store')
+    expect(plain.headers.getSetCookie()).toEqual([])
+  })
+
+  it('refuses unsafe redirect targets and passes http(s) ones', async () => {
+    const { handle } = await makeHandler({ apiUrl: scripted.url, registry })
+    for (const path of ['/bad-redirect', '/protocol-relative']) {
+      const res = await handle(new Request(`http://localhost${path}`))
+      expect(res.status, path).toBe(502)
+      expect(res.headers.has('location')).toBe(false)
+      await res.text()
+    }
+    const external = await handle(new Request('http://localhost/external'))
+    expect(external.status).toBe(307)
+    expect(external.headers.get('location')).toBe('https://www.example.com/target')
+  })
+
+  it('only ever calls the configured API, whatever the request says', async () => {
+    const { handle } = await makeHandler({ apiUrl: demo.url, registry })
+    const other = new URL(elsewhere.url).host
+    const res = await handle(new Request(`http://${other}/about-us`, { headers: { host: other, 'x-forwarded-host': other, forwarded: `host=${other}` } }))
+    expect(res.status).toBe(200)
+    await res.text()
+    await (await handle(new Request(`http://localhost/${elsewhere.url}/about-us`))).text()
+    await (await handle(new Request(`http://localhost//${other}/about-us`))).text()
+    expect(elsewhere.requests).toEqual([])
+  })
+
+  describe('several sites', () => {
+    const user = { ...DEMO_OPTIONS, sites: [{ hostname: ['www.example.com', 'example.com'] }, { hostname: 'de.example.com', i18n: { default: 'de' } }] }
+
+    it('chooses the site by Host and answers an unknown host with 404 and the spec message', async () => {
+      const { handle } = await makeHandler({ apiUrl: demo.url, registry, user })
+      const known = await handle(new Request('http://www.example.com:3000/about-us'))
+      expect(known.status).toBe(200)
+      await known.text()
+      const viaHeader = await handle(new Request('http://localhost/about-us', { headers: { host: 'example.com' } }))
+      expect(viaHeader.status).toBe(200)
+      await viaHeader.text()
+      const unknown = await handle(new Request('http://evil.example/about-us'))
+      expect(unknown.status).toBe(404)
+      expect(await unknown.text()).toContain('Hostname: evil.example not found in sites configuration')
+    })
+  })
+})

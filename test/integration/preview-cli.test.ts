@@ -1,0 +1,27 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startDemoApi } from '../../src/demo/server.js'
+import { REPO_ROOT, startCli } from './preview-helpers.js'
+
+describe('site preview (the command)', () => {
+  let api: Awaited<ReturnType<typeof startDemoApi>>
+  beforeAll(async () => {
+    api = await startDemoApi({ port: 0 })
+  })
+  afterAll(async () => api?.close())
+
+  it('prints the URL, serves, and exits 0 on SIGTERM', async () => {
+    const run = startCli(['preview', '--port', '0', '--api', api.url, '--no-watch'], REPO_ROOT, /Preview: (http:\/\/127\.0\.0\.1:\d+)\//)
+    const [, url] = await run.started
+    const res = await fetch(`${url}/about-us`, { headers: { 'user-agent': 'Mozilla/5.0 Chrome/124.0' } })
+    expect(res.status).toBe(200)
+    expect(await res.text()).toContain('About us')
+    run.child.kill('SIGTERM')
+    expect(await run.exited).toBe(0)
+  }, 60_000)
+
+  it('exits 2 with one clear line for a missing config file', async () => {
+    const run = startCli(['preview', '--port', '0', '--config', 'nope.config.ts'], REPO_ROOT, /never/)
+    expect(await run.exited).toBe(2)
+    expect(run.output().stderr).toMatch(/Config file not found: .*nope\.config\.ts/)
+  }, 30_000)
+})

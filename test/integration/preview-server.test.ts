@@ -1,0 +1,123 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { resolveConfig } from '../../src/config/load.js'
+import { startDemoApi } from '../../src/demo/server.js'
+import { startPreviewServer, type PreviewServer } from '../../src/preview/server.js'
+import { REPO_ROOT } from './preview-helpers.js'
+
+const BROWSER = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/124.0 Safari/537.36' }
+
+/** Reads a server-sent event stream and resolves on the first event named `name`. */
+async function nextEvent(reader: ReadableStreamDefaultReader<Uint8Array>, name: string, timeoutMs = 15_000): Promise<string> {
+  const decoder = new TextDecoder()
+  let text = ''
+  const timer = setTimeout(() => void reader.cancel(), timeoutMs)
+  try {
+    while (!text.includes(`event: ${name}\n`)) {
+      const { value, done } = await reader.read()
+      if (done) throw new Error(`stream ended before a ${name} event (got ${JSON.stringify(text)})`)
+      text += decoder.decode(value)
+    }
+    return text
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+describe('preview server over a real socket, with watch and reload', () => {
+  let root: string
+  let api: Awaited<ReturnType<typeof startDemoApi>>
+  let server: PreviewServer
+  const lines: string[] = []
+  const page = (path: string) => fetch(`${server.url}${path}`, { headers: BROWSER })
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'site-preview-server-'))
+    for (const dir of ['templates', 'config', 'public']) await cp(join(REPO_ROOT, dir), join(root, dir), { recursive: true })
+    api = await startDemoApi({ port: 0 })
+    const inline = { root, apiBaseUrl: api.url }
+    const config = await resolveConfig(inline)
+    server = await startPreviewServer({ config, root, inline, host: '127.0.0.1', port: 0, watch: true, log: (line) => lines.push(line) })
+  }, 60_000)
+  afterAll(async () => {
+    await server?.close()
+    await api?.close()
+    await rm(root, { recursive: true, force: true })
+  })
+
+  it('serves pages, the client bundle and public files', async () => {
+    const res = await page('/pl/o-nas')
+    expect(res.status).toBe(200)
+    const html = await res.text()
+    expect(html).toMatch(/<html[^>]* lang="pl"/)
+    const script = /<script type="module" src="([^"]+)"/.exec(html)?.[1]
+    expect(script).toMatch(/^\/_site\/assets\//)
+    const js = await fetch(`${server.url}${script}`)
+    expect(js.status).toBe(200)
+    expect(js.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+    await js.arrayBuffer()
+    const sw = await fetch(`${server.url}/sw.js`)
+    expect(sw.status).toBe(200)
+    expect(await sw.text()).toContain('Service worker')
+    const redirect = await fetch(`${server.url}/old-services`, { redirect: 'manual', headers: BROWSER })
+    expect(redirect.status).toBe(301)
+    expect(redirect.headers.get('location')).toBe('/services')
+  })
+
+  it('refuses what a browser would not send, over the socket too', async () => {
+    expect((await fetch(`${server.url}/about-us`, { method: 'POST', body: 'x' })).status).toBe(405)
+    expect((await fetch(`${server.url}/%E0%A4%A`)).status).toBe(400)
+  })
+
+  it('reloads templates on change: open tabs get `reload`, the next answer shows the change', async () => {
+    const events = await fetch(`${server.url}/_site/events`)
+    const reader = events.body!.getReader()
+    const file = join(root, 'templates', 'texts.ts')
+    const source = await readFile(file, 'utf8')
+    expect(source).toContain("'There you can find us'")
+    await writeFile(file, source.replace("'There you can find us'", "'Watched and reloaded'"))
+    await nextEvent(reader, 'reload')
+    const html = await (await page('/')).text()
+    expect(html).toContain('Watched and reloaded')
+    await reader.cancel()
+  }, 30_000)
+
+  it('serves a file added to public/ after the reload', async () => {
+    const events = await fetch(`${server.url}/_site/events`)
+    const reader = events.body!.getReader()
+    await writeFile(join(root, 'public', 'added.txt'), 'added while running')
+    await nextEvent(reader, 'reload')
+    await reader.cancel()
+    expect(await (await fetch(`${server.url}/added.txt`)).text()).toBe('added while running')
+    expect(lines.some((line) => line.includes('reloaded after changes to public/added.txt'))).toBe(true)
+  }, 30_000)
+
+  it('keeps serving the previous version when the config breaks, and picks up the fixed config', async () => {
+    const file = join(root, 'config', 'site.config.ts')
+    const good = await readFile(file, 'utf8')
+    const before = lines.length
+    await writeFile(file, `${good}\nexport const broken = {{`)
+    await expect.poll(() => lines.slice(before).join('\n'), { timeout: 15_000 }).toMatch(/reload failed.*site\.config\.ts/)
+    expect((await page('/about-us')).status).toBe(200)
+
+    const events = await fetch(`${server.url}/_site/events`)
+    const reader = events.body!.getReader()
+    await writeFile(file, good.replace("tracking: {}", "tracking: { gtmId: 'GTM-WATCH01' }"))
+    await nextEvent(reader, 'reload')
+    await reader.cancel()
+    expect(await (await page('/about-us')).text()).toContain('GTM-WATCH01')
+  }, 30_000)
+
+  it('keeps serving when a template breaks', async () => {
+    const file = join(root, 'templates', 'Footer.tsx')
+    const good = await readFile(file, 'utf8')
+    const before = lines.length
+    await writeFile(file, `${good}\nexport const oops = <div>`)
+    await expect.poll(() => lines.slice(before).join('\n'), { timeout: 15_000 }).toMatch(/reload failed/)
+    expect(lines.slice(before).filter((line) => line.includes('reload failed'))).toHaveLength(1)
+    expect((await page('/')).status).toBe(200)
+    await writeFile(file, good)
+  }, 30_000)
+})

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest'
+import type { ResolvedSite } from '../../../src/config/types.js'
+import { toApiRequestHeaders, toProxiedResponseHeaders } from '../../../src/preview/api-headers.js'
+
+const api = (over: Partial<ResolvedSite['api']>): ResolvedSite['api'] => ({
+  baseUrl: 'http://127.0.0.1:1',
+  headers: {},
+  credentials: 'omit',
+  allowQuery: true,
+  proxyHeaders: false,
+  proxyReqHeaders: false,
+  endpoints: { initialData: '/?type=834', initialDataFallback: '/?type=834' },
+  timeoutMs: 1000,
+  ...over,
+})
+
+const request = new Request('http://site.test/', {
+  headers: { cookie: 'fe_typo_user=1', 'accept-language': 'pl', authorization: 'Basic x', host: 'evil.test', 'x-forwarded-for': '1.2.3.4' },
+})
+
+describe('toApiRequestHeaders', () => {
+  it('forwards nothing by default', () => {
+    expect(toApiRequestHeaders(request, api({}))).toEqual({})
+  })
+  it('forwards exactly the named headers', () => {
+    expect(toApiRequestHeaders(request, api({ proxyReqHeaders: ['cookie', 'accept-language', 'x-missing'] }))).toEqual({ cookie: 'fe_typo_user=1', 'accept-language': 'pl' })
+  })
+  it('never forwards host or connection headers, even when named', () => {
+    expect(toApiRequestHeaders(request, api({ proxyReqHeaders: ['host', 'connection', 'content-length'] }))).toEqual({})
+  })
+  it('forwards no cookie unless proxyReqHeaders names it, whatever credentials says', () => {
+    expect(toApiRequestHeaders(request, api({ credentials: 'include' }))).toEqual({})
+  })
+})
+
+describe('toProxiedResponseHeaders', () => {
+  const answers: Array<Record<string, string>> = [
+    { 'cache-control': 'max-age=10', 'set-cookie': 'a=1; Path=/', 'x-other': 'no' },
+    { 'cache-control': 'no-cache', 'set-cookie': 'b=2; Expires=Wed, 21 Oct 2099 07:28:00 GMT, c=3', 'content-type': 'application/json' },
+  ]
+  it('copies nothing when proxyHeaders is false', () => {
+    expect([...toProxiedResponseHeaders(answers, api({})).keys()]).toEqual([])
+  })
+  it('copies only the named headers, the last answer winning, cookies of every answer kept', () => {
+    const out = toProxiedResponseHeaders(answers, api({ proxyHeaders: ['set-cookie', 'cache-control', 'content-type'] }))
+    expect(out.get('cache-control')).toBe('no-cache')
+    expect(out.getSetCookie()).toEqual(['a=1; Path=/', 'b=2; Expires=Wed, 21 Oct 2099 07:28:00 GMT', 'c=3'])
+    expect(out.has('x-other')).toBe(false)
+    expect(out.has('content-type')).toBe(false)
+  })
+  it('skips missing answers', () => {
+    const out = toProxiedResponseHeaders([undefined, answers[0]], api({ proxyHeaders: ['cache-control'] }))
+    expect(out.get('cache-control')).toBe('max-age=10')
+  })
+})
