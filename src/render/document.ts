@@ -1,0 +1,109 @@
+/**
+ * The HTML document around a rendered page: head tags, styles, tag manager, the app
+ * markup, the boot JSON the browser hydrates from, and the module scripts.
+ * Deterministic: the same input gives the same bytes.
+ */
+import type { BootState, ClientAssets, HeadTag, RenderResult } from './types.js'
+
+/** Id of the boot JSON script (read by src/client). */
+export const BOOT_ELEMENT_ID = '__SITE_BOOT__'
+/** Id of the element the app hydrates into. */
+export const APP_ROOT_ID = '__site'
+
+const GTM_ORIGIN = 'https://www.googletagmanager.com'
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
+
+/** Escapes text and attribute values: `&`, `<`, `>`, `"`, `'`. */
+export const escapeHtml = (value: string): string => value.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c)
+
+const ATTR_NAME_RE = /^[a-zA-Z_:][-a-zA-Z0-9_:.]*$/
+
+const attrs = (values: Record<string, string>): string =>
+  Object.entries(values)
+    .filter(([name]) => ATTR_NAME_RE.test(name))
+    .map(([name, value]) => (value === '' ? ` ${name}` : ` ${name}="${escapeHtml(value)}"`))
+    .join('')
+
+function headTag({ tag, attrs: values, children }: HeadTag): string {
+  if (tag === 'meta' || tag === 'link') return `<${tag}${attrs(values)}>`
+  // Inline scripts are JSON or engine code; `</` is broken up so content can never close the tag.
+  const body = tag === 'script' ? (children ?? '').replace(/<\//g, '<\\/') : escapeHtml(children ?? '')
+  return `<${tag}${attrs(values)}>${body}</${tag}>`
+}
+
+/**
+ * JSON safe inside `<script type="application/json">`: `<`, `>`, `&`, U+2028 and U+2029
+ * become `\u` escapes (JSON.parse reads them back unchanged).
+ */
+export function serializeBoot(boot: BootState): string {
+  return JSON.stringify(boot).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+
+/** An http(s) origin for a consent host given as `https://host` or a bare `host`. */
+function toOrigin(host: string): string | undefined {
+  try {
+    const url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(host) ? host : `https://${host}`)
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function trackingHead(boot: BootState): string[] {
+  const { site, editorPreview } = boot.state
+  // Editors working in the backend's preview pane are not visitors.
+  if (editorPreview) return []
+  const tags: string[] = []
+  const origin = site.consentHost ? toOrigin(site.consentHost) : undefined
+  if (origin) tags.push(`<link rel="preconnect" href="${escapeHtml(origin)}" crossorigin>`)
+  if (site.gtmId) {
+    tags.push(`<script>window.dataLayer=window.dataLayer||[];window.dataLayer.push({'gtm.start':new Date().getTime(),event:'gtm.js'});</script>`)
+    tags.push(`<script async src="${escapeHtml(`${GTM_ORIGIN}/gtm.js?id=${encodeURIComponent(site.gtmId)}`)}"></script>`)
+  }
+  return tags
+}
+
+function trackingBody(boot: BootState): string {
+  const { site, editorPreview } = boot.state
+  if (editorPreview || !site.gtmId) return ''
+  const src = escapeHtml(`${GTM_ORIGIN}/ns.html?id=${encodeURIComponent(site.gtmId)}`)
+  return `<noscript><iframe src="${src}" height="0" width="0" style="display:none;visibility:hidden" title="Google Tag Manager"></iframe></noscript>`
+}
+
+export interface DocumentInput {
+  result: RenderResult
+  boot: BootState
+  assets: ClientAssets
+}
+
+/** The full HTML document of a rendered page. */
+export function renderDocument({ result, boot, assets }: DocumentInput): string {
+  const head = [
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    ...result.head.map(headTag),
+    ...assets.styles.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
+    ...(assets.modulePreloads ?? []).map((href) => `<link rel="modulepreload" href="${escapeHtml(href)}">`),
+    ...trackingHead(boot),
+  ]
+  const scripts = assets.scripts.map((src) => `<script type="module" src="${escapeHtml(src)}"></script>`)
+  return [
+    '<!doctype html>',
+    `<html lang="${escapeHtml(result.htmlAttrs.lang)}" dir="${escapeHtml(result.htmlAttrs.dir)}">`,
+    '<head>',
+    ...head,
+    '</head>',
+    `<body class="${escapeHtml(result.bodyAttrs.class)}">`,
+    trackingBody(boot),
+    `<div id="${APP_ROOT_ID}">${result.appHtml}</div>`,
+    `<script id="${BOOT_ELEMENT_ID}" type="application/json">${serializeBoot(boot)}</script>`,
+    ...scripts,
+    '</body>',
+    '</html>',
+    '',
+  ]
+    .filter((line) => line !== '')
+    .join('\n')
+    .concat('\n')
+}

@@ -1,0 +1,115 @@
+/**
+ * Content elements at the trust boundary (contract 6): the envelope is checked
+ * (numeric id, string type, object content), then the fields of contract 6.2 that
+ * templates rely on get their expected shape. Bad elements are skipped and reported.
+ */
+import type { ContentElement, ElementAppearance, PageContent } from '../shared/types.js'
+import { cleanValue, isRecord, MAX_DEPTH, prepareFiles, prepareLink, prepareNav, type Problems } from './prepare-values.js'
+
+const APPEARANCE_KEYS = ['layout', 'frameClass', 'spaceBefore', 'spaceAfter'] as const
+const COLUMN_RE = /^colPos\d+$/
+
+/** An integer id, also from a numeric string (`"47"`); undefined otherwise. */
+export function toId(value: unknown): number | undefined {
+  const id = typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value
+  return typeof id === 'number' && Number.isSafeInteger(id) ? id : undefined
+}
+
+const stringList = (value: unknown): string[] | undefined =>
+  Array.isArray(value) ? value.map((item) => (typeof item === 'string' || typeof item === 'number' ? String(item) : '')) : undefined
+
+function prepareAppearance(value: unknown): ElementAppearance {
+  const appearance = isRecord(value) ? { ...value } : {}
+  for (const key of APPEARANCE_KEYS) {
+    if (typeof appearance[key] !== 'string') appearance[key] = ''
+  }
+  return appearance
+}
+
+/** Type-specific shapes that templates expect; everything else was already cleaned generically. */
+function shapeContent(type: string, content: Record<string, unknown>, where: string, problems: Problems, depth: number): void {
+  if ('headerLink' in content) content.headerLink = prepareLink(content.headerLink, `${where}.headerLink`, problems)
+  if ('menu' in content) {
+    // menu_categorized_content lists content records ({ uid, header }), not pages.
+    if (type === 'menu_categorized_content') content.menu = Array.isArray(content.menu) ? content.menu.filter(isRecord) : []
+    else content.menu = prepareNav(content.menu, `${where}.menu`, problems)
+  }
+  if ('media' in content) content.media = prepareFiles(content.media, `${where}.media`, problems)
+  if ('gallery' in content && !isRecord(content.gallery)) {
+    problems.push(`${where}.gallery: not an object, dropped`)
+    delete content.gallery
+  }
+  if ('shortcut' in content) content.shortcut = prepareElements(content.shortcut, `${where}.shortcut`, problems, depth + 1)
+  if (type === 'bullets' || type === 'table') {
+    const rows = Array.isArray(content.bodytext) ? content.bodytext : undefined
+    if (!rows) {
+      if (content.bodytext !== undefined && content.bodytext !== '') problems.push(`${where}.bodytext: expected a list, dropped`)
+      content.bodytext = []
+    } else {
+      content.bodytext = rows.map((row) => (Array.isArray(row) ? stringList(row) : typeof row === 'string' ? row : String(row ?? '')))
+    }
+  }
+}
+
+/** One element, or null (reported) when its envelope is unusable. */
+export function prepareElement(raw: unknown, where: string, problems: Problems, depth = 0): ContentElement | null {
+  if (!isRecord(raw)) {
+    problems.push(`${where}: content element is not an object, skipped`)
+    return null
+  }
+  const id = toId(raw.id)
+  if (id === undefined) {
+    problems.push(`${where}: content element without a numeric id, skipped`)
+    return null
+  }
+  if (typeof raw.type !== 'string' || raw.type.trim() === '') {
+    problems.push(`${where} (id ${id}): content element without a type, skipped`)
+    return null
+  }
+  if (depth >= MAX_DEPTH / 4) {
+    problems.push(`${where} (id ${id}): shortcuts nested too deep, skipped`)
+    return null
+  }
+  const at = `${where} (id ${id}, ${raw.type})`
+  const { id: _id, type, appearance, content, ...envelope } = raw
+  let body: Record<string, unknown> = {}
+  if (isRecord(content)) {
+    const { shortcut, ...rest } = content
+    body = cleanValue(rest, at, problems, depth + 2) as Record<string, unknown>
+    if (shortcut !== undefined) body.shortcut = shortcut
+  } else {
+    problems.push(`${at}: content is ${Array.isArray(content) ? 'a list' : String(content)}, used {}`)
+  }
+  shapeContent(type, body, at, problems, depth)
+  return { ...(cleanValue(envelope, at, problems, depth + 1) as object), id, type, appearance: prepareAppearance(appearance), content: body }
+}
+
+/** A list of elements; a value that is not a list gives `[]` (reported). */
+export function prepareElements(value: unknown, where: string, problems: Problems, depth = 0): ContentElement[] {
+  if (!Array.isArray(value)) {
+    problems.push(`${where}: expected a list of content elements, dropped`)
+    return []
+  }
+  return value.map((raw, i) => prepareElement(raw, `${where}[${i}]`, problems, depth)).filter((el): el is ContentElement => el !== null)
+}
+
+/** The page's columns: always an object; columns that are not lists are dropped (reported). */
+export function prepareContent(value: unknown, problems: Problems): PageContent {
+  if (!isRecord(value)) {
+    problems.push(`content is ${Array.isArray(value) ? 'a list' : String(value)}, used {}`)
+    return {}
+  }
+  const content: PageContent = {}
+  for (const [key, column] of Object.entries(value)) {
+    if (!COLUMN_RE.test(key)) {
+      problems.push(`content.${key}: not a column name (colPos<n>), dropped`)
+      continue
+    }
+    if (!Array.isArray(column)) {
+      problems.push(`content.${key}: column is not a list, dropped`)
+      continue
+    }
+    content[key] = prepareElements(column, `content.${key}`, problems)
+  }
+  return content
+}

@@ -1,0 +1,155 @@
+/**
+ * Checks of the shared value shapes (contract 5): links, files, navigation entries,
+ * language entries, and a generic pass over everything else. Each takes a `where`
+ * for problem messages and the run's problem list; none throws.
+ */
+import type { FileRef, LanguageEntry, LinkResult, NavEntry } from '../shared/types.js'
+import { isSafeHref } from '../shared/url.js'
+import { sanitizeRichText } from './sanitize.js'
+
+export type Problems = string[]
+
+/** Deeper JSON than this is cut off: no real page nests that far, a hostile one must not blow the stack. */
+export const MAX_DEPTH = 64
+
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+const URL_KEYS = new Set(['href', 'link', 'publicUrl', 'url', 'src'])
+const FORBIDDEN_KEYS = new Set(['__proto__'])
+
+/**
+ * A URL-valued string: kept when safe, '' (reported) when not. TYPO3 sometimes sends
+ * hrefs HTML-escaped (`?a=1&amp;b=2`); that `&amp;` is decoded, as no URL means it literally.
+ */
+export function safeUrl(raw: string, where: string, problems: Problems): string {
+  const value = raw.includes('&amp;') ? raw.replace(/&amp;/g, '&') : raw
+  if (value === '' || isSafeHref(value)) return value
+  problems.push(`${where}: unsafe link ${JSON.stringify(String(value).slice(0, 80))} removed`)
+  return ''
+}
+
+/**
+ * The generic pass: copies JSON, sanitises every `bodytext` string, blanks unsafe
+ * values of URL keys (`href`, `link`, `publicUrl`, `url`, `src`), cuts nesting at MAX_DEPTH.
+ * Linear in the size of the value. Plain text stays as it is: React escapes it.
+ */
+export function cleanValue(value: unknown, where: string, problems: Problems, depth = 0): unknown {
+  if (typeof value !== 'object' || value === null) return value
+  if (depth >= MAX_DEPTH) {
+    problems.push(`${where}: nested deeper than ${MAX_DEPTH} levels, dropped`)
+    return undefined
+  }
+  if (Array.isArray(value)) return value.map((item, i) => cleanValue(item, `${where}[${i}]`, problems, depth + 1))
+  const out: Record<string, unknown> = {}
+  for (const [key, item] of Object.entries(value)) {
+    if (FORBIDDEN_KEYS.has(key)) continue
+    if (typeof item === 'string') {
+      if (key === 'bodytext') out[key] = sanitizeRichText(item)
+      else out[key] = URL_KEYS.has(key) ? safeUrl(item, `${where}.${key}`, problems) : item
+    } else {
+      const cleaned = cleanValue(item, `${where}.${key}`, problems, depth + 1)
+      if (cleaned !== undefined) out[key] = cleaned
+    }
+  }
+  return out
+}
+
+/** A typolink field (contract 5.1): `''` when unset or unsafe, else the link with a safe href. */
+export function prepareLink(value: unknown, where: string, problems: Problems): LinkResult | '' {
+  if (value === '' || value === null || value === undefined) return ''
+  if (typeof value === 'string') {
+    const href = safeUrl(value, where, problems)
+    return href === '' ? '' : { href }
+  }
+  if (!isRecord(value) || typeof value.href !== 'string') {
+    problems.push(`${where}: link is not a typolink result, dropped`)
+    return ''
+  }
+  const link = cleanValue(value, where, problems) as LinkResult
+  return link.href === '' ? '' : link
+}
+
+/** A file (contract 5.2) with a safe `publicUrl`, or null. */
+export function prepareFile(value: unknown, where: string, problems: Problems): FileRef | null {
+  if (value === null || value === undefined || value === '') return null
+  if (!isRecord(value) || typeof value.publicUrl !== 'string') {
+    problems.push(`${where}: not a file, dropped`)
+    return null
+  }
+  const file = cleanValue(value, where, problems) as FileRef
+  return file.publicUrl === '' ? null : file
+}
+
+/** A list of files; anything that is not a list becomes `[]` (reported). */
+export function prepareFiles(value: unknown, where: string, problems: Problems): FileRef[] {
+  if (value === undefined || value === null) return []
+  if (!Array.isArray(value)) {
+    problems.push(`${where}: expected a list of files, dropped`)
+    return []
+  }
+  return value.map((file, i) => prepareFile(file, `${where}[${i}]`, problems)).filter((file): file is FileRef => file !== null)
+}
+
+export interface NavOptions {
+  /** Drop entries whose title is missing or empty (context menu, SPEC point 5) rather than only non-strings. */
+  dropEmptyTitles?: boolean
+  /** Entries may lack a title (icon buttons): it becomes ''. */
+  titleOptional?: boolean
+}
+
+/**
+ * Navigation entries (contract 5.3): entries without a string title or link are
+ * dropped (reported), unsafe links become `''`, children are checked the same way.
+ */
+export function prepareNav(value: unknown, where: string, problems: Problems, options: NavOptions = {}, depth = 0): NavEntry[] {
+  if (value === undefined || value === null) return []
+  if (!Array.isArray(value)) {
+    problems.push(`${where}: expected a list of navigation entries, dropped`)
+    return []
+  }
+  const entries: NavEntry[] = []
+  value.forEach((raw, i) => {
+    const at = `${where}[${i}]`
+    const title = isRecord(raw) ? (raw.title ?? (options.titleOptional ? '' : undefined)) : undefined
+    if (!isRecord(raw) || typeof title !== 'string' || typeof raw.link !== 'string') {
+      problems.push(`${at}: navigation entry without a title or link, dropped`)
+      return
+    }
+    if (options.dropEmptyTitles && title.trim() === '') return
+    const { children, ...rest } = raw
+    const entry = cleanValue(rest, at, problems, depth + 1) as NavEntry
+    entry.title = title
+    if (typeof entry.target !== 'string') entry.target = ''
+    if (entry.buttonLabel !== undefined && typeof entry.buttonLabel !== 'string') delete entry.buttonLabel
+    if (children !== undefined && depth < MAX_DEPTH) entry.children = prepareNav(children, `${at}.children`, problems, options, depth + 1)
+    entries.push(entry)
+  })
+  return entries
+}
+
+const flag = (value: unknown): 0 | 1 => (value === true || value === 1 || value === '1' ? 1 : 0)
+
+/** Language entries (contract 5.4); entries of disabled languages (nulls) are dropped. */
+export function prepareLanguages(value: unknown, where: string, problems: Problems): LanguageEntry[] {
+  if (value === undefined) return []
+  if (!Array.isArray(value)) {
+    problems.push(`${where}: expected a list of languages, dropped`)
+    return []
+  }
+  return value.flatMap((raw, i): LanguageEntry[] => {
+    if (!isRecord(raw) || typeof raw.twoLetterIsoCode !== 'string' || raw.twoLetterIsoCode === '') return []
+    const entry = cleanValue(raw, `${where}[${i}]`, problems) as LanguageEntry
+    const link = typeof entry.link === 'string' ? entry.link : ''
+    const id = Number(raw.languageId)
+    return [{
+      ...entry,
+      languageId: Number.isInteger(id) ? id : -1,
+      navigationTitle: typeof raw.navigationTitle === 'string' && raw.navigationTitle !== '' ? raw.navigationTitle : String(raw.title ?? raw.twoLetterIsoCode),
+      link,
+      active: flag(raw.active),
+      available: link === '' ? 0 : raw.available === undefined ? 1 : flag(raw.available),
+      direction: raw.direction === 'rtl' ? 'rtl' : 'ltr',
+    }]
+  })
+}

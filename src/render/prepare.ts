@@ -1,0 +1,149 @@
+/**
+ * The trust boundary: API data is checked and sanitised here, once, in Node.
+ * Wrong types are repaired or dropped and reported in `problems`; rich text goes
+ * through sanitize-html; unsafe links are removed. Render and payloads only ever
+ * see prepared data. Plain text is not escaped here: React escapes it at render.
+ */
+import type { ContextMenu, InitialData, PageData, PageMeta, PageSeo } from '../shared/types.js'
+import { prepareContent, toId } from './prepare-element.js'
+import {
+  cleanValue,
+  isRecord,
+  prepareFile,
+  prepareFiles,
+  prepareLanguages,
+  prepareLink,
+  prepareNav,
+  safeUrl,
+  type Problems,
+} from './prepare-values.js'
+
+const META_TEXT_KEYS = ['title', 'subtitle', 'abstract', 'description', 'keywords', 'author', 'authorEmail', 'ogTitle', 'ogDescription', 'twitterTitle', 'twitterDescription', 'twitterCard'] as const
+
+function prepareMeta(value: unknown, problems: Problems): PageMeta {
+  if (!isRecord(value)) {
+    if (value !== undefined) problems.push(`meta is ${value === null ? 'null' : typeof value}, used {}`)
+    return {}
+  }
+  const meta = cleanValue(value, 'meta', problems) as PageMeta
+  for (const key of META_TEXT_KEYS) {
+    if (meta[key] !== undefined && typeof meta[key] !== 'string') {
+      problems.push(`meta.${key}: not a string, dropped`)
+      delete meta[key]
+    }
+  }
+  const robots = isRecord(value.robots) ? value.robots : {}
+  meta.robots = { noIndex: robots.noIndex === true || robots.noIndex === 1, noFollow: robots.noFollow === true || robots.noFollow === 1 }
+  meta.ogImage = prepareFile(value.ogImage, 'meta.ogImage', problems)
+  meta.twitterImage = prepareFile(value.twitterImage, 'meta.twitterImage', problems)
+  meta.canonical = prepareLink(value.canonical, 'meta.canonical', problems)
+  return meta
+}
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined)
+
+function prepareSeo(value: unknown, problems: Problems): PageSeo | undefined {
+  if (value === undefined || value === null) return undefined
+  if (!isRecord(value)) {
+    problems.push('seo: not an object, dropped')
+    return undefined
+  }
+  const meta = (Array.isArray(value.meta) ? value.meta : []).filter(isRecord).flatMap((item) => {
+    const content = str(item.content)
+    const key = (['name', 'property', 'http-equiv'] as const).find((k) => typeof item[k] === 'string' && item[k] !== '')
+    return content !== undefined && key ? [{ [key]: item[key] as string, content }] : []
+  })
+  const link = (Array.isArray(value.link) ? value.link : []).filter(isRecord).flatMap((item) => {
+    const href = typeof item.href === 'string' ? safeUrl(item.href, 'seo.link', problems) : ''
+    const rel = str(item.rel)
+    return href && rel ? [{ rel, href, ...(str(item.hreflang) ? { hreflang: item.hreflang as string } : {}) }] : []
+  })
+  const attrs = (v: unknown): Record<string, string | null> => Object.fromEntries(Object.entries(isRecord(v) ? v : {}).filter(([k, a]) => k !== '__proto__' && (typeof a === 'string' || a === null))) as Record<string, string | null>
+  return { title: str(value.title) ?? null, meta, link, htmlAttrs: attrs(value.htmlAttrs), bodyAttrs: attrs(value.bodyAttrs) as PageSeo['bodyAttrs'] }
+}
+
+function prepareContextMenu(value: unknown, problems: Problems): ContextMenu | undefined {
+  if (value === undefined || value === null) return undefined
+  if (!isRecord(value)) {
+    problems.push('contextMenu: not an object, dropped')
+    return undefined
+  }
+  const menu: ContextMenu = {
+    navigation: prepareNav(value.navigation, 'contextMenu.navigation', problems, { dropEmptyTitles: true }),
+    iconButtons: prepareNav(value.iconButtons, 'contextMenu.iconButtons', problems, { titleOptional: true }),
+  }
+  const extra = value.additionalLink
+  if (isRecord(extra) && typeof extra.href !== 'string' && typeof extra.link === 'string') {
+    menu.additionalLink = prepareNav([extra], 'contextMenu.additionalLink', problems)[0] ?? ''
+  } else {
+    menu.additionalLink = prepareLink(extra, 'contextMenu.additionalLink', problems)
+  }
+  if (typeof value.iconButtonsText === 'string') menu.iconButtonsText = value.iconButtonsText
+  return menu
+}
+
+/** A page response (contract 3.2), or `page: null` when the value is not a page (e.g. a bare error body). */
+export function preparePage(raw: unknown): { page: PageData | null; problems: string[] } {
+  if (!isRecord(raw)) return { page: null, problems: ['page data is not an object'] }
+  const id = toId(raw.id)
+  if (id === undefined) return { page: null, problems: ['page data has no numeric id'] }
+  const problems: Problems = []
+  const { id: _id, meta, seo, appearance, content, i18n, contextMenu, breadcrumbs, media, ...rest } = raw
+  const page = cleanValue(rest, 'page', problems) as PageData
+  page.id = id
+  page.meta = prepareMeta(meta, problems)
+  const preparedSeo = prepareSeo(seo, problems)
+  if (preparedSeo) page.seo = preparedSeo
+  if (!isRecord(appearance) && appearance !== undefined) problems.push('appearance: not an object, used {}')
+  page.appearance = isRecord(appearance) ? (cleanValue(appearance, 'appearance', problems) as PageData['appearance']) : {}
+  for (const key of ['layout', 'backendLayout'] as const) {
+    if (page.appearance[key] !== undefined && typeof page.appearance[key] !== 'string') delete page.appearance[key]
+  }
+  page.content = prepareContent(content, problems)
+  if (i18n !== undefined) page.i18n = prepareLanguages(i18n, 'i18n', problems)
+  const menu = prepareContextMenu(contextMenu, problems)
+  if (menu) page.contextMenu = menu
+  page.breadcrumbs = prepareNav(breadcrumbs, 'breadcrumbs', problems)
+  page.media = prepareFiles(media, 'media', problems)
+  for (const key of ['type', 'slug', 'categories'] as const) {
+    if (page[key] !== undefined && typeof page[key] !== 'string') delete page[key]
+  }
+  return { page, problems: problems.map((problem) => `page ${id}: ${problem}`) }
+}
+
+const NAV_KEYS = ['featuredNavigation', 'minorNavigation', 'socialMenu', 'footerNavigation'] as const
+
+function prepareFooterContact(value: unknown, problems: Problems): InitialData['footerContactData'] | undefined {
+  if (value === undefined || value === null) return undefined
+  if (!isRecord(value)) {
+    problems.push('footerContactData: not an object, dropped')
+    return undefined
+  }
+  const data = cleanValue(value, 'footerContactData', problems) as Record<string, unknown>
+  const content = isRecord(data.content) ? data.content : {}
+  if (content.items !== undefined && !Array.isArray(content.items)) {
+    problems.push('footerContactData.content.items: not a list, dropped')
+    delete content.items
+  }
+  return { ...data, id: toId(data.id) ?? 0, type: typeof data.type === 'string' ? data.type : 'text', content } as InitialData['footerContactData']
+}
+
+/** Initial data (contract 4.2): navigation, languages and the project's footer and menu keys. */
+export function prepareInitialData(raw: unknown): { data: InitialData; problems: string[] } {
+  if (!isRecord(raw)) return { data: { navigation: [], i18n: [] }, problems: ['initial data is not an object, used empty navigation'] }
+  const problems: Problems = []
+  const { navigation, i18n, footerContactData, backendEditor, ...rest } = raw
+  const data = cleanValue(rest, 'initialData', problems) as InitialData
+  data.navigation = prepareNav(navigation, 'navigation', problems)
+  data.i18n = prepareLanguages(i18n ?? [], 'i18n', problems)
+  for (const key of NAV_KEYS) {
+    if (raw[key] === undefined) continue
+    data[key] = prepareNav(raw[key], key, problems, { titleOptional: key === 'socialMenu' })
+  }
+  const contact = prepareFooterContact(footerContactData, problems)
+  if (contact) data.footerContactData = contact
+  if (isRecord(backendEditor) && typeof backendEditor.record === 'string' && /^https?:\/\//i.test(backendEditor.record)) {
+    data.backendEditor = { record: backendEditor.record, ...(typeof backendEditor.page === 'string' ? { page: backendEditor.page } : {}) }
+  }
+  return { data, problems: problems.map((problem) => `initial data: ${problem}`) }
+}

@@ -1,0 +1,41 @@
+/**
+ * The one page renderer: render state + template registry in, markup and head out.
+ * Pure (no I/O, no clock). A content element whose template throws is skipped and
+ * reported; an error anywhere else (layout, header, footer) fails the render.
+ */
+import { renderToString } from 'react-dom/server'
+import { SiteError } from '../errors.js'
+import { buildHead, getBodyClass, getHtmlAttrs, SiteApp, type RenderTrace } from '../runtime/index.js'
+import type { RenderResult, RenderState, TemplateRegistry } from './types.js'
+
+/** Give up after skipping this many throwing elements: beyond that the templates are broken, not the data. */
+const MAX_SKIPPED_ELEMENTS = 25
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
+
+export function renderPage(state: RenderState, registry: TemplateRegistry): RenderResult {
+  const skip = new Set<number>()
+  const skipped: string[] = []
+  for (;;) {
+    const problems: string[] = []
+    const trace: RenderTrace = { stack: [], skip }
+    try {
+      const appHtml = renderToString(<SiteApp state={state} registry={registry} problems={problems} trace={trace} />)
+      return {
+        appHtml,
+        head: buildHead(state),
+        htmlAttrs: getHtmlAttrs(state),
+        bodyAttrs: { class: getBodyClass(state) },
+        status: state.status,
+        problems: [...skipped, ...problems],
+      }
+    } catch (error) {
+      const failed = trace.stack.at(-1)
+      if (!failed || skip.has(failed.id) || skip.size >= MAX_SKIPPED_ELEMENTS) {
+        throw new SiteError('RENDER_FAILED', `Rendering ${state.path} failed: ${messageOf(error)}`, { cause: error, status: 500 })
+      }
+      skip.add(failed.id)
+      skipped.push(`${state.path}: content element ${failed.id} (${failed.type}) skipped, its template threw: ${messageOf(error)}`)
+    }
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * One content element: envelope checked first, then the registry's component for its
+ * type (contract 7.6), inside its Frame. A bad envelope is skipped and reported.
+ * Server side, renderPage retries without an element whose template threw (see RenderTrace);
+ * browser side, ElementBoundary hides it the same way.
+ */
+import { Component, createElement, type ReactNode } from 'react'
+import type { ContentElementProps } from '../render/types.js'
+import type { RenderTrace } from './context.js'
+import { ElementContext, useSiteContext } from './context.js'
+import { checkElement, isFrameless } from './element.js'
+import { Frame } from './Frame.js'
+import { resolveContent } from './names.js'
+
+class ElementBoundary extends Component<{ children?: ReactNode }, { failed: boolean }> {
+  override state = { failed: false }
+  static getDerivedStateFromError(): { failed: boolean } {
+    return { failed: true }
+  }
+  override render(): ReactNode {
+    return this.state.failed ? null : this.props.children
+  }
+}
+
+// Rendered after the element's subtree: server rendering is depth-first, so the stack's
+// last entry is always the innermost element still rendering.
+function TraceEnd({ trace }: { trace: RenderTrace }) {
+  trace.stack.pop()
+  return null
+}
+
+export interface ContentElementRenderProps {
+  /** A content element envelope from the API (checked before use). */
+  element: unknown
+  /** Position in its column. */
+  index?: number
+}
+
+export function ContentElement({ element, index = 0 }: ContentElementRenderProps) {
+  const ctx = useSiteContext()
+  const check = checkElement(element)
+  if (!check.ok) {
+    ctx.problems.push(`content element skipped: ${check.reason}`)
+    return null
+  }
+  const el = check.element
+  if (ctx.trace?.skip.has(el.id)) return null
+  // `key` and `ref` would be taken by React itself, not passed on.
+  const { key: _key, ref: _ref, ...content } = el.content
+  const props: ContentElementProps = { ...content, uid: el.id, type: el.type, appearance: el.appearance ?? {}, index, element: el }
+  ctx.trace?.stack.push(el)
+  return (
+    <ElementContext.Provider value={{ element: el, index, frameless: isFrameless(el.appearance) }}>
+      <ElementBoundary>
+        <Frame element={el}>{createElement(resolveContent(ctx.registry, el.type), props)}</Frame>
+      </ElementBoundary>
+      {ctx.trace && <TraceEnd trace={ctx.trace} />}
+    </ElementContext.Provider>
+  )
+}

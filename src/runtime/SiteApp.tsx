@@ -1,0 +1,72 @@
+/**
+ * The whole app tree of one render state, identical on server and browser so that
+ * hydration matches: loading-bar host, Header, main (backend layout or error page), Footer.
+ */
+import { useMemo } from 'react'
+import type { PageError, RenderState, TemplateRegistry } from '../render/types.js'
+import type { NavEntry } from '../shared/types.js'
+import { SiteContext, type RenderTrace, type SiteContextValue } from './context.js'
+import { isRecord } from './element.js'
+import { pageLanguages } from './languages.js'
+import { resolveLayout } from './names.js'
+
+/** Id of the empty element the browser client turns into the route loading bar. */
+export const LOADING_BAR_ID = 'site-loading-bar'
+/** Id of the main landmark (skip-link target). */
+export const MAIN_ID = 'main'
+
+export interface SiteAppProps {
+  state: RenderState
+  registry: TemplateRegistry
+  /** Collects data problems found while rendering (server); a throwaway list by default. */
+  problems?: string[]
+  /** Server only, set by renderPage. */
+  trace?: RenderTrace
+}
+
+const isOn = (flag: unknown): boolean => flag === true || flag === 1 || flag === '1'
+
+/** The top menu: the children of the site root `navigation[0]` (contract 4.2). */
+export function topNavigation(state: RenderState): NavEntry[] {
+  const root = Array.isArray(state.initialData?.navigation) ? state.initialData.navigation[0] : undefined
+  return isRecord(root) && Array.isArray(root.children) ? root.children : []
+}
+
+function Main({ state, registry, problems }: { state: RenderState; registry: TemplateRegistry; problems: string[] }) {
+  const { page } = state
+  if (page) {
+    const Layout = resolveLayout(registry, page.appearance?.backendLayout)
+    return <Layout content={isRecord(page.content) ? page.content : {}} page={page} />
+  }
+  if (state.status < 400) problems.push(`${state.path}: no page data to render`)
+  const status = state.status >= 400 ? state.status : 500
+  const source = state.error ?? { status, message: '' }
+  // The raw error never reaches a visitor's markup, only a preview with ?debug.
+  const error: PageError = { status: source.status || status, message: source.message ?? '' }
+  if (state.debug && state.mode === 'preview' && source.raw !== undefined) error.raw = source.raw
+  const ErrorPage = registry.ErrorPage
+  return <ErrorPage error={error} />
+}
+
+export function SiteApp({ state, registry, problems, trace }: SiteAppProps) {
+  const value = useMemo<SiteContextValue>(
+    () => ({
+      site: { ...state, debug: state.debug && state.mode === 'preview' },
+      registry,
+      problems: problems ?? [],
+      trace,
+    }),
+    [state, registry, problems, trace],
+  )
+  const { Header, Footer } = registry
+  return (
+    <SiteContext.Provider value={value}>
+      <div id={LOADING_BAR_ID} aria-hidden="true" />
+      <Header navigation={topNavigation(state)} transparent={isOn(state.page?.appearance?.headerTransparent)} languages={pageLanguages(state)} />
+      <main id={MAIN_ID} tabIndex={-1}>
+        <Main state={value.site} registry={registry} problems={value.problems} />
+      </main>
+      <Footer />
+    </SiteContext.Provider>
+  )
+}

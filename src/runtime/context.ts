@@ -1,0 +1,76 @@
+/**
+ * The one React context of a render: state, registry and the problem list.
+ * A fresh value is made per render (no module state): the server collects
+ * problems into it, the browser passes a throwaway array.
+ */
+import { createContext, useContext } from 'react'
+import type { RenderState, TemplateRegistry } from '../render/types.js'
+import type { ContentElement } from '../shared/types.js'
+import { localeHome } from '../shared/url.js'
+import { pickLocale } from './texts.js'
+
+/** Server only: lets renderPage find the element whose template threw, and skip it on the next attempt. */
+export interface RenderTrace {
+  /** Elements whose subtree is being rendered, innermost last. */
+  stack: ContentElement[]
+  /** Uids of elements not to render. */
+  skip: ReadonlySet<number>
+}
+
+/** What templates see through `useSite()`: the render state, `debug` only ever true in preview. */
+export type SiteInfo = Readonly<RenderState>
+
+export interface SiteContextValue {
+  site: SiteInfo
+  registry: TemplateRegistry
+  problems: string[]
+  trace?: RenderTrace
+}
+
+export const SiteContext = createContext<SiteContextValue | null>(null)
+
+export function useSiteContext(): SiteContextValue {
+  const value = useContext(SiteContext)
+  if (!value) throw new Error('site/runtime: a template was rendered outside <SiteApp>')
+  return value
+}
+
+/** The current render state: locale, path, page, initialData, site, mode, editorPreview, debug, status, error. */
+export const useSite = (): SiteInfo => useSiteContext().site
+
+export const useRegistry = (): TemplateRegistry => useSiteContext().registry
+
+/** Returns a function that records a data problem for the build report (never throws). */
+export function useReportProblem(): (message: string) => void {
+  const { problems } = useSiteContext()
+  return (message) => {
+    problems.push(message)
+  }
+}
+
+/**
+ * Localised labels from a per-locale table, e.g. `useLocaleTexts({ en: {...}, pl: {...} })`.
+ * Falls back to the language part of the locale, the default locale, then `en`.
+ */
+export function useLocaleTexts<T>(table: Readonly<Record<string, T>>): T {
+  const site = useSite()
+  return pickLocale(table, site.locale, site.site.i18n.default)
+}
+
+/** Home path of the current locale: `/`, `/pl`, `/de`. */
+export function useHomePath(): string {
+  const site = useSite()
+  return localeHome(site.locale, site.site.i18n)
+}
+
+/** The element being rendered, for components deep inside a content element. */
+export interface ElementInfo {
+  element: ContentElement
+  index: number
+  /** `frameClass` is `none`: no frame, the element's own root carries `id="c<uid>"` (use `ElementRoot`). */
+  frameless: boolean
+}
+
+export const ElementContext = createContext<ElementInfo | null>(null)
+
+export const useElement = (): ElementInfo | null => useContext(ElementContext)

@@ -1,0 +1,122 @@
+/**
+ * Head tags of a page (contract 7.7, SPEC point 3 defaults). Pure: the server writes
+ * them into the document, the browser client replaces the tags marked `data-site-head`
+ * after a navigation. The `seo` block (contract 3.3) wins over `meta` key by key.
+ */
+import type { HeadTag, RenderState } from '../render/types.js'
+import { DEFAULT_OG_TYPE, DEFAULT_TWITTER_CARD } from '../shared/constants.js'
+import type { PageData } from '../shared/types.js'
+import { classifyLink, isSafeHref } from '../shared/url.js'
+import { classToken, isRecord } from './element.js'
+import { siteLanguages } from './languages.js'
+import { ENGINE_TEXTS, pickLocale } from './texts.js'
+
+/** Attribute that marks the tags the client may replace. */
+export const HEAD_MARK = 'data-site-head'
+
+type MetaAttr = 'name' | 'property' | 'http-equiv'
+const META_ATTRS: readonly MetaAttr[] = ['name', 'property', 'http-equiv']
+
+const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '')
+const fileUrl = (file: unknown): string => (isRecord(file) && isSafeHref(file.publicUrl) ? file.publicUrl.trim() : '')
+const tag = (name: HeadTag['tag'], attrs: Record<string, string>, children?: string): HeadTag =>
+  children === undefined ? { tag: name, attrs: { ...attrs, [HEAD_MARK]: '' } } : { tag: name, attrs: { ...attrs, [HEAD_MARK]: '' }, children }
+
+/** `noindex, nofollow` from the robots flags (lower case, as crawlers document them); '' when neither. */
+export function robotsContent(robots: unknown, forceNoIndex = false): string {
+  const flags = isRecord(robots) ? robots : {}
+  const values = [(forceNoIndex || flags.noIndex === true || flags.noIndex === 1) && 'noindex', (flags.noFollow === true || flags.noFollow === 1) && 'nofollow']
+  return values.filter(Boolean).join(', ')
+}
+
+/** An absolute URL on `baseUrl` for a path (`/pl/` -> `https://example.com/pl`, `/` -> `https://example.com/`); absolute http(s) URLs are kept. */
+export function absoluteUrl(baseUrl: string, href: string): string | undefined {
+  if (/^https?:\/\//i.test(href)) return isSafeHref(href) ? href : undefined
+  const kind = classifyLink(href, baseUrl)
+  return kind.type === 'internal' ? `${baseUrl.replace(/\/+$/, '')}${kind.path}${kind.search}` : undefined
+}
+
+function canonicalOf(page: PageData): string {
+  const fromSeo = Array.isArray(page.seo?.link) ? page.seo.link.find((link) => isRecord(link) && link.rel === 'canonical') : undefined
+  const canonical = page.meta?.canonical
+  const value = text(fromSeo?.href) || (isRecord(canonical) ? text(canonical.href) : text(canonical))
+  return isSafeHref(value) && !/^(mailto|tel):/i.test(value) ? value : ''
+}
+
+function linkTags(state: RenderState, page: PageData): HeadTag[] {
+  const { baseUrl } = state.site
+  const canonical = canonicalOf(page)
+  if (!baseUrl) return canonical ? [tag('link', { rel: 'canonical', href: canonical })] : []
+  const tags: HeadTag[] = []
+  const absolute = absoluteUrl(baseUrl, canonical || state.path)
+  if (absolute) tags.push(tag('link', { rel: 'canonical', href: absolute }))
+  const seen = new Set<string>()
+  let xDefault: string | undefined
+  for (const entry of siteLanguages(page.i18n, state.site.i18n)) {
+    const href = entry.available ? absoluteUrl(baseUrl, entry.link) : undefined
+    if (!href) continue
+    if (entry.languageId === 0) xDefault = href
+    const hreflang = text(entry.hreflang) || entry.twoLetterIsoCode
+    if (seen.has(hreflang)) continue
+    seen.add(hreflang)
+    tags.push(tag('link', { rel: 'alternate', hreflang, href }))
+  }
+  if (xDefault) tags.push(tag('link', { rel: 'alternate', hreflang: 'x-default', href: xDefault }))
+  return tags
+}
+
+function metaTags(page: PageData, isError: boolean): HeadTag[] {
+  const m = isRecord(page.meta) ? page.meta : {}
+  const metas = new Map<string, { attr: MetaAttr; key: string; contents: string[] }>()
+  const set = (attr: MetaAttr, key: string, value: string) => {
+    if (value !== '') metas.set(`${attr}:${key}`, { attr, key, contents: [value] })
+  }
+  set('name', 'description', text(m.description))
+  set('name', 'robots', robotsContent(m.robots))
+  set('property', 'og:title', text(m.ogTitle) || text(m.title))
+  set('property', 'og:description', text(m.ogDescription) || text(m.description))
+  set('property', 'og:image', fileUrl(m.ogImage))
+  set('property', 'og:type', DEFAULT_OG_TYPE)
+  set('name', 'twitter:title', text(m.twitterTitle) || text(m.title))
+  set('name', 'twitter:description', text(m.twitterDescription) || text(m.description))
+  set('name', 'twitter:image', fileUrl(m.twitterImage) || fileUrl(m.ogImage))
+  set('name', 'twitter:card', text(m.twitterCard) || DEFAULT_TWITTER_CARD)
+  // Items of one key may repeat (og:image:width…): the seo block replaces the key, keeping all its items.
+  const fromSeo = new Set<string>()
+  for (const item of Array.isArray(page.seo?.meta) ? page.seo.meta : []) {
+    if (!isRecord(item)) continue
+    const attr = META_ATTRS.find((a) => text(item[a]) !== '')
+    const content = text(item.content)
+    if (!attr || content === '') continue
+    const key = text(item[attr])
+    const id = `${attr}:${key}`
+    if (!fromSeo.has(id)) metas.set(id, { attr, key, contents: [] })
+    fromSeo.add(id)
+    metas.get(id)?.contents.push(content)
+  }
+  if (isError) {
+    const robots = metas.get('name:robots')?.contents[0] ?? ''
+    if (!/noindex/i.test(robots)) set('name', 'robots', robots ? `noindex, ${robots}` : 'noindex')
+  }
+  return [...metas.values()].flatMap(({ attr, key, contents }) => contents.map((content) => tag('meta', { [attr]: key, content })))
+}
+
+/** The managed head tags of a render state: title, meta (description, robots, Open Graph, Twitter), canonical, hreflang. */
+export function buildHead(state: RenderState): HeadTag[] {
+  const { page } = state
+  const isError = state.status >= 400
+  if (!page) {
+    const texts = pickLocale(ENGINE_TEXTS, state.locale, state.site.i18n.default)
+    const title = state.status === 404 ? texts.notFoundTitle : texts.errorTitle(state.status)
+    return [tag('title', {}, title), tag('meta', { name: 'robots', content: 'noindex' })]
+  }
+  const title = text(page.seo?.title) || text(page.meta?.title)
+  return [...(title ? [tag('title', {}, title)] : []), ...metaTags(page, isError), ...(isError ? [] : linkTags(state, page))]
+}
+
+/** `<body class>`: `pid-<id> layout-<layout>` (contract 7.7); `pid-0 layout-default` for an error without page. */
+export function getBodyClass(state: Pick<RenderState, 'page'>): string {
+  const { page } = state
+  if (!page) return 'pid-0 layout-default'
+  return `pid-${classToken(page.id, '0')} layout-${classToken(page.appearance?.layout, 'default')}`
+}

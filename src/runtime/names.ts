@@ -1,0 +1,36 @@
+/**
+ * Name resolution of contract 7.6: backend layout and content type names become
+ * PascalCase registry keys, with `Default` when nothing matches.
+ */
+import type { ComponentType } from 'react'
+import type { ContentElementProps, LayoutProps, TemplateRegistry } from '../render/types.js'
+
+const WORD_SPLIT_RE = /[\s\-_/.]+|(?<=[a-z0-9])(?=[A-Z])/
+
+/**
+ * scule-style `pascalCase`: words split on separators and lower-to-upper case changes,
+ * each word's first letter upper-cased, the rest kept.
+ * Example: `two_columns` -> `TwoColumns`, `menu_pages` -> `MenuPages`, `singlecolumn` -> `Singlecolumn`.
+ */
+export function pascalCase(name: string): string {
+  return name
+    .split(WORD_SPLIT_RE)
+    .filter(Boolean)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('')
+}
+
+// Own properties only: a type called `constructor` must not find Object.prototype.constructor.
+const pick = <T>(map: Record<string, T>, key: string): T | undefined =>
+  Object.prototype.hasOwnProperty.call(map, key) ? map[key] : undefined
+
+/** The layout component of a backend layout name; `Default` when none matches. */
+export function resolveLayout(registry: TemplateRegistry, backendLayout: unknown): ComponentType<LayoutProps> {
+  const name = typeof backendLayout === 'string' && backendLayout !== '' ? pascalCase(backendLayout) : 'Default'
+  return pick(registry.layouts, name) ?? (registry.layouts.Default as ComponentType<LayoutProps>)
+}
+
+/** The component of a content element type; `Default` when none matches. */
+export function resolveContent(registry: TemplateRegistry, type: string): ComponentType<ContentElementProps> {
+  return pick(registry.content, pascalCase(type)) ?? (registry.content.Default as ComponentType<ContentElementProps>)
+}

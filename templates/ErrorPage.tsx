@@ -1,0 +1,48 @@
+/**
+ * The error page (no page content came with the error): 404 says the page was not found
+ * and links to the current locale's home; other statuses say Error and the code.
+ * The raw error shows only in a preview with `?debug`.
+ */
+import { useHomePath, useSite, type ErrorPageProps } from 'site/runtime'
+import { useTexts } from './texts.js'
+
+function toJson(value: unknown): string {
+  const seen = new WeakSet<object>()
+  try {
+    return JSON.stringify(
+      value,
+      (_key, item: unknown) => {
+        if (typeof item !== 'object' || item === null) return item
+        if (seen.has(item)) return '[circular]'
+        seen.add(item)
+        return item
+      },
+      2,
+    )
+  } catch {
+    return String(value)
+  }
+}
+
+export default function ErrorPage({ error }: ErrorPageProps) {
+  const t = useTexts()
+  const home = useHomePath()
+  const { debug } = useSite()
+  const notFound = error.status === 404
+  return (
+    <section className="error-page container" aria-labelledby="error-title">
+      <p className="error-page__code" aria-hidden={notFound ? undefined : 'true'}>
+        {error.status}
+      </p>
+      <h1 id="error-title" className="error-page__title">
+        {notFound ? t.notFound : `${t.error} ${error.status}`}
+      </h1>
+      <p className="error-page__home">
+        <a href={home} className="btn btn--primary">
+          {t.checkHomePage}
+        </a>
+      </p>
+      {debug && <pre className="error-page__debug">{toJson(error.raw ?? error)}</pre>}
+    </section>
+  )
+}

@@ -1,0 +1,54 @@
+/**
+ * The language switcher: the page's own language entries, each linking to this page's
+ * translation. A popover (no script needed); older browsers show it on focus (styles.css).
+ */
+import { SafeLink, useSite, type LanguageEntry } from 'site/runtime'
+import { useTexts } from '../texts.js'
+import { isOn } from './NavList.js'
+
+const PANEL_ID = 'language-switcher'
+
+export function LanguageSwitcher({ languages }: { languages: LanguageEntry[] }) {
+  const t = useTexts()
+  const { locale } = useSite()
+  if (languages.length < 2) return null
+  const lang = (locale.split('-')[0] ?? locale).toLowerCase()
+  const current = languages.find((l) => l.twoLetterIsoCode.toLowerCase() === lang) ?? languages.find((l) => isOn(l.active))
+  return (
+    <div className="lang">
+      <button type="button" className="lang__toggle" popoverTarget={PANEL_ID}>
+        <span className="visually-hidden">{`${t.changeLanguage}: `}</span>
+        <span aria-hidden="true">{(current?.twoLetterIsoCode ?? lang).toUpperCase()}</span>
+      </button>
+      <div id={PANEL_ID} className="lang__panel" popover="auto" role="dialog" aria-labelledby={`${PANEL_ID}-title`}>
+        <p id={`${PANEL_ID}-title`} className="lang__title">
+          {t.preferredLanguage}
+        </p>
+        <ul className="lang__list">
+          {languages.map((entry) => (
+            <li key={entry.languageId + entry.twoLetterIsoCode}>
+              {isOn(entry.available) ? (
+                <SafeLink
+                  href={entry.link}
+                  hrefLang={entry.twoLetterIsoCode}
+                  lang={entry.twoLetterIsoCode}
+                  className="lang__link"
+                  aria-current={entry === current ? 'page' : undefined}
+                >
+                  {entry.navigationTitle}
+                </SafeLink>
+              ) : (
+                <span className="lang__link lang__link--unavailable" lang={entry.twoLetterIsoCode} aria-disabled="true">
+                  {entry.navigationTitle}
+                </span>
+              )}
+            </li>
+          ))}
+        </ul>
+        <button type="button" className="lang__cancel" popoverTarget={PANEL_ID} popoverTargetAction="hide">
+          {t.cancel}
+        </button>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,16 @@
+/**
+ * Fallback for content types without a template: nothing for visitors; in preview with
+ * `?debug` the element's data, so editors and developers see what arrived.
+ */
+import { ElementRoot, useSite, type ContentElementProps } from 'site/runtime'
+
+export default function DefaultElement({ element, type }: ContentElementProps) {
+  const { debug, mode } = useSite()
+  if (!debug || mode !== 'preview') return <ElementRoot className="ce ce-unknown" />
+  return (
+    <ElementRoot className="ce ce-unknown ce-debug">
+      <p className="ce-debug__title">{`Unknown content type: ${type}`}</p>
+      <pre>{JSON.stringify(element, null, 2)}</pre>
+    </ElementRoot>
+  )
+}

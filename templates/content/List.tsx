@@ -1,0 +1,15 @@
+/**
+ * CType `list` (a plugin without its own template): the header only; the plugin's data
+ * is shown like an unknown element's, in preview with `?debug`.
+ */
+import { ElementRoot, Heading, useSite, type ContentElementProps } from 'site/runtime'
+
+export default function List(props: ContentElementProps) {
+  const { debug } = useSite()
+  return (
+    <ElementRoot className="ce ce-list">
+      <Heading {...props} />
+      {debug && <pre className="ce-debug">{JSON.stringify(props.element, null, 2)}</pre>}
+    </ElementRoot>
+  )
+}

@@ -1,0 +1,7 @@
+/** CType `menu_abstract`. */
+import type { ContentElementProps } from 'site/runtime'
+import { PageMenu } from '../components/Menu.js'
+
+export default function MenuAbstract(props: ContentElementProps) {
+  return <PageMenu {...props} withAbstract />
+}

@@ -1,0 +1,18 @@
+/** CType `menu_categorized_content`: content records (`{ uid, header }`) of the chosen categories. */
+import { ElementRoot, Heading, isRecord, type ContentElementProps } from 'site/runtime'
+
+export default function MenuCategorizedContent(props: ContentElementProps) {
+  const items = (Array.isArray(props.menu) ? props.menu : []).filter(isRecord).filter((item) => typeof item.header === 'string' && item.header !== '')
+  return (
+    <ElementRoot className="ce ce-menu">
+      <Heading {...props} />
+      {items.length > 0 && (
+        <ul className="menu-list">
+          {items.map((item, i) => (
+            <li key={i}>{String(item.header)}</li>
+          ))}
+        </ul>
+      )}
+    </ElementRoot>
+  )
+}

@@ -1,0 +1,7 @@
+/** CType `menu_categorized_pages`. */
+import type { ContentElementProps } from 'site/runtime'
+import { PageMenu } from '../components/Menu.js'
+
+export default function MenuCategorizedPages(props: ContentElementProps) {
+  return <PageMenu {...props} withAbstract />
+}

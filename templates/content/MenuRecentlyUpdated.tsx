@@ -1,0 +1,7 @@
+/** CType `menu_recently_updated`. */
+import type { ContentElementProps } from 'site/runtime'
+import { PageMenu } from '../components/Menu.js'
+
+export default function MenuRecentlyUpdated(props: ContentElementProps) {
+  return <PageMenu {...props} />
+}

@@ -1,0 +1,7 @@
+/** CType `menu_related_pages`. */
+import type { ContentElementProps } from 'site/runtime'
+import { PageMenu } from '../components/Menu.js'
+
+export default function MenuRelatedPages(props: ContentElementProps) {
+  return <PageMenu {...props} />
+}

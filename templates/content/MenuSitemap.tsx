@@ -1,0 +1,7 @@
+/** CType `menu_sitemap`. */
+import type { ContentElementProps } from 'site/runtime'
+import { SitemapMenu } from '../components/Menu.js'
+
+export default function MenuSitemap(props: ContentElementProps) {
+  return <SitemapMenu {...props} />
+}

@@ -1,0 +1,7 @@
+/** CType `menu_sitemap_pages`. */
+import type { ContentElementProps } from 'site/runtime'
+import { SitemapMenu } from '../components/Menu.js'
+
+export default function MenuSitemapPages(props: ContentElementProps) {
+  return <SitemapMenu {...props} />
+}

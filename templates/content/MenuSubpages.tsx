@@ -1,0 +1,7 @@
+/** CType `menu_subpages`. */
+import type { ContentElementProps } from 'site/runtime'
+import { PageMenu } from '../components/Menu.js'
+
+export default function MenuSubpages(props: ContentElementProps) {
+  return <PageMenu {...props} />
+}

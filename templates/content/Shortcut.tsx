@@ -1,0 +1,10 @@
+/** CType `shortcut`: the referenced records, each rendered as its own content element. */
+import { Column, ElementRoot, type ContentElementProps } from 'site/runtime'
+
+export default function Shortcut(props: ContentElementProps) {
+  return (
+    <ElementRoot className="ce ce-shortcut">
+      <Column elements={props.shortcut} />
+    </ElementRoot>
+  )
+}

@@ -1,0 +1,11 @@
+/** CType `text`: header and rich text. */
+import { ElementRoot, Heading, RichText, type ContentElementProps } from 'site/runtime'
+
+export default function Text(props: ContentElementProps) {
+  return (
+    <ElementRoot className="ce ce-text">
+      <Heading {...props} />
+      <RichText html={props.bodytext} className="ce-bodytext" />
+    </ElementRoot>
+  )
+}

@@ -1,0 +1,7 @@
+/** CType `textmedia`: header, gallery and text (contract 6.2, 6.3). */
+import type { ContentElementProps } from 'site/runtime'
+import { MediaText } from '../components/MediaText.js'
+
+export default function TextmediaElement(props: ContentElementProps) {
+  return <MediaText {...props} className="ce-textmedia" />
+}

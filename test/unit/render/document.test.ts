@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest'
+import { escapeHtml, renderDocument, serializeBoot } from '../../../src/render/document.js'
+import type { BootState, RenderResult } from '../../../src/render/types.js'
+import { makeState } from './helpers.js'
+
+const result = (extra: Partial<RenderResult> = {}): RenderResult => ({
+  appHtml: '<main id="main">Hello</main>',
+  head: [
+    { tag: 'title', attrs: { 'data-site-head': '' }, children: 'About' },
+    { tag: 'meta', attrs: { name: 'description', content: 'Who we are', 'data-site-head': '' } },
+  ],
+  htmlAttrs: { lang: 'pl', dir: 'ltr' },
+  bodyAttrs: { class: 'pid-7 layout-layout-0' },
+  status: 200,
+  problems: [],
+  ...extra,
+})
+
+const boot = (site: Partial<ReturnType<typeof makeState>['site']> = {}, extra: Partial<ReturnType<typeof makeState>> = {}): BootState => {
+  const state = makeState({ ...extra, site: { ...makeState().site, ...site } })
+  return { buildId: 'b1', state, initialDataUrl: '/_site/data/en.json' }
+}
+
+const assets = { scripts: ['/_site/client-abc.js'], styles: ['/_site/styles-abc.css'], modulePreloads: ['/_site/chunk-1.js'] }
+
+describe('renderDocument', () => {
+  it('writes the shell: doctype, html lang/dir, charset, viewport, head tags, assets, body class, app root', () => {
+    const html = renderDocument({ result: result(), boot: boot(), assets })
+    expect(html.startsWith('<!doctype html>\n<html lang="pl" dir="ltr">\n<head>\n<meta charset="utf-8">')).toBe(true)
+    expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">')
+    expect(html).toContain('<title data-site-head>About</title>')
+    expect(html).toContain('<meta name="description" content="Who we are" data-site-head>')
+    expect(html).toContain('<link rel="stylesheet" href="/_site/styles-abc.css">')
+    expect(html).toContain('<link rel="modulepreload" href="/_site/chunk-1.js">')
+    expect(html).toContain('<body class="pid-7 layout-layout-0">')
+    expect(html).toContain('<div id="__site"><main id="main">Hello</main></div>')
+    expect(html).toContain('<script type="module" src="/_site/client-abc.js"></script>')
+    expect(html.indexOf('__SITE_BOOT__')).toBeLessThan(html.indexOf('client-abc.js"></script>'))
+  })
+
+  it('is deterministic', () => {
+    const input = { result: result(), boot: boot({ gtmId: 'GTM-ABC123' }), assets }
+    expect(renderDocument(input)).toBe(renderDocument(input))
+  })
+
+  it('escapes head text and attribute values', () => {
+    const hostile = result({
+      head: [
+        { tag: 'title', attrs: {}, children: '<script>alert(1)</script></title>' },
+        { tag: 'meta', attrs: { name: 'description', content: '"><script>alert(2)</script>' } },
+        { tag: 'meta', attrs: { property: 'og:title', content: "it's </title> & more", 'bad name"': 'x' } },
+      ],
+      htmlAttrs: { lang: 'en" onload="x', dir: 'ltr' },
+      bodyAttrs: { class: '"><script>' },
+    })
+    const html = renderDocument({ result: hostile, boot: boot(), assets: { scripts: [], styles: [] } })
+    expect(html).toContain('<title>&lt;script&gt;alert(1)&lt;/script&gt;&lt;/title&gt;</title>')
+    expect(html).toContain('content="&quot;&gt;&lt;script&gt;alert(2)&lt;/script&gt;"')
+    expect(html).toContain('content="it&#39;s &lt;/title&gt; &amp; more"')
+    expect(html).not.toContain('bad name')
+    expect(html).toContain('<html lang="en&quot; onload=&quot;x"')
+    expect(html.match(/<script/g)).toHaveLength(1)
+  })
+
+  it('escapes the boot JSON so no content can close the script tag', () => {
+    const state = makeState({ page: null, path: '/</script><script>alert(1)</script>', error: { status: 404, message: '<!-- & \u2028\u2029 -->' } })
+    const payload: BootState = { buildId: 'b', state }
+    const html = renderDocument({ result: result(), boot: payload, assets: { scripts: [], styles: [] } })
+    const json = html.slice(html.indexOf('application/json">') + 18, html.indexOf('</script>', html.indexOf('__SITE_BOOT__')))
+    expect(json).not.toMatch(/[<>&\u2028\u2029]/)
+    expect(JSON.parse(json)).toEqual(JSON.parse(JSON.stringify(payload)))
+    expect(serializeBoot(payload)).toContain('\\u003c/script\\u003e')
+  })
+
+  it('adds no tracking without a container id', () => {
+    const html = renderDocument({ result: result(), boot: boot(), assets })
+    expect(html).not.toMatch(/googletagmanager|dataLayer|preconnect/)
+  })
+
+  it('defines dataLayer before the tag manager loads, preconnects the consent host', () => {
+    const html = renderDocument({ result: result(), boot: boot({ gtmId: 'GTM-ABC123', consentHost: 'https://consent.example.com' }), assets })
+    const dataLayer = html.indexOf('window.dataLayer=window.dataLayer||[]')
+    const gtm = html.indexOf('<script async src="https://www.googletagmanager.com/gtm.js?id=GTM-ABC123"></script>')
+    expect(dataLayer).toBeGreaterThan(0)
+    expect(gtm).toBeGreaterThan(dataLayer)
+    expect(html).toContain('<link rel="preconnect" href="https://consent.example.com" crossorigin>')
+    expect(html).toContain('ns.html?id=GTM-ABC123')
+  })
+
+  it('preconnects a bare consent host and encodes the container id', () => {
+    const html = renderDocument({ result: result(), boot: boot({ gtmId: 'GTM-"x"', consentHost: 'consent.example.com' }), assets })
+    expect(html).toContain('href="https://consent.example.com"')
+    expect(html).toContain('gtm.js?id=GTM-%22x%22')
+  })
+
+  it('leaves tracking out of the editor preview', () => {
+    const html = renderDocument({ result: result(), boot: boot({ gtmId: 'GTM-ABC123' }, { mode: 'preview', editorPreview: true }), assets })
+    expect(html).not.toContain('googletagmanager')
+  })
+
+  it('escapes the five HTML characters', () => {
+    expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;')
+  })
+})

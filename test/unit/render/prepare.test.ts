@@ -1,0 +1,189 @@
+import { describe, expect, it } from 'vitest'
+import { prepareInitialData, preparePage } from '../../../src/render/prepare.js'
+import { sanitizeRichText } from '../../../src/render/sanitize.js'
+import { readJson } from './helpers.js'
+
+const page = (raw: unknown) => {
+  const result = preparePage(raw)
+  if (!result.page) throw new Error(`no page: ${result.problems.join('; ')}`)
+  return { ...result, page: result.page }
+}
+
+describe('preparePage on the contract fixtures', () => {
+  it.each(['contract/nuxt-typo3-main/page.json', 'contract/nuxt-typo3-main/en-page.json'])('%s passes unchanged in shape and without problems', (file) => {
+    const raw = readJson(file) as { content: { colPos0: unknown[] }; meta: { title: string } }
+    const { page: prepared, problems } = page(raw)
+    expect(problems).toEqual([])
+    expect(prepared.content.colPos0).toHaveLength(raw.content.colPos0.length)
+    expect(prepared.meta.title).toBe(raw.meta.title)
+  })
+
+  it('keeps plain text as it is (React escapes it at render)', () => {
+    const { page: prepared } = page({ id: 1, meta: { title: 'Tom & Jerry <3' }, content: { colPos0: [{ id: 2, type: 'header', content: { header: 'A < B & "C"' } }] } })
+    expect(prepared.meta.title).toBe('Tom & Jerry <3')
+    expect(prepared.content.colPos0?.[0]?.content.header).toBe('A < B & "C"')
+  })
+
+  it('returns no page for values that are not pages', () => {
+    expect(preparePage(null).page).toBeNull()
+    expect(preparePage('<html>Not found</html>').page).toBeNull()
+    expect(preparePage({ error: 'Not found' })).toEqual({ page: null, problems: ['page data has no numeric id'] })
+  })
+})
+
+describe('sanitisation of rich text and links', () => {
+  const { page: hostile, problems } = page(readJson('hostile/page-hostile.json'))
+  const [text, html, menu, textpic, uploads] = hostile.content.colPos0 ?? []
+
+  it('strips scripts, styles, frames, event handlers and unsafe schemes from bodytext', () => {
+    const body = String(text?.content.bodytext)
+    expect(body).not.toMatch(/<script|<style|<iframe|onclick|onerror|javascript:|data:|style=/i)
+    expect(body).toContain('Hi')
+    expect(body).toContain('<a href="https://ok.example/" target="_blank" rel="noopener">ok link</a>')
+    expect(body).not.toContain('__SITE_BOOT__')
+    expect(body).toContain('<h2>Rich h1</h2>')
+    expect(String(html?.content.bodytext)).toBe('<div><b>kept</b></div>')
+  })
+
+  it('removes unsafe links from headerLink, menus, files and the meta block', () => {
+    expect(text?.content.headerLink).toBe('')
+    expect((menu?.content.menu as Array<{ title: string; link: string }>).map((e) => [e.title, e.link])).toEqual([
+      ['Good', '/good'],
+      ['Bad', ''],
+      ['Data', ''],
+    ])
+    expect(hostile.meta.canonical).toBe('')
+    expect(hostile.meta.ogImage).toBeNull()
+    expect(hostile.meta.twitterImage).toBeNull()
+    expect((uploads?.content.media as unknown[]).length).toBe(1)
+    const rows = (textpic?.content.gallery as { rows: Record<string, { columns: Record<string, { publicUrl: string }> }> }).rows
+    expect(rows['1']?.columns['1']?.publicUrl).toBe('')
+  })
+
+  it('drops empty context menu titles and unsafe context links', () => {
+    expect(hostile.contextMenu?.navigation?.map((e) => e.title)).toEqual(['Section one', 'JS'])
+    expect(hostile.contextMenu?.navigation?.[1]?.link).toBe('')
+    expect(hostile.contextMenu?.additionalLink).toBe('')
+    expect(hostile.contextMenu?.iconButtons?.[0]?.link).toBe('mailto:office@example.com')
+  })
+
+  it('reports what it removed', () => {
+    expect(problems.some((p) => p.includes('unsafe link'))).toBe(true)
+    expect(problems.every((p) => p.startsWith('page 99: '))).toBe(true)
+  })
+
+  it('sanitises a single string directly', () => {
+    expect(sanitizeRichText('<p onmouseover="x()">a<script>b</script></p>')).toBe('<p>a</p>')
+    expect(sanitizeRichText('<a href=" javascript:alert(1)">x</a>')).toBe('<a>x</a>')
+    expect(sanitizeRichText('<a href="tel:+48 1">t</a><a href="mailto:a@b.c">m</a>')).toContain('href="tel:+48 1"')
+  })
+})
+
+describe('repairing mistyped data', () => {
+  it('repairs page-level types and reports each', () => {
+    const { page: prepared, problems } = page(readJson('hostile/page-mistyped.json'))
+    expect(prepared.id).toBe(12)
+    expect(prepared.meta).toEqual({})
+    expect(prepared.appearance).toEqual({})
+    expect(prepared.content).toEqual({})
+    expect(prepared.i18n).toEqual([])
+    expect(prepared.breadcrumbs).toEqual([])
+    expect(prepared.media).toEqual([])
+    expect(prepared.contextMenu).toBeUndefined()
+    expect(prepared.seo).toBeUndefined()
+    for (const field of ['meta', 'appearance', 'content', 'i18n', 'breadcrumbs', 'media', 'contextMenu', 'seo']) {
+      expect(problems.some((p) => p.includes(field)), field).toBe(true)
+    }
+  })
+
+  it('skips unusable elements and columns, repairs the rest', () => {
+    const { page: prepared, problems } = page(readJson('hostile/page-bad-elements.json'))
+    expect(Object.keys(prepared.content)).toEqual(['colPos0'])
+    const elements = prepared.content.colPos0 ?? []
+    expect(elements.map((el) => el.id)).toEqual([6, 7, 8, 9, 10, 11, 14, 15])
+    const byId = new Map(elements.map((el) => [el.id, el]))
+    expect(byId.get(6)?.content).toEqual({})
+    expect(byId.get(8)?.content.bodytext).toEqual([])
+    expect(byId.get(9)?.content.menu).toEqual([])
+    expect(byId.get(10)?.content.shortcut).toEqual([])
+    expect(byId.get(11)?.appearance).toEqual({ layout: '', frameClass: '', spaceBefore: '', spaceAfter: '' })
+    expect(byId.get(11)?.content.gallery).toBeUndefined()
+    expect(byId.get(14)?.content.bodytext).toEqual([['a', '1', ''], 'row', ['']])
+    expect(byId.get(15)?.content.media).toEqual([])
+    expect(prepared.meta.title).toBeUndefined()
+    expect(prepared.meta.robots).toEqual({ noIndex: false, noFollow: false })
+    expect(prepared.appearance).toEqual({})
+    expect(problems.length).toBeGreaterThanOrEqual(14)
+    expect(problems.join('\n')).toMatch(/without a numeric id/)
+    expect(problems.join('\n')).toMatch(/colPos1: column is not a list/)
+  })
+
+  it('never throws, whatever the value', () => {
+    for (const raw of [undefined, 0, [], 'x', { id: 1, content: { colPos0: [{ id: 1, type: 'shortcut', content: { shortcut: [{ id: 2, type: 'shortcut', content: { shortcut: 'x' } }] } }] } }]) {
+      expect(() => preparePage(raw)).not.toThrow()
+      expect(() => prepareInitialData(raw)).not.toThrow()
+    }
+  })
+
+  it('cuts off absurdly deep nesting instead of overflowing the stack', () => {
+    let deep: unknown = { bodytext: '<p>x</p>' }
+    for (let i = 0; i < 5000; i++) deep = { child: deep }
+    const { page: prepared, problems } = page({ id: 1, content: { colPos0: [{ id: 2, type: 'text', content: { deep } }] } })
+    expect(prepared.content.colPos0).toHaveLength(1)
+    expect(problems.some((p) => p.includes('nested deeper'))).toBe(true)
+  })
+})
+
+describe('prepareInitialData', () => {
+  it('passes the contract fixture without problems', () => {
+    const { data, problems } = prepareInitialData(readJson('contract/nuxt-typo3-main/initialData.json'))
+    expect(problems).toEqual([])
+    expect(data.navigation[0]?.children?.length).toBeGreaterThan(3)
+    expect(data.i18n).toHaveLength(15)
+  })
+
+  it('sanitises and repairs hostile initial data', () => {
+    const { data, problems } = prepareInitialData(readJson('hostile/initial-data-hostile.json'))
+    const children = data.navigation[0]?.children ?? []
+    expect(children.map((c) => [c.title, c.link])).toEqual([
+      ["<script>alert('nav')</script>", '/a'],
+      ['JS', ''],
+    ])
+    expect(data.i18n.map((l) => [l.twoLetterIsoCode, l.link, l.available])).toEqual([
+      ['en', '/', 1],
+      ['pl', '', 0],
+    ])
+    expect(data.featuredNavigation).toEqual([])
+    expect(data.footerNavigation).toEqual([])
+    expect(data.footerContactData?.content.bodytext).toBe('<p>Call <a href="tel:+48123">us</a></p>')
+    expect((data.footerContactData?.content.items as Array<{ link?: string }>)[1]?.link).toBe('')
+    expect(data.backendEditor).toBeUndefined()
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+    expect(Object.getPrototypeOf(data)).toBe(Object.prototype)
+    expect(problems.length).toBeGreaterThanOrEqual(4)
+  })
+
+  it('turns a non-object into empty navigation', () => {
+    expect(prepareInitialData('x').data).toEqual({ navigation: [], i18n: [] })
+  })
+})
+
+describe('size', () => {
+  it('prepares a 5 MB page in well under a few seconds (linear work)', () => {
+    const paragraph = `<p>${'Lorem ipsum <strong>dolor</strong> sit <a href="/x">amet</a>, '.repeat(30)}</p>`
+    const elements = Array.from({ length: 2400 }, (_, i) => ({
+      id: i + 1,
+      type: i % 3 === 0 ? 'textpic' : 'text',
+      appearance: { layout: 'default', frameClass: 'default', spaceBefore: '', spaceAfter: '' },
+      content: { header: `Element ${i}`, headerLayout: 2, bodytext: paragraph, headerLink: { href: `/page-${i}` } },
+    }))
+    const raw = { id: 1, meta: { title: 'Big' }, appearance: {}, content: { colPos0: elements } }
+    expect(JSON.stringify(raw).length).toBeGreaterThan(5_000_000)
+    const started = performance.now()
+    const { page: prepared, problems } = page(raw)
+    const elapsed = performance.now() - started
+    expect(problems).toEqual([])
+    expect(prepared.content.colPos0).toHaveLength(2400)
+    expect(elapsed).toBeLessThan(8000)
+  })
+})
