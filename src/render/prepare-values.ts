@@ -45,7 +45,7 @@ export function cleanValue(value: unknown, where: string, problems: Problems, de
   for (const [key, item] of Object.entries(value)) {
     if (FORBIDDEN_KEYS.has(key)) continue
     if (typeof item === 'string') {
-      if (key === 'bodytext') out[key] = sanitizeRichText(item)
+      if (key === 'bodytext') out[key] = sanitizeRichText(item, (what) => problems.push(`${where}.bodytext: ${what}`))
       else out[key] = URL_KEYS.has(key) ? safeUrl(item, `${where}.${key}`, problems) : item
     } else {
       const cleaned = cleanValue(item, `${where}.${key}`, problems, depth + 1)

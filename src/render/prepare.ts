@@ -49,8 +49,13 @@ function prepareSeo(value: unknown, problems: Problems): PageSeo | undefined {
     return undefined
   }
   const meta = (Array.isArray(value.meta) ? value.meta : []).filter(isRecord).flatMap((item) => {
+    // http-equiv tags (refresh, set-cookie, content-security-policy) act on the browser: content may not set them.
+    if (item['http-equiv'] !== undefined) {
+      problems.push(`seo.meta: http-equiv ${JSON.stringify(String(item['http-equiv']).slice(0, 40))} refused`)
+      return []
+    }
     const content = str(item.content)
-    const key = (['name', 'property', 'http-equiv'] as const).find((k) => typeof item[k] === 'string' && item[k] !== '')
+    const key = (['name', 'property'] as const).find((k) => typeof item[k] === 'string' && item[k] !== '')
     return content !== undefined && key ? [{ [key]: item[key] as string, content }] : []
   })
   const link = (Array.isArray(value.link) ? value.link : []).filter(isRecord).flatMap((item) => {

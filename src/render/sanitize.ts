@@ -3,6 +3,7 @@
  * scripts, styles, frames, event handlers and every URL scheme but http(s), mailto and tel.
  */
 import sanitizeHtml from 'sanitize-html'
+import { isSafeHref } from '../shared/url.js'
 
 const RICH_TEXT_TAGS = [
   'p', 'br', 'strong', 'em', 'b', 'i', 'u', 's', 'small', 'a', 'ul', 'ol', 'li', 'dl', 'dt', 'dd',
@@ -26,19 +27,46 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowedSchemesByTag: { img: ['http', 'https'] },
   allowedSchemesAppliedToAttributes: ['href', 'src', 'cite'],
   disallowedTagsMode: 'discard',
-  transformTags: {
-    // The page has its own structure; a rich-text h1 would compete with the page's heading.
-    h1: 'h2',
-    a: (tagName, attribs) => {
-      if (attribs.target !== '_blank') return { tagName, attribs }
-      const rel = new Set((attribs.rel ?? '').split(/\s+/).filter(Boolean))
-      rel.add('noopener')
-      return { tagName, attribs: { ...attribs, rel: [...rel].join(' ') } }
-    },
-  },
+  // An image whose source was refused shows nothing: drop it.
+  exclusiveFilter: (frame) => frame.tag === 'img' && !frame.attribs.src,
 }
 
-/** Sanitises CMS rich text. Example: `<p onclick="x()">Hi<script>x()</script></p>` -> `<p>Hi</p>`. */
-export function sanitizeRichText(html: string): string {
-  return html === '' ? '' : sanitizeHtml(html, OPTIONS)
+const DANGEROUS_TAGS = new Set(['script', 'style', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'base', 'form', 'meta', 'link', 'svg', 'math'])
+const shorten = (text: string) => JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text)
+
+/**
+ * Sanitises CMS rich text; `report` hears of every dangerous thing removed (for the build report).
+ * Example: `<p onclick="x()">Hi<script>x()</script></p>` -> `<p>Hi</p>`.
+ */
+export function sanitizeRichText(html: string, report: (what: string) => void = () => {}): string {
+  if (html === '') return ''
+  const checkUrl = (tag: string, attr: string, attribs: Record<string, string>) => {
+    const value = attribs[attr]
+    if (value === undefined || isSafeHref(value) && (tag !== 'img' || /^https?:/i.test(value.trim()))) return
+    report(`unsafe ${tag === 'img' ? 'image source' : 'link'} ${shorten(value)} removed`)
+    delete attribs[attr]
+  }
+  return sanitizeHtml(html, {
+    ...OPTIONS,
+    onOpenTag: (tagName, attribs) => {
+      if (DANGEROUS_TAGS.has(tagName)) report(`<${tagName}> removed`)
+      const handlers = Object.keys(attribs).filter((name) => /^on/i.test(name))
+      if (handlers.length) report(`event handler ${handlers.join(', ')} on <${tagName}> removed`)
+    },
+    transformTags: {
+      // The page has its own structure; a rich-text h1 would compete with the page's heading.
+      h1: 'h2',
+      img: (tagName, attribs) => {
+        checkUrl('img', 'src', attribs)
+        return { tagName, attribs }
+      },
+      a: (tagName, attribs) => {
+        checkUrl('a', 'href', attribs)
+        if (attribs.target !== '_blank') return { tagName, attribs }
+        const rel = new Set((attribs.rel ?? '').split(/\s+/).filter(Boolean))
+        rel.add('noopener')
+        return { tagName, attribs: { ...attribs, rel: [...rel].join(' ') } }
+      },
+    },
+  })
 }

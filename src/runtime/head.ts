@@ -14,8 +14,9 @@ import { ENGINE_TEXTS, pickLocale } from './texts.js'
 /** Attribute that marks the tags the client may replace. */
 export const HEAD_MARK = 'data-site-head'
 
-type MetaAttr = 'name' | 'property' | 'http-equiv'
-const META_ATTRS: readonly MetaAttr[] = ['name', 'property', 'http-equiv']
+// No http-equiv: it acts on the browser (refresh, set-cookie), and content may not do that.
+type MetaAttr = 'name' | 'property'
+const META_ATTRS: readonly MetaAttr[] = ['name', 'property']
 
 const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '')
 const fileUrl = (file: unknown): string => (isRecord(file) && isSafeHref(file.publicUrl) ? file.publicUrl.trim() : '')
@@ -110,8 +111,10 @@ export function buildHead(state: RenderState): HeadTag[] {
     const title = state.status === 404 ? texts.notFoundTitle : texts.errorTitle(state.status)
     return [tag('title', {}, title), tag('meta', { name: 'robots', content: 'noindex' })]
   }
-  const title = text(page.seo?.title) || text(page.meta?.title)
-  return [...(title ? [tag('title', {}, title)] : []), ...metaTags(page, isError), ...(isError ? [] : linkTags(state, page))]
+  // Every document needs a title (WCAG 2.4.2): the page's navigation title or its path when meta has none.
+  const crumbs = Array.isArray(page.breadcrumbs) ? page.breadcrumbs : []
+  const title = text(page.seo?.title) || text(page.meta?.title) || text(crumbs[crumbs.length - 1]?.title) || decodeURI(state.path)
+  return [tag('title', {}, title), ...metaTags(page, isError), ...(isError ? [] : linkTags(state, page))]
 }
 
 /** `<body class>`: `pid-<id> layout-<layout>` (contract 7.7); `pid-0 layout-default` for an error without page. */

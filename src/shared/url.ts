@@ -14,6 +14,8 @@ export interface LocaleOptions {
 
 // Control characters, backslash: never part of a page path.
 const FORBIDDEN_CHAR_RE = /[\u0000-\u001f\u007f\\]/
+// A UTF-16 surrogate without its pair: valid in JSON, not encodable as a URL or a file name.
+const LONE_SURROGATE_RE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
 const SCHEME_RE = /^[a-z][a-z0-9+.-]*:/i
 const SAFE_SCHEME_RE = /^(https?|mailto|tel):/i
 
@@ -69,6 +71,7 @@ export function normalizePagePath(input: unknown): PathCheck {
     }
     if (segment === '.' || segment === '..') return { ok: false, reason: 'dot segment' }
     if (FORBIDDEN_CHAR_RE.test(segment)) return { ok: false, reason: 'control character or backslash' }
+    if (LONE_SURROGATE_RE.test(segment)) return { ok: false, reason: 'unpaired UTF-16 surrogate' }
     if (utf8Length(segment) > MAX_SEGMENT_BYTES) return { ok: false, reason: `segment longer than ${MAX_SEGMENT_BYTES} bytes` }
     segments.push(segment)
   }

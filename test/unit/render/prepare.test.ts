@@ -187,3 +187,26 @@ describe('size', () => {
     expect(elapsed).toBeLessThan(8000)
   })
 })
+
+describe('hostile corpus regressions (issue 7)', () => {
+  it('refuses http-equiv meta from the seo block and reports it', () => {
+    const { page: prepared, problems } = page({
+      id: 1,
+      meta: { title: 'x' },
+      appearance: {},
+      content: {},
+      seo: { title: 'x', meta: [{ 'http-equiv': 'refresh', content: '0;url=javascript:window.__xss=1' }, { name: 'description', content: 'ok' }] },
+    })
+    expect(prepared.seo?.meta).toEqual([{ name: 'description', content: 'ok' }])
+    expect(problems.join('\n')).toContain('seo.meta: http-equiv "refresh" refused')
+  })
+
+  it('lists every unsafe link, handler and tag removed from bodytext', () => {
+    const bodytext = '<p onclick="x()"><a href="file:///etc/passwd">f</a><a href="JaVaScRiPt:alert(1)">j</a><img src="data:x"><script>x()</script></p>'
+    const { page: prepared, problems } = page({ id: 1, meta: {}, appearance: {}, content: { colPos0: [{ id: 5, type: 'text', content: { bodytext } }] } })
+    expect((prepared.content.colPos0![0]!.content as { bodytext: string }).bodytext).toBe('<p><a>f</a><a>j</a></p>')
+    const reported = problems.join('\n')
+    for (const part of ['unsafe link "file:///etc/passwd" removed', 'unsafe link "JaVaScRiPt:alert(1)" removed', 'unsafe image source "data:x" removed', '<script> removed', 'event handler onclick on <p> removed'])
+      expect(reported).toContain(part)
+  })
+})

@@ -75,6 +75,8 @@ describe('normalizePagePath', () => {
     [`/${'x'.repeat(2000)}`, 'longer than 1024 characters'],
     [`/${'x'.repeat(300)}`, 'segment longer than 200 bytes'],
     ['/_site/builds/latest.json', 'internal path'],
+    ['/lone-\ud800-surrogate', 'unpaired UTF-16 surrogate'],
+    ['/lone-\udc00', 'unpaired UTF-16 surrogate'],
   ])('refuses %j (%s)', (input, reason) => expect(normalizePagePath(input)).toEqual({ ok: false, reason }))
 })
 
