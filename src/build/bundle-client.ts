@@ -1,0 +1,169 @@
+/**
+ * Bundles the browser client with esbuild: the visitor entry (`src/client/entry.tsx`,
+ * every page), the editor entry (`src/client/editor/entry.ts`, preview pages with
+ * `?pce=1` only, loaded in addition to the visitor assets) and `templates/styles.css`.
+ * Output is content-hashed under `_site/assets/`; nothing is written here (`write: false`).
+ *
+ * Paths are taken relative to this file so that it works from `src/build/` and from
+ * the compiled `dist/build/`: both sit two levels below the package root, and
+ * `src/client/` is bundled from its TypeScript sources.
+ */
+import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join, relative, resolve, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import * as esbuild from 'esbuild'
+import type { ClientAssets } from '../render/types.js'
+import { templatesPlugin } from '../render/templates.js'
+import { SITE_DIR } from '../shared/constants.js'
+
+export interface ClientBundleOptions {
+  /** Project root: `templates/` is read from here. */
+  root: string
+  /** @default true */
+  minify?: boolean
+}
+
+export interface ClientBundleResult {
+  /** Scripts and styles of every page. */
+  assets: ClientAssets
+  /** Editor preview extras, loaded after `assets` on `?pce=1` preview pages. */
+  editorAssets: ClientAssets
+  /** Output files, paths relative to the output folder (`_site/assets/entry-AB12CD.js`). */
+  files: Array<{ path: string; contents: Uint8Array }>
+}
+
+export interface ClientBundler {
+  rebuild(): Promise<ClientBundleResult>
+  dispose(): Promise<void>
+}
+
+const fromHere = (path: string): string => fileURLToPath(new URL(path, import.meta.url))
+const CLIENT_ENTRY = fromHere('../../src/client/entry.tsx')
+const EDITOR_ENTRY = fromHere('../../src/client/editor/entry.ts')
+const RUNTIME_ENTRY = fromHere('../../src/runtime/index.ts')
+const ASSETS_DIR = `${SITE_DIR}/assets`
+/** Browsers with ES modules, `:has()` and CSS nesting (Baseline 2023). */
+export const CLIENT_TARGETS = ['chrome111', 'edge111', 'firefox114', 'safari16.4']
+
+// The engine's own React, also for templates/: one copy, one set of hooks and contexts.
+const requireHere = createRequire(import.meta.url)
+const packageDir = (name: string): string => dirname(requireHere.resolve(`${name}/package.json`))
+
+type BundleOptions = esbuild.BuildOptions & { metafile: true; write: false; outdir: string; absWorkingDir: string }
+
+/**
+ * Two builds: the visitor entry with code splitting (client navigation is a lazy chunk),
+ * and the editor entry on its own, so that it shares no chunk with the visitor entry
+ * (a shared chunk would add a request and bytes to every visitor's first load).
+ */
+function createOptions(options: ClientBundleOptions): { main: BundleOptions; editor: BundleOptions } {
+  const root = resolve(options.root)
+  const styles = join(root, 'templates', 'styles.css')
+  const common: BundleOptions = {
+    absWorkingDir: root,
+    outdir: join(root, '.site', 'client', ASSETS_DIR),
+    write: false,
+    metafile: true,
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: CLIENT_TARGETS,
+    minify: options.minify ?? true,
+    jsx: 'automatic',
+    entryNames: '[name]-[hash]',
+    chunkNames: 'chunk-[hash]',
+    assetNames: '[name]-[hash]',
+    publicPath: `/${ASSETS_DIR}`,
+    loader: { '.woff': 'file', '.woff2': 'file', '.png': 'file', '.jpg': 'file', '.jpeg': 'file', '.gif': 'file', '.svg': 'file', '.webp': 'file', '.avif': 'file' },
+    define: { 'process.env.NODE_ENV': '"production"' },
+    alias: { react: packageDir('react'), 'react-dom': packageDir('react-dom') },
+    plugins: [templatesPlugin(root, { runtime: RUNTIME_ENTRY })],
+    logLevel: 'silent',
+  }
+  const mainEntries: Record<string, string> = { entry: CLIENT_ENTRY }
+  if (existsSync(styles)) mainEntries.styles = styles
+  return {
+    main: { ...common, entryPoints: mainEntries, splitting: true },
+    editor: { ...common, entryPoints: { editor: EDITOR_ENTRY }, splitting: false },
+  }
+}
+
+type Built = esbuild.BuildResult & { metafile: esbuild.Metafile; outputFiles: esbuild.OutputFile[] }
+
+/** Asset URLs of one entry and the output files of its build. */
+function readBuild(result: Built, config: BundleOptions, name: 'entry' | 'editor'): { assets: ClientAssets; files: ClientBundleResult['files'] } {
+  const { outputs } = result.metafile
+  const toRelative = (file: string) => relative(config.outdir, resolve(config.absWorkingDir, file)).split(sep).join('/')
+  const toUrl = (file: string) => `/${ASSETS_DIR}/${toRelative(file)}`
+  const entryOutput = (entry: string, ext: string) =>
+    Object.keys(outputs).find((file) => toRelative(file).startsWith(`${entry}-`) && file.endsWith(ext) && outputs[file]?.entryPoint !== undefined)
+  // Chunks the entry imports statically load with it on first load: they are preloaded.
+  const staticImports = (file: string, seen = new Set<string>()): string[] => {
+    for (const item of outputs[file]?.imports ?? []) {
+      if (item.kind !== 'import-statement' || item.external || seen.has(item.path)) continue
+      seen.add(item.path)
+      staticImports(item.path, seen)
+    }
+    return [...seen]
+  }
+  const js = entryOutput(name, '.js')
+  if (!js) throw new Error(`bundleClient: esbuild produced no ${name} script`)
+  const css = [outputs[js]?.cssBundle, name === 'entry' ? entryOutput('styles', '.css') : undefined].filter((f): f is string => f !== undefined)
+  return {
+    assets: { scripts: [toUrl(js)], styles: css.map(toUrl), modulePreloads: staticImports(js).map(toUrl) },
+    files: result.outputFiles.map((file) => ({ path: `${ASSETS_DIR}/${relative(config.outdir, file.path).split(sep).join('/')}`, contents: file.contents })),
+  }
+}
+
+function toBundleResult(main: Built, editor: Built, config: { main: BundleOptions; editor: BundleOptions }): ClientBundleResult {
+  const visitor = readBuild(main, config.main, 'entry')
+  const preview = readBuild(editor, config.editor, 'editor')
+  const seen = new Set(visitor.files.map((file) => file.path))
+  return { assets: visitor.assets, editorAssets: preview.assets, files: [...visitor.files, ...preview.files.filter((file) => !seen.has(file.path))] }
+}
+
+const failureMessage = (error: unknown): string => {
+  const errors = (error as esbuild.BuildFailure)?.errors
+  if (!Array.isArray(errors) || errors.length === 0) return error instanceof Error ? error.message : String(error)
+  return esbuild.formatMessagesSync(errors, { kind: 'error', color: false }).join('\n').trim()
+}
+
+async function run<T>(task: () => Promise<T>): Promise<T> {
+  try {
+    return await task()
+  } catch (error) {
+    throw new Error(`Bundling the browser client failed:\n${failureMessage(error)}`, { cause: error })
+  }
+}
+
+/** One production bundle of the client (used by `site build`). */
+export async function bundleClient(options: ClientBundleOptions): Promise<ClientBundleResult> {
+  const config = createOptions(options)
+  const [main, editor] = await run(() => Promise.all([esbuild.build(config.main), esbuild.build(config.editor)]))
+  return toBundleResult(main, editor, config)
+}
+
+/** An incremental bundler for watch mode (`site preview`): each `rebuild()` reuses esbuild's work. */
+export function createClientBundler(options: ClientBundleOptions): ClientBundler {
+  const config = createOptions(options)
+  type Contexts = [esbuild.BuildContext<BundleOptions>, esbuild.BuildContext<BundleOptions>]
+  let contexts: Promise<Contexts> | undefined
+  return {
+    async rebuild() {
+      contexts ??= Promise.all([esbuild.context(config.main), esbuild.context(config.editor)]).catch((error: unknown) => {
+        contexts = undefined
+        throw error
+      })
+      const [main, editor] = await run(() => contexts as Promise<Contexts>)
+      const [mainResult, editorResult] = await run(() => Promise.all([main.rebuild(), editor.rebuild()]))
+      return toBundleResult(mainResult, editorResult, config)
+    },
+    async dispose() {
+      const pending = contexts
+      contexts = undefined
+      const created = await pending?.catch(() => undefined)
+      await Promise.all(created?.map((ctx) => ctx.dispose()) ?? [])
+    },
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * The visitor client: hydrates the prerendered page from `#__SITE_BOOT__`, counts the
+ * page view, starts the new-build check and the service worker, then loads client
+ * navigation (`navigation.ts`, its own chunk) once the browser is idle or the visitor
+ * reaches for a link, whichever comes first.
+ */
+import { useLayoutEffect } from 'react'
+import { hydrateRoot } from 'react-dom/client'
+import registry from 'site:templates'
+import { LOADING_BAR_ID, MAIN_ID, SiteApp } from 'site/runtime'
+import type { RenderState, TemplateRegistry } from '../render/types.js'
+import { APP_ROOT_ID, createInitialDataLoader, readBoot } from './boot.js'
+import { watchChunkErrors } from './chunk-errors.js'
+import { announcePage } from './events.js'
+import { toClickNavigation } from './links.js'
+import { startLiveReload } from './live-reload.js'
+import { createManifestCheck } from './manifest-check.js'
+import { createReloadGuard, getSessionStorage } from './reload-guard.js'
+import type { Router } from './router.js'
+import { registerServiceWorker } from './sw-register.js'
+import { browserTimers } from './timers.js'
+import { pushPageView } from './tracking.js'
+
+interface RootProps {
+  state: RenderState
+  registry: TemplateRegistry
+  onCommit(state: RenderState): void
+}
+
+// Renders exactly what the server rendered (no DOM of its own) and reports each commit.
+function Root({ state, registry, onCommit }: RootProps) {
+  useLayoutEffect(() => onCommit(state), [state, onCommit])
+  return <SiteApp state={state} registry={registry} />
+}
+
+async function start(win: Window): Promise<void> {
+  const doc = win.document
+  const boot = readBoot(doc)
+  const fetchFn = (url: string, init: RequestInit) => win.fetch(url, init)
+  const loadInitialData = createInitialDataLoader(fetchFn)
+  const guard = createReloadGuard({ storage: getSessionStorage(), now: () => Date.now() })
+  const reloadHere = () => {
+    if (guard.allow(win.location.pathname)) win.location.reload()
+  }
+  watchChunkErrors(win, reloadHere)
+  if (boot.reloadEventsUrl) startLiveReload(boot.reloadEventsUrl, () => win.location.reload())
+
+  const initialData = boot.state.initialData ?? (await loadInitialData(boot.initialDataUrl ?? ''))
+  const state: RenderState = { ...boot.state, initialData }
+  const container = doc.getElementById(APP_ROOT_ID)
+  if (!container) throw new Error(`site: #${APP_ROOT_ID} is missing; the page cannot hydrate`)
+
+  const commits = new Map<RenderState, () => void>()
+  const onCommit = (committed: RenderState) => {
+    commits.get(committed)?.()
+    commits.delete(committed)
+  }
+  const committed = (target: RenderState) => new Promise<void>((resolve) => commits.set(target, resolve))
+  const hydrated = committed(state)
+  const root = hydrateRoot(container, <Root state={state} registry={registry} onCommit={onCommit} />, {
+    // A template that throws in the browser: the prerendered page is still right, load it in full.
+    onUncaughtError: (error) => {
+      console.error(error)
+      reloadHere()
+    },
+  })
+  await hydrated
+
+  pushPageView(win, { title: doc.title, path: win.location.pathname })
+  announcePage(win, { state, kind: 'hydrate' })
+  const manifest = state.mode === 'static' ? createManifestCheck({ buildId: boot.buildId, fetch: fetchFn, timers: browserTimers, visibility: doc }) : undefined
+  manifest?.start()
+  if (state.mode === 'static') registerServiceWorker(win, boot.buildId)
+
+  let router: Router | undefined
+  let loading: Promise<Router> | undefined
+  const loadNavigation = () =>
+    (loading ??= import('./navigation.js').then(({ startNavigation }) => {
+      router = startNavigation({
+        window: win,
+        buildId: boot.buildId,
+        state,
+        initialDataUrl: boot.initialDataUrl,
+        loadInitialData,
+        guard,
+        manifest,
+        ids: { loadingBar: LOADING_BAR_ID, main: MAIN_ID },
+        render: (next) => {
+          const done = committed(next)
+          root.render(<Root state={next} registry={registry} onCommit={onCommit} />)
+          return done
+        },
+      })
+      return router
+    }))
+  // Until the router is there, a click on a page link waits for it rather than loading the page in full.
+  doc.addEventListener('click', (event) => {
+    const anchor = event.target instanceof Element ? event.target.closest('a[href]') : null
+    const url = !router && anchor instanceof HTMLAnchorElement ? toClickNavigation(event, anchor, win.location) : undefined
+    if (!url) return
+    event.preventDefault()
+    loadNavigation().then(
+      (loaded) => loaded.navigate(url),
+      () => win.location.assign(url.href),
+    )
+  })
+  doc.addEventListener('pointerover', () => void loadNavigation(), { once: true, passive: true })
+  const idle = win.requestIdleCallback ?? ((fn: () => void) => win.setTimeout(fn, 1))
+  idle(() => void loadNavigation())
+}
+
+start(window).catch((error: unknown) => {
+  // The prerendered page keeps working without the client: links stay plain links.
+  console.error(error)
+})

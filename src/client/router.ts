@@ -1,0 +1,184 @@
+/**
+ * Client navigation on page payloads: intercepts internal link clicks and
+ * back/forward, fetches `{path}/_payload.json`, renders it with the same
+ * templates and keeps URL, head, scroll and focus in step. Anything it cannot
+ * render here (404, other build, new build published) becomes a full page load.
+ */
+import type { RenderState } from '../render/types.js'
+import { LOADING_BAR } from '../shared/constants.js'
+import { isAbsoluteUrl, normalizePagePath } from '../shared/url.js'
+import type { InitialDataLoader } from './boot.js'
+import type { PageEventKind } from './events.js'
+import { createHistoryTracker, readEntry } from './history.js'
+import { toClickNavigation, toRoutableUrl } from './links.js'
+import type { LoadingBar } from './loading-bar.js'
+import type { ManifestCheck } from './manifest-check.js'
+import type { PayloadCache } from './payload-cache.js'
+import type { ReloadGuard } from './reload-guard.js'
+
+/** Redirect chains longer than this end in a full page load. */
+const MAX_CLIENT_REDIRECTS = 5
+
+export type NavigationMode = Exclude<PageEventKind, 'hydrate'>
+
+export interface RouterOptions {
+  window: Window
+  state: RenderState
+  initialDataUrl: string | undefined
+  payloads: PayloadCache
+  loadInitialData: InitialDataLoader
+  bar: LoadingBar
+  guard: ReloadGuard
+  manifest: ManifestCheck | undefined
+  /** Renders a state; resolves once React committed it. */
+  render(state: RenderState): Promise<void>
+  /** Head, attributes, tracking, events: everything after the DOM shows the new page. */
+  afterRender(previous: RenderState, next: RenderState, mode: NavigationMode): void
+}
+
+export interface Router {
+  navigate(url: URL, mode?: NavigationMode): Promise<void>
+  /** The page path a link leads to when the router would handle it. */
+  toPath(anchor: HTMLAnchorElement): string | undefined
+  readonly state: RenderState
+}
+
+const pathOf = (url: URL): string | undefined => {
+  const checked = normalizePagePath(url.pathname)
+  return checked.ok ? checked.path : undefined
+}
+
+export function createRouter(options: RouterOptions): Router {
+  const { window: win, payloads, bar, guard, manifest } = options
+  const tracker = createHistoryTracker(win)
+  let state = options.state
+  let initialDataUrl = options.initialDataUrl
+  let seq = 0
+
+  // Full page loads. `replace`/`pop` must not add an entry: the URL already is (or replaces) the current one.
+  const load = (url: URL | string, mode: NavigationMode) => (mode === 'push' ? win.location.assign(String(url)) : win.location.replace(String(url)))
+  const guardedLoad = (url: URL, path: string, mode: NavigationMode): boolean => {
+    if (!guard.allow(path)) return false
+    load(url, mode)
+    return true
+  }
+
+  // In preview, keep `?pce=1`, `?debug` … across navigations: links in content do not carry them.
+  const withPreviewQuery = (url: URL): URL => {
+    if (state.mode !== 'preview') return url
+    const next = new URL(url)
+    for (const [key, value] of new URL(win.location.href).searchParams) if (!next.searchParams.has(key)) next.searchParams.set(key, value)
+    return next
+  }
+
+  async function navigate(target: URL, mode: NavigationMode = 'push', scroll?: { x: number; y: number }, hops = 0): Promise<void> {
+    const token = ++seq
+    const url = withPreviewQuery(target)
+    const path = pathOf(url)
+    if (path === undefined) return load(url, mode)
+    if (manifest?.isStale() && guardedLoad(url, path, mode)) return
+    bar.start()
+    let result = await payloads.get(path)
+    if (token !== seq) return
+    if (result.type === 'error') {
+      // STYLE 11: a failure after a redeploy is usually a stale build: re-read the manifest once, retry once.
+      payloads.delete(path)
+      await manifest?.check()
+      if (token !== seq) return
+      if (manifest?.isStale() && guardedLoad(url, path, mode)) return
+      result = await payloads.get(path)
+      if (token !== seq) return
+    }
+    if (result.type === 'error') return fail(url, path, mode, token)
+    if (result.type === 'full-load') return load(url, mode)
+    if (result.type === 'redirect') {
+      if (isAbsoluteUrl(result.to)) {
+        if (mode === 'push') tracker.push(path, url.href)
+        return win.location.replace(result.to)
+      }
+      const next = new URL(result.to, url)
+      if (next.origin !== url.origin || hops >= MAX_CLIENT_REDIRECTS) return load(next, mode)
+      // Replace-style: the redirecting URL's entry is taken over by its target.
+      if (mode === 'push') tracker.push(path, url.href)
+      return navigate(next, 'replace', undefined, hops + 1)
+    }
+    const { payload } = result
+    if (payload.status !== 200) return load(url, mode)
+    let initialData = state.initialData
+    let dataUrl = initialDataUrl
+    const localeChanged = payload.locale !== state.locale
+    if (payload.initialDataUrl && payload.initialDataUrl !== initialDataUrl && (state.site.i18nMiddleware || !localeChanged)) {
+      try {
+        initialData = await options.loadInitialData(payload.initialDataUrl)
+        dataUrl = payload.initialDataUrl
+      } catch {
+        if (token === seq) fail(url, path, mode, token)
+        return
+      }
+      if (token !== seq) return
+    }
+    const { error: _error, ...rest } = state
+    const next: RenderState = { ...rest, path: payload.path, locale: payload.locale, status: payload.status, page: payload.page, initialData }
+    if (mode === 'push') tracker.push(payload.path, url.href)
+    else if (mode === 'replace') tracker.replace(payload.path, url.href)
+    await options.render(next)
+    if (token !== seq) return
+    const previous = state
+    state = next
+    initialDataUrl = dataUrl
+    restoreScroll(url, scroll)
+    bar.finish()
+    options.afterRender(previous, next, mode)
+  }
+
+  function fail(url: URL, path: string, mode: NavigationMode, token: number) {
+    bar.fail()
+    // Let the error colour show for a moment, then load the page in full (guarded against loops).
+    win.setTimeout(() => {
+      if (token === seq) guardedLoad(url, path, mode)
+    }, LOADING_BAR.hideDelayMs)
+  }
+
+  function restoreScroll(url: URL, scroll: { x: number; y: number } | undefined) {
+    if (scroll) return win.scrollTo(scroll.x, scroll.y)
+    const id = url.hash ? decodeURIComponent(url.hash.slice(1)) : ''
+    const anchor = id ? win.document.getElementById(id) : null
+    if (anchor) anchor.scrollIntoView()
+    else win.scrollTo(0, 0)
+  }
+
+  win.document.addEventListener('click', (event) => {
+    const anchor = event.target instanceof Element ? event.target.closest('a[href]') : null
+    if (!(anchor instanceof HTMLAnchorElement)) return
+    const url = toClickNavigation(event, anchor, win.location)
+    if (!url) return
+    event.preventDefault()
+    const here = new URL(win.location.href)
+    void navigate(url, url.href === here.href ? 'replace' : 'push')
+  })
+
+  win.addEventListener('popstate', (event) => {
+    const url = new URL(win.location.href)
+    const entry = readEntry(event.state)
+    // Same page (an anchor entry the browser made): the browser handles the scroll.
+    if (pathOf(url) === state.path && (!entry || entry.path === state.path)) return
+    void navigate(url, 'pop', entry ? { x: entry.x, y: entry.y } : { x: 0, y: 0 })
+  })
+
+  win.history.scrollRestoration = 'manual'
+  const first = readEntry(win.history.state)
+  win.history.replaceState({ ...(win.history.state ?? {}), site: 1, path: state.path, x: first?.x ?? 0, y: first?.y ?? 0 }, '')
+  // A reload keeps history.state: put the visitor back where they were.
+  if (first && first.path === state.path && (first.x !== 0 || first.y !== 0)) win.scrollTo(first.x, first.y)
+
+  return {
+    navigate: (url, mode) => navigate(url, mode),
+    toPath(anchor) {
+      const url = toRoutableUrl(anchor, win.location)
+      return url ? pathOf(url) : undefined
+    },
+    get state() {
+      return state
+    },
+  }
+}

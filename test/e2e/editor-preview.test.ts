@@ -1,0 +1,182 @@
+/**
+ * Issue 6, the browser side of editor preview (contract section 9): edit links,
+ * window messages with the CMS (the page inside an iframe of a test parent page),
+ * `pce-scroll-to-uid`, the preview options and live reload. Runs against `site preview`
+ * (src/preview) and the demo content API, both on loopback.
+ */
+import { existsSync } from 'node:fs'
+import type { Browser, Frame, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { resolveConfig } from '../../src/config/load.js'
+import { startDemoApi, type DemoApi } from '../../src/demo/server.js'
+import { PREVIEW_OPTION_DEFAULTS, PREVIEW_OPTIONS_KEY } from '../../src/shared/constants.js'
+import { hasChromium, isSameDocument, launchBrowser, markDocument, openPage, waitForHydration } from './helpers/browser.js'
+import { REPO_ROOT } from './helpers/site.js'
+
+const hasPreview = existsSync(new URL('../../src/preview/server.ts', import.meta.url))
+const EDITING = 'You are currently editing this element'
+
+interface Message {
+  type: string
+  uid?: number
+}
+
+describe.skipIf(!hasChromium || !hasPreview)('editor preview in the browser (issue 6)', () => {
+  let api: DemoApi
+  let preview: { url: string; reload(): Promise<boolean>; close(): Promise<void> }
+  let browser: Browser
+
+  beforeAll(async () => {
+    const { startPreviewServer } = await import('../../src/preview/server.js')
+    api = await startDemoApi({ port: 0 })
+    // `inline` is how the server reads the config again on a reload: with the demo API's URL.
+    const inline = { root: REPO_ROOT, apiBaseUrl: api.url }
+    const config = await resolveConfig(inline)
+    ;[preview, browser] = await Promise.all([startPreviewServer({ config, inline, host: '127.0.0.1', port: 0, watch: false, log: () => undefined }), launchBrowser()])
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await preview?.close()
+    await api?.close()
+  })
+
+  /** A parent page (the CMS's split view) with the preview in an iframe; it records the messages it receives. */
+  async function openFramed(path = '/'): Promise<{ page: Page; frame: Frame; messages: () => Promise<Message[]>; close(): Promise<void>; errors: string[] }> {
+    const { context, page, problems } = await openPage(browser)
+    await page.setContent(`<!doctype html><title>CMS</title>
+      <script>window.__messages = []; addEventListener('message', (event) => window.__messages.push(event.data))</script>
+      <iframe id="preview" style="width:1000px;height:600px" src="${preview.url}${path}?pce=1"></iframe>`)
+    const frame = await (await page.waitForSelector('#preview')).contentFrame()
+    if (!frame) throw new Error('no preview frame')
+    await frame.waitForLoadState('load')
+    await frame.waitForFunction(() => (window as unknown as Record<symbol, unknown>)[Symbol.for('site:page')] !== undefined)
+    return {
+      page,
+      frame,
+      messages: () => page.evaluate(() => (window as unknown as { __messages: Message[] }).__messages),
+      close: () => context.close(),
+      errors: problems.errors,
+    }
+  }
+
+  const uidsOf = (frame: Frame): Promise<number[]> => frame.evaluate(() => [...document.querySelectorAll('.pce-target[data-pce-uid]')].map((el) => Number(el.getAttribute('data-pce-uid'))))
+  const labelOf = (frame: Frame, uid: number) => frame.evaluate((u) => document.querySelector(`.pce-target[data-pce-uid="${u}"] > .pce-edit-link`)?.textContent, uid)
+
+  it('posts pce-preview-ready once hydrated; an edit click posts pce-open-edit-uid and switches the labels', async () => {
+    const view = await openFramed('/')
+    await view.page.waitForFunction(() => (window as unknown as { __messages: Message[] }).__messages.some((m) => m.type === 'pce-preview-ready'))
+    const uids = await uidsOf(view.frame)
+    expect(uids.length).toBeGreaterThan(1)
+    const [first, second] = uids as [number, number]
+    expect(await labelOf(view.frame, first)).toBe('Edit')
+
+    await view.frame.click(`.pce-target[data-pce-uid="${first}"] > .pce-edit-link`)
+    await view.page.waitForFunction((u) => (window as unknown as { __messages: Message[] }).__messages.some((m) => m.type === 'pce-open-edit-uid' && m.uid === u), first)
+    expect(await labelOf(view.frame, first)).toBe(EDITING)
+    expect(new URL(view.frame.url()).pathname).toBe('/')
+
+    await view.frame.click(`.pce-target[data-pce-uid="${second}"] > .pce-edit-link`)
+    await view.page.waitForFunction((u) => (window as unknown as { __messages: Message[] }).__messages.some((m) => m.type === 'pce-open-edit-uid' && m.uid === u), second)
+    expect(await labelOf(view.frame, second)).toBe(EDITING)
+    expect(await labelOf(view.frame, first)).toBe('Edit')
+    expect((await view.messages()).filter((m) => m.type === 'pce-open-edit-uid')).toEqual([
+      { type: 'pce-open-edit-uid', uid: first },
+      { type: 'pce-open-edit-uid', uid: second },
+    ])
+    expect(view.errors).toEqual([])
+    await view.close()
+  })
+
+  it('scrolls to, highlights and marks the element a pce-scroll-to-uid message names', async () => {
+    const view = await openFramed('/')
+    const uids = await uidsOf(view.frame)
+    const last = uids[uids.length - 1] as number
+    await view.page.evaluate((uid) => (document.getElementById('preview') as HTMLIFrameElement).contentWindow?.postMessage({ type: 'pce-scroll-to-uid', uid }, '*'), last)
+    await view.frame.waitForSelector(`.pce-target[data-pce-uid="${last}"].pce-target-highlight[data-pce-focused]`)
+    await view.frame.waitForFunction((uid) => {
+      const rect = (document.querySelector(`.pce-target[data-pce-uid="${uid}"]`) as HTMLElement).getBoundingClientRect()
+      return rect.bottom > 0 && rect.top < window.innerHeight
+    }, last)
+    expect(await labelOf(view.frame, last)).toBe(EDITING)
+    expect(await view.frame.locator('.pce-target-highlight').count()).toBe(1)
+    expect(view.errors).toEqual([])
+    await view.close()
+  })
+
+  it('keeps preview mode across a client navigation and posts pce-preview-ready after it', async () => {
+    const view = await openFramed('/')
+    await markDocument(view.frame)
+    const ready = async () => (await view.messages()).filter((m) => m.type === 'pce-preview-ready').length
+    await view.page.waitForFunction(() => (window as unknown as { __messages: Message[] }).__messages.some((m) => m.type === 'pce-preview-ready'))
+    const before = await ready()
+    await view.frame.evaluate(() => (document.querySelector('header a[href="/about-us"]') as HTMLElement).click())
+    await view.page.waitForFunction((n) => (window as unknown as { __messages: Message[] }).__messages.filter((m) => m.type === 'pce-preview-ready').length > n, before)
+    const url = new URL(view.frame.url())
+    expect(url.pathname).toBe('/about-us')
+    expect(url.searchParams.get('pce')).toBe('1')
+    expect(await isSameDocument(view.frame)).toBe(true)
+    expect(await view.frame.locator('.pce-target .pce-edit-link').count()).toBeGreaterThan(0)
+    expect(view.errors).toEqual([])
+    await view.close()
+  })
+
+  it('stores the option defaults in localStorage, shows them on <body> and changes them from the panel', async () => {
+    const { context, page, problems } = await openPage(browser)
+    await page.goto(`${preview.url}/?pce=1`)
+    await waitForHydration(page)
+    expect(JSON.parse((await page.evaluate((key) => localStorage.getItem(key), PREVIEW_OPTIONS_KEY)) ?? 'null')).toEqual(PREVIEW_OPTION_DEFAULTS)
+    const bodyFlags = () => page.evaluate(() => Object.fromEntries([...document.body.attributes].filter((a) => a.name.startsWith('data-pce-')).map((a) => [a.name, a.value])))
+    expect(await bodyFlags()).toEqual({
+      'data-pce-dim-inactive': '1',
+      'data-pce-show-outline-on-link-hover': '1',
+      'data-pce-show-location-indicators': '1',
+      'data-pce-navigate-pages-in-typo3': '1',
+    })
+    await page.click('.pce-options-toggle')
+    await page.check('.pce-options-panel input[name="always-show-links"]')
+    await page.uncheck('.pce-options-panel input[name="dim-inactive"]')
+    expect(JSON.parse((await page.evaluate((key) => localStorage.getItem(key), PREVIEW_OPTIONS_KEY)) ?? 'null')).toEqual({
+      ...PREVIEW_OPTION_DEFAULTS,
+      'always-show-links': true,
+      'dim-inactive': false,
+    })
+    expect(await bodyFlags()).toMatchObject({ 'data-pce-always-show-links': '1' })
+    expect(await bodyFlags()).not.toHaveProperty('data-pce-dim-inactive')
+    // The stored choice applies on the next page.
+    await page.reload()
+    await waitForHydration(page)
+    expect(await bodyFlags()).toHaveProperty('data-pce-always-show-links', '1')
+    expect(problems.errors).toEqual([])
+    await context.close()
+  })
+
+  it('outside a frame, an edit click opens the backend record link in a new tab', async () => {
+    const { context, page, problems } = await openPage(browser)
+    await page.goto(`${preview.url}/?pce=1`)
+    await waitForHydration(page)
+    const uid = (await page.evaluate(() => Number(document.querySelector('.pce-target[data-pce-uid]')?.getAttribute('data-pce-uid')))) as number
+    const popup = context.waitForEvent('page')
+    await page.click(`.pce-target[data-pce-uid="${uid}"] > .pce-edit-link`)
+    const opened = await popup
+    expect(opened.url()).toBe(`${api.url}/typo3/record/edit?edit%5Btt_content%5D%5B${uid}%5D=edit`)
+    expect(await page.evaluate((u) => document.querySelector(`.pce-target[data-pce-uid="${u}"] > .pce-edit-link`)?.textContent, uid)).toBe(EDITING)
+    expect(problems.errors).toEqual([])
+    await context.close()
+  })
+
+  it('reloads open tabs when the preview server announces a rebuild', async () => {
+    const { context, page, problems } = await openPage(browser)
+    const stream = page.waitForResponse((response) => new URL(response.url()).pathname === '/_site/events')
+    await page.goto(`${preview.url}/?pce=1`)
+    await waitForHydration(page)
+    await markDocument(page)
+    await stream
+    const reloaded = page.waitForEvent('load')
+    expect(await preview.reload()).toBe(true)
+    await reloaded
+    await waitForHydration(page)
+    expect(await isSameDocument(page)).toBe(false)
+    expect(problems.errors).toEqual([])
+    await context.close()
+  })
+})

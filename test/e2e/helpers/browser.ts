@@ -1,0 +1,65 @@
+/**
+ * Debian's Chromium driven by playwright-core (never a downloaded browser), kept on
+ * loopback: every host name but 127.0.0.1 fails to resolve.
+ */
+import { existsSync } from 'node:fs'
+import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core'
+
+export const CHROMIUM_PATH = '/usr/bin/chromium'
+export const hasChromium = existsSync(CHROMIUM_PATH)
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+    ],
+  })
+}
+
+/** Console errors, uncaught page errors and React hydration warnings of a page. */
+export interface PageProblems {
+  errors: string[]
+}
+
+const HYDRATION_RE = /hydrat|did not match|server rendered|Minified React error #(418|419|423|425)/i
+
+export function watchProblems(page: Page): PageProblems {
+  const problems: PageProblems = { errors: [] }
+  page.on('console', (message) => {
+    const text = message.text()
+    if (message.type() === 'error' || (message.type() === 'warning' && HYDRATION_RE.test(text))) {
+      problems.errors.push(`${message.type()}: ${text}`)
+    }
+  })
+  page.on('pageerror', (error) => problems.errors.push(`pageerror: ${error.message}`))
+  return problems
+}
+
+/** A fresh context (own storage, own service workers) and page. */
+export async function openPage(browser: Browser, options: { serviceWorkers?: 'allow' | 'block' } = {}): Promise<{ context: BrowserContext; page: Page; problems: PageProblems }> {
+  const context = await browser.newContext({ serviceWorkers: options.serviceWorkers ?? 'block' })
+  const page = await context.newPage()
+  return { context, page, problems: watchProblems(page) }
+}
+
+/** Marks the current document; `isSameDocument` is false after a full page load. */
+export async function markDocument(page: Page | Frame): Promise<void> {
+  await page.evaluate(() => {
+    ;(window as unknown as { __e2eMark?: number }).__e2eMark = 1
+  })
+}
+
+export const isSameDocument = (page: Page | Frame): Promise<boolean> =>
+  page.evaluate(() => (window as unknown as { __e2eMark?: number }).__e2eMark === 1)
+
+/** Waits until the client has hydrated the page (it stores the page under `Symbol.for('site:page')`, see src/client/events.ts). */
+export async function waitForHydration(page: Page): Promise<void> {
+  await page.waitForFunction(() => (window as unknown as Record<symbol, unknown>)[Symbol.for('site:page')] !== undefined)
+}

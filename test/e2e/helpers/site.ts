@@ -1,0 +1,68 @@
+/**
+ * Set-up of the browser tests: the demo content API on a loopback port, the demo
+ * site built from it into a temporary folder with `build()`, and that folder served
+ * by the static server (`site serve`) on another loopback port.
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { build, type BuildResult } from '../../../src/build/build.js'
+import { resolveConfig } from '../../../src/config/load.js'
+import { selectSite } from '../../../src/config/resolve.js'
+import { startDemoApi, type DemoApi } from '../../../src/demo/server.js'
+import { startStaticServer, type RunningServer } from '../../../src/serve/server.js'
+
+export const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url))
+
+export interface BuiltSite {
+  api: DemoApi
+  /** The served output folder. */
+  outDir: string
+  /** `http://127.0.0.1:PORT` of the static server. */
+  url: string
+  result: BuildResult
+  /** Builds the demo again into a fresh folder (not served) and returns it. */
+  buildAgain(): Promise<{ outDir: string; result: BuildResult }>
+  close(): Promise<void>
+}
+
+async function buildInto(apiUrl: string, outDir: string): Promise<BuildResult> {
+  const config = await resolveConfig({ root: REPO_ROOT, apiBaseUrl: apiUrl, outDir })
+  const result = await build({ config, site: selectSite(config.sites), outDir, logger: { info: () => undefined, warn: () => undefined } })
+  if (result.failures.length > 0) throw new Error(`demo build failed: ${JSON.stringify(result.failures)}`)
+  return result
+}
+
+export async function startBuiltSite(): Promise<BuiltSite> {
+  const temp = await mkdtemp(join(tmpdir(), 'site-e2e-'))
+  const api = await startDemoApi({ port: 0 })
+  let server: RunningServer | undefined
+  try {
+    const outDir = join(temp, 'out')
+    const result = await buildInto(api.url, outDir)
+    server = await startStaticServer({ dir: outDir, host: '127.0.0.1', port: 0 })
+    let builds = 0
+    const running = server
+    return {
+      api,
+      outDir,
+      url: running.url,
+      result,
+      async buildAgain() {
+        const again = join(temp, `again-${++builds}`)
+        return { outDir: again, result: await buildInto(api.url, again) }
+      },
+      async close() {
+        await running.close()
+        await api.close()
+        await rm(temp, { recursive: true, force: true })
+      },
+    }
+  } catch (error) {
+    await server?.close()
+    await api.close()
+    await rm(temp, { recursive: true, force: true })
+    throw error
+  }
+}

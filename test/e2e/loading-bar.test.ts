@@ -1,0 +1,137 @@
+/**
+ * Issue 5, the route loading bar in a real browser (SPEC points 4 and 9): shown for a
+ * slow navigation (3 px high), not for a quick one, red when the navigation fails.
+ */
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { LOADING_BAR_ERROR_COLOR } from '../../src/client/loading-bar.js'
+import { LOADING_BAR } from '../../src/shared/constants.js'
+import { hasChromium, isSameDocument, launchBrowser, markDocument, openPage, waitForHydration } from './helpers/browser.js'
+import { waitForPageView } from './helpers/pages.js'
+import { startBuiltSite, type BuiltSite } from './helpers/site.js'
+
+/** Internal footer links below the fold and nowhere else on the page: nothing prefetches them before a click. */
+const footerOnlyLinks = (page: Page): Promise<string[]> =>
+  page.evaluate(() => {
+    const elsewhere = new Set([...document.querySelectorAll('a[href^="/"]')].filter((a) => !a.closest('footer')).map((a) => a.getAttribute('href')))
+    const hrefs = [...document.querySelectorAll<HTMLAnchorElement>('footer a[href^="/"]')]
+      .filter((a) => a.getBoundingClientRect().top > window.innerHeight && !elsewhere.has(a.getAttribute('href')))
+      .map((a) => a.getAttribute('href') as string)
+      .filter((href) => !href.includes('#') && !href.includes('.'))
+    return [...new Set(hrefs)]
+  })
+
+// A script click: no hover, so no prefetch before the navigation starts.
+const scriptClick = (page: Page, href: string) =>
+  page.evaluate((h) => (document.querySelector(`footer a[href="${h}"]`) as HTMLElement).click(), href)
+
+interface BarSnapshot {
+  state: string
+  color: string
+  height: number
+}
+
+/** Records the bar's `data-state` (with its colour and height) each time it changes from now on. */
+const recordBarStates = (page: Page) =>
+  page.evaluate(() => {
+    const bar = document.getElementById('site-loading-bar') as HTMLElement
+    const states: BarSnapshot[] = ((window as unknown as { __barStates: BarSnapshot[] }).__barStates = [])
+    new MutationObserver(() =>
+      states.push({ state: bar.getAttribute('data-state') ?? '', color: getComputedStyle(bar).backgroundColor, height: bar.getBoundingClientRect().height }),
+    ).observe(bar, { attributes: true, attributeFilter: ['data-state'] })
+  })
+
+const barStates = (page: Page): Promise<BarSnapshot[]> => page.evaluate(() => (window as unknown as { __barStates: BarSnapshot[] }).__barStates)
+
+describe.skipIf(!hasChromium)('route loading bar (issue 5)', () => {
+  let site: BuiltSite
+  let browser: Browser
+
+  beforeAll(async () => {
+    ;[site, browser] = await Promise.all([startBuiltSite(), launchBrowser()])
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await site?.close()
+  })
+
+  async function openHome() {
+    const opened = await openPage(browser)
+    const requested = new Set<string>()
+    opened.page.on('request', (request) => void requested.add(new URL(request.url()).pathname))
+    await opened.page.setViewportSize({ width: 1000, height: 600 })
+    await opened.page.goto(`${site.url}/`)
+    await waitForHydration(opened.page)
+    await markDocument(opened.page)
+    await recordBarStates(opened.page)
+    const links = (await footerOnlyLinks(opened.page)).filter((href) => !requested.has(`${href}/_payload.json`))
+    expect(links.length).toBeGreaterThan(0)
+    return { ...opened, links }
+  }
+
+  it('appears after the throttle on a slow navigation, 3 px high, and hides after finishing', async () => {
+    const { context, page, problems, links } = await openHome()
+    const target = links[0] as string
+    await page.route(`**${target}/_payload.json*`, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_200))
+      await route.continue()
+    })
+    await scriptClick(page, target)
+    await page.waitForSelector('#site-loading-bar[data-state="loading"]')
+    await page.waitForFunction(() => getComputedStyle(document.getElementById('site-loading-bar') as HTMLElement).opacity === '1')
+    const shown = await page.evaluate(() => {
+      const bar = document.getElementById('site-loading-bar') as HTMLElement
+      const style = getComputedStyle(bar)
+      return { height: bar.getBoundingClientRect().height, opacity: style.opacity, position: style.position, top: bar.getBoundingClientRect().top }
+    })
+    expect(shown).toEqual({ height: LOADING_BAR.heightPx, opacity: '1', position: 'fixed', top: 0 })
+    await waitForPageView(page, target, 2)
+    await page.waitForSelector('#site-loading-bar[data-state="idle"]', { state: 'attached' })
+    expect(await page.evaluate(() => getComputedStyle(document.getElementById('site-loading-bar') as HTMLElement).opacity)).toBe('0')
+    expect(await isSameDocument(page)).toBe(true)
+    expect(problems.errors).toEqual([])
+    await context.close()
+  })
+
+  it('is not shown for a quick navigation', async () => {
+    const { context, page, problems, links } = await openHome()
+    const target = links[0] as string
+    await scriptClick(page, target)
+    await waitForPageView(page, target, 2)
+    await page.waitForTimeout(LOADING_BAR.throttleMs + 100)
+    expect((await barStates(page)).map((snapshot) => snapshot.state)).not.toContain('loading')
+    expect(await isSameDocument(page)).toBe(true)
+    expect(problems.errors).toEqual([])
+    await context.close()
+  })
+
+  it('turns to the error colour when the navigation fails, then loads the page in full', async () => {
+    const { context, page, links } = await openHome()
+    const target = links[0] as string
+    let attempts = 0
+    await page.route(`**${target}/_payload.json*`, async (route) => {
+      attempts++
+      await route.abort('failed')
+    })
+    await scriptClick(page, target)
+    // The site may set --site-loading-bar-error-color: a probe resolves the colour the bar should have.
+    const expected = await page.evaluate((errorColor) => {
+      const probe = document.body.appendChild(document.createElement('i'))
+      probe.style.backgroundColor = errorColor
+      return getComputedStyle(probe).backgroundColor
+    }, LOADING_BAR_ERROR_COLOR)
+    await page.waitForFunction(() => (window as unknown as { __barStates: BarSnapshot[] }).__barStates.some((s) => s.state === 'error'))
+    const bar = (await barStates(page)).find((snapshot) => snapshot.state === 'error') as BarSnapshot
+    expect(bar.color).toBe(expected)
+    const [red = 0, green = 0, blue = 0] = (bar.color.match(/\d+/g) ?? []).map(Number)
+    expect(red).toBeGreaterThan(150)
+    expect(Math.max(green, blue)).toBeLessThan(80)
+    expect(bar.height).toBe(LOADING_BAR.heightPx)
+    // STYLE 11: one retry after re-reading the manifest, then a (guarded) full page load.
+    expect(attempts).toBe(2)
+    await page.waitForURL(`${site.url}${target}`)
+    await page.waitForLoadState('load')
+    expect(await isSameDocument(page)).toBe(false)
+    await context.close()
+  })
+})

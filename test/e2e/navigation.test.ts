@@ -1,0 +1,150 @@
+/**
+ * Issue 5, client navigation in a real browser: header link, back/forward, language switch.
+ * The demo site is built and served on loopback by the set-up (see helpers/site.ts).
+ */
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { hasChromium, isSameDocument, launchBrowser, markDocument, openPage, waitForHydration } from './helpers/browser.js'
+import { builtTitle, pageViews, textOf, waitForPageView } from './helpers/pages.js'
+import { startBuiltSite, type BuiltSite } from './helpers/site.js'
+
+describe.skipIf(!hasChromium)('visitor navigation (issue 5)', () => {
+  let site: BuiltSite
+  let browser: Browser
+
+  beforeAll(async () => {
+    ;[site, browser] = await Promise.all([startBuiltSite(), launchBrowser()])
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await site?.close()
+  })
+
+  it('a header link renders the next page on the client: URL, title, content, one payload request, page_view', async () => {
+    const { context, page, problems } = await openPage(browser)
+    const payloads: string[] = []
+    const documents: string[] = []
+    page.on('request', (request) => {
+      if (request.url().includes('/_payload.json')) payloads.push(request.url())
+      if (request.resourceType() === 'document') documents.push(request.url())
+    })
+    await page.goto(`${site.url}/`)
+    await waitForHydration(page)
+    expect(await pageViews(page)).toEqual([{ event: 'page_view', page_title: await builtTitle(site.outDir, '/'), page_path: '/' }])
+    await markDocument(page)
+    const homeMain = await textOf(page, '#main')
+
+    await page.click('header .site-nav a[href="/about-us"]')
+    await waitForPageView(page, '/about-us', 2)
+
+    const title = await builtTitle(site.outDir, '/about-us')
+    expect(new URL(page.url()).pathname).toBe('/about-us')
+    expect(await page.title()).toBe(title)
+    expect(await isSameDocument(page)).toBe(true)
+    expect(documents).toHaveLength(1)
+    const mainText = await textOf(page, '#main')
+    expect(mainText).not.toBe(homeMain)
+    // The client render shows what the server rendered for that page.
+    const served = await context.newPage()
+    await served.goto(`${site.url}/about-us`)
+    expect(mainText).toBe(await textOf(served, '#main'))
+    // Head tags follow the page: the same managed tags as the served page, in any order.
+    const headTags = () => [...document.head.querySelectorAll('[data-site-head]')].map((el) => el.outerHTML).sort()
+    expect(await page.evaluate(headTags)).toEqual(await served.evaluate(headTags))
+    await served.close()
+
+    const aboutPayloads = payloads.filter((url) => new URL(url).pathname === '/about-us/_payload.json')
+    expect(aboutPayloads).toHaveLength(1)
+    expect(new URL(aboutPayloads[0] as string).searchParams.get('_b')).toBe(site.result.buildId)
+    expect((await pageViews(page)).at(-1)).toEqual({ event: 'page_view', page_title: title, page_path: '/about-us' })
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main')
+    expect(problems.errors).toEqual([])
+    await context.close()
+  })
+
+  it('back and forward restore the page and its scroll position', async () => {
+    const { context, page, problems } = await openPage(browser)
+    await page.setViewportSize({ width: 1000, height: 500 })
+    await page.goto(`${site.url}/`)
+    await waitForHydration(page)
+    await markDocument(page)
+    const homeTitle = await page.title()
+    const homeMain = await textOf(page, '#main')
+    await page.evaluate(() => window.scrollTo(0, 400))
+    await page.waitForFunction(() => window.scrollY === 400)
+    // A script click keeps the scroll position (a pointer click would scroll the link into view).
+    await page.evaluate(() => (document.querySelector('header .site-nav a[href="/about-us"]') as HTMLElement).click())
+    await waitForPageView(page, '/about-us', 2)
+    expect(await page.evaluate(() => window.scrollY)).toBe(0)
+
+    await page.goBack()
+    await waitForPageView(page, '/', 3)
+    expect(new URL(page.url()).pathname).toBe('/')
+    expect(await page.title()).toBe(homeTitle)
+    expect(await textOf(page, '#main')).toBe(homeMain)
+    await page.waitForFunction(() => window.scrollY === 400)
+
+    await page.goForward()
+    await waitForPageView(page, '/about-us', 4)
+    expect(await page.title()).toBe(await builtTitle(site.outDir, '/about-us'))
+    expect(await isSameDocument(page)).toBe(true)
+    expect(problems.errors).toEqual([])
+    await context.close()
+  })
+
+  it('switching language loads that locale’s initial data and shows the translated header and footer', async () => {
+    const { context, page, problems } = await openPage(browser)
+    const initialData: string[] = []
+    page.on('request', (request) => {
+      if (request.url().includes('/_site/data/')) initialData.push(new URL(request.url()).pathname)
+    })
+    await page.goto(`${site.url}/`)
+    await waitForHydration(page)
+    await markDocument(page)
+    expect(initialData.every((path) => path.startsWith('/_site/data/initial-en-'))).toBe(true)
+
+    await page.click('header .lang__toggle')
+    await page.click('header a[hreflang="pl"]')
+    await waitForPageView(page, '/pl', 2)
+
+    expect(await isSameDocument(page)).toBe(true)
+    expect(initialData.some((path) => /^\/_site\/data\/initial-pl-[^/]+\.json$/.test(path))).toBe(true)
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('pl')
+    expect(await page.title()).toBe(await builtTitle(site.outDir, '/pl'))
+    expect(await page.locator('footer a[href="/pl/polityka-prywatnosci"]').count()).toBeGreaterThan(0)
+    expect(await page.locator('footer a[href="/policy"]').count()).toBe(0)
+    // Header and footer read exactly as on the Polish page the server rendered.
+    const served = await context.newPage()
+    await served.goto(`${site.url}/pl`)
+    for (const selector of ['#__site > header', '#__site > footer']) {
+      expect(await textOf(page, selector), selector).toBe(await textOf(served, selector))
+    }
+    expect(problems.errors).toEqual([])
+    await context.close()
+  })
+
+  it('a redirect payload is a replace-style navigation: the redirecting URL leaves no history entry', async () => {
+    const { context, page, problems } = await openPage(browser)
+    await page.goto(`${site.url}/`)
+    await waitForHydration(page)
+    await markDocument(page)
+    const entries = await page.evaluate(() => history.length)
+    // /old-services is a redirect record of the demo (301 to /services); no page links to it.
+    await page.evaluate(() => {
+      const link = document.body.appendChild(document.createElement('a'))
+      link.href = '/old-services'
+      link.textContent = 'old'
+      link.click()
+    })
+    await waitForPageView(page, '/services', 2)
+    expect(new URL(page.url()).pathname).toBe('/services')
+    expect(await page.title()).toBe(await builtTitle(site.outDir, '/services'))
+    expect(await isSameDocument(page)).toBe(true)
+    expect(await page.evaluate(() => history.length)).toBe(entries + 1)
+    await page.goBack()
+    await waitForPageView(page, '/', 3)
+    expect(await isSameDocument(page)).toBe(true)
+    expect(problems.errors).toEqual([])
+    await context.close()
+  })
+})

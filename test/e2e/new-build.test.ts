@@ -1,0 +1,85 @@
+/**
+ * Issue 5, new builds: once `/_site/builds/latest.json` names another build than the
+ * open page's, the next internal navigation is a full page load, at most once per
+ * 10 s per path (reload guard in sessionStorage); when the guard blocks, it is a client render.
+ */
+import { copyFile, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { RELOAD_GUARD_KEY } from '../../src/shared/constants.js'
+import { hasChromium, isSameDocument, launchBrowser, markDocument, openPage, waitForHydration } from './helpers/browser.js'
+import { waitForPageView } from './helpers/pages.js'
+import { startBuiltSite, type BuiltSite } from './helpers/site.js'
+
+const LATEST = '_site/builds/latest.json'
+
+describe.skipIf(!hasChromium)('new build detection (issue 5)', () => {
+  let site: BuiltSite
+  let browser: Browser
+
+  beforeAll(async () => {
+    ;[site, browser] = await Promise.all([startBuiltSite(), launchBrowser()])
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await site?.close()
+  })
+
+  /** Resolves with the build id of the next latest.json the page reads. */
+  const nextManifestRead = (page: Page) =>
+    page.waitForResponse((response) => new URL(response.url()).pathname === `/${LATEST}`).then(async (response) => ((await response.json()) as { id: string }).id)
+
+  /** Opens (or lands on) a page, waits until its first deferred manifest check is done, marks the document. */
+  async function settle(page: Page, read: Promise<string>): Promise<string> {
+    await waitForHydration(page)
+    const id = await read
+    await markDocument(page)
+    return id
+  }
+
+  const clickLink = (page: Page, href: string) => page.evaluate((h) => (document.querySelector(`#__site a[href="${h}"]`) as HTMLElement).click(), href)
+
+  it('makes the next navigation a full load, once per path within 10 s', async () => {
+    const { context, page, problems } = await openPage(browser)
+    const firstRead = nextManifestRead(page)
+    await page.goto(`${site.url}/`)
+    expect(await settle(page, firstRead)).toBe(site.result.buildId)
+
+    // Publish a newer build beside the served one: only its latest.json reaches the host.
+    const next = await site.buildAgain()
+    expect(next.result.buildId).not.toBe(site.result.buildId)
+    await copyFile(join(next.outDir, LATEST), join(site.outDir, LATEST))
+    expect(JSON.parse(await readFile(join(site.outDir, LATEST), 'utf8')).id).toBe(next.result.buildId)
+
+    // The tab becoming visible again triggers a check.
+    const visibleRead = nextManifestRead(page)
+    await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')))
+    expect(await visibleRead).toBe(next.result.buildId)
+
+    // 1. Stale page, /about-us never reloaded: a full page load.
+    let read = nextManifestRead(page)
+    await clickLink(page, '/about-us')
+    await page.waitForURL(`${site.url}/about-us`)
+    expect(await isSameDocument(page)).toBe(false)
+    expect(await settle(page, read)).toBe(next.result.buildId)
+    let stamps = await page.evaluate((key) => JSON.parse(sessionStorage.getItem(key) ?? '{}') as Record<string, number>, RELOAD_GUARD_KEY)
+    expect(Object.keys(stamps)).toEqual(['/about-us'])
+
+    // 2. Stale again (the served HTML is still the old build): `/` was never reloaded, a full load.
+    read = nextManifestRead(page)
+    await clickLink(page, '/')
+    await page.waitForURL(`${site.url}/`)
+    expect(await isSameDocument(page)).toBe(false)
+    await settle(page, read)
+    stamps = await page.evaluate((key) => JSON.parse(sessionStorage.getItem(key) ?? '{}') as Record<string, number>, RELOAD_GUARD_KEY)
+    expect(Object.keys(stamps).sort()).toEqual(['/', '/about-us'])
+
+    // 3. /about-us again within 10 s: the guard blocks the reload, the client renders it.
+    await clickLink(page, '/about-us')
+    await waitForPageView(page, '/about-us', 2)
+    expect(await isSameDocument(page)).toBe(true)
+    expect(problems.errors).toEqual([])
+    await context.close()
+  })
+})

@@ -1,0 +1,83 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { createManifestCheck, LATEST_MANIFEST_URL, readManifestId } from '../../../src/client/manifest-check.js'
+import { MANIFEST_CHECK_DELAY_MS, MANIFEST_CHECK_INTERVAL_MS } from '../../../src/shared/constants.js'
+import { fakeTimers } from './fake-timers.js'
+
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
+
+function visibility() {
+  const listeners = new Set<() => void>()
+  return {
+    visibilityState: 'visible',
+    addEventListener: (_: 'visibilitychange', fn: () => void) => void listeners.add(fn),
+    removeEventListener: (_: 'visibilitychange', fn: () => void) => void listeners.delete(fn),
+    fire() {
+      for (const fn of listeners) fn()
+    },
+    listeners,
+  }
+}
+
+describe('manifest check (SPEC point 4: new build detection)', () => {
+  beforeEach(() => {
+    vi.useFakeTimers()
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it('waits 1 s after start, reads latest.json with no-store, and detects a new id', async () => {
+    let latest = 'b1'
+    const fetch = vi.fn(async (_url: string, _init: RequestInit) => json({ id: latest, timestamp: 1 }))
+    const onNewBuild = vi.fn()
+    const check = createManifestCheck({ buildId: 'b1', fetch, timers: fakeTimers(), onNewBuild })
+    check.start()
+    await vi.advanceTimersByTimeAsync(MANIFEST_CHECK_DELAY_MS - 1)
+    expect(fetch).not.toHaveBeenCalled()
+    await vi.advanceTimersByTimeAsync(1)
+    expect(fetch).toHaveBeenCalledTimes(1)
+    expect(fetch).toHaveBeenCalledWith(LATEST_MANIFEST_URL, expect.objectContaining({ cache: 'no-store' }))
+    expect(check.isStale()).toBe(false)
+    latest = 'b2'
+    await vi.advanceTimersByTimeAsync(MANIFEST_CHECK_INTERVAL_MS)
+    expect(fetch).toHaveBeenCalledTimes(2)
+    expect(check.isStale()).toBe(true)
+    expect(onNewBuild).toHaveBeenCalledWith('b2')
+    // Once stale, polling stops.
+    await vi.advanceTimersByTimeAsync(MANIFEST_CHECK_INTERVAL_MS * 3)
+    expect(fetch).toHaveBeenCalledTimes(2)
+  })
+
+  it('checks again when the tab becomes visible', async () => {
+    const fetch = vi.fn(async () => json({ id: 'b2' }))
+    const source = visibility()
+    const check = createManifestCheck({ buildId: 'b1', fetch, timers: fakeTimers(), visibility: source })
+    check.start()
+    source.fire()
+    await vi.advanceTimersByTimeAsync(0)
+    expect(fetch).toHaveBeenCalledTimes(1)
+    expect(check.isStale()).toBe(true)
+    expect(source.listeners.size).toBe(0)
+  })
+
+  it('ignores failures and bodies without an id; concurrent checks share one request', async () => {
+    const fetch = vi.fn(async () => json({ nope: true }))
+    const check = createManifestCheck({ buildId: 'b1', fetch, timers: fakeTimers() })
+    const [a, b] = await Promise.all([check.check(), check.check()])
+    expect(a).toBeUndefined()
+    expect(b).toBeUndefined()
+    expect(fetch).toHaveBeenCalledTimes(1)
+    fetch.mockRejectedValueOnce(new TypeError('offline'))
+    await expect(check.check()).resolves.toBeUndefined()
+    fetch.mockResolvedValueOnce(json({ id: 'b9' }, 503))
+    await expect(check.check()).resolves.toBeUndefined()
+    expect(check.isStale()).toBe(false)
+  })
+
+  it('reads { id } and { buildId }', () => {
+    expect(readManifestId({ id: 'x' })).toBe('x')
+    expect(readManifestId({ buildId: 'y' })).toBe('y')
+    expect(readManifestId({ id: '' })).toBeUndefined()
+    expect(readManifestId(null)).toBeUndefined()
+  })
+})

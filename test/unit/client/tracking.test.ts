@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest'
+import { pushPageView } from '../../../src/client/tracking.js'
+
+describe('page view tracking (SPEC point 1)', () => {
+  it('push page views to a data layer, creating it when missing', () => {
+    const win: { dataLayer?: unknown[] } = {}
+    pushPageView(win, { title: 'Home', path: '/' })
+    pushPageView(win, { title: 'O nas', path: '/pl/o-nas' })
+    expect(win.dataLayer).toEqual([
+      { event: 'page_view', page_title: 'Home', page_path: '/' },
+      { event: 'page_view', page_title: 'O nas', page_path: '/pl/o-nas' },
+    ])
+  })
+})
