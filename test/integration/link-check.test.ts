@@ -1,0 +1,63 @@
+/**
+ * Issue 7: a link check over the built demo output: every internal link and asset
+ * of every written HTML page resolves to a file in the output folder.
+ */
+import { existsSync, statSync } from 'node:fs'
+import { readdir, readFile } from 'node:fs/promises'
+import { join, relative } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startBuiltSite, type BuiltSite } from '../e2e/helpers/site.js'
+
+const ATTR_RE = /\s(href|src)="([^"]*)"/g
+
+async function htmlFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true })
+  return entries.filter((e) => e.isFile() && e.name.endsWith('.html')).map((e) => join(e.parentPath, e.name))
+}
+
+/** The file a static host answers a URL path with (as `site serve` and common hosts do). */
+function resolveTarget(outDir: string, pathname: string): string | undefined {
+  const decoded = decodeURIComponent(pathname)
+  const direct = join(outDir, decoded)
+  if (existsSync(direct) && statSync(direct).isFile()) return direct
+  const index = join(outDir, decoded, 'index.html')
+  return existsSync(index) ? index : undefined
+}
+
+const decodeEntities = (value: string) => value.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#x27;|&#39;/g, "'")
+
+describe('link check of the built demo site (issue 7)', () => {
+  let site: BuiltSite
+  beforeAll(async () => {
+    site = await startBuiltSite()
+  })
+  afterAll(() => site?.close())
+
+  it('resolves every internal link and asset of every page to a file', async () => {
+    const files = await htmlFiles(site.outDir)
+    expect(files.length).toBeGreaterThan(40)
+    const broken: string[] = []
+    let checked = 0
+    for (const file of files) {
+      const html = await readFile(file, 'utf8')
+      for (const [, attr, raw] of html.matchAll(ATTR_RE)) {
+        const value = decodeEntities(raw!)
+        if (!value.startsWith('/') || value.startsWith('//')) continue
+        const { pathname } = new URL(value, 'http://site.test')
+        checked++
+        if (!resolveTarget(site.outDir, pathname)) broken.push(`${relative(site.outDir, file)}: ${attr}="${value}"`)
+      }
+    }
+    expect(checked).toBeGreaterThan(500)
+    expect(broken).toEqual([])
+  })
+
+  it('resolves every asset referenced from the boot data and payloads', async () => {
+    const payloads = (await readdir(site.outDir, { recursive: true })).filter((f) => f.endsWith('_payload.json'))
+    expect(payloads.length).toBe(site.result.pages.paths.length + (site.result.redirects?.length ?? 0))
+    for (const file of payloads) {
+      const payload = JSON.parse(await readFile(join(site.outDir, file), 'utf8')) as { initialDataUrl?: string }
+      if (payload.initialDataUrl) expect(resolveTarget(site.outDir, payload.initialDataUrl), `${file} -> ${payload.initialDataUrl}`).toBeDefined()
+    }
+  })
+})
