@@ -1,6 +1,7 @@
 import { readFile, realpath, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { IMMUTABLE_CACHE, NO_CACHE, contentTypeOf } from './content-types.js'
+import { compressBody } from './compress.js'
 import { checkRequest, forMethod, textResponse } from './http-checks.js'
 import { matchRedirect, parseRedirects, type RedirectRule } from './redirects.js'
 import { isReallyInside, joinInside, toSafeSegments } from './safe-path.js'
@@ -51,7 +52,8 @@ export function createStaticHandler(options: StaticHandlerOptions): (request: Re
     const headers = { 'content-type': contentTypeOf(file), 'cache-control': cacheControlOf(relPath), etag }
     if (status === 200 && request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers })
     if (request.method === 'HEAD') return new Response(null, { status, headers: { ...headers, 'content-length': String(info.size) } })
-    return new Response(await readFile(file), { status, headers })
+    const compressed = await compressBody(request, headers['content-type'], await readFile(file))
+    return new Response(compressed.body, { status, headers: { ...headers, ...compressed.headers } })
   }
 
   async function notFound(request: Request, segments: readonly string[]): Promise<Response> {

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { request as httpRequest } from 'node:http'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startStaticServer } from '../../src/serve/server.js'
 
@@ -41,6 +42,7 @@ describe('site serve: a built output over a real socket', () => {
     'icon.png': 'png',
     'sitemap.xml': '<urlset/>',
     'robots.txt': 'User-agent: *',
+    'big/index.html': `<!doctype html><title>Big</title>${'<p>Amberline builds software.</p>'.repeat(200)}`,
     'site.webmanifest': '{}',
     '_redirects': '# from to status\n/old /about 301\n/pl/stare /pl/o-nas 302\n/ext https://example.com/x 308\n/blog/* /news/:splat 301\n',
   }
@@ -145,6 +147,23 @@ describe('site serve: a built output over a real socket', () => {
     expect(head.status).toBe(200)
     expect(head.body).toBe('')
     expect((await fetch(`${server.url}/`)).status).toBe(200)
+  })
+
+  it('compresses text the way static hosts do, and leaves small or binary files alone', async () => {
+    const { request } = await import('undici')
+    const get = async (path: string, encoding: string) => {
+      const res = await request(`${server.url}${path}`, { headers: { 'accept-encoding': encoding } })
+      const body = Buffer.from(await res.body.arrayBuffer())
+      return { encoding: res.headers['content-encoding'], vary: res.headers.vary, body }
+    }
+    const br = await get('/big', 'gzip, deflate, br')
+    expect(br).toMatchObject({ encoding: 'br', vary: 'accept-encoding' })
+    expect(brotliDecompressSync(br.body).toString()).toBe(files['big/index.html'])
+    const gz = await get('/big', 'gzip')
+    expect(gz.encoding).toBe('gzip')
+    expect(gunzipSync(gz.body).toString()).toBe(files['big/index.html'])
+    expect((await get('/big', 'identity')).encoding).toBeUndefined()
+    expect((await get('/about', 'br')).encoding).toBeUndefined()
   })
 
   it('answers 304 to a matching If-None-Match', async () => {
