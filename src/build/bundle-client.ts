@@ -10,11 +10,11 @@
  */
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { dirname, join, relative, resolve, sep } from 'node:path'
+import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as esbuild from 'esbuild'
 import type { ClientAssets } from '../render/types.js'
-import { templatesPlugin } from '../render/templates.js'
+import { TEMPLATE_LAYOUT, templatesPlugin } from '../render/templates.js'
 import { SITE_DIR } from '../shared/constants.js'
 
 export interface ClientBundleOptions {
@@ -52,6 +52,48 @@ const packageDir = (name: string): string => dirname(requireHere.resolve(`${name
 
 type BundleOptions = esbuild.BuildOptions & { metafile: true; write: false; outdir: string; absWorkingDir: string }
 
+const LAZY_NAMESPACE = 'site-lazy-chunk'
+const WRAPPED = Symbol('wrapped')
+
+/**
+ * One chunk for everything the entry loads. esbuild puts code an entry shares with its
+ * lazily loaded chunks (each template, navigation) into chunks keyed by the exact set of
+ * chunks sharing it: half a dozen small files on first load, each gzipped on its own.
+ * So every lazily imported module is imported through a wrapper that also imports the
+ * entry: all of the entry's code then has the same importers and becomes one chunk (the
+ * entry file itself a one-line stub importing it), and a lazy chunk holds only its own
+ * code. At run time the wrapper's import of the entry costs nothing: it is loaded already.
+ */
+function lazyChunksPlugin(entry: string): esbuild.Plugin {
+  return {
+    name: 'site-lazy-chunks',
+    setup(pluginBuild) {
+      pluginBuild.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.kind !== 'dynamic-import' || args.pluginData === WRAPPED) return undefined
+        const resolved = await pluginBuild.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          namespace: args.namespace,
+          resolveDir: args.resolveDir,
+          pluginData: WRAPPED,
+        })
+        if (resolved.errors.length > 0 || resolved.external || resolved.namespace !== 'file') return undefined
+        // Templates (imported by the generated `site:templates/lazy` module) are default exports.
+        return { path: resolved.path, namespace: LAZY_NAMESPACE, pluginData: { template: args.namespace === 'site-templates' } }
+      })
+      pluginBuild.onLoad({ filter: /.*/, namespace: LAZY_NAMESPACE }, (args) => {
+        const target = JSON.stringify(args.path)
+        const { template } = args.pluginData as { template: boolean }
+        return {
+          contents: [`import ${JSON.stringify(entry)}`, `export * from ${target}`, ...(template ? [`export { default } from ${target}`] : []), ''].join('\n'),
+          loader: 'js',
+          resolveDir: dirname(args.path),
+        }
+      })
+    },
+  }
+}
+
 /**
  * Two builds: the visitor entry with code splitting (client navigation is a lazy chunk),
  * and the editor entry on its own, so that it shares no chunk with the visitor entry
@@ -79,12 +121,14 @@ function createOptions(options: ClientBundleOptions): { main: BundleOptions; edi
     define: { 'process.env.NODE_ENV': '"production"' },
     alias: { react: packageDir('react'), 'react-dom': packageDir('react-dom') },
     plugins: [templatesPlugin(root, { runtime: RUNTIME_ENTRY })],
+    // React's license headers go to a `.LEGAL.txt` file beside each script that names it, not into every visitor's download.
+    legalComments: 'linked',
     logLevel: 'silent',
   }
   const mainEntries: Record<string, string> = { entry: CLIENT_ENTRY }
   if (existsSync(styles)) mainEntries.styles = styles
   return {
-    main: { ...common, entryPoints: mainEntries, splitting: true },
+    main: { ...common, entryPoints: mainEntries, splitting: true, plugins: [lazyChunksPlugin(CLIENT_ENTRY), ...(common.plugins ?? [])] },
     editor: { ...common, entryPoints: { editor: EDITOR_ENTRY }, splitting: false },
   }
 }
@@ -110,8 +154,28 @@ function readBuild(result: Built, config: BundleOptions, name: 'entry' | 'editor
   const js = entryOutput(name, '.js')
   if (!js) throw new Error(`bundleClient: esbuild produced no ${name} script`)
   const css = [outputs[js]?.cssBundle, name === 'entry' ? entryOutput('styles', '.css') : undefined].filter((f): f is string => f !== undefined)
+  const preloads = staticImports(js)
+  const loaded = new Set([js, ...preloads])
+  // Each layout and content element: its chunk and the chunks that chunk imports, beyond what every page loads.
+  const templateChunks: NonNullable<ClientAssets['templateChunks']> = { layouts: {}, content: {} }
+  const templateDirs = { layouts: resolve(config.absWorkingDir, TEMPLATE_LAYOUT.layouts), content: resolve(config.absWorkingDir, TEMPLATE_LAYOUT.content) }
+  for (const file of Object.keys(outputs).sort()) {
+    const entryPoint = outputs[file]?.entryPoint ?? ''
+    if (!entryPoint.startsWith(`${LAZY_NAMESPACE}:`)) continue
+    const source = entryPoint.slice(LAZY_NAMESPACE.length + 1)
+    for (const kind of ['layouts', 'content'] as const) {
+      if (dirname(source) === templateDirs[kind]) {
+        templateChunks[kind][basename(source, extname(source))] = [file, ...staticImports(file)].filter((chunk) => !loaded.has(chunk)).map(toUrl)
+      }
+    }
+  }
   return {
-    assets: { scripts: [toUrl(js)], styles: css.map(toUrl), modulePreloads: staticImports(js).map(toUrl) },
+    assets: {
+      scripts: [toUrl(js)],
+      styles: css.map(toUrl),
+      modulePreloads: preloads.map(toUrl),
+      ...(name === 'entry' ? { templateChunks } : {}),
+    },
     files: result.outputFiles.map((file) => ({ path: `${ASSETS_DIR}/${relative(config.outdir, file.path).split(sep).join('/')}`, contents: file.contents })),
   }
 }

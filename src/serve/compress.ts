@@ -16,8 +16,8 @@ const MIN_BYTES = 1024
 export async function compressBody(
   request: Request,
   contentType: string,
-  body: Uint8Array,
-): Promise<{ body: Uint8Array; headers: Record<string, string> }> {
+  body: Buffer,
+): Promise<{ body: Buffer; headers: Record<string, string> }> {
   if (body.byteLength < MIN_BYTES || !COMPRESSIBLE_RE.test(contentType)) return { body, headers: {} }
   const accepted = request.headers.get('accept-encoding') ?? ''
   const vary = { vary: 'accept-encoding' }

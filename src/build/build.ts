@@ -1,0 +1,78 @@
+/**
+ * `site build`: every page of every locale to static files. This function is
+ * the table of contents; each stage lives in its own module (see stages.ts).
+ * Everything is written to a temporary folder beside OUT, which replaces OUT
+ * only when no path failed.
+ */
+import { checkOutDir, createTempOutput, discardOutput, swapInOutput, type OutputFolders } from './output.js'
+import { createBuildRun, type BuildRun } from './run.js'
+import {
+  crawlPages,
+  createRenderService,
+  loadInputs,
+  startRenderers,
+  writeInitialData,
+  writeManifests,
+  writeNotFoundPages,
+  writeSiteFiles,
+  writeStaticFiles,
+} from './stages.js'
+import type { BuildManifest, BuildOptions, BuildResult } from './types.js'
+import { createFileWriter, type FileWriter } from './write.js'
+
+export type { BuildOptions, BuildResult } from './types.js'
+
+/**
+ * Builds the site. Per-path failures are collected, not thrown: the result lists
+ * them and OUT stays as it was. Initial data unavailable, bad options and I/O
+ * errors outside a page throw (and leave OUT as it was too).
+ */
+export async function build(options: BuildOptions): Promise<BuildResult> {
+  const run = createBuildRun(options)
+  checkOutDir(run.outDir, run.config.root)
+  run.logger.info(`Building ${run.site.i18n.locales.join(', ')} from ${run.site.api.baseUrl} into ${run.outDir}`)
+  const render = createRenderService(run, options) // render workers load the templates while the rest starts
+  try {
+    const output = await createTempOutput(run.outDir, run.buildId)
+    const writer = createFileWriter(output.tempDir)
+    try {
+      const inputs = await loadInputs(run, render, options)
+      await writeStaticFiles(run, writer, inputs)
+      const locales = await writeInitialData(run, writer, { inputs, options })
+      await startRenderers(run, render, { inputs, locales })
+      await crawlPages(run, { render, writer, locales })
+      await writeNotFoundPages(run, writer, { render, inputs })
+      await writeSiteFiles(run, writer, inputs)
+      const manifest = await writeManifests(run, writer)
+      return await finish(run, { output, writer, manifest })
+    } catch (error) {
+      await discardOutput(output)
+      throw error
+    }
+  } finally {
+    await render.close()
+  }
+}
+
+/** Swaps the output in (no failures) or throws it away, and sums up the run. */
+async function finish(run: BuildRun, input: { output: OutputFolders; writer: FileWriter; manifest: BuildManifest }): Promise<BuildResult> {
+  const { state } = run
+  if (state.failures.length === 0) await swapInOutput(input.output)
+  else await discardOutput(input.output)
+  const { files, bytes } = input.writer.stats()
+  const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+  return {
+    buildId: run.buildId,
+    outDir: run.outDir,
+    pages: { total: state.facts.length, byLocale: { ...state.pagesByLocale }, paths: state.facts.map((f) => f.path).sort(compare) },
+    redirects: [...state.redirects].sort((a, b) => compare(a.from, b.from)),
+    failures: [...state.failures].sort((a, b) => compare(a.path, b.path)),
+    skipped: [...state.skipped].sort((a, b) => compare(a.item, b.item) || compare(a.reason, b.reason)),
+    notes: [...state.notes],
+    bytesWritten: bytes,
+    filesWritten: files,
+    durationMs: run.now() - run.startedAt,
+    timings: { ...state.timings },
+    manifest: input.manifest,
+  }
+}

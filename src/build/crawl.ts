@@ -1,0 +1,102 @@
+/**
+ * Incremental discovery: a queue of page paths fed by what each visited page
+ * links to, until no new path appears. Each path is visited once, however many
+ * places link to it; cycles end. The crawler only schedules: the caller decides
+ * how many visits may be in flight (the API's share is limited separately).
+ */
+
+/** Where a path was first found: navigation-like data (a 404 there fails the build) or page content. */
+export type LinkOrigin = 'nav' | 'content'
+
+export interface DiscoveredPath {
+  path: string
+  origin: LinkOrigin
+  /** The page (or `initial data <locale>`) that linked to it. */
+  from: string
+}
+
+export interface Crawler {
+  /** Queues paths not seen before; a navigation link upgrades a path first seen in content. */
+  add(found: Iterable<DiscoveredPath>): void
+  /** How a path was found, for reporting broken links. */
+  originOf(path: string): { origin: LinkOrigin; from: string } | undefined
+  /** Visits until the queue is empty and nothing is in flight. */
+  run(): Promise<void>
+  /** Paths known so far (visited, in flight or queued). */
+  readonly known: number
+  readonly visited: number
+}
+
+export interface CrawlerOptions {
+  /** Visits at most this many paths at once (bounds the memory held by pages being processed). */
+  maxInFlight: number
+  /** Processes one path and resolves to the paths it links to. Must not reject. */
+  visit(path: string): Promise<Iterable<DiscoveredPath>>
+}
+
+export function createCrawler(options: CrawlerOptions): Crawler {
+  const seen = new Map<string, { origin: LinkOrigin; from: string }>()
+  let queue: string[] = []
+  let head = 0
+  let visited = 0
+
+  const add = (found: Iterable<DiscoveredPath>) => {
+    for (const { path, origin, from } of found) {
+      const known = seen.get(path)
+      if (!known) {
+        seen.set(path, { origin, from })
+        queue.push(path)
+      } else if (known.origin === 'content' && origin === 'nav') {
+        seen.set(path, { origin, from })
+      }
+    }
+  }
+
+  const next = (): string | undefined => {
+    if (head >= queue.length) return undefined
+    const path = queue[head++]
+    if (head === queue.length) (queue = []), (head = 0)
+    return path
+  }
+
+  async function run(): Promise<void> {
+    const inFlight = new Set<Promise<void>>()
+    const start = (path: string) => {
+      const task: Promise<void> = options
+        .visit(path)
+        .then(add)
+        .finally(() => {
+          visited += 1
+          inFlight.delete(task)
+        })
+      inFlight.add(task)
+    }
+    try {
+      for (;;) {
+        while (inFlight.size < options.maxInFlight) {
+          const path = next()
+          if (path === undefined) break
+          start(path)
+        }
+        if (inFlight.size === 0) return
+        await Promise.race(inFlight)
+      }
+    } catch (error) {
+      // a visit that throws is a bug: let the others settle before the build cleans up
+      await Promise.allSettled(inFlight)
+      throw error
+    }
+  }
+
+  return {
+    add,
+    originOf: (path) => seen.get(path),
+    run,
+    get known() {
+      return seen.size
+    },
+    get visited() {
+      return visited
+    },
+  }
+}

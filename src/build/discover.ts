@@ -1,0 +1,49 @@
+/**
+ * Turns links found in API data into crawlable paths: the pure bridge between
+ * link extraction (links.ts) and the crawler (crawl.ts).
+ */
+import type { InitialData, PageData } from '../shared/types.js'
+import type { DiscoveredPath, LinkOrigin } from './crawl.js'
+import { extractInitialDataLinks, extractPageLinks, extractRichTextHrefs } from './links.js'
+import { toCrawlTarget } from './paths.js'
+import type { SkippedItem } from './types.js'
+
+export interface DiscoverOptions {
+  baseUrl?: string
+  locales: readonly string[]
+}
+
+export interface Discovery {
+  paths: DiscoveredPath[]
+  /** Hostile or colliding links, refused and listed in the report. */
+  refused: SkippedItem[]
+}
+
+/** Sorts hrefs into crawlable paths and refused links. External, mail, phone and anchor links are dropped. */
+export function discoverPaths(hrefs: Iterable<string>, origin: LinkOrigin, from: string, options: DiscoverOptions, into: Discovery = { paths: [], refused: [] }): Discovery {
+  for (const href of hrefs) {
+    const target = toCrawlTarget(href, options)
+    if (target.type === 'page') into.paths.push({ path: target.path, origin, from })
+    else if (target.type === 'refused') into.refused.push({ item: href, reason: target.reason, from })
+  }
+  return into
+}
+
+/** Paths a page links to: navigation-like places count as `nav`, the page's content as `content`. */
+export function discoverFromPage(page: PageData, from: string, options: DiscoverOptions): Discovery {
+  const links = extractPageLinks(page)
+  return discoverPaths(links.content, 'content', from, options, discoverPaths(links.nav, 'nav', from, options))
+}
+
+/**
+ * Rich-text links of the raw API page that the crawl refuses (`javascript:`,
+ * `file:`, `..`): the sanitiser drops them silently, so they are listed from here.
+ */
+export const refusedRichTextLinks = (raw: unknown, from: string, options: DiscoverOptions): SkippedItem[] =>
+  discoverPaths(extractRichTextHrefs(raw), 'content', from, options).refused
+
+/** The crawl's seeds for one locale: its home page and every link of its initial data. */
+export function discoverFromInitialData(initialData: InitialData, home: string, locale: string, options: DiscoverOptions): Discovery {
+  const from = `initial data (${locale})`
+  return discoverPaths([home, ...extractInitialDataLinks(initialData)], 'nav', from, options)
+}

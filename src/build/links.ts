@@ -1,0 +1,101 @@
+/**
+ * Pure link extraction for discovery. Walks prepared API data and collects
+ * every link-like value: `link` (navigation and menu entries), `href`
+ * (LinkResults: headerLink, canonical, additionalLink) and the `href`s inside
+ * `bodytext` HTML. Language entries with `available: 0` name no page and are skipped.
+ */
+import type { InitialData, PageData } from '../shared/types.js'
+
+/** Link hrefs of a page, split by where they were found. */
+export interface PageLinks {
+  /** Navigation-like places: breadcrumbs, `i18n`, `contextMenu`, … (a 404 there is a broken link). */
+  nav: string[]
+  /** Inside `content` (bodytext, headerLink, menus). */
+  content: string[]
+}
+
+// An opening tag (quoted attribute values may hold `>`), then the href attribute inside it.
+// Escaped markup in text (`&lt;a href="/x"&gt;` in a code sample) is no tag, so it is not a link.
+const TAG_RE = /<[a-z][a-z0-9-]*\s(?:[^>"']|"[^"]*"|'[^']*')*>/gi
+const HREF_ATTR_RE = /\shref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/i
+const ENTITY_RE = /&(?:amp|quot|apos|lt|gt|#(\d+)|#x([0-9a-f]+));/gi
+const NAMED_ENTITIES: Record<string, string> = { '&amp;': '&', '&quot;': '"', '&apos;': "'", '&lt;': '<', '&gt;': '>' }
+/** Deeper nesting than this is not walked (API data is JSON, but may be hostile). */
+const MAX_DEPTH = 64
+
+const decodeEntities = (text: string): string =>
+  text.replace(ENTITY_RE, (match, dec?: string, hex?: string) => {
+    if (dec ?? hex) {
+      const code = dec ? Number(dec) : parseInt(hex!, 16)
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : ''
+    }
+    return NAMED_ENTITIES[match.toLowerCase()] ?? match
+  })
+
+/** `href` attributes of the tags of an HTML fragment, entities decoded. Example: `<a href="/a?x=1&amp;y=2">` -> ['/a?x=1&y=2']. */
+export function extractHtmlHrefs(html: string): string[] {
+  const found: string[] = []
+  for (const [tag] of html.matchAll(TAG_RE)) {
+    const match = HREF_ATTR_RE.exec(tag)
+    if (match) found.push(decodeEntities(match[1] ?? match[2] ?? match[3] ?? ''))
+  }
+  return found
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
+
+/** A language entry that names no page (`available: 0`). */
+const isUnavailableLanguage = (value: Record<string, unknown>): boolean =>
+  'available' in value && 'twoLetterIsoCode' in value && !value.available
+
+interface Walk {
+  out: string[]
+  /** Collect `link` and `href` fields too, not only rich-text hrefs. */
+  fields: boolean
+}
+
+function walk(value: unknown, ctx: Walk, depth: number): void {
+  if (depth > MAX_DEPTH) return
+  if (Array.isArray(value)) {
+    for (const item of value) walk(item, ctx, depth + 1)
+    return
+  }
+  if (!isRecord(value) || isUnavailableLanguage(value)) return
+  for (const [key, item] of Object.entries(value)) {
+    if (typeof item === 'string') {
+      if (ctx.fields && (key === 'link' || key === 'href')) ctx.out.push(item)
+      else if (key === 'bodytext') ctx.out.push(...extractHtmlHrefs(item))
+    } else if (key === 'bodytext' && Array.isArray(item)) {
+      // bullets and tables carry bodytext as lists of (lists of) HTML strings
+      for (const cell of item.flat(2)) if (typeof cell === 'string') ctx.out.push(...extractHtmlHrefs(cell))
+    } else if (isRecord(item)) {
+      walk(item, ctx, depth + 1)
+    }
+  }
+}
+
+/** Every link-like string anywhere inside `value`. */
+export function extractLinks(value: unknown): string[] {
+  const ctx: Walk = { out: [], fields: true }
+  walk(value, ctx, 0)
+  return ctx.out
+}
+
+/**
+ * The hrefs of rich text (bodytext) anywhere inside raw API data. The sanitiser
+ * drops unsafe ones silently; the build reads them here to list them.
+ */
+export function extractRichTextHrefs(value: unknown): string[] {
+  const ctx: Walk = { out: [], fields: false }
+  walk(value, ctx, 0)
+  return ctx.out
+}
+
+/** Links of a page: `content` apart from the rest (navigation-like places). */
+export function extractPageLinks(page: PageData): PageLinks {
+  const { content, ...rest } = page
+  return { nav: extractLinks(rest), content: extractLinks(content) }
+}
+
+/** Links of a locale's initial data: every navigation tree, language links, footer contact data. */
+export const extractInitialDataLinks = (initialData: InitialData): string[] => extractLinks(initialData)

@@ -1,0 +1,45 @@
+/**
+ * The localised 404 pages (`404.html`, `pl/404.html`, …). When the API has an
+ * error handler that answers unknown paths with a page (contract 3.6), that
+ * page's content is rendered with status 404; otherwise the plain error page.
+ */
+import type { ApiClient } from '../api/client.js'
+import { errors } from '../errors.js'
+import type { PageData } from '../shared/types.js'
+import { withLocale, type LocaleOptions } from '../shared/url.js'
+import { fetchPage } from './fetch-page.js'
+import { renderHtml, type OutputFile, type RenderContext } from './render-files.js'
+import type { LocaleData } from './types.js'
+
+/** A path no site has: asking for it gets the API's 404 answer of a locale. */
+export const NOT_FOUND_PROBE_PATH = '/__site-404__'
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** The API's 404 page body of a locale, when it sends one; else undefined (a note says why). */
+export async function fetchNotFoundBody(api: ApiClient, locale: string, i18n: LocaleOptions): Promise<{ raw?: unknown; note?: string }> {
+  const answer = await fetchPage(api, withLocale(NOT_FOUND_PROBE_PATH, locale, i18n))
+  if (answer.type === 'page') return { raw: answer.raw }
+  // an error handler's page has an id like any page; a bare `{ error }` body is no page
+  if (answer.type === 'not-found' && isObject(answer.data) && answer.data.id !== undefined) return { raw: answer.data }
+  if (answer.type === 'error') return { note: `${locale}: the API's 404 page could not be fetched (${answer.reason}); the plain error page is used` }
+  return {}
+}
+
+/** Output file of a locale's 404 page: `404.html` for the default locale, `pl/404.html` for the others. */
+export const toNotFoundFile = (locale: string, i18n: LocaleOptions): string => (locale === i18n.default ? '404.html' : `${locale}/404.html`)
+
+export function renderNotFoundFile(ctx: RenderContext, input: { locale: LocaleData; raw: unknown; i18n: LocaleOptions }): { file: OutputFile; problems: string[] } {
+  const { locale, raw, i18n } = input
+  const path = withLocale('/404', locale.locale, i18n)
+  const problems: string[] = []
+  let page: PageData | null = null
+  if (raw !== undefined) {
+    const prepared = ctx.renderer.preparePage(raw)
+    page = prepared.page
+    problems.push(...prepared.problems)
+  }
+  const error = { status: 404, message: errors.pageNotFound(path).message }
+  const { html, problems: renderProblems } = renderHtml(ctx, { path, locale, status: 404, page, error })
+  return { file: { path: toNotFoundFile(locale.locale, i18n), contents: html }, problems: [...problems, ...renderProblems] }
+}

@@ -1,0 +1,107 @@
+/**
+ * One path through the build: fetch (holding an API slot only while waiting on
+ * the API), then render (render-jobs.ts, in a worker or inline) and write
+ * outside the slot. Page data lives only for the duration of this call; what
+ * stays is a PageFact and the paths it links to.
+ */
+import type { LimitFunction } from 'p-limit'
+import type { ApiClient } from '../api/client.js'
+import type { ResolvedSite } from '../config/types.js'
+import { getLocaleFromPath, toHtmlFile, toPayloadFile } from '../shared/url.js'
+import type { DiscoveredPath, LinkOrigin } from './crawl.js'
+import { fetchPage } from './fetch-page.js'
+import { checkRedirectTarget } from './paths.js'
+import type { PageOutput } from './render-jobs.js'
+import type { OutputFile } from './render-files.js'
+import type { RenderService } from './render-pool.js'
+import { renderRedirectHtml, toRedirectPayload } from './redirect.js'
+import { toSiteUrl } from './sitemap.js'
+import type { BuildState } from './state.js'
+import type { FileWriter } from './write.js'
+
+export interface PagePipeline {
+  render: RenderService
+  site: ResolvedSite
+  buildId: string
+  api: ApiClient
+  /** The API's share of the concurrency: held while a request is in flight, nothing else. */
+  apiSlot: LimitFunction
+  writer: FileWriter
+  state: BuildState
+  originOf(path: string): LinkOrigin
+}
+
+const elapsed = (since: number): number => performance.now() - since
+const message = (error: unknown): string => (error instanceof Error ? error.message : String(error))
+
+/** Fetches, renders and writes one path; resolves to the paths it links to. Never rejects. */
+export async function buildPath(p: PagePipeline, path: string): Promise<DiscoveredPath[]> {
+  const answer = await p.apiSlot(async () => {
+    const started = performance.now()
+    const result = await fetchPage(p.api, path)
+    p.state.time('apiWaitMs', elapsed(started))
+    return result
+  })
+  const locale = getLocaleFromPath(path, p.site.i18n)
+  switch (answer.type) {
+    case 'page':
+      return buildPage(p, { path, locale, raw: answer.raw })
+    case 'redirect':
+      return buildRedirect(p, { path, locale, redirectUrl: answer.redirectUrl, statusCode: answer.statusCode })
+    case 'not-found':
+      p.state.notFound.push({ path, status: answer.status })
+      return []
+    case 'error':
+      p.state.fail({ path, status: answer.status, reason: answer.reason })
+      return []
+  }
+}
+
+async function writeFiles(p: PagePipeline, path: string, files: OutputFile[]): Promise<boolean> {
+  const started = performance.now()
+  try {
+    await Promise.all(files.map((file) => p.writer.write(file.path, file.contents)))
+    return true
+  } catch (error) {
+    p.state.fail({ path, status: 500, reason: `write error: ${message(error)}` })
+    return false
+  } finally {
+    p.state.time('writeMs', elapsed(started))
+  }
+}
+
+async function buildPage(p: PagePipeline, job: { path: string; locale: string; raw: unknown }): Promise<DiscoveredPath[]> {
+  let output: PageOutput
+  try {
+    output = await p.render.page(job)
+  } catch (error) {
+    output = { type: 'failed', status: 500, reason: `render error: ${message(error)}`, renderMs: 0 }
+  }
+  p.state.time('renderMs', output.renderMs)
+  if (output.type === 'failed') {
+    p.state.fail({ path: job.path, status: output.status, reason: output.reason })
+    return []
+  }
+  for (const item of output.skipped) p.state.skip(item)
+  if (!(await writeFiles(p, job.path, output.files))) return []
+  p.state.addPage(output.fact)
+  return output.paths
+}
+
+async function buildRedirect(p: PagePipeline, input: { path: string; locale: string; redirectUrl: string; statusCode: number }): Promise<DiscoveredPath[]> {
+  const { path, locale, statusCode } = input
+  const target = checkRedirectTarget(input.redirectUrl, { baseUrl: p.site.baseUrl, locales: p.site.i18n.locales })
+  if (target.type === 'refused') {
+    p.state.skip({ item: `${path} -> ${input.redirectUrl}`, reason: `redirect refused: ${target.reason}`, from: path })
+    return []
+  }
+  const canonical = target.type === 'internal' ? toSiteUrl(target.to, p.site.baseUrl) : target.to
+  const payload = toRedirectPayload({ buildId: p.buildId, locale, path, to: target.to, statusCode })
+  const files = [
+    { path: toHtmlFile(path), contents: renderRedirectHtml({ to: target.to, canonical, lang: locale }) },
+    { path: toPayloadFile(path), contents: JSON.stringify(payload) },
+  ]
+  if (!(await writeFiles(p, path, files))) return []
+  p.state.redirects.push({ from: path, to: target.to, statusCode })
+  return target.type === 'internal' ? [{ path: target.path, origin: p.originOf(path), from: path }] : []
+}

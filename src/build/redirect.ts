@@ -1,0 +1,48 @@
+/**
+ * Pure: what a redirect record (contract 3.5) becomes in a static output: a
+ * small HTML page that redirects (meta refresh, canonical, a plain link), a
+ * redirect payload for client navigation, and a line of `_redirects`.
+ */
+import type { PagePayload } from '../render/types.js'
+import type { BuildRedirect } from './types.js'
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!)
+
+/**
+ * The redirect page. `to` is a checked target (see checkRedirectTarget);
+ * `canonical` is its absolute form when the site has a `baseUrl`.
+ */
+export function renderRedirectHtml(options: { to: string; canonical: string; lang: string }): string {
+  const to = escapeHtml(options.to)
+  return [
+    '<!doctype html>',
+    `<html lang="${escapeHtml(options.lang)}">`,
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="robots" content="noindex">',
+    `<meta http-equiv="refresh" content="0; url=${to}">`,
+    `<link rel="canonical" href="${escapeHtml(options.canonical)}">`,
+    `<title>Redirecting to ${to}</title>`,
+    '</head>',
+    `<body><p>Redirecting to <a href="${to}">${to}</a></p></body>`,
+    '</html>',
+    '',
+  ].join('\n')
+}
+
+/** The redirect payload the client reads instead of a page. */
+export const toRedirectPayload = (options: { buildId: string; locale: string; path: string; to: string; statusCode: number }): PagePayload => ({
+  buildId: options.buildId,
+  locale: options.locale,
+  path: options.path,
+  redirect: { to: options.to, statusCode: options.statusCode },
+})
+
+/** `_redirects` (Netlify / Cloudflare Pages format): `from to status`, one per line, sorted by `from`. */
+export function renderRedirectsFile(redirects: readonly BuildRedirect[]): string {
+  const lines = [...redirects]
+    .sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0))
+    .map((r) => `${r.from} ${r.to.replace(/\s/g, encodeURIComponent)} ${r.statusCode}`)
+  return lines.length ? `${lines.join('\n')}\n` : ''
+}

@@ -1,0 +1,75 @@
+/**
+ * Render jobs: what happens to a fetched page between the API and the disk,
+ * with no I/O. They run in the main thread or in a render worker alike
+ * (render-pool.ts); only plain data goes in and comes out.
+ */
+import { withLocale } from '../shared/url.js'
+import type { DiscoveredPath } from './crawl.js'
+import { discoverFromPage, refusedRichTextLinks } from './discover.js'
+import { renderNotFoundFile } from './not-found.js'
+import { renderPageFiles, type OutputFile, type RenderContext } from './render-files.js'
+import { toPageFact } from './sitemap.js'
+import type { LocaleData, PageFact, SkippedItem } from './types.js'
+
+/** Everything jobs share: the render context plus each locale's prepared initial data. */
+export interface JobContext extends RenderContext {
+  locales: ReadonlyMap<string, LocaleData>
+}
+
+export interface PageJob {
+  path: string
+  locale: string
+  /** The API's page answer, not yet prepared. */
+  raw: unknown
+}
+
+export type PageOutput =
+  | { type: 'page'; files: OutputFile[]; fact: PageFact; paths: DiscoveredPath[]; skipped: SkippedItem[]; renderMs: number }
+  | { type: 'failed'; status: number; reason: string; renderMs: number }
+
+export interface NotFoundJob {
+  locale: string
+  /** The API's 404 page body of the locale, when it sent one. */
+  raw?: unknown
+}
+
+export interface NotFoundOutput {
+  file: OutputFile
+  skipped: SkippedItem[]
+}
+
+const localeOf = (ctx: JobContext, locale: string): LocaleData => {
+  const data = ctx.locales.get(locale)
+  if (!data) throw new Error(`no initial data for locale ${locale}`)
+  return data
+}
+
+/** Prepares, renders and reads the links of one page. Render errors come back as a failed output. */
+export function runPageJob(ctx: JobContext, job: PageJob): PageOutput {
+  const started = performance.now()
+  const renderMs = () => performance.now() - started
+  const { path } = job
+  try {
+    const { page, problems } = ctx.renderer.preparePage(job.raw)
+    if (!page) return { type: 'failed', status: 502, reason: `the API answer is not a page: ${problems.join('; ')}`, renderMs: renderMs() }
+    const locale = localeOf(ctx, job.locale)
+    const rendered = renderPageFiles(ctx, { path, locale, page })
+    const options = { baseUrl: ctx.site.baseUrl, locales: ctx.site.i18n.locales }
+    const discovered = discoverFromPage(page, path, options)
+    const skipped: SkippedItem[] = [
+      ...[...problems, ...rendered.problems].map((reason) => ({ item: path, reason })),
+      ...discovered.refused,
+      ...refusedRichTextLinks(job.raw, path, options),
+    ]
+    const fact = toPageFact({ path, locale: job.locale, page, baseUrl: ctx.site.baseUrl })
+    return { type: 'page', files: rendered.files, fact, paths: discovered.paths, skipped, renderMs: renderMs() }
+  } catch (error) {
+    return { type: 'failed', status: 500, reason: `render error: ${error instanceof Error ? error.message : String(error)}`, renderMs: renderMs() }
+  }
+}
+
+/** A locale's 404 page. */
+export function runNotFoundJob(ctx: JobContext, job: NotFoundJob): NotFoundOutput {
+  const { file, problems } = renderNotFoundFile(ctx, { locale: localeOf(ctx, job.locale), raw: job.raw, i18n: ctx.site.i18n })
+  return { file, skipped: problems.map((reason) => ({ item: withLocale('/404', job.locale, ctx.site.i18n), reason })) }
+}

@@ -1,0 +1,146 @@
+/**
+ * Where render jobs run. Render is CPU work: in worker threads (the default),
+ * the main thread stays free for the API's answers and for writes, and renders
+ * use more than one core. Inline (in the main thread) when a renderer is handed
+ * in, which is what tests do.
+ */
+import { setImmediate as yieldToIo } from 'node:timers/promises'
+import { Worker } from 'node:worker_threads'
+import { SiteError, type ErrorCode } from '../errors.js'
+import { runNotFoundJob, runPageJob, type JobContext, type NotFoundJob, type NotFoundOutput, type PageJob, type PageOutput } from './render-jobs.js'
+import type { PageRenderer } from './renderer.js'
+
+export type SharedContext = Omit<JobContext, 'renderer'>
+
+export interface RenderService {
+  /** Resolves once the templates are loaded; rejects with TEMPLATES_INVALID and the like. */
+  readonly ready: Promise<void>
+  /** Hands over what every job shares; before the first job. */
+  start(context: SharedContext): Promise<void>
+  page(job: PageJob): Promise<PageOutput>
+  notFound(job: NotFoundJob): Promise<NotFoundOutput>
+  close(): Promise<void>
+}
+
+/** Messages of the render worker (render-worker.ts). */
+export type ToWorker = { type: 'start'; context: SharedContext } | { type: 'page'; id: number; job: PageJob } | { type: 'not-found'; id: number; job: NotFoundJob }
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'load-failed'; code: ErrorCode; message: string; hint?: string }
+  | { type: 'done'; id: number; output?: PageOutput | NotFoundOutput; error?: string }
+
+/** Renders in the main thread, one job per event-loop turn so that API answers are read first. */
+export function createInlineRenderService(renderer: PageRenderer | Promise<PageRenderer>): RenderService {
+  const loaded = Promise.resolve(renderer)
+  let context: JobContext | undefined
+  const withContext = async (): Promise<JobContext> => {
+    await yieldToIo()
+    if (!context) throw new Error('render service used before start()')
+    return context
+  }
+  return {
+    ready: loaded.then(() => undefined),
+    async start(shared) {
+      context = { ...shared, renderer: await loaded }
+    },
+    page: async (job) => runPageJob(await withContext(), job),
+    notFound: async (job) => runNotFoundJob(await withContext(), job),
+    close: async () => {},
+  }
+}
+
+// Compiled, the worker sits beside this file; run from src/ (tests), it is taken from dist/.
+const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? '../../dist/build/render-worker.js' : './render-worker.js', import.meta.url)
+
+/**
+ * Young-generation cap of a render worker. Each render makes short-lived garbage
+ * (a whole HTML page); V8's larger default lets every worker grow by ~50 MB of
+ * RSS for no speed gain worth having (measured with bench/build.mjs).
+ */
+export const RENDER_WORKER_YOUNG_GENERATION_MB = 16
+
+interface Slot {
+  worker: Worker
+  pending: Map<number, { resolve: (output: never) => void; reject: (error: Error) => void }>
+}
+
+/**
+ * `threads` render workers, each with its own copy of the templates. Jobs go to
+ * the least busy one. The first worker loads the templates alone: the others
+ * start once it is ready, so that they find the bundled templates cached
+ * instead of writing the same cache file at the same time.
+ */
+export function createRenderPool(options: { root: string; threads: number }): RenderService {
+  const slots: Slot[] = []
+  let nextId = 0
+  let broken: Error | undefined
+  let closing = false
+
+  const fail = (slot: Slot, error: Error) => {
+    broken ??= error
+    for (const { reject } of slot.pending.values()) reject(error)
+    slot.pending.clear()
+  }
+  const spawn = (): Promise<void> => {
+    const worker = new Worker(WORKER_URL, { workerData: { root: options.root }, resourceLimits: { maxYoungGenerationSizeMb: RENDER_WORKER_YOUNG_GENERATION_MB } })
+    const slot: Slot = { worker, pending: new Map() }
+    slots.push(slot)
+    return listen(slot, { fail, closing: () => closing })
+  }
+  const others = Math.max(1, options.threads) - 1
+  const ready = spawn().then(async () => {
+    if (!closing) await Promise.all(Array.from({ length: others }, spawn))
+  })
+  ready.catch(() => {}) // observed by build(); this only keeps a late failure from being unhandled
+
+  function run<T>(message: Omit<Extract<ToWorker, { id: number }>, 'id'>): Promise<T> {
+    if (broken) return Promise.reject(broken)
+    const slot = slots.reduce((a, b) => (b.pending.size < a.pending.size ? b : a))
+    const id = nextId++
+    return new Promise<T>((resolve, reject) => {
+      slot.pending.set(id, { resolve: resolve as (output: never) => void, reject })
+      slot.worker.postMessage({ ...message, id })
+    })
+  }
+
+  return {
+    ready,
+    start: async (context) => slots.forEach((slot) => slot.worker.postMessage({ type: 'start', context } satisfies ToWorker)),
+    page: (job) => run<PageOutput>({ type: 'page', job }),
+    notFound: (job) => run<NotFoundOutput>({ type: 'not-found', job }),
+    close: async () => {
+      closing = true
+      await Promise.all(slots.map((slot) => slot.worker.terminate()))
+    },
+  }
+}
+
+/** Wires a worker's messages; resolves when its templates are loaded. A worker that dies breaks the pool. */
+function listen(slot: Slot, pool: { fail: (slot: Slot, error: Error) => void; closing: () => boolean }): Promise<void> {
+  const { fail } = pool
+  return new Promise((resolve, reject) => {
+    slot.worker.on('message', (message: FromWorker) => {
+      if (message.type === 'ready') return resolve()
+      if (message.type === 'load-failed') {
+        const error = new SiteError(message.code, message.message, { hint: message.hint })
+        fail(slot, error)
+        return reject(error)
+      }
+      const waiting = slot.pending.get(message.id)
+      slot.pending.delete(message.id)
+      if (message.error !== undefined) waiting?.reject(new Error(message.error))
+      else waiting?.resolve(message.output as never)
+    })
+    slot.worker.on('error', (error) => {
+      const wrapped = new SiteError('RENDER_FAILED', `A render worker failed: ${error.message}`, { cause: error })
+      fail(slot, wrapped)
+      reject(wrapped)
+    })
+    slot.worker.on('exit', (code) => {
+      if (pool.closing()) return
+      const error = new SiteError('RENDER_FAILED', `A render worker stopped (exit code ${code})`)
+      fail(slot, error)
+      reject(error)
+    })
+  })
+}

@@ -1,0 +1,50 @@
+/**
+ * A render worker (see render-pool.ts): loads the templates once, then runs the
+ * render jobs the main thread posts, one at a time.
+ */
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads'
+import { isSiteError } from '../errors.js'
+import type { FromWorker, ToWorker } from './render-pool.js'
+import { runNotFoundJob, runPageJob, type JobContext } from './render-jobs.js'
+import { loadRenderer, type PageRenderer } from './renderer.js'
+
+async function serve(port: MessagePort, root: string): Promise<void> {
+  const send = (message: FromWorker) => port.postMessage(message)
+  let renderer: PageRenderer
+  try {
+    renderer = await loadRenderer(root)
+  } catch (error) {
+    const code = isSiteError(error) ? error.code : 'RENDER_FAILED'
+    send({ type: 'load-failed', code, message: error instanceof Error ? error.message : String(error), hint: isSiteError(error) ? error.hint : undefined })
+    port.close()
+    return
+  }
+  let context: JobContext | undefined
+  const encoder = new TextEncoder()
+  port.on('message', (message: ToWorker) => {
+    if (message.type === 'start') {
+      context = { ...message.context, renderer }
+      return
+    }
+    try {
+      if (!context) throw new Error('render job before start')
+      if (message.type === 'not-found') return send({ type: 'done', id: message.id, output: runNotFoundJob(context, message.job) })
+      const output = runPageJob(context, message.job)
+      // Encoded here and transferred, the page's files cost the main thread neither a copy nor an encoding.
+      const transfer: ArrayBuffer[] = []
+      if (output.type === 'page') {
+        output.files = output.files.map((file) => {
+          const bytes = typeof file.contents === 'string' ? encoder.encode(file.contents) : file.contents
+          transfer.push(bytes.buffer as ArrayBuffer)
+          return { path: file.path, contents: bytes }
+        })
+      }
+      port.postMessage({ type: 'done', id: message.id, output } satisfies FromWorker, transfer)
+    } catch (error) {
+      send({ type: 'done', id: message.id, error: error instanceof Error ? error.message : String(error) })
+    }
+  })
+  send({ type: 'ready' })
+}
+
+if (parentPort) await serve(parentPort, (workerData as { root: string }).root)

@@ -1,0 +1,75 @@
+/**
+ * Pure: the build summary, as text for people and as JSON for pipelines.
+ */
+import type { BuildResult } from './types.js'
+
+/** Redirects and skipped items printed in the text summary; the JSON summary has them all. */
+export const SUMMARY_MAX_ITEMS = 50
+
+export interface BuildSummary {
+  ok: boolean
+  buildId: string
+  outDir: string
+  pages: { total: number; byLocale: Record<string, number> }
+  redirects: BuildResult['redirects']
+  failures: BuildResult['failures']
+  skipped: BuildResult['skipped']
+  notes: string[]
+  filesWritten: number
+  bytesWritten: number
+  durationMs: number
+  pagesPerSecond: number
+  timings: BuildResult['timings']
+}
+
+const round = (n: number, digits = 1): number => Math.round(n * 10 ** digits) / 10 ** digits
+
+export function toBuildSummary(result: BuildResult): BuildSummary {
+  return {
+    ok: result.failures.length === 0,
+    buildId: result.buildId,
+    outDir: result.outDir,
+    pages: { total: result.pages.total, byLocale: result.pages.byLocale },
+    redirects: result.redirects,
+    failures: result.failures,
+    skipped: result.skipped,
+    notes: result.notes,
+    filesWritten: result.filesWritten,
+    bytesWritten: result.bytesWritten,
+    durationMs: Math.round(result.durationMs),
+    pagesPerSecond: result.durationMs > 0 ? round((result.pages.total * 1000) / result.durationMs) : 0,
+    timings: { apiWaitMs: Math.round(result.timings.apiWaitMs), renderMs: Math.round(result.timings.renderMs), writeMs: Math.round(result.timings.writeMs) },
+  }
+}
+
+/** `1536` -> `1.5 KB` */
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB']
+  let value = bytes
+  let unit = 0
+  while (value >= 1024 && unit < units.length - 1) (value /= 1024), (unit += 1)
+  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`
+}
+
+const list = <T>(title: string, items: readonly T[], line: (item: T) => string, max = Infinity): string[] => {
+  if (items.length === 0) return [`${title}: 0`]
+  const shown = items.slice(0, max).map((item) => `  ${line(item)}`)
+  const more = items.length > max ? [`  … and ${items.length - max} more (--json lists them all)`] : []
+  return [`${title} (${items.length}):`, ...shown, ...more]
+}
+
+/** The summary people read at the end of `site build`. */
+export function formatSummary(result: BuildResult): string {
+  const s = toBuildSummary(result)
+  const perLocale = Object.entries(s.pages.byLocale).map(([locale, n]) => `${locale} ${n}`).join(', ')
+  const lines = [
+    `Pages: ${s.pages.total} (${perLocale}) in ${(s.durationMs / 1000).toFixed(2)} s, ${s.pagesPerSecond} pages/s`,
+    ...list('Redirects', s.redirects, (r) => `${r.from} -> ${r.to} (${r.statusCode})`, SUMMARY_MAX_ITEMS),
+    ...list('Skipped', s.skipped, (i) => `${i.item}: ${i.reason}${i.from ? ` (in ${i.from})` : ''}`, SUMMARY_MAX_ITEMS),
+    ...s.notes.map((note) => `Note: ${note}`),
+    ...list('Failures', s.failures, (f) => `${f.path}  ${f.status}  ${f.reason}`),
+    `Written: ${s.filesWritten} files, ${formatBytes(s.bytesWritten)}`,
+    s.ok ? `Output: ${s.outDir}` : `Build failed: ${s.failures.length} path(s) failed; ${s.outDir} was left as it was.`,
+  ]
+  return `${lines.join('\n')}\n`
+}

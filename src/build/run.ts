@@ -1,0 +1,75 @@
+/**
+ * The context of one build run: everything the stages share, created once by
+ * `build()` from its options (clock, API client, limits, collectors). Nothing
+ * here outlives the run.
+ */
+import { randomBytes } from 'node:crypto'
+import { availableParallelism } from 'node:os'
+import { resolve } from 'node:path'
+import pLimit, { type LimitFunction } from 'p-limit'
+import { createApiClient, type ApiClient } from '../api/client.js'
+import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
+import { errors } from '../errors.js'
+import { createBuildState, type BuildState } from './state.js'
+import type { BuildLogger, BuildOptions, BuildProgress } from './types.js'
+
+/**
+ * Pages in flight per API slot: fetched pages wait for render and write while
+ * the slot serves the next request. Bounds memory to concurrency x this many pages.
+ */
+export const PAGES_IN_FLIGHT_PER_API_SLOT = 4
+/**
+ * Render workers by default: one per CPU but one (the main thread reads API
+ * answers and writes files), at least one, at most this many (each worker holds
+ * its own React and templates, ~40 MB).
+ */
+export const RENDER_THREADS_MAX = 4
+
+export interface BuildRun {
+  readonly buildId: string
+  readonly startedAt: number
+  readonly config: ResolvedConfig
+  readonly site: ResolvedSite
+  /** Absolute output folder. */
+  readonly outDir: string
+  readonly api: ApiClient
+  /** The API's share of the concurrency (p-limit); render and write never hold it. */
+  readonly apiSlot: LimitFunction
+  /** How many paths may be between "fetch started" and "written" at once. */
+  readonly maxPagesInFlight: number
+  /** Render worker threads (0: render in the main thread). */
+  readonly renderThreads: number
+  readonly state: BuildState
+  readonly logger: BuildLogger
+  readonly now: () => number
+  progress(event: BuildProgress): void
+}
+
+const SILENT: BuildLogger = { info: () => {}, warn: () => {} }
+const BUILD_ID_RE = /^[A-Za-z0-9_-]{1,64}$/
+
+export function createBuildRun(options: BuildOptions): BuildRun {
+  const { config, site } = options
+  const now = options.now ?? Date.now
+  const buildId = options.buildId ?? randomBytes(8).toString('hex')
+  if (!BUILD_ID_RE.test(buildId)) throw errors.usage(`Invalid build id ${JSON.stringify(buildId)}: letters, digits, - and _ only`)
+  const concurrency = options.concurrency ?? site.build.concurrency
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw errors.usage(`Concurrency must be a whole number of at least 1, got ${concurrency}`)
+  const renderThreads = options.renderThreads ?? Math.max(1, Math.min(availableParallelism() - 1, RENDER_THREADS_MAX))
+  if (!Number.isInteger(renderThreads) || renderThreads < 0) throw errors.usage(`Render threads must be a whole number of at least 0, got ${renderThreads}`)
+  return {
+    buildId,
+    startedAt: now(),
+    config,
+    site,
+    outDir: resolve(config.root, options.outDir ?? site.build.outDir),
+    api: createApiClient(site, { dispatcher: options.dispatcher }),
+    apiSlot: pLimit(concurrency),
+    maxPagesInFlight: concurrency * PAGES_IN_FLIGHT_PER_API_SLOT,
+    renderThreads,
+    state: createBuildState(site.i18n.locales),
+    logger: options.logger ?? SILENT,
+    now,
+    progress: options.onProgress ?? (() => {}),
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * Pure: `sitemap.xml` (indexable pages with hreflang alternates) and `robots.txt`.
+ * Without `baseUrl`, URLs stay root-relative (`/pl/o-nas`): the sitemap
+ * protocol wants absolute URLs, so the build report says so.
+ */
+import type { PageData } from '../shared/types.js'
+import { classifyHref } from './paths.js'
+import type { PageFact } from './types.js'
+
+/** The sitemap protocol's limit of URLs per file; past it, an index points at numbered files. */
+export const SITEMAP_MAX_URLS = 50_000
+
+const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' }
+const escapeXml = (text: string): string => text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!)
+
+const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n'
+const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
+
+/**
+ * The small facts the sitemap needs of a page; its data can then be dropped.
+ * Alternates come from the page's available `i18n` entries (hreflang, else the
+ * language code), plus `x-default` for the default language (languageId 0).
+ */
+export function toPageFact(options: { path: string; locale: string; page: PageData; baseUrl?: string }): PageFact {
+  const { path, locale, page, baseUrl } = options
+  const alternates: PageFact['alternates'] = []
+  for (const entry of Array.isArray(page.i18n) ? page.i18n : []) {
+    if (!entry || !entry.available) continue
+    const link = classifyHref(entry.link, baseUrl)
+    const hreflang = entry.hreflang || entry.twoLetterIsoCode
+    if (link.type !== 'internal' || typeof hreflang !== 'string' || hreflang === '') continue
+    alternates.push({ hreflang, path: link.path })
+    if (entry.languageId === 0) alternates.push({ hreflang: 'x-default', path: link.path })
+  }
+  return { path, locale, noIndex: Boolean(page.meta?.robots?.noIndex), alternates }
+}
+
+/** Absolute URL of a path when `baseUrl` is set: ('/pl', 'https://x.com') -> 'https://x.com/pl'. */
+export const toSiteUrl = (path: string, baseUrl: string | undefined): string => `${baseUrl ?? ''}${path}`
+
+function renderUrl(fact: PageFact, indexable: ReadonlySet<string>, baseUrl: string | undefined): string {
+  const alternates = fact.alternates
+    .filter((a) => indexable.has(a.path))
+    .sort((a, b) => (a.hreflang < b.hreflang ? -1 : a.hreflang > b.hreflang ? 1 : 0))
+  const others = alternates.some((a) => a.path !== fact.path)
+  const links = others
+    ? alternates.map((a) => `\n    <xhtml:link rel="alternate" hreflang="${escapeXml(a.hreflang)}" href="${escapeXml(toSiteUrl(a.path, baseUrl))}"/>`).join('')
+    : ''
+  return `  <url>\n    <loc>${escapeXml(toSiteUrl(fact.path, baseUrl))}</loc>${links}\n  </url>\n`
+}
+
+/**
+ * The sitemap files: `sitemap.xml` alone, or (past SITEMAP_MAX_URLS pages) an
+ * index `sitemap.xml` plus `sitemap-1.xml`, `sitemap-2.xml`, …. Pages with
+ * robots noIndex are left out, and so are alternates pointing at them.
+ */
+export function renderSitemaps(facts: readonly PageFact[], baseUrl: string | undefined, maxUrls = SITEMAP_MAX_URLS): Array<{ path: string; contents: string }> {
+  const pages = facts.filter((f) => !f.noIndex).sort(byPath)
+  const indexable = new Set(pages.map((p) => p.path))
+  const chunks: PageFact[][] = []
+  for (let i = 0; i < pages.length || i === 0; i += maxUrls) chunks.push(pages.slice(i, i + maxUrls))
+  const urlset = (chunk: PageFact[]) =>
+    `${XML_HEAD}<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n` +
+    chunk.map((fact) => renderUrl(fact, indexable, baseUrl)).join('') +
+    '</urlset>\n'
+  if (chunks.length === 1) return [{ path: 'sitemap.xml', contents: urlset(chunks[0]!) }]
+  const files = chunks.map((chunk, i) => ({ path: `sitemap-${i + 1}.xml`, contents: urlset(chunk) }))
+  const index =
+    `${XML_HEAD}<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n` +
+    files.map((f) => `  <sitemap><loc>${escapeXml(toSiteUrl(`/${f.path}`, baseUrl))}</loc></sitemap>\n`).join('') +
+    '</sitemapindex>\n'
+  return [{ path: 'sitemap.xml', contents: index }, ...files]
+}
+
+/**
+ * `robots.txt`: the project's own `public/robots.txt` when it has one (kept as
+ * it is), else allow everything; a `Sitemap:` line is added unless one is there.
+ */
+export function renderRobots(baseUrl: string | undefined, existing?: string): string {
+  const base = existing ?? 'User-agent: *\nAllow: /\n'
+  if (/^\s*sitemap\s*:/im.test(base)) return base
+  return `${base.replace(/\n*$/, '\n')}\nSitemap: ${toSiteUrl('/sitemap.xml', baseUrl)}\n`
+}

@@ -1,0 +1,143 @@
+/**
+ * The stages of `build()`, in the order build.ts runs them. Each takes the run
+ * and what earlier stages produced, and returns data; only build.ts decides order.
+ */
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { prepareInitialData } from '../render/prepare.js'
+import { localeHome } from '../shared/url.js'
+import { bundleClient } from './bundle-client.js'
+import { createCrawler } from './crawl.js'
+import { discoverFromInitialData } from './discover.js'
+import { fetchInitialData, prepareLocaleData } from './initial-data.js'
+import { createManifest, renderManifestFiles } from './manifest.js'
+import { fetchNotFoundBody } from './not-found.js'
+import { buildPath } from './pages.js'
+import { copyPublicFiles, listPublicFiles } from './public-files.js'
+import { renderRedirectsFile } from './redirect.js'
+import { createInlineRenderService, createRenderPool, type RenderService } from './render-pool.js'
+import { loadRenderer, toPublicSiteInfo } from './renderer.js'
+import type { BuildRun } from './run.js'
+import { renderRobots, renderSitemaps } from './sitemap.js'
+import type { BuildManifest, BuildOptions, ClientBundle, LocaleData } from './types.js'
+import type { FileWriter } from './write.js'
+
+/** Everything fetched, bundled or listed before the first page. */
+export interface BuildInputs {
+  initialData: Map<string, unknown>
+  notFound: Map<string, { raw?: unknown; note?: string }>
+  client: ClientBundle
+  publicFiles: string[]
+}
+
+const publicDir = (run: BuildRun): string => join(run.config.root, 'public')
+
+/** Render workers loading the templates (or the renderer handed in, in the main thread). */
+export function createRenderService(run: BuildRun, options: Pick<BuildOptions, 'renderer'>): RenderService {
+  if (options.renderer) return createInlineRenderService(options.renderer)
+  if (run.renderThreads === 0) return createInlineRenderService(loadRenderer(run.config.root))
+  return createRenderPool({ root: run.config.root, threads: run.renderThreads })
+}
+
+/** Initial data and 404 bodies of every locale (through the API slots), templates, client bundle, public/ listing: all at once. */
+export async function loadInputs(run: BuildRun, render: RenderService, options: Pick<BuildOptions, 'bundleClient'>): Promise<BuildInputs> {
+  const { site, config, api } = run
+  const locales = site.i18n.locales
+  const perLocale = <T>(fetch: (locale: string) => Promise<T>) =>
+    Promise.all(locales.map((locale) => run.apiSlot(fetch, locale))).then((values) => new Map(locales.map((l, i) => [l, values[i]!])))
+  const [initialData, notFound, client, listed] = await Promise.all([
+    perLocale((locale) => fetchInitialData(api, locale, site.features.initInitialData)),
+    perLocale((locale) => fetchNotFoundBody(api, locale, site.i18n)),
+    options.bundleClient ? options.bundleClient() : bundleClient({ root: config.root, minify: true }),
+    listPublicFiles(publicDir(run)),
+    render.ready,
+  ])
+  for (const item of listed.skipped) run.state.skip(item)
+  return { initialData, notFound, client, publicFiles: listed.files }
+}
+
+/** The client bundle under `_site/` and `public/` as it is (its robots.txt is merged by writeSiteFiles; files the build generates replace public ones). */
+export async function writeStaticFiles(run: BuildRun, writer: FileWriter, inputs: BuildInputs): Promise<void> {
+  await Promise.all([
+    ...inputs.client.files.map((file) => writer.write(file.path, file.contents)),
+    copyPublicFiles(writer, publicDir(run), inputs.publicFiles.filter((file) => file !== 'robots.txt')),
+  ])
+}
+
+/** Prepares each locale's initial data and writes it once, content-hashed. */
+export async function writeInitialData(run: BuildRun, writer: FileWriter, input: { inputs: BuildInputs; options: Pick<BuildOptions, 'renderer'> }): Promise<Map<string, LocaleData>> {
+  const prepare = input.options.renderer?.prepareInitialData ?? prepareInitialData
+  const locales = new Map<string, LocaleData>()
+  for (const [locale, raw] of input.inputs.initialData) {
+    const { data, file, problems } = prepareLocaleData(prepare, locale, raw)
+    for (const problem of problems) run.state.skip({ item: `initial data (${locale})`, reason: problem })
+    await writer.write(file.path, file.contents)
+    locales.set(locale, data)
+  }
+  return locales
+}
+
+/** Hands the renderers what every page shares: public site info, build id, client assets, initial data. */
+export function startRenderers(run: BuildRun, render: RenderService, input: { inputs: BuildInputs; locales: Map<string, LocaleData> }): Promise<void> {
+  return render.start({ site: toPublicSiteInfo(run.site), buildId: run.buildId, assets: input.inputs.client.assets, locales: input.locales })
+}
+
+/**
+ * Discovers and builds every page: seeded with each locale's home and the
+ * links of its initial data, fed by the links of every page built.
+ */
+export async function crawlPages(run: BuildRun, input: { render: RenderService; writer: FileWriter; locales: Map<string, LocaleData> }): Promise<void> {
+  const { site, state } = run
+  const crawler = createCrawler({
+    maxInFlight: run.maxPagesInFlight,
+    visit: async (path) => {
+      const found = await buildPath(pipeline, path)
+      run.progress({ type: 'page', done: crawler.visited + 1, total: crawler.known, failures: state.failures.length })
+      return found
+    },
+  })
+  const originOf = (path: string) => crawler.originOf(path)?.origin ?? 'nav'
+  const pipeline = { render: input.render, writer: input.writer, site, api: run.api, apiSlot: run.apiSlot, state, buildId: run.buildId, originOf }
+  const options = { baseUrl: site.baseUrl, locales: site.i18n.locales }
+  for (const [locale, data] of input.locales) {
+    const seeds = discoverFromInitialData(data.initialData, localeHome(locale, site.i18n), locale, options)
+    for (const refused of seeds.refused) state.skip(refused)
+    crawler.add(seeds.paths)
+    run.progress({ type: 'locale', locale, links: seeds.paths.length })
+  }
+  await crawler.run()
+  for (const { path, status } of state.notFound) {
+    const { origin, from } = crawler.originOf(path) ?? { origin: 'nav', from: 'unknown' }
+    if (origin === 'nav') state.fail({ path, status, reason: `broken link: the API answers ${status} (linked from ${from})` })
+    else state.skip({ item: path, reason: `broken link in content: the API answers ${status}`, from })
+  }
+}
+
+/** `404.html` of every locale. */
+export async function writeNotFoundPages(run: BuildRun, writer: FileWriter, input: { render: RenderService; inputs: BuildInputs }): Promise<void> {
+  for (const locale of run.site.i18n.locales) {
+    const { raw, note } = input.inputs.notFound.get(locale) ?? {}
+    if (note) run.state.notes.push(note)
+    const { file, skipped } = await input.render.notFound({ locale, raw })
+    for (const item of skipped) run.state.skip(item)
+    await writer.write(file.path, file.contents)
+  }
+}
+
+/** `_redirects`, `sitemap.xml` and `robots.txt`. */
+export async function writeSiteFiles(run: BuildRun, writer: FileWriter, inputs: BuildInputs): Promise<void> {
+  const { state, site } = run
+  if (state.redirects.length) await writer.write('_redirects', renderRedirectsFile(state.redirects))
+  if (!site.baseUrl) state.notes.push('baseUrl is not set: sitemap.xml and robots.txt use root-relative URLs (set baseUrl for absolute ones)')
+  for (const file of renderSitemaps(state.facts, site.baseUrl)) await writer.write(file.path, file.contents)
+  const ownRobots = inputs.publicFiles.includes('robots.txt') ? await readFile(join(publicDir(run), 'robots.txt'), 'utf8') : undefined
+  await writer.write('robots.txt', renderRobots(site.baseUrl, ownRobots))
+}
+
+/** `_site/builds/latest.json` and `_site/builds/meta/<id>.json`. */
+export async function writeManifests(run: BuildRun, writer: FileWriter): Promise<BuildManifest> {
+  const prerendered = [...run.state.facts.map((f) => f.path), ...run.state.redirects.map((r) => r.from)]
+  const manifest = createManifest({ id: run.buildId, timestamp: run.now(), prerendered })
+  for (const file of renderManifestFiles(manifest)) await writer.write(file.path, file.contents)
+  return manifest
+}

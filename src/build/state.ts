@@ -1,0 +1,69 @@
+/**
+ * What one build run gathers while it goes: small facts per page, failures,
+ * skipped items, redirects and timings. One object per run (no module state);
+ * page data never lands here.
+ */
+import type { BuildFailure, BuildRedirect, BuildTimings, PageFact, SkippedItem } from './types.js'
+
+/** A path whose API answer was 404: a failure or a skipped item depending on where it was linked from. */
+export interface NotFoundPath {
+  path: string
+  status: number
+}
+
+export interface BuildState {
+  readonly facts: PageFact[]
+  readonly failures: BuildFailure[]
+  readonly skipped: SkippedItem[]
+  readonly redirects: BuildRedirect[]
+  readonly notFound: NotFoundPath[]
+  readonly notes: string[]
+  readonly timings: BuildTimings
+  /** Pages written per locale. */
+  readonly pagesByLocale: Record<string, number>
+  addPage(fact: PageFact): void
+  fail(failure: BuildFailure): void
+  skip(item: SkippedItem): void
+  /** Adds `ms` to one of the timings. */
+  time(kind: keyof BuildTimings, ms: number): void
+}
+
+/** Longest item text kept in the report (hostile paths can be megabytes long). */
+const MAX_ITEM_LENGTH = 200
+
+const clip = (text: string): string => (text.length > MAX_ITEM_LENGTH ? `${text.slice(0, MAX_ITEM_LENGTH)}…` : text)
+
+export function createBuildState(locales: readonly string[]): BuildState {
+  const pagesByLocale = Object.fromEntries(locales.map((l) => [l, 0]))
+  const timings: BuildTimings = { apiWaitMs: 0, renderMs: 0, writeMs: 0 }
+  // the same refused link in a menu on every page is listed once, with the first page that had it
+  const skippedKeys = new Set<string>()
+  const state: BuildState = {
+    facts: [],
+    failures: [],
+    skipped: [],
+    redirects: [],
+    notFound: [],
+    notes: [],
+    timings,
+    pagesByLocale,
+    addPage(fact) {
+      state.facts.push(fact)
+      pagesByLocale[fact.locale] = (pagesByLocale[fact.locale] ?? 0) + 1
+    },
+    fail(failure) {
+      state.failures.push({ ...failure, path: clip(failure.path) })
+    },
+    skip(item) {
+      const clipped = { ...item, item: clip(item.item) }
+      const key = `${clipped.item}\u0000${clipped.reason}`
+      if (skippedKeys.has(key)) return
+      skippedKeys.add(key)
+      state.skipped.push(clipped)
+    },
+    time(kind, ms) {
+      timings[kind] += ms
+    },
+  }
+  return state
+}

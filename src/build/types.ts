@@ -1,0 +1,120 @@
+/**
+ * The shapes `build()` takes and returns. A build keeps only small facts per
+ * page (path, locale, noIndex, alternates); page data is dropped once written.
+ */
+import type { Dispatcher } from 'undici'
+import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
+import type { ClientAssets } from '../render/types.js'
+import type { InitialData } from '../shared/types.js'
+import type { PageRenderer } from './renderer.js'
+
+export interface BuildLogger {
+  info(line: string): void
+  warn(line: string): void
+}
+
+/** What `onProgress` hears: a locale's initial data is in, or one more path is done. */
+export type BuildProgress =
+  | { type: 'locale'; locale: string; links: number }
+  | { type: 'page'; done: number; total: number; failures: number }
+
+/** A client bundle as `bundleClient()` gives it: files relative to the output folder. */
+export interface ClientBundle {
+  assets: ClientAssets
+  files: Array<{ path: string; contents: Uint8Array }>
+}
+
+export interface BuildOptions {
+  config: ResolvedConfig
+  site: ResolvedSite
+  /** Output folder; relative to `config.root`. @default site.build.outDir */
+  outDir?: string
+  /** Parallel API requests. @default site.build.concurrency */
+  concurrency?: number
+  /** undici dispatcher for the API client (tests, keep-alive pools). */
+  dispatcher?: Dispatcher
+  logger?: BuildLogger
+  /** Clock for the manifest timestamp and the wall time. @default Date.now */
+  now?: () => number
+  onProgress?: (progress: BuildProgress) => void
+  /** Build id; a random one by default (tests pin it to compare outputs byte for byte). */
+  buildId?: string
+  /** A render core to use in the main thread (tests hand in stubs); by default render workers load `templates/` under `config.root`. */
+  renderer?: PageRenderer
+  /** Render worker threads; 0 renders in the main thread. @default one per CPU but one, 1 to RENDER_THREADS_MAX */
+  renderThreads?: number
+  /** The browser client; bundled from `src/client` by default. */
+  bundleClient?: () => Promise<ClientBundle>
+}
+
+/** A path that could not be built: the build fails and OUT stays as it was. */
+export interface BuildFailure {
+  path: string
+  /** HTTP status of the API answer, or 500 for render and write errors. */
+  status: number
+  reason: string
+}
+
+/** Something refused or left out on purpose (hostile path, unsafe redirect, data problem): listed, not fatal. */
+export interface SkippedItem {
+  item: string
+  reason: string
+  /** The page whose data held it. */
+  from?: string
+}
+
+export interface BuildRedirect {
+  from: string
+  to: string
+  statusCode: number
+}
+
+export interface BuildManifest {
+  id: string
+  timestamp: number
+  /** Every path that has a `_payload.json` (pages and redirects), sorted. */
+  prerendered: string[]
+}
+
+export interface BuildTimings {
+  /** Sum over requests of the time spent waiting on the API (requests overlap, so this may exceed the wall time). */
+  apiWaitMs: number
+  /** Sum of prepare + render + document + payload serialisation. */
+  renderMs: number
+  /** Sum of the time page writes took to finish. */
+  writeMs: number
+}
+
+export interface BuildResult {
+  buildId: string
+  /** Absolute output folder. Only replaced when `failures` is empty. */
+  outDir: string
+  pages: { total: number; byLocale: Record<string, number>; paths: string[] }
+  redirects: BuildRedirect[]
+  failures: BuildFailure[]
+  skipped: SkippedItem[]
+  /** Remarks on the output as a whole (e.g. sitemap without `baseUrl`). */
+  notes: string[]
+  bytesWritten: number
+  filesWritten: number
+  durationMs: number
+  timings: BuildTimings
+  manifest: BuildManifest
+}
+
+/** What the sitemap needs of a page; everything else is dropped once the page is written. */
+export interface PageFact {
+  path: string
+  locale: string
+  noIndex: boolean
+  /** Available translations: hreflang and normalised path (`x-default` for the default language). */
+  alternates: Array<{ hreflang: string; path: string }>
+}
+
+/** Initial data of one locale, prepared and written once. */
+export interface LocaleData {
+  locale: string
+  initialData: InitialData
+  /** URL of its content-hashed file: `/_site/data/initial-pl-1a2b3c4d5e.json`. */
+  initialDataUrl: string
+}

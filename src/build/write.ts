@@ -1,0 +1,79 @@
+/**
+ * The one way a build touches the output: every file goes through a FileWriter
+ * bound to a root folder, which refuses any path that would land outside it.
+ */
+import { copyFile, mkdir, stat, writeFile } from 'node:fs/promises'
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path'
+import { SiteError } from '../errors.js'
+
+export interface FileWriter {
+  /** Absolute root folder every path is resolved against. */
+  readonly root: string
+  /** Writes a file at `path` (relative to the root, `/` separated); resolves to the bytes written. */
+  write(path: string, contents: string | Uint8Array): Promise<number>
+  /** Copies the file `source` (absolute, anywhere) to `path` under the root; resolves to its size. */
+  copy(source: string, path: string): Promise<number>
+  /** Files and bytes written so far. */
+  stats(): { files: number; bytes: number }
+}
+
+const MAX_RELATIVE_PATH_LENGTH = 4096
+
+/**
+ * Resolves `path` under `root`, or throws WRITE_OUTSIDE_OUT_DIR.
+ * Example: ('/out', 'pl/o-nas/index.html') -> '/out/pl/o-nas/index.html'; ('/out', '../x') throws.
+ */
+export function resolveInside(root: string, path: string): string {
+  const refuse = (why: string) =>
+    new SiteError('WRITE_OUTSIDE_OUT_DIR', `Refused to write ${JSON.stringify(path.slice(0, 200))}: ${why}`, {
+      hint: 'Paths from the API are normalised before they reach the writer; this is a bug or a hostile path.',
+    })
+  if (typeof path !== 'string' || path === '') throw refuse('empty path')
+  if (path.length > MAX_RELATIVE_PATH_LENGTH) throw refuse('path too long')
+  if (path.includes('\0')) throw refuse('NUL character')
+  if (isAbsolute(path) || /^[a-z]:/i.test(path)) throw refuse('absolute path')
+  const target = resolve(root, path)
+  const rel = relative(root, target)
+  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) throw refuse('outside the output folder')
+  return target
+}
+
+/** Creates a FileWriter for `root`. Folders are created once each (remembered on this writer). */
+export function createFileWriter(root: string): FileWriter {
+  const base = resolve(root)
+  const dirs = new Map<string, Promise<unknown>>()
+  let files = 0
+  let bytes = 0
+
+  const ensureDir = (dir: string): Promise<unknown> => {
+    let made = dirs.get(dir)
+    if (!made) {
+      made = mkdir(dir, { recursive: true })
+      dirs.set(dir, made)
+    }
+    return made
+  }
+
+  const count = (size: number): number => {
+    files += 1
+    bytes += size
+    return size
+  }
+
+  return {
+    root: base,
+    async write(path, contents) {
+      const target = resolveInside(base, path)
+      await ensureDir(dirname(target))
+      await writeFile(target, contents)
+      return count(typeof contents === 'string' ? Buffer.byteLength(contents) : contents.byteLength)
+    },
+    async copy(source, path) {
+      const target = resolveInside(base, path)
+      await ensureDir(dirname(target))
+      await copyFile(source, target)
+      return count((await stat(target)).size)
+    },
+    stats: () => ({ files, bytes }),
+  }
+}

@@ -1,0 +1,238 @@
+/**
+ * Issue 7, hostile content in a real browser: the hostile corpus
+ * (test/fixtures/hostile-site) is built with `build()`, served by the static
+ * server, and a handful of its pages are opened in Debian's Chromium. Every
+ * payload of the corpus either sets `window.__xss` or calls `alert`: neither may
+ * happen after load, after synthetic events on every element, nor after client
+ * navigations through the page's links.
+ */
+import { existsSync } from 'node:fs'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startStaticServer, type RunningServer } from '../../src/serve/server.js'
+import { buildHostileSite, type HostileBuild } from '../integration/hostile-helpers.js'
+
+const CHROMIUM = '/usr/bin/chromium'
+
+const PAGES = [
+  '/',
+  '/xss/meta',
+  '/xss/seo',
+  '/xss/content',
+  '/xss/links',
+  '/xss/unicode',
+  '/broken/types',
+  '/broken/elements',
+  '/weird/%22%3E%3Cimg%20src%3Dx%20onerror%3Dwindow.__xss%3D1%3E',
+  '/pl/xss/tresc',
+  '/de/xss/inhalt',
+  '/de/%C3%BCber-uns',
+  '/no-such-page',
+]
+/** Same-origin links clicked per page (client navigation, then back). */
+const CLICKS_PER_PAGE = 6
+/** Redirect pages are opened on their own (one of them leaves for //evil.example, which does not resolve here). */
+const REDIRECT_LINK_RE = /\/go\//
+
+interface Visit {
+  dialogs: string[]
+  errors: string[]
+  hydrated: boolean
+}
+
+type SentinelWindow = Window & { __xss?: unknown; __xssHits?: unknown[] }
+
+/** Records every write to `window.__xss`, even one that is undone later. */
+function trapSentinel(): void {
+  const w = window as SentinelWindow
+  let value: unknown
+  const hits: unknown[] = []
+  Object.defineProperty(w, '__xssHits', { value: hits, enumerable: false })
+  Object.defineProperty(w, '__xss', {
+    configurable: false,
+    get: () => value,
+    set: (next: unknown) => {
+      hits.push(next)
+      value = next
+    },
+  })
+}
+
+/** `page.evaluate`, again after the load when a navigation (meta refresh, full reload) replaced the document meanwhile. */
+async function settledEvaluate<T>(page: Page, fn: () => T): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await page.evaluate(fn)
+    } catch (error) {
+      if (attempt >= 3 || !/context was destroyed|navigat/i.test(String(error))) throw error
+      await page.waitForLoadState('load')
+    }
+  }
+}
+
+const sentinel = (page: Page) =>
+  settledEvaluate(page, () => {
+    const w = window as SentinelWindow
+    return { value: w.__xss, hits: [...(w.__xssHits ?? [])] }
+  })
+
+/** Markup a payload could have left in the live DOM: handlers, script URLs, foreign scripts. */
+const domProblems = (page: Page) =>
+  settledEvaluate(page, () => {
+    const problems: string[] = []
+    const bad = /^(javascript|vbscript|data):/i
+    for (const el of Array.from(document.querySelectorAll('*'))) {
+      for (const attr of Array.from(el.attributes)) {
+        if (/^on/i.test(attr.name)) problems.push(`<${el.localName} ${attr.name}>`)
+        if (attr.name === 'srcdoc') problems.push(`<${el.localName} srcdoc>`)
+        if (['href', 'src', 'action', 'formaction', 'xlink:href', 'data', 'poster'].includes(attr.name) && bad.test(attr.value.replace(/[\u0000-\u0020]/g, ''))) {
+          problems.push(`<${el.localName} ${attr.name}=${attr.value.slice(0, 40)}>`)
+        }
+      }
+    }
+    for (const script of Array.from(document.scripts)) {
+      const ok = script.type === 'application/json' || (script.type === 'module' && script.src.startsWith(`${location.origin}/_site/`))
+      if (!ok) problems.push(`script type=${script.type} src=${script.src} text=${script.text.slice(0, 40)}`)
+    }
+    if (document.querySelectorAll('title').length > 1) problems.push(`${document.querySelectorAll('title').length} <title> elements`)
+    return problems
+  })
+
+/** Fires the events inline handlers listen to on every element, as a visitor's mouse and keyboard would. */
+const provokeHandlers = (page: Page) =>
+  settledEvaluate(page, () => {
+    for (const el of Array.from(document.querySelectorAll('body *'))) {
+      for (const type of ['mouseover', 'mouseenter', 'focus', 'load', 'error', 'animationstart']) el.dispatchEvent(new Event(type, { bubbles: false }))
+      if (el instanceof HTMLElement && el.tabIndex >= 0) el.focus()
+    }
+  })
+
+describe.skipIf(!existsSync(CHROMIUM))('hostile corpus in Chromium (issue 7)', () => {
+  let site: HostileBuild
+  let server: RunningServer
+  let browser: Browser
+  const visits = new Map<string, Visit>()
+
+  beforeAll(async () => {
+    ;[site, browser] = await Promise.all([
+      buildHostileSite(),
+      chromium.launch({
+        executablePath: CHROMIUM,
+        headless: true,
+        // Names other than 127.0.0.1 do not resolve: a payload cannot reach evil.example.
+        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'],
+      }),
+    ])
+    expect(site.result.failures).toEqual([])
+    server = await startStaticServer({ dir: site.outDir, host: '127.0.0.1', port: 0 })
+  }, 240_000)
+  afterAll(async () => {
+    await browser?.close()
+    await server?.close()
+    await site?.close()
+  })
+
+  it('control: the harness notices a payload that does run (a page the test writes itself)', async () => {
+    await mkdir(join(site.outDir, 'harness-control'), { recursive: true })
+    await writeFile(join(site.outDir, 'harness-control', 'index.html'), '<!doctype html><title>control</title><img src=x onerror="window.__xss=1"><script>alert(1)</script>')
+    const context = await browser.newContext({ serviceWorkers: 'block' })
+    const page = await context.newPage()
+    const dialogs: string[] = []
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message())
+      void dialog.dismiss()
+    })
+    await page.addInitScript(trapSentinel)
+    try {
+      await page.goto(`${server.url}/harness-control/`, { waitUntil: 'load' })
+      await page.waitForFunction(() => (window as SentinelWindow).__xss === 1, undefined, { timeout: 5_000 })
+      expect(await sentinel(page)).toEqual({ value: 1, hits: [1] })
+      expect(dialogs).toEqual(['1'])
+    } finally {
+      await context.close()
+    }
+  })
+
+  it.each(PAGES)('no payload runs on %s: after load, events on every element, and client navigations', async (path) => {
+    const context = await browser.newContext({ serviceWorkers: 'block' })
+    const page = await context.newPage()
+    const visit: Visit = { dialogs: [], errors: [], hydrated: false }
+    visits.set(path, visit)
+    page.on('dialog', (dialog) => {
+      visit.dialogs.push(`${dialog.type()}: ${dialog.message()} (on ${page.url()})`)
+      void dialog.dismiss()
+    })
+    page.on('pageerror', (error) => visit.errors.push(error.message))
+    await page.addInitScript(trapSentinel)
+    try {
+      await page.goto(`${server.url}${path}`, { waitUntil: 'load' })
+      visit.hydrated = await page
+        .waitForFunction(() => (window as Window & { __site?: unknown }).__site !== undefined, undefined, { timeout: 10_000 })
+        .then(() => true, () => false)
+      expect(await sentinel(page)).toEqual({ value: undefined, hits: [] })
+      expect(await domProblems(page)).toEqual([])
+
+      await provokeHandlers(page)
+      await page.mouse.move(10, 10)
+      await page.mouse.move(400, 300)
+      expect(await sentinel(page)).toEqual({ value: undefined, hits: [] })
+
+      const start = page.url()
+      const hrefs = await page.evaluate(
+        () =>
+          [...new Set(
+            [...document.querySelectorAll<HTMLAnchorElement>('main a[href]'), ...document.querySelectorAll<HTMLAnchorElement>('header nav a[href]')]
+              .filter((a) => a.origin === location.origin && !a.hash)
+              .map((a) => a.getAttribute('href') ?? ''),
+          )],
+      )
+      for (const href of hrefs.filter((h) => !REDIRECT_LINK_RE.test(h)).slice(0, CLICKS_PER_PAGE)) {
+        const link = page.locator(`a[href="${href.replace(/["\\]/g, '\\$&')}"]`).first()
+        if (!(await link.isVisible().catch(() => false))) continue
+        await link.click({ timeout: 5_000 }).catch(() => undefined)
+        await page.waitForLoadState('load')
+        await page.waitForTimeout(200)
+        expect(await sentinel(page), `after clicking ${href} on ${path}`).toEqual({ value: undefined, hits: [] })
+        expect(await domProblems(page), `after clicking ${href} on ${path}`).toEqual([])
+        if (page.url() !== start) {
+          await page.goBack({ waitUntil: 'load' }).catch(() => undefined)
+          await page.waitForTimeout(200)
+          expect(await sentinel(page), `after going back from ${href} on ${path}`).toEqual({ value: undefined, hits: [] })
+        }
+      }
+      expect(visit.dialogs).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 120_000)
+
+  it('a redirect link leads to its internal target without running a payload', async () => {
+    const context = await browser.newContext({ serviceWorkers: 'block' })
+    const page = await context.newPage()
+    const dialogs: string[] = []
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message())
+      void dialog.dismiss()
+    })
+    await page.addInitScript(trapSentinel)
+    try {
+      await page.goto(`${server.url}/go/internal`, { waitUntil: 'load' })
+      await page.waitForURL(`${server.url}/about-us`, { timeout: 10_000 })
+      expect(await sentinel(page)).toEqual({ value: undefined, hits: [] })
+      await page.goto(`${server.url}/`, { waitUntil: 'load' })
+      await page.locator('footer a[href="/go/internal"]').first().click()
+      await page.waitForURL(`${server.url}/about-us`, { timeout: 10_000 })
+      expect(await sentinel(page)).toEqual({ value: undefined, hits: [] })
+      expect(dialogs).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 60_000)
+
+  it('every hostile page hydrates without an uncaught error', () => {
+    const failed = [...visits].filter(([, v]) => !v.hydrated || v.errors.length > 0).map(([path, v]) => ({ path, hydrated: v.hydrated, errors: v.errors.slice(0, 3) }))
+    expect(failed).toEqual([])
+  })
+})

@@ -1,0 +1,104 @@
+/** A failing API never damages a previous output: failures are collected, listed, and OUT stays byte-identical (issue 4). */
+import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { startDemoApi, type DemoApi, type DemoFault } from '../../src/demo/server.js'
+import { BASE_URL, buildSite, loadBuildTools, readTree, type BuildTools } from './build-helpers.js'
+
+let api: DemoApi
+let tools: BuildTools
+let dir: string
+let out: string
+let before: Map<string, Buffer>
+
+beforeAll(async () => {
+  ;[api, tools] = await Promise.all([startDemoApi({ port: 0 }), loadBuildTools()])
+  dir = await mkdtemp(join(tmpdir(), 'site-build-fail-'))
+  out = join(dir, 'out')
+  const first = await buildSite({ apiUrl: api.url, outDir: out, tools })
+  expect(first.failures).toEqual([])
+  before = await readTree(out)
+}, 60_000)
+
+afterEach(() => api.setFaults([]))
+
+afterAll(async () => {
+  await api?.close()
+  if (dir) await rm(dir, { recursive: true, force: true })
+})
+
+async function expectOutputUntouched(): Promise<void> {
+  expect(await readdir(dir)).toEqual(['out'])
+  const after = await readTree(out)
+  expect([...after.keys()]).toEqual([...before.keys()])
+  for (const [path, bytes] of after) expect(bytes.equals(before.get(path)!), path).toBe(true)
+}
+
+const buildWith = (faults: DemoFault[], timeoutMs?: number) => {
+  api.setFaults(faults)
+  return buildSite({ apiUrl: api.url, outDir: out, tools, user: { baseUrl: BASE_URL, ...(timeoutMs ? { api: { timeoutMs } } : {}) } })
+}
+
+describe('a failing API leaves the previous output as it was', () => {
+  it('lists a page answering 500 with its status and reason, and builds the rest', async () => {
+    const result = await buildWith([{ path: '/pl/o-nas', kind: 'status500' }])
+    expect(result.failures).toEqual([{ path: '/pl/o-nas', status: 500, reason: expect.stringContaining('HTTP 500') }])
+    expect(result.pages.total).toBeGreaterThan(40)
+    await expectOutputUntouched()
+  })
+
+  it('collects every failure instead of stopping at the first', async () => {
+    const result = await buildWith([
+      { path: '/services', kind: 'status503' },
+      { path: '/de/kontakt', kind: 'reset' },
+      { path: '/pl/kariera', kind: 'malformed-json' },
+      { path: '/about-us', kind: 'html' },
+    ])
+    expect(result.failures.map((f) => [f.path, f.status])).toEqual([
+      ['/about-us', 502],
+      ['/de/kontakt', 502],
+      ['/pl/kariera', 502],
+      ['/services', 503],
+    ])
+    for (const failure of result.failures) expect(failure.reason).toMatch(/^API error: /)
+    await expectOutputUntouched()
+  })
+
+  it('reports a page that never answers once the client timeout fires', async () => {
+    const result = await buildWith([{ path: '/contact', kind: 'hang' }], 300)
+    expect(result.failures).toEqual([{ path: '/contact', status: 504, reason: expect.stringContaining('no answer within 300 ms') }])
+    await expectOutputUntouched()
+  })
+
+  it('fails on a broken navigation link (HTTP 404) and says where it was linked from', async () => {
+    const result = await buildWith([{ path: '/careers', kind: 'status404' }])
+    expect(result.failures).toEqual([{ path: '/careers', status: 404, reason: expect.stringMatching(/^broken link: the API answers 404 \(linked from .+\)$/) }])
+    await expectOutputUntouched()
+  })
+
+  it('stops at once when initial data is unavailable on both endpoints', async () => {
+    api.setFaults([{ path: '/pl', query: 'type=834', kind: 'status503' }])
+    const requestsBefore = api.requests.length
+    await expect(buildSite({ apiUrl: api.url, outDir: out, tools })).rejects.toMatchObject({
+      code: 'INITIAL_DATA_UNAVAILABLE',
+      status: 503,
+      message: expect.stringMatching(/^Initial Data is unavailable: HTTP 503/),
+    })
+    const initialDataCalls = api.requests.slice(requestsBefore).filter((r) => r.path === '/pl' && r.query.type === '834')
+    expect(initialDataCalls).toHaveLength(2) // the primary endpoint, then the fallback
+    await expectOutputUntouched()
+  })
+
+  it('uses the fallback endpoint when only the primary fails', async () => {
+    api.setFaults([{ path: '/de', query: 'type=834', kind: 'status500' }])
+    const result = await buildSite({
+      apiUrl: api.url,
+      outDir: join(dir, 'fallback'),
+      tools,
+      user: { baseUrl: BASE_URL, api: { endpoints: { initialData: '/?type=834', initialDataFallback: '/?type=835' } } },
+    })
+    expect(result.failures).toEqual([])
+    await rm(join(dir, 'fallback'), { recursive: true, force: true })
+  })
+})

@@ -1,0 +1,71 @@
+/** Shared set-up of the build tests: config on the repo's templates, a render core and client bundle loaded once per file, file-tree helpers. */
+import { readdir, readFile } from 'node:fs/promises'
+import { join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { bundleClient } from '../../src/build/bundle-client.js'
+import { build } from '../../src/build/build.js'
+import { loadRenderer, type PageRenderer } from '../../src/build/renderer.js'
+import type { BuildOptions, BuildResult, ClientBundle } from '../../src/build/types.js'
+import { resolveSites } from '../../src/config/resolve.js'
+import type { ResolvedConfig, UserConfig } from '../../src/config/types.js'
+import { classifyLink } from '../../src/shared/url.js'
+
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url))
+export const BASE_URL = 'https://www.amberline.example'
+export const LOCALES = ['en', 'pl', 'de'] as const
+
+export function makeConfig(apiUrl: string, user: UserConfig = { baseUrl: BASE_URL }): ResolvedConfig {
+  return { root: REPO_ROOT, configFile: join(REPO_ROOT, 'config/site.config.ts'), sites: resolveSites(user, { apiBaseUrl: apiUrl }, 'test config') }
+}
+
+/** The render core and the client bundle, loaded once and shared by the builds of a test file. */
+export interface BuildTools {
+  /** Renders in the main thread; leave it out to use render workers (from the compiled dist/). */
+  renderer?: PageRenderer
+  bundleClient: () => Promise<ClientBundle>
+}
+
+export async function loadBuildTools(): Promise<BuildTools> {
+  const [renderer, client] = await Promise.all([loadRenderer(REPO_ROOT), bundleClient({ root: REPO_ROOT, minify: true })])
+  return { renderer, bundleClient: async () => client }
+}
+
+export function buildSite(input: { apiUrl: string; outDir: string; tools: BuildTools; user?: UserConfig } & Partial<BuildOptions>): Promise<BuildResult> {
+  const { apiUrl, tools, user, ...rest } = input
+  const config = makeConfig(apiUrl, user)
+  return build({ config, site: config.sites[0]!, ...tools, ...rest })
+}
+
+/** Every file under `dir`, relative path -> bytes. */
+export async function readTree(dir: string): Promise<Map<string, Buffer>> {
+  const files = new Map<string, Buffer>()
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true })
+  for (const entry of entries) {
+    if (!entry.isFile()) continue
+    const path = join(entry.parentPath, entry.name)
+    files.set(relative(dir, path).split('\\').join('/'), await readFile(path))
+  }
+  return new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1)))
+}
+
+/** Internal page paths of every navigation tree of raw initial data, normalised. */
+export function navigationPaths(initialData: Record<string, unknown>): Set<string> {
+  const paths = new Set<string>()
+  const walk = (entries: unknown) => {
+    if (!Array.isArray(entries)) return
+    for (const entry of entries as Array<{ link?: string; children?: unknown }>) {
+      const link = classifyLink(entry.link)
+      if (link.type === 'internal') paths.add(link.path)
+      walk(entry.children)
+    }
+  }
+  for (const key of ['navigation', 'featuredNavigation', 'minorNavigation', 'footerNavigation', 'socialMenu']) walk(initialData[key])
+  return paths
+}
+
+/** The JSON a page embeds for hydration. */
+export function readBoot(html: string): { buildId: string; initialDataUrl?: string; state: Record<string, unknown> } {
+  const match = /<script id="__SITE_BOOT__" type="application\/json">([\s\S]*?)<\/script>/.exec(html)
+  if (!match) throw new Error('no boot JSON in the page')
+  return JSON.parse(match[1]!)
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest'
+import { checkRedirectTarget, isReservedPath, toCrawlTarget } from '../../../src/build/paths.js'
+
+const options = { baseUrl: 'https://www.example.com', locales: ['en', 'pl', 'de'] }
+
+describe('toCrawlTarget', () => {
+  it.each([
+    ['/pl/o-nas/', { type: 'page', path: '/pl/o-nas' }],
+    ['/de/%c3%bcber-uns', { type: 'page', path: '/de/%C3%BCber-uns' }],
+    ['/de/über-uns', { type: 'page', path: '/de/%C3%BCber-uns' }],
+    ['/a?x=1#top', { type: 'page', path: '/a' }],
+    ['https://www.example.com/about', { type: 'page', path: '/about' }],
+    ['https://other.example/about', { type: 'ignore' }],
+    ['//other.example/about', { type: 'ignore' }],
+    ['mailto:a@b.c', { type: 'ignore' }],
+    ['tel:+48123', { type: 'ignore' }],
+    ['#section', { type: 'ignore' }],
+    ['', { type: 'ignore' }],
+    ['relative/path', { type: 'ignore' }],
+  ])('%s', (href, target) => expect(toCrawlTarget(href, options)).toEqual(target))
+
+  it.each([
+    ['/../etc/passwd', 'dot segment'],
+    ['/a/%2e%2e/b', 'dot segment'],
+    ['/a%2fb', 'encoded slash or NUL'],
+    ['/a%00b', 'encoded slash or NUL'],
+    ['/a\u0000b', 'control character or backslash'],
+    ['/a\\b', 'control character or backslash'],
+    [`/${'x'.repeat(2000)}`, 'longer than 1024 characters'],
+    [`/${'x'.repeat(300)}`, 'segment longer than 200 bytes'],
+    ['/_site/builds/latest.json', 'internal path'],
+    ['javascript:alert(1)', 'unsafe URL scheme'],
+    ['data:text/html,x', 'unsafe URL scheme'],
+    ['/sitemap.xml', 'collides with a file the build writes'],
+    ['/a/_payload.json', 'collides with a file the build writes'],
+    ['/pl/404.html', 'collides with a file the build writes'],
+  ])('refuses %s', (href, reason) => expect(toCrawlTarget(href, options)).toEqual({ type: 'refused', reason }))
+})
+
+describe('isReservedPath', () => {
+  it.each([
+    ['/404.html', true],
+    ['/robots.txt', true],
+    ['/_redirects', true],
+    ['/de/404.html', true],
+    ['/x/index.html', true],
+    ['/fr/404.html', false],
+    ['/about/404.html', false],
+    ['/about', false],
+  ])('%s -> %s', (path, reserved) => expect(isReservedPath(path, options.locales)).toBe(reserved))
+})
+
+describe('checkRedirectTarget', () => {
+  it.each([
+    ['/services/', { type: 'internal', path: '/services', to: '/services' }],
+    ['/pl/o-nas?a=1#b', { type: 'internal', path: '/pl/o-nas', to: '/pl/o-nas?a=1#b' }],
+    ['https://www.example.com/x', { type: 'internal', path: '/x', to: '/x' }],
+    ['https://other.example/x?y=1', { type: 'external', to: 'https://other.example/x?y=1' }],
+    ['//cdn.example/x', { type: 'external', to: '//cdn.example/x' }],
+  ])('%s', (url, target) => expect(checkRedirectTarget(url, options)).toEqual(target))
+
+  it.each(['javascript:alert(1)', 'data:text/html,<script>', '/../../etc/passwd', '/a%2fb', 'ftp://x.example/f', 'relative', '', 'https://x.example/"><script>'])(
+    'refuses %s',
+    (url) => expect(checkRedirectTarget(url, options).type).toBe('refused'),
+  )
+})

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest'
+import { createProgressReporter, formatProgressLine, isInteractive } from '../../../src/build/progress.js'
+
+const sink = () => {
+  const chunks: string[] = []
+  return { chunks, stream: { write: (text: string) => chunks.push(text) } }
+}
+
+describe('progress', () => {
+  it.each([
+    [{ isTTY: true, env: {}, progress: true }, true],
+    [{ isTTY: true, env: { CI: 'true' }, progress: true }, false],
+    [{ isTTY: false, env: {}, progress: true }, false],
+    [{ isTTY: true, env: {}, progress: false }, false],
+  ])('isInteractive(%j) -> %s', (input, expected) => expect(isInteractive(input)).toBe(expected))
+
+  it('formats done/total, pages per second and failures', () => {
+    expect(formatProgressLine({ done: 50, total: 100, failures: 1, elapsedMs: 2000 })).toBe(`[${'#'.repeat(12)}${'-'.repeat(12)}] 50/100 · 25.0 pages/s · 1 failure`)
+  })
+
+  it('redraws the bar at most every 100 ms on a terminal', () => {
+    const { chunks, stream } = sink()
+    let now = 0
+    const reporter = createProgressReporter({ stream, interactive: true, now: () => now })
+    for (let i = 1; i <= 100; i++) {
+      now = i * 5 // 500 ms in total
+      reporter.onProgress({ type: 'page', done: i, total: 100, failures: 0 })
+    }
+    reporter.stop()
+    const draws = chunks.filter((c) => c.includes('pages/s'))
+    expect(draws.length).toBeGreaterThanOrEqual(5)
+    expect(draws.length).toBeLessThanOrEqual(7)
+    expect(chunks.at(-1)).toBe('\n')
+  })
+
+  it('prints a line per locale and nothing per page off a terminal', () => {
+    const { chunks, stream } = sink()
+    const reporter = createProgressReporter({ stream, interactive: false })
+    reporter.onProgress({ type: 'locale', locale: 'pl', links: 12 })
+    reporter.onProgress({ type: 'page', done: 1, total: 2, failures: 0 })
+    reporter.stop()
+    expect(chunks).toEqual(['pl: initial data in, 12 page links\n'])
+  })
+})

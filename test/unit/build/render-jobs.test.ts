@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest'
+import { runNotFoundJob, runPageJob, type JobContext } from '../../../src/build/render-jobs.js'
+import type { PageRenderer } from '../../../src/build/renderer.js'
+import type { RenderState } from '../../../src/render/types.js'
+import type { PageData } from '../../../src/shared/types.js'
+
+const i18n = { default: 'en', locales: ['en', 'pl'] }
+
+/** Raw page data with one text element linking to `links`. */
+const rawPage = (id: number, title: string, links: string[] = []) => ({
+  id,
+  meta: { title },
+  content: { colPos0: [{ id: 1, type: 'text', content: { bodytext: links.map((l) => `<a href="${l}">x</a>`).join('') } }] },
+})
+
+/** A render core stand-in: its "sanitiser" drops javascript: links silently, as sanitize-html does. */
+const stub: PageRenderer = {
+  preparePage: (raw) => {
+    const r = raw as ReturnType<typeof rawPage>
+    if (typeof r?.id !== 'number') return { page: null, problems: ['page data has no numeric id'] }
+    const element = r.content.colPos0[0]!
+    const bodytext = element.content.bodytext.replace(/ href="javascript:[^"]*"/g, '')
+    const page = { ...r, appearance: {}, content: { colPos0: [{ ...element, content: { bodytext } }] } }
+    return { page: page as unknown as PageData, problems: ['meta.description: not a string, dropped'] }
+  },
+  prepareInitialData: (raw) => ({ data: raw as never, problems: [] }),
+  renderPage: (state: RenderState) => {
+    if (state.page?.meta.title === 'explode') throw new Error('boom')
+    return { appHtml: `<main>${state.status} ${state.path}</main>`, head: [], htmlAttrs: { lang: state.locale, dir: 'ltr' }, bodyAttrs: { class: '' }, status: state.status, problems: ['unknown type x skipped'] }
+  },
+  renderDocument: ({ result, boot }) => `<html>${result.appHtml}<script>${JSON.stringify(boot)}</script></html>`,
+}
+
+const ctx: JobContext = {
+  renderer: stub,
+  site: { baseUrl: 'https://x.example', i18n, gtmId: undefined, consentHost: undefined, i18nMiddleware: true },
+  buildId: 'b1',
+  assets: { scripts: [], styles: [] },
+  locales: new Map([
+    ['en', { locale: 'en', initialData: { navigation: [], i18n: [] }, initialDataUrl: '/_site/data/initial-en-1.json' }],
+    ['pl', { locale: 'pl', initialData: { navigation: [], i18n: [] }, initialDataUrl: '/_site/data/initial-pl-1.json' }],
+  ]),
+}
+
+describe('runPageJob', () => {
+  it('renders index.html and _payload.json, and returns the links and the page fact', () => {
+    const raw = rawPage(7, 'O nas', ['/pl/kontakt/', 'https://x.example/pl/x', 'javascript:alert(1)', '/../up'])
+    const output = runPageJob(ctx, { path: '/pl/o-nas', locale: 'pl', raw })
+    if (output.type !== 'page') throw new Error(output.reason)
+    expect(output.files.map((f) => f.path)).toEqual(['pl/o-nas/index.html', 'pl/o-nas/_payload.json'])
+    expect(JSON.parse(output.files[1]!.contents as string)).toMatchObject({ buildId: 'b1', locale: 'pl', path: '/pl/o-nas', status: 200, initialDataUrl: '/_site/data/initial-pl-1.json' })
+    const boot = JSON.parse(/<script>(.*)<\/script>/.exec(output.files[0]!.contents as string)![1]!)
+    expect(boot).toMatchObject({ buildId: 'b1', initialDataUrl: '/_site/data/initial-pl-1.json', state: { mode: 'static', editorPreview: false, debug: false } })
+    expect(boot.state.initialData).toBeUndefined()
+    expect(output.paths).toEqual([
+      { path: '/pl/kontakt', origin: 'content', from: '/pl/o-nas' },
+      { path: '/pl/x', origin: 'content', from: '/pl/o-nas' },
+    ])
+    expect(output.skipped).toEqual([
+      { item: '/pl/o-nas', reason: 'meta.description: not a string, dropped' },
+      { item: '/pl/o-nas', reason: 'unknown type x skipped' },
+      { item: '/../up', reason: 'dot segment', from: '/pl/o-nas' },
+      // read again from the raw rich text, where the dropped javascript: link still is (the build's report de-duplicates)
+      { item: 'javascript:alert(1)', reason: 'unsafe URL scheme', from: '/pl/o-nas' },
+      { item: '/../up', reason: 'dot segment', from: '/pl/o-nas' },
+    ])
+    expect(output.fact).toEqual({ path: '/pl/o-nas', locale: 'pl', noIndex: false, alternates: [] })
+  })
+
+  it('fails an answer that is not a page, with the reason', () => {
+    expect(runPageJob(ctx, { path: '/x', locale: 'en', raw: { error: 'nope' } })).toMatchObject({ type: 'failed', status: 502, reason: 'the API answer is not a page: page data has no numeric id' })
+  })
+
+  it('turns a render error into a failure of that page', () => {
+    expect(runPageJob(ctx, { path: '/x', locale: 'en', raw: rawPage(1, 'explode') })).toMatchObject({ type: 'failed', status: 500, reason: 'render error: boom' })
+  })
+})
+
+describe('runNotFoundJob', () => {
+  it('renders the locale 404 page with status 404, from the API page when there is one', () => {
+    const plain = runNotFoundJob(ctx, { locale: 'pl' })
+    expect(plain.file.path).toBe('pl/404.html')
+    expect(plain.file.contents).toContain('<main>404 /pl/404</main>')
+    expect(plain.file.contents).toContain('"error":{"status":404,"message":"Page not found: /pl/404"}')
+    const withPage = runNotFoundJob(ctx, { locale: 'en', raw: rawPage(20, 'Not found') })
+    expect(withPage.file.path).toBe('404.html')
+    expect(withPage.file.contents).toContain('"page":{"id":20')
+  })
+})

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest'
+import { formatBytes, formatSummary, toBuildSummary } from '../../../src/build/report.js'
+import type { BuildResult } from '../../../src/build/types.js'
+
+const result = (over: Partial<BuildResult> = {}): BuildResult => ({
+  buildId: 'b1',
+  outDir: '/out',
+  pages: { total: 3, byLocale: { en: 1, pl: 1, de: 1 }, paths: ['/', '/de', '/pl'] },
+  redirects: [{ from: '/old', to: '/new', statusCode: 301 }],
+  failures: [],
+  skipped: [{ item: '/../x', reason: 'dot segment', from: '/' }],
+  notes: [],
+  bytesWritten: 2048,
+  filesWritten: 9,
+  durationMs: 1500,
+  timings: { apiWaitMs: 100.4, renderMs: 10.6, writeMs: 5 },
+  manifest: { id: 'b1', timestamp: 1, prerendered: ['/', '/de', '/pl', '/old'] },
+  ...over,
+})
+
+describe('build summary', () => {
+  it('gives pages per locale, redirects, skipped items, bytes and wall time', () => {
+    const text = formatSummary(result())
+    expect(text).toContain('Pages: 3 (en 1, pl 1, de 1) in 1.50 s, 2 pages/s')
+    expect(text).toContain('/old -> /new (301)')
+    expect(text).toContain('/../x: dot segment (in /)')
+    expect(text).toContain('Written: 9 files, 2.0 KB')
+    expect(text).toContain('Output: /out')
+  })
+
+  it('lists every failure with status and reason, and says OUT was kept', () => {
+    const text = formatSummary(result({ failures: [{ path: '/pl/x', status: 500, reason: 'API error: HTTP 500' }] }))
+    expect(text).toContain('/pl/x  500  API error: HTTP 500')
+    expect(text).toContain('Build failed: 1 path(s) failed; /out was left as it was.')
+  })
+
+  it('has a JSON form for pipelines', () => {
+    const summary = toBuildSummary(result())
+    expect(summary).toMatchObject({ ok: true, pages: { total: 3 }, pagesPerSecond: 2, timings: { apiWaitMs: 100, renderMs: 11, writeMs: 5 } })
+    expect(summary).not.toHaveProperty('manifest')
+  })
+
+  it.each([
+    [512, '512 B'],
+    [1536, '1.5 KB'],
+    [5 * 1024 * 1024, '5.0 MB'],
+  ])('formatBytes(%d) = %s', (bytes, text) => expect(formatBytes(bytes)).toBe(text))
+})

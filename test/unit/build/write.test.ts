@@ -1,0 +1,48 @@
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createFileWriter, resolveInside } from '../../../src/build/write.js'
+
+describe('resolveInside', () => {
+  it.each([
+    ['index.html', '/out/index.html'],
+    ['pl/o-nas/index.html', '/out/pl/o-nas/index.html'],
+    ['a/../b.html', '/out/b.html'],
+    ['über/index.html', '/out/über/index.html'],
+  ])('%s', (path, resolved) => expect(resolveInside('/out', path)).toBe(resolved))
+
+  it.each(['../x', 'a/../../x', '/etc/passwd', 'a\0b', '', '.', 'a/..', `${'a/'.repeat(3000)}x`])('refuses %j', (path) => {
+    expect(() => resolveInside('/out', path)).toThrow(expect.objectContaining({ code: 'WRITE_OUTSIDE_OUT_DIR' }))
+  })
+})
+
+describe('createFileWriter', () => {
+  let dir: string
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'site-writer-'))
+  })
+  afterEach(() => rm(dir, { recursive: true, force: true }))
+
+  it('writes files in new folders and counts files and bytes', async () => {
+    const writer = createFileWriter(join(dir, 'out'))
+    expect(await writer.write('a/b/index.html', 'żółw')).toBe(7)
+    await writer.write('a/b/_payload.json', new Uint8Array([1, 2, 3]))
+    expect(await readFile(join(dir, 'out/a/b/index.html'), 'utf8')).toBe('żółw')
+    expect(writer.stats()).toEqual({ files: 2, bytes: 10 })
+  })
+
+  it('copies a file through the same guard', async () => {
+    const writer = createFileWriter(join(dir, 'out'))
+    await writer.write('src.txt', 'hello')
+    expect(await writer.copy(join(dir, 'out/src.txt'), 'copy/dst.txt')).toBe(5)
+    await expect(writer.copy(join(dir, 'out/src.txt'), '../escaped.txt')).rejects.toMatchObject({ code: 'WRITE_OUTSIDE_OUT_DIR' })
+  })
+
+  it('never writes outside its root', async () => {
+    const writer = createFileWriter(join(dir, 'out'))
+    await expect(writer.write('../outside.txt', 'x')).rejects.toMatchObject({ code: 'WRITE_OUTSIDE_OUT_DIR' })
+    await expect(writer.write('/tmp/abs.txt', 'x')).rejects.toMatchObject({ code: 'WRITE_OUTSIDE_OUT_DIR' })
+    expect(await readdir(dir)).toEqual([])
+  })
+})
