@@ -1,8 +1,9 @@
 import { promisify } from 'node:util'
 import { brotliCompress, constants, gzip } from 'node:zlib'
 
-const brotli = promisify(brotliCompress)
-const gzipAsync = promisify(gzip)
+// zlib answers with fresh buffers over their own ArrayBuffer.
+const brotli = promisify(brotliCompress) as (input: Buffer, options: object) => Promise<Buffer<ArrayBuffer>>
+const gzipAsync = promisify(gzip) as (input: Buffer) => Promise<Buffer<ArrayBuffer>>
 
 // Text formats only; images and archives are compressed already.
 const COMPRESSIBLE_RE = /^(text\/|application\/(json|javascript|xml|manifest\+json)|image\/svg\+xml)/
@@ -16,8 +17,8 @@ const MIN_BYTES = 1024
 export async function compressBody(
   request: Request,
   contentType: string,
-  body: Buffer,
-): Promise<{ body: Buffer; headers: Record<string, string> }> {
+  body: Buffer<ArrayBuffer>,
+): Promise<{ body: Buffer<ArrayBuffer>; headers: Record<string, string> }> {
   if (body.byteLength < MIN_BYTES || !COMPRESSIBLE_RE.test(contentType)) return { body, headers: {} }
   const accepted = request.headers.get('accept-encoding') ?? ''
   const vary = { vary: 'accept-encoding' }
