@@ -4,7 +4,7 @@
  */
 import type { InitialData, PageData } from '../shared/types.js'
 import type { DiscoveredPath, LinkOrigin } from './crawl.js'
-import { extractInitialDataLinks, extractPageLinks, extractRichTextHrefs } from './links.js'
+import { extractInitialDataLinks, extractPageLinks } from './links.js'
 import { toCrawlTarget } from './paths.js'
 import type { SkippedItem } from './types.js'
 
@@ -34,13 +34,6 @@ export function discoverFromPage(page: PageData, from: string, options: Discover
   const links = extractPageLinks(page)
   return discoverPaths(links.content, 'content', from, options, discoverPaths(links.nav, 'nav', from, options))
 }
-
-/**
- * Rich-text links of the raw API page that the crawl refuses (`javascript:`,
- * `file:`, `..`): the sanitiser drops them silently, so they are listed from here.
- */
-export const refusedRichTextLinks = (raw: unknown, from: string, options: DiscoverOptions): SkippedItem[] =>
-  discoverPaths(extractRichTextHrefs(raw), 'content', from, options).refused
 
 /** The crawl's seeds for one locale: its home page and every link of its initial data. */
 export function discoverFromInitialData(initialData: InitialData, home: string, locale: string, options: DiscoverOptions): Discovery {

@@ -50,8 +50,6 @@ const isUnavailableLanguage = (value: Record<string, unknown>): boolean =>
 
 interface Walk {
   out: string[]
-  /** Collect `link` and `href` fields too, not only rich-text hrefs. */
-  fields: boolean
 }
 
 function walk(value: unknown, ctx: Walk, depth: number): void {
@@ -63,7 +61,7 @@ function walk(value: unknown, ctx: Walk, depth: number): void {
   if (!isRecord(value) || isUnavailableLanguage(value)) return
   for (const [key, item] of Object.entries(value)) {
     if (typeof item === 'string') {
-      if (ctx.fields && (key === 'link' || key === 'href')) ctx.out.push(item)
+      if (key === 'link' || key === 'href') ctx.out.push(item)
       else if (key === 'bodytext') ctx.out.push(...extractHtmlHrefs(item))
     } else if (key === 'bodytext' && Array.isArray(item)) {
       // bullets and tables carry bodytext as lists of (lists of) HTML strings
@@ -76,17 +74,7 @@ function walk(value: unknown, ctx: Walk, depth: number): void {
 
 /** Every link-like string anywhere inside `value`. */
 export function extractLinks(value: unknown): string[] {
-  const ctx: Walk = { out: [], fields: true }
-  walk(value, ctx, 0)
-  return ctx.out
-}
-
-/**
- * The hrefs of rich text (bodytext) anywhere inside raw API data. The sanitiser
- * drops unsafe ones silently; the build reads them here to list them.
- */
-export function extractRichTextHrefs(value: unknown): string[] {
-  const ctx: Walk = { out: [], fields: false }
+  const ctx: Walk = { out: [] }
   walk(value, ctx, 0)
   return ctx.out
 }

@@ -5,7 +5,7 @@
  */
 import { withLocale } from '../shared/url.js'
 import type { DiscoveredPath } from './crawl.js'
-import { discoverFromPage, refusedRichTextLinks } from './discover.js'
+import { discoverFromPage } from './discover.js'
 import { renderNotFoundFile } from './not-found.js'
 import { renderPageFiles, type OutputFile, type RenderContext } from './render-files.js'
 import { toPageFact } from './sitemap.js'
@@ -56,11 +56,8 @@ export function runPageJob(ctx: JobContext, job: PageJob): PageOutput {
     const rendered = renderPageFiles(ctx, { path, locale, page })
     const options = { baseUrl: ctx.site.baseUrl, locales: ctx.site.i18n.locales }
     const discovered = discoverFromPage(page, path, options)
-    const skipped: SkippedItem[] = [
-      ...[...problems, ...rendered.problems].map((reason) => ({ item: path, reason })),
-      ...discovered.refused,
-      ...refusedRichTextLinks(job.raw, path, options),
-    ]
+    // Unsafe rich-text links are reported by the sanitiser (in `problems`); unsafe paths by discovery.
+    const skipped: SkippedItem[] = [...[...problems, ...rendered.problems].map((reason) => ({ item: path, reason })), ...discovered.refused]
     const fact = toPageFact({ path, locale: job.locale, page, baseUrl: ctx.site.baseUrl })
     return { type: 'page', files: rendered.files, fact, paths: discovered.paths, skipped, renderMs: renderMs() }
   } catch (error) {

@@ -2,8 +2,7 @@
  * The render core as the build uses it: one object, so that tests can hand
  * `build()` a stub and the build never imports a template by name.
  */
-import type { ResolvedSite } from '../config/types.js'
-import type { BootState, ClientAssets, PublicSiteInfo, RenderResult, RenderState } from '../render/types.js'
+import type { BootState, ClientAssets, RenderResult, RenderState } from '../render/types.js'
 import type { InitialData, PageData } from '../shared/types.js'
 
 /** The render core's shapes (src/render): `problems` are data problems found and repaired, listed in the build report. */
@@ -14,15 +13,6 @@ export interface PageRenderer {
   renderPage(state: RenderState): RenderResult
   renderDocument(input: { result: RenderResult; boot: BootState; assets: ClientAssets }): string
 }
-
-/** What the browser may know about the site (never API credentials). */
-export const toPublicSiteInfo = (site: ResolvedSite): PublicSiteInfo => ({
-  baseUrl: site.baseUrl,
-  i18n: { default: site.i18n.default, locales: [...site.i18n.locales] },
-  gtmId: site.tracking.gtmId,
-  consentHost: site.tracking.consentHost,
-  i18nMiddleware: site.features.i18nMiddleware,
-})
 
 /**
  * The render core with the templates of `root`. Imported on use, so that a

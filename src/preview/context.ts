@@ -1,6 +1,6 @@
 import { createApiClient, type ApiClient, type ApiClientOptions } from '../api/client.js'
 import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
-import { toPublicSiteInfo } from '../build/renderer.js'
+import { toPublicSiteInfo } from '../render/site-info.js'
 import type { ClientAssets, PublicSiteInfo, TemplateRegistry } from '../render/types.js'
 import type { ReloadEvents } from './events.js'
 

@@ -32,7 +32,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
 }
 
 const DANGEROUS_TAGS = new Set(['script', 'style', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'base', 'form', 'meta', 'link', 'svg', 'math'])
-const shorten = (text: string) => JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text)
+const shorten = (text: string) => `"${text.length > 60 ? `${text.slice(0, 60)}…` : text}"`
 
 /**
  * Sanitises CMS rich text; `report` hears of every dangerous thing removed (for the build report).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { extractHtmlHrefs, extractInitialDataLinks, extractLinks, extractPageLinks, extractRichTextHrefs } from '../../../src/build/links.js'
+import { extractHtmlHrefs, extractInitialDataLinks, extractLinks, extractPageLinks } from '../../../src/build/links.js'
 import type { InitialData, PageData } from '../../../src/shared/types.js'
 
 describe('extractHtmlHrefs', () => {
@@ -69,12 +69,5 @@ describe('extractPageLinks', () => {
       i18n: [{ languageId: 1, twoLetterIsoCode: 'pl', navigationTitle: 'PL', link: '/pl/', available: 1, active: 0 }],
     } as unknown as InitialData
     expect(extractInitialDataLinks(data).sort()).toEqual(['/', '/a', '/f', '/ft', '/m', '/pl/', 'https://social.example/x'])
-  })
-})
-
-describe('extractRichTextHrefs', () => {
-  it('reads only the hrefs of rich text, not link fields', () => {
-    const raw = { link: '/nav', content: { colPos0: [{ content: { headerLink: { href: '/hl' }, bodytext: '<a href="javascript:alert(1)">x</a>' } }] } }
-    expect(extractRichTextHrefs(raw)).toEqual(['javascript:alert(1)'])
   })
 })
