@@ -77,7 +77,10 @@ export function buildGeneratedPage(site: GeneratedSite, language: DemoLanguage, 
       bodytext: [[...texts.table.columns], ...[0, 1, 2].map((k) => [pick(texts.topics), `${10 + ((index + k) % 50)}%`, `${60 + ((index * 3 + k) % 40)}%`])],
     }],
     ['textmedia', { ...header(texts.headers.gallery), enlargeImageOnClick: true, bodytext: paragraph(), gallery: gallery([fileRef(image(1), title), fileRef(image(2), title)], 'center', 'below') }],
-    ['menu_pages', { ...header(texts.headers.related), menu: [1, 2, 3].map((k) => nav((index + k * 37) % site.count)) }],
+    // A section's landing page lists all its pages; the navigation lists only the sections (see sectionNav).
+    isLanding(index)
+      ? ['menu_subpages', { ...header(title), menu: childrenOf(section, site.count).map((i) => nav(i)) }]
+      : ['menu_pages', { ...header(texts.headers.related), menu: [1, 2, 3].map((k) => nav((index + k * 37) % site.count)) }],
     ...lastElement(index, texts.headers, fileRef(DOCUMENT, title, 0, 0)),
   ]
   const content: ContentElement[] = elements.map(([type, body, frameClass], k) => ({
@@ -123,12 +126,20 @@ export function languageEntry(language: DemoLanguage, link: string, active: bool
   return { ...entry, link, active: active ? 1 : 0, current: 0, available: 1 }
 }
 
-/** Every generated page of a section is reachable from this entry (navigation, level 2). */
+/**
+ * A section's navigation entry. Only the first section shows its first pages as a second level:
+ * like real sites, the header does not list thousands of pages (a header of every page would make
+ * each page's size grow with the site). Every page is reached through its landing page's
+ * `menu_subpages` element instead.
+ */
+export const NAV_CHILDREN_SHOWN = 5
+
 export function sectionNav(site: GeneratedSite, language: DemoLanguage, section: number): NavEntry {
   const landing = landingOf(section)
   const entry = (i: number, hasSubpages: 0 | 1): NavEntry => ({
     title: site.titleOf(language, i), link: site.pathOf(language, i), target: '', active: 0, current: 0, spacer: 0, hasSubpages,
   })
   const children = childrenOf(section, site.count)
-  return { ...entry(landing, children.length ? 1 : 0), ...(children.length ? { children: children.map((i) => entry(i, 0)) } : {}) }
+  const shown = section === 0 ? children.slice(0, NAV_CHILDREN_SHOWN) : []
+  return { ...entry(landing, children.length ? 1 : 0), ...(shown.length ? { children: shown.map((i) => entry(i, 0)) } : {}) }
 }

@@ -1,7 +1,7 @@
 /**
  * A generated site as a DemoSource, for benchmarks: pages are built on request
- * from their index; only the initial data (the navigation reaching every page)
- * is built once per language, on first use.
+ * from their index; only the initial data (the navigation of the sections; each
+ * landing page lists its section's pages) is built once per language, on first use.
  */
 import type { InitialData, NavEntry } from '../shared/types.js'
 import { buildGeneratedPage, languageEntry, sectionNav } from './generator-page.js'

@@ -221,19 +221,24 @@ describe('robustness', () => {
 })
 
 describe('generated site', () => {
-  it('serves 50 pages per locale, all reachable from the navigation', async () => {
+  it('serves 50 pages per locale, all reachable from the navigation and the section menus', async () => {
     const generated = await startDemoApi({ port: 0, generate: { pagesPerLocale: 50 } })
     try {
       for (const [, prefix] of LOCALES) {
         const data = (await (await fetch(`${generated.url}${prefix}/?type=834`)).json()) as InitialData
-        const links = new Set(flatten(data.navigation).map((e) => e.link))
-        expect(links.size).toBe(50)
-        for (const link of links) {
+        const queue = [...new Set(flatten(data.navigation).map((e) => e.link))]
+        const seen = new Set(queue)
+        for (const link of queue) {
           const res = await fetch(`${generated.url}${link}`)
           const page = (await res.json()) as PageData
           expect([res.status, page.content.colPos0?.length], link).toEqual([200, 8])
           for (const entry of page.i18n ?? []) expect((await fetch(`${generated.url}${entry.link}`)).status).toBe(200)
+          for (const element of page.content.colPos0 ?? [])
+            if (element.type === 'menu_subpages')
+              for (const entry of (element.content as { menu: Array<{ link: string }> }).menu)
+                if (!seen.has(entry.link)) seen.add(entry.link) && queue.push(entry.link)
         }
+        expect(seen.size).toBe(50)
       }
       expect((await fetch(`${generated.url}/section-2`)).status).toBe(404)
     } finally {
