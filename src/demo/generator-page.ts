@@ -4,7 +4,7 @@
  * language gets the same structure with its own words and paths.
  */
 import type { ContentElement, FileRef, LanguageEntry, NavEntry, PageData } from '../shared/types.js'
-import { childrenOf, isLanding, landingOf, sectionOf, type GeneratedSite } from './generator-site.js'
+import { childrenOf, isLanding, landingOf, sectionCount, sectionOf, type GeneratedSite } from './generator-site.js'
 import type { GeneratedTexts } from './generator-text.js'
 import { ORIGIN_TOKEN, type DemoLanguage } from './types.js'
 
@@ -78,9 +78,11 @@ export function buildGeneratedPage(site: GeneratedSite, language: DemoLanguage, 
     }],
     ['textmedia', { ...header(texts.headers.gallery), enlargeImageOnClick: true, bodytext: paragraph(), gallery: gallery([fileRef(image(1), title), fileRef(image(2), title)], 'center', 'below') }],
     // A section's landing page lists all its pages; the navigation lists only the sections (see sectionNav).
-    isLanding(index)
-      ? ['menu_subpages', { ...header(title), menu: childrenOf(section, site.count).map((i) => nav(i)) }]
-      : ['menu_pages', { ...header(texts.headers.related), menu: [1, 2, 3].map((k) => nav((index + k * 37) % site.count)) }],
+    index === 0
+      ? ['menu_pages', { ...header(title), menu: Array.from({ length: sectionCount(site.count) }, (_, s) => nav(landingOf(s))) }]
+      : isLanding(index)
+        ? ['menu_subpages', { ...header(title), menu: childrenOf(section, site.count).map((i) => nav(i)) }]
+        : ['menu_pages', { ...header(texts.headers.related), menu: [1, 2, 3].map((k) => nav((index + k * 37) % site.count)) }],
     ...lastElement(index, texts.headers, fileRef(DOCUMENT, title, 0, 0)),
   ]
   const content: ContentElement[] = elements.map(([type, body, frameClass], k) => ({
@@ -127,12 +129,14 @@ export function languageEntry(language: DemoLanguage, link: string, active: bool
 }
 
 /**
- * A section's navigation entry. Only the first section shows its first pages as a second level:
- * like real sites, the header does not list thousands of pages (a header of every page would make
- * each page's size grow with the site). Every page is reached through its landing page's
- * `menu_subpages` element instead.
+ * A section's navigation entry. The header shows the first sections, and only the first section
+ * shows its first pages as a second level: like real sites, the header does not list thousands of
+ * pages (a header of every page would make each page's size grow with the site). Every page is
+ * reached through the home page's menu of sections and its landing page's `menu_subpages` instead.
  */
 export const NAV_CHILDREN_SHOWN = 5
+/** Sections shown in the header; the home page's menu lists them all. */
+export const NAV_SECTIONS_SHOWN = 12
 
 export function sectionNav(site: GeneratedSite, language: DemoLanguage, section: number): NavEntry {
   const landing = landingOf(section)

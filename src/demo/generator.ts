@@ -1,10 +1,11 @@
 /**
  * A generated site as a DemoSource, for benchmarks: pages are built on request
  * from their index; only the initial data (the navigation of the sections; each
- * landing page lists its section's pages) is built once per language, on first use.
+ * landing page lists its section's pages, the home page every section) is built once
+ * per language, on first use.
  */
 import type { InitialData, NavEntry } from '../shared/types.js'
-import { buildGeneratedPage, languageEntry, sectionNav } from './generator-page.js'
+import { NAV_SECTIONS_SHOWN, buildGeneratedPage, languageEntry, sectionNav } from './generator-page.js'
 import { childrenOf, createGeneratedSite, landingOf, sectionCount, type GeneratedSite } from './generator-site.js'
 import { languageOfPath } from './paths.js'
 import type { DemoLanguage, DemoSource } from './types.js'
@@ -49,7 +50,7 @@ export function buildGeneratedInitialData(site: GeneratedSite, language: DemoLan
   const sections = Array.from({ length: sectionCount(site.count) }, (_, s) => s)
   const firstChildren = sections.flatMap((s) => childrenOf(s, site.count)).slice(0, 3)
   return {
-    navigation: [{ ...entry(0, { active: 1, current: 1, hasSubpages: sections.length ? 1 : 0 }), children: sections.map((s) => sectionNav(site, language, s)) }],
+    navigation: [{ ...entry(0, { active: 1, current: 1, hasSubpages: sections.length ? 1 : 0 }), children: sections.slice(0, NAV_SECTIONS_SHOWN).map((s) => sectionNav(site, language, s)) }],
     featuredNavigation: sections.slice(0, 3).map((s) => entry(landingOf(s), { hasSubpages: 1, buttonLabel: site.titleOf(language, landingOf(s)) })),
     minorNavigation: firstChildren.map((i) => entry(i)),
     socialMenu: extras?.socialMenu ?? [],

@@ -234,7 +234,7 @@ describe('generated site', () => {
           expect([res.status, page.content.colPos0?.length], link).toEqual([200, 8])
           for (const entry of page.i18n ?? []) expect((await fetch(`${generated.url}${entry.link}`)).status).toBe(200)
           for (const element of page.content.colPos0 ?? [])
-            if (element.type === 'menu_subpages')
+            if (element.type.startsWith('menu_'))
               for (const entry of (element.content as { menu: Array<{ link: string }> }).menu)
                 if (!seen.has(entry.link)) seen.add(entry.link) && queue.push(entry.link)
         }

@@ -48,18 +48,27 @@ describe('generated pages and navigation', () => {
     for (const href of hrefs) expect(site.indexOf(PL, href), href).toBeDefined()
   })
 
-  it('reaches every page from the navigation and the landing pages\' subpage menus', () => {
+  it('reaches every page from the navigation and the home and landing pages\' menus', () => {
     const data = buildGeneratedInitialData(site, DE)
     const navLinks = flatten(data.navigation).map((e) => e.link)
     // Sections and a few pages of the first one: the header stays small however large the site.
     expect(navLinks.length).toBeLessThanOrEqual(1 + sectionCount(120) + 5)
-    const reached = new Set(navLinks)
-    for (const link of navLinks) {
-      const index = site.indexOf(DE, link)
-      const menus = buildGeneratedPage(site, DE, index!).content.colPos0!.filter((e) => e.type === 'menu_subpages')
-      for (const menu of menus) for (const entry of (menu.content as { menu: NavEntry[] }).menu) reached.add(entry.link)
+    const queue = [...new Set(navLinks)]
+    const reached = new Set(queue)
+    for (const link of queue) {
+      const menus = buildGeneratedPage(site, DE, site.indexOf(DE, link)!).content.colPos0!.filter((e) => /^menu_/.test(e.type))
+      for (const menu of menus)
+        for (const { link: next } of (menu.content as { menu: NavEntry[] }).menu) if (!reached.has(next)) reached.add(next) && queue.push(next)
     }
     expect(reached.size).toBe(120)
     expect(data.i18n.find((l) => l.active)?.link).toBe('/de')
+  })
+})
+
+describe('a large generated site', () => {
+  it('keeps the header the same size however many pages there are', () => {
+    const big = createGeneratedSite([DE], 10_000)
+    const navLinks = flatten(buildGeneratedInitialData(big, DE).navigation)
+    expect(navLinks.length).toBeLessThanOrEqual(1 + 12 + 5)
   })
 })
