@@ -1,10 +1,14 @@
 // Size of the JavaScript and CSS a visitor downloads on first load of a page.
-//   node bench/client-size.mjs [--json] [--root DIR]     (after `npm run compile`)
-// First load = the entry script and every chunk it imports statically (what blocks
-// hydration; the pages preload them). Chunks the entry imports dynamically (client
-// navigation, loaded once the browser is idle) are listed apart and counted in the total.
-// Each file is gzipped on its own, as a server sends it.
-import { existsSync } from 'node:fs'
+//   node bench/client-size.mjs [--json] [--root DIR] [--page FILE]     (after `npm run compile`)
+// First load = what a page needs before it hydrates: the entry script and every chunk it
+// imports statically (every page), plus the chunks of the layout and content element
+// templates that page renders with (each template is its own chunk; the page preloads
+// them and the client imports them before hydrating). The typical page is the demo home
+// page (or --page FILE, a page as the content API sends it); every demo page is summed up
+// too. Chunks loaded later (client navigation once the browser is idle, other templates)
+// are listed apart. Each file is gzipped on its own, as a server sends it.
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { basename, join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { gzipSync } from 'node:zlib'
 
@@ -12,6 +16,9 @@ import { gzipSync } from 'node:zlib'
 export const FIRST_LOAD_JS_TARGET_BYTES = 80_000
 
 const repo = fileURLToPath(new URL('..', import.meta.url))
+const DEMO_PAGES = join(repo, 'demo', 'content', 'pages')
+const HOME_PAGE = join(DEMO_PAGES, 'en', 'home.json')
+const dist = (path) => new URL(`../dist/${path}`, import.meta.url)
 // In esbuild's ESM output (chunk URLs relative, or absolute with publicPath):
 // `from"/_site/assets/chunk-X.js"`, `import"./chunk-X.js"` (static), `import("/_site/assets/chunk-X.js")` (dynamic).
 const CHUNK = String.raw`["'](?:\.\/|\/_site\/assets\/)([^"'/]+\.js)["']`
@@ -20,7 +27,7 @@ const DYNAMIC_RE = new RegExp(String.raw`\bimport\s*\(\s*` + CHUNK + String.raw`
 
 const sizeOf = (contents) => ({ bytes: contents.length, gzip: gzipSync(contents).length })
 
-/** Splits the JS reachable from the entry into static (first load) and dynamic (deferred) files. */
+/** Splits the JS reachable from the entry into static (every page's first load) and dynamic (on demand) files. */
 function classify(files, entryPath) {
   const byName = new Map(files.map((f) => [f.path.split('/').pop(), f]))
   const importsOf = (file, re) => [...Buffer.from(file.contents).toString('utf8').matchAll(re)].map((m) => byName.get(m[1])).filter(Boolean)
@@ -53,28 +60,74 @@ async function measureReact() {
     minify: true,
     format: 'esm',
     define: { 'process.env.NODE_ENV': '"production"' },
+    legalComments: 'none',
     logLevel: 'silent',
   })
   return sizeOf(result.outputFiles[0].contents)
 }
 
-export async function measureClientSize({ root = repo } = {}) {
-  const modulePath = new URL('../dist/build/bundle-client.js', import.meta.url)
-  if (!existsSync(modulePath)) throw new Error('dist/ is missing: run `npm run compile` first')
-  const { bundleClient } = await import(modulePath.href)
+/** The demo pages as the content API sends them (`demo/content/pages/<locale>/<slug>.json`). */
+const demoPageFiles = () =>
+  existsSync(DEMO_PAGES)
+    ? readdirSync(DEMO_PAGES, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .flatMap((d) => readdirSync(join(DEMO_PAGES, d.name)).filter((f) => f.endsWith('.json')).map((f) => join(DEMO_PAGES, d.name, f)))
+        .sort()
+    : []
+
+export async function measureClientSize({ root = repo, page: pageFile = HOME_PAGE } = {}) {
+  if (!existsSync(dist('build/bundle-client.js'))) throw new Error('dist/ is missing: run `npm run compile` first')
+  const { bundleClient } = await import(dist('build/bundle-client.js').href)
+  const { preparePage } = await import(dist('render/prepare.js').href)
+  const { pageTemplates, templateKey } = await import(dist('runtime/page-templates.js').href)
   const { assets, files } = await bundleClient({ root, minify: true })
   const toPath = (url) => url.replace(/^\//, '')
   const { staticFiles, dynamicFiles } = classify(files, toPath(assets.scripts[0]))
-  const row = (path) => ({ path, ...sizeOf(files.find((f) => f.path === path).contents) })
+  const sizes = new Map(files.map((f) => [f.path, sizeOf(f.contents)]))
+  const chunks = assets.templateChunks ?? { layouts: {}, content: {} }
+  // A name per file: what it holds, from the bundle's template map.
+  const labels = new Map(staticFiles.map((path, i) => [path, i === 0 ? 'entry' : 'loaded with the entry']))
+  for (const kind of ['layouts', 'content']) {
+    for (const [name, urls] of Object.entries(chunks[kind])) {
+      urls.forEach((url, i) => {
+        if (i === 0) labels.set(toPath(url), `${kind}/${name}`)
+        else if (!labels.has(toPath(url))) labels.set(toPath(url), 'shared by templates')
+      })
+    }
+  }
+  const row = (path) => ({ path, label: labels.get(path) ?? 'client navigation', ...sizes.get(path) })
   const sum = (rows) => rows.reduce((a, r) => ({ bytes: a.bytes + r.bytes, gzip: a.gzip + r.gzip }), { bytes: 0, gzip: 0 })
-  const firstLoad = staticFiles.map(row)
-  const deferred = dynamicFiles.map(row)
-  const css = assets.styles.map((url) => row(toPath(url)))
-  const js = sum(firstLoad)
-  const all = sum([...firstLoad, ...deferred])
+
+  /** The template chunks a page (as the API sends it) loads before hydrating. */
+  const templateFilesOf = (raw) => {
+    const needs = pageTemplates(preparePage(raw).page)
+    const paths = new Set()
+    for (const kind of ['layouts', 'content']) for (const name of needs[kind]) for (const url of chunks[kind][templateKey(chunks[kind], name)] ?? []) paths.add(toPath(url))
+    return { needs, paths: [...paths] }
+  }
+  const everyPage = staticFiles.map(row)
+  const base = sum(everyPage)
+  const typical = templateFilesOf(JSON.parse(readFileSync(pageFile, 'utf8')))
+  const typicalTemplates = typical.paths.map(row)
+  const typicalJs = sum([...everyPage, ...typicalTemplates])
+  const pages = demoPageFiles().map((file) => {
+    const { paths } = templateFilesOf(JSON.parse(readFileSync(file, 'utf8')))
+    return { page: relative(DEMO_PAGES, file), gzip: base.gzip + sum(paths.map(row)).gzip, files: everyPage.length + paths.length }
+  })
+  pages.sort((a, b) => a.gzip - b.gzip)
+  const deferred = dynamicFiles.filter((path) => !typical.paths.includes(path)).map(row)
+  const css = assets.styles.map((url) => ({ ...row(toPath(url)), label: 'stylesheet' }))
+  const all = sum([...everyPage, ...dynamicFiles.map(row)])
   return {
     targetGzip: FIRST_LOAD_JS_TARGET_BYTES,
-    firstLoadJs: { files: firstLoad, ...js, ratio: js.gzip / FIRST_LOAD_JS_TARGET_BYTES },
+    everyPageJs: { files: everyPage, ...base, ratio: base.gzip / FIRST_LOAD_JS_TARGET_BYTES },
+    typicalPage: {
+      page: relative(repo, pageFile),
+      templates: typical.needs,
+      templateFiles: { files: typicalTemplates, ...sum(typicalTemplates) },
+      firstLoadJs: { ...typicalJs, files: everyPage.length + typicalTemplates.length, ratio: typicalJs.gzip / FIRST_LOAD_JS_TARGET_BYTES },
+    },
+    demoPages: pages.length === 0 ? undefined : { count: pages.length, smallest: pages[0], median: pages[Math.floor(pages.length / 2)], largest: pages[pages.length - 1] },
     deferredJs: { files: deferred, ...sum(deferred) },
     totalJs: { ...all, ratio: all.gzip / FIRST_LOAD_JS_TARGET_BYTES },
     css: { files: css, ...sum(css) },
@@ -83,27 +136,40 @@ export async function measureClientSize({ root = repo } = {}) {
 }
 
 const kb = (n) => `${(n / 1000).toFixed(1)} kB`
+const pct = (r) => `${(r * 100).toFixed(1)}%`
 
 function print(report) {
   const lines = []
+  const line = (name, label, size) => `  ${name.padEnd(34)} ${label.padEnd(32)} ${kb(size.bytes).padStart(9)} ${kb(size.gzip).padStart(9)} gzip`
   const table = (title, group) => {
     lines.push(title)
-    for (const f of group.files) lines.push(`  ${f.path.padEnd(44)} ${kb(f.bytes).padStart(10)} ${kb(f.gzip).padStart(10)} gzip`)
-    lines.push(`  ${'total'.padEnd(44)} ${kb(group.bytes).padStart(10)} ${kb(group.gzip).padStart(10)} gzip`)
+    for (const f of group.files) lines.push(line(basename(f.path), f.label, f))
+    lines.push(line('total', '', group))
   }
-  table('First-load JS (entry + static imports):', report.firstLoadJs)
-  table('Deferred JS (dynamic imports, loaded when idle):', report.deferredJs)
+  const { typicalPage: typical } = report
+  table('Every page (entry + static imports):', report.everyPageJs)
+  table(
+    `Templates of ${typical.page} (layout ${typical.templates.layouts.join(', ') || '-'}; content ${typical.templates.content.join(', ') || '-'}):`,
+    typical.templateFiles,
+  )
+  table(`Deferred JS (client navigation once idle, the templates ${typical.page} does not use):`, report.deferredJs)
   table('CSS:', report.css)
-  const pct = (r) => `${(r * 100).toFixed(1)}%`
-  lines.push(`React alone (react-dom/client + jsx runtime): ${kb(report.react.bytes)}, ${kb(report.react.gzip)} gzip; the rest of first-load JS: ${kb(report.firstLoadJs.gzip - report.react.gzip)} gzip`)
-  lines.push(`First-load JS ${kb(report.firstLoadJs.gzip)} gzip = ${pct(report.firstLoadJs.ratio)} of the ${kb(report.targetGzip)} target`)
-  lines.push(`All JS of a first visit ${kb(report.totalJs.gzip)} gzip = ${pct(report.totalJs.ratio)} of the target`)
+  lines.push(`React alone (react-dom/client + jsx runtime): ${kb(report.react.bytes)}, ${kb(report.react.gzip)} gzip; the rest of the typical page's first-load JS: ${kb(typical.firstLoadJs.gzip - report.react.gzip)} gzip`)
+  lines.push(`First-load JS of every page (no templates, e.g. an error page) ${kb(report.everyPageJs.gzip)} gzip = ${pct(report.everyPageJs.ratio)} of the ${kb(report.targetGzip)} target`)
+  if (report.demoPages) {
+    const { count, smallest, median, largest } = report.demoPages
+    lines.push(`Demo pages (${count}): first-load JS ${kb(smallest.gzip)} (${smallest.page}) to ${kb(largest.gzip)} (${largest.page}), median ${kb(median.gzip)} gzip`)
+  }
+  lines.push(`First-load JS of the typical page (${typical.page}, ${typical.firstLoadJs.files} files) ${kb(typical.firstLoadJs.gzip)} gzip = ${pct(typical.firstLoadJs.ratio)} of the ${kb(report.targetGzip)} target`)
+  lines.push(`All JS of the site ${kb(report.totalJs.gzip)} gzip`)
   return lines.join('\n')
 }
 
 if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url) {
   const args = process.argv.slice(2)
-  const rootAt = args.indexOf('--root')
-  const report = await measureClientSize(rootAt >= 0 ? { root: args[rootAt + 1] } : {})
+  const option = (name) => (args.indexOf(name) >= 0 ? args[args.indexOf(name) + 1] : undefined)
+  const root = option('--root')
+  const page = option('--page')
+  const report = await measureClientSize({ ...(root ? { root } : {}), ...(page ? { page } : {}) })
   process.stdout.write(args.includes('--json') ? `${JSON.stringify(report, null, 2)}\n` : `${print(report)}\n`)
 }

@@ -1,24 +1,23 @@
 /**
- * The visitor client: hydrates the prerendered page from `#__SITE_BOOT__`, counts the
- * page view, starts the new-build check and the service worker, then loads client
- * navigation (`navigation.ts`, its own chunk) once the browser is idle or the visitor
- * reaches for a link, whichever comes first.
+ * The visitor client: loads the templates the page renders with (each layout and content
+ * element is its own chunk, see templates.ts), hydrates the prerendered page from
+ * `#__SITE_BOOT__` and counts the page view. Everything else waits in `navigation.ts`
+ * (its own chunk: client navigation, the new-build check, the service worker), loaded
+ * once the browser is idle or the visitor reaches for a link, whichever comes first.
  */
 import { useLayoutEffect } from 'react'
 import { hydrateRoot } from 'react-dom/client'
-import registry from 'site:templates'
+import lazyTemplates from 'site:templates/lazy'
 import { LOADING_BAR_ID, MAIN_ID, SiteApp } from 'site/runtime'
 import type { RenderState, TemplateRegistry } from '../render/types.js'
 import { APP_ROOT_ID, createInitialDataLoader, readBoot } from './boot.js'
-import { watchChunkErrors } from './chunk-errors.js'
+import { isChunkLoadError, watchChunkErrors } from './chunk-errors.js'
 import { announcePage } from './events.js'
 import { toClickNavigation } from './links.js'
 import { startLiveReload } from './live-reload.js'
-import { createManifestCheck } from './manifest-check.js'
 import { createReloadGuard, getSessionStorage } from './reload-guard.js'
 import type { Router } from './router.js'
-import { registerServiceWorker } from './sw-register.js'
-import { browserTimers } from './timers.js'
+import { createTemplateLoader } from './templates.js'
 import { pushPageView } from './tracking.js'
 
 interface RootProps {
@@ -45,7 +44,16 @@ async function start(win: Window): Promise<void> {
   watchChunkErrors(win, reloadHere)
   if (boot.reloadEventsUrl) startLiveReload(boot.reloadEventsUrl, () => win.location.reload())
 
-  const initialData = boot.state.initialData ?? (await loadInitialData(boot.initialDataUrl ?? ''))
+  // The page's templates and its initial data, in parallel: hydration renders synchronously from both.
+  const templates = createTemplateLoader(lazyTemplates)
+  const [initialData, registry] = await Promise.all([
+    boot.state.initialData ?? loadInitialData(boot.initialDataUrl ?? ''),
+    templates.load(boot.state.page).catch((error: unknown) => {
+      // A template chunk that does not load: the same guarded reload as any chunk load error.
+      if (isChunkLoadError(error)) reloadHere()
+      throw error
+    }),
+  ])
   const state: RenderState = { ...boot.state, initialData }
   const container = doc.getElementById(APP_ROOT_ID)
   if (!container) throw new Error(`site: #${APP_ROOT_ID} is missing; the page cannot hydrate`)
@@ -68,9 +76,6 @@ async function start(win: Window): Promise<void> {
 
   pushPageView(win, { title: doc.title, path: win.location.pathname })
   announcePage(win, { state, kind: 'hydrate' })
-  const manifest = state.mode === 'static' ? createManifestCheck({ buildId: boot.buildId, fetch: fetchFn, timers: browserTimers, visibility: doc }) : undefined
-  manifest?.start()
-  if (state.mode === 'static') registerServiceWorker(win, boot.buildId)
 
   let router: Router | undefined
   let loading: Promise<Router> | undefined
@@ -83,11 +88,12 @@ async function start(win: Window): Promise<void> {
         initialDataUrl: boot.initialDataUrl,
         loadInitialData,
         guard,
-        manifest,
         ids: { loadingBar: LOADING_BAR_ID, main: MAIN_ID },
+        loadTemplates: (page) => templates.load(page),
         render: (next) => {
           const done = committed(next)
-          root.render(<Root state={next} registry={registry} onCommit={onCommit} />)
+          // The router loaded the page's templates first: the registry has them.
+          root.render(<Root state={next} registry={templates.registry} onCommit={onCommit} />)
           return done
         },
       })

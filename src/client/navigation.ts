@@ -1,22 +1,25 @@
 /**
- * Client navigation, loaded by the entry after hydration (a separate chunk, off the
- * critical path): router, payload cache, prefetching, loading bar and head updates.
+ * Everything the visitor client does after hydration, loaded by the entry as a separate
+ * chunk, off the critical path: client navigation (router, payload cache, prefetching of
+ * payloads and the template chunks they render with, loading bar, head updates), the
+ * new-build check and the service worker (static site only).
  */
 import type { RenderState } from '../render/types.js'
-// Straight from the runtime's React-free modules: importing `site/runtime` (React components)
-// would make esbuild move React into a chunk shared with the entry, costing first-load bytes.
+import type { PageData } from '../shared/types.js'
+// Straight from the runtime's React-free modules: what navigation itself needs, no more.
 import { buildHead, getBodyClass } from '../runtime/head.js'
 import { getHtmlAttrs } from '../runtime/languages.js'
 import type { InitialDataLoader } from './boot.js'
 import { announcePage } from './events.js'
 import { applyDocumentAttrs, applyHead } from './head.js'
 import { createBarPainter, createLoadingBar } from './loading-bar.js'
-import type { ManifestCheck } from './manifest-check.js'
+import { createManifestCheck } from './manifest-check.js'
 import { createPayloadCache } from './payload-cache.js'
 import { fetchPayload } from './payloads.js'
 import { createPrefetchQueue, watchLinks } from './prefetch.js'
 import type { ReloadGuard } from './reload-guard.js'
 import { createRouter, type Router } from './router.js'
+import { registerServiceWorker } from './sw-register.js'
 import { browserTimers } from './timers.js'
 import { pushPageView } from './tracking.js'
 
@@ -27,8 +30,9 @@ export interface NavigationOptions {
   initialDataUrl: string | undefined
   loadInitialData: InitialDataLoader
   guard: ReloadGuard
-  manifest: ManifestCheck | undefined
-  /** Renders a state; resolves once React committed it. */
+  /** Loads the template chunks a page renders with (see templates.ts); before a render, and to warm prefetched pages. */
+  loadTemplates(page: PageData): Promise<unknown>
+  /** Renders a state whose templates are loaded; resolves once React committed it. */
   render(state: RenderState): Promise<void>
   /** Ids of the runtime's loading-bar host and main landmark (`LOADING_BAR_ID`, `MAIN_ID`). */
   ids: { loadingBar: string; main: string }
@@ -55,11 +59,17 @@ export function startNavigation(options: NavigationOptions): Router {
   const { window: win } = options
   const doc = win.document
   const fetchFn = (url: string, init: RequestInit) => win.fetch(url, init)
+  // The new-build check (its first read is deferred further) and the service worker: static site only.
+  const isStatic = options.state.mode === 'static'
+  const manifest = isStatic ? createManifestCheck({ buildId: options.buildId, fetch: fetchFn, timers: browserTimers, visibility: doc }) : undefined
+  manifest?.start()
+  if (isStatic) registerServiceWorker(win, options.buildId)
   const barElement = doc.getElementById(options.ids.loadingBar) ?? doc.body.appendChild(doc.createElement('div'))
   const bar = createLoadingBar({ timers: browserTimers, paint: createBarPainter(barElement) })
   const payloads = createPayloadCache({ load: (path) => fetchPayload({ path, buildId: options.buildId, fetch: fetchFn }) })
   const router = createRouter({
     ...options,
+    manifest,
     payloads,
     bar,
     afterRender: (_previous, next, mode) => {
@@ -74,7 +84,12 @@ export function startNavigation(options: NavigationOptions): Router {
     },
   })
   const saveData = (win.navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData === true
-  const queue = createPrefetchQueue({ load: (path) => payloads.get(path) })
+  // A prefetched page also warms the template chunks it renders with; a failure there is the navigation's to handle.
+  const prefetch = async (path: string) => {
+    const result = await payloads.get(path)
+    if (result.type === 'page' && result.payload.status === 200) await options.loadTemplates(result.payload.page).catch(() => undefined)
+  }
+  const queue = createPrefetchQueue({ load: prefetch })
   const links = watchLinks({ document: doc, toPath: router.toPath, queue, hoverOnly: saveData })
   links.refresh()
   return router

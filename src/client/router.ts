@@ -5,6 +5,7 @@
  * render here (404, other build, new build published) becomes a full page load.
  */
 import type { RenderState } from '../render/types.js'
+import type { PageData } from '../shared/types.js'
 import { LOADING_BAR } from '../shared/constants.js'
 import { isAbsoluteUrl, normalizePagePath } from '../shared/url.js'
 import type { InitialDataLoader } from './boot.js'
@@ -30,7 +31,12 @@ export interface RouterOptions {
   bar: LoadingBar
   guard: ReloadGuard
   manifest: ManifestCheck | undefined
-  /** Renders a state; resolves once React committed it. */
+  /**
+   * Loads the templates a page renders with (lazily loaded chunks), before it is rendered;
+   * a rejection (a chunk that failed to load) makes the navigation fail into a full page load.
+   */
+  loadTemplates(page: PageData): Promise<unknown>
+  /** Renders a state whose templates are loaded; resolves once React committed it. */
   render(state: RenderState): Promise<void>
   /** Head, attributes, tracking, events: everything after the DOM shows the new page. */
   afterRender(previous: RenderState, next: RenderState, mode: NavigationMode): void
@@ -104,6 +110,9 @@ export function createRouter(options: RouterOptions): Router {
     }
     const { payload } = result
     if (payload.status !== 200) return load(url, mode)
+    // In parallel with the initial data below; awaited before anything changes.
+    const templates = options.loadTemplates(payload.page)
+    templates.catch(() => undefined)
     let initialData = state.initialData
     let dataUrl = initialDataUrl
     const localeChanged = payload.locale !== state.locale
@@ -117,6 +126,13 @@ export function createRouter(options: RouterOptions): Router {
       }
       if (token !== seq) return
     }
+    try {
+      await templates
+    } catch {
+      if (token === seq) fail(url, path, mode, token)
+      return
+    }
+    if (token !== seq) return
     const { error: _error, ...rest } = state
     const next: RenderState = { ...rest, path: payload.path, locale: payload.locale, status: payload.status, page: payload.page, initialData }
     if (mode === 'push') tracker.push(payload.path, url.href)

@@ -3,6 +3,7 @@
  * markup, the boot JSON the browser hydrates from, and the module scripts.
  * Deterministic: the same input gives the same bytes.
  */
+import { pageTemplates, templateKey } from '../runtime/page-templates.js'
 import type { BootState, ClientAssets, HeadTag, RenderResult } from './types.js'
 
 /** Id of the boot JSON script (read by src/client). */
@@ -71,6 +72,18 @@ function trackingBody(boot: BootState): string {
   return `<noscript><iframe src="${src}" height="0" width="0" style="display:none;visibility:hidden" title="Google Tag Manager"></iframe></noscript>`
 }
 
+/** The entry's preloads, then the chunks of the templates this page renders with (the client imports them before hydrating). */
+function modulePreloads(assets: ClientAssets, boot: BootState): string[] {
+  const urls = new Set(assets.modulePreloads ?? [])
+  const chunks = assets.templateChunks
+  if (chunks) {
+    const needs = pageTemplates(boot.state.page)
+    for (const name of needs.layouts) for (const url of chunks.layouts[templateKey(chunks.layouts, name)] ?? []) urls.add(url)
+    for (const name of needs.content) for (const url of chunks.content[templateKey(chunks.content, name)] ?? []) urls.add(url)
+  }
+  return [...urls]
+}
+
 export interface DocumentInput {
   result: RenderResult
   boot: BootState
@@ -84,7 +97,7 @@ export function renderDocument({ result, boot, assets }: DocumentInput): string 
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     ...result.head.map(headTag),
     ...assets.styles.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
-    ...(assets.modulePreloads ?? []).map((href) => `<link rel="modulepreload" href="${escapeHtml(href)}">`),
+    ...modulePreloads(assets, boot).map((href) => `<link rel="modulepreload" href="${escapeHtml(href)}">`),
     ...trackingHead(boot),
   ]
   const scripts = assets.scripts.map((src) => `<script type="module" src="${escapeHtml(src)}"></script>`)

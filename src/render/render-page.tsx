@@ -5,7 +5,8 @@
  */
 import { renderToString } from 'react-dom/server'
 import { SiteError } from '../errors.js'
-import { buildHead, getBodyClass, getHtmlAttrs, SiteApp, type RenderTrace } from '../runtime/index.js'
+import { buildHead, getBodyClass } from '../runtime/head.js'
+import { getHtmlAttrs, SiteApp, type RenderTrace } from '../runtime/index.js'
 import type { RenderResult, RenderState, TemplateRegistry } from './types.js'
 
 /** Give up after skipping this many throwing elements: beyond that the templates are broken, not the data. */

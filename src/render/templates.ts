@@ -1,9 +1,13 @@
 /**
  * templates/ -> TemplateRegistry (Node only). The registry is a generated module,
- * `site:templates`, importing every layout and content element by file name; the
- * browser client bundles the same module through `templatesPlugin`. For Node it is
- * bundled with esbuild, React and `site/runtime` left external but pointed at the
+ * `site:templates`, importing every layout and content element by file name. For Node
+ * it is bundled with esbuild, React and `site/runtime` left external but pointed at the
  * engine's own copies, so templates and engine share one React and one context.
+ *
+ * The browser client bundles `site:templates/lazy` through `templatesPlugin` instead:
+ * Header, Footer and ErrorPage imported as they are, every layout and content element
+ * a loader (`() => import(file)`), so that esbuild gives each its own chunk and a page
+ * downloads only the templates it renders (see src/client/templates.ts).
  */
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
@@ -25,6 +29,8 @@ export const TEMPLATE_LAYOUT = {
 
 /** The virtual module that default-exports the registry. */
 export const TEMPLATES_MODULE = 'site:templates'
+/** The browser's variant: layouts and content elements as loaders (`() => import(file)`). */
+export const LAZY_TEMPLATES_MODULE = 'site:templates/lazy'
 
 const TEMPLATE_FILE_RE = /^([A-Z][A-Za-z0-9]*)\.(tsx|jsx|ts|js)$/
 const REACT_RE = /^(react|react-dom)(\/.*)?$/
@@ -44,8 +50,16 @@ async function findSingle(root: string, name: string): Promise<string | undefine
   return files.find((f) => f.name === name)?.file
 }
 
+export interface RegistrySourceOptions {
+  /**
+   * Layouts and content elements as loaders, `{ Text: () => import("/abs/templates/content/Text.tsx") }`,
+   * instead of components (the `site:templates/lazy` module of the browser client).
+   */
+  lazy?: boolean
+}
+
 /** Source of the `site:templates` module for the templates under `root`; names the files that are missing. */
-export async function generateRegistrySource(root: string): Promise<string> {
+export async function generateRegistrySource(root: string, options: RegistrySourceOptions = {}): Promise<string> {
   const layouts = await listComponents(join(root, TEMPLATE_LAYOUT.layouts))
   const content = await listComponents(join(root, TEMPLATE_LAYOUT.content))
   const singles = await Promise.all(TEMPLATE_LAYOUT.singles.map(async (name) => ({ name, file: await findSingle(root, name) })))
@@ -61,6 +75,7 @@ export async function generateRegistrySource(root: string): Promise<string> {
   }
   const imports: string[] = []
   const entry = (prefix: string) => (c: { name: string; file: string }, i: number) => {
+    if (options.lazy) return `    ${JSON.stringify(c.name)}: () => import(${JSON.stringify(c.file)}),`
     imports.push(`import ${prefix}${i} from ${JSON.stringify(c.file)}`)
     return `    ${JSON.stringify(c.name)}: ${prefix}${i},`
   }
@@ -71,7 +86,7 @@ export async function generateRegistrySource(root: string): Promise<string> {
     return `  ${s.name}: S${i},`
   })
   return [
-    '// Generated from templates/ by src/render/templates.ts: one entry per file.',
+    `// Generated from templates/ by src/render/templates.ts: one entry per file${options.lazy ? ', layouts and content elements loaded on demand' : ''}.`,
     ...imports,
     'export default {',
     '  layouts: {',
@@ -91,14 +106,17 @@ export interface TemplatesPluginOptions {
   runtime?: string
 }
 
-/** esbuild plugin: `import registry from 'site:templates'` gives the TemplateRegistry of `root`. */
+/**
+ * esbuild plugin: `import registry from 'site:templates'` gives the TemplateRegistry of `root`;
+ * `import templates from 'site:templates/lazy'` the same with layouts and content elements as loaders.
+ */
 export function templatesPlugin(root: string, options: TemplatesPluginOptions = {}): Plugin {
   return {
     name: 'site-templates',
     setup(pluginBuild) {
-      pluginBuild.onResolve({ filter: /^site:templates$/ }, () => ({ path: TEMPLATES_MODULE, namespace: 'site-templates' }))
-      pluginBuild.onLoad({ filter: /.*/, namespace: 'site-templates' }, async () => ({
-        contents: await generateRegistrySource(root),
+      pluginBuild.onResolve({ filter: /^site:templates(\/lazy)?$/ }, (args) => ({ path: args.path, namespace: 'site-templates' }))
+      pluginBuild.onLoad({ filter: /.*/, namespace: 'site-templates' }, async (args) => ({
+        contents: await generateRegistrySource(root, { lazy: args.path === LAZY_TEMPLATES_MODULE }),
         loader: 'js',
         resolveDir: root,
         watchDirs: [join(root, TEMPLATE_LAYOUT.dir), join(root, TEMPLATE_LAYOUT.layouts), join(root, TEMPLATE_LAYOUT.content)],

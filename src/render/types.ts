@@ -113,6 +113,12 @@ export interface ClientAssets {
   styles: string[]
   /** Extra `<link rel="modulepreload">` URLs. */
   modulePreloads?: string[]
+  /**
+   * The browser loads each layout and content element template on demand, as its own chunk:
+   * per registry key (`TwoColumns`, `Text`, `Default`), the URLs of that chunk and of the chunks it
+   * imports beyond `scripts` and `modulePreloads`. The document shell preloads those of its page.
+   */
+  templateChunks?: { layouts: Record<string, string[]>; content: Record<string, string[]> }
 }
 
 /**

@@ -25,7 +25,8 @@ export { SafeLink, resolveHref, linkText, type SafeLinkProps, type ResolvedHref 
 export { Media, Image, isFile, isSafeSrc, fileProps, type ImageProps } from './Media.js'
 export { Heading, headingLevel, HIDDEN_HEADER_LAYOUT, type HeadingProps } from './Heading.js'
 export { Gallery, galleryRows, type GalleryProps } from './Gallery.js'
-export { buildHead, getBodyClass, robotsContent, absoluteUrl, HEAD_MARK } from './head.js'
+// Head tags (./head.js) are not exported here: only the render core and client navigation use them,
+// and keeping them out of this index keeps them out of every page's first-load JavaScript.
 export { getHtmlAttrs, currentLanguage, pageLanguages, siteLanguages } from './languages.js'
 export { checkElement, frameClassName, isFrameless, isRecord, cx, classToken, type ElementCheck } from './element.js'
 export { pascalCase, resolveLayout, resolveContent } from './names.js'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { escapeHtml, renderDocument, serializeBoot } from '../../../src/render/document.js'
 import type { BootState, RenderResult } from '../../../src/render/types.js'
-import { makeState } from './helpers.js'
+import { makeElement, makePage, makeState } from './helpers.js'
 
 const result = (extra: Partial<RenderResult> = {}): RenderResult => ({
   appHtml: '<main id="main">Hello</main>',
@@ -96,6 +96,22 @@ describe('renderDocument', () => {
   it('leaves tracking out of the editor preview', () => {
     const html = renderDocument({ result: result(), boot: boot({ gtmId: 'GTM-ABC123' }, { mode: 'preview', editorPreview: true }), assets })
     expect(html).not.toContain('googletagmanager')
+  })
+
+  it('preloads the template chunks of its page (the client imports them before hydrating), each URL once', () => {
+    const templateChunks = {
+      layouts: { Default: ['/_site/l-default.js', '/_site/shared-layouts.js'], TwoColumns: ['/_site/l-two.js', '/_site/shared-layouts.js'] },
+      content: { Default: ['/_site/c-default.js'], Text: ['/_site/c-text.js'], Shortcut: ['/_site/c-shortcut.js'], Image: ['/_site/c-image.js', '/_site/chunk-1.js'], Table: ['/_site/c-table.js'] },
+    }
+    const preloads = (html: string) => [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1])
+    const page = makePage([makeElement('text', {}), makeElement('shortcut', { shortcut: [makeElement('image', {})] }), makeElement('custom_widget', {})], {
+      appearance: { backendLayout: 'two_columns' },
+    })
+    const html = renderDocument({ result: result(), boot: boot({}, { page }), assets: { ...assets, templateChunks } })
+    expect(preloads(html)).toEqual(['/_site/chunk-1.js', '/_site/l-two.js', '/_site/shared-layouts.js', '/_site/c-default.js', '/_site/c-image.js', '/_site/c-shortcut.js', '/_site/c-text.js'])
+    // An error page without page data renders no layout and no content element.
+    const errorPage = renderDocument({ result: result(), boot: boot({}, { page: null, status: 404 }), assets: { ...assets, templateChunks } })
+    expect(preloads(errorPage)).toEqual(['/_site/chunk-1.js'])
   })
 
   it('escapes the five HTML characters', () => {

@@ -4,7 +4,7 @@ import { build } from 'esbuild'
 import { afterAll, describe, expect, it } from 'vitest'
 import { SiteError } from '../../../src/errors.js'
 import { renderPage } from '../../../src/render/render-page.js'
-import { generateRegistrySource, loadTemplates, templatesPlugin } from '../../../src/render/templates.js'
+import { generateRegistrySource, LAZY_TEMPLATES_MODULE, loadTemplates, templatesPlugin } from '../../../src/render/templates.js'
 import { makePage, makeState, ROOT, tempDir as makeTempDir } from './helpers.js'
 
 const created: string[] = []
@@ -123,5 +123,53 @@ describe('the site:templates module', () => {
     expect(code).toContain('pce-edit-link')
     expect(code).toContain('Amberline Software')
     expect(code).not.toMatch(/from ["']site\/runtime["']/)
+  })
+})
+
+describe('the site:templates/lazy module (browser)', () => {
+  it('gives layouts and content elements as loaders, Header, Footer and ErrorPage as components', async () => {
+    const source = await generateRegistrySource(ROOT, { lazy: true })
+    expect(source).toContain(`"TwoColumns": () => import(${JSON.stringify(join(ROOT, 'templates/layouts/TwoColumns.tsx'))}),`)
+    expect(source).toContain(`"Textpic": () => import(${JSON.stringify(join(ROOT, 'templates/content/Textpic.tsx'))}),`)
+    expect(source).toContain(`"Default": () => import(${JSON.stringify(join(ROOT, 'templates/content/Default.tsx'))}),`)
+    expect(source).toMatch(/ErrorPage: S2/)
+    const staticImports = [...source.matchAll(/^import \w+ from (".*")$/gm)].map((m) => JSON.parse(m[1] as string) as string)
+    expect(staticImports).toEqual(['Header', 'Footer', 'ErrorPage'].map((name) => join(ROOT, `templates/${name}.tsx`)))
+  })
+
+  it('still names missing required files', async () => {
+    const root = tempDir()
+    writeProject(root)
+    rmSync(join(root, 'templates/content/Default.tsx'))
+    const error = (await generateRegistrySource(root, { lazy: true }).catch((e: unknown) => e)) as SiteError
+    expect(error.code).toBe('TEMPLATES_INVALID')
+    expect(error.message).toContain('templates/content/Default.tsx')
+  })
+
+  it('bundles with code splitting into one chunk per template, none of them in the entry', async () => {
+    const result = await build({
+      stdin: { contents: `import templates from '${LAZY_TEMPLATES_MODULE}'\nexport default templates\n`, resolveDir: ROOT, loader: 'js' },
+      bundle: true,
+      write: false,
+      metafile: true,
+      splitting: true,
+      outdir: join(ROOT, '.site', 'test-lazy-templates'),
+      format: 'esm',
+      platform: 'browser',
+      jsx: 'automatic',
+      logLevel: 'silent',
+      plugins: [templatesPlugin(ROOT, { runtime: join(ROOT, 'src/runtime/index.ts') })],
+    })
+    const outputs = Object.values(result.metafile.outputs)
+    const entry = outputs.find((output) => output.entryPoint === '<stdin>')
+    const chunkOf = (file: string) => outputs.find((output) => output.entryPoint === file)
+    for (const file of ['templates/layouts/Default.tsx', 'templates/layouts/TwoColumns.tsx', 'templates/content/Table.tsx', 'templates/content/Text.tsx']) {
+      expect(chunkOf(file), file).toBeDefined()
+      expect(Object.keys(entry?.inputs ?? {})).not.toContain(file)
+    }
+    expect(Object.keys(entry?.inputs ?? {})).toEqual(expect.arrayContaining(['templates/Header.tsx', 'templates/Footer.tsx', 'templates/ErrorPage.tsx']))
+    const entryCode = result.outputFiles.find((file) => file.path.endsWith('stdin.js'))?.text ?? ''
+    expect(entryCode).toContain('skip-link')
+    expect(entryCode).not.toContain('ce-table')
   })
 })
