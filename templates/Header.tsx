@@ -1,7 +1,12 @@
 /**
- * The site header: skip link, logo, top bar (location, minor navigation, social links,
- * language switcher), main and featured navigation, the consultation call to action,
+ * The site header: skip link, logo, main navigation, featured navigation, the consultation
+ * call to action, the top bar (location, minor navigation, social links, language switcher)
  * and the page's context menu. `transparent` lays it over the page's first element.
+ *
+ * Below the desktop breakpoint everything but the logo sits in one menu panel, a popover the
+ * Menu button opens (no script needed; without popover support the panel is shown in place).
+ * On desktop the panel is laid out as rows: top bar, logo and main navigation, featured
+ * navigation and the call to action (styles.css).
  */
 import { cx, SafeLink, useHomePath, useSite, type HeaderProps } from 'site/runtime'
 import { ContextMenu } from './components/ContextMenu.js'
@@ -9,57 +14,78 @@ import { LanguageSwitcher } from './components/LanguageSwitcher.js'
 import { NavList } from './components/NavList.js'
 import { useTexts } from './texts.js'
 
+const MENU_ID = 'site-menu'
+
 export default function Header({ navigation, transparent, languages }: HeaderProps) {
   const t = useTexts()
   const home = useHomePath()
   const { initialData } = useSite()
   const social = initialData.socialMenu ?? []
+  const featured = initialData.featuredNavigation ?? []
   return (
     <header className={cx('site-header', transparent && 'site-header--transparent')}>
       <a className="skip-link" href="#main">
         {t.skipToContent}
       </a>
-      <div className="topbar">
-        <div className="container topbar__inner">
-          <SafeLink href={t.links.headquarters} className="topbar__location">
-            <span aria-hidden="true" className="topbar__pin" />
-            {t.thereYouCanFindUs}
-          </SafeLink>
-          {(initialData.minorNavigation ?? []).length > 0 && (
-            <nav aria-label={t.secondaryNavigation} className="topbar__nav">
-              <NavList entries={initialData.minorNavigation} />
-            </nav>
-          )}
-          {social.length > 0 && (
-            <ul className="social" aria-label={t.socialMedia}>
-              {social.map((entry, i) => (
-                <li key={i}>
-                  <SafeLink href={entry.link} target={entry.target || '_blank'} className="social__link">
-                    {entry.title || (typeof entry.icon === 'string' ? entry.icon : '')}
-                  </SafeLink>
-                </li>
-              ))}
-            </ul>
-          )}
-          <LanguageSwitcher languages={languages} />
-        </div>
-      </div>
-      <div className="container site-header__main">
+      <div className="container site-header__bar">
         <a href={home} className="site-logo">
           <span className="site-logo__mark" aria-hidden="true" />
           <span className="site-logo__name">{t.siteName}</span>
           <span className="visually-hidden">{` – ${t.goToHome}`}</span>
         </a>
+        <button type="button" className="menu-toggle" popoverTarget={MENU_ID}>
+          <span className="menu-toggle__icon" aria-hidden="true" />
+          {t.menu}
+        </button>
+      </div>
+      <div id={MENU_ID} className="site-menu" popover="auto">
+        <div className="site-menu__head">
+          <p className="site-menu__title">{t.menu}</p>
+          <button type="button" className="site-menu__close" popoverTarget={MENU_ID} popoverTargetAction="hide">
+            <span className="visually-hidden">{t.closeMenu}</span>
+          </button>
+        </div>
         {navigation.length > 0 && (
           <nav aria-label={t.mainNavigation} className="site-nav">
             <NavList entries={navigation} />
           </nav>
         )}
-        <div className="site-header__actions">
-          <NavList entries={initialData.featuredNavigation} className="nav--featured" />
-          <SafeLink href={t.links.consultation} className="btn btn--primary">
-            {t.scheduleConsultation}
-          </SafeLink>
+        <div className="site-header__sub">
+          <div className="container site-header__sub-inner">
+            {featured.length > 0 && (
+              <nav aria-label={t.featuredNavigation} className="featured-nav">
+                <NavList entries={featured} className="nav--featured" />
+              </nav>
+            )}
+            <SafeLink href={t.links.consultation} className="btn btn--primary site-header__cta">
+              {t.scheduleConsultation}
+            </SafeLink>
+          </div>
+        </div>
+        <div className="topbar">
+          <div className="container topbar__inner">
+            <SafeLink href={t.links.headquarters} className="topbar__location">
+              <span aria-hidden="true" className="topbar__pin" />
+              {t.thereYouCanFindUs}
+            </SafeLink>
+            {(initialData.minorNavigation ?? []).length > 0 && (
+              <nav aria-label={t.secondaryNavigation} className="topbar__nav">
+                <NavList entries={initialData.minorNavigation} />
+              </nav>
+            )}
+            {social.length > 0 && (
+              <ul className="social" aria-label={t.socialMedia}>
+                {social.map((entry, i) => (
+                  <li key={i}>
+                    <SafeLink href={entry.link} target={entry.target || '_blank'} className="social__link">
+                      {entry.title || (typeof entry.icon === 'string' ? entry.icon : '')}
+                    </SafeLink>
+                  </li>
+                ))}
+              </ul>
+            )}
+            <LanguageSwitcher languages={languages} />
+          </div>
         </div>
       </div>
       <ContextMenu />

@@ -14,6 +14,9 @@ export interface SiteTexts {
   preferredLanguage: string
   cancel: string
   mainNavigation: string
+  featuredNavigation: string
+  menu: string
+  closeMenu: string
   secondaryNavigation: string
   socialMedia: string
   pageSections: string
@@ -53,6 +56,9 @@ export const TEXTS: Record<'en' | 'pl' | 'de', SiteTexts> = {
     preferredLanguage: 'Preferred language',
     cancel: 'Cancel',
     mainNavigation: 'Main navigation',
+    featuredNavigation: 'Featured',
+    menu: 'Menu',
+    closeMenu: 'Close menu',
     secondaryNavigation: 'Secondary navigation',
     socialMedia: 'Social media',
     pageSections: 'On this page',
@@ -82,6 +88,9 @@ export const TEXTS: Record<'en' | 'pl' | 'de', SiteTexts> = {
     preferredLanguage: 'Preferowany język',
     cancel: 'Anuluj',
     mainNavigation: 'Nawigacja główna',
+    featuredNavigation: 'Polecane',
+    menu: 'Menu',
+    closeMenu: 'Zamknij menu',
     secondaryNavigation: 'Nawigacja dodatkowa',
     socialMedia: 'Media społecznościowe',
     pageSections: 'Na tej stronie',
@@ -117,6 +126,9 @@ export const TEXTS: Record<'en' | 'pl' | 'de', SiteTexts> = {
     preferredLanguage: 'Bevorzugte Sprache',
     cancel: 'Abbrechen',
     mainNavigation: 'Hauptnavigation',
+    featuredNavigation: 'Empfohlen',
+    menu: 'Menü',
+    closeMenu: 'Menü schließen',
     secondaryNavigation: 'Zusatznavigation',
     socialMedia: 'Soziale Medien',
     pageSections: 'Auf dieser Seite',

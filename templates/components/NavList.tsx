@@ -1,4 +1,5 @@
 /** Navigation entries as nested lists: submenus open on hover and keyboard focus, no script needed. */
+import type { ReactNode } from 'react'
 import { cx, SafeLink, type NavEntry } from 'site/runtime'
 import { useTexts } from '../texts.js'
 
@@ -15,19 +16,35 @@ function NavItem({ entry, depth }: { entry: NavEntry; depth: number }) {
     )
   }
   const newWindow = entry.target === '_blank'
-  const label = entry.buttonLabel || entry.title
+  const submenu = children.length > 0 && depth < 3
+  // A leaf with a button label is a button; a parent keeps its title and offers the button
+  // label as the last link of its submenu ("See all services").
+  const button = entry.buttonLabel && !submenu ? entry.buttonLabel : ''
+  const overview = entry.buttonLabel && submenu ? entry.buttonLabel : ''
+  const external = newWindow && <span className="visually-hidden">{` (${t.opensInNewWindow})`}</span>
   return (
-    <li className={cx('nav__item', children.length > 0 && 'nav__item--parent', isOn(entry.active) && 'is-active')}>
+    <li className={cx('nav__item', submenu && 'nav__item--parent', isOn(entry.active) && 'is-active')}>
       <SafeLink
         href={entry.link}
         target={entry.target || undefined}
-        className={entry.buttonLabel ? 'btn btn--primary nav__button' : 'nav__link'}
+        className={button ? 'btn btn--secondary nav__button' : 'nav__link'}
         aria-current={isOn(entry.current) ? 'page' : undefined}
       >
-        {label}
-        {newWindow && <span className="visually-hidden">{` (${t.opensInNewWindow})`}</span>}
+        {button || entry.title}
+        {external}
       </SafeLink>
-      {children.length > 0 && depth < 3 && <NavList entries={children} className="nav__submenu" depth={depth + 1} />}
+      {submenu && (
+        <NavList entries={children} className="nav__submenu" depth={depth + 1}>
+          {overview && (
+            <li className="nav__item nav__item--overview">
+              <SafeLink href={entry.link} target={entry.target || undefined} className="nav__link nav__overview">
+                {overview}
+                {external}
+              </SafeLink>
+            </li>
+          )}
+        </NavList>
+      )}
     </li>
   )
 }
@@ -36,15 +53,18 @@ export interface NavListProps {
   entries: NavEntry[] | undefined
   className?: string
   depth?: number
+  /** Extra items after the entries. */
+  children?: ReactNode
 }
 
-export function NavList({ entries, className, depth = 0 }: NavListProps) {
+export function NavList({ entries, className, depth = 0, children }: NavListProps) {
   if (!entries || entries.length === 0) return null
   return (
     <ul className={cx('nav', className)}>
       {entries.map((entry, i) => (
         <NavItem key={`${entry.link}-${i}`} entry={entry} depth={depth} />
       ))}
+      {children}
     </ul>
   )
 }

@@ -17,7 +17,7 @@ const initial: InitialData = prepareInitial({
   navigation: [
     {
       title: 'Home', link: '/', children: [
-        { title: 'Services', link: '/services', children: [{ title: 'Consulting', link: '/services/consulting' }] },
+        { title: 'Services', link: '/services', buttonLabel: 'All services', children: [{ title: 'Consulting', link: '/services/consulting' }] },
         { title: 'Blog', link: 'https://blog.example.org/', target: '_blank' },
         { title: 'Products', link: '', spacer: 1 },
         { title: 'Contact', link: '/contact', buttonLabel: 'Talk to us' },
@@ -66,8 +66,26 @@ describe('header navigation', () => {
 
   it('honours target, buttonLabel and spacer', () => {
     expect(out()).toContain('<a href="https://blog.example.org/" target="_blank" rel="noopener" class="nav__link">Blog<span class="visually-hidden"> (opens in a new window)</span></a>')
-    expect(out()).toContain('<a href="/contact" class="btn btn--primary nav__button">Talk to us</a>')
+    expect(out()).toContain('<a href="/contact" class="btn btn--secondary nav__button">Talk to us</a>')
     expect(out()).toContain('<li class="nav__spacer"><span>Products</span></li>')
+  })
+
+  it('keeps the title of a parent with a buttonLabel and offers the label as the last submenu link', () => {
+    expect(out()).toContain('<a href="/services" class="nav__link">Services</a><ul class="nav nav__submenu">')
+    expect(out()).toContain('<li class="nav__item nav__item--overview"><a href="/services" class="nav__link nav__overview">All services</a></li></ul>')
+    expect(out()).not.toContain('nav__button">All services')
+  })
+
+  it('has a Menu button that opens the menu panel (a popover) and a close button inside it, per locale', () => {
+    for (const [locale, menu, close] of [['en', 'Menu', 'Close menu'], ['pl', 'Menu', 'Zamknij menu'], ['de', 'Menü', 'Menü schließen']]) {
+      const html = header(render(locale as string))
+      expect(html).toContain(`<button type="button" class="menu-toggle" popoverTarget="site-menu"><span class="menu-toggle__icon" aria-hidden="true"></span>${menu}</button>`)
+      expect(html).toContain('<div id="site-menu" class="site-menu" popover="auto">')
+      expect(html).toContain(`popoverTarget="site-menu" popoverTargetAction="hide"><span class="visually-hidden">${close}</span></button>`)
+      // The whole navigation is inside the panel.
+      const panel = html.slice(html.indexOf('<div id="site-menu"'))
+      for (const part of ['class="site-nav"', 'class="featured-nav"', 'site-header__cta', 'class="topbar"', 'class="lang"']) expect(panel).toContain(part)
+    }
   })
 
   it('renders featured, minor and social navigation', () => {
