@@ -1,6 +1,7 @@
 import { resolveConfig } from '../../config/load.js'
 import type { InlineConfig } from '../../config/types.js'
 import { handleError } from '../exit.js'
+import { waitForShutdown } from './shutdown.js'
 
 export interface PreviewCommandOptions {
   config?: string
@@ -10,18 +11,6 @@ export interface PreviewCommandOptions {
   host: string
   watch: boolean
 }
-
-/** Resolves when SIGINT or SIGTERM arrives (the listeners are removed again). */
-const untilSignal = (): Promise<NodeJS.Signals> =>
-  new Promise((done) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
-      done(signal)
-    }
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
-  })
 
 /** `site preview`: starts the preview server, prints its URL, and runs until SIGINT/SIGTERM. */
 export async function runPreviewCommand(opts: PreviewCommandOptions, global: { verbose?: boolean }): Promise<number> {
@@ -37,7 +26,7 @@ export async function runPreviewCommand(opts: PreviewCommandOptions, global: { v
     const hosts = config.sites.flatMap((s) => s.hostnames)
     process.stdout.write(`Preview: ${server.url}/${hosts.length > 1 && !opts.site ? ` (sites by Host header: ${hosts.join(', ')})` : ''}\n`)
     process.stdout.write(`API: ${config.sites.map((s) => s.api.baseUrl).join(', ')}${opts.watch ? '; watching templates/, config/ and public/' : ''}\n`)
-    await untilSignal()
+    await waitForShutdown()
     await server.close()
     return 0
   } catch (error) {

@@ -4,6 +4,7 @@ import { DEFAULTS } from '../../config/defaults.js'
 import { isSiteError } from '../../errors.js'
 import { startStaticServer } from '../../serve/server.js'
 import { handleError } from '../exit.js'
+import { waitForShutdown } from './shutdown.js'
 
 /** The folder `site serve` serves without DIR: `build.outDir` when a config exists, else `.output/public`. */
 async function defaultDir(root: string): Promise<string> {
@@ -23,15 +24,7 @@ export async function runServeCommand(dir: string | undefined, opts: { port: num
     const folder = dir ? resolve(root, dir) : await defaultDir(root)
     const server = await startStaticServer({ dir: folder, host: opts.host, port: opts.port })
     process.stdout.write(`Serving ${folder} at ${server.url}/\n`)
-    await new Promise<void>((done) => {
-      const stop = () => {
-        process.off('SIGINT', stop)
-        process.off('SIGTERM', stop)
-        done()
-      }
-      process.once('SIGINT', stop)
-      process.once('SIGTERM', stop)
-    })
+    await waitForShutdown()
     await server.close()
     return 0
   } catch (error) {

@@ -6,7 +6,7 @@ export function waitForShutdown(): Promise<NodeJS.Signals> {
       process.off('SIGTERM', done)
       resolve(signal)
     }
-    process.on('SIGINT', done)
-    process.on('SIGTERM', done)
+    process.once('SIGINT', done)
+    process.once('SIGTERM', done)
   })
 }
