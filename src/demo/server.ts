@@ -109,6 +109,7 @@ function urlHost(host: string): string {
 
 async function handle(state: ServerState, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
+    const arrivedAt = performance.now()
     const target = req.url ?? '/'
     const parsed = parseDemoUrl(target)
     const method = req.method ?? 'GET'
@@ -119,15 +120,17 @@ async function handle(state: ServerState, req: IncomingMessage, res: ServerRespo
       headers: { ...req.headers },
     })
     if (state.requests.length > DEMO_REQUEST_LOG_LIMIT) state.requests.splice(0, state.requests.length - DEMO_REQUEST_LOG_LIMIT)
-    if (state.latencyMs > 0) await delay(state.latencyMs)
+    // The latency is the API's response time: the answer is built while it runs, not after it.
+    const answer = parsed.ok && (method === 'GET' || method === 'HEAD') ? answerDemoRequest({ source: state.source, files: state.files, url: parsed.url, origin: originOf(req, state.url) }) : undefined
+    const rest = state.latencyMs - (performance.now() - arrivedAt)
+    if (rest > 0) await delay(rest)
 
     if (!parsed.ok) return send(res, 400, JSON_TYPE, JSON.stringify({ error: `Bad request: ${parsed.reason}` }))
     const fault = findDemoFault(state.faults, parsed.url)
     if (fault) return applyDemoFault(fault.kind, req, res)
     if (method === 'OPTIONS') return send(res, 204, undefined, '', { 'access-control-allow-methods': 'GET, HEAD, OPTIONS', 'access-control-allow-headers': '*' })
-    if (method !== 'GET' && method !== 'HEAD') return send(res, 405, JSON_TYPE, JSON.stringify({ error: `Method ${method} not allowed` }), { allow: 'GET, HEAD, OPTIONS' })
+    if (!answer) return send(res, 405, JSON_TYPE, JSON.stringify({ error: `Method ${method} not allowed` }), { allow: 'GET, HEAD, OPTIONS' })
 
-    const answer = answerDemoRequest({ source: state.source, files: state.files, url: parsed.url, origin: originOf(req, state.url) })
     const head = method === 'HEAD'
     if (answer.kind === 'file') return send(res, 200, answer.file.contentType, await readFile(answer.file.absolutePath), {}, head)
     return send(res, answer.status, answer.kind === 'json' ? JSON_TYPE : 'text/html; charset=utf-8', answer.body, {}, head)

@@ -182,7 +182,7 @@ describe('faults, latency, request log', () => {
     expect((await get('/?type=834')).status).toBe(200)
   })
 
-  it('delays every answer by the latency', async () => {
+  it("answers no earlier than the latency after the request arrived", async () => {
     api.setLatency(150)
     const started = performance.now()
     await (await get('/about-us')).text()
