@@ -2,7 +2,8 @@
  * The one way a build touches the output: every file goes through a FileWriter
  * bound to a root folder, which refuses any path that would land outside it.
  */
-import { copyFile, mkdir, stat, writeFile } from 'node:fs/promises'
+import { writeFile } from 'node:fs'
+import { copyFile, mkdir, stat } from 'node:fs/promises'
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path'
 import { SiteError } from '../errors.js'
 
@@ -18,6 +19,11 @@ export interface FileWriter {
 }
 
 const MAX_RELATIVE_PATH_LENGTH = 4096
+
+// The callback writeFile: one libuv request chain instead of a FileHandle's open/write/close
+// promises; measurably less main-thread time per file in a build of thousands of pages.
+const writeFileFast = (file: string, contents: string | Uint8Array): Promise<void> =>
+  new Promise((done, fail) => writeFile(file, contents, (error) => (error ? fail(error) : done())))
 
 /**
  * Resolves `path` under `root`, or throws WRITE_OUTSIDE_OUT_DIR.
@@ -65,7 +71,7 @@ export function createFileWriter(root: string): FileWriter {
     async write(path, contents) {
       const target = resolveInside(base, path)
       await ensureDir(dirname(target))
-      await writeFile(target, contents)
+      await writeFileFast(target, contents)
       return count(typeof contents === 'string' ? Buffer.byteLength(contents) : contents.byteLength)
     },
     async copy(source, path) {

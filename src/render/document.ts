@@ -37,8 +37,10 @@ function headTag({ tag, attrs: values, children }: HeadTag): string {
  * JSON safe inside `<script type="application/json">`: `<`, `>`, `&`, U+2028 and U+2029
  * become `\u` escapes (JSON.parse reads them back unchanged).
  */
+const BOOT_ESCAPES: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', '\u2028': '\\u2028', '\u2029': '\\u2029' }
+
 export function serializeBoot(boot: BootState): string {
-  return JSON.stringify(boot).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  return JSON.stringify(boot).replace(/[<>&\u2028\u2029]/g, (c) => BOOT_ESCAPES[c] ?? c)
 }
 
 /** An http(s) origin for a consent host given as `https://host` or a bare `host`. */

@@ -48,7 +48,21 @@ export type PathCheck = { ok: true; path: string } | { ok: false; reason: string
 const encodeSegment = (segment: string): string =>
   encodeURIComponent(segment).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
 
-const utf8Length = (text: string): number => new TextEncoder().encode(text).length
+/** UTF-8 byte length without allocating (lone surrogates are refused before this is asked). */
+function utf8Length(text: string): number {
+  let bytes = 0
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code < 0x80) bytes += 1
+    else if (code < 0x800) bytes += 2
+    else if (code >= 0xd800 && code <= 0xdbff) (bytes += 4), i++
+    else bytes += 3
+  }
+  return bytes
+}
+
+// Segments made only of these characters decode and encode to themselves: the common case, checked once.
+const PLAIN_SEGMENT_RE = /^[A-Za-z0-9._~-]+$/
 
 /**
  * Validates and normalises a page path (no query, no hash). Everything a file
@@ -61,8 +75,15 @@ export function normalizePagePath(input: unknown): PathCheck {
   if (input.length > MAX_PATH_LENGTH) return { ok: false, reason: `longer than ${MAX_PATH_LENGTH} characters` }
   if (/%2f|%5c|%00/i.test(input)) return { ok: false, reason: 'encoded slash or NUL' }
   const segments: string[] = []
+  const encoded: string[] = []
   for (const raw of input.split('/')) {
     if (raw === '') continue
+    if (PLAIN_SEGMENT_RE.test(raw) && raw.length <= MAX_SEGMENT_BYTES) {
+      if (raw === '.' || raw === '..') return { ok: false, reason: 'dot segment' }
+      segments.push(raw)
+      encoded.push(raw)
+      continue
+    }
     let segment: string
     try {
       segment = decodeURIComponent(raw)
@@ -74,9 +95,10 @@ export function normalizePagePath(input: unknown): PathCheck {
     if (LONE_SURROGATE_RE.test(segment)) return { ok: false, reason: 'unpaired UTF-16 surrogate' }
     if (utf8Length(segment) > MAX_SEGMENT_BYTES) return { ok: false, reason: `segment longer than ${MAX_SEGMENT_BYTES} bytes` }
     segments.push(segment)
+    encoded.push(encodeSegment(segment))
   }
   if (segments[0] === SITE_DIR) return { ok: false, reason: 'internal path' }
-  return { ok: true, path: `/${segments.map(encodeSegment).join('/')}` }
+  return { ok: true, path: `/${encoded.join('/')}` }
 }
 
 /** Decoded segments of a normalised path, for file names: `/de/%C3%BCber-uns` -> ['de', 'über-uns']. */
