@@ -49,28 +49,40 @@ function renderUrl(fact: PageFact, indexable: ReadonlySet<string>, baseUrl: stri
   return `  <url>\n    <loc>${escapeXml(toSiteUrl(fact.path, baseUrl))}</loc>${links}\n  </url>\n`
 }
 
+/** A sitemap file as a sequence of text parts, so that a site of any size is written without one huge string. */
+export interface SitemapFile {
+  path: string
+  parts(): Iterable<string>
+}
+
 /**
  * The sitemap files: `sitemap.xml` alone, or (past SITEMAP_MAX_URLS pages) an
  * index `sitemap.xml` plus `sitemap-1.xml`, `sitemap-2.xml`, …. Pages with
  * robots noIndex are left out, and so are alternates pointing at them.
  */
-export function renderSitemaps(facts: readonly PageFact[], baseUrl: string | undefined, maxUrls = SITEMAP_MAX_URLS): Array<{ path: string; contents: string }> {
+export function planSitemaps(facts: readonly PageFact[], baseUrl: string | undefined, maxUrls = SITEMAP_MAX_URLS): SitemapFile[] {
   const pages = facts.filter((f) => !f.noIndex).sort(byPath)
   const indexable = new Set(pages.map((p) => p.path))
   const chunks: PageFact[][] = []
   for (let i = 0; i < pages.length || i === 0; i += maxUrls) chunks.push(pages.slice(i, i + maxUrls))
   const urlset = (chunk: PageFact[]) =>
-    `${XML_HEAD}<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n` +
-    chunk.map((fact) => renderUrl(fact, indexable, baseUrl)).join('') +
-    '</urlset>\n'
-  if (chunks.length === 1) return [{ path: 'sitemap.xml', contents: urlset(chunks[0]!) }]
-  const files = chunks.map((chunk, i) => ({ path: `sitemap-${i + 1}.xml`, contents: urlset(chunk) }))
+    function* (): Iterable<string> {
+      yield `${XML_HEAD}<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n`
+      for (const fact of chunk) yield renderUrl(fact, indexable, baseUrl)
+      yield '</urlset>\n'
+    }
+  if (chunks.length === 1) return [{ path: 'sitemap.xml', parts: urlset(chunks[0]!) }]
+  const files = chunks.map((chunk, i) => ({ path: `sitemap-${i + 1}.xml`, parts: urlset(chunk) }))
   const index =
     `${XML_HEAD}<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n` +
     files.map((f) => `  <sitemap><loc>${escapeXml(toSiteUrl(`/${f.path}`, baseUrl))}</loc></sitemap>\n`).join('') +
     '</sitemapindex>\n'
-  return [{ path: 'sitemap.xml', contents: index }, ...files]
+  return [{ path: 'sitemap.xml', parts: () => [index] }, ...files]
 }
+
+/** The sitemap files as whole strings (small sites, tests). */
+export const renderSitemaps = (facts: readonly PageFact[], baseUrl: string | undefined, maxUrls = SITEMAP_MAX_URLS): Array<{ path: string; contents: string }> =>
+  planSitemaps(facts, baseUrl, maxUrls).map((file) => ({ path: file.path, contents: [...file.parts()].join('') }))
 
 /**
  * `robots.txt`: the project's own `public/robots.txt` when it has one (kept as

@@ -19,7 +19,7 @@ import { createInlineRenderService, createRenderPool, type RenderService } from 
 import { toPublicSiteInfo } from '../render/site-info.js'
 import { loadRenderer } from './renderer.js'
 import type { BuildRun } from './run.js'
-import { renderRobots, renderSitemaps } from './sitemap.js'
+import { planSitemaps, renderRobots } from './sitemap.js'
 import type { BuildManifest, BuildOptions, ClientBundle, LocaleData } from './types.js'
 import type { FileWriter } from './write.js'
 
@@ -130,7 +130,7 @@ export async function writeSiteFiles(run: BuildRun, writer: FileWriter, inputs: 
   const { state, site } = run
   if (state.redirects.length) await writer.write('_redirects', renderRedirectsFile(state.redirects))
   if (!site.baseUrl) state.notes.push('baseUrl is not set: sitemap.xml and robots.txt use root-relative URLs (set baseUrl for absolute ones)')
-  for (const file of renderSitemaps(state.facts, site.baseUrl)) await writer.write(file.path, file.contents)
+  for (const file of planSitemaps(state.facts, site.baseUrl)) await writer.writeParts(file.path, file.parts())
   const ownRobots = inputs.publicFiles.includes('robots.txt') ? await readFile(join(publicDir(run), 'robots.txt'), 'utf8') : undefined
   await writer.write('robots.txt', renderRobots(site.baseUrl, ownRobots))
 }

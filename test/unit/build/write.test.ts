@@ -39,6 +39,19 @@ describe('createFileWriter', () => {
     await expect(writer.copy(join(dir, 'out/src.txt'), '../escaped.txt')).rejects.toMatchObject({ code: 'WRITE_OUTSIDE_OUT_DIR' })
   })
 
+  it('writes large generated files from parts, in batches, through the same guard', async () => {
+    const writer = createFileWriter(join(dir, 'out'))
+    const parts = function* () {
+      yield '<urlset>'
+      for (let i = 0; i < 20_000; i++) yield `<url><loc>/page-${i}/żółw</loc></url>`
+      yield '</urlset>'
+    }
+    const expected = [...parts()].join('')
+    expect(await writer.writeParts('maps/sitemap.xml', parts())).toBe(Buffer.byteLength(expected))
+    expect(await readFile(join(dir, 'out/maps/sitemap.xml'), 'utf8')).toBe(expected)
+    await expect(writer.writeParts('../sitemap.xml', ['x'])).rejects.toMatchObject({ code: 'WRITE_OUTSIDE_OUT_DIR' })
+  })
+
   it('never writes outside its root', async () => {
     const writer = createFileWriter(join(dir, 'out'))
     await expect(writer.write('../outside.txt', 'x')).rejects.toMatchObject({ code: 'WRITE_OUTSIDE_OUT_DIR' })
