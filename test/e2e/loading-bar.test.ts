@@ -3,12 +3,12 @@
  * slow navigation (3 px high), not for a quick one, red when the navigation fails.
  */
 import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { LOADING_BAR_ERROR_COLOR } from '../../src/client/loading-bar.js'
 import { LOADING_BAR } from '../../src/shared/constants.js'
-import { hasChromium, isSameDocument, launchBrowser, markDocument, openPage, waitForHydration } from './helpers/browser.js'
+import { hasChromium, isSameDocument, markDocument, openPage, waitForHydration } from './helpers/browser.js'
 import { waitForPageView } from './helpers/pages.js'
-import { startBuiltSite, type BuiltSite } from './helpers/site.js'
+import { useSiteAndBrowser, type BuiltSite } from './helpers/site.js'
 
 /** Internal footer links below the fold and nowhere else on the page: nothing prefetches them before a click. */
 const footerOnlyLinks = (page: Page): Promise<string[]> =>
@@ -47,13 +47,7 @@ describe.skipIf(!hasChromium)('route loading bar (issue 5)', () => {
   let site: BuiltSite
   let browser: Browser
 
-  beforeAll(async () => {
-    ;[site, browser] = await Promise.all([startBuiltSite(), launchBrowser()])
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await site?.close()
-  })
+  useSiteAndBrowser((built, launched) => ((site = built), (browser = launched)))
 
   async function openHome() {
     const opened = await openPage(browser)

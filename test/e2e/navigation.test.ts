@@ -3,22 +3,16 @@
  * The demo site is built and served on loopback by the set-up (see helpers/site.ts).
  */
 import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { hasChromium, isSameDocument, launchBrowser, markDocument, openPage, waitForHydration } from './helpers/browser.js'
+import { describe, expect, it } from 'vitest'
+import { hasChromium, isSameDocument, markDocument, openPage, waitForHydration } from './helpers/browser.js'
 import { builtTitle, pageViews, textOf, waitForPageView } from './helpers/pages.js'
-import { startBuiltSite, type BuiltSite } from './helpers/site.js'
+import { useSiteAndBrowser, type BuiltSite } from './helpers/site.js'
 
 describe.skipIf(!hasChromium)('visitor navigation (issue 5)', () => {
   let site: BuiltSite
   let browser: Browser
 
-  beforeAll(async () => {
-    ;[site, browser] = await Promise.all([startBuiltSite(), launchBrowser()])
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await site?.close()
-  })
+  useSiteAndBrowser((built, launched) => ((site = built), (browser = launched)))
 
   it('a header link renders the next page on the client: URL, title, content, one payload request, page_view', async () => {
     const { context, page, problems } = await openPage(browser)

@@ -6,11 +6,11 @@
 import { copyFile, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { RELOAD_GUARD_KEY } from '../../src/shared/constants.js'
-import { hasChromium, isSameDocument, launchBrowser, markDocument, openPage, waitForHydration } from './helpers/browser.js'
+import { hasChromium, isSameDocument, markDocument, openPage, waitForHydration } from './helpers/browser.js'
 import { waitForPageView } from './helpers/pages.js'
-import { startBuiltSite, type BuiltSite } from './helpers/site.js'
+import { useSiteAndBrowser, type BuiltSite } from './helpers/site.js'
 
 const LATEST = '_site/builds/latest.json'
 
@@ -18,13 +18,7 @@ describe.skipIf(!hasChromium)('new build detection (issue 5)', () => {
   let site: BuiltSite
   let browser: Browser
 
-  beforeAll(async () => {
-    ;[site, browser] = await Promise.all([startBuiltSite(), launchBrowser()])
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await site?.close()
-  })
+  useSiteAndBrowser((built, launched) => ((site = built), (browser = launched)))
 
   /** Resolves with the build id of the next latest.json the page reads. */
   const nextManifestRead = (page: Page) =>

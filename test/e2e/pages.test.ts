@@ -3,21 +3,15 @@
  * console error and no hydration warning; `/sw.js` is registered and caches assets only.
  */
 import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { hasChromium, launchBrowser, openPage, waitForHydration } from './helpers/browser.js'
-import { startBuiltSite, type BuiltSite } from './helpers/site.js'
+import { describe, expect, it } from 'vitest'
+import { hasChromium, openPage, waitForHydration } from './helpers/browser.js'
+import { useSiteAndBrowser, type BuiltSite } from './helpers/site.js'
 
 describe.skipIf(!hasChromium)('demo pages in the browser (issue 5)', () => {
   let site: BuiltSite
   let browser: Browser
 
-  beforeAll(async () => {
-    ;[site, browser] = await Promise.all([startBuiltSite(), launchBrowser()])
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await site?.close()
-  })
+  useSiteAndBrowser((built, launched) => ((site = built), (browser = launched)))
 
   it('hydrate without console errors or hydration warnings, in en, pl and de', async () => {
     const paths = site.result.pages.paths

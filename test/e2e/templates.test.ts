@@ -7,11 +7,11 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { toHtmlFile } from '../../src/shared/url.js'
-import { hasChromium, isSameDocument, launchBrowser, markDocument, openPage, waitForHydration } from './helpers/browser.js'
+import { hasChromium, isSameDocument, markDocument, openPage, waitForHydration } from './helpers/browser.js'
 import { waitForPageView } from './helpers/pages.js'
-import { startBuiltSite, type BuiltSite } from './helpers/site.js'
+import { useSiteAndBrowser, type BuiltSite } from './helpers/site.js'
 
 interface PageScripts {
   entry: string
@@ -22,13 +22,7 @@ describe.skipIf(!hasChromium)('templates loaded on demand (issue 5)', () => {
   let site: BuiltSite
   let browser: Browser
 
-  beforeAll(async () => {
-    ;[site, browser] = await Promise.all([startBuiltSite(), launchBrowser()])
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await site?.close()
-  })
+  useSiteAndBrowser((built, launched) => ((site = built), (browser = launched)))
 
   /** The module script and the modulepreload links the build wrote into a page. */
   async function scriptsOf(path: string): Promise<PageScripts> {

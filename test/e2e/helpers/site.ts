@@ -7,11 +7,14 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll } from 'vitest'
 import { build, type BuildResult } from '../../../src/build/build.js'
 import { resolveConfig } from '../../../src/config/load.js'
 import { selectSite } from '../../../src/config/resolve.js'
 import { startDemoApi, type DemoApi } from '../../../src/demo/server.js'
 import { startStaticServer, type RunningServer } from '../../../src/serve/server.js'
+import { launchBrowser } from './browser.js'
 
 export const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url))
 
@@ -65,4 +68,21 @@ export async function startBuiltSite(): Promise<BuiltSite> {
     await rm(temp, { recursive: true, force: true })
     throw error
   }
+}
+
+/**
+ * The set-up most browser suites share: the built demo site and Chromium, started
+ * before the suite and closed after it; `ready` receives both once they run.
+ */
+export function useSiteAndBrowser(ready: (site: BuiltSite, browser: Browser) => void): void {
+  let site: BuiltSite | undefined
+  let browser: Browser | undefined
+  beforeAll(async () => {
+    ;[site, browser] = await Promise.all([startBuiltSite(), launchBrowser()])
+    ready(site, browser)
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await site?.close()
+  })
 }
