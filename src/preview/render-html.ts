@@ -2,22 +2,12 @@ import { SiteError } from '../errors.js'
 import { renderDocument } from '../render/document.js'
 import { renderPage } from '../render/render-page.js'
 import type { BootState, ClientAssets, PageError, RenderState } from '../render/types.js'
-import type { InitialData, PageData } from '../shared/types.js'
 import { PREVIEW_BUILD_ID, RELOAD_EVENTS_URL, type PreviewContext, type PreviewSite } from './context.js'
 import { EMPTY_INITIAL_DATA } from './load-page.js'
 
-/** One page (or error page) to render in preview mode. */
-export interface HtmlView {
+/** One page (or error page) to render in preview mode: the render state's own fields, for one site. */
+export type HtmlView = Pick<RenderState, 'path' | 'locale' | 'status' | 'page' | 'initialData' | 'error' | 'editorPreview' | 'debug'> & {
   target: PreviewSite
-  path: string
-  locale: string
-  status: number
-  page: PageData | null
-  initialData: InitialData
-  error?: PageError
-  /** `?{preview.queryParam}=1` and `features.contentPreview`. */
-  editorPreview: boolean
-  debug: boolean
 }
 
 const joinAssets = (a: ClientAssets, b: ClientAssets): ClientAssets => ({
@@ -27,18 +17,8 @@ const joinAssets = (a: ClientAssets, b: ClientAssets): ClientAssets => ({
 })
 
 function renderOnce(ctx: PreviewContext, view: HtmlView): { html: string; status: number } {
-  const state: RenderState = {
-    site: view.target.info,
-    mode: 'preview',
-    editorPreview: view.editorPreview,
-    debug: view.debug,
-    path: view.path,
-    locale: view.locale,
-    status: view.status,
-    page: view.page,
-    initialData: view.initialData,
-    ...(view.error ? { error: view.error } : {}),
-  }
+  const { target, ...fields } = view
+  const state: RenderState = { ...fields, site: target.info, mode: 'preview' }
   const result = renderPage(state, ctx.registry)
   // Preview inlines initial data: it is live, there is no once-per-locale file to point at.
   const boot: BootState = { buildId: PREVIEW_BUILD_ID, state, reloadEventsUrl: RELOAD_EVENTS_URL }

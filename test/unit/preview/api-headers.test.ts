@@ -1,15 +1,11 @@
 import { describe, expect, it } from 'vitest'
+import { resolveSiteOptions } from '../../../src/config/resolve.js'
 import type { ResolvedSite } from '../../../src/config/types.js'
 import { toApiRequestHeaders, toProxiedResponseHeaders } from '../../../src/preview/api-headers.js'
 
 const api = (over: Partial<ResolvedSite['api']>): ResolvedSite['api'] => ({
+  ...resolveSiteOptions({}, []).api,
   baseUrl: 'http://127.0.0.1:1',
-  headers: {},
-  credentials: 'omit',
-  allowQuery: true,
-  proxyHeaders: false,
-  proxyReqHeaders: false,
-  endpoints: { initialData: '/?type=834', initialDataFallback: '/?type=834' },
   timeoutMs: 1000,
   ...over,
 })
