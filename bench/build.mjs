@@ -3,8 +3,15 @@
 // locale at a latency of L ms; `site build` runs in a child process (so that its
 // peak RSS is its own) through the programmatic API on the compiled dist/.
 //
-//   node bench/build.mjs [--pages N[,N…]] [--latency L[,L…]] [--concurrency C] [--threads T] [--stub-render] [--json]
+//   node bench/build.mjs [--pages N[,N…]] [--latency L[,L…]] [--concurrency C] [--threads T] [--stub-render]
+//                        [--work-dir DIR] [--json]
 //   env: BENCH_PAGES, BENCH_LATENCY_MS, BENCH_CONCURRENCY, BENCH_RENDER_THREADS (default: build's own default)
+//
+// Defaults: 1,000 pages per locale at L = 20 ms and at L = 0 (the two targets of issue 4).
+// Outputs are kept until every measurement is done (in --work-dir when given, which the
+// caller then removes): on this machine's ext4 disk, deleting tens of thousands of
+// files keeps the kernel busy for seconds afterwards, which would be charged to the
+// next build measured.
 //
 // Prints pages, wall time, pages/s, the latency limit (pages x L / concurrency) and
 // the ratio to it, time in render vs waiting on the API, and peak RSS. Needs
@@ -29,7 +36,8 @@ const { values } = parseArgs({
   allowPositionals: true,
   options: {
     pages: { type: 'string', default: process.env.BENCH_PAGES ?? '1000' },
-    latency: { type: 'string', default: process.env.BENCH_LATENCY_MS ?? '20' },
+    latency: { type: 'string', default: process.env.BENCH_LATENCY_MS ?? '20,0' },
+    'work-dir': { type: 'string' },
     concurrency: { type: 'string', default: process.env.BENCH_CONCURRENCY ?? '4' },
     threads: { type: 'string', default: process.env.BENCH_RENDER_THREADS },
     json: { type: 'boolean', default: false },
@@ -101,13 +109,13 @@ function runBuildChild(options) {
   })
 }
 
-async function measure({ api, pagesPerLocale, latencyMs, concurrency, renderThreads, stubRender }) {
+async function measure({ api, workDir, pagesPerLocale, latencyMs, concurrency, renderThreads, stubRender }) {
   api.setLatency(latencyMs)
-  const dir = await mkdtemp(join(tmpdir(), 'site-bench-'))
-  try {
-    const started = performance.now()
-    const summary = await runBuildChild({ apiUrl: api.url, outDir: join(dir, 'out'), concurrency, renderThreads, stubRender })
-    const processMs = performance.now() - started
+  const dir = await mkdtemp(join(workDir, 'build-'))
+  const started = performance.now()
+  const summary = await runBuildChild({ apiUrl: api.url, outDir: join(dir, 'out'), concurrency, renderThreads, stubRender })
+  const processMs = performance.now() - started
+  {
     const limitMs = (summary.pages * latencyMs) / concurrency
     return {
       pagesPerLocale,
@@ -131,8 +139,6 @@ async function measure({ api, pagesPerLocale, latencyMs, concurrency, renderThre
       outputMb: Math.round(summary.bytesWritten / MB),
       files: summary.filesWritten,
     }
-  } finally {
-    await rm(dir, { recursive: true, force: true })
   }
 }
 
@@ -159,17 +165,22 @@ async function runBench() {
   const renderThreads = values.threads === undefined ? undefined : numbers(values.threads, 'threads')[0]
   const results = []
   if (!values.json) console.log(`build benchmark on ${cpus().length} CPU(s), Node ${process.version}`)
-  for (const pagesPerLocale of numbers(values.pages, 'pages')) {
-    const api = await startDemoApi({ port: 0, generate: { pagesPerLocale } })
-    try {
-      for (const latencyMs of numbers(values.latency, 'latency')) {
-        const result = await measure({ api, pagesPerLocale, latencyMs, concurrency, renderThreads, stubRender: values['stub-render'] })
-        results.push(result)
-        if (!values.json) print(result)
+  const workDir = values['work-dir'] ?? (await mkdtemp(join(tmpdir(), 'site-bench-')))
+  try {
+    for (const pagesPerLocale of numbers(values.pages, 'pages')) {
+      const api = await startDemoApi({ port: 0, generate: { pagesPerLocale } })
+      try {
+        for (const latencyMs of numbers(values.latency, 'latency')) {
+          const result = await measure({ api, workDir, pagesPerLocale, latencyMs, concurrency, renderThreads, stubRender: values['stub-render'] })
+          results.push(result)
+          if (!values.json) print(result)
+        }
+      } finally {
+        await api.close()
       }
-    } finally {
-      await api.close()
     }
+  } finally {
+    if (!values['work-dir']) await rm(workDir, { recursive: true, force: true })
   }
   if (values.json) console.log(JSON.stringify(results, null, 2))
 }

@@ -5,6 +5,9 @@
 //
 //   node bench/scale.mjs [--sizes 334,1000,3334,10000]   env: BENCH_SCALE_SIZES
 import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const flag = process.argv.indexOf('--sizes')
@@ -12,9 +15,14 @@ const sizes = (flag > 0 ? process.argv[flag + 1] : process.env.BENCH_SCALE_SIZES
 const RSS_TARGET_MB = 250
 const script = fileURLToPath(new URL('./build.mjs', import.meta.url))
 
+// One folder for every size's output, removed at the end (see build.mjs on why not in between).
+const workDir = mkdtempSync(join(tmpdir(), 'site-scale-'))
+process.on('exit', () => rmSync(workDir, { recursive: true, force: true }))
+
 const rows = []
 for (const size of sizes) {
-  const res = spawnSync(process.execPath, [script, '--pages', String(size), '--latency', '0', '--json'], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 })
+  const args = [script, '--pages', String(size), '--latency', '0', '--work-dir', workDir, '--json']
+  const res = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 })
   if (res.status !== 0) {
     console.error(res.stderr)
     process.exit(1)
