@@ -31,10 +31,21 @@ interface DocumentInput {
 }
 
 /**
+ * JSON of `object` with one more member, `key`, whose value is already JSON text:
+ * how one serialisation of a page serves both its boot JSON and its payload.
+ * Example: ({ a: 1 }, 'page', '{"id":2}') -> '{"a":1,"page":{"id":2}}'.
+ */
+export function jsonWithMember(object: object, key: string, valueJson: string): string {
+  const json = JSON.stringify(object)
+  return `${json.slice(0, -1)}${json === '{}' ? '' : ','}${JSON.stringify(key)}:${valueJson}}`
+}
+
+/**
  * The HTML document of a page. The boot JSON carries the state without initial
  * data (the once-per-locale file is referenced by URL) and the build id.
+ * `pageJson` is `JSON.stringify(input.page)` when the caller has it.
  */
-export function renderHtml(ctx: RenderContext, input: DocumentInput): { html: string; problems: string[] } {
+export function renderHtml(ctx: RenderContext, input: DocumentInput, pageJson?: string): { html: string; problems: string[] } {
   const state: RenderState = {
     site: ctx.site,
     mode: 'static',
@@ -50,18 +61,25 @@ export function renderHtml(ctx: RenderContext, input: DocumentInput): { html: st
   const result = ctx.renderer.renderPage(state)
   const { initialData: _inlined, ...withoutInitialData } = state
   const boot: BootState = { buildId: ctx.buildId, state: withoutInitialData, initialDataUrl: input.locale.initialDataUrl }
-  return { html: ctx.renderer.renderDocument({ result, boot, assets: ctx.assets }), problems: result.problems }
+  let bootJson: string | undefined
+  if (pageJson !== undefined) {
+    const { page: _shared, ...withoutPage } = withoutInitialData
+    const { state: _nested, ...bootRest } = boot
+    bootJson = jsonWithMember(bootRest, 'state', jsonWithMember(withoutPage, 'page', pageJson))
+  }
+  return { html: ctx.renderer.renderDocument({ result, boot, assets: ctx.assets, bootJson }), problems: result.problems }
 }
 
-/** `index.html` and `_payload.json` of a page at `path`. */
+/** `index.html` and `_payload.json` of a page at `path`; the page is serialised once for both. */
 export function renderPageFiles(ctx: RenderContext, input: { path: string; locale: LocaleData; page: PageData }): { files: OutputFile[]; problems: string[] } {
   const { path, locale, page } = input
-  const { html, problems } = renderHtml(ctx, { path, locale, status: 200, page })
-  const payload: PagePayload = { buildId: ctx.buildId, locale: locale.locale, path, status: 200, page, initialDataUrl: locale.initialDataUrl }
+  const pageJson = JSON.stringify(page)
+  const { html, problems } = renderHtml(ctx, { path, locale, status: 200, page }, pageJson)
+  const payload: Omit<Extract<PagePayload, { page: PageData }>, 'page'> = { buildId: ctx.buildId, locale: locale.locale, path, status: 200, initialDataUrl: locale.initialDataUrl }
   return {
     files: [
       { path: toHtmlFile(path), contents: html },
-      { path: toPayloadFile(path), contents: JSON.stringify(payload) },
+      { path: toPayloadFile(path), contents: jsonWithMember(payload, 'page', pageJson) },
     ],
     problems,
   }

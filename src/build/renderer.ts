@@ -11,7 +11,7 @@ export interface PageRenderer {
   preparePage(raw: unknown): { page: PageData | null; problems: string[] }
   prepareInitialData(raw: unknown): { data: InitialData; problems: string[] }
   renderPage(state: RenderState): RenderResult
-  renderDocument(input: { result: RenderResult; boot: BootState; assets: ClientAssets }): string
+  renderDocument(input: { result: RenderResult; boot: BootState; assets: ClientAssets; bootJson?: string }): string
 }
 
 /**

@@ -40,8 +40,11 @@ function headTag({ tag, attrs: values, children }: HeadTag): string {
 const BOOT_ESCAPES: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', '\u2028': '\\u2028', '\u2029': '\\u2029' }
 
 export function serializeBoot(boot: BootState): string {
-  return JSON.stringify(boot).replace(/[<>&\u2028\u2029]/g, (c) => BOOT_ESCAPES[c] ?? c)
+  return escapeScriptJson(JSON.stringify(boot))
 }
+
+/** JSON text made safe inside `<script type="application/json">` (see serializeBoot). */
+export const escapeScriptJson = (json: string): string => json.replace(/[<>&\u2028\u2029]/g, (c) => BOOT_ESCAPES[c] ?? c)
 
 /** An http(s) origin for a consent host given as `https://host` or a bare `host`. */
 function toOrigin(host: string): string | undefined {
@@ -90,10 +93,12 @@ export interface DocumentInput {
   result: RenderResult
   boot: BootState
   assets: ClientAssets
+  /** `boot` as JSON text, when the caller has it already (the build shares the page's JSON with its payload). */
+  bootJson?: string
 }
 
 /** The full HTML document of a rendered page. */
-export function renderDocument({ result, boot, assets }: DocumentInput): string {
+export function renderDocument({ result, boot, assets, bootJson }: DocumentInput): string {
   const head = [
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -112,7 +117,7 @@ export function renderDocument({ result, boot, assets }: DocumentInput): string 
     `<body class="${escapeHtml(result.bodyAttrs.class)}">`,
     trackingBody(boot),
     `<div id="${APP_ROOT_ID}">${result.appHtml}</div>`,
-    `<script id="${BOOT_ELEMENT_ID}" type="application/json">${serializeBoot(boot)}</script>`,
+    `<script id="${BOOT_ELEMENT_ID}" type="application/json">${bootJson === undefined ? serializeBoot(boot) : escapeScriptJson(bootJson)}</script>`,
     ...scripts,
     '</body>',
     '</html>',

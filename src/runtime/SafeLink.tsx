@@ -35,6 +35,12 @@ export function linkText(link: unknown): string {
   return text(link.title) ?? text(link.navigationTitle) ?? ''
 }
 
+/** `rel` with `noopener` added once: undefined -> 'noopener', 'me noopener' stays. */
+function withNoopener(rel: string | undefined): string {
+  const values = rel ? rel.split(/\s+/).filter(Boolean) : []
+  return values.includes('noopener') ? values.join(' ') : [...values, 'noopener'].join(' ')
+}
+
 export interface SafeLinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> {
   /** A path or URL, or a typolink result (`{ href, target, title, class }`). */
   href: unknown
@@ -50,8 +56,7 @@ export function SafeLink({ href, target, rel, title, className, children, ...res
   if (!resolved) return <span className={cls}>{content}</span>
   const targetValue = target ?? text(link?.target)
   const safeTarget = targetValue && TARGET_RE.test(targetValue) ? targetValue : undefined
-  const relValue =
-    resolved.external || safeTarget === '_blank' ? [...new Set([...(rel ?? '').split(/\s+/).filter(Boolean), 'noopener'])].join(' ') : rel
+  const relValue = resolved.external || safeTarget === '_blank' ? withNoopener(rel) : rel
   return (
     <a {...rest} href={resolved.href} target={safeTarget} rel={relValue} title={title ?? text(link?.title)} className={cls}>
       {content}

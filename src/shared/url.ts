@@ -134,6 +134,26 @@ export type LinkKind = { type: 'internal'; path: string; search: string; hash: s
  * (relative, or absolute on `baseUrl`'s origin) and come back normalised.
  */
 export function classifyLink(href: unknown, baseUrl?: string): LinkKind {
+  if (typeof href !== 'string') return UNSAFE
+  if (href.length > MAX_PATH_LENGTH) return classifyUncached(href, baseUrl)
+  // Menus repeat the same links on every page: each (href, baseUrl) is classified once.
+  let known = linkKinds.get(baseUrl)
+  if (known === undefined) linkKinds.set(baseUrl, (known = new Map()))
+  let kind = known.get(href)
+  if (kind === undefined) {
+    if (known.size >= LINK_KIND_CACHE_SIZE) known.clear()
+    kind = Object.freeze(classifyUncached(href, baseUrl))
+    known.set(href, kind)
+  }
+  return kind
+}
+
+const UNSAFE: LinkKind = Object.freeze({ type: 'unsafe' })
+/** Distinct links remembered per baseUrl by classifyLink; that cache starts over when full. */
+const LINK_KIND_CACHE_SIZE = 4096
+const linkKinds = new Map<string | undefined, Map<string, LinkKind>>()
+
+function classifyUncached(href: string, baseUrl?: string): LinkKind {
   if (!isSafeHref(href)) return { type: 'unsafe' }
   if (href.startsWith('#')) return { type: 'anchor' }
   let rest = href

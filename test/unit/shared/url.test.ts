@@ -123,4 +123,15 @@ describe('links', () => {
     expect(classifyLink('javascript:alert(1)')).toEqual({ type: 'unsafe' })
     expect(classifyLink('/a/../../etc')).toEqual({ type: 'unsafe' })
   })
+
+  it('remembers a link per baseUrl: the same href on another origin is classified anew', () => {
+    const href = 'https://www.example.com/about'
+    expect(classifyLink(href, 'https://www.example.com')).toEqual({ type: 'internal', path: '/about', search: '', hash: '' })
+    expect(classifyLink(href, 'https://other.example')).toEqual({ type: 'external' })
+    expect(classifyLink(href)).toEqual({ type: 'external' })
+    // Shared answers cannot be changed by one caller for the next.
+    expect(Object.isFrozen(classifyLink(href, 'https://www.example.com'))).toBe(true)
+    // Thousands of distinct links: answers stay right after the cache starts over.
+    for (let i = 0; i < 10_000; i++) expect(classifyLink(`/p/${i}/`)).toEqual({ type: 'internal', path: `/p/${i}`, search: '', hash: '' })
+  })
 })
