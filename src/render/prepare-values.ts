@@ -40,17 +40,21 @@ export function cleanValue(value: unknown, where: string, problems: Problems, de
     problems.push(`${where}: nested deeper than ${MAX_DEPTH} levels, dropped`)
     return undefined
   }
-  if (Array.isArray(value)) return value.map((item, i) => cleanValue(item, `${where}[${i}]`, problems, depth + 1))
+  // Runs over every value of every page: no entry arrays, and a child's `where` only made for objects and lists.
+  if (Array.isArray(value))
+    return value.map((item, i) => (typeof item === 'object' && item !== null ? cleanValue(item, `${where}[${i}]`, problems, depth + 1) : item))
+  const record = value as Record<string, unknown>
   const out: Record<string, unknown> = {}
-  for (const [key, item] of Object.entries(value)) {
+  for (const key of Object.keys(record)) {
     if (FORBIDDEN_KEYS.has(key)) continue
+    const item = record[key]
     if (typeof item === 'string') {
       if (key === 'bodytext') out[key] = sanitizeRichText(item, (what) => problems.push(`${where}.bodytext: ${what}`))
       else out[key] = URL_KEYS.has(key) ? safeUrl(item, `${where}.${key}`, problems) : item
-    } else {
+    } else if (typeof item === 'object' && item !== null) {
       const cleaned = cleanValue(item, `${where}.${key}`, problems, depth + 1)
       if (cleaned !== undefined) out[key] = cleaned
-    }
+    } else if (item !== undefined) out[key] = item
   }
   return out
 }

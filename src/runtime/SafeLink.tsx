@@ -47,7 +47,8 @@ export interface SafeLinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorEleme
   children?: ReactNode
 }
 
-export function SafeLink({ href, target, rel, title, className, children, ...rest }: SafeLinkProps) {
+export function SafeLink(props: SafeLinkProps) {
+  const { href, target, rel, title, className, children } = props
   const { site } = useSite()
   const link = isRecord(href) ? href : undefined
   const resolved = resolveHref(link ? link.href : href, site.baseUrl)
@@ -57,9 +58,16 @@ export function SafeLink({ href, target, rel, title, className, children, ...res
   const targetValue = target ?? text(link?.target)
   const safeTarget = targetValue && TARGET_RE.test(targetValue) ? targetValue : undefined
   const relValue = resolved.external || safeTarget === '_blank' ? withNoopener(rel) : rel
-  return (
-    <a {...rest} href={resolved.href} target={safeTarget} rel={relValue} title={title ?? text(link?.title)} className={cls}>
-      {content}
-    </a>
-  )
+  // Other anchor attributes first, then ours (attribute order as in the markup templates write).
+  const anchor: Record<string, unknown> = {}
+  for (const key in props) if (!OWN_PROPS.has(key)) anchor[key] = props[key as keyof SafeLinkProps]
+  anchor.href = resolved.href
+  anchor.target = safeTarget
+  anchor.rel = relValue
+  anchor.title = title ?? text(link?.title)
+  anchor.className = cls
+  return <a {...anchor}>{content}</a>
 }
+
+// The props SafeLink reads itself; every other prop goes to the anchor as it is.
+const OWN_PROPS = new Set(['href', 'target', 'rel', 'title', 'className', 'children'])
