@@ -1,27 +1,29 @@
 /**
  * One page request, its answer sorted into what the build does with it.
  * Never throws: API errors become `error` answers, collected by the build.
+ * A 2xx answer stays text here: the render job reads it (page or redirect
+ * record, src/api/answer.ts), so the main thread never parses page JSON.
  */
-import type { ApiClient } from '../api/client.js'
+import type { ApiClient, RawAnswer } from '../api/client.js'
 import { FetchError } from '../errors.js'
 
 export type ApiAnswer =
-  | { type: 'page'; raw: unknown }
-  | { type: 'redirect'; redirectUrl: string; statusCode: number }
+  | { type: 'answer'; answer: RawAnswer }
   /** HTTP 404 (with or without an error-handler page body). */
   | { type: 'not-found'; status: number; data: unknown }
   | { type: 'error'; status: number; reason: string }
 
+/** How an API error is listed among the build's failures. */
+export function toApiFailure(error: unknown): { status: number; reason: string } {
+  if (error instanceof FetchError) return { status: error.status, reason: `API error: ${error.message}` }
+  return { status: 500, reason: `API error: ${error instanceof Error ? error.message : String(error)}` }
+}
+
 export async function fetchPage(api: ApiClient, path: string): Promise<ApiAnswer> {
   try {
-    const result = await api.getPage(path)
-    if (result.type === 'redirect') return { type: 'redirect', redirectUrl: result.redirectUrl, statusCode: result.statusCode }
-    return { type: 'page', raw: result.data }
+    return { type: 'answer', answer: await api.getPageAnswer(path) }
   } catch (error) {
-    if (error instanceof FetchError) {
-      if (error.code === 'API_HTTP' && error.status === 404) return { type: 'not-found', status: 404, data: error.data }
-      return { type: 'error', status: error.status, reason: `API error: ${error.message}` }
-    }
-    return { type: 'error', status: 500, reason: `API error: ${error instanceof Error ? error.message : String(error)}` }
+    if (error instanceof FetchError && error.code === 'API_HTTP' && error.status === 404) return { type: 'not-found', status: 404, data: error.data }
+    return { type: 'error', ...toApiFailure(error) }
   }
 }

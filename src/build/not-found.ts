@@ -3,11 +3,12 @@
  * error handler that answers unknown paths with a page (contract 3.6), that
  * page's content is rendered with status 404; otherwise the plain error page.
  */
+import { readPageAnswer } from '../api/answer.js'
 import type { ApiClient } from '../api/client.js'
 import { errors } from '../errors.js'
 import type { PageData } from '../shared/types.js'
 import { withLocale, type LocaleOptions } from '../shared/url.js'
-import { fetchPage } from './fetch-page.js'
+import { fetchPage, toApiFailure, type ApiAnswer } from './fetch-page.js'
 import { renderHtml, type OutputFile, type RenderContext } from './render-files.js'
 import type { LocaleData } from './types.js'
 
@@ -18,12 +19,24 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /** The API's 404 page body of a locale, when it sends one; else undefined (a note says why). */
 export async function fetchNotFoundBody(api: ApiClient, locale: string, i18n: LocaleOptions): Promise<{ raw?: unknown; note?: string }> {
-  const answer = await fetchPage(api, withLocale(NOT_FOUND_PROBE_PATH, locale, i18n))
+  const answer = await readProbe(api, withLocale(NOT_FOUND_PROBE_PATH, locale, i18n))
   if (answer.type === 'page') return { raw: answer.raw }
   // an error handler's page has an id like any page; a bare `{ error }` body is no page
   if (answer.type === 'not-found' && isObject(answer.data) && answer.data.id !== undefined) return { raw: answer.data }
   if (answer.type === 'error') return { note: `${locale}: the API's 404 page could not be fetched (${answer.reason}); the plain error page is used` }
   return {}
+}
+
+/** The probe's answer, a 2xx one read here (a page, or nothing for a redirect record). */
+async function readProbe(api: ApiClient, path: string): Promise<Exclude<ApiAnswer, { type: 'answer' }> | { type: 'page'; raw: unknown } | { type: 'redirect' }> {
+  const answer = await fetchPage(api, path)
+  if (answer.type !== 'answer') return answer
+  try {
+    const result = readPageAnswer(answer.answer)
+    return result.type === 'page' ? { type: 'page', raw: result.data } : { type: 'redirect' }
+  } catch (error) {
+    return { type: 'error', ...toApiFailure(error) }
+  }
 }
 
 /** Output file of a locale's 404 page: `404.html` for the default locale, `pl/404.html` for the others. */

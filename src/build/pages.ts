@@ -11,7 +11,7 @@ import { getLocaleFromPath, toHtmlFile, toPayloadFile } from '../shared/url.js'
 import type { DiscoveredPath, LinkOrigin } from './crawl.js'
 import { fetchPage } from './fetch-page.js'
 import { checkRedirectTarget } from './paths.js'
-import type { PageOutput } from './render-jobs.js'
+import type { PageJob, PageOutput } from './render-jobs.js'
 import type { OutputFile } from './render-files.js'
 import type { RenderService } from './render-pool.js'
 import { renderRedirectHtml, toRedirectPayload } from './redirect.js'
@@ -44,10 +44,8 @@ export async function buildPath(p: PagePipeline, path: string): Promise<Discover
   })
   const locale = getLocaleFromPath(path, p.site.i18n)
   switch (answer.type) {
-    case 'page':
-      return buildPage(p, { path, locale, raw: answer.raw })
-    case 'redirect':
-      return buildRedirect(p, { path, locale, redirectUrl: answer.redirectUrl, statusCode: answer.statusCode })
+    case 'answer':
+      return buildPage(p, { path, locale, answer: answer.answer })
     case 'not-found':
       p.state.notFound.push({ path, status: answer.status })
       return []
@@ -70,7 +68,7 @@ async function writeFiles(p: PagePipeline, path: string, files: OutputFile[]): P
   }
 }
 
-async function buildPage(p: PagePipeline, job: { path: string; locale: string; raw: unknown }): Promise<DiscoveredPath[]> {
+async function buildPage(p: PagePipeline, job: PageJob): Promise<DiscoveredPath[]> {
   let output: PageOutput
   try {
     output = await p.render.page(job)
@@ -78,6 +76,7 @@ async function buildPage(p: PagePipeline, job: { path: string; locale: string; r
     output = { type: 'failed', status: 500, reason: `render error: ${message(error)}`, renderMs: 0 }
   }
   p.state.time('renderMs', output.renderMs)
+  if (output.type === 'redirect') return buildRedirect(p, { path: job.path, locale: job.locale, redirectUrl: output.redirectUrl, statusCode: output.statusCode })
   if (output.type === 'failed') {
     p.state.fail({ path: job.path, status: output.status, reason: output.reason })
     return []

@@ -3,9 +3,12 @@
  * with no I/O. They run in the main thread or in a render worker alike
  * (render-pool.ts); only plain data goes in and comes out.
  */
+import { readPageAnswer } from '../api/answer.js'
+import type { RawAnswer } from '../api/client.js'
 import { withLocale } from '../shared/url.js'
 import type { DiscoveredPath } from './crawl.js'
 import { discoverFromPage } from './discover.js'
+import { toApiFailure } from './fetch-page.js'
 import { renderNotFoundFile } from './not-found.js'
 import { renderPageFiles, type OutputFile, type RenderContext } from './render-files.js'
 import { toPageFact } from './sitemap.js'
@@ -19,12 +22,14 @@ export interface JobContext extends RenderContext {
 export interface PageJob {
   path: string
   locale: string
-  /** The API's page answer, not yet prepared. */
-  raw: unknown
+  /** The API's 2xx answer to the page request, as text. */
+  answer: RawAnswer
 }
 
 export type PageOutput =
   | { type: 'page'; files: OutputFile[]; fact: PageFact; paths: DiscoveredPath[]; skipped: SkippedItem[]; renderMs: number }
+  /** The answer was a redirect record (contract 3.5). */
+  | { type: 'redirect'; redirectUrl: string; statusCode: number; renderMs: number }
   | { type: 'failed'; status: number; reason: string; renderMs: number }
 
 export interface NotFoundJob {
@@ -44,13 +49,21 @@ const localeOf = (ctx: JobContext, locale: string): LocaleData => {
   return data
 }
 
-/** Prepares, renders and reads the links of one page. Render errors come back as a failed output. */
+/** Reads the answer, then prepares, renders and reads the links of one page. API and render errors come back as a failed output. */
 export function runPageJob(ctx: JobContext, job: PageJob): PageOutput {
   const started = performance.now()
   const renderMs = () => performance.now() - started
   const { path } = job
+  let raw: unknown
   try {
-    const { page, problems } = ctx.renderer.preparePage(job.raw)
+    const result = readPageAnswer(job.answer)
+    if (result.type === 'redirect') return { type: 'redirect', redirectUrl: result.redirectUrl, statusCode: result.statusCode, renderMs: renderMs() }
+    raw = result.data
+  } catch (error) {
+    return { type: 'failed', ...toApiFailure(error), renderMs: renderMs() }
+  }
+  try {
+    const { page, problems } = ctx.renderer.preparePage(raw)
     if (!page) return { type: 'failed', status: 502, reason: `the API answer is not a page: ${problems.join('; ')}`, renderMs: renderMs() }
     const locale = localeOf(ctx, job.locale)
     const rendered = renderPageFiles(ctx, { path, locale, page })

@@ -59,6 +59,16 @@ describe('API client against the demo API', () => {
     expect(error.data).toMatchObject({ content: expect.any(Object) })
   })
 
+  it('hands a 2xx page answer over unparsed (what the build passes to a render worker), and throws on the others as getPage does', async () => {
+    const client = createApiClient(siteFor())
+    const answer = await client.getPageAnswer('/pl')
+    expect(answer).toMatchObject({ url: `${api.url}/pl`, status: 200, headers: { 'content-type': expect.stringContaining('json') } })
+    const page = await client.getPage('/pl')
+    if (page.type !== 'page') throw new Error('expected a page')
+    expect(JSON.parse(answer.text)).toEqual(page.data)
+    expect(await client.getPageAnswer('/no-such-page-here').catch((e: unknown) => e)).toMatchObject({ code: 'API_HTTP', status: 404, data: { content: expect.any(Object) } })
+  })
+
   it('reports non-JSON, malformed JSON, resets and timeouts with the path', async () => {
     api.setFaults([
       { path: '/html', kind: 'html' },

@@ -43,11 +43,14 @@ const ctx: JobContext = {
   ]),
 }
 
+/** A 2xx API answer with `body` as its JSON text. */
+const answer = (body: unknown, text = JSON.stringify(body)) => ({ url: 'http://api.test/x', status: 200, text, headers: { 'content-type': 'application/json' } })
+
 describe('runPageJob', () => {
   it('renders index.html and _payload.json, and returns the links and the page fact', () => {
     const raw = rawPage(7, 'O nas', ['/pl/kontakt/', 'https://x.example/pl/x', 'javascript:alert(1)', '/../up'])
-    const output = runPageJob(ctx, { path: '/pl/o-nas', locale: 'pl', raw })
-    if (output.type !== 'page') throw new Error(output.reason)
+    const output = runPageJob(ctx, { path: '/pl/o-nas', locale: 'pl', answer: answer(raw) })
+    if (output.type !== 'page') throw new Error(output.type)
     expect(output.files.map((f) => f.path)).toEqual(['pl/o-nas/index.html', 'pl/o-nas/_payload.json'])
     expect(JSON.parse(output.files[1]!.contents as string)).toMatchObject({ buildId: 'b1', locale: 'pl', path: '/pl/o-nas', status: 200, initialDataUrl: '/_site/data/initial-pl-1.json' })
     const boot = JSON.parse(/<script>(.*)<\/script>/.exec(output.files[0]!.contents as string)![1]!)
@@ -67,11 +70,25 @@ describe('runPageJob', () => {
   })
 
   it('fails an answer that is not a page, with the reason', () => {
-    expect(runPageJob(ctx, { path: '/x', locale: 'en', raw: { error: 'nope' } })).toMatchObject({ type: 'failed', status: 502, reason: 'the API answer is not a page: page data has no numeric id' })
+    expect(runPageJob(ctx, { path: '/x', locale: 'en', answer: answer({ error: 'nope' }) })).toMatchObject({ type: 'failed', status: 502, reason: 'the API answer is not a page: page data has no numeric id' })
+  })
+
+  it('fails an answer that is no JSON object as an API error, naming the URL and content type', () => {
+    expect(runPageJob(ctx, { path: '/x', locale: 'en', answer: { ...answer(null, '<html>oops</html>'), headers: { 'content-type': 'text/html' } } })).toMatchObject({
+      type: 'failed',
+      status: 502,
+      reason: 'API error: expected a JSON object, got unparsable text/html (GET http://api.test/x)',
+    })
+    expect(runPageJob(ctx, { path: '/x', locale: 'en', answer: answer([1, 2]) })).toMatchObject({ type: 'failed', status: 502, reason: 'API error: expected a JSON object, got another JSON value (GET http://api.test/x)' })
+  })
+
+  it('hands a redirect record back as a redirect, with a 3xx status (301 otherwise)', () => {
+    expect(runPageJob(ctx, { path: '/old', locale: 'en', answer: answer({ redirectUrl: '/new', statusCode: 302 }) })).toMatchObject({ type: 'redirect', redirectUrl: '/new', statusCode: 302 })
+    expect(runPageJob(ctx, { path: '/old', locale: 'en', answer: answer({ redirectUrl: '/new', statusCode: 200 }) })).toMatchObject({ type: 'redirect', redirectUrl: '/new', statusCode: 301 })
   })
 
   it('turns a render error into a failure of that page', () => {
-    expect(runPageJob(ctx, { path: '/x', locale: 'en', raw: rawPage(1, 'explode') })).toMatchObject({ type: 'failed', status: 500, reason: 'render error: boom' })
+    expect(runPageJob(ctx, { path: '/x', locale: 'en', answer: answer(rawPage(1, 'explode')) })).toMatchObject({ type: 'failed', status: 500, reason: 'render error: boom' })
   })
 })
 

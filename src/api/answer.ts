@@ -1,0 +1,58 @@
+/**
+ * What an API answer means, from its text: pure, so that a render worker can read
+ * a page answer itself (the build's main thread passes the text on unparsed).
+ */
+import { FetchError } from '../errors.js'
+import type { PageData, RedirectData } from '../shared/types.js'
+
+/** An API answer as it came over the wire. */
+export interface RawAnswer {
+  url: string
+  status: number
+  text: string
+  headers: Record<string, string>
+}
+
+/** What a page request gives: a page, or a redirect record (contract 3.5). */
+export type PageResult =
+  | { type: 'page'; data: PageData; status: number; headers: Record<string, string> }
+  | { type: 'redirect'; redirectUrl: string; statusCode: number; headers: Record<string, string> }
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** The body as JSON, or the text itself when it is not JSON (kept for error data). */
+export function parseBody(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}
+
+/** The JSON object of a 2xx answer; throws API_HTTP for other statuses, API_BAD_RESPONSE for a body that is no JSON object. */
+export function readJsonObject(answer: RawAnswer): Record<string, unknown> {
+  const { url, status, headers } = answer
+  const body = parseBody(answer.text)
+  if (status < 200 || status >= 300) throw new FetchError('API_HTTP', `HTTP ${status} (GET ${url})`, { url, status, data: body })
+  if (!isObject(body)) {
+    const type = headers['content-type'] ?? 'no content type'
+    throw new FetchError('API_BAD_RESPONSE', `expected a JSON object, got ${typeof body === 'string' ? `unparsable ${type}` : 'another JSON value'} (GET ${url})`, {
+      url,
+      status: 502,
+      data: body,
+    })
+  }
+  return body
+}
+
+/** A page answer: a redirect record when it has a `redirectUrl` (status 3xx, else 301), a page otherwise. Throws as readJsonObject. */
+export function readPageAnswer(answer: RawAnswer): PageResult {
+  const body = readJsonObject(answer)
+  const { headers } = answer
+  if (typeof body.redirectUrl === 'string' && body.redirectUrl !== '') {
+    const redirect = body as unknown as RedirectData
+    const code = Number(redirect.statusCode)
+    return { type: 'redirect', redirectUrl: redirect.redirectUrl, statusCode: code >= 300 && code < 400 ? code : 301, headers }
+  }
+  return { type: 'page', data: body as unknown as PageData, status: answer.status, headers }
+}
