@@ -64,6 +64,7 @@ export function createProgram(): Command {
     .command('serve')
     .description('Serve a built output folder locally, as a static host would.')
     .argument('[dir]', 'folder to serve (default: build.outDir, .output/public)')
+    .option('--config <file>', 'config file to read build.outDir from, when no folder is given')
     .option('--port <n>', 'port to listen on', toInt('--port', 0, 65535), 8080)
     .option('--host <addr>', 'address to listen on', '127.0.0.1')
     .action(async (dir, opts) => {

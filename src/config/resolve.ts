@@ -63,7 +63,7 @@ export function resolveSites(user: UserConfig, inline: InlineConfig, file: strin
   const resolved = entries.map(({ options, hostnames, path }) => {
     const site = resolveSiteOptions(options, hostnames)
     const baseUrl = inline.apiBaseUrl?.replace(/\/+$/, '') ?? site.api.baseUrl
-    if (!baseUrl) issues.push({ path: `${path}api.baseUrl`, message: 'required: the origin of the content API (or pass --api URL)' })
+    if (!baseUrl && !inline.apiOptional) issues.push({ path: `${path}api.baseUrl`, message: 'required: the origin of the content API (or pass --api URL)' })
     if (!site.i18n.locales.includes(site.i18n.default))
       issues.push({ path: `${path}i18n.default`, message: `'${site.i18n.default}' is not one of i18n.locales (${site.i18n.locales.join(', ')})` })
     return {

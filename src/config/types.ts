@@ -85,6 +85,8 @@ export interface InlineConfig {
   apiBaseUrl?: string
   outDir?: string
   concurrency?: number
+  /** For commands that never call the API (`site serve`): no error when no `api.baseUrl` is set (it is then ''). */
+  apiOptional?: boolean
 }
 
 type DeepRequired<T> = { readonly [K in keyof T]-?: NonNullable<T[K]> extends Record<string, unknown> ? DeepRequired<NonNullable<T[K]>> : T[K] }

@@ -6,22 +6,26 @@ import { startStaticServer } from '../../serve/server.js'
 import { handleError } from '../exit.js'
 import { waitForShutdown } from './shutdown.js'
 
-/** The folder `site serve` serves without DIR: `build.outDir` when a config exists, else `.output/public`. */
-async function defaultDir(root: string): Promise<string> {
+/** The folder `site serve` serves without DIR: `build.outDir` of the config (which needs no API here), else `.output/public`. */
+async function defaultDir(root: string, configFile: string | undefined): Promise<string> {
   try {
-    const config = await resolveConfig({ root })
+    const config = await resolveConfig({ root, configFile, apiOptional: true })
     return resolve(root, config.sites[0]?.build.outDir ?? DEFAULTS.build.outDir)
   } catch (error) {
-    if (isSiteError(error) && error.code === 'CONFIG_NOT_FOUND') return resolve(root, DEFAULTS.build.outDir)
+    if (!configFile && isSiteError(error) && error.code === 'CONFIG_NOT_FOUND') return resolve(root, DEFAULTS.build.outDir)
     throw error
   }
 }
 
 /** `site serve [DIR]`: serves a built output as a static host would, until SIGINT/SIGTERM. */
-export async function runServeCommand(dir: string | undefined, opts: { port: number; host: string }, global: { verbose?: boolean }): Promise<number> {
+export async function runServeCommand(
+  dir: string | undefined,
+  opts: { port: number; host: string; config?: string },
+  global: { verbose?: boolean },
+): Promise<number> {
   try {
     const root = process.cwd()
-    const folder = dir ? resolve(root, dir) : await defaultDir(root)
+    const folder = dir ? resolve(root, dir) : await defaultDir(root, opts.config)
     const server = await startStaticServer({ dir: folder, host: opts.host, port: opts.port })
     process.stdout.write(`Serving ${folder} at ${server.url}/\n`)
     await waitForShutdown()
