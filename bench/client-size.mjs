@@ -1,12 +1,13 @@
 // Size of the JavaScript and CSS a visitor downloads on first load of a page.
 //   node bench/client-size.mjs [--json] [--root DIR] [--page FILE]     (after `npm run compile`)
 // First load = what a page needs before it hydrates: the entry script and every chunk it
-// imports statically (every page), plus the chunks of the layout and content element
-// templates that page renders with (each template is its own chunk; the page preloads
-// them and the client imports them before hydrating). The typical page is the demo home
-// page (or --page FILE, a page as the content API sends it); every demo page is summed up
-// too. Chunks loaded later (client navigation once the browser is idle, other templates)
-// are listed apart. Each file is gzipped on its own, as a server sends it.
+// imports statically (every page), plus the chunks the page preloads and the client imports
+// before hydrating: its locale's texts, and the templates of its main when one of them is
+// marked 'use client' (else the main keeps the server's markup and needs none). The typical
+// page is the demo home page (or --page FILE, a page as the content API sends it, in the
+// locale of its folder); every demo page is summed up too. Chunks loaded later (client
+// navigation once the browser is idle, templates, other locales' texts) are listed apart.
+// Each file is gzipped on its own, as a server sends it.
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { basename, join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -18,6 +19,8 @@ export const FIRST_LOAD_JS_TARGET_BYTES = 80_000
 const repo = fileURLToPath(new URL('..', import.meta.url))
 const DEMO_PAGES = join(repo, 'demo', 'content', 'pages')
 const HOME_PAGE = join(DEMO_PAGES, 'en', 'home.json')
+/** The demo's default locale (config/site.config.ts); a page's locale is the name of its folder. */
+const DEFAULT_LOCALE = 'en'
 const dist = (path) => new URL(`../dist/${path}`, import.meta.url)
 // In esbuild's ESM output (chunk URLs relative, or absolute with publicPath):
 // `from"/_site/assets/chunk-X.js"`, `import"./chunk-X.js"` (static), `import("/_site/assets/chunk-X.js")` (dynamic).
@@ -79,7 +82,8 @@ export async function measureClientSize({ root = repo, page: pageFile = HOME_PAG
   if (!existsSync(dist('build/bundle-client.js'))) throw new Error('dist/ is missing: run `npm run compile` first')
   const { bundleClient } = await import(dist('build/bundle-client.js').href)
   const { preparePage } = await import(dist('render/prepare.js').href)
-  const { pageTemplates, templateKey } = await import(dist('runtime/page-templates.js').href)
+  const { modulePreloads } = await import(dist('render/document.js').href)
+  const { keepsMain, templateNeeds } = await import(dist('runtime/page-templates.js').href)
   const { assets, files } = await bundleClient({ root, minify: true })
   const toPath = (url) => url.replace(/^\//, '')
   const { staticFiles, dynamicFiles } = classify(files, toPath(assets.scripts[0]))
@@ -87,10 +91,11 @@ export async function measureClientSize({ root = repo, page: pageFile = HOME_PAG
   const chunks = assets.templateChunks ?? { layouts: {}, content: {} }
   // A name per file: what it holds, from the bundle's template map.
   const labels = new Map(staticFiles.map((path, i) => [path, i === 0 ? 'entry' : 'loaded with the entry']))
-  for (const kind of ['layouts', 'content']) {
-    for (const [name, urls] of Object.entries(chunks[kind])) {
+  const named = { ...chunks, ErrorPage: { ErrorPage: chunks.ErrorPage ?? [] }, main: { 'site:templates/main': chunks.main ?? [] } }
+  for (const kind of ['layouts', 'content', 'texts', 'ErrorPage', 'main']) {
+    for (const [name, urls] of Object.entries(named[kind] ?? {})) {
       urls.forEach((url, i) => {
-        if (i === 0) labels.set(toPath(url), `${kind}/${name}`)
+        if (i === 0) labels.set(toPath(url), kind === name || kind === 'main' ? name : `${kind}/${name}`)
         else if (!labels.has(toPath(url))) labels.set(toPath(url), 'shared by templates')
       })
     }
@@ -98,20 +103,22 @@ export async function measureClientSize({ root = repo, page: pageFile = HOME_PAG
   const row = (path) => ({ path, label: labels.get(path) ?? 'client navigation', ...sizes.get(path) })
   const sum = (rows) => rows.reduce((a, r) => ({ bytes: a.bytes + r.bytes, gzip: a.gzip + r.gzip }), { bytes: 0, gzip: 0 })
 
-  /** The template chunks a page (as the API sends it) loads before hydrating. */
-  const templateFilesOf = (raw) => {
-    const needs = pageTemplates(preparePage(raw).page)
-    const paths = new Set()
-    for (const kind of ['layouts', 'content']) for (const name of needs[kind]) for (const url of chunks[kind][templateKey(chunks[kind], name)] ?? []) paths.add(toPath(url))
-    return { needs, paths: [...paths] }
+  const localeOf = (file) => basename(join(file, '..'))
+  /** The chunks beyond the entry's a page (as the API sends it) loads before hydrating, as its HTML preloads them. */
+  const templateFilesOf = (raw, locale) => {
+    const state = { page: preparePage(raw).page, locale, editorPreview: false, site: { i18n: { default: DEFAULT_LOCALE } } }
+    const every = new Set(assets.modulePreloads ?? [])
+    const keep = keepsMain(state, chunks)
+    const needs = templateNeeds(state, chunks, { main: !keep })
+    return { needs: { ...needs, keepsMain: keep }, paths: modulePreloads(assets, { state }).filter((url) => !every.has(url)).map(toPath) }
   }
   const everyPage = staticFiles.map(row)
   const base = sum(everyPage)
-  const typical = templateFilesOf(JSON.parse(readFileSync(pageFile, 'utf8')))
+  const typical = templateFilesOf(JSON.parse(readFileSync(pageFile, 'utf8')), localeOf(pageFile))
   const typicalTemplates = typical.paths.map(row)
   const typicalJs = sum([...everyPage, ...typicalTemplates])
   const pages = demoPageFiles().map((file) => {
-    const { paths } = templateFilesOf(JSON.parse(readFileSync(file, 'utf8')))
+    const { paths } = templateFilesOf(JSON.parse(readFileSync(file, 'utf8')), localeOf(file))
     return { page: relative(DEMO_PAGES, file), gzip: base.gzip + sum(paths.map(row)).gzip, files: everyPage.length + paths.length }
   })
   pages.sort((a, b) => a.gzip - b.gzip)
@@ -148,14 +155,13 @@ function print(report) {
   }
   const { typicalPage: typical } = report
   table('Every page (entry + static imports):', report.everyPageJs)
-  table(
-    `Templates of ${typical.page} (layout ${typical.templates.layouts.join(', ') || '-'}; content ${typical.templates.content.join(', ') || '-'}):`,
-    typical.templateFiles,
-  )
+  const { templates: needs } = typical
+  const main = needs.keepsMain ? 'main kept as rendered' : `layout ${needs.layouts.join(', ') || '-'}; content ${needs.content.join(', ') || '-'}`
+  table(`Loaded before hydrating ${typical.page} (texts ${needs.texts ?? '-'}; ${main}):`, typical.templateFiles)
   table(`Deferred JS (client navigation once idle, the templates ${typical.page} does not use):`, report.deferredJs)
   table('CSS:', report.css)
   lines.push(`React alone (react-dom/client + jsx runtime): ${kb(report.react.bytes)}, ${kb(report.react.gzip)} gzip; the rest of the typical page's first-load JS: ${kb(typical.firstLoadJs.gzip - report.react.gzip)} gzip`)
-  lines.push(`First-load JS of every page (no templates, e.g. an error page) ${kb(report.everyPageJs.gzip)} gzip = ${pct(report.everyPageJs.ratio)} of the ${kb(report.targetGzip)} target`)
+  lines.push(`First-load JS every page shares (entry and its static imports; a page adds its locale's texts) ${kb(report.everyPageJs.gzip)} gzip = ${pct(report.everyPageJs.ratio)} of the ${kb(report.targetGzip)} target`)
   if (report.demoPages) {
     const { count, smallest, median, largest } = report.demoPages
     lines.push(`Demo pages (${count}): first-load JS ${kb(smallest.gzip)} (${smallest.page}) to ${kb(largest.gzip)} (${largest.page}), median ${kb(median.gzip)} gzip`)

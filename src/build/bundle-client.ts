@@ -10,11 +10,12 @@
  */
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path'
+import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as esbuild from 'esbuild'
-import type { ClientAssets } from '../render/types.js'
-import { TEMPLATE_LAYOUT, templatesPlugin } from '../render/templates.js'
+import type { ClientAssets, TemplateChunks } from '../render/types.js'
+import { clientTemplateIds, listTemplateFiles, MAIN_TEMPLATES_MODULE, TEMPLATE_LAYOUT, templatesPlugin } from '../render/templates.js'
+import { runtimeImportsPlugin } from './runtime-imports.js'
 import { SITE_DIR } from '../shared/constants.js'
 
 export interface ClientBundleOptions {
@@ -63,8 +64,14 @@ const WRAPPED = Symbol('wrapped')
  * entry: all of the entry's code then has the same importers and becomes one chunk (the
  * entry file itself a one-line stub importing it), and a lazy chunk holds only its own
  * code. At run time the wrapper's import of the entry costs nothing: it is loaded already.
+ *
+ * The same for the runtime code that only lazy chunks use (Frame, Media, Gallery, the
+ * engine's texts…): the wrappers of templates and navigation also import the runtime
+ * barrel, so that code is one chunk too, not one per set of templates sharing a piece of
+ * it. Texts files (data, loaded before hydration) and `site:templates/main` (loaders only)
+ * are wrapped without it.
  */
-function lazyChunksPlugin(entry: string): esbuild.Plugin {
+function lazyChunksPlugin(entry: string, runtime: string, withoutRuntime: (path: string) => boolean): esbuild.Plugin {
   return {
     name: 'site-lazy-chunks',
     setup(pluginBuild) {
@@ -77,17 +84,18 @@ function lazyChunksPlugin(entry: string): esbuild.Plugin {
           resolveDir: args.resolveDir,
           pluginData: WRAPPED,
         })
-        if (resolved.errors.length > 0 || resolved.external || resolved.namespace !== 'file') return undefined
-        // Templates (imported by the generated `site:templates/lazy` module) are default exports.
+        if (resolved.errors.length > 0 || resolved.external || (resolved.namespace !== 'file' && resolved.namespace !== 'site-templates')) return undefined
+        // Templates (imported by the generated `site:templates/…` modules) and `site:templates/main` are default exports.
         return { path: resolved.path, namespace: LAZY_NAMESPACE, pluginData: { template: args.namespace === 'site-templates' } }
       })
       pluginBuild.onLoad({ filter: /.*/, namespace: LAZY_NAMESPACE }, (args) => {
         const target = JSON.stringify(args.path)
         const { template } = args.pluginData as { template: boolean }
+        const imports = [entry, ...(withoutRuntime(args.path) ? [] : [runtime])].map((file) => `import ${JSON.stringify(file)}`)
         return {
-          contents: [`import ${JSON.stringify(entry)}`, `export * from ${target}`, ...(template ? [`export { default } from ${target}`] : []), ''].join('\n'),
+          contents: [...imports, `export * from ${target}`, ...(template ? [`export { default } from ${target}`] : []), ''].join('\n'),
           loader: 'js',
-          resolveDir: dirname(args.path),
+          resolveDir: dirname(isAbsolute(args.path) ? args.path : entry),
         }
       })
     },
@@ -102,6 +110,7 @@ function lazyChunksPlugin(entry: string): esbuild.Plugin {
 function createOptions(options: ClientBundleOptions): { main: BundleOptions; editor: BundleOptions } {
   const root = resolve(options.root)
   const styles = join(root, 'templates', 'styles.css')
+  const textsDir = join(root, TEMPLATE_LAYOUT.texts)
   const common: BundleOptions = {
     absWorkingDir: root,
     outdir: join(root, '.site', 'client', ASSETS_DIR),
@@ -128,7 +137,7 @@ function createOptions(options: ClientBundleOptions): { main: BundleOptions; edi
   const mainEntries: Record<string, string> = { entry: CLIENT_ENTRY }
   if (existsSync(styles)) mainEntries.styles = styles
   return {
-    main: { ...common, entryPoints: mainEntries, splitting: true, plugins: [lazyChunksPlugin(CLIENT_ENTRY), ...(common.plugins ?? [])] },
+    main: { ...common, entryPoints: mainEntries, splitting: true, plugins: [lazyChunksPlugin(CLIENT_ENTRY, RUNTIME_ENTRY, (path) => path === MAIN_TEMPLATES_MODULE || dirname(path) === textsDir), runtimeImportsPlugin(RUNTIME_ENTRY), ...(common.plugins ?? [])] },
     editor: { ...common, entryPoints: { editor: EDITOR_ENTRY }, splitting: false },
   }
 }
@@ -136,7 +145,7 @@ function createOptions(options: ClientBundleOptions): { main: BundleOptions; edi
 type Built = esbuild.BuildResult & { metafile: esbuild.Metafile; outputFiles: esbuild.OutputFile[] }
 
 /** Asset URLs of one entry and the output files of its build. */
-function readBuild(result: Built, config: BundleOptions, name: 'entry' | 'editor'): { assets: ClientAssets; files: ClientBundleResult['files'] } {
+function readBuild(result: Built, config: BundleOptions, name: 'entry' | 'editor', client: string[] = []): { assets: ClientAssets; files: ClientBundleResult['files'] } {
   const { outputs } = result.metafile
   const toRelative = (file: string) => relative(config.outdir, resolve(config.absWorkingDir, file)).split(sep).join('/')
   const toUrl = (file: string) => `/${ASSETS_DIR}/${toRelative(file)}`
@@ -156,18 +165,21 @@ function readBuild(result: Built, config: BundleOptions, name: 'entry' | 'editor
   const css = [outputs[js]?.cssBundle, name === 'entry' ? entryOutput('styles', '.css') : undefined].filter((f): f is string => f !== undefined)
   const preloads = staticImports(js)
   const loaded = new Set([js, ...preloads])
-  // Each layout and content element: its chunk and the chunks that chunk imports, beyond what every page loads.
-  const templateChunks: NonNullable<ClientAssets['templateChunks']> = { layouts: {}, content: {} }
-  const templateDirs = { layouts: resolve(config.absWorkingDir, TEMPLATE_LAYOUT.layouts), content: resolve(config.absWorkingDir, TEMPLATE_LAYOUT.content) }
+  // Each layout, content element, texts file, the error page and `site:templates/main` (their loaders):
+  // its chunk and the chunks that chunk imports, beyond what every page loads.
+  const templateChunks: TemplateChunks = { layouts: {}, content: {}, texts: {}, client }
+  const dirs = (['layouts', 'content', 'texts'] as const).map((kind) => [kind, resolve(config.absWorkingDir, TEMPLATE_LAYOUT[kind])] as const)
+  const templatesDir = resolve(config.absWorkingDir, TEMPLATE_LAYOUT.dir)
   for (const file of Object.keys(outputs).sort()) {
     const entryPoint = outputs[file]?.entryPoint ?? ''
     if (!entryPoint.startsWith(`${LAZY_NAMESPACE}:`)) continue
     const source = entryPoint.slice(LAZY_NAMESPACE.length + 1)
-    for (const kind of ['layouts', 'content'] as const) {
-      if (dirname(source) === templateDirs[kind]) {
-        templateChunks[kind][basename(source, extname(source))] = [file, ...staticImports(file)].filter((chunk) => !loaded.has(chunk)).map(toUrl)
-      }
-    }
+    const urls = () => [file, ...staticImports(file)].filter((chunk) => !loaded.has(chunk)).map(toUrl)
+    const name = basename(source, extname(source))
+    const kind = dirs.find(([, dir]) => dirname(source) === dir)?.[0]
+    if (kind) (templateChunks[kind] as Record<string, string[]>)[name] = urls()
+    else if (dirname(source) === templatesDir && name === 'ErrorPage') templateChunks.ErrorPage = urls()
+    else if (source === MAIN_TEMPLATES_MODULE) templateChunks.main = urls()
   }
   return {
     assets: {
@@ -180,8 +192,10 @@ function readBuild(result: Built, config: BundleOptions, name: 'entry' | 'editor
   }
 }
 
-function toBundleResult(main: Built, editor: Built, config: { main: BundleOptions; editor: BundleOptions }): ClientBundleResult {
-  const visitor = readBuild(main, config.main, 'entry')
+async function toBundleResult(main: Built, editor: Built, config: { main: BundleOptions; editor: BundleOptions }): Promise<ClientBundleResult> {
+  // The templates marked 'use client': a page whose main renders one hydrates it (see keepsMain).
+  const client = await clientTemplateIds(await listTemplateFiles(config.main.absWorkingDir))
+  const visitor = readBuild(main, config.main, 'entry', client)
   const preview = readBuild(editor, config.editor, 'editor')
   const seen = new Set(visitor.files.map((file) => file.path))
   return { assets: visitor.assets, editorAssets: preview.assets, files: [...visitor.files, ...preview.files.filter((file) => !seen.has(file.path))] }

@@ -1,15 +1,17 @@
 /**
- * The visitor client: loads the templates the page renders with (each layout and content
- * element is its own chunk, see templates.ts), hydrates the prerendered page from
- * `#__SITE_BOOT__` and counts the page view. Everything else waits in `navigation.ts`
+ * The visitor client: loads what the page hydrates with (its locale's texts; the templates
+ * of its main only when one of them is marked `'use client'`, else the main keeps the
+ * server's markup; each is its own chunk, see templates.ts), hydrates the prerendered page
+ * from `#__SITE_BOOT__` and counts the page view. Everything else waits in `navigation.ts`
  * (its own chunk: client navigation, the new-build check, the service worker), loaded
  * once the browser is idle or the visitor reaches for a link, whichever comes first.
  */
 import { useLayoutEffect } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import lazyTemplates from 'site:templates/lazy'
-import { LOADING_BAR_ID, MAIN_ID, SiteApp } from 'site/runtime'
 import type { RenderState, TemplateRegistry } from '../render/types.js'
+import { keepsMain } from '../runtime/page-templates.js'
+import { LOADING_BAR_ID, MAIN_ID, SiteApp } from '../runtime/SiteApp.js'
 import { APP_ROOT_ID, createInitialDataLoader, readBoot } from './boot.js'
 import { isChunkLoadError, watchChunkErrors } from './chunk-errors.js'
 import { announcePage } from './events.js'
@@ -23,13 +25,14 @@ import { pushPageView } from './tracking.js'
 interface RootProps {
   state: RenderState
   registry: TemplateRegistry
+  keptMain?: { __html: string }
   onCommit(state: RenderState): void
 }
 
 // Renders exactly what the server rendered (no DOM of its own) and reports each commit.
-function Root({ state, registry, onCommit }: RootProps) {
+function Root({ state, registry, keptMain, onCommit }: RootProps) {
   useLayoutEffect(() => onCommit(state), [state, onCommit])
-  return <SiteApp state={state} registry={registry} />
+  return <SiteApp state={state} registry={registry} keptMain={keptMain} />
 }
 
 async function start(win: Window): Promise<void> {
@@ -44,11 +47,13 @@ async function start(win: Window): Promise<void> {
   watchChunkErrors(win, reloadHere)
   if (boot.reloadEventsUrl) startLiveReload(boot.reloadEventsUrl, () => win.location.reload())
 
-  // The page's templates and its initial data, in parallel: hydration renders synchronously from both.
+  // What the page hydrates with and its initial data, in parallel: hydration renders synchronously from both.
+  // A main that needs no template code keeps the server's markup: its templates load with the first client navigation.
   const templates = createTemplateLoader(lazyTemplates)
+  const main = keepsMain(boot.state, { ...lazyTemplates.keys, client: lazyTemplates.client }) ? doc.getElementById(MAIN_ID) : null
   const [initialData, registry] = await Promise.all([
     boot.state.initialData ?? loadInitialData(boot.initialDataUrl ?? ''),
-    templates.load(boot.state.page).catch((error: unknown) => {
+    templates.load(boot.state, { main: !main }).catch((error: unknown) => {
       // A template chunk that does not load: the same guarded reload as any chunk load error.
       if (isChunkLoadError(error)) reloadHere()
       throw error
@@ -65,7 +70,8 @@ async function start(win: Window): Promise<void> {
   }
   const committed = (target: RenderState) => new Promise<void>((resolve) => commits.set(target, resolve))
   const hydrated = committed(state)
-  const root = hydrateRoot(container, <Root state={state} registry={registry} onCommit={onCommit} />, {
+  const keptMain = main ? { __html: main.innerHTML } : undefined
+  const root = hydrateRoot(container, <Root state={state} registry={registry} keptMain={keptMain} onCommit={onCommit} />, {
     // A template that throws in the browser: the prerendered page is still right, load it in full.
     onUncaughtError: (error) => {
       console.error(error)
@@ -89,7 +95,7 @@ async function start(win: Window): Promise<void> {
         loadInitialData,
         guard,
         ids: { loadingBar: LOADING_BAR_ID, main: MAIN_ID },
-        loadTemplates: (page) => templates.load(page),
+        loadTemplates: (page, locale) => templates.load({ page, locale, editorPreview: state.editorPreview, site: state.site }),
         render: (next) => {
           const done = committed(next)
           // The router loaded the page's templates first: the registry has them.

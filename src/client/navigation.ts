@@ -7,8 +7,7 @@
 import type { RenderState } from '../render/types.js'
 import type { PageData } from '../shared/types.js'
 // Straight from the runtime's React-free modules: what navigation itself needs, no more.
-import { buildHead, getBodyClass } from '../runtime/head.js'
-import { getHtmlAttrs } from '../runtime/languages.js'
+import { buildHead, getBodyClass, getHtmlAttrs } from '../runtime/head.js'
 import type { InitialDataLoader } from './boot.js'
 import { announcePage } from './events.js'
 import { applyDocumentAttrs, applyHead } from './head.js'
@@ -30,8 +29,8 @@ export interface NavigationOptions {
   initialDataUrl: string | undefined
   loadInitialData: InitialDataLoader
   guard: ReloadGuard
-  /** Loads the template chunks a page renders with (see templates.ts); before a render, and to warm prefetched pages. */
-  loadTemplates(page: PageData): Promise<unknown>
+  /** Loads the template and texts chunks a page in a locale renders with (see templates.ts); before a render, and to warm prefetched pages. */
+  loadTemplates(page: PageData, locale: string): Promise<unknown>
   /** Renders a state whose templates are loaded; resolves once React committed it. */
   render(state: RenderState): Promise<void>
   /** Ids of the runtime's loading-bar host and main landmark (`LOADING_BAR_ID`, `MAIN_ID`). */
@@ -87,7 +86,7 @@ export function startNavigation(options: NavigationOptions): Router {
   // A prefetched page also warms the template chunks it renders with; a failure there is the navigation's to handle.
   const prefetch = async (path: string) => {
     const result = await payloads.get(path)
-    if (result.type === 'page' && result.payload.status === 200) await options.loadTemplates(result.payload.page).catch(() => undefined)
+    if (result.type === 'page' && result.payload.status === 200) await options.loadTemplates(result.payload.page, result.payload.locale).catch(() => undefined)
   }
   const queue = createPrefetchQueue({ load: prefetch })
   const links = watchLinks({ document: doc, toPath: router.toPath, queue, hoverOnly: saveData })

@@ -32,10 +32,10 @@ export interface RouterOptions {
   guard: ReloadGuard
   manifest: ManifestCheck | undefined
   /**
-   * Loads the templates a page renders with (lazily loaded chunks), before it is rendered;
-   * a rejection (a chunk that failed to load) makes the navigation fail into a full page load.
+   * Loads the templates a page renders with and its locale's texts (lazily loaded chunks), before
+   * it is rendered; a rejection (a chunk that failed to load) makes the navigation fail into a full page load.
    */
-  loadTemplates(page: PageData): Promise<unknown>
+  loadTemplates(page: PageData, locale: string): Promise<unknown>
   /** Renders a state whose templates are loaded; resolves once React committed it. */
   render(state: RenderState): Promise<void>
   /** Head, attributes, tracking, events: everything after the DOM shows the new page. */
@@ -111,7 +111,7 @@ export function createRouter(options: RouterOptions): Router {
     const { payload } = result
     if (payload.status !== 200) return load(url, mode)
     // In parallel with the initial data below; awaited before anything changes.
-    const templates = options.loadTemplates(payload.page)
+    const templates = options.loadTemplates(payload.page, payload.locale)
     templates.catch(() => undefined)
     let initialData = state.initialData
     let dataUrl = initialDataUrl

@@ -5,9 +5,16 @@ declare module 'site:templates' {
   export default registry
 }
 
-/** The browser's variant: layouts and content elements as loaders, each its own chunk (see templates.ts). */
+/** The browser entry's variant: Header, Footer, texts loaders, the use client list, the main loaders' loader (see templates.ts). */
 declare module 'site:templates/lazy' {
   import type { LazyTemplates } from './templates.js'
   const templates: LazyTemplates
+  export default templates
+}
+
+/** Layouts, content elements and ErrorPage as loaders, each its own chunk (see templates.ts). */
+declare module 'site:templates/main' {
+  import type { MainTemplates } from './templates.js'
+  const templates: MainTemplates
   export default templates
 }

@@ -3,7 +3,7 @@
  * markup, the boot JSON the browser hydrates from, and the module scripts.
  * Deterministic: the same input gives the same bytes.
  */
-import { pageTemplates, templateKey } from '../runtime/page-templates.js'
+import { keepsMain, templateNeeds } from '../runtime/page-templates.js'
 import type { BootState, ClientAssets, HeadTag, RenderResult } from './types.js'
 
 /** Id of the boot JSON script (read by src/client). */
@@ -77,14 +77,21 @@ function trackingBody(boot: BootState): string {
   return `<noscript><iframe src="${src}" height="0" width="0" style="display:none;visibility:hidden" title="Google Tag Manager"></iframe></noscript>`
 }
 
-/** The entry's preloads, then the chunks of the templates this page renders with (the client imports them before hydrating). */
-function modulePreloads(assets: ClientAssets, boot: BootState): string[] {
+/**
+ * The entry's preloads, then the chunks the client imports before it hydrates this page: its
+ * locale's texts, and the templates of its main unless the main keeps the server's markup.
+ */
+export function modulePreloads(assets: ClientAssets, boot: Pick<BootState, 'state'>): string[] {
   const urls = new Set(assets.modulePreloads ?? [])
   const chunks = assets.templateChunks
   if (chunks) {
-    const needs = pageTemplates(boot.state.page)
-    for (const name of needs.layouts) for (const url of chunks.layouts[templateKey(chunks.layouts, name)] ?? []) urls.add(url)
-    for (const name of needs.content) for (const url of chunks.content[templateKey(chunks.content, name)] ?? []) urls.add(url)
+    const main = !keepsMain(boot.state, chunks)
+    const needs = templateNeeds(boot.state, chunks, { main })
+    if (main) for (const url of chunks.main ?? []) urls.add(url)
+    for (const name of needs.layouts) for (const url of chunks.layouts[name] ?? []) urls.add(url)
+    for (const name of needs.content) for (const url of chunks.content[name] ?? []) urls.add(url)
+    if (needs.errorPage) for (const url of chunks.ErrorPage ?? []) urls.add(url)
+    if (needs.texts !== undefined) for (const url of chunks.texts?.[needs.texts] ?? []) urls.add(url)
   }
   return [...urls]
 }

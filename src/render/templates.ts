@@ -5,13 +5,15 @@
  * engine's own copies, so templates and engine share one React and one context.
  *
  * The browser client bundles `site:templates/lazy` through `templatesPlugin` instead:
- * Header, Footer and ErrorPage imported as they are, every layout and content element
- * a loader (`() => import(file)`), so that esbuild gives each its own chunk and a page
- * downloads only the templates it renders (see src/client/templates.ts).
+ * Header and Footer imported as they are, each per-locale texts file
+ * (`templates/texts/<locale>.ts`) a loader (`() => import(file)`), `client` (the templates
+ * marked `'use client'`) and a loader of `site:templates/main`, which has every layout,
+ * content element and ErrorPage as a loader. esbuild gives each its own chunk, so a page
+ * downloads only what it hydrates with (see src/client/templates.ts).
  */
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { mkdir, readdir, rename, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { extname, join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -24,25 +26,54 @@ export const TEMPLATE_LAYOUT = {
   dir: 'templates',
   layouts: 'templates/layouts',
   content: 'templates/content',
+  /** Per-locale texts, `templates/texts/<locale>.ts` (optional). */
+  texts: 'templates/texts',
   singles: ['Header', 'Footer', 'ErrorPage'],
 } as const
 
 /** The virtual module that default-exports the registry. */
 export const TEMPLATES_MODULE = 'site:templates'
-/** The browser's variant: layouts and content elements as loaders (`() => import(file)`). */
+/**
+ * The browser entry's variant: Header and Footer, each locale's texts as a loader
+ * (`() => import(file)`), the `client` list and a loader of `site:templates/main`.
+ */
 export const LAZY_TEMPLATES_MODULE = 'site:templates/lazy'
+/** Layouts, content elements and ErrorPage as loaders: what only a render of a main needs. */
+export const MAIN_TEMPLATES_MODULE = 'site:templates/main'
+
+export type TemplatesModule = typeof TEMPLATES_MODULE | typeof LAZY_TEMPLATES_MODULE | typeof MAIN_TEMPLATES_MODULE
 
 const TEMPLATE_FILE_RE = /^([A-Z][A-Za-z0-9]*)\.(tsx|jsx|ts|js)$/
+const TEXTS_FILE_RE = /^([a-z]{2,3}(?:-[A-Za-z0-9]{1,8})*)\.(ts|js|json)$/
 const REACT_RE = /^(react|react-dom)(\/.*)?$/
 
-async function listComponents(dir: string): Promise<Array<{ name: string; file: string }>> {
+async function listFiles(dir: string, pattern: RegExp): Promise<Array<{ name: string; file: string }>> {
   const names = existsSync(dir) ? await readdir(dir) : []
   const seen = new Map<string, string>()
   for (const name of names.sort()) {
-    const match = TEMPLATE_FILE_RE.exec(name)
+    const match = pattern.exec(name)
     if (match?.[1] && !seen.has(match[1])) seen.set(match[1], join(dir, name))
   }
   return [...seen].map(([name, file]) => ({ name, file }))
+}
+
+const listComponents = (dir: string) => listFiles(dir, TEMPLATE_FILE_RE)
+
+// Whitespace, comments and directives (`'use strict';`) before the code of a module.
+const PROLOGUE_ITEM_RE = /^(?:\s+|\/\/[^\n]*|\/\*[\s\S]*?\*\/|(['"])(use [^'"\n]*)\1\s*;?)/
+
+/**
+ * True when a template's source starts with the `'use client'` directive: it needs the browser
+ * (state, effects, event handlers), so a page that renders it hydrates its main with it. Without
+ * it a template is markup only: the browser keeps what the server rendered until a client navigation.
+ */
+export function isClientTemplate(source: string): boolean {
+  let rest = source.startsWith('\ufeff') ? source.slice(1) : source
+  for (let match = PROLOGUE_ITEM_RE.exec(rest); match; match = PROLOGUE_ITEM_RE.exec(rest)) {
+    if (match[2] === 'use client') return true
+    rest = rest.slice(match[0].length)
+  }
+  return false
 }
 
 async function findSingle(root: string, name: string): Promise<string | undefined> {
@@ -50,18 +81,20 @@ async function findSingle(root: string, name: string): Promise<string | undefine
   return files.find((f) => f.name === name)?.file
 }
 
-export interface RegistrySourceOptions {
-  /**
-   * Layouts and content elements as loaders, `{ Text: () => import("/abs/templates/content/Text.tsx") }`,
-   * instead of components (the `site:templates/lazy` module of the browser client).
-   */
-  lazy?: boolean
+/** What a project's templates/ holds: files by registry key. */
+export interface TemplateFiles {
+  layouts: Array<{ name: string; file: string }>
+  content: Array<{ name: string; file: string }>
+  singles: Array<{ name: (typeof TEMPLATE_LAYOUT.singles)[number]; file: string }>
+  /** `templates/texts/<locale>.ts`, by locale. */
+  texts: Array<{ name: string; file: string }>
 }
 
-/** Source of the `site:templates` module for the templates under `root`; names the files that are missing. */
-export async function generateRegistrySource(root: string, options: RegistrySourceOptions = {}): Promise<string> {
+/** The template files under `root`; names the required files that are missing. */
+export async function listTemplateFiles(root: string): Promise<TemplateFiles> {
   const layouts = await listComponents(join(root, TEMPLATE_LAYOUT.layouts))
   const content = await listComponents(join(root, TEMPLATE_LAYOUT.content))
+  const texts = await listFiles(join(root, TEMPLATE_LAYOUT.texts), TEXTS_FILE_RE)
   const singles = await Promise.all(TEMPLATE_LAYOUT.singles.map(async (name) => ({ name, file: await findSingle(root, name) })))
   const missing = [
     ...(layouts.some((l) => l.name === 'Default') ? [] : [`${TEMPLATE_LAYOUT.layouts}/Default.tsx`]),
@@ -73,32 +106,60 @@ export async function generateRegistrySource(root: string, options: RegistrySour
       hint: 'A site needs a Default layout, a Default content element, Header, Footer and ErrorPage.',
     })
   }
+  return { layouts, content, texts, singles: singles.map(({ name, file }) => ({ name, file: file as string })) }
+}
+
+/** Ids (`layouts/Form`, `content/Map`, `ErrorPage`) of the layouts, content elements and error page marked `'use client'`. */
+export async function clientTemplateIds(files: TemplateFiles): Promise<string[]> {
+  const candidates = [
+    ...files.layouts.map((l) => ({ id: `layouts/${l.name}`, file: l.file })),
+    ...files.content.map((c) => ({ id: `content/${c.name}`, file: c.file })),
+    ...files.singles.filter((s) => s.name === 'ErrorPage').map((s) => ({ id: s.name, file: s.file })),
+  ]
+  const marked = await Promise.all(candidates.map(async ({ id, file }) => (isClientTemplate(await readFile(file, 'utf8')) ? id : undefined)))
+  return marked.filter((id): id is string => id !== undefined)
+}
+
+/** Source of a `site:templates…` module for the templates under `root`; names the files that are missing. */
+export async function generateRegistrySource(root: string, module: TemplatesModule = TEMPLATES_MODULE): Promise<string> {
+  return registrySource(await listTemplateFiles(root), module)
+}
+
+async function registrySource(files: TemplateFiles, module: TemplatesModule): Promise<string> {
   const imports: string[] = []
-  const entry = (prefix: string) => (c: { name: string; file: string }, i: number) => {
-    if (options.lazy) return `    ${JSON.stringify(c.name)}: () => import(${JSON.stringify(c.file)}),`
-    imports.push(`import ${prefix}${i} from ${JSON.stringify(c.file)}`)
-    return `    ${JSON.stringify(c.name)}: ${prefix}${i},`
+  const value = (file: string, lazy: boolean) => {
+    if (lazy) return `() => import(${JSON.stringify(file)})`
+    imports.push(`import T${imports.length} from ${JSON.stringify(file)}`)
+    return `T${imports.length - 1}`
   }
-  const layoutEntries = layouts.map(entry('L'))
-  const contentEntries = content.map(entry('C'))
-  const singleEntries = singles.map((s, i) => {
-    imports.push(`import S${i} from ${JSON.stringify(s.file)}`)
-    return `  ${s.name}: S${i},`
-  })
-  return [
-    `// Generated from templates/ by src/render/templates.ts: one entry per file${options.lazy ? ', layouts and content elements loaded on demand' : ''}.`,
-    ...imports,
-    'export default {',
-    '  layouts: {',
-    ...layoutEntries,
+  const map = (name: string, list: Array<{ name: string; file: string }>, lazy: boolean) => [
+    `  ${name}: {`,
+    ...list.map((c) => `    ${JSON.stringify(c.name)}: ${value(c.file, lazy)},`),
     '  },',
-    '  content: {',
-    ...contentEntries,
-    '  },',
-    ...singleEntries,
-    '}',
-    '',
-  ].join('\n')
+  ]
+  const single = (name: string, lazy: boolean) => {
+    const file = files.singles.find((s) => s.name === name)?.file as string
+    return `  ${name}: ${value(file, lazy)},`
+  }
+  let body: string[]
+  if (module === LAZY_TEMPLATES_MODULE) {
+    const client = await clientTemplateIds(files)
+    // Names only, for `keepsMain` to resolve the Default fallback: needed once a template is marked.
+    const names = (list: Array<{ name: string }>) => JSON.stringify(Object.fromEntries(client.length > 0 ? list.map((c) => [c.name, 0]) : []))
+    body = [
+      single('Header', false),
+      single('Footer', false),
+      ...map('texts', files.texts, true),
+      `  client: ${JSON.stringify(client)},`,
+      `  keys: { layouts: ${names(files.layouts)}, content: ${names(files.content)} },`,
+      `  main: () => import(${JSON.stringify(MAIN_TEMPLATES_MODULE)}),`,
+    ]
+  } else if (module === MAIN_TEMPLATES_MODULE) {
+    body = [...map('layouts', files.layouts, true), ...map('content', files.content, true), single('ErrorPage', true)]
+  } else {
+    body = [...map('layouts', files.layouts, false), ...map('content', files.content, false), ...map('texts', files.texts, false), ...TEMPLATE_LAYOUT.singles.map((name) => single(name, false))]
+  }
+  return [`// ${module}, generated from templates/ by src/render/templates.ts: one entry per file.`, ...imports, 'export default {', ...body, '}', ''].join('\n')
 }
 
 export interface TemplatesPluginOptions {
@@ -108,19 +169,25 @@ export interface TemplatesPluginOptions {
 
 /**
  * esbuild plugin: `import registry from 'site:templates'` gives the TemplateRegistry of `root`;
- * `import templates from 'site:templates/lazy'` the same with layouts and content elements as loaders.
+ * `site:templates/lazy` and `site:templates/main` the browser's modules (see LAZY_TEMPLATES_MODULE).
  */
 export function templatesPlugin(root: string, options: TemplatesPluginOptions = {}): Plugin {
   return {
     name: 'site-templates',
     setup(pluginBuild) {
-      pluginBuild.onResolve({ filter: /^site:templates(\/lazy)?$/ }, (args) => ({ path: args.path, namespace: 'site-templates' }))
-      pluginBuild.onLoad({ filter: /.*/, namespace: 'site-templates' }, async (args) => ({
-        contents: await generateRegistrySource(root, { lazy: args.path === LAZY_TEMPLATES_MODULE }),
-        loader: 'js',
-        resolveDir: root,
-        watchDirs: [join(root, TEMPLATE_LAYOUT.dir), join(root, TEMPLATE_LAYOUT.layouts), join(root, TEMPLATE_LAYOUT.content)],
-      }))
+      pluginBuild.onResolve({ filter: /^site:templates(\/(lazy|main))?$/ }, (args) => ({ path: args.path, namespace: 'site-templates' }))
+      pluginBuild.onLoad({ filter: /.*/, namespace: 'site-templates' }, async (args) => {
+        const files = await listTemplateFiles(root)
+        const lazy = args.path === LAZY_TEMPLATES_MODULE
+        return {
+          contents: await registrySource(files, args.path as TemplatesModule),
+          loader: 'js',
+          resolveDir: root,
+          // The lazy module lists the templates marked 'use client': a change of directive regenerates it.
+          watchFiles: lazy ? [...files.layouts, ...files.content, ...files.singles].map((f) => f.file) : [],
+          watchDirs: [join(root, TEMPLATE_LAYOUT.dir), join(root, TEMPLATE_LAYOUT.layouts), join(root, TEMPLATE_LAYOUT.content), join(root, TEMPLATE_LAYOUT.texts)],
+        }
+      })
       const runtime = options.runtime
       if (runtime) pluginBuild.onResolve({ filter: /^site\/runtime$/ }, () => ({ path: runtime }))
     },
@@ -160,7 +227,7 @@ export interface LoadTemplatesOptions {
 
 /** Bundles templates/ for Node and imports it: a new file per content, so a running preview can reload. */
 export async function loadTemplates(root: string, options: LoadTemplatesOptions = {}): Promise<TemplateRegistry> {
-  const source = await generateRegistrySource(root)
+  const source = await generateRegistrySource(root, TEMPLATES_MODULE)
   const cacheDir = options.cacheDir ?? join(root, '.site', 'templates')
   let code: string
   try {
@@ -209,6 +276,12 @@ function checkRegistry(value: unknown): TemplateRegistry {
     ...Object.entries(registry.content).filter(([, c]) => !isComponent(c)).map(([n]) => `${TEMPLATE_LAYOUT.content}/${n}`),
     ...TEMPLATE_LAYOUT.singles.filter((n) => !isComponent(registry[n])).map((n) => `${TEMPLATE_LAYOUT.dir}/${n}`),
   ]
+  const badTexts = Object.entries(registry.texts ?? {})
+    .filter(([, texts]) => typeof texts !== 'object' || texts === null)
+    .map(([locale]) => `${TEMPLATE_LAYOUT.texts}/${locale}`)
+  if (badTexts.length > 0) {
+    throw new SiteError('TEMPLATES_INVALID', `Texts files without a default-exported object: ${badTexts.join(', ')}`)
+  }
   if (bad.length > 0) {
     throw new SiteError('TEMPLATES_INVALID', `Templates without a default-exported React component: ${bad.join(', ')}`)
   }

@@ -100,6 +100,11 @@ export interface TemplateRegistry {
   Header: ComponentType<HeaderProps>
   Footer: ComponentType<Record<string, never>>
   ErrorPage: ComponentType<ErrorPageProps>
+  /**
+   * The site's texts per locale (`templates/texts/<locale>.ts`), read with `useSiteTexts()`. The
+   * browser's registry holds the locales loaded so far: the current page's one at least.
+   */
+  texts?: Readonly<Record<string, unknown>>
 }
 
 export type { ReactNode }
@@ -114,11 +119,23 @@ export interface ClientAssets {
   /** Extra `<link rel="modulepreload">` URLs. */
   modulePreloads?: string[]
   /**
-   * The browser loads each layout and content element template on demand, as its own chunk:
-   * per registry key (`TwoColumns`, `Text`, `Default`), the URLs of that chunk and of the chunks it
-   * imports beyond `scripts` and `modulePreloads`. The document shell preloads those of its page.
+   * The browser loads each layout and content element template, the error page and each locale's
+   * texts on demand, as its own chunk: per registry key (`TwoColumns`, `Text`, `Default`, `en`), the
+   * URLs of that chunk and of the chunks it imports beyond `scripts` and `modulePreloads`. The
+   * document shell preloads what its page hydrates with (see `hydrationTemplates`).
    */
-  templateChunks?: { layouts: Record<string, string[]>; content: Record<string, string[]> }
+  templateChunks?: TemplateChunks
+}
+
+export interface TemplateChunks {
+  layouts: Record<string, string[]>
+  content: Record<string, string[]>
+  texts?: Record<string, string[]>
+  ErrorPage?: string[]
+  /** The chunk of `site:templates/main` (the loaders of layouts, content elements and ErrorPage): needed before any of them. */
+  main?: string[]
+  /** Ids of the templates marked `'use client'` (`content/Form`, `layouts/Shop`, `ErrorPage`). */
+  client?: string[]
 }
 
 /**

@@ -6,7 +6,8 @@ import { createElement, type HTMLAttributes, type ReactNode } from 'react'
 import type { ContentElement } from '../shared/types.js'
 import { useElement, useSite } from './context.js'
 import { cx, frameClassName, isFrameless } from './element.js'
-import { ENGINE_TEXTS, pickLocale } from './texts.js'
+import { ENGINE_TEXTS } from './engine-texts.js'
+import { pickLocale } from './texts.js'
 
 /** The edit link of editor preview; the browser client adds its click behaviour. */
 export function EditLink({ uid }: { uid: number }) {

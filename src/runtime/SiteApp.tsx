@@ -22,6 +22,12 @@ export interface SiteAppProps {
   problems?: string[]
   /** Server only, set by renderPage. */
   trace?: RenderTrace
+  /**
+   * Browser only, hydration of a page whose main needs no template code (`keepsMain`): the main's
+   * markup as the server rendered it, kept as it is (React does not render into it). A later
+   * render without it renders the main anew.
+   */
+  keptMain?: { __html: string }
 }
 
 const isOn = (flag: unknown): boolean => flag === true || flag === 1 || flag === '1'
@@ -48,7 +54,7 @@ function Main({ state, registry, problems }: { state: RenderState; registry: Tem
   return <ErrorPage error={error} />
 }
 
-export function SiteApp({ state, registry, problems, trace }: SiteAppProps) {
+export function SiteApp({ state, registry, problems, trace, keptMain }: SiteAppProps) {
   const value = useMemo<SiteContextValue>(
     () => ({
       site: { ...state, debug: state.debug && state.mode === 'preview' },
@@ -63,9 +69,14 @@ export function SiteApp({ state, registry, problems, trace }: SiteAppProps) {
     <SiteContext.Provider value={value}>
       <div id={LOADING_BAR_ID} aria-hidden="true" />
       <Header navigation={topNavigation(state)} transparent={isOn(state.page?.appearance?.headerTransparent)} languages={pageLanguages(state)} />
-      <main id={MAIN_ID} tabIndex={-1}>
-        <Main state={value.site} registry={registry} problems={value.problems} />
-      </main>
+      {keptMain ? (
+        // Keyed apart from the rendered main: leaving the kept markup is a new element, not an update of it.
+        <main key="kept" id={MAIN_ID} tabIndex={-1} dangerouslySetInnerHTML={keptMain} />
+      ) : (
+        <main key="rendered" id={MAIN_ID} tabIndex={-1}>
+          <Main state={value.site} registry={registry} problems={value.problems} />
+        </main>
+      )}
       <Footer />
     </SiteContext.Provider>
   )

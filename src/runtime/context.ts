@@ -7,7 +7,7 @@ import { createContext, useContext } from 'react'
 import type { RenderState, TemplateRegistry } from '../render/types.js'
 import type { ContentElement } from '../shared/types.js'
 import { localeHome } from '../shared/url.js'
-import { pickLocale } from './texts.js'
+import { localeKey, pickLocale } from './texts.js'
 
 /** Server only: lets renderPage find the element whose template threw, and skip it on the next attempt. */
 export interface RenderTrace {
@@ -55,6 +55,18 @@ export function useReportProblem(): (message: string) => void {
 export function useLocaleTexts<T>(table: Readonly<Record<string, T>>): T {
   const site = useSite()
   return pickLocale(table, site.locale, site.site.i18n.default)
+}
+
+/**
+ * The current locale's texts from `templates/texts/<locale>.ts` (the registry's `texts`), with
+ * `useLocaleTexts`'s fallback. Typed by the caller: `useSiteTexts<SiteTexts>()`.
+ */
+export function useSiteTexts<T>(): T {
+  const { site, registry } = useSiteContext()
+  const texts = registry.texts ?? {}
+  const key = localeKey(texts, site.locale, site.site.i18n.default)
+  if (key === undefined) throw new Error('site/runtime: useSiteTexts() needs templates/texts/<locale>.ts')
+  return texts[key] as T
 }
 
 /** Home path of the current locale: `/`, `/pl`, `/de`. */

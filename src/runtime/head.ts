@@ -1,15 +1,17 @@
 /**
- * Head tags of a page (contract 7.7, SPEC point 3 defaults). Pure: the server writes
- * them into the document, the browser client replaces the tags marked `data-site-head`
- * after a navigation. The `seo` block (contract 3.3) wins over `meta` key by key.
+ * Head tags of a page (contract 7.7, SPEC point 3 defaults), and the attributes of `<html>`
+ * and `<body>`. Pure: the server writes them into the document, the browser client replaces
+ * the tags marked `data-site-head` and the attributes after a navigation. The `seo` block
+ * (contract 3.3) wins over `meta` key by key.
  */
 import type { HeadTag, RenderState } from '../render/types.js'
 import { DEFAULT_OG_TYPE, DEFAULT_TWITTER_CARD } from '../shared/constants.js'
-import type { PageData } from '../shared/types.js'
+import type { LanguageEntry, PageData } from '../shared/types.js'
 import { classifyLink, isSafeHref } from '../shared/url.js'
 import { classToken, isRecord } from './element.js'
-import { siteLanguages } from './languages.js'
-import { ENGINE_TEXTS, pickLocale } from './texts.js'
+import { langOf, pageLanguages, siteLanguages } from './languages.js'
+import { ENGINE_TEXTS } from './engine-texts.js'
+import { pickLocale } from './texts.js'
 
 /** Attribute that marks the tags the client may replace. */
 export const HEAD_MARK = 'data-site-head'
@@ -122,4 +124,22 @@ export function getBodyClass(state: Pick<RenderState, 'page'>): string {
   const { page } = state
   if (!page) return 'pid-0 layout-default'
   return `pid-${classToken(page.id, '0')} layout-${classToken(page.appearance?.layout, 'default')}`
+}
+
+/** The entry of the current locale: by language code (contract 7.1), else the one marked active. */
+export function currentLanguage(state: Pick<RenderState, 'page' | 'initialData' | 'site' | 'locale'>): LanguageEntry | undefined {
+  const entries = pageLanguages(state)
+  const lang = langOf(state.locale)
+  return entries.find((entry) => entry.twoLetterIsoCode.toLowerCase() === lang) ?? entries.find((entry) => Boolean(entry.active))
+}
+
+const LANG_RE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/
+
+/** `<html lang dir>`: the current language's code and direction (`ltr` unless it says `rtl`). */
+export function getHtmlAttrs(state: RenderState): { lang: string; dir: string } {
+  const entry = currentLanguage(state)
+  const seoLang = state.page?.seo?.htmlAttrs?.lang
+  const lang = [entry?.twoLetterIsoCode, seoLang, state.locale].find((v): v is string => typeof v === 'string' && LANG_RE.test(v))
+  const dir = entry?.direction === 'rtl' || state.page?.seo?.htmlAttrs?.dir === 'rtl' ? 'rtl' : 'ltr'
+  return { lang: lang ?? 'en', dir }
 }

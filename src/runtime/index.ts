@@ -10,6 +10,7 @@ export {
   useRegistry,
   useReportProblem,
   useLocaleTexts,
+  useSiteTexts,
   useHomePath,
   useElement,
   type SiteInfo,
@@ -25,12 +26,13 @@ export { SafeLink, resolveHref, linkText, type SafeLinkProps, type ResolvedHref 
 export { Media, Image, isFile, isSafeSrc, fileProps, type ImageProps } from './Media.js'
 export { Heading, headingLevel, HIDDEN_HEADER_LAYOUT, type HeadingProps } from './Heading.js'
 export { Gallery, galleryRows, type GalleryProps } from './Gallery.js'
-// Head tags (./head.js) are not exported here: only the render core and client navigation use them,
-// and keeping them out of this index keeps them out of every page's first-load JavaScript.
-export { getHtmlAttrs, currentLanguage, pageLanguages, siteLanguages } from './languages.js'
+// Head tags (./head.js) are not exported here: only the render core and client navigation use them.
+export { getHtmlAttrs, currentLanguage } from './head.js'
+export { pageLanguages, siteLanguages } from './languages.js'
 export { checkElement, frameClassName, isFrameless, isRecord, cx, classToken, type ElementCheck } from './element.js'
 export { pascalCase, resolveLayout, resolveContent } from './names.js'
-export { pickLocale, ENGINE_TEXTS, type EngineTexts } from './texts.js'
+export { pickLocale, localeKey } from './texts.js'
+export { ENGINE_TEXTS, type EngineTexts } from './engine-texts.js'
 export { localeHome, withLocale, stripLocale, classifyLink, isSafeHref } from '../shared/url.js'
 export type {
   ContentElementProps,

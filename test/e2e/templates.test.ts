@@ -1,17 +1,21 @@
 /**
- * Issue 5, size: layouts and content elements are loaded on demand, each its own chunk.
- * A page preloads and imports exactly its own before it hydrates; a client navigation
- * imports the next page's before rendering it; a chunk that fails to load is a chunk load
- * error (a guarded full page load).
+ * Issue 5, size: layouts, content elements, the error page and each locale's texts are
+ * loaded on demand, each its own chunk. A page whose main needs no template code (no
+ * template marked 'use client', as all of the demo's) preloads and imports only its
+ * locale's texts before it hydrates, its main keeping the server's markup; a client
+ * navigation imports the next page's templates before rendering it; a chunk that fails
+ * to load is a chunk load error (a guarded full page load).
  */
-import { readFile } from 'node:fs/promises'
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { bundleClient } from '../../src/build/bundle-client.js'
+import type { TemplateChunks } from '../../src/render/types.js'
 import { toHtmlFile } from '../../src/shared/url.js'
 import { hasChromium, isSameDocument, markDocument, openPage, waitForHydration } from './helpers/browser.js'
 import { waitForPageView } from './helpers/pages.js'
-import { useSiteAndBrowser, type BuiltSite } from './helpers/site.js'
+import { REPO_ROOT, useSiteAndBrowser, type BuiltSite } from './helpers/site.js'
 
 interface PageScripts {
   entry: string
@@ -23,6 +27,12 @@ describe.skipIf(!hasChromium)('templates loaded on demand (issue 5)', () => {
   let browser: Browser
 
   useSiteAndBrowser((built, launched) => ((site = built), (browser = launched)))
+  // The same bundle as the build's (content-hashed, so the same URLs): which chunk is which template.
+  let chunks: TemplateChunks
+  beforeAll(async () => {
+    chunks = (await bundleClient({ root: REPO_ROOT })).assets.templateChunks as TemplateChunks
+  })
+  const templateUrls = () => new Set([...Object.values(chunks.layouts), ...Object.values(chunks.content), chunks.ErrorPage ?? []].flat())
 
   /** The module script and the modulepreload links the build wrote into a page. */
   async function scriptsOf(path: string): Promise<PageScripts> {
@@ -32,21 +42,31 @@ describe.skipIf(!hasChromium)('templates loaded on demand (issue 5)', () => {
     return { entry, preloads: [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1] as string) }
   }
 
-  it('a page preloads the chunks of its own templates and loads no other script before it hydrates', async () => {
+  it('a page whose templates are markup only preloads its locale’s texts, loads no template before it hydrates and keeps its main', async () => {
     const home = await scriptsOf('/')
     const cases = await scriptsOf('/case-studies')
-    // The two-column page needs a layout chunk the home page does not (and the reverse).
-    expect(cases.preloads.filter((url) => !home.preloads.includes(url)).length).toBeGreaterThan(0)
-    expect(home.preloads.filter((url) => !cases.preloads.includes(url)).length).toBeGreaterThan(0)
+    const polish = await scriptsOf('/pl')
+    expect(chunks.client).toEqual([])
+    for (const scripts of [home, cases, polish]) expect(scripts.preloads.filter((url) => templateUrls().has(url))).toEqual([])
+    expect(home.preloads).toEqual(cases.preloads)
+    expect(home.preloads).toContain(chunks.texts?.en?.[0])
+    expect(polish.preloads).toContain(chunks.texts?.pl?.[0])
+    expect(home.preloads).not.toContain(chunks.texts?.pl?.[0])
 
     const { context, page, problems } = await openPage(browser)
     await page.addInitScript(() => {
+      // The main element and a content element in it, as the server sent them, before the client runs.
+      document.addEventListener('DOMContentLoaded', () => {
+        const w = window as unknown as { __main?: Element | null; __element?: Element | null }
+        w.__main = document.getElementById('main')
+        w.__element = document.querySelector('#main [id^="c"]')
+      })
       window.addEventListener('site:page', (event) => {
         const w = window as unknown as { __hydratedAt?: number }
         if ((event as CustomEvent<{ kind: string }>).detail.kind === 'hydrate') w.__hydratedAt ??= performance.now()
       })
     })
-    for (const [path, scripts] of [['/', home], ['/case-studies', cases]] as const) {
+    for (const [path, scripts] of [['/', home], ['/case-studies', cases], ['/pl', polish]] as const) {
       await page.goto(`${site.url}${path}`)
       await waitForHydration(page)
       const before = await page.evaluate(() => {
@@ -57,6 +77,12 @@ describe.skipIf(!hasChromium)('templates loaded on demand (issue 5)', () => {
           .map((entry) => new URL(entry.name).pathname)
       })
       expect(new Set(before), path).toEqual(new Set([scripts.entry, ...scripts.preloads]))
+      // Hydration kept the server's elements of the main: the same nodes, still in the document.
+      const kept = await page.evaluate(() => {
+        const w = window as unknown as { __main?: Element | null; __element?: Element | null }
+        return Boolean(w.__element) && w.__main === document.getElementById('main') && w.__element?.isConnected === true
+      })
+      expect(kept, path).toBe(true)
     }
     expect(problems.errors).toEqual([])
     await context.close()
@@ -72,17 +98,16 @@ describe.skipIf(!hasChromium)('templates loaded on demand (issue 5)', () => {
     await waitForPageView(page, '/case-studies', 2)
     expect(await isSameDocument(page)).toBe(true)
     expect(await page.locator('#main .layout--two-columns').count()).toBe(1)
-    const cases = await scriptsOf('/case-studies')
     const loaded = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname))
-    for (const url of cases.preloads) expect(loaded).toContain(url)
+    for (const url of chunks.layouts.TwoColumns ?? []) expect(loaded).toContain(url)
     expect(problems.errors).toEqual([])
     await context.close()
   })
 
   it('a template chunk that fails to load turns the navigation into one full page load (reload guard)', async () => {
-    const home = await scriptsOf('/')
-    const cases = await scriptsOf('/case-studies')
-    const missing = cases.preloads.filter((url) => !home.preloads.includes(url))
+    // The layout's own chunk (the chunks it shares with others, e.g. the runtime's, load with client navigation itself).
+    const missing = (chunks.layouts.TwoColumns ?? []).slice(0, 1)
+    expect(missing).toHaveLength(1)
     const { context, page } = await openPage(browser)
     await page.route('**/_site/assets/*.js', (route) => (missing.includes(new URL(route.request().url()).pathname) ? route.abort('failed') : route.continue()))
     const documents: string[] = []
@@ -96,10 +121,48 @@ describe.skipIf(!hasChromium)('templates loaded on demand (issue 5)', () => {
     await page.waitForURL(`${site.url}/case-studies`)
     await page.waitForLoadState('load')
     expect(await isSameDocument(page)).toBe(false)
-    // The loaded page cannot hydrate either (same chunks): the guard allows no second reload within 10 s.
+    // The loaded page hydrates without that chunk (its main keeps the server's markup); no second reload follows.
+    await waitForHydration(page)
     await page.waitForTimeout(1_500)
     expect(documents).toEqual(['/', '/case-studies'])
     expect(await page.locator('#main .layout--two-columns').count()).toBe(1)
+    await context.close()
+  })
+})
+
+describe.skipIf(!hasChromium)('a template marked use client (issue 5)', () => {
+  let site: BuiltSite
+  let browser: Browser
+  let root: string
+  let chunks: TemplateChunks
+
+  // The demo project with its Text element marked 'use client', with an effect that shows it ran in the browser.
+  async function projectWithClientText(): Promise<string> {
+    root = await mkdtemp(join(REPO_ROOT, '.site', 'e2e-use-client-'))
+    for (const dir of ['templates', 'config', 'public']) await cp(join(REPO_ROOT, dir), join(root, dir), { recursive: true })
+    const file = join(root, 'templates/content/Text.tsx')
+    const source = await readFile(file, 'utf8')
+    const withEffect = source
+      .replace('import {', "import { useEffect } from 'react'\nimport {")
+      .replace('  return (', "  useEffect(() => {\n    document.documentElement.dataset.textHydrated = String(props.uid)\n  }, [props.uid])\n  return (")
+    await writeFile(file, `'use client'\n${withEffect}`)
+    chunks = (await bundleClient({ root })).assets.templateChunks as TemplateChunks
+    return root
+  }
+  useSiteAndBrowser((built, launched) => ((site = built), (browser = launched)), projectWithClientText)
+  afterAll(() => rm(root, { recursive: true, force: true }))
+
+  it('a page that renders it preloads its main’s templates, hydrates its main with them, and its effects run', async () => {
+    expect(chunks.client).toEqual(['content/Text'])
+    const html = await readFile(join(site.outDir, toHtmlFile('/')), 'utf8')
+    const preloads = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1] as string)
+    for (const url of [...(chunks.main ?? []), ...(chunks.layouts.Default ?? []), ...(chunks.content.Text ?? [])]) expect(preloads).toContain(url)
+
+    const { context, page, problems } = await openPage(browser)
+    await page.goto(`${site.url}/`)
+    await waitForHydration(page)
+    await page.waitForFunction(() => document.documentElement.dataset.textHydrated !== undefined)
+    expect(problems.errors).toEqual([])
     await context.close()
   })
 })

@@ -74,7 +74,7 @@ describe('preview server over a real socket, with watch and reload', () => {
   it('reloads templates on change: open tabs get `reload`, the next answer shows the change', async () => {
     const events = await fetch(`${server.url}/_site/events`)
     const reader = events.body!.getReader()
-    const file = join(root, 'templates', 'texts.ts')
+    const file = join(root, 'templates', 'texts', 'en.ts')
     const source = await readFile(file, 'utf8')
     expect(source).toContain("'There you can find us'")
     await writeFile(file, source.replace("'There you can find us'", "'Watched and reloaded'"))

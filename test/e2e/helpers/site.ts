@@ -30,20 +30,21 @@ export interface BuiltSite {
   close(): Promise<void>
 }
 
-async function buildInto(apiUrl: string, outDir: string): Promise<BuildResult> {
-  const config = await resolveConfig({ root: REPO_ROOT, apiBaseUrl: apiUrl, outDir })
+async function buildInto(root: string, apiUrl: string, outDir: string): Promise<BuildResult> {
+  const config = await resolveConfig({ root, apiBaseUrl: apiUrl, outDir })
   const result = await build({ config, site: selectSite(config.sites), outDir, logger: { info: () => undefined, warn: () => undefined } })
   if (result.failures.length > 0) throw new Error(`demo build failed: ${JSON.stringify(result.failures)}`)
   return result
 }
 
-export async function startBuiltSite(): Promise<BuiltSite> {
+/** Builds the demo content with the project at `root` (the repository's own by default). */
+export async function startBuiltSite(root = REPO_ROOT): Promise<BuiltSite> {
   const temp = await mkdtemp(join(tmpdir(), 'site-e2e-'))
   const api = await startDemoApi({ port: 0 })
   let server: RunningServer | undefined
   try {
     const outDir = join(temp, 'out')
-    const result = await buildInto(api.url, outDir)
+    const result = await buildInto(root, api.url, outDir)
     server = await startStaticServer({ dir: outDir, host: '127.0.0.1', port: 0 })
     let builds = 0
     const running = server
@@ -54,7 +55,7 @@ export async function startBuiltSite(): Promise<BuiltSite> {
       result,
       async buildAgain() {
         const again = join(temp, `again-${++builds}`)
-        return { outDir: again, result: await buildInto(api.url, again) }
+        return { outDir: again, result: await buildInto(root, api.url, again) }
       },
       async close() {
         await running.close()
@@ -74,11 +75,11 @@ export async function startBuiltSite(): Promise<BuiltSite> {
  * The set-up most browser suites share: the built demo site and Chromium, started
  * before the suite and closed after it; `ready` receives both once they run.
  */
-export function useSiteAndBrowser(ready: (site: BuiltSite, browser: Browser) => void): void {
+export function useSiteAndBrowser(ready: (site: BuiltSite, browser: Browser) => void, root?: () => Promise<string>): void {
   let site: BuiltSite | undefined
   let browser: Browser | undefined
   beforeAll(async () => {
-    ;[site, browser] = await Promise.all([startBuiltSite(), launchBrowser()])
+    ;[site, browser] = await Promise.all([root ? root().then((dir) => startBuiltSite(dir)) : startBuiltSite(), launchBrowser()])
     ready(site, browser)
   })
   afterAll(async () => {

@@ -1,8 +1,8 @@
 import type { ComponentType } from 'react'
 import { describe, expect, it } from 'vitest'
-import { createTemplateLoader, type LazyTemplates } from '../../../src/client/templates.js'
+import { createTemplateLoader, type LazyTemplates, type MainTemplates } from '../../../src/client/templates.js'
 import type { ContentElementProps, LayoutProps, TemplateRegistry } from '../../../src/render/types.js'
-import { pageTemplates } from '../../../src/runtime/page-templates.js'
+import { keepsMain, pageTemplates, templateNeeds, type TemplateState } from '../../../src/runtime/page-templates.js'
 import { resolveContent, resolveLayout } from '../../../src/runtime/names.js'
 import type { PageData } from '../../../src/shared/types.js'
 
@@ -11,30 +11,37 @@ const element = (id: number, type: string, content: Record<string, unknown> = {}
 const page = (content: unknown, backendLayout?: unknown): PageData =>
   ({ id: 1, title: 'P', slug: '/p', meta: {}, appearance: backendLayout === undefined ? {} : { backendLayout }, content }) as unknown as PageData
 
-/** A named component per template, and a log of the loaders called. */
-function fakeTemplates(options: { fail?: Set<string> } = {}) {
+/** A named component per template (texts: `{ locale }`), and a log of the loaders called. */
+function fakeTemplates(options: { fail?: Set<string>; client?: string[] } = {}) {
   const calls: string[] = []
   const component = (name: string) => Object.assign(() => null, { displayName: name })
-  const loaders = <P>(kind: string, names: string[]) =>
-    Object.fromEntries(
-      names.map((name) => [
-        name,
-        async () => {
-          calls.push(`${kind}/${name}`)
-          if (options.fail?.has(`${kind}/${name}`)) throw new TypeError(`Failed to fetch dynamically imported module: /_site/assets/${name}.js`)
-          return { default: component(`${kind}/${name}`) as ComponentType<P> }
-        },
-      ]),
-    )
-  const templates: LazyTemplates = {
+  const loader =
+    <T,>(id: string, value: T) =>
+    async () => {
+      calls.push(id)
+      if (options.fail?.has(id)) throw new TypeError(`Failed to fetch dynamically imported module: /_site/assets/${id}.js`)
+      return { default: value }
+    }
+  const loaders = <P,>(kind: string, names: string[]) =>
+    Object.fromEntries(names.map((name) => [name, loader(`${kind}/${name}`, component(`${kind}/${name}`) as ComponentType<P>)]))
+  const main: MainTemplates = {
     layouts: loaders<LayoutProps>('layouts', ['Default', 'TwoColumns']),
     content: loaders<ContentElementProps>('content', ['Default', 'Text', 'Shortcut', 'Image', 'MenuPages']),
+    ErrorPage: loader('ErrorPage', component('ErrorPage') as TemplateRegistry['ErrorPage']),
+  }
+  const templates: LazyTemplates = {
     Header: component('Header') as TemplateRegistry['Header'],
     Footer: component('Footer') as TemplateRegistry['Footer'],
-    ErrorPage: component('ErrorPage') as TemplateRegistry['ErrorPage'],
+    texts: Object.fromEntries(['en', 'de', 'pl'].map((locale) => [locale, loader(`texts/${locale}`, { locale })])),
+    client: options.client ?? [],
+    keys: { layouts: main.layouts, content: main.content },
+    main: loader('main', main),
   }
   return { templates, calls }
 }
+
+/** A render state of `page` in `locale` (default locale `en`). */
+const at = (target: PageData | null, locale = 'en', editorPreview = false): TemplateState => ({ page: target, locale, editorPreview, site: { i18n: { default: 'en' } } })
 
 const names = (map: object): string[] => Object.keys(map).sort()
 
@@ -79,8 +86,8 @@ describe('createTemplateLoader', () => {
   it('loads exactly the templates a page renders with, in parallel, and gives a plain registry', async () => {
     const { templates, calls } = fakeTemplates()
     const loader = createTemplateLoader(templates)
-    const registry = await loader.load(page({ colPos0: [element(1, 'text'), element(2, 'shortcut', { shortcut: [element(3, 'image')] })] }, 'two_columns'))
-    expect(calls.sort()).toEqual(['content/Image', 'content/Shortcut', 'content/Text', 'layouts/TwoColumns'])
+    const registry = await loader.load(at(page({ colPos0: [element(1, 'text'), element(2, 'shortcut', { shortcut: [element(3, 'image')] })] }, 'two_columns')))
+    expect(calls.sort()).toEqual(['content/Image', 'content/Shortcut', 'content/Text', 'layouts/TwoColumns', 'main', 'texts/en'])
     expect(names(registry.layouts)).toEqual(['TwoColumns'])
     expect(names(registry.content)).toEqual(['Image', 'Shortcut', 'Text'])
     expect(registry.Header).toBe(templates.Header)
@@ -90,30 +97,50 @@ describe('createTemplateLoader', () => {
 
   it('loads Default for types and layouts without a template, as the runtime falls back to it', async () => {
     const { templates, calls } = fakeTemplates()
-    const registry = await createTemplateLoader(templates).load(page({ colPos0: [element(1, 'custom_widget'), element(2, 'constructor')] }, 'landing'))
-    expect(calls.sort()).toEqual(['content/Default', 'layouts/Default'])
+    const registry = await createTemplateLoader(templates).load(at(page({ colPos0: [element(1, 'custom_widget'), element(2, 'constructor')] }, 'landing')))
+    expect(calls.sort()).toEqual(['content/Default', 'layouts/Default', 'main', 'texts/en'])
     expect(resolveContent(registry, 'custom_widget')).toBe(registry.content.Default)
     expect(resolveContent(registry, 'constructor')).toBe(registry.content.Default)
     expect(resolveLayout(registry, 'landing')).toBe(registry.layouts.Default)
   })
 
-  it('loads nothing for an error page without page data: ErrorPage, Header and Footer are part of the entry', async () => {
+  it('loads ErrorPage for an error page without page data (Header and Footer are part of the entry)', async () => {
     const { templates, calls } = fakeTemplates()
-    const registry = await createTemplateLoader(templates).load(null)
-    expect(calls).toEqual([])
-    expect(registry.ErrorPage).toBe(templates.ErrorPage)
+    const registry = await createTemplateLoader(templates).load(at(null, 'pl'))
+    expect(calls.sort()).toEqual(['ErrorPage', 'main', 'texts/pl'])
+    expect((registry.ErrorPage as { displayName?: string }).displayName).toBe('ErrorPage')
+    expect(registry.Header).toBe(templates.Header)
+  })
+
+  it('loads only the texts of the locale, with pickLocale’s fallback, and keeps each locale loaded', async () => {
+    const { templates, calls } = fakeTemplates()
+    const loader = createTemplateLoader(templates)
+    expect((await loader.load(at(page({}), 'de-CH'), { main: false })).texts).toEqual({ de: { locale: 'de' } })
+    expect(calls).toEqual(['texts/de'])
+    // A locale without texts reads the default locale's.
+    const registry = await loader.load(at(page({}), 'fr'), { main: false })
+    expect(calls).toEqual(['texts/de', 'texts/en'])
+    expect(registry.texts).toEqual({ de: { locale: 'de' }, en: { locale: 'en' } })
+  })
+
+  it('with main: false loads the texts only, not even the loaders of the main’s templates (a page whose main keeps the server’s markup)', async () => {
+    const { templates, calls } = fakeTemplates()
+    const registry = await createTemplateLoader(templates).load(at(page({ colPos0: [element(1, 'text')] }, 'two_columns'), 'pl'), { main: false })
+    expect(calls).toEqual(['texts/pl'])
+    expect(names(registry.layouts)).toEqual([])
+    expect(names(registry.content)).toEqual([])
   })
 
   it('loads each template once and keeps what it loaded for later pages; the registry changes only when it grows', async () => {
     const { templates, calls } = fakeTemplates()
     const loader = createTemplateLoader(templates)
-    const home = page({ colPos0: [element(1, 'text')] })
+    const home = at(page({ colPos0: [element(1, 'text')] }))
     const [first, again] = await Promise.all([loader.load(home), loader.load(home)])
-    expect(calls).toEqual(['layouts/Default', 'content/Text'])
+    expect(calls).toEqual(['texts/en', 'main', 'layouts/Default', 'content/Text'])
     expect(again).toBe(first)
     expect(await loader.load(home)).toBe(first)
-    const next = await loader.load(page({ colPos0: [element(2, 'image')] }))
-    expect(calls).toEqual(['layouts/Default', 'content/Text', 'content/Image'])
+    const next = await loader.load(at(page({ colPos0: [element(2, 'image')] })))
+    expect(calls).toEqual(['texts/en', 'main', 'layouts/Default', 'content/Text', 'content/Image'])
     expect(names(next.content)).toEqual(['Image', 'Text'])
     expect(loader.registry).toBe(next)
   })
@@ -122,7 +149,7 @@ describe('createTemplateLoader', () => {
     const fail = new Set(['content/Image'])
     const { templates, calls } = fakeTemplates({ fail })
     const loader = createTemplateLoader(templates)
-    const withImage = page({ colPos0: [element(1, 'image'), element(2, 'text')] })
+    const withImage = at(page({ colPos0: [element(1, 'image'), element(2, 'text')] }))
     await expect(loader.load(withImage)).rejects.toThrow(/Failed to fetch dynamically imported module/)
     expect(names(loader.registry.content)).toEqual([])
     fail.clear()
@@ -130,5 +157,34 @@ describe('createTemplateLoader', () => {
     expect(calls.filter((call) => call === 'content/Image')).toHaveLength(2)
     expect(calls.filter((call) => call === 'content/Text')).toHaveLength(1)
     expect(names(registry.content)).toEqual(['Image', 'Text'])
+  })
+})
+
+describe('keepsMain and templateNeeds', () => {
+  const keys = (client: string[]) => ({ layouts: { Default: 1, TwoColumns: 1 }, content: { Default: 1, Text: 1, Form: 1 }, texts: { en: 1, pl: 1 }, client })
+  const textPage = page({ colPos0: [element(1, 'text'), element(2, 'shortcut', { shortcut: [element(3, 'form')] })] })
+
+  it('keeps the main when no template marked use client renders in it', () => {
+    expect(keepsMain(at(textPage), keys([]))).toBe(true)
+    expect(keepsMain(at(textPage), keys(['layouts/TwoColumns', 'content/Image']))).toBe(true)
+    expect(keepsMain(at(null), keys(['content/Form']))).toBe(true)
+  })
+
+  it('hydrates the main when its layout, a content element (nested ones and the Default fallback included) or the error page is marked', () => {
+    expect(keepsMain(at(textPage), keys(['content/Form']))).toBe(false)
+    expect(keepsMain(at(page({}, 'two_columns')), keys(['layouts/TwoColumns']))).toBe(false)
+    // `shortcut` has no template: it renders with Default.
+    expect(keepsMain(at(textPage), keys(['content/Default']))).toBe(false)
+    expect(keepsMain(at(null), keys(['ErrorPage']))).toBe(false)
+  })
+
+  it('hydrates the main in editor preview', () => {
+    expect(keepsMain(at(textPage, 'en', true), keys([]))).toBe(false)
+  })
+
+  it('names registry keys after the Default fallback, the locale’s texts, and nothing of the main without main', () => {
+    expect(templateNeeds(at(textPage, 'pl'), keys([]), { main: true })).toEqual({ layouts: ['Default'], content: ['Default', 'Form', 'Text'], errorPage: false, texts: 'pl' })
+    expect(templateNeeds(at(textPage, 'de'), keys([]), { main: false })).toEqual({ layouts: [], content: [], errorPage: false, texts: 'en' })
+    expect(templateNeeds(at(null, 'pl'), { layouts: {}, content: {} }, { main: true })).toEqual({ layouts: [], content: [], errorPage: true })
   })
 })

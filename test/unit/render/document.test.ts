@@ -98,20 +98,31 @@ describe('renderDocument', () => {
     expect(html).not.toContain('googletagmanager')
   })
 
-  it('preloads the template chunks of its page (the client imports them before hydrating), each URL once', () => {
-    const templateChunks = {
+  it('preloads the texts of its locale and, when its main hydrates (use client), the template chunks of its main, each URL once', () => {
+    const chunks = {
       layouts: { Default: ['/_site/l-default.js', '/_site/shared-layouts.js'], TwoColumns: ['/_site/l-two.js', '/_site/shared-layouts.js'] },
       content: { Default: ['/_site/c-default.js'], Text: ['/_site/c-text.js'], Shortcut: ['/_site/c-shortcut.js'], Image: ['/_site/c-image.js', '/_site/chunk-1.js'], Table: ['/_site/c-table.js'] },
+      texts: { en: ['/_site/t-en.js'], pl: ['/_site/t-pl.js'] },
+      ErrorPage: ['/_site/error.js'],
     }
     const preloads = (html: string) => [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1])
     const page = makePage([makeElement('text', {}), makeElement('shortcut', { shortcut: [makeElement('image', {})] }), makeElement('custom_widget', {})], {
       appearance: { backendLayout: 'two_columns' },
     })
-    const html = renderDocument({ result: result(), boot: boot({}, { page }), assets: { ...assets, templateChunks } })
-    expect(preloads(html)).toEqual(['/_site/chunk-1.js', '/_site/l-two.js', '/_site/shared-layouts.js', '/_site/c-default.js', '/_site/c-image.js', '/_site/c-shortcut.js', '/_site/c-text.js'])
-    // An error page without page data renders no layout and no content element.
-    const errorPage = renderDocument({ result: result(), boot: boot({}, { page: null, status: 404 }), assets: { ...assets, templateChunks } })
-    expect(preloads(errorPage)).toEqual(['/_site/chunk-1.js'])
+    const render = (client: string[], extra: Parameters<typeof boot>[1]) =>
+      preloads(renderDocument({ result: result(), boot: boot({}, extra), assets: { ...assets, templateChunks: { ...chunks, client } } }))
+    // Markup-only templates: the main keeps the server's markup, only the locale's texts load.
+    expect(render([], { page, locale: 'pl' })).toEqual(['/_site/chunk-1.js', '/_site/t-pl.js'])
+    expect(render(['content/Table'], { page, locale: 'de' })).toEqual(['/_site/chunk-1.js', '/_site/t-en.js'])
+    // One template of the main marked use client: all of the main's templates.
+    expect(render(['content/Image'], { page })).toEqual([
+      '/_site/chunk-1.js', '/_site/l-two.js', '/_site/shared-layouts.js', '/_site/c-default.js', '/_site/c-image.js', '/_site/c-shortcut.js', '/_site/c-text.js', '/_site/t-en.js',
+    ])
+    // Editor preview hydrates everything.
+    expect(render([], { page, editorPreview: true })).toContain('/_site/c-text.js')
+    // An error page without page data renders the error page in its main.
+    expect(render([], { page: null, status: 404 })).toEqual(['/_site/chunk-1.js', '/_site/t-en.js'])
+    expect(render(['ErrorPage'], { page: null, status: 404 })).toEqual(['/_site/chunk-1.js', '/_site/error.js', '/_site/t-en.js'])
   })
 
   it('escapes the five HTML characters', () => {

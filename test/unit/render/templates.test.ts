@@ -4,7 +4,16 @@ import { build } from 'esbuild'
 import { afterAll, describe, expect, it } from 'vitest'
 import { SiteError } from '../../../src/errors.js'
 import { renderPage } from '../../../src/render/render-page.js'
-import { generateRegistrySource, LAZY_TEMPLATES_MODULE, loadTemplates, templatesPlugin } from '../../../src/render/templates.js'
+import {
+  clientTemplateIds,
+  generateRegistrySource,
+  isClientTemplate,
+  LAZY_TEMPLATES_MODULE,
+  listTemplateFiles,
+  MAIN_TEMPLATES_MODULE,
+  loadTemplates,
+  templatesPlugin,
+} from '../../../src/render/templates.js'
 import { makePage, makeState, ROOT, tempDir as makeTempDir } from './helpers.js'
 
 const created: string[] = []
@@ -91,21 +100,43 @@ describe('loadTemplates', () => {
     expect(error.message).toMatch(/templates\/content\/Broken\.tsx:3:\d+/)
   })
 
-  it('reports a template without a default-exported component', async () => {
+  it('registers templates/texts/<locale> files as the registry’s texts, read with useSiteTexts (pickLocale’s fallback)', async () => {
     const root = tempDir()
-    writeProject(root, { 'templates/content/Nothing.tsx': 'export default 42\n' })
+    writeProject(root, {
+      'templates/texts/en.ts': `export default { hello: 'Hello' }\n`,
+      'templates/texts/pl.json': `{ "hello": "Cześć" }\n`,
+      'templates/texts/README.md': 'not a locale\n',
+      'templates/Footer.tsx': `import { useSiteTexts } from 'site/runtime'\nexport default function F() { return <footer>{useSiteTexts<{ hello: string }>().hello}</footer> }\n`,
+    })
+    const registry = await loadTemplates(root, { cacheDir: join(root, 'cache') })
+    expect(registry.texts).toEqual({ en: { hello: 'Hello' }, pl: { hello: 'Cześć' } })
+    const footer = (locale: string) => /<footer>(.*)<\/footer>/.exec(renderPage(makeState({ page: textPage(), locale }), registry).appHtml)?.[1]
+    expect(footer('pl')).toBe('Cześć')
+    expect(footer('pl-PL')).toBe('Cześć')
+    expect(footer('de')).toBe('Hello')
+  })
+
+  it.each([
+    ['a template without a default-exported component', 'templates/content/Nothing.tsx', 'export default 42\n', 'templates/content/Nothing'],
+    ['a texts file without a default-exported object', 'templates/texts/de.ts', 'export default "Hallo"\n', 'templates/texts/de'],
+  ])('reports %s', async (_name, file, source, named) => {
+    const root = tempDir()
+    writeProject(root, { [file]: source })
     const error = (await loadTemplates(root, { cacheDir: join(root, 'cache') }).catch((e: unknown) => e)) as SiteError
     expect(error.code).toBe('TEMPLATES_INVALID')
-    expect(error.message).toContain('templates/content/Nothing')
+    expect(error.message).toContain(named)
   })
 })
 
 describe('the site:templates module', () => {
   it('imports every file by name', async () => {
     const source = await generateRegistrySource(ROOT)
-    expect(source).toContain('"TwoColumns": L1')
+    expect(source).toContain('"TwoColumns": T1')
     expect(source).toContain(JSON.stringify(join(ROOT, 'templates/content/Textpic.tsx')))
-    expect(source).toMatch(/ErrorPage: S2/)
+    expect(source).toMatch(/ErrorPage: T\d+,/)
+    expect(source).toMatch(/"pl": T\d+,/)
+    expect(source).not.toContain('import(')
+    expect(source).not.toContain('client:')
   })
 
   it('bundles for the browser through templatesPlugin', async () => {
@@ -126,22 +157,60 @@ describe('the site:templates module', () => {
   })
 })
 
-describe('the site:templates/lazy module (browser)', () => {
-  it('gives layouts and content elements as loaders, Header, Footer and ErrorPage as components', async () => {
-    const source = await generateRegistrySource(ROOT, { lazy: true })
+describe('the site:templates/lazy and site:templates/main modules (browser)', () => {
+  it('lazy: Header and Footer as components, texts as loaders, the use client list, the loader of the main module', async () => {
+    const source = await generateRegistrySource(ROOT, LAZY_TEMPLATES_MODULE)
+    expect(source).toContain(`"de": () => import(${JSON.stringify(join(ROOT, 'templates/texts/de.ts'))}),`)
+    expect(source).toContain(`main: () => import("${MAIN_TEMPLATES_MODULE}"),`)
+    // The demo's templates are markup only: no names needed either.
+    expect(source).toContain('client: [],')
+    expect(source).toContain('keys: { layouts: {}, content: {} },')
+    expect(source).not.toContain('Textpic')
+    const staticImports = [...source.matchAll(/^import \w+ from (".*")$/gm)].map((m) => JSON.parse(m[1] as string) as string)
+    expect(staticImports).toEqual(['Header', 'Footer'].map((name) => join(ROOT, `templates/${name}.tsx`)))
+  })
+
+  it('main: layouts, content elements and ErrorPage as loaders', async () => {
+    const source = await generateRegistrySource(ROOT, MAIN_TEMPLATES_MODULE)
     expect(source).toContain(`"TwoColumns": () => import(${JSON.stringify(join(ROOT, 'templates/layouts/TwoColumns.tsx'))}),`)
     expect(source).toContain(`"Textpic": () => import(${JSON.stringify(join(ROOT, 'templates/content/Textpic.tsx'))}),`)
     expect(source).toContain(`"Default": () => import(${JSON.stringify(join(ROOT, 'templates/content/Default.tsx'))}),`)
-    expect(source).toMatch(/ErrorPage: S2/)
-    const staticImports = [...source.matchAll(/^import \w+ from (".*")$/gm)].map((m) => JSON.parse(m[1] as string) as string)
-    expect(staticImports).toEqual(['Header', 'Footer', 'ErrorPage'].map((name) => join(ROOT, `templates/${name}.tsx`)))
+    expect(source).toContain(`ErrorPage: () => import(${JSON.stringify(join(ROOT, 'templates/ErrorPage.tsx'))}),`)
+    expect(source).not.toMatch(/^import /m)
+  })
+
+  it('lists the layouts, content elements and error page marked use client', async () => {
+    const root = tempDir()
+    writeProject(root, {
+      'templates/content/Form.tsx': `// A form with state.\n'use client'\nexport default function Form() { return <form /> }\n`,
+      'templates/content/Quote.tsx': `export default function Quote() { return 'use client' }\n`,
+      'templates/layouts/Shop.tsx': `/* shop */ "use strict"; "use client";\nexport default function Shop() { return null }\n`,
+      'templates/ErrorPage.tsx': `'use client'\nexport default function E() { return <p>error</p> }\n`,
+    })
+    const files = await listTemplateFiles(root)
+    expect(await clientTemplateIds(files)).toEqual(['layouts/Shop', 'content/Form', 'ErrorPage'])
+    const source = await generateRegistrySource(root, LAZY_TEMPLATES_MODULE)
+    expect(source).toContain('client: ["layouts/Shop","content/Form","ErrorPage"],')
+    expect(source).toContain('keys: { layouts: {"Default":0,"Shop":0}, content: {"Default":0,"Form":0,"Quote":0,"Text":0} },')
+  })
+
+  it.each([
+    ["'use client'\nexport default 1", true],
+    ['\ufeff"use client";', true],
+    ["// comment\n/* block\n */\n'use strict'\n'use client'", true],
+    ["import x from 'y'\n'use client'", false],
+    ["const a = 'use client'", false],
+    ["'use clientele'", false],
+    ['', false],
+  ])('isClientTemplate(%j) is %s', (source, expected) => {
+    expect(isClientTemplate(source)).toBe(expected)
   })
 
   it('still names missing required files', async () => {
     const root = tempDir()
     writeProject(root)
     rmSync(join(root, 'templates/content/Default.tsx'))
-    const error = (await generateRegistrySource(root, { lazy: true }).catch((e: unknown) => e)) as SiteError
+    const error = (await generateRegistrySource(root, LAZY_TEMPLATES_MODULE).catch((e: unknown) => e)) as SiteError
     expect(error.code).toBe('TEMPLATES_INVALID')
     expect(error.message).toContain('templates/content/Default.tsx')
   })
@@ -167,7 +236,10 @@ describe('the site:templates/lazy module (browser)', () => {
       expect(chunkOf(file), file).toBeDefined()
       expect(Object.keys(entry?.inputs ?? {})).not.toContain(file)
     }
-    expect(Object.keys(entry?.inputs ?? {})).toEqual(expect.arrayContaining(['templates/Header.tsx', 'templates/Footer.tsx', 'templates/ErrorPage.tsx']))
+    expect(chunkOf('templates/ErrorPage.tsx')).toBeDefined()
+    expect(chunkOf('templates/texts/pl.ts')).toBeDefined()
+    expect(Object.keys(entry?.inputs ?? {})).toEqual(expect.arrayContaining(['templates/Header.tsx', 'templates/Footer.tsx']))
+    expect(Object.keys(entry?.inputs ?? {})).not.toContain('templates/ErrorPage.tsx')
     const entryCode = result.outputFiles.find((file) => file.path.endsWith('stdin.js'))?.text ?? ''
     expect(entryCode).toContain('skip-link')
     expect(entryCode).not.toContain('ce-table')

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildHead, getBodyClass, robotsContent } from '../../../src/runtime/head.js'
-import { getHtmlAttrs } from '../../../src/runtime/languages.js'
+import { buildHead, getBodyClass, getHtmlAttrs, robotsContent } from '../../../src/runtime/head.js'
 import type { HeadTag, RenderState } from '../../../src/render/types.js'
 import type { LanguageEntry, PageData } from '../../../src/shared/types.js'
 
