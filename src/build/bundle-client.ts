@@ -14,7 +14,7 @@ import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } 
 import { fileURLToPath } from 'node:url'
 import * as esbuild from 'esbuild'
 import type { ClientAssets, TemplateChunks } from '../render/types.js'
-import { clientTemplateIds, listTemplateFiles, MAIN_TEMPLATES_MODULE, TEMPLATE_LAYOUT, templatesPlugin } from '../render/templates.js'
+import { inspectTemplates, listTemplateFiles, MAIN_TEMPLATES_MODULE, TEMPLATE_LAYOUT, templatesPlugin } from '../render/templates.js'
 import { runtimeImportsPlugin } from './runtime-imports.js'
 import { SITE_DIR } from '../shared/constants.js'
 
@@ -32,6 +32,8 @@ export interface ClientBundleResult {
   editorAssets: ClientAssets
   /** Output files, paths relative to the output folder (`_site/assets/entry-AB12CD.js`). */
   files: Array<{ path: string; contents: Uint8Array }>
+  /** Templates that look interactive but are not marked `'use client'` (see inspectTemplates), for the build report. */
+  hints: string[]
 }
 
 export interface ClientBundler {
@@ -194,11 +196,13 @@ function readBuild(result: Built, config: BundleOptions, name: 'entry' | 'editor
 
 async function toBundleResult(main: Built, editor: Built, config: { main: BundleOptions; editor: BundleOptions }): Promise<ClientBundleResult> {
   // The templates marked 'use client': a page whose main renders one hydrates it (see keepsMain).
-  const client = await clientTemplateIds(await listTemplateFiles(config.main.absWorkingDir))
+  const root = config.main.absWorkingDir
+  const { client, hints } = await inspectTemplates(await listTemplateFiles(root), root)
   const visitor = readBuild(main, config.main, 'entry', client)
   const preview = readBuild(editor, config.editor, 'editor')
   const seen = new Set(visitor.files.map((file) => file.path))
-  return { assets: visitor.assets, editorAssets: preview.assets, files: [...visitor.files, ...preview.files.filter((file) => !seen.has(file.path))] }
+  const files = [...visitor.files, ...preview.files.filter((file) => !seen.has(file.path))]
+  return { assets: visitor.assets, editorAssets: preview.assets, files, hints }
 }
 
 const failureMessage = (error: unknown): string => {

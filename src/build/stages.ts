@@ -54,6 +54,7 @@ export async function loadInputs(run: BuildRun, render: RenderService, options: 
     render.ready,
   ])
   for (const item of listed.skipped) run.state.skip(item)
+  run.state.notes.push(...(client.hints ?? []))
   return { initialData, notFound, client, publicFiles: listed.files }
 }
 

@@ -22,6 +22,8 @@ export type BuildProgress =
 export interface ClientBundle {
   assets: ClientAssets
   files: Array<{ path: string; contents: Uint8Array }>
+  /** Notes for the build report about the templates (see bundle-client.ts). */
+  hints?: string[]
 }
 
 export interface BuildOptions {

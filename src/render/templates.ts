@@ -109,15 +109,39 @@ export async function listTemplateFiles(root: string): Promise<TemplateFiles> {
   return { layouts, content, texts, singles: singles.map(({ name, file }) => ({ name, file: file as string })) }
 }
 
-/** Ids (`layouts/Form`, `content/Map`, `ErrorPage`) of the layouts, content elements and error page marked `'use client'`. */
-export async function clientTemplateIds(files: TemplateFiles): Promise<string[]> {
+// React hooks and JSX event handlers: what only does something in the browser.
+const BROWSER_CODE_RE =
+  /\b(use(?:State|Reducer|Effect|LayoutEffect|InsertionEffect|Ref|Transition|ActionState|Optimistic|SyncExternalStore|ImperativeHandle))\s*\(|\s(on[A-Z][A-Za-z]*)\s*=\s*\{/g
+
+/** Hooks and event handler props a template's own source uses: `['useState', 'onClick']`. A hint, not a parse. */
+export function browserCodeIn(source: string): string[] {
+  return [...new Set([...source.matchAll(BROWSER_CODE_RE)].map((match) => match[1] ?? match[2] ?? ''))]
+}
+
+/**
+ * Which layouts, content elements and error page are marked `'use client'` (ids `layouts/Form`,
+ * `content/Map`, `ErrorPage`), and a hint for each unmarked one whose own source uses hooks or
+ * event handlers: the browser keeps its server markup until a client navigation, so they would
+ * do nothing on a first visit.
+ */
+export async function inspectTemplates(files: TemplateFiles, root?: string): Promise<{ client: string[]; hints: string[] }> {
   const candidates = [
     ...files.layouts.map((l) => ({ id: `layouts/${l.name}`, file: l.file })),
     ...files.content.map((c) => ({ id: `content/${c.name}`, file: c.file })),
     ...files.singles.filter((s) => s.name === 'ErrorPage').map((s) => ({ id: s.name, file: s.file })),
   ]
-  const marked = await Promise.all(candidates.map(async ({ id, file }) => (isClientTemplate(await readFile(file, 'utf8')) ? id : undefined)))
-  return marked.filter((id): id is string => id !== undefined)
+  const client: string[] = []
+  const hints: string[] = []
+  for (const { id, file } of candidates) {
+    const source = await readFile(file, 'utf8')
+    if (isClientTemplate(source)) client.push(id)
+    else {
+      const uses = browserCodeIn(source)
+      if (uses.length > 0)
+        hints.push(`${root ? relative(root, file).split('\\').join('/') : file} uses ${uses.join(', ')} but is not marked 'use client': on a first visit the browser keeps its server markup (add 'use client' as its first line)`)
+    }
+  }
+  return { client, hints }
 }
 
 /** Source of a `site:templates…` module for the templates under `root`; names the files that are missing. */
@@ -143,7 +167,7 @@ async function registrySource(files: TemplateFiles, module: TemplatesModule): Pr
   }
   let body: string[]
   if (module === LAZY_TEMPLATES_MODULE) {
-    const client = await clientTemplateIds(files)
+    const { client } = await inspectTemplates(files)
     // Names only, for `keepsMain` to resolve the Default fallback: needed once a template is marked.
     const names = (list: Array<{ name: string }>) => JSON.stringify(Object.fromEntries(client.length > 0 ? list.map((c) => [c.name, 0]) : []))
     body = [

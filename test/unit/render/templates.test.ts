@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { SiteError } from '../../../src/errors.js'
 import { renderPage } from '../../../src/render/render-page.js'
 import {
-  clientTemplateIds,
+  browserCodeIn,
+  inspectTemplates,
   generateRegistrySource,
   isClientTemplate,
   LAZY_TEMPLATES_MODULE,
@@ -188,10 +189,25 @@ describe('the site:templates/lazy and site:templates/main modules (browser)', ()
       'templates/ErrorPage.tsx': `'use client'\nexport default function E() { return <p>error</p> }\n`,
     })
     const files = await listTemplateFiles(root)
-    expect(await clientTemplateIds(files)).toEqual(['layouts/Shop', 'content/Form', 'ErrorPage'])
+    expect((await inspectTemplates(files)).client).toEqual(['layouts/Shop', 'content/Form', 'ErrorPage'])
     const source = await generateRegistrySource(root, LAZY_TEMPLATES_MODULE)
     expect(source).toContain('client: ["layouts/Shop","content/Form","ErrorPage"],')
     expect(source).toContain('keys: { layouts: {"Default":0,"Shop":0}, content: {"Default":0,"Form":0,"Quote":0,"Text":0} },')
+  })
+
+  it('hints at unmarked templates whose own source uses hooks or event handlers', async () => {
+    const root = tempDir()
+    writeProject(root, {
+      'templates/content/Accordion.tsx': `import { useState } from 'react'\nexport default function A() { const [open, setOpen] = useState(false); return <button onClick={() => setOpen(!open)} /> }\n`,
+      'templates/content/Tabs.tsx': `'use client'\nimport { useState } from 'react'\nexport default function T() { useState(0); return null }\n`,
+      'templates/content/Quote.tsx': `// useState is mentioned here, but not called\nexport default function Q() { return <blockquote /> }\n`,
+    })
+    const { client, hints } = await inspectTemplates(await listTemplateFiles(root), root)
+    expect(client).toEqual(['content/Tabs'])
+    expect(hints).toEqual([
+      "templates/content/Accordion.tsx uses useState, onClick but is not marked 'use client': on a first visit the browser keeps its server markup (add 'use client' as its first line)",
+    ])
+    expect(browserCodeIn('<a onClick={go} onMouseEnter = {x}>; useEffect(() => {}); useRef (null)')).toEqual(['onClick', 'onMouseEnter', 'useEffect', 'useRef'])
   })
 
   it.each([
