@@ -50,6 +50,8 @@ export function createContextLoader(options: ContextLoaderOptions): ContextLoade
         listPublicFiles(join(root, 'public')),
       ])
       config = nextConfig
+      // The editor's developer sees it on the terminal at start and after each change.
+      for (const hint of client.hints) log(`preview: note: ${hint}`)
       return createPreviewContext({ config, registry, client, events, publicFiles, log, ...(options.api ? { api: options.api } : {}) })
     },
     dispose: async () => {

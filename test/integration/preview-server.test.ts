@@ -84,6 +84,16 @@ describe('preview server over a real socket, with watch and reload', () => {
     await reader.cancel()
   }, 30_000)
 
+  it("notes a content element that uses a hook without 'use client', after the reload", async () => {
+    const events = await fetch(`${server.url}/_site/events`)
+    const reader = events.body!.getReader()
+    const source = `import { useState } from 'react'\nexport default function Toggle() { const [on] = useState(false); return <p>{String(on)}</p> }\n`
+    await writeFile(join(root, 'templates', 'content', 'Toggle.tsx'), source)
+    await nextEvent(reader, 'reload')
+    await reader.cancel()
+    expect(lines).toContain("preview: note: templates/content/Toggle.tsx uses useState but is not marked 'use client': on a first visit the browser keeps its server markup (add 'use client' as its first line)")
+  }, 30_000)
+
   it('serves a file added to public/ after the reload', async () => {
     const events = await fetch(`${server.url}/_site/events`)
     const reader = events.body!.getReader()
