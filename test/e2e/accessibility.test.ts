@@ -5,9 +5,9 @@
 import { createRequire } from 'node:module'
 import { readFile } from 'node:fs/promises'
 import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { hasChromium, launchBrowser, openPage, waitForHydration } from './helpers/browser.js'
-import { startBuiltSite, type BuiltSite } from './helpers/site.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { hasChromium, openPage, waitForHydration } from './helpers/browser.js'
+import { useSiteAndBrowser, type BuiltSite } from './helpers/site.js'
 
 const axeSource = () => readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
 
@@ -23,12 +23,9 @@ describe.skipIf(!hasChromium)('accessibility of the demo site (issue 7)', () => 
   let browser: Browser
   let axe: string
 
+  useSiteAndBrowser((s, b) => ((site = s), (browser = b)))
   beforeAll(async () => {
-    ;[site, browser, axe] = await Promise.all([startBuiltSite(), launchBrowser(), axeSource()])
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await site?.close()
+    axe = await axeSource()
   })
 
   it('has no serious or critical axe violation on any page, in en, pl and de', async () => {
