@@ -10,7 +10,9 @@ export type HtmlView = Pick<RenderState, 'path' | 'locale' | 'status' | 'page' |
   target: PreviewSite
 }
 
+// The visitor's assets (template chunks included, so that the page preloads what it hydrates with) plus the editor's.
 const joinAssets = (a: ClientAssets, b: ClientAssets): ClientAssets => ({
+  ...a,
   scripts: [...a.scripts, ...b.scripts],
   styles: [...a.styles, ...b.styles],
   modulePreloads: [...(a.modulePreloads ?? []), ...(b.modulePreloads ?? [])],

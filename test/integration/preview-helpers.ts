@@ -30,7 +30,11 @@ export function makeConfig(apiUrl: string, user: UserConfig = DEMO_OPTIONS, root
 
 /** Client assets as the bundler would report them; the handler serves `files` from memory. */
 export const FAKE_CLIENT: ClientBundle = {
-  assets: { scripts: ['/_site/assets/entry-1a2b3c.js'], styles: ['/_site/assets/styles-4d5e6f.css'] },
+  assets: {
+    scripts: ['/_site/assets/entry-1a2b3c.js'],
+    styles: ['/_site/assets/styles-4d5e6f.css'],
+    templateChunks: { layouts: { Default: ['/_site/assets/Default-layout-11.js'] }, content: { Default: ['/_site/assets/Default-content-22.js'] }, main: ['/_site/assets/main-33.js'] },
+  },
   editorAssets: { scripts: ['/_site/assets/editor-7a8b9c.js'], styles: ['/_site/assets/editor-0d1e2f.css'] },
   files: [
     { path: '_site/assets/entry-1a2b3c.js', contents: 'console.log("entry")' },
