@@ -67,6 +67,7 @@ export type PreviewOptionId = keyof typeof PREVIEW_OPTION_DEFAULTS
 
 export const PREVIEW_MESSAGES = {
   openEditUid: 'pce-open-edit-uid',
+  openPageUid: 'pce-open-page-uid',
   scrollToUid: 'pce-scroll-to-uid',
   previewReady: 'pce-preview-ready',
 } as const

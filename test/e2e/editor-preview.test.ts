@@ -120,6 +120,27 @@ describe.skipIf(!hasChromium || !hasPreview)('editor preview in the browser (iss
     await view.close()
   })
 
+  it('with "navigate pages in the backend" on (the default), a client navigation posts pce-open-page-uid with the new page uid; off, it does not', async () => {
+    const view = await openFramed('/')
+    const aboutUid = await (await fetch(`${preview.url}/about-us/_payload.json`)).json().then((payload: { page: { id: number } }) => payload.page.id)
+    const openPage = async () => (await view.messages()).filter((m) => m.type === 'pce-open-page-uid')
+    await view.page.waitForFunction(() => (window as unknown as { __messages: Message[] }).__messages.some((m) => m.type === 'pce-preview-ready'))
+    expect(await openPage()).toEqual([])
+    await view.frame.evaluate(() => (document.querySelector('header a[href="/about-us"]') as HTMLElement).click())
+    await view.page.waitForFunction(() => (window as unknown as { __messages: Message[] }).__messages.some((m) => m.type === 'pce-open-page-uid'))
+    expect(await openPage()).toEqual([{ type: 'pce-open-page-uid', uid: aboutUid }])
+    // Switched off in the options panel: navigation stays inside the preview.
+    await view.frame.click('.pce-options-toggle')
+    await view.frame.uncheck('.pce-options-panel input[name="navigate-pages-in-typo3"]')
+    await view.frame.click('.pce-options-toggle')
+    const readyBefore = (await view.messages()).filter((m) => m.type === 'pce-preview-ready').length
+    await view.frame.evaluate(() => (document.querySelector('header a[href="/"]') as HTMLElement).click())
+    await view.page.waitForFunction((n) => (window as unknown as { __messages: Message[] }).__messages.filter((m) => m.type === 'pce-preview-ready').length > n, readyBefore)
+    expect(await openPage()).toHaveLength(1)
+    expect(view.errors).toEqual([])
+    await view.close()
+  })
+
   it('stores the option defaults in localStorage, shows them on <body> and changes them from the panel', async () => {
     const { context, page, problems } = await openPage(browser)
     await page.goto(`${preview.url}/?pce=1`)

@@ -30,12 +30,13 @@ function startEditor(win: Window): void {
 
   injectEditorStyles(doc)
   const storage = getLocalStorage(win)
-  const options = loadOptions(storage)
+  let options = loadOptions(storage)
   // Written at once, so the stored defaults are visible to the backend and to the next page.
   saveOptions(storage, options)
   applyOptions(doc.body, options)
   doc.body.appendChild(
     createOptionsPanel(doc, options, (next) => {
+      options = next
       saveOptions(storage, next)
       applyOptions(doc.body, next)
     }),
@@ -82,6 +83,10 @@ function startEditor(win: Window): void {
     recordTemplate = state.initialData.backendEditor?.record ?? recordTemplate
     // React reuses nodes across pages: labels and highlight are re-applied to the new page.
     if (kind !== 'hydrate') mark(editingUid)
+    // "Navigate pages in the backend": the editor followed a link in the preview; the CMS's page
+    // module follows to the same page (its uid is the page's id), as TYPO3's own preview does.
+    const pageUid = toUid(state.page?.id)
+    if (kind !== 'hydrate' && options['navigate-pages-in-typo3'] && pageUid !== undefined) postToParent(win, { type: PREVIEW_MESSAGES.openPageUid, uid: pageUid })
     postToParent(win, { type: PREVIEW_MESSAGES.previewReady })
   })
 }

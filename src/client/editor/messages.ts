@@ -5,7 +5,10 @@
 import { PREVIEW_MESSAGES } from '../../shared/constants.js'
 
 export type IncomingMessage = { type: typeof PREVIEW_MESSAGES.scrollToUid; uid: number }
-export type OutgoingMessage = { type: typeof PREVIEW_MESSAGES.openEditUid; uid: number } | { type: typeof PREVIEW_MESSAGES.previewReady }
+export type OutgoingMessage =
+  | { type: typeof PREVIEW_MESSAGES.openEditUid; uid: number }
+  | { type: typeof PREVIEW_MESSAGES.openPageUid; uid: number }
+  | { type: typeof PREVIEW_MESSAGES.previewReady }
 
 /** A content element uid from a message or an attribute: a positive whole number. */
 export function toUid(value: unknown): number | undefined {
