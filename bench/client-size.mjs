@@ -83,7 +83,7 @@ export async function measureClientSize({ root = repo, page: pageFile = HOME_PAG
   const { bundleClient } = await import(dist('build/bundle-client.js').href)
   const { preparePage } = await import(dist('render/prepare.js').href)
   const { modulePreloads } = await import(dist('render/document.js').href)
-  const { keepsMain, templateNeeds } = await import(dist('runtime/page-templates.js').href)
+  const { keepsMain, mainHydration, templateNeeds } = await import(dist('runtime/page-templates.js').href)
   const { assets, files } = await bundleClient({ root, minify: true })
   const toPath = (url) => url.replace(/^\//, '')
   const { staticFiles, dynamicFiles } = classify(files, toPath(assets.scripts[0]))
@@ -91,7 +91,7 @@ export async function measureClientSize({ root = repo, page: pageFile = HOME_PAG
   const chunks = assets.templateChunks ?? { layouts: {}, content: {} }
   // A name per file: what it holds, from the bundle's template map.
   const labels = new Map(staticFiles.map((path, i) => [path, i === 0 ? 'entry' : 'loaded with the entry']))
-  const named = { ...chunks, ErrorPage: { ErrorPage: chunks.ErrorPage ?? [] }, main: { 'site:templates/main': chunks.main ?? [] } }
+  const named = { ...chunks, ErrorPage: { ErrorPage: chunks.ErrorPage ?? [] }, main: { 'site:templates/main': chunks.main ?? [], 'client/islands': chunks.islands ?? [] } }
   for (const kind of ['layouts', 'content', 'texts', 'ErrorPage', 'main']) {
     for (const [name, urls] of Object.entries(named[kind] ?? {})) {
       urls.forEach((url, i) => {
@@ -110,7 +110,9 @@ export async function measureClientSize({ root = repo, page: pageFile = HOME_PAG
     const every = new Set(assets.modulePreloads ?? [])
     const keep = keepsMain(state, chunks)
     const needs = templateNeeds(state, chunks, { main: !keep })
-    return { needs: { ...needs, keepsMain: keep }, paths: modulePreloads(assets, { state }).filter((url) => !every.has(url)).map(toPath) }
+    const hydration = mainHydration(state, chunks)
+    const islands = hydration.kind === 'islands' ? [...new Set(hydration.islands.map((island) => island.template))] : []
+    return { needs: { ...needs, keepsMain: keep, islands }, paths: modulePreloads(assets, { state }).filter((url) => !every.has(url)).map(toPath) }
   }
   const everyPage = staticFiles.map(row)
   const base = sum(everyPage)
@@ -156,7 +158,7 @@ function print(report) {
   const { typicalPage: typical } = report
   table('Every page (entry + static imports):', report.everyPageJs)
   const { templates: needs } = typical
-  const main = needs.keepsMain ? 'main kept as rendered' : `layout ${needs.layouts.join(', ') || '-'}; content ${needs.content.join(', ') || '-'}`
+  const main = needs.keepsMain ? `main kept as rendered${needs.islands?.length ? `, islands ${needs.islands.join(', ')}` : ''}` : `layout ${needs.layouts.join(', ') || '-'}; content ${needs.content.join(', ') || '-'}`
   table(`Loaded before hydrating ${typical.page} (texts ${needs.texts ?? '-'}; ${main}):`, typical.templateFiles)
   table(`Deferred JS (client navigation once idle, the templates ${typical.page} does not use):`, report.deferredJs)
   table('CSS:', report.css)

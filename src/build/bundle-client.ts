@@ -44,6 +44,7 @@ export interface ClientBundler {
 const fromHere = (path: string): string => fileURLToPath(new URL(path, import.meta.url))
 const CLIENT_ENTRY = fromHere('../../src/client/entry.tsx')
 const EDITOR_ENTRY = fromHere('../../src/client/editor/entry.ts')
+const ISLANDS_MODULE = fromHere('../../src/client/islands.tsx')
 const RUNTIME_ENTRY = fromHere('../../src/runtime/index.ts')
 const ASSETS_DIR = `${SITE_DIR}/assets`
 /** Browsers with ES modules, `:has()` and CSS nesting (Baseline 2023). */
@@ -182,6 +183,7 @@ function readBuild(result: Built, config: BundleOptions, name: 'entry' | 'editor
     if (kind) (templateChunks[kind] as Record<string, string[]>)[name] = urls()
     else if (dirname(source) === templatesDir && name === 'ErrorPage') templateChunks.ErrorPage = urls()
     else if (source === MAIN_TEMPLATES_MODULE) templateChunks.main = urls()
+    else if (resolve(source) === ISLANDS_MODULE) templateChunks.islands = urls()
   }
   return {
     assets: {

@@ -3,6 +3,7 @@
  * that represent it out. Nothing is written here (write.ts does that).
  */
 import type { BootState, ClientAssets, PagePayload, PageError, PublicSiteInfo, RenderState } from '../render/types.js'
+import { bootHydration } from '../runtime/page-templates.js'
 import type { PageData } from '../shared/types.js'
 import { toHtmlFile, toPayloadFile } from '../shared/url.js'
 import type { PageRenderer } from './renderer.js'
@@ -42,7 +43,7 @@ export function jsonWithMember(object: object, key: string, valueJson: string): 
 
 /**
  * The HTML document of a page. The boot JSON carries the state without initial
- * data (the once-per-locale file is referenced by URL) and the build id.
+ * data (the once-per-locale file is referenced by URL), the build id and how the main hydrates.
  * `pageJson` is `JSON.stringify(input.page)` when the caller has it.
  */
 export function renderHtml(ctx: RenderContext, input: DocumentInput, pageJson?: string): { html: string; problems: string[] } {
@@ -60,7 +61,9 @@ export function renderHtml(ctx: RenderContext, input: DocumentInput, pageJson?: 
   }
   const result = ctx.renderer.renderPage(state)
   const { initialData: _inlined, ...withoutInitialData } = state
-  const boot: BootState = { buildId: ctx.buildId, state: withoutInitialData, initialDataUrl: input.locale.initialDataUrl }
+  // How the main hydrates: the same decision as the document's modulepreloads (see document.ts).
+  const hydration = bootHydration(state, ctx.assets.templateChunks)
+  const boot: BootState = { buildId: ctx.buildId, state: withoutInitialData, initialDataUrl: input.locale.initialDataUrl, hydration }
   let bootJson: string | undefined
   if (pageJson !== undefined) {
     const { page: _shared, ...withoutPage } = withoutInitialData

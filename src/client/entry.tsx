@@ -2,15 +2,16 @@
  * The visitor client: loads what the page hydrates with (its locale's texts; the templates
  * of its main only when one of them is marked `'use client'`, else the main keeps the
  * server's markup; each is its own chunk, see templates.ts), hydrates the prerendered page
- * from `#__SITE_BOOT__` and counts the page view. Everything else waits in `navigation.ts`
+ * (and, on a page whose only marked templates are content elements, each of those on its
+ * own: islands.tsx) from `#__SITE_BOOT__`, whose `hydration` says which of these the page is
+ * (the server decides it, see `bootHydration`), and counts the page view. Everything else waits in `navigation.ts`
  * (its own chunk: client navigation, the new-build check, the service worker), loaded
  * once the browser is idle or the visitor reaches for a link, whichever comes first.
  */
 import { useLayoutEffect } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import lazyTemplates from 'site:templates/lazy'
-import type { RenderState, TemplateRegistry } from '../render/types.js'
-import { keepsMain } from '../runtime/page-templates.js'
+import type { BootHydration, RenderState, TemplateRegistry } from '../render/types.js'
 import { LOADING_BAR_ID, MAIN_ID, SiteApp } from '../runtime/SiteApp.js'
 import { APP_ROOT_ID, createInitialDataLoader, readBoot } from './boot.js'
 import { isChunkLoadError, watchChunkErrors } from './chunk-errors.js'
@@ -50,14 +51,20 @@ async function start(win: Window): Promise<void> {
   // What the page hydrates with and its initial data, in parallel: hydration renders synchronously from both.
   // A main that needs no template code keeps the server's markup: its templates load with the first client navigation.
   const templates = createTemplateLoader(lazyTemplates)
-  const main = keepsMain(boot.state, { ...lazyTemplates.keys, client: lazyTemplates.client }) ? doc.getElementById(MAIN_ID) : null
-  const [initialData, registry] = await Promise.all([
+  // The server decided (`bootHydration`, as the page's preloads); a page without the answer hydrates in full.
+  const hydration: BootHydration = boot.hydration ?? { kind: 'full' }
+  const main = hydration.kind === 'kept' || hydration.kind === 'islands' ? doc.getElementById(MAIN_ID) : null
+  // An island page: its 'use client' content elements hydrate on their own, in the kept main (islands.tsx).
+  const islands = main && hydration.kind === 'islands' && hydration.islands.length > 0 ? hydration.islands : undefined
+  const onChunkError = (error: unknown) => {
+    // A template chunk that does not load: the same guarded reload as any chunk load error.
+    if (isChunkLoadError(error)) reloadHere()
+    throw error
+  }
+  const [initialData, registry, islandsModule] = await Promise.all([
     boot.state.initialData ?? loadInitialData(boot.initialDataUrl ?? ''),
-    templates.load(boot.state, { main: !main }).catch((error: unknown) => {
-      // A template chunk that does not load: the same guarded reload as any chunk load error.
-      if (isChunkLoadError(error)) reloadHere()
-      throw error
-    }),
+    templates.load(boot.state, { main: !main, islands: islands?.map((island) => island.template) }).catch(onChunkError),
+    islands ? import('./islands.js').catch(onChunkError) : undefined,
   ])
   const state: RenderState = { ...boot.state, initialData }
   const container = doc.getElementById(APP_ROOT_ID)
@@ -79,6 +86,21 @@ async function start(win: Window): Promise<void> {
     },
   })
   await hydrated
+  // After the page's root: the kept main is in place. Unmounted before the main renders anew.
+  let hydratedIslands =
+    main && islands && islandsModule
+      ? islandsModule.hydrateIslands({
+          state,
+          registry,
+          islands,
+          main,
+          onUncaughtError: (error) => {
+            console.error(error)
+            reloadHere()
+          },
+        })
+      : undefined
+  await hydratedIslands?.hydrated
 
   pushPageView(win, { title: doc.title, path: win.location.pathname })
   announcePage(win, { state, kind: 'hydrate' })
@@ -99,7 +121,12 @@ async function start(win: Window): Promise<void> {
         render: (next) => {
           const done = committed(next)
           // The router loaded the page's templates first: the registry has them.
-          root.render(<Root state={next} registry={templates.registry} onCommit={onCommit} />)
+          const element = <Root state={next} registry={templates.registry} onCommit={onCommit} />
+          // The island roots in the kept main go first (islands.tsx).
+          const islandRoots = hydratedIslands
+          hydratedIslands = undefined
+          if (islandRoots) islandRoots.replace(() => root.render(element))
+          else root.render(element)
           return done
         },
       })

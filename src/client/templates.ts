@@ -1,15 +1,17 @@
 /**
  * The browser's template registry. `site:templates/lazy` gives Header and Footer as
- * components, each locale's texts as a loader, `client` (the templates marked
- * `'use client'`) and a loader of `site:templates/main`, which gives every layout, content
+ * components, each locale's texts as a loader, the content elements marked `'use client'` as
+ * loaders (`islands`) and a loader of `site:templates/main`, which gives every layout, content
  * element and the error page as a loader; each is its own chunk. Before a page hydrates or
  * renders, `load(state)` imports, in parallel, exactly what that render reads
  * (`templateNeeds`), and resolves to a plain, synchronous TemplateRegistry holding
  * everything loaded so far: React never meets a lazy component, so hydration neither
  * suspends nor mismatches.
  *
- * A page whose main needs no template code (`keepsMain`) hydrates with `main: false`: only
- * its locale's texts load, the main keeps the server's markup. A type without a template
+ * A page whose main needs no template code (its boot's `hydration`, decided by the server with
+ * `mainHydration`, is not `full`) hydrates with `main: false`: only
+ * its locale's texts load, the main keeps the server's markup; an island page
+ * also loads its islands' content elements, straight from their chunks (`islands`). A type without a template
  * is looked up as `Default`, which is loaded the same way; a registry leaves out what was
  * not loaded, and the runtime's own `Default` fallback (`resolveLayout`, `resolveContent`)
  * only reaches for `Default` when a page needs it.
@@ -34,21 +36,20 @@ export interface LazyTemplates {
   Footer: TemplateRegistry['Footer']
   /** Per locale (`templates/texts/<locale>.ts`). */
   texts: Record<string, ModuleLoader<unknown>>
-  /** Ids of the templates marked `'use client'`: `content/Form`, `layouts/Shop`, `ErrorPage`. */
-  client: string[]
-  /** The layout and content element names (none while `client` is empty), for `keepsMain`. */
-  keys: { layouts: object; content: object }
   main: ModuleLoader<MainTemplates>
+  /** The content elements marked `'use client'`, as loaders: what an island page loads without `main`. */
+  islands?: Record<string, TemplateModuleLoader<ContentElementProps>>
 }
 
 export interface TemplateLoader {
   /**
    * Loads what a render of `state` reads (its locale's texts; with `main`, default true, the
-   * templates its main renders with) and resolves to the registry of all templates loaded so
+   * templates its main renders with; `islands`: content element keys loaded through `islands`, see
+   * `mainHydration`) and resolves to the registry of all templates loaded so
    * far. Rejects when a chunk fails to load (a chunk load error, see chunk-errors.ts); a later
    * call tries that chunk again.
    */
-  load(state: TemplateState, options?: { main?: boolean }): Promise<TemplateRegistry>
+  load(state: TemplateState, options?: { main?: boolean; islands?: readonly string[] }): Promise<TemplateRegistry>
   /** The registry of all templates loaded so far (synchronous). */
   readonly registry: TemplateRegistry
 }
@@ -107,7 +108,11 @@ export function createTemplateLoader(templates: LazyTemplates): TemplateLoader {
   return {
     async load(state, options = {}) {
       const texts = templateNeeds(state, { layouts: {}, content: {}, texts: templates.texts }, { main: false }).texts
-      await Promise.all([texts === undefined ? undefined : loadOne('texts', templates.texts, texts), options.main === false ? undefined : loadMain(state)])
+      await Promise.all([
+        texts === undefined ? undefined : loadOne('texts', templates.texts, texts),
+        options.main === false ? undefined : loadMain(state),
+        ...(options.islands ?? []).map((key) => loadOne('content', templates.islands ?? {}, key)),
+      ])
       // A new registry object only when it has more templates: the same one keeps the site context stable.
       if (count !== held) {
         held = count

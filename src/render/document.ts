@@ -3,7 +3,7 @@
  * markup, the boot JSON the browser hydrates from, and the module scripts.
  * Deterministic: the same input gives the same bytes.
  */
-import { keepsMain, templateNeeds } from '../runtime/page-templates.js'
+import { bootHydration, templateNeeds } from '../runtime/page-templates.js'
 import type { BootState, ClientAssets, HeadTag, RenderResult } from './types.js'
 
 /** Id of the boot JSON script (read by src/client). */
@@ -79,19 +79,27 @@ function trackingBody(boot: BootState): string {
 
 /**
  * The entry's preloads, then the chunks the client imports before it hydrates this page: its
- * locale's texts, and the templates of its main unless the main keeps the server's markup.
+ * locale's texts, and the templates of its main unless the main keeps the server's markup (an
+ * island page: its islands' content elements and src/client/islands.tsx, see `mainHydration`).
  */
-export function modulePreloads(assets: ClientAssets, boot: Pick<BootState, 'state'>): string[] {
+export function modulePreloads(assets: ClientAssets, boot: Pick<BootState, 'state' | 'hydration'>): string[] {
   const urls = new Set(assets.modulePreloads ?? [])
   const chunks = assets.templateChunks
   if (chunks) {
-    const main = !keepsMain(boot.state, chunks)
+    // What the boot tells the browser (the build and preview put it there), else the same decision.
+    const hydration = boot.hydration ?? bootHydration(boot.state, chunks)
+    const main = hydration.kind === 'full'
     const needs = templateNeeds(boot.state, chunks, { main })
     if (main) for (const url of chunks.main ?? []) urls.add(url)
     for (const name of needs.layouts) for (const url of chunks.layouts[name] ?? []) urls.add(url)
     for (const name of needs.content) for (const url of chunks.content[name] ?? []) urls.add(url)
     if (needs.errorPage) for (const url of chunks.ErrorPage ?? []) urls.add(url)
     if (needs.texts !== undefined) for (const url of chunks.texts?.[needs.texts] ?? []) urls.add(url)
+    // An island page: its islands' content elements, and the code that hydrates them.
+    if (hydration.kind === 'islands' && hydration.islands.length > 0) {
+      for (const url of chunks.islands ?? []) urls.add(url)
+      for (const island of hydration.islands) for (const url of chunks.content[island.template] ?? []) urls.add(url)
+    }
   }
   return [...urls]
 }
@@ -104,8 +112,12 @@ export interface DocumentInput {
   bootJson?: string
 }
 
-/** The full HTML document of a rendered page. */
-export function renderDocument({ result, boot, assets, bootJson }: DocumentInput): string {
+/**
+ * The full HTML document of a rendered page. A boot without `hydration` gets it here (`bootHydration`,
+ * as its preloads decide) unless `bootJson` is given: that JSON is the caller's, with `boot.hydration` in it.
+ */
+export function renderDocument({ result, boot: given, assets, bootJson }: DocumentInput): string {
+  const boot = given.hydration || bootJson !== undefined ? given : { ...given, hydration: bootHydration(given.state, assets.templateChunks) }
   const head = [
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',

@@ -167,16 +167,16 @@ async function registrySource(files: TemplateFiles, module: TemplatesModule): Pr
   }
   let body: string[]
   if (module === LAZY_TEMPLATES_MODULE) {
+    // Which templates are marked 'use client' the server reads (the bundle's `templateChunks.client`) and
+    // decides how each page hydrates (the boot's `hydration`): the browser needs only their loaders.
     const { client } = await inspectTemplates(files)
-    // Names only, for `keepsMain` to resolve the Default fallback: needed once a template is marked.
-    const names = (list: Array<{ name: string }>) => JSON.stringify(Object.fromEntries(client.length > 0 ? list.map((c) => [c.name, 0]) : []))
     body = [
       single('Header', false),
       single('Footer', false),
       ...map('texts', files.texts, true),
-      `  client: ${JSON.stringify(client)},`,
-      `  keys: { layouts: ${names(files.layouts)}, content: ${names(files.content)} },`,
       `  main: () => import(${JSON.stringify(MAIN_TEMPLATES_MODULE)}),`,
+      // Content elements marked 'use client' load without `main` on a page where they are islands.
+      ...map('islands', files.content.filter((c) => client.includes(`content/${c.name}`)), true),
     ]
   } else if (module === MAIN_TEMPLATES_MODULE) {
     body = [...map('layouts', files.layouts, true), ...map('content', files.content, true), single('ErrorPage', true)]

@@ -134,6 +134,8 @@ export interface TemplateChunks {
   ErrorPage?: string[]
   /** The chunk of `site:templates/main` (the loaders of layouts, content elements and ErrorPage): needed before any of them. */
   main?: string[]
+  /** The chunk of src/client/islands.tsx: what hydrates the 'use client' content elements of an island page. */
+  islands?: string[]
   /** Ids of the templates marked `'use client'` (`content/Form`, `layouts/Shop`, `ErrorPage`). */
   client?: string[]
 }
@@ -149,6 +151,27 @@ export interface BootState {
   initialDataUrl?: string
   /** Preview only: URL of the server-sent events stream that announces reloads. */
   reloadEventsUrl?: string
+  /**
+   * How the page's main hydrates, as the server decided it (`bootHydration`, the same decision as the
+   * page's modulepreloads): the browser only reads it. Missing (a page of an older build): `full`.
+   */
+  hydration?: BootHydration
+}
+
+/**
+ * `mainHydration` as the boot JSON carries it: `kept` (the main keeps the server's markup), `full`
+ * (the whole main hydrates), or `islands`: each content element marked `'use client'` hydrates on
+ * its own in its frame `#c<uid>`; the element itself is the one with that uid in `state.page`.
+ */
+export type BootHydration = { kind: 'kept' } | { kind: 'full' } | { kind: 'islands'; islands: BootIsland[] }
+
+export interface BootIsland {
+  /** The element's uid (its frame is `#c<uid>`; unique on an island page). */
+  uid: number
+  /** Its position in the list that holds it (as `Column` passes it). */
+  index: number
+  /** Its registry key after the `Default` fallback: `Text`. */
+  template: string
 }
 
 /** A page payload (`{path}/_payload.json`): what client navigation renders from. */

@@ -6,6 +6,7 @@
  */
 import { Component, createElement, type ReactNode } from 'react'
 import type { ContentElementProps } from '../render/types.js'
+import type { ContentElement as ContentElementData } from '../shared/types.js'
 import type { RenderTrace } from './context.js'
 import { ElementContext, useSiteContext } from './context.js'
 import { checkElement, isFrameless } from './element.js'
@@ -45,16 +46,28 @@ export function ContentElement({ element, index = 0 }: ContentElementRenderProps
   }
   const el = check.element
   if (ctx.trace?.skip.has(el.id)) return null
+  ctx.trace?.stack.push(el)
+  return (
+    <>
+      <ElementBody element={el} index={index} framed />
+      {ctx.trace && <TraceEnd trace={ctx.trace} />}
+    </>
+  )
+}
+
+/**
+ * A checked element's template inside its element context and boundary; `framed`: inside its Frame.
+ * Unframed, it is what the browser hydrates into the frame `#c<uid>` of an island (src/client/islands.tsx).
+ */
+export function ElementBody({ element: el, index, framed }: { element: ContentElementData; index: number; framed: boolean }) {
+  const ctx = useSiteContext()
   // `key` and `ref` would be taken by React itself, not passed on.
   const { key: _key, ref: _ref, ...content } = el.content
   const props: ContentElementProps = { ...content, uid: el.id, type: el.type, appearance: el.appearance ?? {}, index, element: el }
-  ctx.trace?.stack.push(el)
+  const body = createElement(resolveContent(ctx.registry, el.type), props)
   return (
     <ElementContext.Provider value={{ element: el, index, frameless: isFrameless(el.appearance) }}>
-      <ElementBoundary>
-        <Frame element={el}>{createElement(resolveContent(ctx.registry, el.type), props)}</Frame>
-      </ElementBoundary>
-      {ctx.trace && <TraceEnd trace={ctx.trace} />}
+      <ElementBoundary>{framed ? <Frame element={el}>{body}</Frame> : body}</ElementBoundary>
     </ElementContext.Provider>
   )
 }

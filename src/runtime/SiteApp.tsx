@@ -23,7 +23,7 @@ export interface SiteAppProps {
   /** Server only, set by renderPage. */
   trace?: RenderTrace
   /**
-   * Browser only, hydration of a page whose main needs no template code (`keepsMain`): the main's
+   * Browser only, hydration of a page whose main needs no template code (its boot's `hydration`): the main's
    * markup as the server rendered it, kept as it is (React does not render into it). A later
    * render without it renders the main anew.
    */

@@ -3,9 +3,9 @@
  * hydrates the page or renders it after a client navigation (each is a lazily loaded chunk):
  * what the client loads and what the document shell preloads. React-free.
  */
-import type { RenderState } from '../render/types.js'
-import type { PageData } from '../shared/types.js'
-import { checkElement, isRecord } from './element.js'
+import type { BootHydration, RenderState } from '../render/types.js'
+import type { ContentElement, PageData } from '../shared/types.js'
+import { checkElement, isFrameless, isRecord } from './element.js'
 import { pascalCase } from './names.js'
 import { localeKey } from './texts.js'
 
@@ -74,26 +74,87 @@ function mainTemplates(page: PageData | null | undefined, keys: TemplateKeys): O
   return { layouts: keysOf(keys.layouts, needs.layouts), content: keysOf(keys.content, needs.content), errorPage: false }
 }
 
-/**
- * True when a page can hydrate with its main as the server rendered it (no template code for it
- * on first load): not in editor preview, and none of the templates the main renders with (layout,
- * content elements, or the error page) is marked `'use client'`. Client navigation renders it in full.
- */
-export function keepsMain(state: TemplateState, keys: TemplateKeys): boolean {
-  if (state.editorPreview) return false
-  const client = new Set(keys.client ?? [])
-  if (client.size === 0) return true
-  const main = mainTemplates(state.page, keys)
-  return !(
-    (main.errorPage && client.has('ErrorPage')) ||
-    main.layouts.some((name) => client.has(`layouts/${name}`)) ||
-    main.content.some((name) => client.has(`content/${name}`))
-  )
+/** A content element marked `'use client'` that hydrates on its own, inside its frame (`#c<uid>`). */
+export interface Island {
+  element: ContentElement
+  /** Its position in the list that holds it (as `Column` passes it), 0 when not in a list. */
+  index: number
+  /** Its registry key after the `Default` fallback: `Text`. */
+  template: string
 }
 
 /**
+ * How a page's main hydrates:
+ * - `kept`: none of its templates is marked `'use client'`: the server's markup is kept, no template code loads;
+ * - `islands`: only content elements are marked: the markup is kept and each outermost marked element
+ *   hydrates on its own, as a React root in its frame `#c<uid>` (see src/client/islands.tsx);
+ * - `full`: the whole main hydrates with all its templates: in editor preview, when the layout or the
+ *   error page is marked, or when a marked element cannot be an island (no frame, `frameClass: none`;
+ *   or its uid renders more than once on the page, so its frame is not one container).
+ */
+export type MainHydration = { kind: 'kept' } | { kind: 'islands'; islands: Island[] } | { kind: 'full' }
+
+/** The outermost elements under `value` whose template key (after the Default fallback) is marked; their uids' counts. */
+function clientElements(value: unknown, isClient: (key: string) => boolean): { found: Island[]; uids: Map<number, number> } {
+  const found: Island[] = []
+  const uids = new Map<number, number>()
+  const seen = new Set<object>()
+  const visit = (item: unknown, index: number, inside: boolean) => {
+    if (typeof item !== 'object' || item === null || seen.has(item)) return
+    seen.add(item)
+    let within = inside
+    if (!Array.isArray(item)) {
+      const check = checkElement(item)
+      if (check.ok) {
+        const element = check.element
+        uids.set(element.id, (uids.get(element.id) ?? 0) + 1)
+        const template = pascalCase(element.type)
+        if (!inside && isClient(template)) {
+          found.push({ element, index, template })
+          within = true
+        }
+      }
+    }
+    if (Array.isArray(item)) item.forEach((child, position) => visit(child, position, within))
+    else for (const child of Object.values(item)) visit(child, 0, within)
+  }
+  visit(value, 0, false)
+  return { found, uids }
+}
+
+export function mainHydration(state: TemplateState, keys: TemplateKeys): MainHydration {
+  if (state.editorPreview) return { kind: 'full' }
+  const client = new Set(keys.client ?? [])
+  if (client.size === 0) return { kind: 'kept' }
+  const main = mainTemplates(state.page, keys)
+  if ((main.errorPage && client.has('ErrorPage')) || main.layouts.some((name) => client.has(`layouts/${name}`))) return { kind: 'full' }
+  if (!main.content.some((name) => client.has(`content/${name}`))) return { kind: 'kept' }
+  const { found, uids } = clientElements(state.page?.content, (name) => client.has(`content/${templateKey(keys.content, name)}`))
+  const islands = found.map((island) => ({ ...island, template: templateKey(keys.content, island.template) }))
+  if (islands.some(({ element }) => isFrameless(element.appearance) || (uids.get(element.id) ?? 0) > 1)) return { kind: 'full' }
+  return { kind: 'islands', islands }
+}
+
+/**
+ * `mainHydration` for the boot JSON (islands by uid: the elements stay in `state.page`). No keys (a
+ * build or preview without the client's template chunks, so no word of what is marked): `full`.
+ */
+export function bootHydration(state: TemplateState, keys: TemplateKeys | undefined): BootHydration {
+  if (!keys) return { kind: 'full' }
+  const hydration = mainHydration(state, keys)
+  if (hydration.kind !== 'islands') return hydration
+  return { kind: 'islands', islands: hydration.islands.map(({ element, index, template }) => ({ uid: element.id, index, template })) }
+}
+
+/**
+ * True when a page can hydrate with its main as the server rendered it (no template code for it on
+ * first load but that of its islands, see `mainHydration`). Client navigation renders it in full.
+ */
+export const keepsMain = (state: TemplateState, keys: TemplateKeys): boolean => mainHydration(state, keys).kind !== 'full'
+
+/**
  * What a render of `state` needs loaded: the locale's texts, and with `main` the templates its main
- * renders with. Hydration passes `main: !keepsMain(…)`, a client navigation `main: true`.
+ * renders with. Hydration passes `main` when its boot says `full` (`bootHydration`), a client navigation `main: true`.
  */
 export function templateNeeds(state: TemplateState, keys: TemplateKeys, options: { main: boolean }): TemplateNeeds {
   const main = options.main ? mainTemplates(state.page, keys) : { layouts: [], content: [], errorPage: false }

@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bundleClient } from '../../src/build/bundle-client.js'
-import type { TemplateChunks } from '../../src/render/types.js'
+import type { BootState, TemplateChunks } from '../../src/render/types.js'
 import { toHtmlFile } from '../../src/shared/url.js'
 import { hasChromium, isSameDocument, markDocument, openPage, waitForHydration } from './helpers/browser.js'
 import { waitForPageView } from './helpers/pages.js'
@@ -142,9 +142,22 @@ describe.skipIf(!hasChromium)('a template marked use client (issue 5)', () => {
     for (const dir of ['templates', 'config', 'public']) await cp(join(REPO_ROOT, dir), join(root, dir), { recursive: true })
     const file = join(root, 'templates/content/Text.tsx')
     const source = await readFile(file, 'utf8')
+    // An effect that records its element, and a button that counts its clicks.
     const withEffect = source
-      .replace('import {', "import { useEffect } from 'react'\nimport {")
-      .replace('  return (', "  useEffect(() => {\n    document.documentElement.dataset.textHydrated = String(props.uid)\n  }, [props.uid])\n  return (")
+      .replace('import {', "import { useEffect, useState } from 'react'\nimport {")
+      .replace(
+        '  return (',
+        [
+          '  const [clicks, setClicks] = useState(0)',
+          '  useEffect(() => {',
+          '    document.documentElement.dataset.textHydrated = String(props.uid)',
+          '    const w = window as unknown as { __textEffects?: number[] }',
+          '    w.__textEffects = [...(w.__textEffects ?? []), props.uid]',
+          '  }, [props.uid])',
+          '  return (',
+        ].join('\n'),
+      )
+      .replace('<Heading {...props} />', '<Heading {...props} />\n      <button type="button" className="e2e-clicks" onClick={() => setClicks(clicks + 1)}>{clicks}</button>')
     await writeFile(file, `'use client'\n${withEffect}`)
     chunks = (await bundleClient({ root })).assets.templateChunks as TemplateChunks
     return root
@@ -152,16 +165,61 @@ describe.skipIf(!hasChromium)('a template marked use client (issue 5)', () => {
   useSiteAndBrowser((built, launched) => ((site = built), (browser = launched)), projectWithClientText)
   afterAll(() => rm(root, { recursive: true, force: true }))
 
-  it('a page that renders it preloads its main’s templates, hydrates its main with them, and its effects run', async () => {
+  it('a page that renders it hydrates just its elements (islands): preloads and loads their chunks only, its main kept, and their effects run', async () => {
     expect(chunks.client).toEqual(['content/Text'])
     const html = await readFile(join(site.outDir, toHtmlFile('/')), 'utf8')
     const preloads = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1] as string)
-    for (const url of [...(chunks.main ?? []), ...(chunks.layouts.Default ?? []), ...(chunks.content.Text ?? [])]) expect(preloads).toContain(url)
+    const island = new Set([...(chunks.islands ?? []), ...(chunks.content.Text ?? [])])
+    expect(island.size).toBeGreaterThan(0)
+    for (const url of island) expect(preloads).toContain(url)
+    // The page's other templates (and the loaders of all of them) wait for a client navigation.
+    const others = new Set(
+      [...Object.values(chunks.layouts), ...Object.entries(chunks.content).filter(([name]) => name !== 'Text').map(([, urls]) => urls), chunks.ErrorPage ?? [], chunks.main ?? []]
+        .flat()
+        .filter((url) => !island.has(url)),
+    )
+    expect(preloads.filter((url) => others.has(url))).toEqual([])
+    // The server decided, and the boot tells the browser: its islands by uid (the elements stay in the page data).
+    const boot = JSON.parse(/<script id="__SITE_BOOT__" type="application\/json">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? 'null') as BootState
+    expect(boot.hydration?.kind).toBe('islands')
+    const islands = boot.hydration?.kind === 'islands' ? boot.hydration.islands : []
+    expect(islands.map(({ uid, template }) => `${uid} ${template}`).sort()).toEqual(['103 Text', '1601 Text'])
 
     const { context, page, problems } = await openPage(browser)
+    await page.addInitScript(() => {
+      document.addEventListener('DOMContentLoaded', () => {
+        const w = window as unknown as { __main?: Element | null }
+        w.__main = document.getElementById('main')
+      })
+    })
     await page.goto(`${site.url}/`)
     await waitForHydration(page)
-    await page.waitForFunction(() => document.documentElement.dataset.textHydrated !== undefined)
+    // The home page has two Text elements: 103 in a column, 1601 in a shortcut (not 'use client').
+    await page.waitForFunction(() => ((window as unknown as { __textEffects?: number[] }).__textEffects ?? []).length >= 2)
+    expect(await page.evaluate(() => [...((window as unknown as { __textEffects: number[] }).__textEffects)].sort())).toEqual([103, 1601])
+    const loaded = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname))
+    expect(loaded.filter((url) => others.has(url))).toEqual([])
+    for (const url of island) expect(loaded).toContain(url)
+    // The main is the server's element, kept; the islands work.
+    expect(await page.evaluate(() => (window as unknown as { __main?: Element | null }).__main === document.getElementById('main'))).toBe(true)
+    await page.locator('#c103 .e2e-clicks').click()
+    await page.locator('#c1601 .e2e-clicks').click()
+    await page.locator('#c1601 .e2e-clicks').click()
+    expect(await page.locator('#c103 .e2e-clicks').textContent()).toBe('1')
+    expect(await page.locator('#c1601 .e2e-clicks').textContent()).toBe('2')
+
+    // A client navigation renders the main in full (the island roots unmounted first), and back.
+    await markDocument(page)
+    await page.evaluate(() => (document.querySelector('header .site-nav a[href="/case-studies"]') as HTMLElement).click())
+    await waitForPageView(page, '/case-studies', 2)
+    expect(await page.locator('#main .layout--two-columns').count()).toBe(1)
+    await page.evaluate(() => ((window as unknown as { __textEffects: number[] }).__textEffects = []))
+    await page.goBack()
+    await waitForPageView(page, '/', 3)
+    expect(await isSameDocument(page)).toBe(true)
+    await page.waitForFunction(() => ((window as unknown as { __textEffects?: number[] }).__textEffects ?? []).length >= 2)
+    await page.locator('#c103 .e2e-clicks').click()
+    expect(await page.locator('#c103 .e2e-clicks').textContent()).toBe('1')
     expect(problems.errors).toEqual([])
     await context.close()
   })

@@ -80,7 +80,7 @@ export async function startScriptedApi(answers: Record<string, ScriptedAnswer>):
 }
 
 /** The JSON embedded in a page for hydration. */
-export function readBoot(html: string): { buildId: string; reloadEventsUrl?: string; state: Record<string, unknown> & { initialData?: unknown } } {
+export function readBoot(html: string): { buildId: string; reloadEventsUrl?: string; hydration?: unknown; state: Record<string, unknown> & { initialData?: unknown } } {
   const match = /<script id="__SITE_BOOT__" type="application\/json">([\s\S]*?)<\/script>/.exec(html)
   if (!match) throw new Error('no boot JSON in the page')
   return JSON.parse(match[1]!.replace(/\\u003c/gi, '<'))

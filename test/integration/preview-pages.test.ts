@@ -62,6 +62,9 @@ describe('preview handler: pages, errors, redirects, bots, editor preview', () =
     expect(editing).toMatch(/data-pce-uid="\d+"/)
     expect(editing).toContain('/_site/assets/editor-7a8b9c.js')
     expect(readBoot(editing).state.editorPreview).toBe(true)
+    // The boot says how the main hydrates, as the preloads below decide it.
+    expect(readBoot(editing).hydration).toEqual({ kind: 'full' })
+    expect(readBoot(plain).hydration).toEqual({ kind: 'kept' })
     // Editor preview hydrates the main, so it preloads the main's templates; a visitor's page keeps its main.
     expect(editing).toContain('<link rel="modulepreload" href="/_site/assets/main-33.js">')
     expect(editing).toContain('<link rel="modulepreload" href="/_site/assets/Default-layout-11.js">')

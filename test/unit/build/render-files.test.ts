@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { jsonWithMember, renderPageFiles, type RenderContext } from '../../../src/build/render-files.js'
-import { renderDocument, serializeBoot, BOOT_ELEMENT_ID } from '../../../src/render/document.js'
-import type { BootState, RenderState } from '../../../src/render/types.js'
+import { modulePreloads, renderDocument, serializeBoot, BOOT_ELEMENT_ID } from '../../../src/render/document.js'
+import type { BootState, RenderState, TemplateChunks } from '../../../src/render/types.js'
 import type { PageData } from '../../../src/shared/types.js'
 
 const i18n = { default: 'en', locales: ['en', 'pl'] }
@@ -53,9 +53,54 @@ describe('renderPageFiles', () => {
       buildId: 'b1',
       initialDataUrl: '/_site/data/initial-pl-1.json',
       state: { site: ctx.site, mode: 'static', editorPreview: false, debug: false, path: '/pl/o-nas', locale: 'pl', status: 200, page },
+      // No template chunks (no word of what is marked 'use client'): the whole main hydrates.
+      hydration: { kind: 'full' },
     }
     // The same value the general serialiser gives, whatever the key order.
     expect(boot).toEqual(JSON.parse(serializeBoot(expected)))
     expect(JSON.parse(payload!)).toEqual({ buildId: 'b1', locale: 'pl', path: '/pl/o-nas', status: 200, initialDataUrl: '/_site/data/initial-pl-1.json', page })
+  })
+})
+
+describe('the boot hydration and the modulepreloads of a page', () => {
+  const chunks: TemplateChunks = {
+    layouts: { Default: ['/_site/l-default.js'] },
+    content: { Default: ['/_site/c-default.js'], Text: ['/_site/c-text.js', '/_site/shared.js'], Image: ['/_site/c-image.js'] },
+    texts: { en: ['/_site/t-en.js'], pl: ['/_site/t-pl.js'] },
+    main: ['/_site/main.js'],
+    islands: ['/_site/islands.js', '/_site/shared.js'],
+  }
+  const element = (id: number, type: string) => ({ id, type, content: {} })
+  const twoTexts = { ...page, content: { colPos0: [element(1, 'image'), element(2, 'text')], colPos1: [element(3, 'text')] } } as unknown as PageData
+  const render = (client: string[], target: PageData = twoTexts) => {
+    const withChunks: RenderContext = { ...ctx, assets: { ...ctx.assets, modulePreloads: ['/_site/chunk-0.js'], templateChunks: { ...chunks, client } } }
+    const [html] = renderPageFiles(withChunks, { path: '/pl/o-nas', locale, page: target }).files.map((f) => f.contents as string)
+    const boot = bootOf(html!) as BootState
+    const preloads = [...html!.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1])
+    // The same preloads as the decision made without the boot's answer: the two cannot drift apart.
+    expect(preloads).toEqual(modulePreloads(withChunks.assets, { state: { ...boot.state, page: target } }))
+    expect(renderPageFiles(withChunks, { path: '/pl/o-nas', locale, page: target }).files[0]!.contents).toBe(html)
+    return { hydration: boot.hydration, preloads }
+  }
+
+  it('kept: no template marked on the page, the texts only', () => {
+    expect(render([])).toEqual({ hydration: { kind: 'kept' }, preloads: ['/_site/chunk-0.js', '/_site/t-pl.js'] })
+    expect(render(['content/Table'])).toEqual({ hydration: { kind: 'kept' }, preloads: ['/_site/chunk-0.js', '/_site/t-pl.js'] })
+  })
+
+  it('islands: the marked elements by uid, index and template; their chunks and the islands code, not the main', () => {
+    expect(render(['content/Text'])).toEqual({
+      hydration: { kind: 'islands', islands: [{ uid: 2, index: 1, template: 'Text' }, { uid: 3, index: 0, template: 'Text' }] },
+      preloads: ['/_site/chunk-0.js', '/_site/t-pl.js', '/_site/islands.js', '/_site/shared.js', '/_site/c-text.js'],
+    })
+    // The element data stays in state.page only.
+    expect(JSON.stringify(render(['content/Text']).hydration)).not.toContain('content')
+  })
+
+  it('full: a marked layout, or a marked element that cannot be an island (its uid twice on the page)', () => {
+    const full = ['/_site/chunk-0.js', '/_site/main.js', '/_site/l-default.js', '/_site/c-image.js', '/_site/c-text.js', '/_site/shared.js', '/_site/t-pl.js']
+    expect(render(['layouts/Default'])).toEqual({ hydration: { kind: 'full' }, preloads: full })
+    const twice = { ...page, content: { colPos0: [element(1, 'image'), element(2, 'text')], colPos1: [element(2, 'text')] } } as unknown as PageData
+    expect(render(['content/Text'], twice)).toEqual({ hydration: { kind: 'full' }, preloads: full })
   })
 })

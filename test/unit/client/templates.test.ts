@@ -2,7 +2,7 @@ import type { ComponentType } from 'react'
 import { describe, expect, it } from 'vitest'
 import { createTemplateLoader, type LazyTemplates, type MainTemplates } from '../../../src/client/templates.js'
 import type { ContentElementProps, LayoutProps, TemplateRegistry } from '../../../src/render/types.js'
-import { keepsMain, pageTemplates, templateNeeds, type TemplateState } from '../../../src/runtime/page-templates.js'
+import { bootHydration, keepsMain, mainHydration, pageTemplates, templateNeeds, type TemplateState } from '../../../src/runtime/page-templates.js'
 import { resolveContent, resolveLayout } from '../../../src/runtime/names.js'
 import type { PageData } from '../../../src/shared/types.js'
 
@@ -33,9 +33,9 @@ function fakeTemplates(options: { fail?: Set<string>; client?: string[] } = {}) 
     Header: component('Header') as TemplateRegistry['Header'],
     Footer: component('Footer') as TemplateRegistry['Footer'],
     texts: Object.fromEntries(['en', 'de', 'pl'].map((locale) => [locale, loader(`texts/${locale}`, { locale })])),
-    client: options.client ?? [],
-    keys: { layouts: main.layouts, content: main.content },
     main: loader('main', main),
+    // As the generated module: the marked content elements, loaded straight from their chunks.
+    islands: Object.fromEntries(Object.entries(main.content).filter(([name]) => options.client?.includes(`content/${name}`))),
   }
   return { templates, calls }
 }
@@ -131,6 +131,19 @@ describe('createTemplateLoader', () => {
     expect(names(registry.content)).toEqual([])
   })
 
+  it('with islands loads the texts and those content elements only, without the loaders of the main; a later render of the main reuses them', async () => {
+    const { templates, calls } = fakeTemplates({ client: ['content/Text'] })
+    const loader = createTemplateLoader(templates)
+    const state = at(page({ colPos0: [element(1, 'text'), element(2, 'image')] }), 'en')
+    const registry = await loader.load(state, { main: false, islands: ['Text'] })
+    expect(calls).toEqual(['texts/en', 'content/Text'])
+    expect(names(registry.content)).toEqual(['Text'])
+    expect(names(registry.layouts)).toEqual([])
+    const full = await loader.load(state)
+    expect(calls).toEqual(['texts/en', 'content/Text', 'main', 'layouts/Default', 'content/Image'])
+    expect(names(full.content)).toEqual(['Image', 'Text'])
+  })
+
   it('loads each template once and keeps what it loaded for later pages; the registry changes only when it grows', async () => {
     const { templates, calls } = fakeTemplates()
     const loader = createTemplateLoader(templates)
@@ -170,16 +183,48 @@ describe('keepsMain and templateNeeds', () => {
     expect(keepsMain(at(null), keys(['content/Form']))).toBe(true)
   })
 
-  it('hydrates the main when its layout, a content element (nested ones and the Default fallback included) or the error page is marked', () => {
-    expect(keepsMain(at(textPage), keys(['content/Form']))).toBe(false)
+  it('hydrates the main when its layout or the error page is marked', () => {
     expect(keepsMain(at(page({}, 'two_columns')), keys(['layouts/TwoColumns']))).toBe(false)
-    // `shortcut` has no template: it renders with Default.
-    expect(keepsMain(at(textPage), keys(['content/Default']))).toBe(false)
+    expect(keepsMain(at(textPage), keys(['layouts/Default', 'content/Form']))).toBe(false)
     expect(keepsMain(at(null), keys(['ErrorPage']))).toBe(false)
+  })
+
+  it('keeps the main with islands when only content elements are marked (nested ones and the Default fallback included)', () => {
+    expect(keepsMain(at(textPage), keys(['content/Form']))).toBe(true)
+    expect(mainHydration(at(textPage), keys(['content/Form']))).toEqual({ kind: 'islands', islands: [{ element: element(3, 'form'), index: 0, template: 'Form' }] })
+    // `shortcut` has no template: it renders with Default, and holds the form: only the outermost marked element is an island.
+    expect(mainHydration(at(textPage), keys(['content/Default', 'content/Form']))).toEqual({
+      kind: 'islands',
+      islands: [{ element: element(2, 'shortcut', { shortcut: [element(3, 'form')] }), index: 1, template: 'Default' }],
+    })
+    expect(mainHydration(at(textPage), keys(['content/Text', 'content/Image'])).kind).toBe('islands')
+    expect(mainHydration(at(textPage), keys(['content/Image']))).toEqual({ kind: 'kept' })
+    expect(mainHydration(at(textPage), keys([]))).toEqual({ kind: 'kept' })
+  })
+
+  it('hydrates the main when a marked element has no frame of its own or renders more than once', () => {
+    const frameless = page({ colPos0: [{ ...element(1, 'text'), appearance: { frameClass: 'none' } }] })
+    expect(mainHydration(at(frameless), keys(['content/Text']))).toEqual({ kind: 'full' })
+    // Inside a marked element, a frameless one is part of that island.
+    const inside = page({ colPos0: [element(2, 'form', { items: [{ ...element(1, 'text'), appearance: { frameClass: 'none' } }] })] })
+    expect(mainHydration(at(inside), keys(['content/Text', 'content/Form'])).kind).toBe('islands')
+    const twice = page({ colPos0: [element(1, 'text')], colPos1: [element(2, 'shortcut', { shortcut: [element(1, 'text')] })] })
+    expect(mainHydration(at(twice), keys(['content/Text']))).toEqual({ kind: 'full' })
+    expect(mainHydration(at(textPage, 'en', true), keys(['content/Form']))).toEqual({ kind: 'full' })
   })
 
   it('hydrates the main in editor preview', () => {
     expect(keepsMain(at(textPage, 'en', true), keys([]))).toBe(false)
+  })
+
+  it('bootHydration: the same answer for the boot JSON, islands by uid (the element stays in the page); full without keys', () => {
+    expect(bootHydration(at(textPage), keys(['content/Form']))).toEqual({ kind: 'islands', islands: [{ uid: 3, index: 0, template: 'Form' }] })
+    expect(bootHydration(at(textPage), keys(['content/Default', 'content/Form']))).toEqual({ kind: 'islands', islands: [{ uid: 2, index: 1, template: 'Default' }] })
+    expect(bootHydration(at(textPage), keys([]))).toEqual({ kind: 'kept' })
+    expect(bootHydration(at(textPage), keys(['layouts/Default']))).toEqual({ kind: 'full' })
+    expect(bootHydration(at(textPage, 'en', true), keys([]))).toEqual({ kind: 'full' })
+    // No template chunks, no word of what is marked: the safe answer.
+    expect(bootHydration(at(textPage), undefined)).toEqual({ kind: 'full' })
   })
 
   it('names registry keys after the Default fallback, the locale’s texts, and nothing of the main without main', () => {

@@ -159,13 +159,14 @@ describe('the site:templates module', () => {
 })
 
 describe('the site:templates/lazy and site:templates/main modules (browser)', () => {
-  it('lazy: Header and Footer as components, texts as loaders, the use client list, the loader of the main module', async () => {
+  it('lazy: Header and Footer as components, texts as loaders, the loader of the main module, the marked content elements', async () => {
     const source = await generateRegistrySource(ROOT, LAZY_TEMPLATES_MODULE)
     expect(source).toContain(`"de": () => import(${JSON.stringify(join(ROOT, 'templates/texts/de.ts'))}),`)
     expect(source).toContain(`main: () => import("${MAIN_TEMPLATES_MODULE}"),`)
-    // The demo's templates are markup only: no names needed either.
-    expect(source).toContain('client: [],')
-    expect(source).toContain('keys: { layouts: {}, content: {} },')
+    // The demo's templates are markup only: no island loaders. Which templates are marked the server decides with, not the browser.
+    expect(source).toContain('  islands: {\n  },')
+    expect(source).not.toContain('client:')
+    expect(source).not.toContain('keys:')
     expect(source).not.toContain('Textpic')
     const staticImports = [...source.matchAll(/^import \w+ from (".*")$/gm)].map((m) => JSON.parse(m[1] as string) as string)
     expect(staticImports).toEqual(['Header', 'Footer'].map((name) => join(ROOT, `templates/${name}.tsx`)))
@@ -191,8 +192,10 @@ describe('the site:templates/lazy and site:templates/main modules (browser)', ()
     const files = await listTemplateFiles(root)
     expect((await inspectTemplates(files)).client).toEqual(['layouts/Shop', 'content/Form', 'ErrorPage'])
     const source = await generateRegistrySource(root, LAZY_TEMPLATES_MODULE)
-    expect(source).toContain('client: ["layouts/Shop","content/Form","ErrorPage"],')
-    expect(source).toContain('keys: { layouts: {"Default":0,"Shop":0}, content: {"Default":0,"Form":0,"Quote":0,"Text":0} },')
+    // Only the marked content elements, as loaders (what an island page loads without the main module).
+    expect(source).toContain(`  islands: {\n    "Form": () => import(${JSON.stringify(join(root, 'templates/content/Form.tsx'))}),\n  },`)
+    expect(source).not.toContain('client:')
+    expect(source).not.toContain('Quote')
   })
 
   it('hints at unmarked templates whose own source uses hooks or event handlers', async () => {
