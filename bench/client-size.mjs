@@ -83,7 +83,7 @@ export async function measureClientSize({ root = repo, page: pageFile = HOME_PAG
   const { bundleClient } = await import(dist('build/bundle-client.js').href)
   const { preparePage } = await import(dist('render/prepare.js').href)
   const { modulePreloads } = await import(dist('render/document.js').href)
-  const { keepsMain, mainHydration, templateNeeds } = await import(dist('runtime/page-templates.js').href)
+  const { mainHydration, templateNeeds } = await import(dist('runtime/page-templates.js').href)
   const { assets, files } = await bundleClient({ root, minify: true })
   const toPath = (url) => url.replace(/^\//, '')
   const { staticFiles, dynamicFiles } = classify(files, toPath(assets.scripts[0]))
@@ -108,9 +108,9 @@ export async function measureClientSize({ root = repo, page: pageFile = HOME_PAG
   const templateFilesOf = (raw, locale) => {
     const state = { page: preparePage(raw).page, locale, editorPreview: false, site: { i18n: { default: DEFAULT_LOCALE } } }
     const every = new Set(assets.modulePreloads ?? [])
-    const keep = keepsMain(state, chunks)
-    const needs = templateNeeds(state, chunks, { main: !keep })
     const hydration = mainHydration(state, chunks)
+    const keep = hydration.kind !== 'full'
+    const needs = templateNeeds(state, chunks, { main: !keep })
     const islands = hydration.kind === 'islands' ? [...new Set(hydration.islands.map((island) => island.template))] : []
     return { needs: { ...needs, keepsMain: keep, islands }, paths: modulePreloads(assets, { state }).filter((url) => !every.has(url)).map(toPath) }
   }

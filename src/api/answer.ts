@@ -4,6 +4,7 @@
  */
 import { FetchError } from '../errors.js'
 import type { PageData, RedirectData } from '../shared/types.js'
+import { isRecord } from '../shared/values.js'
 
 /** An API answer as it came over the wire. */
 export interface RawAnswer {
@@ -17,8 +18,6 @@ export interface RawAnswer {
 export type PageResult =
   | { type: 'page'; data: PageData; status: number; headers: Record<string, string> }
   | { type: 'redirect'; redirectUrl: string; statusCode: number; headers: Record<string, string> }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /** The body as JSON, or the text itself when it is not JSON (kept for error data). */
 export function parseBody(text: string): unknown {
@@ -34,7 +33,7 @@ export function readJsonObject(answer: RawAnswer): Record<string, unknown> {
   const { url, status, headers } = answer
   const body = parseBody(answer.text)
   if (status < 200 || status >= 300) throw new FetchError('API_HTTP', `HTTP ${status} (GET ${url})`, { url, status, data: body })
-  if (!isObject(body)) {
+  if (!isRecord(body)) {
     const type = headers['content-type'] ?? 'no content type'
     throw new FetchError('API_BAD_RESPONSE', `expected a JSON object, got ${typeof body === 'string' ? `unparsable ${type}` : 'another JSON value'} (GET ${url})`, {
       url,

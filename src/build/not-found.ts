@@ -11,18 +11,17 @@ import { withLocale, type LocaleOptions } from '../shared/url.js'
 import { fetchPage, toApiFailure, type ApiAnswer } from './fetch-page.js'
 import { renderHtml, type OutputFile, type RenderContext } from './render-files.js'
 import type { LocaleData } from './types.js'
+import { isRecord } from '../shared/values.js'
 
 /** A path no site has: asking for it gets the API's 404 answer of a locale. */
 export const NOT_FOUND_PROBE_PATH = '/__site-404__'
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /** The API's 404 page body of a locale, when it sends one; else undefined (a note says why). */
 export async function fetchNotFoundBody(api: ApiClient, locale: string, i18n: LocaleOptions): Promise<{ raw?: unknown; note?: string }> {
   const answer = await readProbe(api, withLocale(NOT_FOUND_PROBE_PATH, locale, i18n))
   if (answer.type === 'page') return { raw: answer.raw }
   // an error handler's page has an id like any page; a bare `{ error }` body is no page
-  if (answer.type === 'not-found' && isObject(answer.data) && answer.data.id !== undefined) return { raw: answer.data }
+  if (answer.type === 'not-found' && isRecord(answer.data) && answer.data.id !== undefined) return { raw: answer.data }
   if (answer.type === 'error') return { note: `${locale}: the API's 404 page could not be fetched (${answer.reason}); the plain error page is used` }
   return {}
 }

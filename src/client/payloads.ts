@@ -6,6 +6,7 @@ import type { PagePayload } from '../render/types.js'
 import type { PageData } from '../shared/types.js'
 import { BUILD_ID_QUERY } from '../shared/constants.js'
 import { toPayloadUrl } from '../shared/url.js'
+import { isRecord } from '../shared/values.js'
 
 export type PagePayloadData = Extract<PagePayload, { page: PageData }>
 
@@ -21,13 +22,11 @@ export type PayloadResult =
 export const toPayloadRequestUrl = (path: string, buildId: string): string =>
   `${toPayloadUrl(path)}?${BUILD_ID_QUERY}=${encodeURIComponent(buildId)}`
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
-
 /** Checks the shape of a parsed payload; undefined when it is not one. */
 export function readPayload(body: unknown): PagePayload | undefined {
-  if (!isObject(body) || typeof body.buildId !== 'string' || typeof body.path !== 'string' || typeof body.locale !== 'string') return undefined
-  if (isObject(body.redirect)) return typeof body.redirect.to === 'string' ? (body as PagePayload) : undefined
-  return isObject(body.page) && typeof body.status === 'number' ? (body as PagePayload) : undefined
+  if (!isRecord(body) || typeof body.buildId !== 'string' || typeof body.path !== 'string' || typeof body.locale !== 'string') return undefined
+  if (isRecord(body.redirect)) return typeof body.redirect.to === 'string' ? (body as PagePayload) : undefined
+  return isRecord(body.page) && typeof body.status === 'number' ? (body as PagePayload) : undefined
 }
 
 export async function fetchPayload(input: {

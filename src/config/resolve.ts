@@ -1,12 +1,11 @@
 import { errors, type ConfigIssue } from '../errors.js'
 import { DEFAULTS } from './defaults.js'
 import type { InlineConfig, ResolvedSite, SiteEntry, SiteOptions, UserConfig } from './types.js'
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+import { isRecord } from '../shared/values.js'
 
 /** Deep-merges `over` onto `base`: objects merge, everything else replaces. */
 export function deepMerge<T>(base: T, over: unknown): T {
-  if (!isObject(base) || !isObject(over)) return (over === undefined ? base : over) as T
+  if (!isRecord(base) || !isRecord(over)) return (over === undefined ? base : over) as T
   const out: Record<string, unknown> = { ...base }
   for (const [key, value] of Object.entries(over)) if (value !== undefined) out[key] = deepMerge(out[key], value)
   return out as T

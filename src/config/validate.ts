@@ -1,4 +1,5 @@
 import type { ConfigIssue } from '../errors.js'
+import { isRecord } from '../shared/values.js'
 
 /**
  * Checks a config object against the option table and returns every problem at
@@ -7,8 +8,6 @@ import type { ConfigIssue } from '../errors.js'
 
 type Check = (value: unknown) => string | undefined
 type Shape = { [key: string]: Check | Shape }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 const string: Check = (v) => (typeof v === 'string' && v.length > 0 ? undefined : 'expected a non-empty string')
 const boolean: Check = (v) => (typeof v === 'boolean' ? undefined : 'expected true or false')
@@ -29,7 +28,7 @@ const headerList: Check = (v) =>
     ? undefined
     : 'expected false or a list of lower-case header names'
 const headers: Check = (v) =>
-  isObject(v) && Object.values(v).every((s) => typeof s === 'string') ? undefined : 'expected an object of header name to string value'
+  isRecord(v) && Object.values(v).every((s) => typeof s === 'string') ? undefined : 'expected an object of header name to string value'
 const oneOf =
   (...values: string[]): Check =>
   (v) =>
@@ -67,7 +66,7 @@ const SITE_SHAPE: Shape = {
 }
 
 function checkShape(value: unknown, shape: Shape, path: string, issues: ConfigIssue[]): void {
-  if (!isObject(value)) {
+  if (!isRecord(value)) {
     issues.push({ path: path || '(root)', message: 'expected an object' })
     return
   }
@@ -86,7 +85,7 @@ function checkShape(value: unknown, shape: Shape, path: string, issues: ConfigIs
 /** Validates a whole user config; an empty list means it is valid. */
 export function validateUserConfig(config: unknown): ConfigIssue[] {
   const issues: ConfigIssue[] = []
-  if (!isObject(config)) return [{ path: '(root)', message: 'expected the config file to export an object' }]
+  if (!isRecord(config)) return [{ path: '(root)', message: 'expected the config file to export an object' }]
   const { sites, ...top } = config
   checkShape(top, SITE_SHAPE, '', issues)
   if (sites !== undefined) {
@@ -94,7 +93,7 @@ export function validateUserConfig(config: unknown): ConfigIssue[] {
     else
       sites.forEach((site, i) => {
         const path = `sites[${i}]`
-        if (!isObject(site)) return void issues.push({ path, message: 'expected an object' })
+        if (!isRecord(site)) return void issues.push({ path, message: 'expected an object' })
         const { hostname, ...rest } = site
         const message = hostnames(hostname)
         if (message) issues.push({ path: `${path}.hostname`, message })

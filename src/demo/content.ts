@@ -9,6 +9,7 @@ import { SiteError } from '../errors.js'
 import type { InitialData, RedirectData } from '../shared/types.js'
 import { pagePath, trimTrailingSlash } from './paths.js'
 import type { DemoLanguage, DemoSource } from './types.js'
+import { isRecord } from '../shared/values.js'
 
 export interface DemoContent {
   source: DemoSource
@@ -42,8 +43,6 @@ async function readJson<T>(file: string): Promise<T> {
 }
 
 const exists = (file: string): Promise<boolean> => access(file).then(() => true, () => false)
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** Reads site.json and checks its languages. */
 export async function loadDemoLanguages(contentDir: string): Promise<DemoLanguage[]> {

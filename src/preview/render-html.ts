@@ -1,7 +1,6 @@
 import { SiteError } from '../errors.js'
 import { renderDocument } from '../render/document.js'
 import { renderPage } from '../render/render-page.js'
-import { bootHydration } from '../runtime/page-templates.js'
 import type { BootState, ClientAssets, PageError, RenderState } from '../render/types.js'
 import { PREVIEW_BUILD_ID, RELOAD_EVENTS_URL, type PreviewContext, type PreviewSite } from './context.js'
 import { EMPTY_INITIAL_DATA } from './load-page.js'
@@ -25,9 +24,8 @@ function renderOnce(ctx: PreviewContext, view: HtmlView): { html: string; status
   const result = renderPage(state, ctx.registry)
   // Preview inlines initial data: it is live, there is no once-per-locale file to point at.
   const assets = view.editorPreview ? joinAssets(ctx.client.assets, ctx.client.editorAssets) : ctx.client.assets
-  // As the build decides it (editor preview: always `full`), with the same template chunks as the page's preloads.
-  const hydration = bootHydration(state, assets.templateChunks)
-  const boot: BootState = { buildId: PREVIEW_BUILD_ID, state, reloadEventsUrl: RELOAD_EVENTS_URL, hydration }
+  // renderDocument adds how the main hydrates (editor preview: always `full`), as the page's preloads decide it.
+  const boot: BootState = { buildId: PREVIEW_BUILD_ID, state, reloadEventsUrl: RELOAD_EVENTS_URL }
   return { html: renderDocument({ result, boot, assets }), status: result.status }
 }
 

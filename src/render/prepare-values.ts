@@ -5,6 +5,7 @@
  */
 import type { FileRef, LanguageEntry, LinkResult, NavEntry } from '../shared/types.js'
 import { isSafeHref } from '../shared/url.js'
+import { isRecord } from '../shared/values.js'
 import { sanitizeRichText } from './sanitize.js'
 
 export type Problems = string[]
@@ -12,8 +13,7 @@ export type Problems = string[]
 /** Deeper JSON than this is cut off: no real page nests that far, a hostile one must not blow the stack. */
 export const MAX_DEPTH = 64
 
-export const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
+export { isRecord }
 
 const URL_KEYS = new Set(['href', 'link', 'publicUrl', 'url', 'src'])
 const FORBIDDEN_KEYS = new Set(['__proto__'])

@@ -1,8 +1,8 @@
 /** Pure checks and class names of content element envelopes (contract 6.1, 7.6). */
 import type { ContentElement, ElementAppearance } from '../shared/types.js'
+import { isRecord } from '../shared/values.js'
 
-export const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
+export { isRecord }
 
 export type ElementCheck = { ok: true; element: ContentElement } | { ok: false; reason: string }
 

@@ -41,7 +41,9 @@ describe.skipIf(!hasChromium || !hasPreview)('editor preview in the browser (iss
   })
 
   /** A parent page (the CMS's split view) with the preview in an iframe; it records the messages it receives. */
-  async function openFramed(path = '/'): Promise<{ page: Page; frame: Frame; messages: () => Promise<Message[]>; close(): Promise<void>; errors: string[] }> {
+  async function openFramed(
+    path = '/',
+  ): Promise<{ page: Page; frame: Frame; messages: () => Promise<Message[]>; received(type: string, wanted?: { uid?: number; count?: number }): Promise<void>; close(): Promise<void>; errors: string[] }> {
     const { context, page, problems } = await openPage(browser)
     await page.setContent(`<!doctype html><title>CMS</title>
       <script>window.__messages = []; addEventListener('message', (event) => window.__messages.push(event.data))</script>
@@ -54,6 +56,14 @@ describe.skipIf(!hasChromium || !hasPreview)('editor preview in the browser (iss
       page,
       frame,
       messages: () => page.evaluate(() => (window as unknown as { __messages: Message[] }).__messages),
+      // Waits until the parent has received `count` (default 1) messages of `type` (with `uid`, when given).
+      received: (type, { uid, count = 1 } = {}) =>
+        page
+          .waitForFunction(
+            (want) => (window as unknown as { __messages: Message[] }).__messages.filter((m) => m.type === want.type && (want.uid === undefined || m.uid === want.uid)).length >= want.count,
+            { type, uid, count },
+          )
+          .then(() => undefined),
       close: () => context.close(),
       errors: problems.errors,
     }
@@ -64,19 +74,19 @@ describe.skipIf(!hasChromium || !hasPreview)('editor preview in the browser (iss
 
   it('posts pce-preview-ready once hydrated; an edit click posts pce-open-edit-uid and switches the labels', async () => {
     const view = await openFramed('/')
-    await view.page.waitForFunction(() => (window as unknown as { __messages: Message[] }).__messages.some((m) => m.type === 'pce-preview-ready'))
+    await view.received('pce-preview-ready')
     const uids = await uidsOf(view.frame)
     expect(uids.length).toBeGreaterThan(1)
     const [first, second] = uids as [number, number]
     expect(await labelOf(view.frame, first)).toBe('Edit')
 
     await view.frame.click(`.pce-target[data-pce-uid="${first}"] > .pce-edit-link`)
-    await view.page.waitForFunction((u) => (window as unknown as { __messages: Message[] }).__messages.some((m) => m.type === 'pce-open-edit-uid' && m.uid === u), first)
+    await view.received('pce-open-edit-uid', { uid: first })
     expect(await labelOf(view.frame, first)).toBe(EDITING)
     expect(new URL(view.frame.url()).pathname).toBe('/')
 
     await view.frame.click(`.pce-target[data-pce-uid="${second}"] > .pce-edit-link`)
-    await view.page.waitForFunction((u) => (window as unknown as { __messages: Message[] }).__messages.some((m) => m.type === 'pce-open-edit-uid' && m.uid === u), second)
+    await view.received('pce-open-edit-uid', { uid: second })
     expect(await labelOf(view.frame, second)).toBe(EDITING)
     expect(await labelOf(view.frame, first)).toBe('Edit')
     expect((await view.messages()).filter((m) => m.type === 'pce-open-edit-uid')).toEqual([
@@ -107,10 +117,10 @@ describe.skipIf(!hasChromium || !hasPreview)('editor preview in the browser (iss
     const view = await openFramed('/')
     await markDocument(view.frame)
     const ready = async () => (await view.messages()).filter((m) => m.type === 'pce-preview-ready').length
-    await view.page.waitForFunction(() => (window as unknown as { __messages: Message[] }).__messages.some((m) => m.type === 'pce-preview-ready'))
+    await view.received('pce-preview-ready')
     const before = await ready()
     await view.frame.evaluate(() => (document.querySelector('header a[href="/about-us"]') as HTMLElement).click())
-    await view.page.waitForFunction((n) => (window as unknown as { __messages: Message[] }).__messages.filter((m) => m.type === 'pce-preview-ready').length > n, before)
+    await view.received('pce-preview-ready', { count: before + 1 })
     const url = new URL(view.frame.url())
     expect(url.pathname).toBe('/about-us')
     expect(url.searchParams.get('pce')).toBe('1')
@@ -124,10 +134,10 @@ describe.skipIf(!hasChromium || !hasPreview)('editor preview in the browser (iss
     const view = await openFramed('/')
     const aboutUid = await (await fetch(`${preview.url}/about-us/_payload.json`)).json().then((payload: { page: { id: number } }) => payload.page.id)
     const openPage = async () => (await view.messages()).filter((m) => m.type === 'pce-open-page-uid')
-    await view.page.waitForFunction(() => (window as unknown as { __messages: Message[] }).__messages.some((m) => m.type === 'pce-preview-ready'))
+    await view.received('pce-preview-ready')
     expect(await openPage()).toEqual([])
     await view.frame.evaluate(() => (document.querySelector('header a[href="/about-us"]') as HTMLElement).click())
-    await view.page.waitForFunction(() => (window as unknown as { __messages: Message[] }).__messages.some((m) => m.type === 'pce-open-page-uid'))
+    await view.received('pce-open-page-uid')
     expect(await openPage()).toEqual([{ type: 'pce-open-page-uid', uid: aboutUid }])
     // Switched off in the options panel: navigation stays inside the preview.
     await view.frame.click('.pce-options-toggle')
@@ -135,7 +145,7 @@ describe.skipIf(!hasChromium || !hasPreview)('editor preview in the browser (iss
     await view.frame.click('.pce-options-toggle')
     const readyBefore = (await view.messages()).filter((m) => m.type === 'pce-preview-ready').length
     await view.frame.evaluate(() => (document.querySelector('header a[href="/"]') as HTMLElement).click())
-    await view.page.waitForFunction((n) => (window as unknown as { __messages: Message[] }).__messages.filter((m) => m.type === 'pce-preview-ready').length > n, readyBefore)
+    await view.received('pce-preview-ready', { count: readyBefore + 1 })
     expect(await openPage()).toHaveLength(1)
     expect(view.errors).toEqual([])
     await view.close()

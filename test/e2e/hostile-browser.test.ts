@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type Dialog, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startStaticServer, type RunningServer } from '../../src/serve/server.js'
 import { buildHostileSite, type HostileBuild } from '../integration/hostile-helpers.js'
@@ -58,6 +58,21 @@ function trapSentinel(): void {
       value = next
     },
   })
+}
+
+/**
+ * A fresh context and page (no service worker) with the sentinel trap installed; every dialog is
+ * dismissed after `onDialog` has seen it.
+ */
+async function openTrapped(browser: Browser, onDialog: (dialog: Dialog, page: Page) => void): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ serviceWorkers: 'block' })
+  const page = await context.newPage()
+  page.on('dialog', (dialog) => {
+    onDialog(dialog, page)
+    void dialog.dismiss()
+  })
+  await page.addInitScript(trapSentinel)
+  return { context, page }
 }
 
 /** `page.evaluate`, again after the load when a navigation (meta refresh, full reload) replaced the document meanwhile. */
@@ -137,14 +152,8 @@ describe.skipIf(!existsSync(CHROMIUM))('hostile corpus in Chromium (issue 7)', (
   it('control: the harness notices a payload that does run (a page the test writes itself)', async () => {
     await mkdir(join(site.outDir, 'harness-control'), { recursive: true })
     await writeFile(join(site.outDir, 'harness-control', 'index.html'), '<!doctype html><title>control</title><img src=x onerror="window.__xss=1"><script>alert(1)</script>')
-    const context = await browser.newContext({ serviceWorkers: 'block' })
-    const page = await context.newPage()
     const dialogs: string[] = []
-    page.on('dialog', (dialog) => {
-      dialogs.push(dialog.message())
-      void dialog.dismiss()
-    })
-    await page.addInitScript(trapSentinel)
+    const { context, page } = await openTrapped(browser, (dialog) => dialogs.push(dialog.message()))
     try {
       await page.goto(`${server.url}/harness-control/`, { waitUntil: 'load' })
       await page.waitForFunction(() => (window as SentinelWindow).__xss === 1, undefined, { timeout: 5_000 })
@@ -156,16 +165,10 @@ describe.skipIf(!existsSync(CHROMIUM))('hostile corpus in Chromium (issue 7)', (
   })
 
   it.each(PAGES)('no payload runs on %s: after load, events on every element, and client navigations', async (path) => {
-    const context = await browser.newContext({ serviceWorkers: 'block' })
-    const page = await context.newPage()
     const visit: Visit = { dialogs: [], errors: [], hydrated: false }
     visits.set(path, visit)
-    page.on('dialog', (dialog) => {
-      visit.dialogs.push(`${dialog.type()}: ${dialog.message()} (on ${page.url()})`)
-      void dialog.dismiss()
-    })
+    const { context, page } = await openTrapped(browser, (dialog, on) => visit.dialogs.push(`${dialog.type()}: ${dialog.message()} (on ${on.url()})`))
     page.on('pageerror', (error) => visit.errors.push(error.message))
-    await page.addInitScript(trapSentinel)
     try {
       await page.goto(`${server.url}${path}`, { waitUntil: 'load' })
       visit.hydrated = await page
@@ -209,14 +212,8 @@ describe.skipIf(!existsSync(CHROMIUM))('hostile corpus in Chromium (issue 7)', (
   }, 120_000)
 
   it('a redirect link leads to its internal target without running a payload', async () => {
-    const context = await browser.newContext({ serviceWorkers: 'block' })
-    const page = await context.newPage()
     const dialogs: string[] = []
-    page.on('dialog', (dialog) => {
-      dialogs.push(dialog.message())
-      void dialog.dismiss()
-    })
-    await page.addInitScript(trapSentinel)
+    const { context, page } = await openTrapped(browser, (dialog) => dialogs.push(dialog.message()))
     try {
       await page.goto(`${server.url}/go/internal`, { waitUntil: 'load' })
       await page.waitForURL(`${server.url}/about-us`, { timeout: 10_000 })
