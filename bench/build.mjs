@@ -87,7 +87,10 @@ function sampleVmHwm(pid) {
       if (match) peak = Math.max(peak, Number(match[1]) * 1024)
     } catch {}
   }, 50)
-  return () => (clearInterval(timer), peak)
+  return () => {
+    clearInterval(timer)
+    return peak
+  }
 }
 
 function runBuildChild(options) {

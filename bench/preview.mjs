@@ -99,14 +99,13 @@ if (isMain) {
   const result = await runPreviewBench({ durationMs: arg('duration', 10) * 1000, concurrency: arg('concurrency', 16), maxRequests: arg('requests', 20_000) })
   if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify(result)}\n`)
   else {
-    process.stdout.write(
-      [
+    const lines = [
         `preview: ${result.requests} requests in ${result.seconds} s at concurrency ${result.concurrency}`,
         `  ${result.rps} req/s (target >= ${result.targetRps}), p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, errors ${result.errors}`,
         `  RSS ${result.rssBeforeMb} MB before, ${result.rssAfterMb} MB after (heap ${result.heapBeforeMb} -> ${result.heapAfterMb} MB; NODE_ENV=${result.nodeEnv})`,
         ...result.firstErrors.map((e) => `  error: ${e}`),
-      ].join('\n') + '\n',
-    )
+    ]
+    process.stdout.write(`${lines.join('\n')}\n`)
   }
   process.exitCode = result.errors === 0 && result.rps >= TARGET_RPS ? 0 : 1
 }

@@ -55,7 +55,10 @@ export function createCrawler(options: CrawlerOptions): Crawler {
   const next = (): string | undefined => {
     if (head >= queue.length) return undefined
     const path = queue[head++]
-    if (head === queue.length) (queue = []), (head = 0)
+    if (head === queue.length) {
+      queue = []
+      head = 0
+    }
     return path
   }
 

@@ -2,6 +2,7 @@
  * `public/` is copied to the output as it is (sw.js, favicon, …). Symbolic
  * links are not followed: they are listed as skipped.
  */
+import type { Dirent } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { SkippedItem } from './types.js'
@@ -12,7 +13,7 @@ export async function listPublicFiles(dir: string): Promise<{ files: string[]; s
   const files: string[] = []
   const skipped: SkippedItem[] = []
   const walk = async (rel: string): Promise<void> => {
-    let entries
+    let entries: Dirent[]
     try {
       entries = await readdir(join(dir, rel), { withFileTypes: true })
     } catch (error) {

@@ -105,7 +105,9 @@ export function createRenderPool(options: { root: string; threads: number }): Re
 
   return {
     ready,
-    start: async (context) => slots.forEach((slot) => slot.worker.postMessage({ type: 'start', context } satisfies ToWorker)),
+    start: async (context) => {
+      for (const slot of slots) slot.worker.postMessage({ type: 'start', context } satisfies ToWorker)
+    },
     page: (job) => run<PageOutput>({ type: 'page', job }),
     notFound: (job) => run<NotFoundOutput>({ type: 'not-found', job }),
     close: async () => {

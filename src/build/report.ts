@@ -47,7 +47,10 @@ export function formatBytes(bytes: number): string {
   const units = ['B', 'KB', 'MB', 'GB']
   let value = bytes
   let unit = 0
-  while (value >= 1024 && unit < units.length - 1) (value /= 1024), (unit += 1)
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024
+    unit += 1
+  }
   return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`
 }
 

@@ -25,7 +25,7 @@ export function toPageFact(options: { path: string; locale: string; page: PageDa
   const { path, locale, page, baseUrl } = options
   const alternates: PageFact['alternates'] = []
   for (const entry of Array.isArray(page.i18n) ? page.i18n : []) {
-    if (!entry || !entry.available) continue
+    if (!entry?.available) continue
     const link = classifyHref(entry.link, baseUrl)
     const hreflang = entry.hreflang || entry.twoLetterIsoCode
     if (link.type !== 'internal' || typeof hreflang !== 'string' || hreflang === '') continue

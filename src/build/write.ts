@@ -90,7 +90,8 @@ export function createFileWriter(root: string): FileWriter {
           const bytes = Buffer.from(batch.join(''))
           await file.write(bytes)
           size += bytes.byteLength
-          ;(batch = []), (batchLength = 0)
+          batch = []
+          batchLength = 0
         }
         for (const part of parts) {
           batch.push(part)

@@ -90,7 +90,7 @@ export function createTemplateLoader(templates: LazyTemplates): TemplateLoader {
     return promise
   }
   const loadOne = (kind: Kind, loaders: Record<string, ModuleLoader<unknown>>, key: string) =>
-    loadOnce(`${kind}/${key}`, Object.prototype.hasOwnProperty.call(loaders, key) ? loaders[key] : undefined, (value) => {
+    loadOnce(`${kind}/${key}`, Object.hasOwn(loaders, key) ? loaders[key] : undefined, (value) => {
       ;(loaded[kind] as Record<string, unknown>)[key] = value
     })
   let main: MainTemplates | undefined

@@ -91,14 +91,17 @@ export function validateUserConfig(config: unknown): ConfigIssue[] {
   if (sites !== undefined) {
     if (!Array.isArray(sites)) issues.push({ path: 'sites', message: 'expected a list of site objects' })
     else
-      sites.forEach((site, i) => {
+      for (const [i, site] of sites.entries()) {
         const path = `sites[${i}]`
-        if (!isRecord(site)) return void issues.push({ path, message: 'expected an object' })
+        if (!isRecord(site)) {
+          issues.push({ path, message: 'expected an object' })
+          continue
+        }
         const { hostname, ...rest } = site
         const message = hostnames(hostname)
         if (message) issues.push({ path: `${path}.hostname`, message })
         checkShape(rest, SITE_SHAPE, path, issues)
-      })
+      }
   }
   return issues
 }

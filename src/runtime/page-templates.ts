@@ -17,7 +17,7 @@ export interface PageTemplates {
 
 /** The key a lookup of `name` ends at among `available` (own properties only): `name`, else `Default`. */
 export const templateKey = (available: object, name: string): string =>
-  Object.prototype.hasOwnProperty.call(available, name) ? name : 'Default'
+  Object.hasOwn(available, name) ? name : 'Default'
 
 /**
  * The layout of `page` and the type of every content element in its columns, nested ones
@@ -115,7 +115,7 @@ function clientElements(value: unknown, isClient: (key: string) => boolean): { f
         }
       }
     }
-    if (Array.isArray(item)) item.forEach((child, position) => visit(child, position, within))
+    if (Array.isArray(item)) for (const [position, child] of item.entries()) visit(child, position, within)
     else for (const child of Object.values(item)) visit(child, 0, within)
   }
   visit(value, 0, false)

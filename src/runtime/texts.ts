@@ -9,7 +9,7 @@
  */
 export function localeKey(table: object, locale: string, fallback = 'en'): string | undefined {
   const keys = [locale, locale.split('-')[0] ?? '', fallback, 'en']
-  return keys.find((key) => Object.prototype.hasOwnProperty.call(table, key)) ?? Object.keys(table)[0]
+  return keys.find((key) => Object.hasOwn(table, key)) ?? Object.keys(table)[0]
 }
 
 /** Picks the entry of a per-locale table: exact locale, its language part, the default locale, then `en`. */

@@ -55,7 +55,10 @@ function utf8Length(text: string): number {
     const code = text.charCodeAt(i)
     if (code < 0x80) bytes += 1
     else if (code < 0x800) bytes += 2
-    else if (code >= 0xd800 && code <= 0xdbff) (bytes += 4), i++
+    else if (code >= 0xd800 && code <= 0xdbff) {
+      bytes += 4
+      i++
+    }
     else bytes += 3
   }
   return bytes
@@ -138,7 +141,10 @@ export function classifyLink(href: unknown, baseUrl?: string): LinkKind {
   if (href.length > MAX_PATH_LENGTH) return classifyUncached(href, baseUrl)
   // Menus repeat the same links on every page: each (href, baseUrl) is classified once.
   let known = linkKinds.get(baseUrl)
-  if (known === undefined) linkKinds.set(baseUrl, (known = new Map()))
+  if (known === undefined) {
+    known = new Map()
+    linkKinds.set(baseUrl, known)
+  }
   let kind = known.get(href)
   if (kind === undefined) {
     if (known.size >= LINK_KIND_CACHE_SIZE) known.clear()

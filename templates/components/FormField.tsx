@@ -1,4 +1,5 @@
 /** One EXT:form element (contract 6.2 `form_formframework`) as an accessible form control. */
+import type { ReactNode } from 'react'
 import { isRecord } from 'site/runtime'
 import { useTexts } from '../texts.js'
 
@@ -52,7 +53,7 @@ export function FormField({ element, formId }: { element: Record<string, unknown
       {required && <span className="form__required">{` (${t.required})`}</span>}
     </label>
   )
-  let control
+  let control: ReactNode
   if (type === 'Textarea') control = <textarea {...common} rows={5} placeholder={placeholder} />
   else if (type === 'SingleSelect' || type === 'MultiSelect') {
     control = (

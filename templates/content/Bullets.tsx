@@ -1,4 +1,5 @@
 /** CType `bullets`: `bulletsType` 0 unordered, 1 ordered, 2 definition list (`[term, definition]` rows). */
+import type { ReactNode } from 'react'
 import { ElementRoot, Heading, type ContentElementProps } from 'site/runtime'
 
 const text = (item: unknown): string => (Array.isArray(item) ? item.join(' ') : typeof item === 'string' ? item : '')
@@ -6,7 +7,7 @@ const text = (item: unknown): string => (Array.isArray(item) ? item.join(' ') : 
 export default function Bullets(props: ContentElementProps) {
   const items = Array.isArray(props.bodytext) ? props.bodytext : []
   const kind = Number(props.bulletsType)
-  let list
+  let list: ReactNode
   if (kind === 2) {
     list = (
       <dl className="ce-bullets__list">

@@ -35,7 +35,7 @@ export default function Table(props: ContentElementProps) {
     <ElementRoot className="ce ce-table">
       <Heading {...props} />
       {rows.length > 0 && (
-        <div className="ce-table__scroll" role={label ? 'region' : undefined} aria-label={label || undefined} tabIndex={label ? 0 : undefined}>
+        <div className="ce-table__scroll" {...(label ? { role: 'region', 'aria-label': label, tabIndex: 0 } : {})}>
           <table className={`ce-table__table ${classToken(props.tableClass, '')}`.trim()}>
             {caption && <caption>{caption}</caption>}
             {head && (

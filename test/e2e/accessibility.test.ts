@@ -23,7 +23,10 @@ describe.skipIf(!hasChromium)('accessibility of the demo site (issue 7)', () => 
   let browser: Browser
   let axe: string
 
-  useSiteAndBrowser((s, b) => ((site = s), (browser = b)))
+  useSiteAndBrowser((s, b) => {
+    site = s
+    browser = b
+  })
   beforeAll(async () => {
     axe = await axeSource()
   })

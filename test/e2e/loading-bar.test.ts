@@ -35,7 +35,8 @@ interface BarSnapshot {
 const recordBarStates = (page: Page) =>
   page.evaluate(() => {
     const bar = document.getElementById('site-loading-bar') as HTMLElement
-    const states: BarSnapshot[] = ((window as unknown as { __barStates: BarSnapshot[] }).__barStates = [])
+    const states: BarSnapshot[] = []
+    ;(window as unknown as { __barStates: BarSnapshot[] }).__barStates = states
     new MutationObserver(() =>
       states.push({ state: bar.getAttribute('data-state') ?? '', color: getComputedStyle(bar).backgroundColor, height: bar.getBoundingClientRect().height }),
     ).observe(bar, { attributes: true, attributeFilter: ['data-state'] })
@@ -47,7 +48,10 @@ describe.skipIf(!hasChromium)('route loading bar (issue 5)', () => {
   let site: BuiltSite
   let browser: Browser
 
-  useSiteAndBrowser((built, launched) => ((site = built), (browser = launched)))
+  useSiteAndBrowser((built, launched) => {
+    site = built
+    browser = launched
+  })
 
   async function openHome() {
     const opened = await openPage(browser)

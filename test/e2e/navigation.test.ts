@@ -12,7 +12,10 @@ describe.skipIf(!hasChromium)('visitor navigation (issue 5)', () => {
   let site: BuiltSite
   let browser: Browser
 
-  useSiteAndBrowser((built, launched) => ((site = built), (browser = launched)))
+  useSiteAndBrowser((built, launched) => {
+    site = built
+    browser = launched
+  })
 
   it('a header link renders the next page on the client: URL, title, content, one payload request, page_view', async () => {
     const { context, page, problems } = await openPage(browser)

@@ -18,7 +18,10 @@ describe.skipIf(!hasChromium)('new build detection (issue 5)', () => {
   let site: BuiltSite
   let browser: Browser
 
-  useSiteAndBrowser((built, launched) => ((site = built), (browser = launched)))
+  useSiteAndBrowser((built, launched) => {
+    site = built
+    browser = launched
+  })
 
   /** Resolves with the build id of the next latest.json the page reads. */
   const nextManifestRead = (page: Page) =>

@@ -11,7 +11,10 @@ describe.skipIf(!hasChromium)('demo pages in the browser (issue 5)', () => {
   let site: BuiltSite
   let browser: Browser
 
-  useSiteAndBrowser((built, launched) => ((site = built), (browser = launched)))
+  useSiteAndBrowser((built, launched) => {
+    site = built
+    browser = launched
+  })
 
   it('hydrate without console errors or hydration warnings, in en, pl and de', async () => {
     const paths = site.result.pages.paths

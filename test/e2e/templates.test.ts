@@ -26,7 +26,10 @@ describe.skipIf(!hasChromium)('templates loaded on demand (issue 5)', () => {
   let site: BuiltSite
   let browser: Browser
 
-  useSiteAndBrowser((built, launched) => ((site = built), (browser = launched)))
+  useSiteAndBrowser((built, launched) => {
+    site = built
+    browser = launched
+  })
   // The same bundle as the build's (content-hashed, so the same URLs): which chunk is which template.
   let chunks: TemplateChunks
   beforeAll(async () => {
@@ -162,7 +165,10 @@ describe.skipIf(!hasChromium)('a template marked use client (issue 5)', () => {
     chunks = (await bundleClient({ root })).assets.templateChunks as TemplateChunks
     return root
   }
-  useSiteAndBrowser((built, launched) => ((site = built), (browser = launched)), projectWithClientText)
+  useSiteAndBrowser((built, launched) => {
+    site = built
+    browser = launched
+  }, projectWithClientText)
   afterAll(() => rm(root, { recursive: true, force: true }))
 
   it('a page that renders it hydrates just its elements (islands): preloads and loads their chunks only, its main kept, and their effects run', async () => {

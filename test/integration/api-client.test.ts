@@ -3,7 +3,7 @@ import { createApiClient } from '../../src/api/client.js'
 import { resolveSiteOptions } from '../../src/config/resolve.js'
 import type { ResolvedSite, SiteOptions } from '../../src/config/types.js'
 import { startDemoApi, type DemoApi } from '../../src/demo/server.js'
-import { FetchError, SiteError } from '../../src/errors.js'
+import { FetchError, type SiteError } from '../../src/errors.js'
 
 let api: DemoApi
 

@@ -33,4 +33,5 @@ export async function builtTitle(outDir: string, path: string): Promise<string> 
 
 /** Text of an element as the browser shows it (innerText), or '' when missing. */
 export const textOf = (page: Page, selector: string): Promise<string> =>
+  // biome-ignore lint/performance/useDomNodeTextContent: the text as shown (CSS applied), as a visitor reads it
   page.evaluate((sel) => (document.querySelector(sel) as HTMLElement | null)?.innerText ?? '', selector)

@@ -41,7 +41,7 @@ describe('splitRuntimeImports', () => {
     const source = "import {\n  SafeLink,\n  Gallery as G,\n  type FileRef,\n  pick,\n} from 'site/runtime'\nconst x = 1\n"
     const out = splitRuntimeImports(source, map)
     expect(out).toBe(
-      'import { SafeLink } from "/r/SafeLink.tsx"; import { Gallery as G } from "/r/Gallery.tsx"; import { pickLocale as pick } from "/r/texts.ts";' + '\n'.repeat(6) + 'const x = 1\n',
+      `import { SafeLink } from "/r/SafeLink.tsx"; import { Gallery as G } from "/r/Gallery.tsx"; import { pickLocale as pick } from "/r/texts.ts";${'\n'.repeat(6)}const x = 1\n`,
     )
     expect(out.split('\n')).toHaveLength(source.split('\n').length)
   })

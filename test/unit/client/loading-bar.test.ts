@@ -80,7 +80,9 @@ describe('loading bar (SPEC points 4 and 9)', () => {
 
   it('paints a fixed bar 3 px high, red with data-state="error" on failure', () => {
     const attributes: Record<string, string> = {}
-    const element = { style: { cssText: '', opacity: '', transform: '', backgroundColor: '' }, setAttribute: (k: string, v: string) => void (attributes[k] = v) }
+    const element = { style: { cssText: '', opacity: '', transform: '', backgroundColor: '' }, setAttribute: (k: string, v: string) => {
+      attributes[k] = v
+    } }
     const paint = createBarPainter(element)
     expect(element.style.cssText).toContain(`height:${LOADING_BAR.heightPx}px`)
     expect(element.style.cssText).toContain('position:fixed')

@@ -47,7 +47,7 @@ describe('sanitisation of rich text and links', () => {
 
   it('removes unsafe links from headerLink, menus, files and the meta block', () => {
     expect(text?.content.headerLink).toBe('')
-    expect((menu?.content.menu as Array<{ title: string; link: string }>).map((e) => [e.title, e.link])).toEqual([
+    expect((menu!.content.menu as Array<{ title: string; link: string }>).map((e) => [e.title, e.link])).toEqual([
       ['Good', '/good'],
       ['Bad', ''],
       ['Data', ''],
@@ -55,8 +55,8 @@ describe('sanitisation of rich text and links', () => {
     expect(hostile.meta.canonical).toBe('')
     expect(hostile.meta.ogImage).toBeNull()
     expect(hostile.meta.twitterImage).toBeNull()
-    expect((uploads?.content.media as unknown[]).length).toBe(1)
-    const rows = (textpic?.content.gallery as { rows: Record<string, { columns: Record<string, { publicUrl: string }> }> }).rows
+    expect((uploads!.content.media as unknown[]).length).toBe(1)
+    const rows = (textpic!.content.gallery as { rows: Record<string, { columns: Record<string, { publicUrl: string }> }> }).rows
     expect(rows['1']?.columns['1']?.publicUrl).toBe('')
   })
 
@@ -156,7 +156,7 @@ describe('prepareInitialData', () => {
     expect(data.featuredNavigation).toEqual([])
     expect(data.footerNavigation).toEqual([])
     expect(data.footerContactData?.content.bodytext).toBe('<p>Call <a href="tel:+48123">us</a></p>')
-    expect((data.footerContactData?.content.items as Array<{ link?: string }>)[1]?.link).toBe('')
+    expect((data.footerContactData!.content.items as Array<{ link?: string }>)[1]?.link).toBe('')
     expect(data.backendEditor).toBeUndefined()
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
     expect(Object.getPrototypeOf(data)).toBe(Object.prototype)

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { SiteError } from '../../../src/errors.js'
+import type { SiteError } from '../../../src/errors.js'
 import { prepareInitialData, preparePage } from '../../../src/render/prepare.js'
 import { renderPage } from '../../../src/render/render-page.js'
 import type { TemplateRegistry } from '../../../src/render/types.js'
