@@ -58,12 +58,31 @@ else await runBench()
 
 /** Child: one build, then one JSON line on stdout with the summary and the process's own peak RSS. */
 async function runChild({ apiUrl, outDir, concurrency, renderThreads, stubRender }) {
-  const [{ build }, { resolveSites }] = await Promise.all([import(dist('build/build.js')), import(dist('config/resolve.js'))])
+  const [{ build }, { resolveSites }] = await Promise.all([
+    import(dist('build/build.js')),
+    import(dist('config/resolve.js')),
+  ])
   const sites = resolveSites({ baseUrl: 'https://www.example.com' }, { apiBaseUrl: apiUrl }, 'bench')
   const renderer = stubRender ? await createStubRenderer() : undefined
-  const result = await build({ config: { root: ROOT, configFile: 'bench', sites }, site: sites[0], outDir, concurrency, renderThreads, renderer })
+  const result = await build({
+    config: { root: ROOT, configFile: 'bench', sites },
+    site: sites[0],
+    outDir,
+    concurrency,
+    renderThreads,
+    renderer,
+  })
   const { pages, redirects, failures, bytesWritten, filesWritten, durationMs, timings } = result
-  const summary = { pages: pages.total, redirects: redirects.length, failures, bytesWritten, filesWritten, durationMs, timings, renderThreads: renderThreads ?? 'default' }
+  const summary = {
+    pages: pages.total,
+    redirects: redirects.length,
+    failures,
+    bytesWritten,
+    filesWritten,
+    durationMs,
+    timings,
+    renderThreads: renderThreads ?? 'default',
+  }
   process.stdout.write(`${JSON.stringify({ ...summary, peakRssBytes: process.resourceUsage().maxRSS * 1024 })}\n`)
 }
 
@@ -73,8 +92,16 @@ async function createStubRenderer() {
   return {
     preparePage,
     prepareInitialData,
-    renderPage: (state) => ({ appHtml: `<main>${state.page?.id ?? state.status}</main>`, head: [], htmlAttrs: { lang: state.locale, dir: 'ltr' }, bodyAttrs: { class: '' }, status: state.status, problems: [] }),
-    renderDocument: ({ result, boot }) => `<!doctype html><html lang="${result.htmlAttrs.lang}"><body>${result.appHtml}<script type="application/json">${JSON.stringify(boot)}</script></body></html>`,
+    renderPage: (state) => ({
+      appHtml: `<main>${state.page?.id ?? state.status}</main>`,
+      head: [],
+      htmlAttrs: { lang: state.locale, dir: 'ltr' },
+      bodyAttrs: { class: '' },
+      status: state.status,
+      problems: [],
+    }),
+    renderDocument: ({ result, boot }) =>
+      `<!doctype html><html lang="${result.htmlAttrs.lang}"><body>${result.appHtml}<script type="application/json">${JSON.stringify(boot)}</script></body></html>`,
   }
 }
 
@@ -116,7 +143,13 @@ async function measure({ api, workDir, pagesPerLocale, latencyMs, concurrency, r
   api.setLatency(latencyMs)
   const dir = await mkdtemp(join(workDir, 'build-'))
   const started = performance.now()
-  const summary = await runBuildChild({ apiUrl: api.url, outDir: join(dir, 'out'), concurrency, renderThreads, stubRender })
+  const summary = await runBuildChild({
+    apiUrl: api.url,
+    outDir: join(dir, 'out'),
+    concurrency,
+    renderThreads,
+    stubRender,
+  })
   const processMs = performance.now() - started
   {
     const limitMs = (summary.pages * latencyMs) / concurrency
@@ -147,7 +180,9 @@ async function measure({ api, workDir, pagesPerLocale, latencyMs, concurrency, r
 
 function print(r) {
   const line = (label, value) => console.log(`  ${label.padEnd(16)}${value}`)
-  console.log(`\nsite build: ${r.pagesPerLocale} pages/locale x ${LOCALES} locales, latency ${r.latencyMs} ms, concurrency ${r.concurrency}, render threads ${r.renderThreads}`)
+  console.log(
+    `\nsite build: ${r.pagesPerLocale} pages/locale x ${LOCALES} locales, latency ${r.latencyMs} ms, concurrency ${r.concurrency}, render threads ${r.renderThreads}`,
+  )
   line('pages', `${r.pages} (+ ${r.redirects} redirects, ${r.failures} failures)`)
   line('wall time', `${(r.wallMs / 1000).toFixed(2)} s (process ${(r.processMs / 1000).toFixed(2)} s with start-up)`)
   line('pages/s', `${r.pagesPerSecond}`)
@@ -155,7 +190,10 @@ function print(r) {
     line('latency limit', `${(r.latencyLimitMs / 1000).toFixed(2)} s (pages x L / concurrency)`)
     line('ratio', `${r.ratioToLimit} (limit / wall; target >= 0.9 at L = 20 ms)`)
   }
-  line('render', `${(r.renderMs / 1000).toFixed(2)} s in total, ${r.renderMsPerPage} ms/page (prepare + render + document + payload)`)
+  line(
+    'render',
+    `${(r.renderMs / 1000).toFixed(2)} s in total, ${r.renderMsPerPage} ms/page (prepare + render + document + payload)`,
+  )
   line('API wait', `${(r.apiWaitMs / 1000).toFixed(2)} s summed over requests, ${r.apiWaitMsPerRequest} ms/request`)
   line('write', `${(r.writeMs / 1000).toFixed(2)} s summed over pages (overlaps the rest)`)
   line('peak RSS', `${r.peakRssMb} MB`)
@@ -174,7 +212,15 @@ async function runBench() {
       const api = await startDemoApi({ port: 0, generate: { pagesPerLocale } })
       try {
         for (const latencyMs of numbers(values.latency, 'latency')) {
-          const result = await measure({ api, workDir, pagesPerLocale, latencyMs, concurrency, renderThreads, stubRender: values['stub-render'] })
+          const result = await measure({
+            api,
+            workDir,
+            pagesPerLocale,
+            latencyMs,
+            concurrency,
+            renderThreads,
+            stubRender: values['stub-render'],
+          })
           results.push(result)
           if (!values.json) print(result)
         }

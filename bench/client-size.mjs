@@ -33,7 +33,8 @@ const sizeOf = (contents) => ({ bytes: contents.length, gzip: gzipSync(contents)
 /** Splits the JS reachable from the entry into static (every page's first load) and dynamic (on demand) files. */
 function classify(files, entryPath) {
   const byName = new Map(files.map((f) => [f.path.split('/').pop(), f]))
-  const importsOf = (file, re) => [...Buffer.from(file.contents).toString('utf8').matchAll(re)].map((m) => byName.get(m[1])).filter(Boolean)
+  const importsOf = (file, re) =>
+    [...Buffer.from(file.contents).toString('utf8').matchAll(re)].map((m) => byName.get(m[1])).filter(Boolean)
   const walk = (start, skip, follow) => {
     const seen = new Set()
     const queue = [...start]
@@ -55,7 +56,8 @@ function classify(files, entryPath) {
 /** React alone (react-dom/client + the JSX runtime), bundled and minified like the client: the fixed part of the budget. */
 async function measureReact() {
   const { build } = await import('esbuild')
-  const contents = "import { hydrateRoot } from 'react-dom/client'; import { jsx } from 'react/jsx-runtime'; hydrateRoot(document, jsx('div', {}))"
+  const contents =
+    "import { hydrateRoot } from 'react-dom/client'; import { jsx } from 'react/jsx-runtime'; hydrateRoot(document, jsx('div', {}))"
   const result = await build({
     stdin: { contents, resolveDir: repo, loader: 'js' },
     bundle: true,
@@ -74,7 +76,11 @@ const demoPageFiles = () =>
   existsSync(DEMO_PAGES)
     ? readdirSync(DEMO_PAGES, { withFileTypes: true })
         .filter((d) => d.isDirectory())
-        .flatMap((d) => readdirSync(join(DEMO_PAGES, d.name)).filter((f) => f.endsWith('.json')).map((f) => join(DEMO_PAGES, d.name, f)))
+        .flatMap((d) =>
+          readdirSync(join(DEMO_PAGES, d.name))
+            .filter((f) => f.endsWith('.json'))
+            .map((f) => join(DEMO_PAGES, d.name, f)),
+        )
         .sort()
     : []
 
@@ -91,7 +97,11 @@ export async function measureClientSize({ root = repo, page: pageFile = HOME_PAG
   const chunks = assets.templateChunks ?? { layouts: {}, content: {} }
   // A name per file: what it holds, from the bundle's template map.
   const labels = new Map(staticFiles.map((path, i) => [path, i === 0 ? 'entry' : 'loaded with the entry']))
-  const named = { ...chunks, ErrorPage: { ErrorPage: chunks.ErrorPage ?? [] }, main: { 'site:templates/main': chunks.main ?? [], 'client/islands': chunks.islands ?? [] } }
+  const named = {
+    ...chunks,
+    ErrorPage: { ErrorPage: chunks.ErrorPage ?? [] },
+    main: { 'site:templates/main': chunks.main ?? [], 'client/islands': chunks.islands ?? [] },
+  }
   for (const kind of ['layouts', 'content', 'texts', 'ErrorPage', 'main']) {
     for (const [name, urls] of Object.entries(named[kind] ?? {})) {
       urls.forEach((url, i) => {
@@ -101,18 +111,29 @@ export async function measureClientSize({ root = repo, page: pageFile = HOME_PAG
     }
   }
   const row = (path) => ({ path, label: labels.get(path) ?? 'client navigation', ...sizes.get(path) })
-  const sum = (rows) => rows.reduce((a, r) => ({ bytes: a.bytes + r.bytes, gzip: a.gzip + r.gzip }), { bytes: 0, gzip: 0 })
+  const sum = (rows) =>
+    rows.reduce((a, r) => ({ bytes: a.bytes + r.bytes, gzip: a.gzip + r.gzip }), { bytes: 0, gzip: 0 })
 
   const localeOf = (file) => basename(join(file, '..'))
   /** The chunks beyond the entry's a page (as the API sends it) loads before hydrating, as its HTML preloads them. */
   const templateFilesOf = (raw, locale) => {
-    const state = { page: preparePage(raw).page, locale, editorPreview: false, site: { i18n: { default: DEFAULT_LOCALE } } }
+    const state = {
+      page: preparePage(raw).page,
+      locale,
+      editorPreview: false,
+      site: { i18n: { default: DEFAULT_LOCALE } },
+    }
     const every = new Set(assets.modulePreloads ?? [])
     const hydration = mainHydration(state, chunks)
     const keep = hydration.kind !== 'full'
     const needs = templateNeeds(state, chunks, { main: !keep })
     const islands = hydration.kind === 'islands' ? [...new Set(hydration.islands.map((island) => island.template))] : []
-    return { needs: { ...needs, keepsMain: keep, islands }, paths: modulePreloads(assets, { state }).filter((url) => !every.has(url)).map(toPath) }
+    return {
+      needs: { ...needs, keepsMain: keep, islands },
+      paths: modulePreloads(assets, { state })
+        .filter((url) => !every.has(url))
+        .map(toPath),
+    }
   }
   const everyPage = staticFiles.map(row)
   const base = sum(everyPage)
@@ -121,7 +142,11 @@ export async function measureClientSize({ root = repo, page: pageFile = HOME_PAG
   const typicalJs = sum([...everyPage, ...typicalTemplates])
   const pages = demoPageFiles().map((file) => {
     const { paths } = templateFilesOf(JSON.parse(readFileSync(file, 'utf8')), localeOf(file))
-    return { page: relative(DEMO_PAGES, file), gzip: base.gzip + sum(paths.map(row)).gzip, files: everyPage.length + paths.length }
+    return {
+      page: relative(DEMO_PAGES, file),
+      gzip: base.gzip + sum(paths.map(row)).gzip,
+      files: everyPage.length + paths.length,
+    }
   })
   pages.sort((a, b) => a.gzip - b.gzip)
   const deferred = dynamicFiles.filter((path) => !typical.paths.includes(path)).map(row)
@@ -134,9 +159,21 @@ export async function measureClientSize({ root = repo, page: pageFile = HOME_PAG
       page: relative(repo, pageFile),
       templates: typical.needs,
       templateFiles: { files: typicalTemplates, ...sum(typicalTemplates) },
-      firstLoadJs: { ...typicalJs, files: everyPage.length + typicalTemplates.length, ratio: typicalJs.gzip / FIRST_LOAD_JS_TARGET_BYTES },
+      firstLoadJs: {
+        ...typicalJs,
+        files: everyPage.length + typicalTemplates.length,
+        ratio: typicalJs.gzip / FIRST_LOAD_JS_TARGET_BYTES,
+      },
     },
-    demoPages: pages.length === 0 ? undefined : { count: pages.length, smallest: pages[0], median: pages[Math.floor(pages.length / 2)], largest: pages[pages.length - 1] },
+    demoPages:
+      pages.length === 0
+        ? undefined
+        : {
+            count: pages.length,
+            smallest: pages[0],
+            median: pages[Math.floor(pages.length / 2)],
+            largest: pages[pages.length - 1],
+          },
     deferredJs: { files: deferred, ...sum(deferred) },
     totalJs: { ...all, ratio: all.gzip / FIRST_LOAD_JS_TARGET_BYTES },
     css: { files: css, ...sum(css) },
@@ -149,7 +186,8 @@ const pct = (r) => `${(r * 100).toFixed(1)}%`
 
 function print(report) {
   const lines = []
-  const line = (name, label, size) => `  ${name.padEnd(34)} ${label.padEnd(32)} ${kb(size.bytes).padStart(9)} ${kb(size.gzip).padStart(9)} gzip`
+  const line = (name, label, size) =>
+    `  ${name.padEnd(34)} ${label.padEnd(32)} ${kb(size.bytes).padStart(9)} ${kb(size.gzip).padStart(9)} gzip`
   const table = (title, group) => {
     lines.push(title)
     for (const f of group.files) lines.push(line(basename(f.path), f.label, f))
@@ -158,17 +196,27 @@ function print(report) {
   const { typicalPage: typical } = report
   table('Every page (entry + static imports):', report.everyPageJs)
   const { templates: needs } = typical
-  const main = needs.keepsMain ? `main kept as rendered${needs.islands?.length ? `, islands ${needs.islands.join(', ')}` : ''}` : `layout ${needs.layouts.join(', ') || '-'}; content ${needs.content.join(', ') || '-'}`
+  const main = needs.keepsMain
+    ? `main kept as rendered${needs.islands?.length ? `, islands ${needs.islands.join(', ')}` : ''}`
+    : `layout ${needs.layouts.join(', ') || '-'}; content ${needs.content.join(', ') || '-'}`
   table(`Loaded before hydrating ${typical.page} (texts ${needs.texts ?? '-'}; ${main}):`, typical.templateFiles)
   table(`Deferred JS (client navigation once idle, the templates ${typical.page} does not use):`, report.deferredJs)
   table('CSS:', report.css)
-  lines.push(`React alone (react-dom/client + jsx runtime): ${kb(report.react.bytes)}, ${kb(report.react.gzip)} gzip; the rest of the typical page's first-load JS: ${kb(typical.firstLoadJs.gzip - report.react.gzip)} gzip`)
-  lines.push(`First-load JS every page shares (entry and its static imports; a page adds its locale's texts) ${kb(report.everyPageJs.gzip)} gzip = ${pct(report.everyPageJs.ratio)} of the ${kb(report.targetGzip)} target`)
+  lines.push(
+    `React alone (react-dom/client + jsx runtime): ${kb(report.react.bytes)}, ${kb(report.react.gzip)} gzip; the rest of the typical page's first-load JS: ${kb(typical.firstLoadJs.gzip - report.react.gzip)} gzip`,
+  )
+  lines.push(
+    `First-load JS every page shares (entry and its static imports; a page adds its locale's texts) ${kb(report.everyPageJs.gzip)} gzip = ${pct(report.everyPageJs.ratio)} of the ${kb(report.targetGzip)} target`,
+  )
   if (report.demoPages) {
     const { count, smallest, median, largest } = report.demoPages
-    lines.push(`Demo pages (${count}): first-load JS ${kb(smallest.gzip)} (${smallest.page}) to ${kb(largest.gzip)} (${largest.page}), median ${kb(median.gzip)} gzip`)
+    lines.push(
+      `Demo pages (${count}): first-load JS ${kb(smallest.gzip)} (${smallest.page}) to ${kb(largest.gzip)} (${largest.page}), median ${kb(median.gzip)} gzip`,
+    )
   }
-  lines.push(`First-load JS of the typical page (${typical.page}, ${typical.firstLoadJs.files} files) ${kb(typical.firstLoadJs.gzip)} gzip = ${pct(typical.firstLoadJs.ratio)} of the ${kb(report.targetGzip)} target`)
+  lines.push(
+    `First-load JS of the typical page (${typical.page}, ${typical.firstLoadJs.files} files) ${kb(typical.firstLoadJs.gzip)} gzip = ${pct(typical.firstLoadJs.ratio)} of the ${kb(report.targetGzip)} target`,
+  )
   lines.push(`All JS of the site ${kb(report.totalJs.gzip)} gzip`)
   return lines.join('\n')
 }

@@ -28,14 +28,26 @@ if (result.failures.length) throw new Error(`demo build failed: ${JSON.stringify
 const server = await startStaticServer({ dir: outDir, host: '127.0.0.1', port: 0 })
 const chrome = await chromeLauncher.launch({
   chromePath: '/usr/bin/chromium',
-  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  chromeFlags: [
+    '--headless=new',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 })
 
 let below = 0
 try {
   console.log(`page${' '.repeat(22)}${CATEGORIES.map((c) => c.padStart(16)).join('')}`)
   for (const path of pages) {
-    const runner = await lighthouse(`${server.url}${path}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES })
+    const runner = await lighthouse(`${server.url}${path}`, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: CATEGORIES,
+    })
     const scores = CATEGORIES.map((c) => Math.round((runner.lhr.categories[c]?.score ?? 0) * 100))
     below += scores.filter((s) => s < TARGET).length
     console.log(`${path.padEnd(26)}${scores.map((s) => `${s}${s < TARGET ? ' (<95)' : ''}`.padStart(16)).join('')}`)
@@ -43,8 +55,15 @@ try {
       const category = runner.lhr.categories[c]
       const failing = category.auditRefs
         .map((ref) => runner.lhr.audits[ref.id])
-        .filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'manual')
-      for (const audit of failing.slice(0, 5)) console.log(`    ${c}: ${audit.id} (${audit.title})${audit.displayValue ? `: ${audit.displayValue}` : ''}`)
+        .filter(
+          (a) =>
+            a.score !== null &&
+            a.score < 0.9 &&
+            a.scoreDisplayMode !== 'informative' &&
+            a.scoreDisplayMode !== 'manual',
+        )
+      for (const audit of failing.slice(0, 5))
+        console.log(`    ${c}: ${audit.id} (${audit.title})${audit.displayValue ? `: ${audit.displayValue}` : ''}`)
     }
   }
   console.log(`target: ${TARGET} or more in each category; ${below === 0 ? 'all met' : `${below} score(s) below`}`)

@@ -18,10 +18,16 @@ export const BENCH_PATHS = ['/', '/about-us', '/services', '/services/cloud-migr
 /** The issue's target for a demo page at API latency 0. */
 export const TARGET_RPS = 200
 
-const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0)
+const percentile = (sorted, p) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0
 const mb = (bytes) => Math.round((bytes / 1024 / 1024) * 10) / 10
 
-export async function runPreviewBench({ durationMs = 10_000, maxRequests = 20_000, concurrency = 16, warmup = 200 } = {}) {
+export async function runPreviewBench({
+  durationMs = 10_000,
+  maxRequests = 20_000,
+  concurrency = 16,
+  warmup = 200,
+} = {}) {
   const [{ startDemoApi }, { resolveConfig }, { startPreviewServer }] = await Promise.all([
     dist('demo/server.js'),
     dist('config/load.js'),
@@ -30,7 +36,15 @@ export async function runPreviewBench({ durationMs = 10_000, maxRequests = 20_00
   const api = await startDemoApi({ port: 0, latencyMs: 0 })
   const inline = { root, apiBaseUrl: api.url }
   const config = await resolveConfig(inline)
-  const server = await startPreviewServer({ config, root, inline, host: '127.0.0.1', port: 0, watch: false, log: () => {} })
+  const server = await startPreviewServer({
+    config,
+    root,
+    inline,
+    host: '127.0.0.1',
+    port: 0,
+    watch: false,
+    log: () => {},
+  })
   const pool = new Pool(server.url, { connections: concurrency, pipelining: 1 })
   const errors = []
   const latencies = []
@@ -96,14 +110,18 @@ if (isMain) {
     const at = process.argv.indexOf(`--${name}`)
     return at > 0 ? Number(process.argv[at + 1]) : fallback
   }
-  const result = await runPreviewBench({ durationMs: arg('duration', 10) * 1000, concurrency: arg('concurrency', 16), maxRequests: arg('requests', 20_000) })
+  const result = await runPreviewBench({
+    durationMs: arg('duration', 10) * 1000,
+    concurrency: arg('concurrency', 16),
+    maxRequests: arg('requests', 20_000),
+  })
   if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify(result)}\n`)
   else {
     const lines = [
-        `preview: ${result.requests} requests in ${result.seconds} s at concurrency ${result.concurrency}`,
-        `  ${result.rps} req/s (target >= ${result.targetRps}), p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, errors ${result.errors}`,
-        `  RSS ${result.rssBeforeMb} MB before, ${result.rssAfterMb} MB after (heap ${result.heapBeforeMb} -> ${result.heapAfterMb} MB; NODE_ENV=${result.nodeEnv})`,
-        ...result.firstErrors.map((e) => `  error: ${e}`),
+      `preview: ${result.requests} requests in ${result.seconds} s at concurrency ${result.concurrency}`,
+      `  ${result.rps} req/s (target >= ${result.targetRps}), p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, errors ${result.errors}`,
+      `  RSS ${result.rssBeforeMb} MB before, ${result.rssAfterMb} MB after (heap ${result.heapBeforeMb} -> ${result.heapAfterMb} MB; NODE_ENV=${result.nodeEnv})`,
+      ...result.firstErrors.map((e) => `  error: ${e}`),
     ]
     process.stdout.write(`${lines.join('\n')}\n`)
   }

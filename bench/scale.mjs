@@ -11,7 +11,9 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const flag = process.argv.indexOf('--sizes')
-const sizes = (flag > 0 ? process.argv[flag + 1] : process.env.BENCH_SCALE_SIZES ?? '334,1000,3334,10000').split(',').map(Number)
+const sizes = (flag > 0 ? process.argv[flag + 1] : (process.env.BENCH_SCALE_SIZES ?? '334,1000,3334,10000'))
+  .split(',')
+  .map(Number)
 const RSS_TARGET_MB = 250
 const script = fileURLToPath(new URL('./build.mjs', import.meta.url))
 

@@ -25,7 +25,11 @@ self.addEventListener('activate', (event) => {
   event.waitUntil(
     (async () => {
       const names = await caches.keys()
-      await Promise.all(names.filter((name) => name.startsWith('site-') && !name.startsWith(`site-${VERSION}-`)).map((name) => caches.delete(name)))
+      await Promise.all(
+        names
+          .filter((name) => name.startsWith('site-') && !name.startsWith(`site-${VERSION}-`))
+          .map((name) => caches.delete(name)),
+      )
       await self.clients.claim()
     })(),
   )
@@ -45,7 +49,9 @@ async function announceBuild(buildId) {
   await meta.put(META_KEY, new Response(JSON.stringify(next), { headers: { 'content-type': 'application/json' } }))
   const keep = new Set(next.map((id) => PREFIX + id))
   const names = await caches.keys()
-  await Promise.all(names.filter((name) => name.startsWith(PREFIX) && !keep.has(name)).map((name) => caches.delete(name)))
+  await Promise.all(
+    names.filter((name) => name.startsWith(PREFIX) && !keep.has(name)).map((name) => caches.delete(name)),
+  )
 }
 
 self.addEventListener('message', (event) => {

@@ -11,7 +11,8 @@ const port = process.env.PORT ?? '8080'
 const api = `http://127.0.0.1:${apiPort}`
 
 const run = (args, options = {}) => spawn(process.execPath, [bin, ...args], { cwd: root, stdio: 'inherit', ...options })
-const exited = (child) => new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))))
+const exited = (child) =>
+  new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))))
 
 const demoApi = run(['demo-api', '--port', apiPort])
 const stop = () => demoApi.kill('SIGTERM')

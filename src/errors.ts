@@ -104,5 +104,7 @@ export const errors = {
     ),
   usage: (message: string) => new SiteError('USAGE', message, { status: 400 }),
   siteAmbiguous: (known: readonly string[]) =>
-    new SiteError('SITE_AMBIGUOUS', `Several sites are configured; choose one with --site HOST (${known.join(', ')})`, { status: 400 }),
+    new SiteError('SITE_AMBIGUOUS', `Several sites are configured; choose one with --site HOST (${known.join(', ')})`, {
+      status: 400,
+    }),
 } as const

@@ -8,7 +8,7 @@
  * On desktop the panel is laid out as rows: top bar, logo and main navigation, featured
  * navigation and the call to action (styles.css).
  */
-import { cx, SafeLink, useHomePath, useSite, type HeaderProps } from 'site/runtime'
+import { cx, type HeaderProps, SafeLink, useHomePath, useSite } from 'site/runtime'
 import { ContextMenu } from './components/ContextMenu.js'
 import { LanguageSwitcher } from './components/LanguageSwitcher.js'
 import { NavList } from './components/NavList.js'

@@ -32,14 +32,19 @@ export function parseBody(text: string): unknown {
 export function readJsonObject(answer: RawAnswer): Record<string, unknown> {
   const { url, status, headers } = answer
   const body = parseBody(answer.text)
-  if (status < 200 || status >= 300) throw new FetchError('API_HTTP', `HTTP ${status} (GET ${url})`, { url, status, data: body })
+  if (status < 200 || status >= 300)
+    throw new FetchError('API_HTTP', `HTTP ${status} (GET ${url})`, { url, status, data: body })
   if (!isRecord(body)) {
     const type = headers['content-type'] ?? 'no content type'
-    throw new FetchError('API_BAD_RESPONSE', `expected a JSON object, got ${typeof body === 'string' ? `unparsable ${type}` : 'another JSON value'} (GET ${url})`, {
-      url,
-      status: 502,
-      data: body,
-    })
+    throw new FetchError(
+      'API_BAD_RESPONSE',
+      `expected a JSON object, got ${typeof body === 'string' ? `unparsable ${type}` : 'another JSON value'} (GET ${url})`,
+      {
+        url,
+        status: 502,
+        data: body,
+      },
+    )
   }
   return body
 }
@@ -51,7 +56,12 @@ export function readPageAnswer(answer: RawAnswer): PageResult {
   if (typeof body.redirectUrl === 'string' && body.redirectUrl !== '') {
     const redirect = body as unknown as RedirectData
     const code = Number(redirect.statusCode)
-    return { type: 'redirect', redirectUrl: redirect.redirectUrl, statusCode: code >= 300 && code < 400 ? code : 301, headers }
+    return {
+      type: 'redirect',
+      redirectUrl: redirect.redirectUrl,
+      statusCode: code >= 300 && code < 400 ? code : 301,
+      headers,
+    }
   }
   return { type: 'page', data: body as unknown as PageData, status: answer.status, headers }
 }

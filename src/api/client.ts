@@ -1,9 +1,9 @@
-import { request, type Dispatcher } from 'undici'
+import { type Dispatcher, request } from 'undici'
 import type { ResolvedSite } from '../config/types.js'
-import { FetchError, errors } from '../errors.js'
+import { errors, FetchError } from '../errors.js'
 import { FETCH_RETRY } from '../shared/constants.js'
 import type { InitialData } from '../shared/types.js'
-import { readJsonObject, readPageAnswer, type PageResult, type RawAnswer } from './answer.js'
+import { type PageResult, type RawAnswer, readJsonObject, readPageAnswer } from './answer.js'
 import { toInitialDataPath } from './initial-data-path.js'
 import { filterQuery } from './query.js'
 
@@ -25,7 +25,11 @@ export interface ApiClient {
    */
   getPageAnswer(pathWithQuery: string, options?: CallOptions): Promise<RawAnswer>
   /** Initial data of a locale: the primary endpoint, then once the fallback; `Initial Data is unavailable: …` when both fail. */
-  getInitialData(locale: string, route?: { path?: string; query?: URLSearchParams }, options?: CallOptions): Promise<{ data: InitialData; headers: Record<string, string> }>
+  getInitialData(
+    locale: string,
+    route?: { path?: string; query?: URLSearchParams },
+    options?: CallOptions,
+  ): Promise<{ data: InitialData; headers: Record<string, string> }>
 }
 
 export interface ApiClientOptions {
@@ -34,7 +38,9 @@ export interface ApiClientOptions {
 }
 
 const flattenHeaders = (headers: Record<string, string | string[] | undefined>): Record<string, string> =>
-  Object.fromEntries(Object.entries(headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(', ') : v]])))
+  Object.fromEntries(
+    Object.entries(headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(', ') : v]])),
+  )
 
 /** Creates the one API client of a site; build and preview both use it. No retry (SPEC point 7). */
 export function createApiClient(site: ResolvedSite, options: ApiClientOptions = {}): ApiClient {
@@ -57,16 +63,24 @@ export function createApiClient(site: ResolvedSite, options: ApiClientOptions = 
       return { url, status: res.statusCode, text, headers: flattenHeaders(res.headers) }
     } catch (cause) {
       const err = cause as Error & { code?: string }
-      const timedOut = err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT' || err.name === 'TimeoutError'
-      throw new FetchError(timedOut ? 'API_TIMEOUT' : 'API_NETWORK', `${timedOut ? `no answer within ${timeoutMs} ms` : err.code ?? err.message} (GET ${url})`, {
-        url,
-        status: timedOut ? 504 : 502,
-        cause,
-      })
+      const timedOut =
+        err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT' || err.name === 'TimeoutError'
+      throw new FetchError(
+        timedOut ? 'API_TIMEOUT' : 'API_NETWORK',
+        `${timedOut ? `no answer within ${timeoutMs} ms` : (err.code ?? err.message)} (GET ${url})`,
+        {
+          url,
+          status: timedOut ? 504 : 502,
+          cause,
+        },
+      )
     }
   }
 
-  async function getJson(path: string, call?: CallOptions): Promise<{ body: Record<string, unknown>; headers: Record<string, string> }> {
+  async function getJson(
+    path: string,
+    call?: CallOptions,
+  ): Promise<{ body: Record<string, unknown>; headers: Record<string, string> }> {
     const answer = await fetchAnswer(path, call)
     return { body: readJsonObject(answer), headers: answer.headers }
   }
@@ -85,7 +99,8 @@ export function createApiClient(site: ResolvedSite, options: ApiClientOptions = 
       return readPageAnswer(await getPageAnswer(pathWithQuery, call))
     },
     async getInitialData(locale, route = {}, call) {
-      const pathFor = (endpoint: string) => toInitialDataPath({ endpoint, locale, i18n: site.i18n, routePath: route.path, routeQuery: route.query })
+      const pathFor = (endpoint: string) =>
+        toInitialDataPath({ endpoint, locale, i18n: site.i18n, routePath: route.path, routeQuery: route.query })
       try {
         const { body, headers } = await getJson(pathFor(site.api.endpoints.initialData), call)
         return { data: body as unknown as InitialData, headers }

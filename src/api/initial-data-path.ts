@@ -1,4 +1,4 @@
-import { withLocale, type LocaleOptions } from '../shared/url.js'
+import { type LocaleOptions, withLocale } from '../shared/url.js'
 
 /**
  * The path initial data is requested at (contract 4.1), for one endpoint value:

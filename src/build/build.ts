@@ -4,8 +4,8 @@
  * Everything is written to a temporary folder beside OUT, which replaces OUT
  * only when no path failed.
  */
-import { checkOutDir, createTempOutput, discardOutput, swapInOutput, type OutputFolders } from './output.js'
-import { createBuildRun, type BuildRun } from './run.js'
+import { checkOutDir, createTempOutput, discardOutput, type OutputFolders, swapInOutput } from './output.js'
+import { type BuildRun, createBuildRun } from './run.js'
 import {
   crawlPages,
   createRenderService,
@@ -55,7 +55,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
 }
 
 /** Swaps the output in (no failures) or throws it away, and sums up the run. */
-async function finish(run: BuildRun, input: { output: OutputFolders; writer: FileWriter; manifest: BuildManifest }): Promise<BuildResult> {
+async function finish(
+  run: BuildRun,
+  input: { output: OutputFolders; writer: FileWriter; manifest: BuildManifest },
+): Promise<BuildResult> {
   const { state } = run
   if (state.failures.length === 0) await swapInOutput(input.output)
   else await discardOutput(input.output)
@@ -64,7 +67,11 @@ async function finish(run: BuildRun, input: { output: OutputFolders; writer: Fil
   return {
     buildId: run.buildId,
     outDir: run.outDir,
-    pages: { total: state.facts.length, byLocale: { ...state.pagesByLocale }, paths: state.facts.map((f) => f.path).sort(compare) },
+    pages: {
+      total: state.facts.length,
+      byLocale: { ...state.pagesByLocale },
+      paths: state.facts.map((f) => f.path).sort(compare),
+    },
     redirects: [...state.redirects].sort((a, b) => compare(a.from, b.from)),
     failures: [...state.failures].sort((a, b) => compare(a.path, b.path)),
     skipped: [...state.skipped].sort((a, b) => compare(a.item, b.item) || compare(a.reason, b.reason)),

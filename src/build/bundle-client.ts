@@ -13,10 +13,16 @@ import { createRequire } from 'node:module'
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as esbuild from 'esbuild'
+import {
+  inspectTemplates,
+  listTemplateFiles,
+  MAIN_TEMPLATES_MODULE,
+  TEMPLATE_LAYOUT,
+  templatesPlugin,
+} from '../render/templates.js'
 import type { ClientAssets, TemplateChunks } from '../render/types.js'
-import { inspectTemplates, listTemplateFiles, MAIN_TEMPLATES_MODULE, TEMPLATE_LAYOUT, templatesPlugin } from '../render/templates.js'
-import { runtimeImportsPlugin } from './runtime-imports.js'
 import { SITE_DIR } from '../shared/constants.js'
+import { runtimeImportsPlugin } from './runtime-imports.js'
 
 export interface ClientBundleOptions {
   /** Project root: `templates/` is read from here. */
@@ -87,16 +93,32 @@ function lazyChunksPlugin(entry: string, runtime: string, withoutRuntime: (path:
           resolveDir: args.resolveDir,
           pluginData: WRAPPED,
         })
-        if (resolved.errors.length > 0 || resolved.external || (resolved.namespace !== 'file' && resolved.namespace !== 'site-templates')) return undefined
+        if (
+          resolved.errors.length > 0 ||
+          resolved.external ||
+          (resolved.namespace !== 'file' && resolved.namespace !== 'site-templates')
+        )
+          return undefined
         // Templates (imported by the generated `site:templates/…` modules) and `site:templates/main` are default exports.
-        return { path: resolved.path, namespace: LAZY_NAMESPACE, pluginData: { template: args.namespace === 'site-templates' } }
+        return {
+          path: resolved.path,
+          namespace: LAZY_NAMESPACE,
+          pluginData: { template: args.namespace === 'site-templates' },
+        }
       })
       pluginBuild.onLoad({ filter: /.*/, namespace: LAZY_NAMESPACE }, (args) => {
         const target = JSON.stringify(args.path)
         const { template } = args.pluginData as { template: boolean }
-        const imports = [entry, ...(withoutRuntime(args.path) ? [] : [runtime])].map((file) => `import ${JSON.stringify(file)}`)
+        const imports = [entry, ...(withoutRuntime(args.path) ? [] : [runtime])].map(
+          (file) => `import ${JSON.stringify(file)}`,
+        )
         return {
-          contents: [...imports, `export * from ${target}`, ...(template ? [`export { default } from ${target}`] : []), ''].join('\n'),
+          contents: [
+            ...imports,
+            `export * from ${target}`,
+            ...(template ? [`export { default } from ${target}`] : []),
+            '',
+          ].join('\n'),
           loader: 'js',
           resolveDir: dirname(isAbsolute(args.path) ? args.path : entry),
         }
@@ -129,7 +151,17 @@ function createOptions(options: ClientBundleOptions): { main: BundleOptions; edi
     chunkNames: 'chunk-[hash]',
     assetNames: '[name]-[hash]',
     publicPath: `/${ASSETS_DIR}`,
-    loader: { '.woff': 'file', '.woff2': 'file', '.png': 'file', '.jpg': 'file', '.jpeg': 'file', '.gif': 'file', '.svg': 'file', '.webp': 'file', '.avif': 'file' },
+    loader: {
+      '.woff': 'file',
+      '.woff2': 'file',
+      '.png': 'file',
+      '.jpg': 'file',
+      '.jpeg': 'file',
+      '.gif': 'file',
+      '.svg': 'file',
+      '.webp': 'file',
+      '.avif': 'file',
+    },
     define: { 'process.env.NODE_ENV': '"production"' },
     alias: { react: packageDir('react'), 'react-dom': packageDir('react-dom') },
     plugins: [templatesPlugin(root, { runtime: RUNTIME_ENTRY })],
@@ -140,7 +172,20 @@ function createOptions(options: ClientBundleOptions): { main: BundleOptions; edi
   const mainEntries: Record<string, string> = { entry: CLIENT_ENTRY }
   if (existsSync(styles)) mainEntries.styles = styles
   return {
-    main: { ...common, entryPoints: mainEntries, splitting: true, plugins: [lazyChunksPlugin(CLIENT_ENTRY, RUNTIME_ENTRY, (path) => path === MAIN_TEMPLATES_MODULE || dirname(path) === textsDir), runtimeImportsPlugin(RUNTIME_ENTRY), ...(common.plugins ?? [])] },
+    main: {
+      ...common,
+      entryPoints: mainEntries,
+      splitting: true,
+      plugins: [
+        lazyChunksPlugin(
+          CLIENT_ENTRY,
+          RUNTIME_ENTRY,
+          (path) => path === MAIN_TEMPLATES_MODULE || dirname(path) === textsDir,
+        ),
+        runtimeImportsPlugin(RUNTIME_ENTRY),
+        ...(common.plugins ?? []),
+      ],
+    },
     editor: { ...common, entryPoints: { editor: EDITOR_ENTRY }, splitting: false },
   }
 }
@@ -148,12 +193,20 @@ function createOptions(options: ClientBundleOptions): { main: BundleOptions; edi
 type Built = esbuild.BuildResult & { metafile: esbuild.Metafile; outputFiles: esbuild.OutputFile[] }
 
 /** Asset URLs of one entry and the output files of its build. */
-function readBuild(result: Built, config: BundleOptions, name: 'entry' | 'editor', client: string[] = []): { assets: ClientAssets; files: ClientBundleResult['files'] } {
+function readBuild(
+  result: Built,
+  config: BundleOptions,
+  name: 'entry' | 'editor',
+  client: string[] = [],
+): { assets: ClientAssets; files: ClientBundleResult['files'] } {
   const { outputs } = result.metafile
   const toRelative = (file: string) => relative(config.outdir, resolve(config.absWorkingDir, file)).split(sep).join('/')
   const toUrl = (file: string) => `/${ASSETS_DIR}/${toRelative(file)}`
   const entryOutput = (entry: string, ext: string) =>
-    Object.keys(outputs).find((file) => toRelative(file).startsWith(`${entry}-`) && file.endsWith(ext) && outputs[file]?.entryPoint !== undefined)
+    Object.keys(outputs).find(
+      (file) =>
+        toRelative(file).startsWith(`${entry}-`) && file.endsWith(ext) && outputs[file]?.entryPoint !== undefined,
+    )
   // Chunks the entry imports statically load with it on first load: they are preloaded.
   const staticImports = (file: string, seen = new Set<string>()): string[] => {
     for (const item of outputs[file]?.imports ?? []) {
@@ -165,13 +218,17 @@ function readBuild(result: Built, config: BundleOptions, name: 'entry' | 'editor
   }
   const js = entryOutput(name, '.js')
   if (!js) throw new Error(`bundleClient: esbuild produced no ${name} script`)
-  const css = [outputs[js]?.cssBundle, name === 'entry' ? entryOutput('styles', '.css') : undefined].filter((f): f is string => f !== undefined)
+  const css = [outputs[js]?.cssBundle, name === 'entry' ? entryOutput('styles', '.css') : undefined].filter(
+    (f): f is string => f !== undefined,
+  )
   const preloads = staticImports(js)
   const loaded = new Set([js, ...preloads])
   // Each layout, content element, texts file, the error page and `site:templates/main` (their loaders):
   // its chunk and the chunks that chunk imports, beyond what every page loads.
   const templateChunks: TemplateChunks = { layouts: {}, content: {}, texts: {}, client }
-  const dirs = (['layouts', 'content', 'texts'] as const).map((kind) => [kind, resolve(config.absWorkingDir, TEMPLATE_LAYOUT[kind])] as const)
+  const dirs = (['layouts', 'content', 'texts'] as const).map(
+    (kind) => [kind, resolve(config.absWorkingDir, TEMPLATE_LAYOUT[kind])] as const,
+  )
   const templatesDir = resolve(config.absWorkingDir, TEMPLATE_LAYOUT.dir)
   for (const file of Object.keys(outputs).sort()) {
     const entryPoint = outputs[file]?.entryPoint ?? ''
@@ -192,11 +249,18 @@ function readBuild(result: Built, config: BundleOptions, name: 'entry' | 'editor
       modulePreloads: preloads.map(toUrl),
       ...(name === 'entry' ? { templateChunks } : {}),
     },
-    files: result.outputFiles.map((file) => ({ path: `${ASSETS_DIR}/${relative(config.outdir, file.path).split(sep).join('/')}`, contents: file.contents })),
+    files: result.outputFiles.map((file) => ({
+      path: `${ASSETS_DIR}/${relative(config.outdir, file.path).split(sep).join('/')}`,
+      contents: file.contents,
+    })),
   }
 }
 
-async function toBundleResult(main: Built, editor: Built, config: { main: BundleOptions; editor: BundleOptions }): Promise<ClientBundleResult> {
+async function toBundleResult(
+  main: Built,
+  editor: Built,
+  config: { main: BundleOptions; editor: BundleOptions },
+): Promise<ClientBundleResult> {
   // The templates marked 'use client': a page whose main renders one hydrates it (see keepsMain).
   const root = config.main.absWorkingDir
   const { client, hints } = await inspectTemplates(await listTemplateFiles(root), root)
@@ -235,10 +299,12 @@ export function createClientBundler(options: ClientBundleOptions): ClientBundler
   let contexts: Promise<Contexts> | undefined
   return {
     async rebuild() {
-      contexts ??= Promise.all([esbuild.context(config.main), esbuild.context(config.editor)]).catch((error: unknown) => {
-        contexts = undefined
-        throw error
-      })
+      contexts ??= Promise.all([esbuild.context(config.main), esbuild.context(config.editor)]).catch(
+        (error: unknown) => {
+          contexts = undefined
+          throw error
+        },
+      )
       const [main, editor] = await run(() => contexts as Promise<Contexts>)
       const [mainResult, editorResult] = await run(() => Promise.all([main.rebuild(), editor.rebuild()]))
       return toBundleResult(mainResult, editorResult, config)

@@ -20,7 +20,13 @@ export interface Discovery {
 }
 
 /** Sorts hrefs into crawlable paths and refused links. External, mail, phone and anchor links are dropped. */
-export function discoverPaths(hrefs: Iterable<string>, origin: LinkOrigin, from: string, options: DiscoverOptions, into: Discovery = { paths: [], refused: [] }): Discovery {
+export function discoverPaths(
+  hrefs: Iterable<string>,
+  origin: LinkOrigin,
+  from: string,
+  options: DiscoverOptions,
+  into: Discovery = { paths: [], refused: [] },
+): Discovery {
   for (const href of hrefs) {
     const target = toCrawlTarget(href, options)
     if (target.type === 'page') into.paths.push({ path: target.path, origin, from })
@@ -36,7 +42,12 @@ export function discoverFromPage(page: PageData, from: string, options: Discover
 }
 
 /** The crawl's seeds for one locale: its home page and every link of its initial data. */
-export function discoverFromInitialData(initialData: InitialData, home: string, locale: string, options: DiscoverOptions): Discovery {
+export function discoverFromInitialData(
+  initialData: InitialData,
+  home: string,
+  locale: string,
+  options: DiscoverOptions,
+): Discovery {
   const from = `initial data (${locale})`
   return discoverPaths([home, ...extractInitialDataLinks(initialData)], 'nav', from, options)
 }

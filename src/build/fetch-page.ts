@@ -23,7 +23,8 @@ export async function fetchPage(api: ApiClient, path: string): Promise<ApiAnswer
   try {
     return { type: 'answer', answer: await api.getPageAnswer(path) }
   } catch (error) {
-    if (error instanceof FetchError && error.code === 'API_HTTP' && error.status === 404) return { type: 'not-found', status: 404, data: error.data }
+    if (error instanceof FetchError && error.code === 'API_HTTP' && error.status === 404)
+      return { type: 'not-found', status: 404, data: error.data }
     return { type: 'error', ...toApiFailure(error) }
   }
 }

@@ -24,7 +24,10 @@ export async function fetchInitialData(api: ApiClient, locale: string, enabled: 
  * The file of a locale's initial data, named by its content hash.
  * Example: ('pl', {...}) -> { path: '_site/data/initial-pl-1a2b3c4d5e.json', url: '/_site/data/initial-pl-1a2b3c4d5e.json' }.
  */
-export function toInitialDataFile(locale: string, initialData: InitialData): { path: string; url: string; contents: string } {
+export function toInitialDataFile(
+  locale: string,
+  initialData: InitialData,
+): { path: string; url: string; contents: string } {
   const contents = JSON.stringify(initialData)
   const hash = createHash('sha256').update(contents).digest('hex').slice(0, 10)
   const path = `${SITE_DIR}/data/initial-${locale}-${hash}.json`

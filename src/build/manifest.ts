@@ -9,7 +9,11 @@ import type { BuildManifest } from './types.js'
 const sortUnique = (paths: Iterable<string>): string[] => [...new Set(paths)].sort()
 
 /** The manifest of a build; `prerendered` sorted and de-duplicated. */
-export const createManifest = (options: { id: string; timestamp: number; prerendered: Iterable<string> }): BuildManifest => ({
+export const createManifest = (options: {
+  id: string
+  timestamp: number
+  prerendered: Iterable<string>
+}): BuildManifest => ({
   id: options.id,
   timestamp: options.timestamp,
   prerendered: sortUnique(options.prerendered),

@@ -7,27 +7,37 @@ import { readPageAnswer } from '../api/answer.js'
 import type { ApiClient } from '../api/client.js'
 import { errors } from '../errors.js'
 import type { PageData } from '../shared/types.js'
-import { withLocale, type LocaleOptions } from '../shared/url.js'
-import { fetchPage, toApiFailure, type ApiAnswer } from './fetch-page.js'
-import { renderHtml, type OutputFile, type RenderContext } from './render-files.js'
-import type { LocaleData } from './types.js'
+import { type LocaleOptions, withLocale } from '../shared/url.js'
 import { isRecord } from '../shared/values.js'
+import { type ApiAnswer, fetchPage, toApiFailure } from './fetch-page.js'
+import { type OutputFile, type RenderContext, renderHtml } from './render-files.js'
+import type { LocaleData } from './types.js'
 
 /** A path no site has: asking for it gets the API's 404 answer of a locale. */
 export const NOT_FOUND_PROBE_PATH = '/__site-404__'
 
 /** The API's 404 page body of a locale, when it sends one; else undefined (a note says why). */
-export async function fetchNotFoundBody(api: ApiClient, locale: string, i18n: LocaleOptions): Promise<{ raw?: unknown; note?: string }> {
+export async function fetchNotFoundBody(
+  api: ApiClient,
+  locale: string,
+  i18n: LocaleOptions,
+): Promise<{ raw?: unknown; note?: string }> {
   const answer = await readProbe(api, withLocale(NOT_FOUND_PROBE_PATH, locale, i18n))
   if (answer.type === 'page') return { raw: answer.raw }
   // an error handler's page has an id like any page; a bare `{ error }` body is no page
   if (answer.type === 'not-found' && isRecord(answer.data) && answer.data.id !== undefined) return { raw: answer.data }
-  if (answer.type === 'error') return { note: `${locale}: the API's 404 page could not be fetched (${answer.reason}); the plain error page is used` }
+  if (answer.type === 'error')
+    return {
+      note: `${locale}: the API's 404 page could not be fetched (${answer.reason}); the plain error page is used`,
+    }
   return {}
 }
 
 /** The probe's answer, a 2xx one read here (a page, or nothing for a redirect record). */
-async function readProbe(api: ApiClient, path: string): Promise<Exclude<ApiAnswer, { type: 'answer' }> | { type: 'page'; raw: unknown } | { type: 'redirect' }> {
+async function readProbe(
+  api: ApiClient,
+  path: string,
+): Promise<Exclude<ApiAnswer, { type: 'answer' }> | { type: 'page'; raw: unknown } | { type: 'redirect' }> {
   const answer = await fetchPage(api, path)
   if (answer.type !== 'answer') return answer
   try {
@@ -39,9 +49,13 @@ async function readProbe(api: ApiClient, path: string): Promise<Exclude<ApiAnswe
 }
 
 /** Output file of a locale's 404 page: `404.html` for the default locale, `pl/404.html` for the others. */
-export const toNotFoundFile = (locale: string, i18n: LocaleOptions): string => (locale === i18n.default ? '404.html' : `${locale}/404.html`)
+export const toNotFoundFile = (locale: string, i18n: LocaleOptions): string =>
+  locale === i18n.default ? '404.html' : `${locale}/404.html`
 
-export function renderNotFoundFile(ctx: RenderContext, input: { locale: LocaleData; raw: unknown; i18n: LocaleOptions }): { file: OutputFile; problems: string[] } {
+export function renderNotFoundFile(
+  ctx: RenderContext,
+  input: { locale: LocaleData; raw: unknown; i18n: LocaleOptions },
+): { file: OutputFile; problems: string[] } {
   const { locale, raw, i18n } = input
   const path = withLocale('/404', locale.locale, i18n)
   const problems: string[] = []
@@ -53,5 +67,8 @@ export function renderNotFoundFile(ctx: RenderContext, input: { locale: LocaleDa
   }
   const error = { status: 404, message: errors.pageNotFound(path).message }
   const { html, problems: renderProblems } = renderHtml(ctx, { path, locale, status: 404, page, error })
-  return { file: { path: toNotFoundFile(locale.locale, i18n), contents: html }, problems: [...problems, ...renderProblems] }
+  return {
+    file: { path: toNotFoundFile(locale.locale, i18n), contents: html },
+    problems: [...problems, ...renderProblems],
+  }
 }

@@ -29,9 +29,12 @@ const isInsideOrEqual = (parent: string, child: string): boolean => {
 export function checkOutDir(outDir: string, projectRoot: string): void {
   const out = resolve(outDir)
   const root = resolve(projectRoot)
-  if (out === parse(out).root) throw errors.usage(`Refusing to build into ${out}: the output folder cannot be a file-system root`)
+  if (out === parse(out).root)
+    throw errors.usage(`Refusing to build into ${out}: the output folder cannot be a file-system root`)
   if (isInsideOrEqual(out, root))
-    throw errors.usage(`Refusing to build into ${out}: it contains the project (${root}), and a build replaces its output folder`)
+    throw errors.usage(
+      `Refusing to build into ${out}: it contains the project (${root}), and a build replaces its output folder`,
+    )
   if (isInsideOrEqual(join(root, 'public'), out))
     throw errors.usage(`Refusing to build into ${out}: it is inside public/, which the build copies from`)
 }

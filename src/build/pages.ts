@@ -11,10 +11,10 @@ import { getLocaleFromPath, toHtmlFile, toPayloadFile } from '../shared/url.js'
 import type { DiscoveredPath, LinkOrigin } from './crawl.js'
 import { fetchPage } from './fetch-page.js'
 import { checkRedirectTarget } from './paths.js'
-import type { PageJob, PageOutput } from './render-jobs.js'
-import type { OutputFile } from './render-files.js'
-import type { RenderService } from './render-pool.js'
 import { renderRedirectHtml, toRedirectPayload } from './redirect.js'
+import type { OutputFile } from './render-files.js'
+import type { PageJob, PageOutput } from './render-jobs.js'
+import type { RenderService } from './render-pool.js'
 import { toSiteUrl } from './sitemap.js'
 import type { BuildState } from './state.js'
 import type { FileWriter } from './write.js'
@@ -76,7 +76,13 @@ async function buildPage(p: PagePipeline, job: PageJob): Promise<DiscoveredPath[
     output = { type: 'failed', status: 500, reason: `render error: ${message(error)}`, renderMs: 0 }
   }
   p.state.time('renderMs', output.renderMs)
-  if (output.type === 'redirect') return buildRedirect(p, { path: job.path, locale: job.locale, redirectUrl: output.redirectUrl, statusCode: output.statusCode })
+  if (output.type === 'redirect')
+    return buildRedirect(p, {
+      path: job.path,
+      locale: job.locale,
+      redirectUrl: output.redirectUrl,
+      statusCode: output.statusCode,
+    })
   if (output.type === 'failed') {
     p.state.fail({ path: job.path, status: output.status, reason: output.reason })
     return []
@@ -87,7 +93,10 @@ async function buildPage(p: PagePipeline, job: PageJob): Promise<DiscoveredPath[
   return output.paths
 }
 
-async function buildRedirect(p: PagePipeline, input: { path: string; locale: string; redirectUrl: string; statusCode: number }): Promise<DiscoveredPath[]> {
+async function buildRedirect(
+  p: PagePipeline,
+  input: { path: string; locale: string; redirectUrl: string; statusCode: number },
+): Promise<DiscoveredPath[]> {
   const { path, locale, statusCode } = input
   const target = checkRedirectTarget(input.redirectUrl, { baseUrl: p.site.baseUrl, locales: p.site.i18n.locales })
   if (target.type === 'refused') {

@@ -4,7 +4,7 @@
  * sitemap and canonical all use one policy.
  */
 import { PAYLOAD_FILE } from '../shared/constants.js'
-import { classifyLink, isSafeHref, normalizePagePath, pathSegments, type LinkKind } from '../shared/url.js'
+import { classifyLink, isSafeHref, type LinkKind, normalizePagePath, pathSegments } from '../shared/url.js'
 
 /** What a link found in API data means to the crawler. */
 export type CrawlTarget = { type: 'page'; path: string } | { type: 'ignore' } | { type: 'refused'; reason: string }
@@ -45,7 +45,9 @@ export function toCrawlTarget(href: unknown, options: { baseUrl?: string; locale
   const kind = classifyHref(href, options.baseUrl)
   if (kind.type === 'malformed') return { type: 'refused', reason: 'malformed text (a lone UTF-16 surrogate)' }
   if (kind.type === 'internal')
-    return isReservedPath(kind.path, options.locales) ? { type: 'refused', reason: 'collides with a file the build writes' } : { type: 'page', path: kind.path }
+    return isReservedPath(kind.path, options.locales)
+      ? { type: 'refused', reason: 'collides with a file the build writes' }
+      : { type: 'page', path: kind.path }
   if (kind.type !== 'unsafe') return { type: 'ignore' }
   if (!isSafeHref(href)) return { type: 'refused', reason: 'unsafe URL scheme' }
   const checked = normalizePagePath(pathnameOf(href.startsWith('/') ? href : safePathname(href)))
@@ -71,11 +73,16 @@ export type RedirectTarget =
  * kept); external ones must be http(s) (or protocol-relative).
  * Example: ('/pl/o-nas/?a=1') -> { type: 'internal', path: '/pl/o-nas', to: '/pl/o-nas?a=1' }.
  */
-export function checkRedirectTarget(url: unknown, options: { baseUrl?: string; locales: readonly string[] }): RedirectTarget {
+export function checkRedirectTarget(
+  url: unknown,
+  options: { baseUrl?: string; locales: readonly string[] },
+): RedirectTarget {
   if (typeof url !== 'string' || url.trim() === '') return { type: 'refused', reason: 'empty redirect target' }
   const kind = classifyHref(url, options.baseUrl)
-  if (kind.type === 'internal') return { type: 'internal', path: kind.path, to: `${kind.path}${kind.search}${kind.hash}` }
-  if (kind.type === 'external' && /^(https?:)?\/\/[^/\s]/i.test(url) && !/[\s<>"'`\\]/.test(url)) return { type: 'external', to: url }
+  if (kind.type === 'internal')
+    return { type: 'internal', path: kind.path, to: `${kind.path}${kind.search}${kind.hash}` }
+  if (kind.type === 'external' && /^(https?:)?\/\/[^/\s]/i.test(url) && !/[\s<>"'`\\]/.test(url))
+    return { type: 'external', to: url }
   const crawl = toCrawlTarget(url, options)
   return { type: 'refused', reason: crawl.type === 'refused' ? crawl.reason : 'not a site path or an http(s) URL' }
 }

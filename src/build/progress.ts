@@ -24,8 +24,11 @@ export interface ProgressOptions {
 }
 
 /** True when the bar should be drawn: a TTY, `CI` not `true`, and progress not turned off. */
-export const isInteractive = (options: { isTTY: boolean | undefined; env: Record<string, string | undefined>; progress: boolean }): boolean =>
-  options.progress && Boolean(options.isTTY) && options.env.CI !== 'true'
+export const isInteractive = (options: {
+  isTTY: boolean | undefined
+  env: Record<string, string | undefined>
+  progress: boolean
+}): boolean => options.progress && Boolean(options.isTTY) && options.env.CI !== 'true'
 
 /** `[######------] 120/300 · 85.2 pages/s · 0 failures` */
 export function formatProgressLine(p: { done: number; total: number; failures: number; elapsedMs: number }): string {

@@ -32,7 +32,13 @@ export function renderRedirectHtml(options: { to: string; canonical: string; lan
 }
 
 /** The redirect payload the client reads instead of a page. */
-export const toRedirectPayload = (options: { buildId: string; locale: string; path: string; to: string; statusCode: number }): PagePayload => ({
+export const toRedirectPayload = (options: {
+  buildId: string
+  locale: string
+  path: string
+  to: string
+  statusCode: number
+}): PagePayload => ({
   buildId: options.buildId,
   locale: options.locale,
   path: options.path,

@@ -2,7 +2,7 @@
  * Pure apart from the render core: a page (or an error page) in, the files
  * that represent it out. Nothing is written here (write.ts does that).
  */
-import type { BootState, ClientAssets, PagePayload, PageError, PublicSiteInfo, RenderState } from '../render/types.js'
+import type { BootState, ClientAssets, PageError, PagePayload, PublicSiteInfo, RenderState } from '../render/types.js'
 import { bootHydration } from '../runtime/page-templates.js'
 import type { PageData } from '../shared/types.js'
 import { toHtmlFile, toPayloadFile } from '../shared/url.js'
@@ -46,7 +46,11 @@ export function jsonWithMember(object: object, key: string, valueJson: string): 
  * data (the once-per-locale file is referenced by URL), the build id and how the main hydrates.
  * `pageJson` is `JSON.stringify(input.page)` when the caller has it.
  */
-export function renderHtml(ctx: RenderContext, input: DocumentInput, pageJson?: string): { html: string; problems: string[] } {
+export function renderHtml(
+  ctx: RenderContext,
+  input: DocumentInput,
+  pageJson?: string,
+): { html: string; problems: string[] } {
   const state: RenderState = {
     site: ctx.site,
     mode: 'static',
@@ -63,22 +67,39 @@ export function renderHtml(ctx: RenderContext, input: DocumentInput, pageJson?: 
   const { initialData: _inlined, ...withoutInitialData } = state
   // How the main hydrates: the same decision as the document's modulepreloads (see document.ts).
   const hydration = bootHydration(state, ctx.assets.templateChunks)
-  const boot: BootState = { buildId: ctx.buildId, state: withoutInitialData, initialDataUrl: input.locale.initialDataUrl, hydration }
+  const boot: BootState = {
+    buildId: ctx.buildId,
+    state: withoutInitialData,
+    initialDataUrl: input.locale.initialDataUrl,
+    hydration,
+  }
   let bootJson: string | undefined
   if (pageJson !== undefined) {
     const { page: _shared, ...withoutPage } = withoutInitialData
     const { state: _nested, ...bootRest } = boot
     bootJson = jsonWithMember(bootRest, 'state', jsonWithMember(withoutPage, 'page', pageJson))
   }
-  return { html: ctx.renderer.renderDocument({ result, boot, assets: ctx.assets, bootJson }), problems: result.problems }
+  return {
+    html: ctx.renderer.renderDocument({ result, boot, assets: ctx.assets, bootJson }),
+    problems: result.problems,
+  }
 }
 
 /** `index.html` and `_payload.json` of a page at `path`; the page is serialised once for both. */
-export function renderPageFiles(ctx: RenderContext, input: { path: string; locale: LocaleData; page: PageData }): { files: OutputFile[]; problems: string[] } {
+export function renderPageFiles(
+  ctx: RenderContext,
+  input: { path: string; locale: LocaleData; page: PageData },
+): { files: OutputFile[]; problems: string[] } {
   const { path, locale, page } = input
   const pageJson = JSON.stringify(page)
   const { html, problems } = renderHtml(ctx, { path, locale, status: 200, page }, pageJson)
-  const payload: Omit<Extract<PagePayload, { page: PageData }>, 'page'> = { buildId: ctx.buildId, locale: locale.locale, path, status: 200, initialDataUrl: locale.initialDataUrl }
+  const payload: Omit<Extract<PagePayload, { page: PageData }>, 'page'> = {
+    buildId: ctx.buildId,
+    locale: locale.locale,
+    path,
+    status: 200,
+    initialDataUrl: locale.initialDataUrl,
+  }
   return {
     files: [
       { path: toHtmlFile(path), contents: html },

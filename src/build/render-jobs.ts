@@ -10,7 +10,7 @@ import type { DiscoveredPath } from './crawl.js'
 import { discoverFromPage } from './discover.js'
 import { toApiFailure } from './fetch-page.js'
 import { renderNotFoundFile } from './not-found.js'
-import { renderPageFiles, type OutputFile, type RenderContext } from './render-files.js'
+import { type OutputFile, type RenderContext, renderPageFiles } from './render-files.js'
 import { toPageFact } from './sitemap.js'
 import type { LocaleData, PageFact, SkippedItem } from './types.js'
 
@@ -27,7 +27,14 @@ export interface PageJob {
 }
 
 export type PageOutput =
-  | { type: 'page'; files: OutputFile[]; fact: PageFact; paths: DiscoveredPath[]; skipped: SkippedItem[]; renderMs: number }
+  | {
+      type: 'page'
+      files: OutputFile[]
+      fact: PageFact
+      paths: DiscoveredPath[]
+      skipped: SkippedItem[]
+      renderMs: number
+    }
   /** The answer was a redirect record (contract 3.5). */
   | { type: 'redirect'; redirectUrl: string; statusCode: number; renderMs: number }
   | { type: 'failed'; status: number; reason: string; renderMs: number }
@@ -57,29 +64,48 @@ export function runPageJob(ctx: JobContext, job: PageJob): PageOutput {
   let raw: unknown
   try {
     const result = readPageAnswer(job.answer)
-    if (result.type === 'redirect') return { type: 'redirect', redirectUrl: result.redirectUrl, statusCode: result.statusCode, renderMs: renderMs() }
+    if (result.type === 'redirect')
+      return { type: 'redirect', redirectUrl: result.redirectUrl, statusCode: result.statusCode, renderMs: renderMs() }
     raw = result.data
   } catch (error) {
     return { type: 'failed', ...toApiFailure(error), renderMs: renderMs() }
   }
   try {
     const { page, problems } = ctx.renderer.preparePage(raw)
-    if (!page) return { type: 'failed', status: 502, reason: `the API answer is not a page: ${problems.join('; ')}`, renderMs: renderMs() }
+    if (!page)
+      return {
+        type: 'failed',
+        status: 502,
+        reason: `the API answer is not a page: ${problems.join('; ')}`,
+        renderMs: renderMs(),
+      }
     const locale = localeOf(ctx, job.locale)
     const rendered = renderPageFiles(ctx, { path, locale, page })
     const options = { baseUrl: ctx.site.baseUrl, locales: ctx.site.i18n.locales }
     const discovered = discoverFromPage(page, path, options)
     // Unsafe rich-text links are reported by the sanitiser (in `problems`); unsafe paths by discovery.
-    const skipped: SkippedItem[] = [...[...problems, ...rendered.problems].map((reason) => ({ item: path, reason })), ...discovered.refused]
+    const skipped: SkippedItem[] = [
+      ...[...problems, ...rendered.problems].map((reason) => ({ item: path, reason })),
+      ...discovered.refused,
+    ]
     const fact = toPageFact({ path, locale: job.locale, page, baseUrl: ctx.site.baseUrl })
     return { type: 'page', files: rendered.files, fact, paths: discovered.paths, skipped, renderMs: renderMs() }
   } catch (error) {
-    return { type: 'failed', status: 500, reason: `render error: ${error instanceof Error ? error.message : String(error)}`, renderMs: renderMs() }
+    return {
+      type: 'failed',
+      status: 500,
+      reason: `render error: ${error instanceof Error ? error.message : String(error)}`,
+      renderMs: renderMs(),
+    }
   }
 }
 
 /** A locale's 404 page. */
 export function runNotFoundJob(ctx: JobContext, job: NotFoundJob): NotFoundOutput {
-  const { file, problems } = renderNotFoundFile(ctx, { locale: localeOf(ctx, job.locale), raw: job.raw, i18n: ctx.site.i18n })
+  const { file, problems } = renderNotFoundFile(ctx, {
+    locale: localeOf(ctx, job.locale),
+    raw: job.raw,
+    i18n: ctx.site.i18n,
+  })
   return { file, skipped: problems.map((reason) => ({ item: withLocale('/404', job.locale, ctx.site.i18n), reason })) }
 }

@@ -6,8 +6,16 @@
  */
 import { setImmediate as yieldToIo } from 'node:timers/promises'
 import { Worker } from 'node:worker_threads'
-import { SiteError, type ErrorCode } from '../errors.js'
-import { runNotFoundJob, runPageJob, type JobContext, type NotFoundJob, type NotFoundOutput, type PageJob, type PageOutput } from './render-jobs.js'
+import { type ErrorCode, SiteError } from '../errors.js'
+import {
+  type JobContext,
+  type NotFoundJob,
+  type NotFoundOutput,
+  type PageJob,
+  type PageOutput,
+  runNotFoundJob,
+  runPageJob,
+} from './render-jobs.js'
 import type { PageRenderer } from './renderer.js'
 
 export type SharedContext = Omit<JobContext, 'renderer'>
@@ -23,7 +31,10 @@ export interface RenderService {
 }
 
 /** Messages of the render worker (render-worker.ts). */
-export type ToWorker = { type: 'start'; context: SharedContext } | { type: 'page'; id: number; job: PageJob } | { type: 'not-found'; id: number; job: NotFoundJob }
+export type ToWorker =
+  | { type: 'start'; context: SharedContext }
+  | { type: 'page'; id: number; job: PageJob }
+  | { type: 'not-found'; id: number; job: NotFoundJob }
 export type FromWorker =
   | { type: 'ready' }
   | { type: 'load-failed'; code: ErrorCode; message: string; hint?: string }
@@ -50,7 +61,10 @@ export function createInlineRenderService(renderer: PageRenderer | Promise<PageR
 }
 
 // Compiled, the worker sits beside this file; run from src/ (tests), it is taken from dist/.
-const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? '../../dist/build/render-worker.js' : './render-worker.js', import.meta.url)
+const WORKER_URL = new URL(
+  import.meta.url.endsWith('.ts') ? '../../dist/build/render-worker.js' : './render-worker.js',
+  import.meta.url,
+)
 
 /**
  * Young-generation cap of a render worker. Each render makes short-lived garbage
@@ -82,7 +96,10 @@ export function createRenderPool(options: { root: string; threads: number }): Re
     slot.pending.clear()
   }
   const spawn = (): Promise<void> => {
-    const worker = new Worker(WORKER_URL, { workerData: { root: options.root }, resourceLimits: { maxYoungGenerationSizeMb: RENDER_WORKER_YOUNG_GENERATION_MB } })
+    const worker = new Worker(WORKER_URL, {
+      workerData: { root: options.root },
+      resourceLimits: { maxYoungGenerationSizeMb: RENDER_WORKER_YOUNG_GENERATION_MB },
+    })
     const slot: Slot = { worker, pending: new Map() }
     slots.push(slot)
     return listen(slot, { fail, closing: () => closing })

@@ -2,10 +2,10 @@
  * A render worker (see render-pool.ts): loads the templates once, then runs the
  * render jobs the main thread posts, one at a time.
  */
-import { parentPort, workerData, type MessagePort } from 'node:worker_threads'
+import { type MessagePort, parentPort, workerData } from 'node:worker_threads'
 import { isSiteError } from '../errors.js'
+import { type JobContext, runNotFoundJob, runPageJob } from './render-jobs.js'
 import type { FromWorker, ToWorker } from './render-pool.js'
-import { runNotFoundJob, runPageJob, type JobContext } from './render-jobs.js'
 import { loadRenderer, type PageRenderer } from './renderer.js'
 
 async function serve(port: MessagePort, root: string): Promise<void> {
@@ -15,7 +15,12 @@ async function serve(port: MessagePort, root: string): Promise<void> {
     renderer = await loadRenderer(root)
   } catch (error) {
     const code = isSiteError(error) ? error.code : 'RENDER_FAILED'
-    send({ type: 'load-failed', code, message: error instanceof Error ? error.message : String(error), hint: isSiteError(error) ? error.hint : undefined })
+    send({
+      type: 'load-failed',
+      code,
+      message: error instanceof Error ? error.message : String(error),
+      hint: isSiteError(error) ? error.hint : undefined,
+    })
     port.close()
     return
   }
@@ -28,7 +33,8 @@ async function serve(port: MessagePort, root: string): Promise<void> {
     }
     try {
       if (!context) throw new Error('render job before start')
-      if (message.type === 'not-found') return send({ type: 'done', id: message.id, output: runNotFoundJob(context, message.job) })
+      if (message.type === 'not-found')
+        return send({ type: 'done', id: message.id, output: runNotFoundJob(context, message.job) })
       const output = runPageJob(context, message.job)
       // Encoded here and transferred, the page's files cost the main thread neither a copy nor an encoding.
       const transfer: ArrayBuffer[] = []

@@ -19,12 +19,13 @@ export interface PageRenderer {
  * main thread that only coordinates render workers never loads React.
  */
 export async function loadRenderer(root: string): Promise<PageRenderer> {
-  const [{ renderPage }, { renderDocument }, { preparePage, prepareInitialData }, { loadTemplates }] = await Promise.all([
-    import('../render/render-page.js'),
-    import('../render/document.js'),
-    import('../render/prepare.js'),
-    import('../render/templates.js'),
-  ])
+  const [{ renderPage }, { renderDocument }, { preparePage, prepareInitialData }, { loadTemplates }] =
+    await Promise.all([
+      import('../render/render-page.js'),
+      import('../render/document.js'),
+      import('../render/prepare.js'),
+      import('../render/templates.js'),
+    ])
   const registry = await loadTemplates(root)
   return { preparePage, prepareInitialData, renderPage: (state) => renderPage(state, registry), renderDocument }
 }

@@ -38,7 +38,11 @@ export function toBuildSummary(result: BuildResult): BuildSummary {
     bytesWritten: result.bytesWritten,
     durationMs: Math.round(result.durationMs),
     pagesPerSecond: result.durationMs > 0 ? round((result.pages.total * 1000) / result.durationMs) : 0,
-    timings: { apiWaitMs: Math.round(result.timings.apiWaitMs), renderMs: Math.round(result.timings.renderMs), writeMs: Math.round(result.timings.writeMs) },
+    timings: {
+      apiWaitMs: Math.round(result.timings.apiWaitMs),
+      renderMs: Math.round(result.timings.renderMs),
+      writeMs: Math.round(result.timings.writeMs),
+    },
   }
 }
 
@@ -64,7 +68,9 @@ const list = <T>(title: string, items: readonly T[], line: (item: T) => string, 
 /** The summary people read at the end of `site build`. */
 export function formatSummary(result: BuildResult): string {
   const s = toBuildSummary(result)
-  const perLocale = Object.entries(s.pages.byLocale).map(([locale, n]) => `${locale} ${n}`).join(', ')
+  const perLocale = Object.entries(s.pages.byLocale)
+    .map(([locale, n]) => `${locale} ${n}`)
+    .join(', ')
   const lines = [
     `Pages: ${s.pages.total} (${perLocale}) in ${(s.durationMs / 1000).toFixed(2)} s, ${s.pagesPerSecond} pages/s`,
     ...list('Redirects', s.redirects, (r) => `${r.from} -> ${r.to} (${r.statusCode})`, SUMMARY_MAX_ITEMS),

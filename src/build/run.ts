@@ -7,10 +7,10 @@ import { randomBytes } from 'node:crypto'
 import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
 import pLimit, { type LimitFunction } from 'p-limit'
-import { createApiClient, type ApiClient } from '../api/client.js'
+import { type ApiClient, createApiClient } from '../api/client.js'
 import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
 import { errors } from '../errors.js'
-import { createBuildState, type BuildState } from './state.js'
+import { type BuildState, createBuildState } from './state.js'
 import type { BuildLogger, BuildOptions, BuildProgress } from './types.js'
 
 /**
@@ -52,11 +52,14 @@ export function createBuildRun(options: BuildOptions): BuildRun {
   const { config, site } = options
   const now = options.now ?? Date.now
   const buildId = options.buildId ?? randomBytes(8).toString('hex')
-  if (!BUILD_ID_RE.test(buildId)) throw errors.usage(`Invalid build id ${JSON.stringify(buildId)}: letters, digits, - and _ only`)
+  if (!BUILD_ID_RE.test(buildId))
+    throw errors.usage(`Invalid build id ${JSON.stringify(buildId)}: letters, digits, - and _ only`)
   const concurrency = options.concurrency ?? site.build.concurrency
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw errors.usage(`Concurrency must be a whole number of at least 1, got ${concurrency}`)
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw errors.usage(`Concurrency must be a whole number of at least 1, got ${concurrency}`)
   const renderThreads = options.renderThreads ?? Math.max(1, Math.min(availableParallelism() - 1, RENDER_THREADS_MAX))
-  if (!Number.isInteger(renderThreads) || renderThreads < 0) throw errors.usage(`Render threads must be a whole number of at least 0, got ${renderThreads}`)
+  if (!Number.isInteger(renderThreads) || renderThreads < 0)
+    throw errors.usage(`Render threads must be a whole number of at least 0, got ${renderThreads}`)
   return {
     buildId,
     startedAt: now(),

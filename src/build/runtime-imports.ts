@@ -60,7 +60,10 @@ export function splitRuntimeImports(source: string, exports: RuntimeExports): st
     for (const { name, alias } of specifiers(list)) {
       const target = exports.get(name)
       const binding = alias === name ? name : `${name} as ${alias}`
-      if (target) direct.push(`import { ${target.name === alias ? alias : `${target.name} as ${alias}`} } from ${JSON.stringify(target.file)};`)
+      if (target)
+        direct.push(
+          `import { ${target.name === alias ? alias : `${target.name} as ${alias}`} } from ${JSON.stringify(target.file)};`,
+        )
       else rest.push(binding)
     }
     if (rest.length > 0) direct.push(`import { ${rest.join(', ')} } from ${quote}site/runtime${quote};`)
@@ -68,7 +71,14 @@ export function splitRuntimeImports(source: string, exports: RuntimeExports): st
   })
 }
 
-const LOADERS: Record<string, esbuild.Loader> = { '.ts': 'ts', '.tsx': 'tsx', '.js': 'js', '.jsx': 'jsx', '.mjs': 'js', '.mts': 'ts' }
+const LOADERS: Record<string, esbuild.Loader> = {
+  '.ts': 'ts',
+  '.tsx': 'tsx',
+  '.js': 'js',
+  '.jsx': 'jsx',
+  '.mjs': 'js',
+  '.mts': 'ts',
+}
 
 /** esbuild plugin of the browser bundle: `site/runtime` imports of project files split per runtime file. */
 export function runtimeImportsPlugin(runtimeIndex: string): esbuild.Plugin {
@@ -86,7 +96,9 @@ export function runtimeImportsPlugin(runtimeIndex: string): esbuild.Plugin {
         if (!source.includes('site/runtime')) return undefined
         exports ??= readFile(runtimeIndex, 'utf8').then((text) => readRuntimeExports(runtimeIndex, text))
         const loader = LOADERS[extname(args.path)]
-        return loader ? { contents: splitRuntimeImports(source, await exports), loader, resolveDir: dirname(args.path) } : undefined
+        return loader
+          ? { contents: splitRuntimeImports(source, await exports), loader, resolveDir: dirname(args.path) }
+          : undefined
       })
     },
   }

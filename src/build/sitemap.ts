@@ -44,7 +44,12 @@ function renderUrl(fact: PageFact, indexable: ReadonlySet<string>, baseUrl: stri
     .sort((a, b) => (a.hreflang < b.hreflang ? -1 : a.hreflang > b.hreflang ? 1 : 0))
   const others = alternates.some((a) => a.path !== fact.path)
   const links = others
-    ? alternates.map((a) => `\n    <xhtml:link rel="alternate" hreflang="${escapeXml(a.hreflang)}" href="${escapeXml(toSiteUrl(a.path, baseUrl))}"/>`).join('')
+    ? alternates
+        .map(
+          (a) =>
+            `\n    <xhtml:link rel="alternate" hreflang="${escapeXml(a.hreflang)}" href="${escapeXml(toSiteUrl(a.path, baseUrl))}"/>`,
+        )
+        .join('')
     : ''
   return `  <url>\n    <loc>${escapeXml(toSiteUrl(fact.path, baseUrl))}</loc>${links}\n  </url>\n`
 }
@@ -60,7 +65,11 @@ export interface SitemapFile {
  * index `sitemap.xml` plus `sitemap-1.xml`, `sitemap-2.xml`, …. Pages with
  * robots noIndex are left out, and so are alternates pointing at them.
  */
-export function planSitemaps(facts: readonly PageFact[], baseUrl: string | undefined, maxUrls = SITEMAP_MAX_URLS): SitemapFile[] {
+export function planSitemaps(
+  facts: readonly PageFact[],
+  baseUrl: string | undefined,
+  maxUrls = SITEMAP_MAX_URLS,
+): SitemapFile[] {
   const pages = facts.filter((f) => !f.noIndex).sort(byPath)
   const indexable = new Set(pages.map((p) => p.path))
   const chunks: PageFact[][] = []
@@ -81,7 +90,11 @@ export function planSitemaps(facts: readonly PageFact[], baseUrl: string | undef
 }
 
 /** The sitemap files as whole strings (small sites, tests). */
-export const renderSitemaps = (facts: readonly PageFact[], baseUrl: string | undefined, maxUrls = SITEMAP_MAX_URLS): Array<{ path: string; contents: string }> =>
+export const renderSitemaps = (
+  facts: readonly PageFact[],
+  baseUrl: string | undefined,
+  maxUrls = SITEMAP_MAX_URLS,
+): Array<{ path: string; contents: string }> =>
   planSitemaps(facts, baseUrl, maxUrls).map((file) => ({ path: file.path, contents: [...file.parts()].join('') }))
 
 /**

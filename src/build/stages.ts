@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { prepareInitialData } from '../render/prepare.js'
+import { toPublicSiteInfo } from '../render/site-info.js'
 import { localeHome } from '../shared/url.js'
 import { bundleClient } from './bundle-client.js'
 import { createCrawler } from './crawl.js'
@@ -16,7 +17,6 @@ import { buildPath } from './pages.js'
 import { copyPublicFiles, listPublicFiles } from './public-files.js'
 import { renderRedirectsFile } from './redirect.js'
 import { createInlineRenderService, createRenderPool, type RenderService } from './render-pool.js'
-import { toPublicSiteInfo } from '../render/site-info.js'
 import { loadRenderer } from './renderer.js'
 import type { BuildRun } from './run.js'
 import { planSitemaps, renderRobots } from './sitemap.js'
@@ -41,11 +41,17 @@ export function createRenderService(run: BuildRun, options: Pick<BuildOptions, '
 }
 
 /** Initial data and 404 bodies of every locale (through the API slots), templates, client bundle, public/ listing: all at once. */
-export async function loadInputs(run: BuildRun, render: RenderService, options: Pick<BuildOptions, 'bundleClient'>): Promise<BuildInputs> {
+export async function loadInputs(
+  run: BuildRun,
+  render: RenderService,
+  options: Pick<BuildOptions, 'bundleClient'>,
+): Promise<BuildInputs> {
   const { site, config, api } = run
   const locales = site.i18n.locales
   const perLocale = <T>(fetch: (locale: string) => Promise<T>) =>
-    Promise.all(locales.map((locale) => run.apiSlot(fetch, locale))).then((values) => new Map(locales.map((l, i) => [l, values[i]!])))
+    Promise.all(locales.map((locale) => run.apiSlot(fetch, locale))).then(
+      (values) => new Map(locales.map((l, i) => [l, values[i]!])),
+    )
   const [initialData, notFound, client, listed] = await Promise.all([
     perLocale((locale) => fetchInitialData(api, locale, site.features.initInitialData)),
     perLocale((locale) => fetchNotFoundBody(api, locale, site.i18n)),
@@ -62,12 +68,20 @@ export async function loadInputs(run: BuildRun, render: RenderService, options: 
 export async function writeStaticFiles(run: BuildRun, writer: FileWriter, inputs: BuildInputs): Promise<void> {
   await Promise.all([
     ...inputs.client.files.map((file) => writer.write(file.path, file.contents)),
-    copyPublicFiles(writer, publicDir(run), inputs.publicFiles.filter((file) => file !== 'robots.txt')),
+    copyPublicFiles(
+      writer,
+      publicDir(run),
+      inputs.publicFiles.filter((file) => file !== 'robots.txt'),
+    ),
   ])
 }
 
 /** Prepares each locale's initial data and writes it once, content-hashed. */
-export async function writeInitialData(run: BuildRun, writer: FileWriter, input: { inputs: BuildInputs; options: Pick<BuildOptions, 'renderer'> }): Promise<Map<string, LocaleData>> {
+export async function writeInitialData(
+  run: BuildRun,
+  writer: FileWriter,
+  input: { inputs: BuildInputs; options: Pick<BuildOptions, 'renderer'> },
+): Promise<Map<string, LocaleData>> {
   const prepare = input.options.renderer?.prepareInitialData ?? prepareInitialData
   const locales = new Map<string, LocaleData>()
   for (const [locale, raw] of input.inputs.initialData) {
@@ -80,15 +94,27 @@ export async function writeInitialData(run: BuildRun, writer: FileWriter, input:
 }
 
 /** Hands the renderers what every page shares: public site info, build id, client assets, initial data. */
-export function startRenderers(run: BuildRun, render: RenderService, input: { inputs: BuildInputs; locales: Map<string, LocaleData> }): Promise<void> {
-  return render.start({ site: toPublicSiteInfo(run.site), buildId: run.buildId, assets: input.inputs.client.assets, locales: input.locales })
+export function startRenderers(
+  run: BuildRun,
+  render: RenderService,
+  input: { inputs: BuildInputs; locales: Map<string, LocaleData> },
+): Promise<void> {
+  return render.start({
+    site: toPublicSiteInfo(run.site),
+    buildId: run.buildId,
+    assets: input.inputs.client.assets,
+    locales: input.locales,
+  })
 }
 
 /**
  * Discovers and builds every page: seeded with each locale's home and the
  * links of its initial data, fed by the links of every page built.
  */
-export async function crawlPages(run: BuildRun, input: { render: RenderService; writer: FileWriter; locales: Map<string, LocaleData> }): Promise<void> {
+export async function crawlPages(
+  run: BuildRun,
+  input: { render: RenderService; writer: FileWriter; locales: Map<string, LocaleData> },
+): Promise<void> {
   const { site, state } = run
   const crawler = createCrawler({
     maxInFlight: run.maxPagesInFlight,
@@ -99,7 +125,16 @@ export async function crawlPages(run: BuildRun, input: { render: RenderService; 
     },
   })
   const originOf = (path: string) => crawler.originOf(path)?.origin ?? 'nav'
-  const pipeline = { render: input.render, writer: input.writer, site, api: run.api, apiSlot: run.apiSlot, state, buildId: run.buildId, originOf }
+  const pipeline = {
+    render: input.render,
+    writer: input.writer,
+    site,
+    api: run.api,
+    apiSlot: run.apiSlot,
+    state,
+    buildId: run.buildId,
+    originOf,
+  }
   const options = { baseUrl: site.baseUrl, locales: site.i18n.locales }
   for (const [locale, data] of input.locales) {
     const seeds = discoverFromInitialData(data.initialData, localeHome(locale, site.i18n), locale, options)
@@ -110,13 +145,18 @@ export async function crawlPages(run: BuildRun, input: { render: RenderService; 
   await crawler.run()
   for (const { path, status } of state.notFound) {
     const { origin, from } = crawler.originOf(path) ?? { origin: 'nav', from: 'unknown' }
-    if (origin === 'nav') state.fail({ path, status, reason: `broken link: the API answers ${status} (linked from ${from})` })
+    if (origin === 'nav')
+      state.fail({ path, status, reason: `broken link: the API answers ${status} (linked from ${from})` })
     else state.skip({ item: path, reason: `broken link in content: the API answers ${status}`, from })
   }
 }
 
 /** `404.html` of every locale. */
-export async function writeNotFoundPages(run: BuildRun, writer: FileWriter, input: { render: RenderService; inputs: BuildInputs }): Promise<void> {
+export async function writeNotFoundPages(
+  run: BuildRun,
+  writer: FileWriter,
+  input: { render: RenderService; inputs: BuildInputs },
+): Promise<void> {
   for (const locale of run.site.i18n.locales) {
     const { raw, note } = input.inputs.notFound.get(locale) ?? {}
     if (note) run.state.notes.push(note)
@@ -130,9 +170,14 @@ export async function writeNotFoundPages(run: BuildRun, writer: FileWriter, inpu
 export async function writeSiteFiles(run: BuildRun, writer: FileWriter, inputs: BuildInputs): Promise<void> {
   const { state, site } = run
   if (state.redirects.length) await writer.write('_redirects', renderRedirectsFile(state.redirects))
-  if (!site.baseUrl) state.notes.push('baseUrl is not set: sitemap.xml and robots.txt use root-relative URLs (set baseUrl for absolute ones)')
+  if (!site.baseUrl)
+    state.notes.push(
+      'baseUrl is not set: sitemap.xml and robots.txt use root-relative URLs (set baseUrl for absolute ones)',
+    )
   for (const file of planSitemaps(state.facts, site.baseUrl)) await writer.writeParts(file.path, file.parts())
-  const ownRobots = inputs.publicFiles.includes('robots.txt') ? await readFile(join(publicDir(run), 'robots.txt'), 'utf8') : undefined
+  const ownRobots = inputs.publicFiles.includes('robots.txt')
+    ? await readFile(join(publicDir(run), 'robots.txt'), 'utf8')
+    : undefined
   await writer.write('robots.txt', renderRobots(site.baseUrl, ownRobots))
 }
 

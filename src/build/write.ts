@@ -44,7 +44,8 @@ export function resolveInside(root: string, path: string): string {
   if (isAbsolute(path) || /^[a-z]:/i.test(path)) throw refuse('absolute path')
   const target = resolve(root, path)
   const rel = relative(root, target)
-  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) throw refuse('outside the output folder')
+  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel))
+    throw refuse('outside the output folder')
   return target
 }
 

@@ -9,7 +9,8 @@ import { handleError } from './exit.js'
 
 const toInt = (name: string, min: number, max: number) => (value: string) => {
   const n = Number(value)
-  if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}`)
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}`)
   return n
 }
 
@@ -77,8 +78,17 @@ export function createProgram(): Command {
     .description('Run the bundled demo content API (English, Polish, German) on loopback.')
     .option('--port <n>', 'port to listen on', toInt('--port', 0, 65535), 4010)
     .option('--host <addr>', 'address to listen on', '127.0.0.1')
-    .option('--latency <ms>', 'answer every request this many milliseconds after it arrived (the API response time)', toInt('--latency', 0, 60_000), 0)
-    .option('--generate <n>', 'serve a generated site of N pages per locale instead of the demo content', toInt('--generate', 1, 100_000))
+    .option(
+      '--latency <ms>',
+      'answer every request this many milliseconds after it arrived (the API response time)',
+      toInt('--latency', 0, 60_000),
+      0,
+    )
+    .option(
+      '--generate <n>',
+      'serve a generated site of N pages per locale instead of the demo content',
+      toInt('--generate', 1, 100_000),
+    )
     .action(async (opts) => {
       const { runDemoApiCommand } = await import('./commands/demo-api.js')
       process.exitCode = await runDemoApiCommand(opts, program.opts())

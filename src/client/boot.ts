@@ -9,7 +9,8 @@ export function readBoot(doc: Document): BootState {
   const text = doc.getElementById(BOOT_ELEMENT_ID)?.textContent
   if (!text) throw new Error(`site: #${BOOT_ELEMENT_ID} is missing; the page cannot hydrate`)
   const boot = JSON.parse(text) as BootState
-  if (!boot || typeof boot.buildId !== 'string' || typeof boot.state !== 'object') throw new Error(`site: #${BOOT_ELEMENT_ID} is not a boot state`)
+  if (!boot || typeof boot.buildId !== 'string' || typeof boot.state !== 'object')
+    throw new Error(`site: #${BOOT_ELEMENT_ID} is not a boot state`)
   return boot
 }
 
@@ -19,18 +20,24 @@ export type InitialDataLoader = (url: string) => Promise<InitialData>
  * Loads initial data files (`/_site/data/initial-<locale>-<hash>.json`), each URL once.
  * The names are content-hashed, so the browser's HTTP cache may answer them.
  */
-export function createInitialDataLoader(fetchFn: (url: string, init: RequestInit) => Promise<Response>, known?: { url: string; data: InitialData }): InitialDataLoader {
+export function createInitialDataLoader(
+  fetchFn: (url: string, init: RequestInit) => Promise<Response>,
+  known?: { url: string; data: InitialData },
+): InitialDataLoader {
   const cache = new Map<string, Promise<InitialData>>()
   if (known) cache.set(known.url, Promise.resolve(known.data))
   return (url) => {
     let pending = cache.get(url)
     if (!pending) {
-      pending = fetchFn(url, { credentials: 'same-origin', headers: { accept: 'application/json' } }).then(async (response) => {
-        if (!response.ok) throw new Error(`site: initial data ${url} answered ${response.status}`)
-        const data = (await response.json()) as InitialData
-        if (!data || typeof data !== 'object' || Array.isArray(data)) throw new Error(`site: initial data ${url} is not initial data`)
-        return data
-      })
+      pending = fetchFn(url, { credentials: 'same-origin', headers: { accept: 'application/json' } }).then(
+        async (response) => {
+          if (!response.ok) throw new Error(`site: initial data ${url} answered ${response.status}`)
+          const data = (await response.json()) as InitialData
+          if (!data || typeof data !== 'object' || Array.isArray(data))
+            throw new Error(`site: initial data ${url} is not initial data`)
+          return data
+        },
+      )
       pending.catch(() => cache.delete(url))
       cache.set(url, pending)
     }

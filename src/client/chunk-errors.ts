@@ -5,7 +5,8 @@
  */
 import { SITE_DIR } from '../shared/constants.js'
 
-const DYNAMIC_IMPORT_RE = /dynamically imported module|Importing a module script failed|error loading dynamically imported module|Failed to load module script/i
+const DYNAMIC_IMPORT_RE =
+  /dynamically imported module|Importing a module script failed|error loading dynamically imported module|Failed to load module script/i
 
 /** True for an error (or rejection reason) that means a bundle file could not be loaded. */
 export function isChunkLoadError(reason: unknown): boolean {
@@ -30,9 +31,15 @@ export function watchChunkErrors(win: Window, onChunkError: (detail: string) => 
     'error',
     (event) => {
       const target = event.target
-      const url = target instanceof HTMLScriptElement ? target.src : target instanceof HTMLLinkElement && target.rel === 'stylesheet' ? target.href : ''
+      const url =
+        target instanceof HTMLScriptElement
+          ? target.src
+          : target instanceof HTMLLinkElement && target.rel === 'stylesheet'
+            ? target.href
+            : ''
       if (url && isSiteAssetUrl(url, win.location.origin)) onChunkError(url)
-      else if (event instanceof ErrorEvent && isChunkLoadError(event.error ?? event.message)) onChunkError(event.message)
+      else if (event instanceof ErrorEvent && isChunkLoadError(event.error ?? event.message))
+        onChunkError(event.message)
     },
     true,
   )

@@ -8,9 +8,10 @@
  * (its own chunk: client navigation, the new-build check, the service worker), loaded
  * once the browser is idle or the visitor reaches for a link, whichever comes first.
  */
+
+import lazyTemplates from 'site:templates/lazy'
 import { useLayoutEffect } from 'react'
 import { hydrateRoot } from 'react-dom/client'
-import lazyTemplates from 'site:templates/lazy'
 import type { BootHydration, RenderState, TemplateRegistry } from '../render/types.js'
 import { LOADING_BAR_ID, MAIN_ID, SiteApp } from '../runtime/SiteApp.js'
 import { APP_ROOT_ID, createInitialDataLoader, readBoot } from './boot.js'
@@ -78,13 +79,17 @@ async function start(win: Window): Promise<void> {
   const committed = (target: RenderState) => new Promise<void>((resolve) => commits.set(target, resolve))
   const hydrated = committed(state)
   const keptMain = main ? { __html: main.innerHTML } : undefined
-  const root = hydrateRoot(container, <Root state={state} registry={registry} keptMain={keptMain} onCommit={onCommit} />, {
-    // A template that throws in the browser: the prerendered page is still right, load it in full.
-    onUncaughtError: (error) => {
-      console.error(error)
-      reloadHere()
+  const root = hydrateRoot(
+    container,
+    <Root state={state} registry={registry} keptMain={keptMain} onCommit={onCommit} />,
+    {
+      // A template that throws in the browser: the prerendered page is still right, load it in full.
+      onUncaughtError: (error) => {
+        console.error(error)
+        reloadHere()
+      },
     },
-  })
+  )
   await hydrated
   // After the page's root: the kept main is in place. Unmounted before the main renders anew.
   let hydratedIslands =
@@ -117,7 +122,8 @@ async function start(win: Window): Promise<void> {
         loadInitialData,
         guard,
         ids: { loadingBar: LOADING_BAR_ID, main: MAIN_ID },
-        loadTemplates: (page, locale) => templates.load({ page, locale, editorPreview: state.editorPreview, site: state.site }),
+        loadTemplates: (page, locale) =>
+          templates.load({ page, locale, editorPreview: state.editorPreview, site: state.site }),
         render: (next) => {
           const done = committed(next)
           // The router loaded the page's templates first: the registry has them.
@@ -135,7 +141,8 @@ async function start(win: Window): Promise<void> {
   // Until the router is there, a click on a page link waits for it rather than loading the page in full.
   doc.addEventListener('click', (event) => {
     const anchor = event.target instanceof Element ? event.target.closest('a[href]') : null
-    const url = !router && anchor instanceof HTMLAnchorElement ? toClickNavigation(event, anchor, win.location) : undefined
+    const url =
+      !router && anchor instanceof HTMLAnchorElement ? toClickNavigation(event, anchor, win.location) : undefined
     if (!url) return
     event.preventDefault()
     loadNavigation().then(

@@ -15,10 +15,15 @@ const keyOf = (tag: string, attrs: Array<[string, string]>, children: string): s
 
 const tagKey = (tag: HeadTag): string => keyOf(tag.tag, Object.entries(tag.attrs), tag.children ?? '')
 const elementKey = (el: Element): string =>
-  keyOf(el.localName, Array.from(el.attributes, (a) => [a.name, a.value] as [string, string]), el.localName === 'script' ? (el.textContent ?? '') : '')
+  keyOf(
+    el.localName,
+    Array.from(el.attributes, (a) => [a.name, a.value] as [string, string]),
+    el.localName === 'script' ? (el.textContent ?? '') : '',
+  )
 
 // Only data scripts (JSON-LD) are managed: an inserted executable script would run.
-const isManaged = (tag: HeadTag): boolean => tag.tag !== 'title' && (tag.tag !== 'script' || /json/i.test(tag.attrs.type ?? ''))
+const isManaged = (tag: HeadTag): boolean =>
+  tag.tag !== 'title' && (tag.tag !== 'script' || /json/i.test(tag.attrs.type ?? ''))
 
 export function applyHead(doc: Document, next: readonly HeadTag[]): void {
   doc.title = next.find((tag) => tag.tag === 'title')?.children ?? ''

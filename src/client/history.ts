@@ -30,7 +30,8 @@ export interface HistoryTracker {
 
 export function createHistoryTracker(win: Window): HistoryTracker {
   const { history } = win
-  const current = (): Record<string, unknown> => (history.state && typeof history.state === 'object' ? history.state : {})
+  const current = (): Record<string, unknown> =>
+    history.state && typeof history.state === 'object' ? history.state : {}
   let timer: number | undefined
   const saveScroll = () => {
     win.clearTimeout(timer)

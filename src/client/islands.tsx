@@ -9,10 +9,10 @@ import { useLayoutEffect } from 'react'
 import { flushSync } from 'react-dom'
 import { hydrateRoot, type Root } from 'react-dom/client'
 import type { BootIsland, RenderState, TemplateRegistry } from '../render/types.js'
-import type { ContentElement } from '../shared/types.js'
-import { SiteContext, type SiteContextValue } from '../runtime/context.js'
 import { ElementBody } from '../runtime/ContentElement.js'
+import { SiteContext, type SiteContextValue } from '../runtime/context.js'
 import { checkElement } from '../runtime/element.js'
+import type { ContentElement } from '../shared/types.js'
 
 export interface HydrateIslandsOptions {
   state: RenderState
@@ -59,16 +59,27 @@ function elementsByUid(value: unknown, uids: ReadonlySet<number>): Map<number, C
     seen.add(item)
     if (!Array.isArray(item)) {
       const check = checkElement(item)
-      if (check.ok && uids.has(check.element.id) && !found.has(check.element.id)) found.set(check.element.id, check.element)
+      if (check.ok && uids.has(check.element.id) && !found.has(check.element.id))
+        found.set(check.element.id, check.element)
     }
     for (const child of Array.isArray(item) ? item : Object.values(item)) pending.push(child)
   }
   return found
 }
 
-export function hydrateIslands({ state, registry, islands, main, onUncaughtError }: HydrateIslandsOptions): HydratedIslands {
+export function hydrateIslands({
+  state,
+  registry,
+  islands,
+  main,
+  onUncaughtError,
+}: HydrateIslandsOptions): HydratedIslands {
   // As SiteApp makes it.
-  const value: SiteContextValue = { site: { ...state, debug: state.debug && state.mode === 'preview' }, registry, problems: [] }
+  const value: SiteContextValue = {
+    site: { ...state, debug: state.debug && state.mode === 'preview' },
+    registry,
+    problems: [],
+  }
   const roots: Root[] = []
   const commits: Array<Promise<void>> = []
   const elements = elementsByUid(state.page?.content, new Set(islands.map((island) => island.uid)))
@@ -80,7 +91,9 @@ export function hydrateIslands({ state, registry, islands, main, onUncaughtError
     const island = { element, index }
     commits.push(
       new Promise<void>((resolve) => {
-        roots.push(hydrateRoot(frame, <IslandRoot value={value} island={island} onCommit={resolve} />, { onUncaughtError }))
+        roots.push(
+          hydrateRoot(frame, <IslandRoot value={value} island={island} onCommit={resolve} />, { onUncaughtError }),
+        )
       }),
     )
   }

@@ -58,7 +58,14 @@ export function toRoutableUrl(anchor: AnchorLike, current: { href: string }): UR
 
 /** True when the click is a plain primary-button click the page did not handle itself. */
 export function isPlainClick(event: ClickLike): boolean {
-  return !event.defaultPrevented && event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey
+  return (
+    !event.defaultPrevented &&
+    event.button === 0 &&
+    !event.metaKey &&
+    !event.ctrlKey &&
+    !event.shiftKey &&
+    !event.altKey
+  )
 }
 
 /** The URL to navigate to on the client for this click, or undefined to let the browser handle it. */

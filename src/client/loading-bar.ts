@@ -33,7 +33,11 @@ const PROGRESS_TICK_MS = 100
 export const estimateProgress = (elapsedMs: number, durationMs: number): number =>
   Math.min(99, (2 / Math.PI) * 100 * Math.atan(((elapsedMs / durationMs) * 100) / 50))
 
-export function createLoadingBar(input: { timers: Timers; paint: (state: LoadingBarState) => void; options?: LoadingBarOptions }): LoadingBar {
+export function createLoadingBar(input: {
+  timers: Timers
+  paint: (state: LoadingBarState) => void
+  options?: LoadingBarOptions
+}): LoadingBar {
   const { timers, paint } = input
   const options = input.options ?? LOADING_BAR
   const state: LoadingBarState = { visible: false, progress: 0, error: false }
@@ -56,7 +60,10 @@ export function createLoadingBar(input: { timers: Timers; paint: (state: Loading
   }
   const startTicking = (from: number) => {
     shownAt = from
-    tick = timers.setInterval(() => set({ progress: estimateProgress(timers.now() - shownAt, options.durationMs) }), PROGRESS_TICK_MS)
+    tick = timers.setInterval(
+      () => set({ progress: estimateProgress(timers.now() - shownAt, options.durationMs) }),
+      PROGRESS_TICK_MS,
+    )
   }
   const hideLater = () => {
     hide = timers.setTimeout(() => {
@@ -108,7 +115,10 @@ export const LOADING_BAR_COLOR = 'var(--site-loading-bar-color, #2563eb)'
 export const LOADING_BAR_ERROR_COLOR = 'var(--site-loading-bar-error-color, #dc2626)'
 
 /** Paints a state onto the bar element (fixed at the top, `heightPx` high). */
-export function createBarPainter(element: BarElement, options: Pick<LoadingBarOptions, 'heightPx'> = LOADING_BAR): (state: LoadingBarState) => void {
+export function createBarPainter(
+  element: BarElement,
+  options: Pick<LoadingBarOptions, 'heightPx'> = LOADING_BAR,
+): (state: LoadingBarState) => void {
   element.style.cssText =
     `position:fixed;top:0;left:0;right:0;height:${options.heightPx}px;z-index:2147483647;pointer-events:none;` +
     `transform-origin:0 50%;transform:scaleX(0);opacity:0;transition:transform 100ms linear,opacity 200ms ease;` +

@@ -5,9 +5,9 @@
  * new-build check and the service worker (static site only).
  */
 import type { RenderState } from '../render/types.js'
-import type { PageData } from '../shared/types.js'
 // Straight from the runtime's React-free modules: what navigation itself needs, no more.
 import { buildHead, getBodyClass, getHtmlAttrs } from '../runtime/head.js'
+import type { PageData } from '../shared/types.js'
 import type { InitialDataLoader } from './boot.js'
 import { announcePage } from './events.js'
 import { applyDocumentAttrs, applyHead } from './head.js'
@@ -60,12 +60,16 @@ export function startNavigation(options: NavigationOptions): Router {
   const fetchFn = (url: string, init: RequestInit) => win.fetch(url, init)
   // The new-build check (its first read is deferred further) and the service worker: static site only.
   const isStatic = options.state.mode === 'static'
-  const manifest = isStatic ? createManifestCheck({ buildId: options.buildId, fetch: fetchFn, timers: browserTimers, visibility: doc }) : undefined
+  const manifest = isStatic
+    ? createManifestCheck({ buildId: options.buildId, fetch: fetchFn, timers: browserTimers, visibility: doc })
+    : undefined
   manifest?.start()
   if (isStatic) registerServiceWorker(win, options.buildId)
   const barElement = doc.getElementById(options.ids.loadingBar) ?? doc.body.appendChild(doc.createElement('div'))
   const bar = createLoadingBar({ timers: browserTimers, paint: createBarPainter(barElement) })
-  const payloads = createPayloadCache({ load: (path) => fetchPayload({ path, buildId: options.buildId, fetch: fetchFn }) })
+  const payloads = createPayloadCache({
+    load: (path) => fetchPayload({ path, buildId: options.buildId, fetch: fetchFn }),
+  })
   const router = createRouter({
     ...options,
     manifest,
@@ -86,7 +90,8 @@ export function startNavigation(options: NavigationOptions): Router {
   // A prefetched page also warms the template chunks it renders with; a failure there is the navigation's to handle.
   const prefetch = async (path: string) => {
     const result = await payloads.get(path)
-    if (result.type === 'page' && result.payload.status === 200) await options.loadTemplates(result.payload.page, result.payload.locale).catch(() => undefined)
+    if (result.type === 'page' && result.payload.status === 200)
+      await options.loadTemplates(result.payload.page, result.payload.locale).catch(() => undefined)
   }
   const queue = createPrefetchQueue({ load: prefetch })
   const links = watchLinks({ document: doc, toPath: router.toPath, queue, hoverOnly: saveData })

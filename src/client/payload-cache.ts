@@ -14,7 +14,10 @@ export interface PayloadCache {
   delete(path: string): void
 }
 
-export function createPayloadCache(input: { load: (path: string) => Promise<PayloadResult>; limit?: number }): PayloadCache {
+export function createPayloadCache(input: {
+  load: (path: string) => Promise<PayloadResult>
+  limit?: number
+}): PayloadCache {
   const limit = input.limit ?? PAYLOAD_CACHE_SIZE
   const entries = new Map<string, Promise<PayloadResult>>()
   return {

@@ -3,8 +3,8 @@
  * what the router does with the answer. Pure apart from the injected `fetch`.
  */
 import type { PagePayload } from '../render/types.js'
-import type { PageData } from '../shared/types.js'
 import { BUILD_ID_QUERY } from '../shared/constants.js'
+import type { PageData } from '../shared/types.js'
 import { toPayloadUrl } from '../shared/url.js'
 import { isRecord } from '../shared/values.js'
 
@@ -24,7 +24,13 @@ export const toPayloadRequestUrl = (path: string, buildId: string): string =>
 
 /** Checks the shape of a parsed payload; undefined when it is not one. */
 export function readPayload(body: unknown): PagePayload | undefined {
-  if (!isRecord(body) || typeof body.buildId !== 'string' || typeof body.path !== 'string' || typeof body.locale !== 'string') return undefined
+  if (
+    !isRecord(body) ||
+    typeof body.buildId !== 'string' ||
+    typeof body.path !== 'string' ||
+    typeof body.locale !== 'string'
+  )
+    return undefined
   if (isRecord(body.redirect)) return typeof body.redirect.to === 'string' ? (body as PagePayload) : undefined
   return isRecord(body.page) && typeof body.status === 'number' ? (body as PagePayload) : undefined
 }
@@ -56,6 +62,7 @@ export async function fetchPayload(input: {
   const payload = readPayload(body)
   if (!payload) return { type: 'full-load', reason: 'not-json' }
   if (payload.buildId !== input.buildId) return { type: 'full-load', reason: 'other-build' }
-  if ('redirect' in payload) return { type: 'redirect', to: payload.redirect.to, statusCode: payload.redirect.statusCode }
+  if ('redirect' in payload)
+    return { type: 'redirect', to: payload.redirect.to, statusCode: payload.redirect.statusCode }
   return { type: 'page', payload }
 }

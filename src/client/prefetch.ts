@@ -12,7 +12,10 @@ export interface PrefetchQueue {
   readonly active: number
 }
 
-export function createPrefetchQueue(input: { load: (path: string) => Promise<unknown>; concurrency?: number }): PrefetchQueue {
+export function createPrefetchQueue(input: {
+  load: (path: string) => Promise<unknown>
+  concurrency?: number
+}): PrefetchQueue {
   const limit = input.concurrency ?? PRELOAD_CONCURRENCY
   const seen = new Set<string>()
   const waiting: string[] = []

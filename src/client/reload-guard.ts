@@ -22,7 +22,12 @@ const parseStamps = (text: string | null): unknown => {
 
 export type StorageLike = Pick<Storage, 'getItem' | 'setItem'>
 
-export function createReloadGuard(input: { storage: StorageLike | undefined; now: () => number; windowMs?: number; key?: string }): ReloadGuard {
+export function createReloadGuard(input: {
+  storage: StorageLike | undefined
+  now: () => number
+  windowMs?: number
+  key?: string
+}): ReloadGuard {
   const { storage, now } = input
   const windowMs = input.windowMs ?? RELOAD_GUARD_MS
   const key = input.key ?? RELOAD_GUARD_KEY
@@ -35,7 +40,8 @@ export function createReloadGuard(input: { storage: StorageLike | undefined; now
         const parsed = parseStamps(storage.getItem(key))
         const stamps: Record<string, number> = {}
         if (parsed && typeof parsed === 'object') {
-          for (const [p, t] of Object.entries(parsed)) if (typeof t === 'number' && time - t < windowMs && t <= time) stamps[p] = t
+          for (const [p, t] of Object.entries(parsed))
+            if (typeof t === 'number' && time - t < windowMs && t <= time) stamps[p] = t
         }
         if (stamps[path] !== undefined) {
           storage.setItem(key, JSON.stringify(stamps))

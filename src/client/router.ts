@@ -5,8 +5,8 @@
  * render here (404, other build, new build published) becomes a full page load.
  */
 import type { RenderState } from '../render/types.js'
-import type { PageData } from '../shared/types.js'
 import { LOADING_BAR } from '../shared/constants.js'
+import type { PageData } from '../shared/types.js'
 import { isAbsoluteUrl, normalizePagePath } from '../shared/url.js'
 import type { InitialDataLoader } from './boot.js'
 import type { PageEventKind } from './events.js'
@@ -62,7 +62,8 @@ export function createRouter(options: RouterOptions): Router {
   let seq = 0
 
   // Full page loads. `replace`/`pop` must not add an entry: the URL already is (or replaces) the current one.
-  const load = (url: URL | string, mode: NavigationMode) => (mode === 'push' ? win.location.assign(String(url)) : win.location.replace(String(url)))
+  const load = (url: URL | string, mode: NavigationMode) =>
+    mode === 'push' ? win.location.assign(String(url)) : win.location.replace(String(url))
   const guardedLoad = (url: URL, path: string, mode: NavigationMode): boolean => {
     if (!guard.allow(path)) return false
     load(url, mode)
@@ -73,11 +74,17 @@ export function createRouter(options: RouterOptions): Router {
   const withPreviewQuery = (url: URL): URL => {
     if (state.mode !== 'preview') return url
     const next = new URL(url)
-    for (const [key, value] of new URL(win.location.href).searchParams) if (!next.searchParams.has(key)) next.searchParams.set(key, value)
+    for (const [key, value] of new URL(win.location.href).searchParams)
+      if (!next.searchParams.has(key)) next.searchParams.set(key, value)
     return next
   }
 
-  async function navigate(target: URL, mode: NavigationMode = 'push', scroll?: { x: number; y: number }, hops = 0): Promise<void> {
+  async function navigate(
+    target: URL,
+    mode: NavigationMode = 'push',
+    scroll?: { x: number; y: number },
+    hops = 0,
+  ): Promise<void> {
     const token = ++seq
     const url = withPreviewQuery(target)
     const path = pathOf(url)
@@ -116,7 +123,11 @@ export function createRouter(options: RouterOptions): Router {
     let initialData = state.initialData
     let dataUrl = initialDataUrl
     const localeChanged = payload.locale !== state.locale
-    if (payload.initialDataUrl && payload.initialDataUrl !== initialDataUrl && (state.site.i18nMiddleware || !localeChanged)) {
+    if (
+      payload.initialDataUrl &&
+      payload.initialDataUrl !== initialDataUrl &&
+      (state.site.i18nMiddleware || !localeChanged)
+    ) {
       try {
         initialData = await options.loadInitialData(payload.initialDataUrl)
         dataUrl = payload.initialDataUrl
@@ -134,7 +145,14 @@ export function createRouter(options: RouterOptions): Router {
     }
     if (token !== seq) return
     const { error: _error, ...rest } = state
-    const next: RenderState = { ...rest, path: payload.path, locale: payload.locale, status: payload.status, page: payload.page, initialData }
+    const next: RenderState = {
+      ...rest,
+      path: payload.path,
+      locale: payload.locale,
+      status: payload.status,
+      page: payload.page,
+      initialData,
+    }
     if (mode === 'push') tracker.push(payload.path, url.href)
     else if (mode === 'replace') tracker.replace(payload.path, url.href)
     await options.render(next)
@@ -183,7 +201,10 @@ export function createRouter(options: RouterOptions): Router {
 
   win.history.scrollRestoration = 'manual'
   const first = readEntry(win.history.state)
-  win.history.replaceState({ ...(win.history.state ?? {}), site: 1, path: state.path, x: first?.x ?? 0, y: first?.y ?? 0 }, '')
+  win.history.replaceState(
+    { ...(win.history.state ?? {}), site: 1, path: state.path, x: first?.x ?? 0, y: first?.y ?? 0 },
+    '',
+  )
   // A reload keeps history.state: put the visitor back where they were.
   if (first && first.path === state.path && (first.x !== 0 || first.y !== 0)) win.scrollTo(first.x, first.y)
 

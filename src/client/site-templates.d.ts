@@ -1,6 +1,7 @@
 /** The registry modules `templatesPlugin()` generates from templates/ (see src/render/templates.ts). */
 declare module 'site:templates' {
   import type { TemplateRegistry } from '../render/types.js'
+
   const registry: TemplateRegistry
   export default registry
 }
@@ -8,6 +9,7 @@ declare module 'site:templates' {
 /** The browser entry's variant: Header, Footer, texts loaders, the use client list, the main loaders' loader (see templates.ts). */
 declare module 'site:templates/lazy' {
   import type { LazyTemplates } from './templates.js'
+
   const templates: LazyTemplates
   export default templates
 }
@@ -15,6 +17,7 @@ declare module 'site:templates/lazy' {
 /** Layouts, content elements and ErrorPage as loaders, each its own chunk (see templates.ts). */
 declare module 'site:templates/main' {
   import type { MainTemplates } from './templates.js'
+
   const templates: MainTemplates
   export default templates
 }

@@ -18,7 +18,7 @@
  */
 import type { ComponentType } from 'react'
 import type { ContentElementProps, LayoutProps, TemplateRegistry } from '../render/types.js'
-import { templateNeeds, type TemplateState } from '../runtime/page-templates.js'
+import { type TemplateState, templateNeeds } from '../runtime/page-templates.js'
 
 export type ModuleLoader<T> = () => Promise<{ default: T }>
 export type TemplateModuleLoader<P> = ModuleLoader<ComponentType<P>>
@@ -65,13 +65,20 @@ export function createTemplateLoader(templates: LazyTemplates): TemplateLoader {
   const loaded: Required<Pick<TemplateRegistry, Kind>> = { layouts: {}, content: {}, texts: {} }
   let errorPage: TemplateRegistry['ErrorPage'] | undefined
   const pending = new Map<string, Promise<unknown>>()
-  let registry: TemplateRegistry = { layouts: {}, content: {}, texts: {}, Header: templates.Header, Footer: templates.Footer, ErrorPage: NO_ERROR_PAGE }
+  let registry: TemplateRegistry = {
+    layouts: {},
+    content: {},
+    texts: {},
+    Header: templates.Header,
+    Footer: templates.Footer,
+    ErrorPage: NO_ERROR_PAGE,
+  }
   // Modules loaded, and how many of them `registry` holds.
   let count = 0
   let held = 0
 
   // One import per module at a time; a failed one is not kept: the next render that needs it asks again.
-  const loadOnce = <T,>(id: string, loader: ModuleLoader<T> | undefined, done: (value: T) => void): Promise<unknown> => {
+  const loadOnce = <T>(id: string, loader: ModuleLoader<T> | undefined, done: (value: T) => void): Promise<unknown> => {
     let promise = pending.get(id)
     if (!promise) {
       if (!loader) return Promise.reject(new Error(`site: templates have no ${id}`))
@@ -116,7 +123,13 @@ export function createTemplateLoader(templates: LazyTemplates): TemplateLoader {
       // A new registry object only when it has more templates: the same one keeps the site context stable.
       if (count !== held) {
         held = count
-        registry = { ...registry, layouts: { ...loaded.layouts }, content: { ...loaded.content }, texts: { ...loaded.texts }, ErrorPage: errorPage ?? NO_ERROR_PAGE }
+        registry = {
+          ...registry,
+          layouts: { ...loaded.layouts },
+          content: { ...loaded.content },
+          texts: { ...loaded.texts },
+          ErrorPage: errorPage ?? NO_ERROR_PAGE,
+        }
       }
       return registry
     },

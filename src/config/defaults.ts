@@ -20,4 +20,9 @@ export const DEFAULTS = {
 } as const
 
 /** Config file names tried, in order, when `--config` is not given. */
-export const CONFIG_FILES = ['config/site.config.ts', 'config/site.config.mjs', 'config/site.config.js', 'config/site.config.json'] as const
+export const CONFIG_FILES = [
+  'config/site.config.ts',
+  'config/site.config.mjs',
+  'config/site.config.js',
+  'config/site.config.json',
+] as const

@@ -4,7 +4,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, extname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
-import { SiteError, errors } from '../errors.js'
+import { errors, SiteError } from '../errors.js'
 import { CONFIG_FILES } from './defaults.js'
 import { resolveSites } from './resolve.js'
 import type { InlineConfig, ResolvedConfig, UserConfig } from './types.js'
@@ -22,7 +22,11 @@ export function findConfigFile(root: string, configFile?: string): string {
     return file
   }
   const found = CONFIG_FILES.map((name) => join(root, name)).find((file) => existsSync(file))
-  if (!found) throw new SiteError('CONFIG_NOT_FOUND', `No config file found in ${root} (looked for ${CONFIG_FILES.join(', ')}); pass --config FILE`)
+  if (!found)
+    throw new SiteError(
+      'CONFIG_NOT_FOUND',
+      `No config file found in ${root} (looked for ${CONFIG_FILES.join(', ')}); pass --config FILE`,
+    )
   return found
 }
 
@@ -56,7 +60,9 @@ export async function loadUserConfig(file: string, root: string): Promise<unknow
   } catch (cause) {
     const detail = (cause as { errors?: Array<{ text: string; location?: { line: number } }> }).errors?.[0]
     const where = detail?.location ? `line ${detail.location.line}: ` : ''
-    throw errors.configInvalid(file, [{ path: '(file)', message: `${where}${detail?.text ?? (cause as Error).message}` }])
+    throw errors.configInvalid(file, [
+      { path: '(file)', message: `${where}${detail?.text ?? (cause as Error).message}` },
+    ])
   }
   const out = join(root, '.site', `config-${createHash('sha256').update(code).digest('hex').slice(0, 12)}.mjs`)
   await mkdir(dirname(out), { recursive: true })

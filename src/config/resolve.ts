@@ -1,7 +1,7 @@
-import { errors, type ConfigIssue } from '../errors.js'
+import { type ConfigIssue, errors } from '../errors.js'
+import { isRecord } from '../shared/values.js'
 import { DEFAULTS } from './defaults.js'
 import type { InlineConfig, ResolvedSite, SiteEntry, SiteOptions, UserConfig } from './types.js'
-import { isRecord } from '../shared/values.js'
 
 /** Deep-merges `over` onto `base`: objects merge, everything else replaces. */
 export function deepMerge<T>(base: T, over: unknown): T {
@@ -14,7 +14,10 @@ export function deepMerge<T>(base: T, over: unknown): T {
 const unique = <T>(list: readonly T[]): T[] => [...new Set(list)]
 
 /** Fills every default of one site's options (pure). */
-export function resolveSiteOptions(options: SiteOptions, hostnames: readonly string[]): Omit<ResolvedSite, 'api'> & { api: Omit<ResolvedSite['api'], 'baseUrl'> & { baseUrl?: string } } {
+export function resolveSiteOptions(
+  options: SiteOptions,
+  hostnames: readonly string[],
+): Omit<ResolvedSite, 'api'> & { api: Omit<ResolvedSite['api'], 'baseUrl'> & { baseUrl?: string } } {
   const merged = deepMerge(DEFAULTS as unknown as SiteOptions, options)
   const api = merged.api ?? {}
   return {
@@ -33,11 +36,17 @@ export function resolveSiteOptions(options: SiteOptions, hostnames: readonly str
       },
       timeoutMs: api.timeoutMs ?? DEFAULTS.api.timeoutMs,
     },
-    i18n: { default: merged.i18n?.default ?? DEFAULTS.i18n.default, locales: unique(merged.i18n?.locales ?? DEFAULTS.i18n.locales) },
+    i18n: {
+      default: merged.i18n?.default ?? DEFAULTS.i18n.default,
+      locales: unique(merged.i18n?.locales ?? DEFAULTS.i18n.locales),
+    },
     features: { ...DEFAULTS.features, ...merged.features },
     preview: { queryParam: merged.preview?.queryParam ?? DEFAULTS.preview.queryParam },
     tracking: { gtmId: merged.tracking?.gtmId, consentHost: merged.tracking?.consentHost?.replace(/\/+$/, '') },
-    build: { outDir: merged.build?.outDir ?? DEFAULTS.build.outDir, concurrency: merged.build?.concurrency ?? DEFAULTS.build.concurrency },
+    build: {
+      outDir: merged.build?.outDir ?? DEFAULTS.build.outDir,
+      concurrency: merged.build?.concurrency ?? DEFAULTS.build.concurrency,
+    },
   }
 }
 
@@ -52,9 +61,16 @@ export function resolveSites(user: UserConfig, inline: InlineConfig, file: strin
     ? sites.map((site: SiteEntry, i) => {
         const { hostname, ...rest } = site
         const options = deepMerge(top, rest)
-        options.i18n = { ...options.i18n, locales: unique([...(top.i18n?.locales ?? []), ...(rest.i18n?.locales ?? [])]) }
+        options.i18n = {
+          ...options.i18n,
+          locales: unique([...(top.i18n?.locales ?? []), ...(rest.i18n?.locales ?? [])]),
+        }
         if (!options.i18n.locales?.length) delete options.i18n.locales
-        return { options, hostnames: (Array.isArray(hostname) ? hostname : [hostname]).map((h) => h.toLowerCase()), path: `sites[${i}].` }
+        return {
+          options,
+          hostnames: (Array.isArray(hostname) ? hostname : [hostname]).map((h) => h.toLowerCase()),
+          path: `sites[${i}].`,
+        }
       })
     : [{ options: top, hostnames: [], path: '' }]
 
@@ -62,9 +78,16 @@ export function resolveSites(user: UserConfig, inline: InlineConfig, file: strin
   const resolved = entries.map(({ options, hostnames, path }) => {
     const site = resolveSiteOptions(options, hostnames)
     const baseUrl = inline.apiBaseUrl?.replace(/\/+$/, '') ?? site.api.baseUrl
-    if (!baseUrl && !inline.apiOptional) issues.push({ path: `${path}api.baseUrl`, message: 'required: the origin of the content API (or pass --api URL)' })
+    if (!baseUrl && !inline.apiOptional)
+      issues.push({
+        path: `${path}api.baseUrl`,
+        message: 'required: the origin of the content API (or pass --api URL)',
+      })
     if (!site.i18n.locales.includes(site.i18n.default))
-      issues.push({ path: `${path}i18n.default`, message: `'${site.i18n.default}' is not one of i18n.locales (${site.i18n.locales.join(', ')})` })
+      issues.push({
+        path: `${path}i18n.default`,
+        message: `'${site.i18n.default}' is not one of i18n.locales (${site.i18n.locales.join(', ')})`,
+      })
     return {
       ...site,
       api: { ...site.api, baseUrl: baseUrl ?? '' },
@@ -100,7 +123,9 @@ export function selectSite(sites: readonly ResolvedSite[], host?: string): Resol
     throw errors.siteAmbiguous(known)
   }
   const bare = toBareHostname(host)
-  const match = sites.find((s) => s.hostnames.includes(bare)) ?? (sites.length === 1 && sites[0]!.hostnames.length === 0 ? sites[0] : undefined)
+  const match =
+    sites.find((s) => s.hostnames.includes(bare)) ??
+    (sites.length === 1 && sites[0]!.hostnames.length === 0 ? sites[0] : undefined)
   if (!match) throw errors.hostnameNotFound(bare, known)
   return match
 }

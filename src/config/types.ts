@@ -89,7 +89,9 @@ export interface InlineConfig {
   apiOptional?: boolean
 }
 
-type DeepRequired<T> = { readonly [K in keyof T]-?: NonNullable<T[K]> extends Record<string, unknown> ? DeepRequired<NonNullable<T[K]>> : T[K] }
+type DeepRequired<T> = {
+  readonly [K in keyof T]-?: NonNullable<T[K]> extends Record<string, unknown> ? DeepRequired<NonNullable<T[K]>> : T[K]
+}
 
 /** A site with every option filled in; what code past `config/` sees. */
 export interface ResolvedSite {

@@ -15,29 +15,43 @@ const httpUrl: Check = (v) => {
   if (typeof v !== 'string') return 'expected an http(s) URL string'
   try {
     const url = new URL(v)
-    return url.protocol === 'http:' || url.protocol === 'https:' ? undefined : `expected an http(s) URL, got protocol ${url.protocol}`
+    return url.protocol === 'http:' || url.protocol === 'https:'
+      ? undefined
+      : `expected an http(s) URL, got protocol ${url.protocol}`
   } catch {
     return `expected an absolute http(s) URL, got ${JSON.stringify(v)}`
   }
 }
-const positiveInt: Check = (v) => (Number.isInteger(v) && (v as number) > 0 ? undefined : 'expected a whole number greater than 0')
+const positiveInt: Check = (v) =>
+  Number.isInteger(v) && (v as number) > 0 ? undefined : 'expected a whole number greater than 0'
 const stringList: Check = (v) =>
-  Array.isArray(v) && v.every((s) => typeof s === 'string' && s.length > 0) ? undefined : 'expected a list of non-empty strings'
+  Array.isArray(v) && v.every((s) => typeof s === 'string' && s.length > 0)
+    ? undefined
+    : 'expected a list of non-empty strings'
 const headerList: Check = (v) =>
   v === false || (Array.isArray(v) && v.every((s) => typeof s === 'string' && s.length > 0 && s === s.toLowerCase()))
     ? undefined
     : 'expected false or a list of lower-case header names'
 const headers: Check = (v) =>
-  isRecord(v) && Object.values(v).every((s) => typeof s === 'string') ? undefined : 'expected an object of header name to string value'
+  isRecord(v) && Object.values(v).every((s) => typeof s === 'string')
+    ? undefined
+    : 'expected an object of header name to string value'
 const oneOf =
   (...values: string[]): Check =>
   (v) =>
     values.includes(v as string) ? undefined : `expected one of ${values.map((x) => `'${x}'`).join(', ')}`
 const endpoint: Check = (v) =>
-  typeof v === 'string' && (v.startsWith('/') || v.startsWith('?')) ? undefined : "expected a path ('/?type=834') or a query ('?type=834')"
-const locale: Check = (v) => (typeof v === 'string' && /^[a-z]{2}(-[a-z0-9]+)?$/i.test(v) ? undefined : "expected a locale code such as 'en' or 'pl'")
+  typeof v === 'string' && (v.startsWith('/') || v.startsWith('?'))
+    ? undefined
+    : "expected a path ('/?type=834') or a query ('?type=834')"
+const locale: Check = (v) =>
+  typeof v === 'string' && /^[a-z]{2}(-[a-z0-9]+)?$/i.test(v)
+    ? undefined
+    : "expected a locale code such as 'en' or 'pl'"
 const localeList: Check = (v) =>
-  Array.isArray(v) && v.length > 0 && v.every((s) => locale(s) === undefined) ? undefined : "expected a non-empty list of locale codes such as ['en', 'pl']"
+  Array.isArray(v) && v.length > 0 && v.every((s) => locale(s) === undefined)
+    ? undefined
+    : "expected a non-empty list of locale codes such as ['en', 'pl']"
 const hostnames: Check = (v) => {
   const list = Array.isArray(v) ? v : [v]
   if (list.length === 0) return 'expected a host name or a list of host names'
@@ -52,7 +66,8 @@ const SITE_SHAPE: Shape = {
     baseUrl: httpUrl,
     headers,
     credentials: oneOf('include', 'omit', 'same-origin'),
-    allowQuery: (v) => (typeof v === 'boolean' ? undefined : stringList(v) && 'expected true, false or a list of parameter names'),
+    allowQuery: (v) =>
+      typeof v === 'boolean' ? undefined : stringList(v) && 'expected true, false or a list of parameter names',
     proxyHeaders: headerList,
     proxyReqHeaders: headerList,
     endpoints: { initialData: endpoint, initialDataFallback: endpoint },
@@ -60,8 +75,15 @@ const SITE_SHAPE: Shape = {
   },
   i18n: { default: locale, locales: localeList },
   features: { contentPreview: boolean, initInitialData: boolean, i18nMiddleware: boolean, debug: boolean },
-  preview: { queryParam: (v) => (typeof v === 'string' && /^[A-Za-z0-9_-]+$/.test(v) ? undefined : 'expected a query parameter name') },
-  tracking: { gtmId: (v) => (typeof v === 'string' && /^[A-Z0-9-]+$/i.test(v) ? undefined : "expected a container id such as 'GTM-ABC123'"), consentHost: httpUrl },
+  preview: {
+    queryParam: (v) =>
+      typeof v === 'string' && /^[A-Za-z0-9_-]+$/.test(v) ? undefined : 'expected a query parameter name',
+  },
+  tracking: {
+    gtmId: (v) =>
+      typeof v === 'string' && /^[A-Z0-9-]+$/i.test(v) ? undefined : "expected a container id such as 'GTM-ABC123'",
+    consentHost: httpUrl,
+  },
   build: { outDir: string, concurrency: positiveInt },
 }
 
@@ -73,7 +95,8 @@ function checkShape(value: unknown, shape: Shape, path: string, issues: ConfigIs
   for (const [key, child] of Object.entries(value)) {
     const keyPath = path ? `${path}.${key}` : key
     const rule = shape[key]
-    if (rule === undefined) issues.push({ path: keyPath, message: `unknown option (known: ${Object.keys(shape).join(', ')})` })
+    if (rule === undefined)
+      issues.push({ path: keyPath, message: `unknown option (known: ${Object.keys(shape).join(', ')})` })
     else if (child === undefined) continue
     else if (typeof rule === 'function') {
       const message = rule(child)

@@ -7,9 +7,9 @@ import { access, readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { SiteError } from '../errors.js'
 import type { InitialData, RedirectData } from '../shared/types.js'
+import { isRecord } from '../shared/values.js'
 import { pagePath, trimTrailingSlash } from './paths.js'
 import type { DemoLanguage, DemoSource } from './types.js'
-import { isRecord } from '../shared/values.js'
 
 export interface DemoContent {
   source: DemoSource
@@ -26,7 +26,10 @@ interface RedirectRule extends RedirectData {
 }
 
 const invalid = (file: string, problem: string, cause?: unknown): SiteError =>
-  new SiteError('DEMO_CONTENT_INVALID', `Demo content file ${file} ${problem}.`, { cause, hint: 'Check the file against demo/README.md.' })
+  new SiteError('DEMO_CONTENT_INVALID', `Demo content file ${file} ${problem}.`, {
+    cause,
+    hint: 'Check the file against demo/README.md.',
+  })
 
 async function readJson<T>(file: string): Promise<T> {
   let text: string
@@ -42,14 +45,21 @@ async function readJson<T>(file: string): Promise<T> {
   }
 }
 
-const exists = (file: string): Promise<boolean> => access(file).then(() => true, () => false)
+const exists = (file: string): Promise<boolean> =>
+  access(file).then(
+    () => true,
+    () => false,
+  )
 
 /** Reads site.json and checks its languages. */
 export async function loadDemoLanguages(contentDir: string): Promise<DemoLanguage[]> {
   const file = join(contentDir, 'site.json')
   const site = await readJson<SiteFile>(file)
   const languages = isRecord(site) && Array.isArray(site.languages) ? site.languages : []
-  if (languages.length === 0 || !languages.every((l) => isRecord(l) && typeof l.twoLetterIsoCode === 'string' && typeof l.base === 'string')) {
+  if (
+    languages.length === 0 ||
+    !languages.every((l) => isRecord(l) && typeof l.twoLetterIsoCode === 'string' && typeof l.base === 'string')
+  ) {
     throw invalid(file, 'needs `languages`: a list of { twoLetterIsoCode, base, ... }')
   }
   return languages
@@ -94,10 +104,14 @@ export async function loadDemoContent(contentDir: string): Promise<DemoContent> 
     if (!isRecord(rule) || typeof rule.source !== 'string' || typeof rule.redirectUrl !== 'string') {
       throw invalid(redirectFile, 'needs a list of { source, redirectUrl, statusCode }')
     }
-    redirects.set(trimTrailingSlash(rule.source), { redirectUrl: rule.redirectUrl, statusCode: Number(rule.statusCode) || 301 })
+    redirects.set(trimTrailingSlash(rule.source), {
+      redirectUrl: rule.redirectUrl,
+      statusCode: Number(rule.statusCode) || 301,
+    })
   }
 
-  const byCode = (map: Map<string, string>, language: DemoLanguage): string => map.get(language.twoLetterIsoCode) ?? '{}'
+  const byCode = (map: Map<string, string>, language: DemoLanguage): string =>
+    map.get(language.twoLetterIsoCode) ?? '{}'
   const source: DemoSource = {
     languages,
     page: (path) => pages.get(path),

@@ -7,7 +7,10 @@ import type { DemoUrl } from './paths.js'
 import type { DemoFault } from './types.js'
 
 /** The first rule whose path equals the pathname (as sent or decoded) and whose query is in the raw query. */
-export function findDemoFault(faults: readonly DemoFault[], url: Pick<DemoUrl, 'rawPath' | 'path' | 'rawQuery'>): DemoFault | undefined {
+export function findDemoFault(
+  faults: readonly DemoFault[],
+  url: Pick<DemoUrl, 'rawPath' | 'path' | 'rawQuery'>,
+): DemoFault | undefined {
   return faults.find(
     (fault) =>
       (fault.path === url.rawPath || fault.path === url.path) &&
@@ -31,7 +34,11 @@ export function applyDemoFault(kind: DemoFault['kind'], req: IncomingMessage, re
     case 'status404': {
       const [status, error] = STATUS_FAULTS[kind]
       const body = JSON.stringify({ error })
-      res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body), ...(status === 503 ? { 'retry-after': '1' } : {}) })
+      res.writeHead(status, {
+        'content-type': JSON_TYPE,
+        'content-length': Buffer.byteLength(body),
+        ...(status === 503 ? { 'retry-after': '1' } : {}),
+      })
       res.end(body)
       return
     }
@@ -54,7 +61,8 @@ export function applyDemoFault(kind: DemoFault['kind'], req: IncomingMessage, re
       return
     }
     case 'html': {
-      const body = '<!DOCTYPE html><html><head><title>Maintenance</title></head><body><h1>We will be back soon</h1></body></html>'
+      const body =
+        '<!DOCTYPE html><html><head><title>Maintenance</title></head><body><h1>We will be back soon</h1></body></html>'
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(body) })
       res.end(body)
       return

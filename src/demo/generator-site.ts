@@ -6,7 +6,7 @@
  * the first index of a section is its landing page, the others are its children.
  * Example (en): 0 -> `/`, 1 -> `/section-1`, 2 -> `/section-1/page-2`, 51 -> `/section-2`.
  */
-import { generatedTexts, type GeneratedTexts } from './generator-text.js'
+import { type GeneratedTexts, generatedTexts } from './generator-text.js'
 import { pagePath, prefixOf } from './paths.js'
 import type { DemoLanguage } from './types.js'
 
@@ -42,7 +42,9 @@ const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text
 
 export function createGeneratedSite(languages: readonly DemoLanguage[], count: number): GeneratedSite {
   if (!Number.isInteger(count) || count < 1 || count > MAX_GENERATED_PAGES_PER_LOCALE) {
-    throw new RangeError(`generate.pagesPerLocale must be an integer from 1 to ${MAX_GENERATED_PAGES_PER_LOCALE}, got ${count}`)
+    throw new RangeError(
+      `generate.pagesPerLocale must be an integer from 1 to ${MAX_GENERATED_PAGES_PER_LOCALE}, got ${count}`,
+    )
   }
   const textsOf = (language: DemoLanguage): GeneratedTexts => generatedTexts(language.twoLetterIsoCode)
 

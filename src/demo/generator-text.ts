@@ -25,7 +25,18 @@ const EN: GeneratedTexts = {
   home: 'Generated demo site',
   section: 'Section',
   adjectives: ['Reliable', 'Scalable', 'Secure', 'Modern', 'Efficient', 'Smart', 'Lean', 'Predictable'],
-  topics: ['warehouse systems', 'payment flows', 'reporting', 'customer portals', 'mobile apps', 'data pipelines', 'APIs', 'cloud costs', 'release processes', 'search'],
+  topics: [
+    'warehouse systems',
+    'payment flows',
+    'reporting',
+    'customer portals',
+    'mobile apps',
+    'data pipelines',
+    'APIs',
+    'cloud costs',
+    'release processes',
+    'search',
+  ],
   sentences: [
     'We start every project with a short workshop to understand how your team works today.',
     'Small, stable teams keep the knowledge of your system in one place.',
@@ -36,10 +47,27 @@ const EN: GeneratedTexts = {
     'Cloud resources are sized to real traffic and reviewed every month.',
     'Accessibility is checked with real assistive technology before each release.',
   ],
-  facts: [['Duration', '6 months'], ['Team', '5 people'], ['Industry', 'Logistics'], ['Technology', 'TypeScript, PostgreSQL']],
-  table: { header: 'Key figures', caption: 'Figures from the first year of operation', columns: ['Metric', 'Before', 'After'] },
-  headers: { bullets: 'At a glance', gallery: 'Impressions', related: 'Related pages', downloads: 'Downloads', details: 'Details', hours: 'Office hours' },
-  links: (l) => `Read on: ${l.previous}, ${l.next} or a related topic: ${l.other}. See the whole section: ${l.section}. Back to the <a href="${l.home}">home page</a>.`,
+  facts: [
+    ['Duration', '6 months'],
+    ['Team', '5 people'],
+    ['Industry', 'Logistics'],
+    ['Technology', 'TypeScript, PostgreSQL'],
+  ],
+  table: {
+    header: 'Key figures',
+    caption: 'Figures from the first year of operation',
+    columns: ['Metric', 'Before', 'After'],
+  },
+  headers: {
+    bullets: 'At a glance',
+    gallery: 'Impressions',
+    related: 'Related pages',
+    downloads: 'Downloads',
+    details: 'Details',
+    hours: 'Office hours',
+  },
+  links: (l) =>
+    `Read on: ${l.previous}, ${l.next} or a related topic: ${l.other}. See the whole section: ${l.section}. Back to the <a href="${l.home}">home page</a>.`,
 }
 
 const PL: GeneratedTexts = {
@@ -47,8 +75,28 @@ const PL: GeneratedTexts = {
   pageSlug: 'strona',
   home: 'Wygenerowana strona demonstracyjna',
   section: 'Dział',
-  adjectives: ['Niezawodne', 'Skalowalne', 'Bezpieczne', 'Nowoczesne', 'Wydajne', 'Inteligentne', 'Proste', 'Przewidywalne'],
-  topics: ['systemy magazynowe', 'płatności', 'raporty', 'portale klienckie', 'aplikacje mobilne', 'potoki danych', 'interfejsy API', 'koszty chmury', 'procesy wydawnicze', 'wyszukiwarki'],
+  adjectives: [
+    'Niezawodne',
+    'Skalowalne',
+    'Bezpieczne',
+    'Nowoczesne',
+    'Wydajne',
+    'Inteligentne',
+    'Proste',
+    'Przewidywalne',
+  ],
+  topics: [
+    'systemy magazynowe',
+    'płatności',
+    'raporty',
+    'portale klienckie',
+    'aplikacje mobilne',
+    'potoki danych',
+    'interfejsy API',
+    'koszty chmury',
+    'procesy wydawnicze',
+    'wyszukiwarki',
+  ],
   sentences: [
     'Każdy projekt zaczynamy od krótkich warsztatów, aby zrozumieć, jak dziś pracuje Twój zespół.',
     'Małe, stabilne zespoły sprawiają, że wiedza o Twoim systemie nie ginie.',
@@ -59,10 +107,27 @@ const PL: GeneratedTexts = {
     'Zasoby w chmurze dobieramy do rzeczywistego ruchu i co miesiąc je weryfikujemy.',
     'Dostępność sprawdzamy z użyciem prawdziwych technologii asystujących przed każdym wydaniem.',
   ],
-  facts: [['Czas trwania', '6 miesięcy'], ['Zespół', '5 osób'], ['Branża', 'Logistyka'], ['Technologie', 'TypeScript, PostgreSQL']],
-  table: { header: 'Najważniejsze liczby', caption: 'Dane z pierwszego roku działania', columns: ['Wskaźnik', 'Przed', 'Po'] },
-  headers: { bullets: 'W skrócie', gallery: 'Galeria', related: 'Powiązane strony', downloads: 'Do pobrania', details: 'Szczegóły', hours: 'Godziny pracy' },
-  links: (l) => `Czytaj dalej: ${l.previous}, ${l.next} albo powiązany temat: ${l.other}. Zobacz cały dział: ${l.section}. Wróć na <a href="${l.home}">stronę główną</a>.`,
+  facts: [
+    ['Czas trwania', '6 miesięcy'],
+    ['Zespół', '5 osób'],
+    ['Branża', 'Logistyka'],
+    ['Technologie', 'TypeScript, PostgreSQL'],
+  ],
+  table: {
+    header: 'Najważniejsze liczby',
+    caption: 'Dane z pierwszego roku działania',
+    columns: ['Wskaźnik', 'Przed', 'Po'],
+  },
+  headers: {
+    bullets: 'W skrócie',
+    gallery: 'Galeria',
+    related: 'Powiązane strony',
+    downloads: 'Do pobrania',
+    details: 'Szczegóły',
+    hours: 'Godziny pracy',
+  },
+  links: (l) =>
+    `Czytaj dalej: ${l.previous}, ${l.next} albo powiązany temat: ${l.other}. Zobacz cały dział: ${l.section}. Wróć na <a href="${l.home}">stronę główną</a>.`,
 }
 
 const DE: GeneratedTexts = {
@@ -70,8 +135,28 @@ const DE: GeneratedTexts = {
   pageSlug: 'seite',
   home: 'Generierte Demo-Website',
   section: 'Bereich',
-  adjectives: ['Zuverlässige', 'Skalierbare', 'Sichere', 'Moderne', 'Effiziente', 'Intelligente', 'Schlanke', 'Planbare'],
-  topics: ['Lagersysteme', 'Zahlungsabläufe', 'Berichte', 'Kundenportale', 'Mobil-Apps', 'Datenpipelines', 'Schnittstellen', 'Cloud-Kosten', 'Release-Prozesse', 'Suchfunktionen'],
+  adjectives: [
+    'Zuverlässige',
+    'Skalierbare',
+    'Sichere',
+    'Moderne',
+    'Effiziente',
+    'Intelligente',
+    'Schlanke',
+    'Planbare',
+  ],
+  topics: [
+    'Lagersysteme',
+    'Zahlungsabläufe',
+    'Berichte',
+    'Kundenportale',
+    'Mobil-Apps',
+    'Datenpipelines',
+    'Schnittstellen',
+    'Cloud-Kosten',
+    'Release-Prozesse',
+    'Suchfunktionen',
+  ],
   sentences: [
     'Jedes Projekt beginnt mit einem kurzen Workshop, in dem wir verstehen, wie Ihr Team heute arbeitet.',
     'Kleine, beständige Teams halten das Wissen über Ihr System an einem Ort.',
@@ -82,10 +167,27 @@ const DE: GeneratedTexts = {
     'Cloud-Ressourcen richten wir nach dem tatsächlichen Traffic aus und prüfen sie monatlich.',
     'Barrierefreiheit testen wir vor jedem Release mit echten assistiven Technologien.',
   ],
-  facts: [['Dauer', '6 Monate'], ['Team', '5 Personen'], ['Branche', 'Logistik'], ['Technologie', 'TypeScript, PostgreSQL']],
-  table: { header: 'Kennzahlen', caption: 'Zahlen aus dem ersten Betriebsjahr', columns: ['Kennzahl', 'Vorher', 'Nachher'] },
-  headers: { bullets: 'Auf einen Blick', gallery: 'Eindrücke', related: 'Verwandte Seiten', downloads: 'Downloads', details: 'Details', hours: 'Öffnungszeiten' },
-  links: (l) => `Weiterlesen: ${l.previous}, ${l.next} oder ein verwandtes Thema: ${l.other}. Der ganze Bereich: ${l.section}. Zurück zur <a href="${l.home}">Startseite</a>.`,
+  facts: [
+    ['Dauer', '6 Monate'],
+    ['Team', '5 Personen'],
+    ['Branche', 'Logistik'],
+    ['Technologie', 'TypeScript, PostgreSQL'],
+  ],
+  table: {
+    header: 'Kennzahlen',
+    caption: 'Zahlen aus dem ersten Betriebsjahr',
+    columns: ['Kennzahl', 'Vorher', 'Nachher'],
+  },
+  headers: {
+    bullets: 'Auf einen Blick',
+    gallery: 'Eindrücke',
+    related: 'Verwandte Seiten',
+    downloads: 'Downloads',
+    details: 'Details',
+    hours: 'Öffnungszeiten',
+  },
+  links: (l) =>
+    `Weiterlesen: ${l.previous}, ${l.next} oder ein verwandtes Thema: ${l.other}. Der ganze Bereich: ${l.section}. Zurück zur <a href="${l.home}">Startseite</a>.`,
 }
 
 const TEXTS: Record<string, GeneratedTexts> = { en: EN, pl: PL, de: DE }

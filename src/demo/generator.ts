@@ -5,8 +5,8 @@
  * per language, on first use.
  */
 import type { InitialData, NavEntry } from '../shared/types.js'
-import { NAV_SECTIONS_SHOWN, buildGeneratedPage, languageEntry, sectionNav } from './generator-page.js'
-import { childrenOf, createGeneratedSite, landingOf, sectionCount, type GeneratedSite } from './generator-site.js'
+import { buildGeneratedPage, languageEntry, NAV_SECTIONS_SHOWN, sectionNav } from './generator-page.js'
+import { childrenOf, createGeneratedSite, type GeneratedSite, landingOf, sectionCount } from './generator-site.js'
 import { languageOfPath } from './paths.js'
 import type { DemoLanguage, DemoSource } from './types.js'
 
@@ -43,15 +43,33 @@ export function createGeneratedSource(options: GeneratedSourceOptions): DemoSour
   }
 }
 
-export function buildGeneratedInitialData(site: GeneratedSite, language: DemoLanguage, extras?: InitialData): InitialData {
+export function buildGeneratedInitialData(
+  site: GeneratedSite,
+  language: DemoLanguage,
+  extras?: InitialData,
+): InitialData {
   const entry = (i: number, extra: Partial<NavEntry> = {}): NavEntry => ({
-    title: site.titleOf(language, i), link: site.pathOf(language, i), target: '', active: 0, current: 0, spacer: 0, hasSubpages: 0, ...extra,
+    title: site.titleOf(language, i),
+    link: site.pathOf(language, i),
+    target: '',
+    active: 0,
+    current: 0,
+    spacer: 0,
+    hasSubpages: 0,
+    ...extra,
   })
   const sections = Array.from({ length: sectionCount(site.count) }, (_, s) => s)
   const firstChildren = sections.flatMap((s) => childrenOf(s, site.count)).slice(0, 3)
   return {
-    navigation: [{ ...entry(0, { active: 1, current: 1, hasSubpages: sections.length ? 1 : 0 }), children: sections.slice(0, NAV_SECTIONS_SHOWN).map((s) => sectionNav(site, language, s)) }],
-    featuredNavigation: sections.slice(0, 3).map((s) => entry(landingOf(s), { hasSubpages: 1, buttonLabel: site.titleOf(language, landingOf(s)) })),
+    navigation: [
+      {
+        ...entry(0, { active: 1, current: 1, hasSubpages: sections.length ? 1 : 0 }),
+        children: sections.slice(0, NAV_SECTIONS_SHOWN).map((s) => sectionNav(site, language, s)),
+      },
+    ],
+    featuredNavigation: sections
+      .slice(0, 3)
+      .map((s) => entry(landingOf(s), { hasSubpages: 1, buttonLabel: site.titleOf(language, landingOf(s)) })),
     minorNavigation: firstChildren.map((i) => entry(i)),
     socialMenu: extras?.socialMenu ?? [],
     footerNavigation: [entry(0), ...sections.slice(-1).map((s) => entry(landingOf(s)))],

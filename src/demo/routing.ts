@@ -8,8 +8,8 @@
  * - anything else                    the locale's 404 page JSON with HTTP 404 (contract 3.6).
  */
 import type { DemoFile } from './files.js'
-import { languageOfPath, prefixOf, type DemoUrl } from './paths.js'
-import { ORIGIN_TOKEN, type DemoSource } from './types.js'
+import { type DemoUrl, languageOfPath, prefixOf } from './paths.js'
+import { type DemoSource, ORIGIN_TOKEN } from './types.js'
 
 export type DemoAnswer =
   | { kind: 'json'; status: number; body: string }
@@ -25,11 +25,16 @@ export interface DemoAnswerInput {
 }
 
 /** `type=834` (or any other page type but 0) asks for initial data, as TYPO3 page types do. */
-export const isInitialDataType = (type: string | undefined): boolean => type !== undefined && type !== '' && type !== '0'
+export const isInitialDataType = (type: string | undefined): boolean =>
+  type !== undefined && type !== '' && type !== '0'
 
 export function answerDemoRequest({ source, files, url, origin }: DemoAnswerInput): DemoAnswer {
   const { path, query } = url
-  const json = (status: number, body: string): DemoAnswer => ({ kind: 'json', status, body: body.replaceAll(ORIGIN_TOKEN, origin) })
+  const json = (status: number, body: string): DemoAnswer => ({
+    kind: 'json',
+    status,
+    body: body.replaceAll(ORIGIN_TOKEN, origin),
+  })
   const language = languageOfPath(path, source.languages)
   const notFound = (): DemoAnswer => json(404, source.notFound(language))
 
@@ -37,7 +42,8 @@ export function answerDemoRequest({ source, files, url, origin }: DemoAnswerInpu
     const file = files.get(path)
     return file ? { kind: 'file', file } : notFound()
   }
-  if (path === '/typo3' || path.startsWith('/typo3/')) return { kind: 'html', status: 200, body: renderBackendStub(url) }
+  if (path === '/typo3' || path.startsWith('/typo3/'))
+    return { kind: 'html', status: 200, body: renderBackendStub(url) }
 
   const page = source.page(path)
   if (isInitialDataType(query.type)) {

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url'
 import { SiteError } from '../errors.js'
 import { loadDemoContent } from './content.js'
 import { applyDemoFault, findDemoFault } from './faults.js'
-import { indexDemoFiles, type DemoFile } from './files.js'
+import { type DemoFile, indexDemoFiles } from './files.js'
 import { createGeneratedSource } from './generator.js'
 import { parseDemoUrl } from './paths.js'
 import { answerDemoRequest } from './routing.js'
@@ -41,14 +41,16 @@ const JSON_TYPE = 'application/json; charset=utf-8'
 const HOST_RE = /^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i
 
 function checkDelay(ms: number): number {
-  if (!Number.isFinite(ms) || ms < 0) throw new SiteError('USAGE', `Demo API latency must be a number of milliseconds >= 0, got ${ms}.`)
+  if (!Number.isFinite(ms) || ms < 0)
+    throw new SiteError('USAGE', `Demo API latency must be a number of milliseconds >= 0, got ${ms}.`)
   return ms
 }
 
 /** Starts the demo API; resolves once it listens. */
 export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoApi> {
   const port = options.port ?? 0
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new SiteError('USAGE', `Demo API port must be an integer from 0 to 65535, got ${port}.`)
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new SiteError('USAGE', `Demo API port must be an integer from 0 to 65535, got ${port}.`)
   const host = options.host ?? DEMO_API_DEFAULT_HOST
   const contentDir = resolve(options.contentDir ?? defaultDemoContentDir())
   const content = await loadDemoContent(contentDir)
@@ -61,8 +63,12 @@ export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoAp
       })
     : content.source
   const state: ServerState = {
-    source, files: await indexDemoFiles(contentDir), requests: [], faults: [...(options.faults ?? [])],
-    latencyMs: checkDelay(options.latencyMs ?? 0), url: '',
+    source,
+    files: await indexDemoFiles(contentDir),
+    requests: [],
+    faults: [...(options.faults ?? [])],
+    latencyMs: checkDelay(options.latencyMs ?? 0),
+    url: '',
   }
 
   const server = createServer((req, res) => void handle(state, req, res))
@@ -115,28 +121,58 @@ async function handle(state: ServerState, req: IncomingMessage, res: ServerRespo
     const method = req.method ?? 'GET'
     state.requests.push({
       method,
-      path: parsed.ok ? parsed.url.rawPath : target.split('?')[0] ?? target,
+      path: parsed.ok ? parsed.url.rawPath : (target.split('?')[0] ?? target),
       query: parsed.ok ? parsed.url.query : {},
       headers: { ...req.headers },
     })
-    if (state.requests.length > DEMO_REQUEST_LOG_LIMIT) state.requests.splice(0, state.requests.length - DEMO_REQUEST_LOG_LIMIT)
+    if (state.requests.length > DEMO_REQUEST_LOG_LIMIT)
+      state.requests.splice(0, state.requests.length - DEMO_REQUEST_LOG_LIMIT)
     // The latency is the API's response time: the answer is built while it runs, not after it.
-    const answer = parsed.ok && (method === 'GET' || method === 'HEAD') ? answerDemoRequest({ source: state.source, files: state.files, url: parsed.url, origin: originOf(req, state.url) }) : undefined
+    const answer =
+      parsed.ok && (method === 'GET' || method === 'HEAD')
+        ? answerDemoRequest({
+            source: state.source,
+            files: state.files,
+            url: parsed.url,
+            origin: originOf(req, state.url),
+          })
+        : undefined
     const rest = state.latencyMs - (performance.now() - arrivedAt)
     if (rest > 0) await delay(rest)
 
     if (!parsed.ok) return send(res, 400, JSON_TYPE, JSON.stringify({ error: `Bad request: ${parsed.reason}` }))
     const fault = findDemoFault(state.faults, parsed.url)
     if (fault) return applyDemoFault(fault.kind, req, res)
-    if (method === 'OPTIONS') return send(res, 204, undefined, '', { 'access-control-allow-methods': 'GET, HEAD, OPTIONS', 'access-control-allow-headers': '*' })
-    if (!answer) return send(res, 405, JSON_TYPE, JSON.stringify({ error: `Method ${method} not allowed` }), { allow: 'GET, HEAD, OPTIONS' })
+    if (method === 'OPTIONS')
+      return send(res, 204, undefined, '', {
+        'access-control-allow-methods': 'GET, HEAD, OPTIONS',
+        'access-control-allow-headers': '*',
+      })
+    if (!answer)
+      return send(res, 405, JSON_TYPE, JSON.stringify({ error: `Method ${method} not allowed` }), {
+        allow: 'GET, HEAD, OPTIONS',
+      })
 
     const head = method === 'HEAD'
-    if (answer.kind === 'file') return send(res, 200, answer.file.contentType, await readFile(answer.file.absolutePath), {}, head)
-    return send(res, answer.status, answer.kind === 'json' ? JSON_TYPE : 'text/html; charset=utf-8', answer.body, {}, head)
+    if (answer.kind === 'file')
+      return send(res, 200, answer.file.contentType, await readFile(answer.file.absolutePath), {}, head)
+    return send(
+      res,
+      answer.status,
+      answer.kind === 'json' ? JSON_TYPE : 'text/html; charset=utf-8',
+      answer.body,
+      {},
+      head,
+    )
   } catch (error) {
     if (res.headersSent) res.destroy()
-    else send(res, 500, JSON_TYPE, JSON.stringify({ error: `Demo API failure: ${error instanceof Error ? error.message : String(error)}` }))
+    else
+      send(
+        res,
+        500,
+        JSON_TYPE,
+        JSON.stringify({ error: `Demo API failure: ${error instanceof Error ? error.message : String(error)}` }),
+      )
   }
 }
 
@@ -146,7 +182,14 @@ function originOf(req: IncomingMessage, fallback: string): string {
   return host && HOST_RE.test(host) ? `http://${host}` : fallback
 }
 
-function send(res: ServerResponse, status: number, contentType: string | undefined, body: string | Buffer, headers: Record<string, string> = {}, head = false): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  contentType: string | undefined,
+  body: string | Buffer,
+  headers: Record<string, string> = {},
+  head = false,
+): void {
   res.writeHead(status, {
     ...(contentType ? { 'content-type': contentType } : {}),
     'content-length': Buffer.byteLength(body),

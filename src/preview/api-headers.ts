@@ -7,7 +7,19 @@ import type { ResolvedSite } from '../config/types.js'
  */
 
 // Connection-level headers: never forwarded, whatever the config names (undici refuses most of them anyway).
-const NEVER_FORWARDED = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'content-length', 'expect', 'proxy-authorization', 'proxy-connection'])
+const NEVER_FORWARDED = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'content-length',
+  'expect',
+  'proxy-authorization',
+  'proxy-connection',
+])
 
 /** Request headers for the API: exactly those named in `proxyReqHeaders` (the issue: "and no others"). */
 export function toApiRequestHeaders(request: Request, api: ResolvedSite['api']): Record<string, string> {
@@ -24,7 +36,10 @@ export function toApiRequestHeaders(request: Request, api: ResolvedSite['api']):
  * Answer headers to copy onto the HTML response: those named in `proxyHeaders`,
  * from the API answers in order (a later answer wins, as in nuxt-typo3; `set-cookie` accumulates).
  */
-export function toProxiedResponseHeaders(answers: ReadonlyArray<Record<string, string> | undefined>, api: ResolvedSite['api']): Headers {
+export function toProxiedResponseHeaders(
+  answers: ReadonlyArray<Record<string, string> | undefined>,
+  api: ResolvedSite['api'],
+): Headers {
   const out = new Headers()
   if (!api.proxyHeaders) return out
   for (const name of api.proxyHeaders.map((n) => n.toLowerCase())) {

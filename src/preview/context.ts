@@ -1,4 +1,4 @@
-import { createApiClient, type ApiClient, type ApiClientOptions } from '../api/client.js'
+import { type ApiClient, type ApiClientOptions, createApiClient } from '../api/client.js'
 import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
 import { toPublicSiteInfo } from '../render/site-info.js'
 import type { ClientAssets, PublicSiteInfo, TemplateRegistry } from '../render/types.js'
@@ -64,7 +64,11 @@ export const RELOAD_EVENTS_URL = '/_site/events'
 export function createPreviewContext(input: PreviewContextInput): PreviewContext {
   return {
     config: input.config,
-    sites: input.config.sites.map((site) => ({ site, api: createApiClient(site, input.api), info: toPublicSiteInfo(site) })),
+    sites: input.config.sites.map((site) => ({
+      site,
+      api: createApiClient(site, input.api),
+      info: toPublicSiteInfo(site),
+    })),
     registry: input.registry,
     client: input.client,
     assetFiles: new Map(input.client.files.map((file) => [`/${file.path.replace(/^\/+/, '')}`, file.contents])),

@@ -45,7 +45,11 @@ export function createReloadEvents(): ReloadEvents {
         },
       })
       return new Response(body, {
-        headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' },
+        headers: {
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-store',
+          'x-accel-buffering': 'no',
+        },
       })
     },
     send(event, data = '') {

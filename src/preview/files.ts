@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises'
 import { isSiteError } from '../errors.js'
 import { prepareInitialData } from '../render/prepare.js'
-import { IMMUTABLE_CACHE, NO_CACHE, contentTypeOf } from '../serve/content-types.js'
+import { contentTypeOf, IMMUTABLE_CACHE, NO_CACHE } from '../serve/content-types.js'
 import { textResponse } from '../serve/http-checks.js'
 import { toSafeSegments } from '../serve/safe-path.js'
 import { toApiRequestHeaders } from './api-headers.js'
-import { PREVIEW_BUILD_ID, RELOAD_EVENTS_URL, type PreviewContext, type PreviewSite } from './context.js'
+import { PREVIEW_BUILD_ID, type PreviewContext, type PreviewSite, RELOAD_EVENTS_URL } from './context.js'
 
 /** Preview's own files under `/_site/` and the project's `public/` folder. */
 
@@ -21,21 +21,38 @@ export const jsonResponse = (status: number, value: unknown, headers: HeadersIni
   return new Response(JSON.stringify(value), { status, headers: out })
 }
 
-export async function serveInternal(ctx: PreviewContext, request: Request, url: URL, pickSite: (url: URL) => PreviewSite): Promise<Response> {
+export async function serveInternal(
+  ctx: PreviewContext,
+  request: Request,
+  url: URL,
+  pickSite: (url: URL) => PreviewSite,
+): Promise<Response> {
   const { pathname } = url
   if (pathname === RELOAD_EVENTS_URL) return ctx.events.connect(request.signal)
   const asset = ctx.assetFiles.get(pathname)
   if (asset !== undefined)
-    return new Response(asset as BodyInit, { headers: { 'content-type': contentTypeOf(pathname), 'cache-control': IMMUTABLE_CACHE } })
-  if (pathname === '/_site/builds/latest.json') return jsonResponse(200, { id: PREVIEW_BUILD_ID, timestamp: ctx.builtAt }, { 'cache-control': NO_CACHE })
+    return new Response(asset as BodyInit, {
+      headers: { 'content-type': contentTypeOf(pathname), 'cache-control': IMMUTABLE_CACHE },
+    })
+  if (pathname === '/_site/builds/latest.json')
+    return jsonResponse(200, { id: PREVIEW_BUILD_ID, timestamp: ctx.builtAt }, { 'cache-control': NO_CACHE })
   if (pathname === `/_site/builds/meta/${PREVIEW_BUILD_ID}.json`)
-    return jsonResponse(200, { id: PREVIEW_BUILD_ID, timestamp: ctx.builtAt, prerendered: [] }, { 'cache-control': NO_CACHE })
+    return jsonResponse(
+      200,
+      { id: PREVIEW_BUILD_ID, timestamp: ctx.builtAt, prerendered: [] },
+      { 'cache-control': NO_CACHE },
+    )
   const locale = INITIAL_DATA_RE.exec(pathname)?.[1]
   if (locale !== undefined) return serveInitialData(request, url, locale, pickSite)
   return textResponse(404, '404 Not Found')
 }
 
-async function serveInitialData(request: Request, url: URL, locale: string, pickSite: (url: URL) => PreviewSite): Promise<Response> {
+async function serveInitialData(
+  request: Request,
+  url: URL,
+  locale: string,
+  pickSite: (url: URL) => PreviewSite,
+): Promise<Response> {
   let target: PreviewSite
   try {
     target = pickSite(url)
@@ -43,9 +60,14 @@ async function serveInitialData(request: Request, url: URL, locale: string, pick
     if (!isSiteError(error)) throw error
     return jsonResponse(error.status, { status: error.status, message: error.message })
   }
-  if (!target.site.i18n.locales.includes(locale)) return jsonResponse(404, { status: 404, message: `Unknown locale: ${locale}` })
+  if (!target.site.i18n.locales.includes(locale))
+    return jsonResponse(404, { status: 404, message: `Unknown locale: ${locale}` })
   try {
-    const { data } = await target.api.getInitialData(locale, {}, { headers: toApiRequestHeaders(request, target.site.api), signal: request.signal })
+    const { data } = await target.api.getInitialData(
+      locale,
+      {},
+      { headers: toApiRequestHeaders(request, target.site.api), signal: request.signal },
+    )
     return jsonResponse(200, prepareInitialData(data).data)
   } catch (error) {
     const status = isSiteError(error) ? error.status : 500
@@ -59,7 +81,9 @@ export async function servePublic(ctx: PreviewContext, url: URL): Promise<Respon
   const file = segments?.length ? ctx.publicFiles.get(segments.join('/')) : undefined
   if (!file) return undefined
   try {
-    return new Response(await readFile(file), { headers: { 'content-type': contentTypeOf(file), 'cache-control': NO_CACHE } })
+    return new Response(await readFile(file), {
+      headers: { 'content-type': contentTypeOf(file), 'cache-control': NO_CACHE },
+    })
   } catch {
     return undefined // removed since the last reload
   }

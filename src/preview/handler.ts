@@ -10,9 +10,9 @@ import { toApiRequestHeaders, toProxiedResponseHeaders } from './api-headers.js'
 import type { PreviewContext, PreviewSite } from './context.js'
 import { serveInternal, servePublic } from './files.js'
 import { EMPTY_INITIAL_DATA, loadPage, toPageError } from './load-page.js'
-import { checkRedirectTarget, unsafeRedirect } from './redirect-target.js'
 import { servePayload } from './payload.js'
-import { renderHtml, type HtmlView } from './render-html.js'
+import { checkRedirectTarget, unsafeRedirect } from './redirect-target.js'
+import { type HtmlView, renderHtml } from './render-html.js'
 
 /**
  * `site preview` as a fetch handler: `(Request) => Promise<Response>`, no
@@ -44,13 +44,15 @@ function pickSite(ctx: PreviewContext, request: Request, url: URL): PreviewSite 
 const isBotRequest = (request: Request): boolean => isbot(request.headers.get('user-agent') ?? '')
 
 /** Bots get a status and a plain line, never an error page (SPEC point 2). */
-const plainError = (status: number, message: string): Response => textResponse(status, `${status} ${STATUS_CODES[status] ?? 'Error'}${message ? `: ${message}` : ''}`)
+const plainError = (status: number, message: string): Response =>
+  textResponse(status, `${status} ${STATUS_CODES[status] ?? 'Error'}${message ? `: ${message}` : ''}`)
 
 async function answer(ctx: PreviewContext, request: Request): Promise<Response> {
   const url = new URL(request.url)
   const refused = checkRequest(request, url)
   if (refused) return refused
-  if (url.pathname.startsWith('/_site/') || url.pathname === '/_site') return serveInternal(ctx, request, url, (u) => pickSite(ctx, request, u))
+  if (url.pathname.startsWith('/_site/') || url.pathname === '/_site')
+    return serveInternal(ctx, request, url, (u) => pickSite(ctx, request, u))
   const file = await servePublic(ctx, url)
   if (file) return file
 
@@ -70,20 +72,45 @@ async function answerPage(ctx: PreviewContext, request: Request, url: URL, targe
   const path = checked.ok ? checked.path : url.pathname
   const locale = getLocaleFromPath(path, target.site.i18n)
   const debug = url.searchParams.has('debug')
-  const editorPreview = target.site.features.contentPreview && url.searchParams.get(target.site.preview.queryParam) === '1'
-  const view: HtmlView = { target, path, locale, status: 200, page: null, initialData: EMPTY_INITIAL_DATA, editorPreview, debug }
+  const editorPreview =
+    target.site.features.contentPreview && url.searchParams.get(target.site.preview.queryParam) === '1'
+  const view: HtmlView = {
+    target,
+    path,
+    locale,
+    status: 200,
+    page: null,
+    initialData: EMPTY_INITIAL_DATA,
+    editorPreview,
+    debug,
+  }
   const headers = toApiRequestHeaders(request, target.site.api)
   const bot = isBotRequest(request)
 
   if (!checked.ok) {
     if (bot) return plainError(404, '')
     // The error page still gets the locale's header and footer when initial data answers.
-    const initial = await target.api.getInitialData(locale, { path: '/' }, { headers, signal: request.signal }).catch(() => undefined)
+    const initial = await target.api
+      .getInitialData(locale, { path: '/' }, { headers, signal: request.signal })
+      .catch(() => undefined)
     const initialData = initial ? prepareInitialData(initial.data).data : EMPTY_INITIAL_DATA
-    return htmlResponse(ctx, { ...view, status: 404, initialData, error: toPageError(errors.routeInvalid(url.pathname), path, debug) }, new Headers())
+    return htmlResponse(
+      ctx,
+      { ...view, status: 404, initialData, error: toPageError(errors.routeInvalid(url.pathname), path, debug) },
+      new Headers(),
+    )
   }
 
-  const loaded = await loadPage({ target, path, search: url.search, locale, headers, withInitialData: true, debug, signal: request.signal })
+  const loaded = await loadPage({
+    target,
+    path,
+    search: url.search,
+    locale,
+    headers,
+    withInitialData: true,
+    debug,
+    signal: request.signal,
+  })
   const proxied = toProxiedResponseHeaders(loaded.apiHeaders, target.site.api)
   if (loaded.type === 'redirect') {
     const to = checkRedirectTarget(loaded.to)
@@ -93,7 +120,11 @@ async function answerPage(ctx: PreviewContext, request: Request, url: URL, targe
       return new Response(null, { status: loaded.statusCode, headers: proxied })
     }
     if (bot) return plainError(502, '')
-    return htmlResponse(ctx, { ...view, status: 502, error: toPageError(unsafeRedirect(loaded.to), path, debug) }, proxied)
+    return htmlResponse(
+      ctx,
+      { ...view, status: 502, error: toPageError(unsafeRedirect(loaded.to), path, debug) },
+      proxied,
+    )
   }
   if (bot && loaded.status >= 400) return plainError(loaded.status, '')
   const { status, page, initialData, error } = loaded

@@ -52,7 +52,15 @@ export function createContextLoader(options: ContextLoaderOptions): ContextLoade
       config = nextConfig
       // The editor's developer sees it on the terminal at start and after each change.
       for (const hint of client.hints) log(`preview: note: ${hint}`)
-      return createPreviewContext({ config, registry, client, events, publicFiles, log, ...(options.api ? { api: options.api } : {}) })
+      return createPreviewContext({
+        config,
+        registry,
+        client,
+        events,
+        publicFiles,
+        log,
+        ...(options.api ? { api: options.api } : {}),
+      })
     },
     dispose: async () => {
       await bundler.dispose()

@@ -1,6 +1,6 @@
-import { FetchError, SiteError, isSiteError } from '../errors.js'
 import { filterQuery } from '../api/query.js'
-import { preparePage, prepareInitialData } from '../render/prepare.js'
+import { FetchError, isSiteError, SiteError } from '../errors.js'
+import { prepareInitialData, preparePage } from '../render/prepare.js'
 import type { PageError } from '../render/types.js'
 import type { InitialData, PageData } from '../shared/types.js'
 import type { PreviewSite } from './context.js'
@@ -40,7 +40,8 @@ export type LoadedPage =
 /** Initial data when none could be fetched: the header and footer render empty. */
 export const EMPTY_INITIAL_DATA: InitialData = { navigation: [], i18n: [] }
 
-const notAPage = (path: string): SiteError => new SiteError('API_BAD_RESPONSE', `The API answer for ${path} is not a page (no numeric id)`, { status: 502 })
+const notAPage = (path: string): SiteError =>
+  new SiteError('API_BAD_RESPONSE', `The API answer for ${path} is not a page (no numeric id)`, { status: 502 })
 
 /** `HTTP 500 (GET http://api.internal/x)` -> `HTTP 500`: the suffix the API client adds to its messages. */
 const API_CALL_SUFFIX_RE = / \(GET [^)]*\)$/
@@ -48,12 +49,27 @@ const API_CALL_SUFFIX_RE = / \(GET [^)]*\)$/
 /** The error shown by the error page; `raw` (the API's status, URL and body) only with `?debug`. */
 export function toPageError(error: unknown, path: string, debug: boolean): PageError {
   const status = isSiteError(error) ? error.status : 500
-  const message = error instanceof FetchError && error.code === 'API_HTTP' && status === 404 ? `Page not found: ${path}` : error instanceof Error ? error.message : String(error)
+  const message =
+    error instanceof FetchError && error.code === 'API_HTTP' && status === 404
+      ? `Page not found: ${path}`
+      : error instanceof Error
+        ? error.message
+        : String(error)
   // The API's address stays out of the page (and its boot JSON) unless `?debug` asks for it.
   if (!debug) return { status, message: message.replace(API_CALL_SUFFIX_RE, '') }
-  const raw = error instanceof FetchError
-    ? { code: error.code, status: error.status, method: error.method, url: error.url, message: error.message, data: error.data }
-    : isSiteError(error) ? { code: error.code, status: error.status, message: error.message } : { message }
+  const raw =
+    error instanceof FetchError
+      ? {
+          code: error.code,
+          status: error.status,
+          method: error.method,
+          url: error.url,
+          message: error.message,
+          data: error.data,
+        }
+      : isSiteError(error)
+        ? { code: error.code, status: error.status, message: error.message }
+        : { message }
   return { status, message, raw }
 }
 
@@ -71,12 +87,20 @@ export async function loadPage(q: PageQuery): Promise<LoadedPage> {
   const call = { headers: q.headers, signal: q.signal }
   const [pageAnswer, initialAnswer] = await Promise.allSettled([
     api.getPage(`${q.path}${q.search}`, call),
-    q.withInitialData ? api.getInitialData(q.locale, { path: q.path, query: initialDataQuery(q.search, site.api.allowQuery) }, call) : Promise.resolve(undefined),
+    q.withInitialData
+      ? api.getInitialData(q.locale, { path: q.path, query: initialDataQuery(q.search, site.api.allowQuery) }, call)
+      : Promise.resolve(undefined),
   ])
   const initialHeaders = initialAnswer.status === 'fulfilled' ? initialAnswer.value?.headers : undefined
 
   const result = pageAnswer.status === 'fulfilled' ? pageAnswer.value : undefined
-  if (result?.type === 'redirect') return { type: 'redirect', to: result.redirectUrl, statusCode: result.statusCode, apiHeaders: [initialHeaders, result.headers] }
+  if (result?.type === 'redirect')
+    return {
+      type: 'redirect',
+      to: result.redirectUrl,
+      statusCode: result.statusCode,
+      apiHeaders: [initialHeaders, result.headers],
+    }
   const apiHeaders = [initialHeaders, result?.headers]
 
   let initialData = EMPTY_INITIAL_DATA

@@ -1,6 +1,6 @@
+import type { PagePayload } from '../render/types.js'
 import { BUILD_ID_QUERY } from '../shared/constants.js'
 import { fromPayloadUrl, getLocaleFromPath, normalizePagePath } from '../shared/url.js'
-import type { PagePayload } from '../render/types.js'
 import { toApiRequestHeaders, toProxiedResponseHeaders } from './api-headers.js'
 import { PREVIEW_BUILD_ID, type PreviewSite } from './context.js'
 import { initialDataUrl, jsonResponse } from './files.js'
@@ -41,7 +41,13 @@ export async function servePayload(target: PreviewSite, request: Request, url: U
     const payload: PagePayload = { ...base, redirect: { to, statusCode: loaded.statusCode } }
     return jsonResponse(200, payload, headers)
   }
-  if (!loaded.page) return jsonResponse(loaded.status, { status: loaded.status, message: loaded.error?.message ?? 'Error' }, headers)
-  const payload: PagePayload = { ...base, status: loaded.status, page: loaded.page, initialDataUrl: initialDataUrl(locale) }
+  if (!loaded.page)
+    return jsonResponse(loaded.status, { status: loaded.status, message: loaded.error?.message ?? 'Error' }, headers)
+  const payload: PagePayload = {
+    ...base,
+    status: loaded.status,
+    page: loaded.page,
+    initialDataUrl: initialDataUrl(locale),
+  }
   return jsonResponse(loaded.status, payload, headers)
 }

@@ -14,4 +14,6 @@ export function checkRedirectTarget(to: string): string | undefined {
 }
 
 export const unsafeRedirect = (to: string): SiteError =>
-  new SiteError('API_BAD_RESPONSE', `Refused a redirect to an unsafe target: ${JSON.stringify(to.slice(0, 200))}`, { status: 502 })
+  new SiteError('API_BAD_RESPONSE', `Refused a redirect to an unsafe target: ${JSON.stringify(to.slice(0, 200))}`, {
+    status: 502,
+  })

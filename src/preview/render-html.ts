@@ -2,11 +2,14 @@ import { SiteError } from '../errors.js'
 import { renderDocument } from '../render/document.js'
 import { renderPage } from '../render/render-page.js'
 import type { BootState, ClientAssets, PageError, RenderState } from '../render/types.js'
-import { PREVIEW_BUILD_ID, RELOAD_EVENTS_URL, type PreviewContext, type PreviewSite } from './context.js'
+import { PREVIEW_BUILD_ID, type PreviewContext, type PreviewSite, RELOAD_EVENTS_URL } from './context.js'
 import { EMPTY_INITIAL_DATA } from './load-page.js'
 
 /** One page (or error page) to render in preview mode: the render state's own fields, for one site. */
-export type HtmlView = Pick<RenderState, 'path' | 'locale' | 'status' | 'page' | 'initialData' | 'error' | 'editorPreview' | 'debug'> & {
+export type HtmlView = Pick<
+  RenderState,
+  'path' | 'locale' | 'status' | 'page' | 'initialData' | 'error' | 'editorPreview' | 'debug'
+> & {
   target: PreviewSite
 }
 
@@ -34,13 +37,22 @@ function renderOnce(ctx: PreviewContext, view: HtmlView): { html: string; status
  * terminal and answered with the error page (500), or plain text when even
  * that fails: the server never goes down for a template bug.
  */
-export function renderHtml(ctx: PreviewContext, view: HtmlView): { html: string; status: number } | { failure: string; status: number } {
+export function renderHtml(
+  ctx: PreviewContext,
+  view: HtmlView,
+): { html: string; status: number } | { failure: string; status: number } {
   try {
     return renderOnce(ctx, view)
   } catch (cause) {
-    const failure = new SiteError('RENDER_FAILED', `Rendering ${view.path} failed: ${(cause as Error)?.message ?? String(cause)}`, { status: 500, cause })
+    const failure = new SiteError(
+      'RENDER_FAILED',
+      `Rendering ${view.path} failed: ${(cause as Error)?.message ?? String(cause)}`,
+      { status: 500, cause },
+    )
     ctx.log(`preview: ${failure.message}`)
-    const error: PageError = view.debug ? { status: 500, message: failure.message, raw: { stack: (cause as Error)?.stack } } : { status: 500, message: failure.message }
+    const error: PageError = view.debug
+      ? { status: 500, message: failure.message, raw: { stack: (cause as Error)?.stack } }
+      : { status: 500, message: failure.message }
     try {
       return renderOnce(ctx, { ...view, status: 500, page: null, error, initialData: EMPTY_INITIAL_DATA })
     } catch {

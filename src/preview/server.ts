@@ -7,7 +7,7 @@ import { closeServer, listen, type RunningServer } from '../serve/server.js'
 import { createReloadEvents } from './events.js'
 import { createPreviewHandler } from './handler.js'
 import { createContextLoader } from './load-context.js'
-import { watchProject, type ProjectWatcher } from './watch.js'
+import { type ProjectWatcher, watchProject } from './watch.js'
 
 export interface PreviewServerOptions {
   config: ResolvedConfig
@@ -30,7 +30,8 @@ export interface PreviewServer extends RunningServer {
   reload(changed?: readonly string[]): Promise<boolean>
 }
 
-const firstLine = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split('\n').filter(Boolean).slice(0, 3).join(' | ')
+const firstLine = (error: unknown): string =>
+  (error instanceof Error ? error.message : String(error)).split('\n').filter(Boolean).slice(0, 3).join(' | ')
 
 /** `site preview`: the node:http binding of the preview handler, with watch and live reload. */
 export async function startPreviewServer(options: PreviewServerOptions): Promise<PreviewServer> {
@@ -38,7 +39,15 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
   const events = createReloadEvents()
   const inline = options.inline ?? { root, configFile: options.config.configFile }
-  const loader = createContextLoader({ config: options.config, root, inline, events, log, ...(options.site ? { site: options.site } : {}), ...(options.api ? { api: options.api } : {}) })
+  const loader = createContextLoader({
+    config: options.config,
+    root,
+    inline,
+    events,
+    log,
+    ...(options.site ? { site: options.site } : {}),
+    ...(options.api ? { api: options.api } : {}),
+  })
   let handler = createPreviewHandler(await loader.load(false))
 
   async function reload(changed: readonly string[] = []): Promise<boolean> {
@@ -49,11 +58,22 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
       return false
     }
     events.send('reload')
-    if (changed.length) log(`preview: reloaded after changes to ${changed.map((file) => relative(root, file)).slice(0, 3).join(', ')}${changed.length > 3 ? ', …' : ''}`)
+    if (changed.length)
+      log(
+        `preview: reloaded after changes to ${changed
+          .map((file) => relative(root, file))
+          .slice(0, 3)
+          .join(', ')}${changed.length > 3 ? ', …' : ''}`,
+      )
     return true
   }
 
-  const server = createServer(toNodeListener((request) => handler(request), (error) => log(`preview: ${firstLine(error)}`)))
+  const server = createServer(
+    toNodeListener(
+      (request) => handler(request),
+      (error) => log(`preview: ${firstLine(error)}`),
+    ),
+  )
   let watcher: ProjectWatcher | undefined
   try {
     const url = await listen(server, options.host, options.port)

@@ -21,7 +21,10 @@ export interface WatchOptions {
 
 export async function watchProject(options: WatchOptions): Promise<ProjectWatcher> {
   const debounceMs = options.debounceMs ?? 80
-  const watcher = watch(options.paths, { ignoreInitial: true, ...(options.ignored ? { ignored: options.ignored } : {}) })
+  const watcher = watch(options.paths, {
+    ignoreInitial: true,
+    ...(options.ignored ? { ignored: options.ignored } : {}),
+  })
   let changed = new Set<string>()
   let timer: NodeJS.Timeout | undefined
   let running: Promise<void> | undefined

@@ -37,14 +37,21 @@ function headTag({ tag, attrs: values, children }: HeadTag): string {
  * JSON safe inside `<script type="application/json">`: `<`, `>`, `&`, U+2028 and U+2029
  * become `\u` escapes (JSON.parse reads them back unchanged).
  */
-const BOOT_ESCAPES: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', '\u2028': '\\u2028', '\u2029': '\\u2029' }
+const BOOT_ESCAPES: Record<string, string> = {
+  '<': '\\u003c',
+  '>': '\\u003e',
+  '&': '\\u0026',
+  '\u2028': '\\u2028',
+  '\u2029': '\\u2029',
+}
 
 export function serializeBoot(boot: BootState): string {
   return escapeScriptJson(JSON.stringify(boot))
 }
 
 /** JSON text made safe inside `<script type="application/json">` (see serializeBoot). */
-export const escapeScriptJson = (json: string): string => json.replace(/[<>&\u2028\u2029]/g, (c) => BOOT_ESCAPES[c] ?? c)
+export const escapeScriptJson = (json: string): string =>
+  json.replace(/[<>&\u2028\u2029]/g, (c) => BOOT_ESCAPES[c] ?? c)
 
 /** An http(s) origin for a consent host given as `https://host` or a bare `host`. */
 function toOrigin(host: string): string | undefined {
@@ -64,8 +71,12 @@ function trackingHead(boot: BootState): string[] {
   const origin = site.consentHost ? toOrigin(site.consentHost) : undefined
   if (origin) tags.push(`<link rel="preconnect" href="${escapeHtml(origin)}" crossorigin>`)
   if (site.gtmId) {
-    tags.push(`<script>window.dataLayer=window.dataLayer||[];window.dataLayer.push({'gtm.start':new Date().getTime(),event:'gtm.js'});</script>`)
-    tags.push(`<script async src="${escapeHtml(`${GTM_ORIGIN}/gtm.js?id=${encodeURIComponent(site.gtmId)}`)}"></script>`)
+    tags.push(
+      `<script>window.dataLayer=window.dataLayer||[];window.dataLayer.push({'gtm.start':new Date().getTime(),event:'gtm.js'});</script>`,
+    )
+    tags.push(
+      `<script async src="${escapeHtml(`${GTM_ORIGIN}/gtm.js?id=${encodeURIComponent(site.gtmId)}`)}"></script>`,
+    )
   }
   return tags
 }
@@ -117,7 +128,10 @@ export interface DocumentInput {
  * as its preloads decide) unless `bootJson` is given: that JSON is the caller's, with `boot.hydration` in it.
  */
 export function renderDocument({ result, boot: given, assets, bootJson }: DocumentInput): string {
-  const boot = given.hydration || bootJson !== undefined ? given : { ...given, hydration: bootHydration(given.state, assets.templateChunks) }
+  const boot =
+    given.hydration || bootJson !== undefined
+      ? given
+      : { ...given, hydration: bootHydration(given.state, assets.templateChunks) }
   const head = [
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',

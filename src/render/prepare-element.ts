@@ -4,7 +4,15 @@
  * templates rely on get their expected shape. Bad elements are skipped and reported.
  */
 import type { ContentElement, ElementAppearance, PageContent } from '../shared/types.js'
-import { cleanValue, isRecord, MAX_DEPTH, prepareFiles, prepareLink, prepareNav, type Problems } from './prepare-values.js'
+import {
+  cleanValue,
+  isRecord,
+  MAX_DEPTH,
+  type Problems,
+  prepareFiles,
+  prepareLink,
+  prepareNav,
+} from './prepare-values.js'
 
 const APPEARANCE_KEYS = ['layout', 'frameClass', 'spaceBefore', 'spaceAfter'] as const
 const COLUMN_RE = /^colPos\d+$/
@@ -16,7 +24,9 @@ export function toId(value: unknown): number | undefined {
 }
 
 const stringList = (value: unknown): string[] | undefined =>
-  Array.isArray(value) ? value.map((item) => (typeof item === 'string' || typeof item === 'number' ? String(item) : '')) : undefined
+  Array.isArray(value)
+    ? value.map((item) => (typeof item === 'string' || typeof item === 'number' ? String(item) : ''))
+    : undefined
 
 function prepareAppearance(value: unknown): ElementAppearance {
   const appearance = isRecord(value) ? { ...value } : {}
@@ -27,11 +37,18 @@ function prepareAppearance(value: unknown): ElementAppearance {
 }
 
 /** Type-specific shapes that templates expect; everything else was already cleaned generically. */
-function shapeContent(type: string, content: Record<string, unknown>, where: string, problems: Problems, depth: number): void {
+function shapeContent(
+  type: string,
+  content: Record<string, unknown>,
+  where: string,
+  problems: Problems,
+  depth: number,
+): void {
   if ('headerLink' in content) content.headerLink = prepareLink(content.headerLink, `${where}.headerLink`, problems)
   if ('menu' in content) {
     // menu_categorized_content lists content records ({ uid, header }), not pages.
-    if (type === 'menu_categorized_content') content.menu = Array.isArray(content.menu) ? content.menu.filter(isRecord) : []
+    if (type === 'menu_categorized_content')
+      content.menu = Array.isArray(content.menu) ? content.menu.filter(isRecord) : []
     else content.menu = prepareNav(content.menu, `${where}.menu`, problems)
   }
   if ('media' in content) content.media = prepareFiles(content.media, `${where}.media`, problems)
@@ -39,14 +56,18 @@ function shapeContent(type: string, content: Record<string, unknown>, where: str
     problems.push(`${where}.gallery: not an object, dropped`)
     delete content.gallery
   }
-  if ('shortcut' in content) content.shortcut = prepareElements(content.shortcut, `${where}.shortcut`, problems, depth + 1)
+  if ('shortcut' in content)
+    content.shortcut = prepareElements(content.shortcut, `${where}.shortcut`, problems, depth + 1)
   if (type === 'bullets' || type === 'table') {
     const rows = Array.isArray(content.bodytext) ? content.bodytext : undefined
     if (!rows) {
-      if (content.bodytext !== undefined && content.bodytext !== '') problems.push(`${where}.bodytext: expected a list, dropped`)
+      if (content.bodytext !== undefined && content.bodytext !== '')
+        problems.push(`${where}.bodytext: expected a list, dropped`)
       content.bodytext = []
     } else {
-      content.bodytext = rows.map((row) => (Array.isArray(row) ? stringList(row) : typeof row === 'string' ? row : String(row ?? '')))
+      content.bodytext = rows.map((row) =>
+        Array.isArray(row) ? stringList(row) : typeof row === 'string' ? row : String(row ?? ''),
+      )
     }
   }
 }
@@ -81,7 +102,13 @@ export function prepareElement(raw: unknown, where: string, problems: Problems, 
     problems.push(`${at}: content is ${Array.isArray(content) ? 'a list' : String(content)}, used {}`)
   }
   shapeContent(type, body, at, problems, depth)
-  return { ...(cleanValue(envelope, at, problems, depth + 1) as object), id, type, appearance: prepareAppearance(appearance), content: body }
+  return {
+    ...(cleanValue(envelope, at, problems, depth + 1) as object),
+    id,
+    type,
+    appearance: prepareAppearance(appearance),
+    content: body,
+  }
 }
 
 /** A list of elements; a value that is not a list gives `[]` (reported). */
@@ -90,7 +117,9 @@ export function prepareElements(value: unknown, where: string, problems: Problem
     problems.push(`${where}: expected a list of content elements, dropped`)
     return []
   }
-  return value.map((raw, i) => prepareElement(raw, `${where}[${i}]`, problems, depth)).filter((el): el is ContentElement => el !== null)
+  return value
+    .map((raw, i) => prepareElement(raw, `${where}[${i}]`, problems, depth))
+    .filter((el): el is ContentElement => el !== null)
 }
 
 /** The page's columns: always an object; columns that are not lists are dropped (reported). */

@@ -42,7 +42,9 @@ export function cleanValue(value: unknown, where: string, problems: Problems, de
   }
   // Runs over every value of every page: no entry arrays, and a child's `where` only made for objects and lists.
   if (Array.isArray(value))
-    return value.map((item, i) => (typeof item === 'object' && item !== null ? cleanValue(item, `${where}[${i}]`, problems, depth + 1) : item))
+    return value.map((item, i) =>
+      typeof item === 'object' && item !== null ? cleanValue(item, `${where}[${i}]`, problems, depth + 1) : item,
+    )
   const record = value as Record<string, unknown>
   const out: Record<string, unknown> = {}
   for (const key of Object.keys(record)) {
@@ -92,7 +94,9 @@ export function prepareFiles(value: unknown, where: string, problems: Problems):
     problems.push(`${where}: expected a list of files, dropped`)
     return []
   }
-  return value.map((file, i) => prepareFile(file, `${where}[${i}]`, problems)).filter((file): file is FileRef => file !== null)
+  return value
+    .map((file, i) => prepareFile(file, `${where}[${i}]`, problems))
+    .filter((file): file is FileRef => file !== null)
 }
 
 export interface NavOptions {
@@ -106,7 +110,13 @@ export interface NavOptions {
  * Navigation entries (contract 5.3): entries without a string title or link are
  * dropped (reported), unsafe links become `''`, children are checked the same way.
  */
-export function prepareNav(value: unknown, where: string, problems: Problems, options: NavOptions = {}, depth = 0): NavEntry[] {
+export function prepareNav(
+  value: unknown,
+  where: string,
+  problems: Problems,
+  options: NavOptions = {},
+  depth = 0,
+): NavEntry[] {
   if (value === undefined || value === null) return []
   if (!Array.isArray(value)) {
     problems.push(`${where}: expected a list of navigation entries, dropped`)
@@ -126,7 +136,8 @@ export function prepareNav(value: unknown, where: string, problems: Problems, op
     entry.title = title
     if (typeof entry.target !== 'string') entry.target = ''
     if (entry.buttonLabel !== undefined && typeof entry.buttonLabel !== 'string') delete entry.buttonLabel
-    if (children !== undefined && depth < MAX_DEPTH) entry.children = prepareNav(children, `${at}.children`, problems, options, depth + 1)
+    if (children !== undefined && depth < MAX_DEPTH)
+      entry.children = prepareNav(children, `${at}.children`, problems, options, depth + 1)
     entries.push(entry)
   })
   return entries
@@ -146,14 +157,19 @@ export function prepareLanguages(value: unknown, where: string, problems: Proble
     const entry = cleanValue(raw, `${where}[${i}]`, problems) as LanguageEntry
     const link = typeof entry.link === 'string' ? entry.link : ''
     const id = Number(raw.languageId)
-    return [{
-      ...entry,
-      languageId: Number.isInteger(id) ? id : -1,
-      navigationTitle: typeof raw.navigationTitle === 'string' && raw.navigationTitle !== '' ? raw.navigationTitle : String(raw.title ?? raw.twoLetterIsoCode),
-      link,
-      active: flag(raw.active),
-      available: link === '' ? 0 : raw.available === undefined ? 1 : flag(raw.available),
-      direction: raw.direction === 'rtl' ? 'rtl' : 'ltr',
-    }]
+    return [
+      {
+        ...entry,
+        languageId: Number.isInteger(id) ? id : -1,
+        navigationTitle:
+          typeof raw.navigationTitle === 'string' && raw.navigationTitle !== ''
+            ? raw.navigationTitle
+            : String(raw.title ?? raw.twoLetterIsoCode),
+        link,
+        active: flag(raw.active),
+        available: link === '' ? 0 : raw.available === undefined ? 1 : flag(raw.available),
+        direction: raw.direction === 'rtl' ? 'rtl' : 'ltr',
+      },
+    ]
   })
 }

@@ -9,16 +9,29 @@ import { prepareContent, toId } from './prepare-element.js'
 import {
   cleanValue,
   isRecord,
+  type Problems,
   prepareFile,
   prepareFiles,
   prepareLanguages,
   prepareLink,
   prepareNav,
   safeUrl,
-  type Problems,
 } from './prepare-values.js'
 
-const META_TEXT_KEYS = ['title', 'subtitle', 'abstract', 'description', 'keywords', 'author', 'authorEmail', 'ogTitle', 'ogDescription', 'twitterTitle', 'twitterDescription', 'twitterCard'] as const
+const META_TEXT_KEYS = [
+  'title',
+  'subtitle',
+  'abstract',
+  'description',
+  'keywords',
+  'author',
+  'authorEmail',
+  'ogTitle',
+  'ogDescription',
+  'twitterTitle',
+  'twitterDescription',
+  'twitterCard',
+] as const
 
 function prepareMeta(value: unknown, problems: Problems): PageMeta {
   if (!isRecord(value)) {
@@ -33,7 +46,10 @@ function prepareMeta(value: unknown, problems: Problems): PageMeta {
     }
   }
   const robots = isRecord(value.robots) ? value.robots : {}
-  meta.robots = { noIndex: robots.noIndex === true || robots.noIndex === 1, noFollow: robots.noFollow === true || robots.noFollow === 1 }
+  meta.robots = {
+    noIndex: robots.noIndex === true || robots.noIndex === 1,
+    noFollow: robots.noFollow === true || robots.noFollow === 1,
+  }
   meta.ogImage = prepareFile(value.ogImage, 'meta.ogImage', problems)
   meta.twitterImage = prepareFile(value.twitterImage, 'meta.twitterImage', problems)
   meta.canonical = prepareLink(value.canonical, 'meta.canonical', problems)
@@ -63,8 +79,19 @@ function prepareSeo(value: unknown, problems: Problems): PageSeo | undefined {
     const rel = str(item.rel)
     return href && rel ? [{ rel, href, ...(str(item.hreflang) ? { hreflang: item.hreflang as string } : {}) }] : []
   })
-  const attrs = (v: unknown): Record<string, string | null> => Object.fromEntries(Object.entries(isRecord(v) ? v : {}).filter(([k, a]) => k !== '__proto__' && (typeof a === 'string' || a === null))) as Record<string, string | null>
-  return { title: str(value.title) ?? null, meta, link, htmlAttrs: attrs(value.htmlAttrs), bodyAttrs: attrs(value.bodyAttrs) as PageSeo['bodyAttrs'] }
+  const attrs = (v: unknown): Record<string, string | null> =>
+    Object.fromEntries(
+      Object.entries(isRecord(v) ? v : {}).filter(
+        ([k, a]) => k !== '__proto__' && (typeof a === 'string' || a === null),
+      ),
+    ) as Record<string, string | null>
+  return {
+    title: str(value.title) ?? null,
+    meta,
+    link,
+    htmlAttrs: attrs(value.htmlAttrs),
+    bodyAttrs: attrs(value.bodyAttrs) as PageSeo['bodyAttrs'],
+  }
 }
 
 function prepareContextMenu(value: unknown, problems: Problems): ContextMenu | undefined {
@@ -100,7 +127,9 @@ export function preparePage(raw: unknown): { page: PageData | null; problems: st
   const preparedSeo = prepareSeo(seo, problems)
   if (preparedSeo) page.seo = preparedSeo
   if (!isRecord(appearance) && appearance !== undefined) problems.push('appearance: not an object, used {}')
-  page.appearance = isRecord(appearance) ? (cleanValue(appearance, 'appearance', problems) as PageData['appearance']) : {}
+  page.appearance = isRecord(appearance)
+    ? (cleanValue(appearance, 'appearance', problems) as PageData['appearance'])
+    : {}
   for (const key of ['layout', 'backendLayout'] as const) {
     if (page.appearance[key] !== undefined && typeof page.appearance[key] !== 'string') delete page.appearance[key]
   }
@@ -130,12 +159,18 @@ function prepareFooterContact(value: unknown, problems: Problems): InitialData['
     problems.push('footerContactData.content.items: not a list, dropped')
     delete content.items
   }
-  return { ...data, id: toId(data.id) ?? 0, type: typeof data.type === 'string' ? data.type : 'text', content } as InitialData['footerContactData']
+  return {
+    ...data,
+    id: toId(data.id) ?? 0,
+    type: typeof data.type === 'string' ? data.type : 'text',
+    content,
+  } as InitialData['footerContactData']
 }
 
 /** Initial data (contract 4.2): navigation, languages and the project's footer and menu keys. */
 export function prepareInitialData(raw: unknown): { data: InitialData; problems: string[] } {
-  if (!isRecord(raw)) return { data: { navigation: [], i18n: [] }, problems: ['initial data is not an object, used empty navigation'] }
+  if (!isRecord(raw))
+    return { data: { navigation: [], i18n: [] }, problems: ['initial data is not an object, used empty navigation'] }
   const problems: Problems = []
   const { navigation, i18n, footerContactData, backendEditor, ...rest } = raw
   const data = cleanValue(rest, 'initialData', problems) as InitialData
@@ -147,8 +182,15 @@ export function prepareInitialData(raw: unknown): { data: InitialData; problems:
   }
   const contact = prepareFooterContact(footerContactData, problems)
   if (contact) data.footerContactData = contact
-  if (isRecord(backendEditor) && typeof backendEditor.record === 'string' && /^https?:\/\//i.test(backendEditor.record)) {
-    data.backendEditor = { record: backendEditor.record, ...(typeof backendEditor.page === 'string' ? { page: backendEditor.page } : {}) }
+  if (
+    isRecord(backendEditor) &&
+    typeof backendEditor.record === 'string' &&
+    /^https?:\/\//i.test(backendEditor.record)
+  ) {
+    data.backendEditor = {
+      record: backendEditor.record,
+      ...(typeof backendEditor.page === 'string' ? { page: backendEditor.page } : {}),
+    }
   }
   return { data, problems: problems.map((problem) => `initial data: ${problem}`) }
 }

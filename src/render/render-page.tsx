@@ -6,7 +6,7 @@
 import { renderToString } from 'react-dom/server'
 import { SiteError } from '../errors.js'
 import { buildHead, getBodyClass } from '../runtime/head.js'
-import { getHtmlAttrs, SiteApp, type RenderTrace } from '../runtime/index.js'
+import { getHtmlAttrs, type RenderTrace, SiteApp } from '../runtime/index.js'
 import type { RenderResult, RenderState, TemplateRegistry } from './types.js'
 
 /** Give up after skipping this many throwing elements: beyond that the templates are broken, not the data. */
@@ -33,10 +33,15 @@ export function renderPage(state: RenderState, registry: TemplateRegistry): Rend
     } catch (error) {
       const failed = trace.stack.at(-1)
       if (!failed || skip.has(failed.id) || skip.size >= MAX_SKIPPED_ELEMENTS) {
-        throw new SiteError('RENDER_FAILED', `Rendering ${state.path} failed: ${messageOf(error)}`, { cause: error, status: 500 })
+        throw new SiteError('RENDER_FAILED', `Rendering ${state.path} failed: ${messageOf(error)}`, {
+          cause: error,
+          status: 500,
+        })
       }
       skip.add(failed.id)
-      skipped.push(`${state.path}: content element ${failed.id} (${failed.type}) skipped, its template threw: ${messageOf(error)}`)
+      skipped.push(
+        `${state.path}: content element ${failed.id} (${failed.type}) skipped, its template threw: ${messageOf(error)}`,
+      )
     }
   }
 }

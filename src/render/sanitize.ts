@@ -6,10 +6,49 @@ import sanitizeHtml from 'sanitize-html'
 import { isSafeHref } from '../shared/url.js'
 
 const RICH_TEXT_TAGS = [
-  'p', 'br', 'strong', 'em', 'b', 'i', 'u', 's', 'small', 'a', 'ul', 'ol', 'li', 'dl', 'dt', 'dd',
-  'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'table', 'caption', 'colgroup', 'col', 'thead', 'tbody',
-  'tfoot', 'tr', 'th', 'td', 'img', 'span', 'div', 'figure', 'figcaption', 'code', 'pre', 'hr', 'sup',
-  'sub', 'abbr',
+  'p',
+  'br',
+  'strong',
+  'em',
+  'b',
+  'i',
+  'u',
+  's',
+  'small',
+  'a',
+  'ul',
+  'ol',
+  'li',
+  'dl',
+  'dt',
+  'dd',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'blockquote',
+  'table',
+  'caption',
+  'colgroup',
+  'col',
+  'thead',
+  'tbody',
+  'tfoot',
+  'tr',
+  'th',
+  'td',
+  'img',
+  'span',
+  'div',
+  'figure',
+  'figcaption',
+  'code',
+  'pre',
+  'hr',
+  'sup',
+  'sub',
+  'abbr',
 ]
 
 // No `id` or `name` anywhere: CMS markup must not shadow the app's own ids (`__SITE_BOOT__`, `main`).
@@ -31,7 +70,22 @@ const OPTIONS: sanitizeHtml.IOptions = {
   exclusiveFilter: (frame) => frame.tag === 'img' && !frame.attribs.src,
 }
 
-const DANGEROUS_TAGS = new Set(['script', 'style', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'base', 'form', 'meta', 'link', 'svg', 'math'])
+const DANGEROUS_TAGS = new Set([
+  'script',
+  'style',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'applet',
+  'base',
+  'form',
+  'meta',
+  'link',
+  'svg',
+  'math',
+])
 const shorten = (text: string) => `"${text.length > 60 ? `${text.slice(0, 60)}…` : text}"`
 
 /**
@@ -42,7 +96,7 @@ export function sanitizeRichText(html: string, report: (what: string) => void = 
   if (html === '') return ''
   const checkUrl = (tag: string, attr: string, attribs: Record<string, string>) => {
     const value = attribs[attr]
-    if (value === undefined || isSafeHref(value) && (tag !== 'img' || /^https?:/i.test(value.trim()))) return
+    if (value === undefined || (isSafeHref(value) && (tag !== 'img' || /^https?:/i.test(value.trim())))) return
     report(`unsafe ${tag === 'img' ? 'image source' : 'link'} ${shorten(value)} removed`)
     delete attribs[attr]
   }

@@ -17,7 +17,7 @@ import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { extname, join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { build, type BuildFailure, type Message, type Plugin } from 'esbuild'
+import { type BuildFailure, build, type Message, type Plugin } from 'esbuild'
 import { SiteError } from '../errors.js'
 import type { TemplateRegistry } from './types.js'
 
@@ -95,7 +95,9 @@ export async function listTemplateFiles(root: string): Promise<TemplateFiles> {
   const layouts = await listComponents(join(root, TEMPLATE_LAYOUT.layouts))
   const content = await listComponents(join(root, TEMPLATE_LAYOUT.content))
   const texts = await listFiles(join(root, TEMPLATE_LAYOUT.texts), TEXTS_FILE_RE)
-  const singles = await Promise.all(TEMPLATE_LAYOUT.singles.map(async (name) => ({ name, file: await findSingle(root, name) })))
+  const singles = await Promise.all(
+    TEMPLATE_LAYOUT.singles.map(async (name) => ({ name, file: await findSingle(root, name) })),
+  )
   const missing = [
     ...(layouts.some((l) => l.name === 'Default') ? [] : [`${TEMPLATE_LAYOUT.layouts}/Default.tsx`]),
     ...(content.some((c) => c.name === 'Default') ? [] : [`${TEMPLATE_LAYOUT.content}/Default.tsx`]),
@@ -124,7 +126,10 @@ export function browserCodeIn(source: string): string[] {
  * event handlers: the browser keeps its server markup until a client navigation, so they would
  * do nothing on a first visit.
  */
-export async function inspectTemplates(files: TemplateFiles, root?: string): Promise<{ client: string[]; hints: string[] }> {
+export async function inspectTemplates(
+  files: TemplateFiles,
+  root?: string,
+): Promise<{ client: string[]; hints: string[] }> {
   const candidates = [
     ...files.layouts.map((l) => ({ id: `layouts/${l.name}`, file: l.file })),
     ...files.content.map((c) => ({ id: `content/${c.name}`, file: c.file })),
@@ -138,14 +143,19 @@ export async function inspectTemplates(files: TemplateFiles, root?: string): Pro
     else {
       const uses = browserCodeIn(source)
       if (uses.length > 0)
-        hints.push(`${root ? relative(root, file).split('\\').join('/') : file} uses ${uses.join(', ')} but is not marked 'use client': on a first visit the browser keeps its server markup (add 'use client' as its first line)`)
+        hints.push(
+          `${root ? relative(root, file).split('\\').join('/') : file} uses ${uses.join(', ')} but is not marked 'use client': on a first visit the browser keeps its server markup (add 'use client' as its first line)`,
+        )
     }
   }
   return { client, hints }
 }
 
 /** Source of a `site:templates…` module for the templates under `root`; names the files that are missing. */
-export async function generateRegistrySource(root: string, module: TemplatesModule = TEMPLATES_MODULE): Promise<string> {
+export async function generateRegistrySource(
+  root: string,
+  module: TemplatesModule = TEMPLATES_MODULE,
+): Promise<string> {
   return registrySource(await listTemplateFiles(root), module)
 }
 
@@ -176,14 +186,30 @@ async function registrySource(files: TemplateFiles, module: TemplatesModule): Pr
       ...map('texts', files.texts, true),
       `  main: () => import(${JSON.stringify(MAIN_TEMPLATES_MODULE)}),`,
       // Content elements marked 'use client' load without `main` on a page where they are islands.
-      ...map('islands', files.content.filter((c) => client.includes(`content/${c.name}`)), true),
+      ...map(
+        'islands',
+        files.content.filter((c) => client.includes(`content/${c.name}`)),
+        true,
+      ),
     ]
   } else if (module === MAIN_TEMPLATES_MODULE) {
     body = [...map('layouts', files.layouts, true), ...map('content', files.content, true), single('ErrorPage', true)]
   } else {
-    body = [...map('layouts', files.layouts, false), ...map('content', files.content, false), ...map('texts', files.texts, false), ...TEMPLATE_LAYOUT.singles.map((name) => single(name, false))]
+    body = [
+      ...map('layouts', files.layouts, false),
+      ...map('content', files.content, false),
+      ...map('texts', files.texts, false),
+      ...TEMPLATE_LAYOUT.singles.map((name) => single(name, false)),
+    ]
   }
-  return [`// ${module}, generated from templates/ by src/render/templates.ts: one entry per file.`, ...imports, 'export default {', ...body, '}', ''].join('\n')
+  return [
+    `// ${module}, generated from templates/ by src/render/templates.ts: one entry per file.`,
+    ...imports,
+    'export default {',
+    ...body,
+    '}',
+    '',
+  ].join('\n')
 }
 
 export interface TemplatesPluginOptions {
@@ -199,7 +225,10 @@ export function templatesPlugin(root: string, options: TemplatesPluginOptions = 
   return {
     name: 'site-templates',
     setup(pluginBuild) {
-      pluginBuild.onResolve({ filter: /^site:templates(\/(lazy|main))?$/ }, (args) => ({ path: args.path, namespace: 'site-templates' }))
+      pluginBuild.onResolve({ filter: /^site:templates(\/(lazy|main))?$/ }, (args) => ({
+        path: args.path,
+        namespace: 'site-templates',
+      }))
       pluginBuild.onLoad({ filter: /.*/, namespace: 'site-templates' }, async (args) => {
         const files = await listTemplateFiles(root)
         const lazy = args.path === LAZY_TEMPLATES_MODULE
@@ -209,7 +238,12 @@ export function templatesPlugin(root: string, options: TemplatesPluginOptions = 
           resolveDir: root,
           // The lazy module lists the templates marked 'use client': a change of directive regenerates it.
           watchFiles: lazy ? [...files.layouts, ...files.content, ...files.singles].map((f) => f.file) : [],
-          watchDirs: [join(root, TEMPLATE_LAYOUT.dir), join(root, TEMPLATE_LAYOUT.layouts), join(root, TEMPLATE_LAYOUT.content), join(root, TEMPLATE_LAYOUT.texts)],
+          watchDirs: [
+            join(root, TEMPLATE_LAYOUT.dir),
+            join(root, TEMPLATE_LAYOUT.layouts),
+            join(root, TEMPLATE_LAYOUT.content),
+            join(root, TEMPLATE_LAYOUT.texts),
+          ],
         }
       })
       const runtime = options.runtime
@@ -222,7 +256,8 @@ export function templatesPlugin(root: string, options: TemplatesPluginOptions = 
  * The engine's own runtime: dist/runtime/index.js next to the running dist/render/templates.js
  * (or src/runtime/index.ts when the engine runs from source, as under vitest).
  */
-const engineRuntimeUrl = (): string => new URL(`../runtime/index${extname(fileURLToPath(import.meta.url))}`, import.meta.url).href
+const engineRuntimeUrl = (): string =>
+  new URL(`../runtime/index${extname(fileURLToPath(import.meta.url))}`, import.meta.url).href
 
 function nodeExternalsPlugin(runtimeUrl: string): Plugin {
   const require = createRequire(import.meta.url)
@@ -230,17 +265,23 @@ function nodeExternalsPlugin(runtimeUrl: string): Plugin {
     name: 'site-node-externals',
     setup(pluginBuild) {
       pluginBuild.onResolve({ filter: /^site\/runtime$/ }, () => ({ path: runtimeUrl, external: true }))
-      pluginBuild.onResolve({ filter: REACT_RE }, (args) => ({ path: pathToFileURL(require.resolve(args.path)).href, external: true }))
+      pluginBuild.onResolve({ filter: REACT_RE }, (args) => ({
+        path: pathToFileURL(require.resolve(args.path)).href,
+        external: true,
+      }))
     },
   }
 }
 
 const describe = (root: string, message: Message): string => {
-  const at = message.location ? `${relative(root, join(root, message.location.file))}:${message.location.line}:${message.location.column + 1}: ` : ''
+  const at = message.location
+    ? `${relative(root, join(root, message.location.file))}:${message.location.line}:${message.location.column + 1}: `
+    : ''
   return `${at}${message.text}`
 }
 
-const isBuildFailure = (error: unknown): error is BuildFailure => error instanceof Error && Array.isArray((error as BuildFailure).errors)
+const isBuildFailure = (error: unknown): error is BuildFailure =>
+  error instanceof Error && Array.isArray((error as BuildFailure).errors)
 
 export interface LoadTemplatesOptions {
   /** Folder for the bundled registry files (one content-hashed file per templates state). */
@@ -286,18 +327,27 @@ export async function loadTemplates(root: string, options: LoadTemplatesOptions 
   try {
     registry = ((await import(pathToFileURL(file).href)) as { default: unknown }).default
   } catch (error) {
-    throw new SiteError('TEMPLATES_INVALID', `Templates failed to load: ${(error as Error)?.message ?? String(error)}`, { cause: error })
+    throw new SiteError(
+      'TEMPLATES_INVALID',
+      `Templates failed to load: ${(error as Error)?.message ?? String(error)}`,
+      { cause: error },
+    )
   }
   return checkRegistry(registry)
 }
 
-const isComponent = (value: unknown): boolean => typeof value === 'function' || (typeof value === 'object' && value !== null && '$$typeof' in value)
+const isComponent = (value: unknown): boolean =>
+  typeof value === 'function' || (typeof value === 'object' && value !== null && '$$typeof' in value)
 
 function checkRegistry(value: unknown): TemplateRegistry {
   const registry = value as TemplateRegistry
   const bad = [
-    ...Object.entries(registry.layouts).filter(([, c]) => !isComponent(c)).map(([n]) => `${TEMPLATE_LAYOUT.layouts}/${n}`),
-    ...Object.entries(registry.content).filter(([, c]) => !isComponent(c)).map(([n]) => `${TEMPLATE_LAYOUT.content}/${n}`),
+    ...Object.entries(registry.layouts)
+      .filter(([, c]) => !isComponent(c))
+      .map(([n]) => `${TEMPLATE_LAYOUT.layouts}/${n}`),
+    ...Object.entries(registry.content)
+      .filter(([, c]) => !isComponent(c))
+      .map(([n]) => `${TEMPLATE_LAYOUT.content}/${n}`),
     ...TEMPLATE_LAYOUT.singles.filter((n) => !isComponent(registry[n])).map((n) => `${TEMPLATE_LAYOUT.dir}/${n}`),
   ]
   const badTexts = Object.entries(registry.texts ?? {})

@@ -59,11 +59,26 @@ export function ContentElement({ element, index = 0 }: ContentElementRenderProps
  * A checked element's template inside its element context and boundary; `framed`: inside its Frame.
  * Unframed, it is what the browser hydrates into the frame `#c<uid>` of an island (src/client/islands.tsx).
  */
-export function ElementBody({ element: el, index, framed }: { element: ContentElementData; index: number; framed: boolean }) {
+export function ElementBody({
+  element: el,
+  index,
+  framed,
+}: {
+  element: ContentElementData
+  index: number
+  framed: boolean
+}) {
   const ctx = useSiteContext()
   // `key` and `ref` would be taken by React itself, not passed on.
   const { key: _key, ref: _ref, ...content } = el.content
-  const props: ContentElementProps = { ...content, uid: el.id, type: el.type, appearance: el.appearance ?? {}, index, element: el }
+  const props: ContentElementProps = {
+    ...content,
+    uid: el.id,
+    type: el.type,
+    appearance: el.appearance ?? {},
+    index,
+    element: el,
+  }
   const body = createElement(resolveContent(ctx.registry, el.type), props)
   return (
     <ElementContext.Provider value={{ element: el, index, frameless: isFrameless(el.appearance) }}>

@@ -56,9 +56,15 @@ export function ElementRoot({ as = 'div', className, children, ...rest }: Elemen
   const info = useElement()
   const { editorPreview } = useSite()
   const isVoid = as === 'hr'
-  if (!info?.frameless) return isVoid ? createElement(as, { className, ...rest }) : createElement(as, { className, ...rest }, children)
+  if (!info?.frameless)
+    return isVoid ? createElement(as, { className, ...rest }) : createElement(as, { className, ...rest }, children)
   const uid = info.element.id
   const edit = editorPreview && !isVoid
-  const props = { ...rest, id: `c${uid}`, className: cx(className, edit && 'pce-target'), 'data-pce-uid': edit ? uid : undefined }
+  const props = {
+    ...rest,
+    id: `c${uid}`,
+    className: cx(className, edit && 'pce-target'),
+    'data-pce-uid': edit ? uid : undefined,
+  }
   return isVoid ? createElement(as, props) : createElement(as, props, edit ? <EditLink uid={uid} /> : null, children)
 }

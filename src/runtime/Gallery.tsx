@@ -45,7 +45,13 @@ export function Gallery({ gallery, eager = false, className }: GalleryProps) {
   const style = { '--ce-gallery-columns': String(columns) } as CSSProperties
   return (
     <div
-      className={cx('ce-gallery', `ce-gallery--${horizontal}`, `ce-gallery--${vertical}`, border && 'ce-gallery--border', className)}
+      className={cx(
+        'ce-gallery',
+        `ce-gallery--${horizontal}`,
+        `ce-gallery--${vertical}`,
+        border && 'ce-gallery--border',
+        className,
+      )}
       data-ce-columns={columns}
       style={style}
     >

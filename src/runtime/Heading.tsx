@@ -31,16 +31,30 @@ export function headingLevel(headerLayout: unknown, defaultLevel = 2): number | 
   return typeof layout === 'number' && Number.isInteger(layout) && layout >= 1 && layout <= 6 ? layout : defaultLevel
 }
 
-export function Heading({ header, subheader, headerLayout, headerPosition, headerLink, defaultLevel = 2, className }: HeadingProps) {
+export function Heading({
+  header,
+  subheader,
+  headerLayout,
+  headerPosition,
+  headerLink,
+  defaultLevel = 2,
+  className,
+}: HeadingProps) {
   const level = headingLevel(headerLayout, defaultLevel)
   const title = typeof header === 'string' ? header.trim() : ''
   if (level === null || title === '') return null
   const sub = typeof subheader === 'string' ? subheader.trim() : ''
-  const position = typeof headerPosition === 'string' && /^(left|center|right)$/.test(headerPosition) ? headerPosition : ''
-  const hasLink = typeof headerLink === 'string' ? headerLink !== '' : typeof headerLink === 'object' && headerLink !== null
+  const position =
+    typeof headerPosition === 'string' && /^(left|center|right)$/.test(headerPosition) ? headerPosition : ''
+  const hasLink =
+    typeof headerLink === 'string' ? headerLink !== '' : typeof headerLink === 'object' && headerLink !== null
   return (
     <div className={cx('ce-header', position && `ce-header--${position}`, className)}>
-      {createElement(`h${level}`, { className: 'ce-headline' }, hasLink ? <SafeLink href={headerLink}>{title}</SafeLink> : title)}
+      {createElement(
+        `h${level}`,
+        { className: 'ce-headline' },
+        hasLink ? <SafeLink href={headerLink}>{title}</SafeLink> : title,
+      )}
       {sub && <p className="ce-subheader">{sub}</p>}
     </div>
   )

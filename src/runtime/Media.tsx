@@ -10,8 +10,7 @@ import { SafeLink } from './SafeLink.js'
 const EMBED_MIME_RE = /^video\/(youtube|vimeo)$/
 
 /** True for a URL a file may be loaded from: http(s) or a path (never `javascript:`, `data:`, `mailto:`). */
-export const isSafeSrc = (url: unknown): url is string =>
-  isSafeHref(url) && !/^\s*(mailto|tel):/i.test(url)
+export const isSafeSrc = (url: unknown): url is string => isSafeHref(url) && !/^\s*(mailto|tel):/i.test(url)
 
 const positive = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.round(value) : undefined
@@ -83,11 +82,20 @@ export function Media({ file, eager = false, className }: { file: FileRef; eager
     )
   }
   // The API sends no caption tracks (contract 5.2): a player without them is all the data allows.
-  // biome-ignore lint/a11y/useMediaCaption: no caption source in the CMS data
-  if (type === 'video') return <video className={className} src={file.publicUrl} controls preload="metadata" title={label} />
-  // biome-ignore lint/a11y/useMediaCaption: no caption source in the CMS data
-  if (type === 'audio') return <audio className={className} src={file.publicUrl} controls preload="metadata" title={label} />
-  if (type !== 'image') return <SafeLink href={file.publicUrl} className={className}>{label}</SafeLink>
+  if (type === 'video') {
+    // biome-ignore lint/a11y/useMediaCaption: no caption source in the CMS data
+    return <video className={className} src={file.publicUrl} controls preload="metadata" title={label} />
+  }
+  if (type === 'audio') {
+    // biome-ignore lint/a11y/useMediaCaption: no caption source in the CMS data
+    return <audio className={className} src={file.publicUrl} controls preload="metadata" title={label} />
+  }
+  if (type !== 'image')
+    return (
+      <SafeLink href={file.publicUrl} className={className}>
+        {label}
+      </SafeLink>
+    )
   const image = <Image file={file} eager={eager} className={className} />
   const link = props.link
   return typeof link === 'string' && link !== '' ? <SafeLink href={link}>{image}</SafeLink> : image

@@ -5,7 +5,7 @@
 import { useMemo } from 'react'
 import type { PageError, RenderState, TemplateRegistry } from '../render/types.js'
 import type { NavEntry } from '../shared/types.js'
-import { SiteContext, type RenderTrace, type SiteContextValue } from './context.js'
+import { type RenderTrace, SiteContext, type SiteContextValue } from './context.js'
 import { isRecord } from './element.js'
 import { pageLanguages } from './languages.js'
 import { resolveLayout } from './names.js'
@@ -68,7 +68,11 @@ export function SiteApp({ state, registry, problems, trace, keptMain }: SiteAppP
   return (
     <SiteContext.Provider value={value}>
       <div id={LOADING_BAR_ID} aria-hidden="true" />
-      <Header navigation={topNavigation(state)} transparent={isOn(state.page?.appearance?.headerTransparent)} languages={pageLanguages(state)} />
+      <Header
+        navigation={topNavigation(state)}
+        transparent={isOn(state.page?.appearance?.headerTransparent)}
+        languages={pageLanguages(state)}
+      />
       {keptMain ? (
         // Keyed apart from the rendered main: leaving the kept markup is a new element, not an update of it.
         <main key="kept" id={MAIN_ID} tabIndex={-1} dangerouslySetInnerHTML={keptMain} />

@@ -10,8 +10,10 @@ export type ElementCheck = { ok: true; element: ContentElement } | { ok: false; 
 export function checkElement(value: unknown): ElementCheck {
   if (!isRecord(value)) return { ok: false, reason: 'not an object' }
   if (typeof value.id !== 'number' || !Number.isFinite(value.id)) return { ok: false, reason: 'no numeric id' }
-  if (typeof value.type !== 'string' || value.type === '') return { ok: false, reason: `element ${value.id} has no type` }
-  if (!isRecord(value.content)) return { ok: false, reason: `element ${value.id} (${value.type}) has no content object` }
+  if (typeof value.type !== 'string' || value.type === '')
+    return { ok: false, reason: `element ${value.id} has no type` }
+  if (!isRecord(value.content))
+    return { ok: false, reason: `element ${value.id} (${value.type}) has no content object` }
   if (value.appearance !== undefined && !isRecord(value.appearance)) {
     return { ok: false, reason: `element ${value.id} (${value.type}) has an appearance that is not an object` }
   }
@@ -21,7 +23,9 @@ export function checkElement(value: unknown): ElementCheck {
 // A class token from API data: letters, digits, `-` and `_` only, so one value stays one class.
 export const classToken = (value: unknown, fallback: string): string => {
   if (typeof value !== 'string' && typeof value !== 'number') return fallback
-  const clean = String(value).trim().replace(/[^A-Za-z0-9_-]+/g, '-')
+  const clean = String(value)
+    .trim()
+    .replace(/[^A-Za-z0-9_-]+/g, '-')
   return clean === '' ? fallback : clean
 }
 

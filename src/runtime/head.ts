@@ -9,8 +9,8 @@ import { DEFAULT_OG_TYPE, DEFAULT_TWITTER_CARD } from '../shared/constants.js'
 import type { LanguageEntry, PageData } from '../shared/types.js'
 import { classifyLink, isSafeHref } from '../shared/url.js'
 import { classToken, isRecord } from './element.js'
-import { langOf, pageLanguages, siteLanguages } from './languages.js'
 import { ENGINE_TEXTS } from './engine-texts.js'
+import { langOf, pageLanguages, siteLanguages } from './languages.js'
 import { pickLocale } from './texts.js'
 
 /** Attribute that marks the tags the client may replace. */
@@ -23,12 +23,17 @@ const META_ATTRS: readonly MetaAttr[] = ['name', 'property']
 const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '')
 const fileUrl = (file: unknown): string => (isRecord(file) && isSafeHref(file.publicUrl) ? file.publicUrl.trim() : '')
 const tag = (name: HeadTag['tag'], attrs: Record<string, string>, children?: string): HeadTag =>
-  children === undefined ? { tag: name, attrs: { ...attrs, [HEAD_MARK]: '' } } : { tag: name, attrs: { ...attrs, [HEAD_MARK]: '' }, children }
+  children === undefined
+    ? { tag: name, attrs: { ...attrs, [HEAD_MARK]: '' } }
+    : { tag: name, attrs: { ...attrs, [HEAD_MARK]: '' }, children }
 
 /** `noindex, nofollow` from the robots flags (lower case, as crawlers document them); '' when neither. */
 export function robotsContent(robots: unknown, forceNoIndex = false): string {
   const flags = isRecord(robots) ? robots : {}
-  const values = [(forceNoIndex || flags.noIndex === true || flags.noIndex === 1) && 'noindex', (flags.noFollow === true || flags.noFollow === 1) && 'nofollow']
+  const values = [
+    (forceNoIndex || flags.noIndex === true || flags.noIndex === 1) && 'noindex',
+    (flags.noFollow === true || flags.noFollow === 1) && 'nofollow',
+  ]
   return values.filter(Boolean).join(', ')
 }
 
@@ -40,7 +45,9 @@ export function absoluteUrl(baseUrl: string, href: string): string | undefined {
 }
 
 function canonicalOf(page: PageData): string {
-  const fromSeo = Array.isArray(page.seo?.link) ? page.seo.link.find((link) => isRecord(link) && link.rel === 'canonical') : undefined
+  const fromSeo = Array.isArray(page.seo?.link)
+    ? page.seo.link.find((link) => isRecord(link) && link.rel === 'canonical')
+    : undefined
   const canonical = page.meta?.canonical
   const value = text(fromSeo?.href) || (isRecord(canonical) ? text(canonical.href) : text(canonical))
   return isSafeHref(value) && !/^(mailto|tel):/i.test(value) ? value : ''
@@ -101,7 +108,9 @@ function metaTags(page: PageData, isError: boolean): HeadTag[] {
     const robots = metas.get('name:robots')?.contents[0] ?? ''
     if (!/noindex/i.test(robots)) set('name', 'robots', robots ? `noindex, ${robots}` : 'noindex')
   }
-  return [...metas.values()].flatMap(({ attr, key, contents }) => contents.map((content) => tag('meta', { [attr]: key, content })))
+  return [...metas.values()].flatMap(({ attr, key, contents }) =>
+    contents.map((content) => tag('meta', { [attr]: key, content })),
+  )
 }
 
 /** The managed head tags of a render state: title, meta (description, robots, Open Graph, Twitter), canonical, hreflang. */
@@ -115,7 +124,8 @@ export function buildHead(state: RenderState): HeadTag[] {
   }
   // Every document needs a title (WCAG 2.4.2): the page's navigation title or its path when meta has none.
   const crumbs = Array.isArray(page.breadcrumbs) ? page.breadcrumbs : []
-  const title = text(page.seo?.title) || text(page.meta?.title) || text(crumbs[crumbs.length - 1]?.title) || decodeURI(state.path)
+  const title =
+    text(page.seo?.title) || text(page.meta?.title) || text(crumbs[crumbs.length - 1]?.title) || decodeURI(state.path)
   return [tag('title', {}, title), ...metaTags(page, isError), ...(isError ? [] : linkTags(state, page))]
 }
 
@@ -127,10 +137,15 @@ export function getBodyClass(state: Pick<RenderState, 'page'>): string {
 }
 
 /** The entry of the current locale: by language code (contract 7.1), else the one marked active. */
-export function currentLanguage(state: Pick<RenderState, 'page' | 'initialData' | 'site' | 'locale'>): LanguageEntry | undefined {
+export function currentLanguage(
+  state: Pick<RenderState, 'page' | 'initialData' | 'site' | 'locale'>,
+): LanguageEntry | undefined {
   const entries = pageLanguages(state)
   const lang = langOf(state.locale)
-  return entries.find((entry) => entry.twoLetterIsoCode.toLowerCase() === lang) ?? entries.find((entry) => Boolean(entry.active))
+  return (
+    entries.find((entry) => entry.twoLetterIsoCode.toLowerCase() === lang) ??
+    entries.find((entry) => Boolean(entry.active))
+  )
 }
 
 const LANG_RE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/
@@ -139,7 +154,9 @@ const LANG_RE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/
 export function getHtmlAttrs(state: RenderState): { lang: string; dir: string } {
   const entry = currentLanguage(state)
   const seoLang = state.page?.seo?.htmlAttrs?.lang
-  const lang = [entry?.twoLetterIsoCode, seoLang, state.locale].find((v): v is string => typeof v === 'string' && LANG_RE.test(v))
+  const lang = [entry?.twoLetterIsoCode, seoLang, state.locale].find(
+    (v): v is string => typeof v === 'string' && LANG_RE.test(v),
+  )
   const dir = entry?.direction === 'rtl' || state.page?.seo?.htmlAttrs?.dir === 'rtl' ? 'rtl' : 'ltr'
   return { lang: lang ?? 'en', dir }
 }

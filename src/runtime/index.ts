@@ -2,45 +2,55 @@
  * `site/runtime`: what server render and browser share, and all that templates/ may
  * import from the engine. No `node:` imports and no DOM access at module level.
  */
-export { SiteApp, topNavigation, LOADING_BAR_ID, MAIN_ID, type SiteAppProps } from './SiteApp.js'
-export {
-  SiteContext,
-  ElementContext,
-  useSite,
-  useRegistry,
-  useReportProblem,
-  useLocaleTexts,
-  useSiteTexts,
-  useHomePath,
-  useElement,
-  type SiteInfo,
-  type ElementInfo,
-  type RenderTrace,
-  type SiteContextValue,
-} from './context.js'
-export { Column, ContentColumn, hasColumn, type ContentColumnProps } from './Column.js'
-export { ContentElement, type ContentElementRenderProps } from './ContentElement.js'
-export { Frame, EditLink, ElementRoot, type ElementRootProps } from './Frame.js'
-export { RichText, type RichTextProps } from './RichText.js'
-export { SafeLink, resolveHref, linkText, type SafeLinkProps, type ResolvedHref } from './SafeLink.js'
-export { Media, Image, isFile, isSafeSrc, fileProps, type ImageProps } from './Media.js'
-export { Heading, headingLevel, HIDDEN_HEADER_LAYOUT, type HeadingProps } from './Heading.js'
-export { Gallery, galleryRows, type GalleryProps } from './Gallery.js'
-// Head tags (./head.js) are not exported here: only the render core and client navigation use them.
-export { getHtmlAttrs, currentLanguage } from './head.js'
-export { pageLanguages, siteLanguages } from './languages.js'
-export { checkElement, frameClassName, isFrameless, isRecord, cx, classToken, type ElementCheck } from './element.js'
-export { pascalCase, resolveLayout, resolveContent } from './names.js'
-export { pickLocale, localeKey } from './texts.js'
-export { ENGINE_TEXTS, type EngineTexts } from './engine-texts.js'
-export { localeHome, withLocale, stripLocale, classifyLink, isSafeHref } from '../shared/url.js'
+
 export type {
   ContentElementProps,
-  LayoutProps,
-  HeaderProps,
   ErrorPageProps,
-  TemplateRegistry,
-  RenderState,
+  HeaderProps,
+  LayoutProps,
   PageError,
+  RenderState,
+  TemplateRegistry,
 } from '../render/types.js'
-export type { ContentElement as ContentElementData, FileRef, LanguageEntry, LinkResult, NavEntry, PageData, InitialData, ContextMenu } from '../shared/types.js'
+export type {
+  ContentElement as ContentElementData,
+  ContextMenu,
+  FileRef,
+  InitialData,
+  LanguageEntry,
+  LinkResult,
+  NavEntry,
+  PageData,
+} from '../shared/types.js'
+export { classifyLink, isSafeHref, localeHome, stripLocale, withLocale } from '../shared/url.js'
+export { Column, ContentColumn, type ContentColumnProps, hasColumn } from './Column.js'
+export { ContentElement, type ContentElementRenderProps } from './ContentElement.js'
+export {
+  ElementContext,
+  type ElementInfo,
+  type RenderTrace,
+  SiteContext,
+  type SiteContextValue,
+  type SiteInfo,
+  useElement,
+  useHomePath,
+  useLocaleTexts,
+  useRegistry,
+  useReportProblem,
+  useSite,
+  useSiteTexts,
+} from './context.js'
+export { checkElement, classToken, cx, type ElementCheck, frameClassName, isFrameless, isRecord } from './element.js'
+export { ENGINE_TEXTS, type EngineTexts } from './engine-texts.js'
+export { EditLink, ElementRoot, type ElementRootProps, Frame } from './Frame.js'
+export { Gallery, type GalleryProps, galleryRows } from './Gallery.js'
+export { Heading, type HeadingProps, HIDDEN_HEADER_LAYOUT, headingLevel } from './Heading.js'
+// Head tags (./head.js) are not exported here: only the render core and client navigation use them.
+export { currentLanguage, getHtmlAttrs } from './head.js'
+export { pageLanguages, siteLanguages } from './languages.js'
+export { fileProps, Image, type ImageProps, isFile, isSafeSrc, Media } from './Media.js'
+export { pascalCase, resolveContent, resolveLayout } from './names.js'
+export { RichText, type RichTextProps } from './RichText.js'
+export { linkText, type ResolvedHref, resolveHref, SafeLink, type SafeLinkProps } from './SafeLink.js'
+export { LOADING_BAR_ID, MAIN_ID, SiteApp, type SiteAppProps, topNavigation } from './SiteApp.js'
+export { localeKey, pickLocale } from './texts.js'

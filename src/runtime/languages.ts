@@ -5,7 +5,10 @@ import type { LocaleOptions } from '../shared/url.js'
 import { isRecord } from './element.js'
 
 const isLanguage = (value: unknown): value is LanguageEntry =>
-  isRecord(value) && typeof value.twoLetterIsoCode === 'string' && value.twoLetterIsoCode !== '' && typeof value.link === 'string'
+  isRecord(value) &&
+  typeof value.twoLetterIsoCode === 'string' &&
+  value.twoLetterIsoCode !== '' &&
+  typeof value.link === 'string'
 
 /** The language part of a locale, lower case: `de-CH` -> `de`. */
 export const langOf = (locale: string): string => (locale.split('-')[0] ?? locale).toLowerCase()

@@ -21,8 +21,7 @@ export function pascalCase(name: string): string {
 }
 
 // Own properties only: a type called `constructor` must not find Object.prototype.constructor.
-const pick = <T>(map: Record<string, T>, key: string): T | undefined =>
-  Object.hasOwn(map, key) ? map[key] : undefined
+const pick = <T>(map: Record<string, T>, key: string): T | undefined => (Object.hasOwn(map, key) ? map[key] : undefined)
 
 /** The layout component of a backend layout name; `Default` when none matches. */
 export function resolveLayout(registry: TemplateRegistry, backendLayout: unknown): ComponentType<LayoutProps> {

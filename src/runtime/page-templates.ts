@@ -64,14 +64,21 @@ export interface TemplateNeeds {
   texts?: string
 }
 
-export type TemplateState = Pick<RenderState, 'page' | 'locale' | 'editorPreview'> & { site: { i18n: { default: string } } }
+export type TemplateState = Pick<RenderState, 'page' | 'locale' | 'editorPreview'> & {
+  site: { i18n: { default: string } }
+}
 
 /** The templates the main of `state` renders with: its layout and content elements, or the error page. */
 function mainTemplates(page: PageData | null | undefined, keys: TemplateKeys): Omit<TemplateNeeds, 'texts'> {
   if (!page) return { layouts: [], content: [], errorPage: true }
   const needs = pageTemplates(page)
-  const keysOf = (available: object, names: string[]) => [...new Set(names.map((name) => templateKey(available, name)))].sort()
-  return { layouts: keysOf(keys.layouts, needs.layouts), content: keysOf(keys.content, needs.content), errorPage: false }
+  const keysOf = (available: object, names: string[]) =>
+    [...new Set(names.map((name) => templateKey(available, name)))].sort()
+  return {
+    layouts: keysOf(keys.layouts, needs.layouts),
+    content: keysOf(keys.content, needs.content),
+    errorPage: false,
+  }
 }
 
 /** A content element marked `'use client'` that hydrates on its own, inside its frame (`#c<uid>`). */
@@ -95,7 +102,10 @@ export interface Island {
 export type MainHydration = { kind: 'kept' } | { kind: 'islands'; islands: Island[] } | { kind: 'full' }
 
 /** The outermost elements under `value` whose template key (after the Default fallback) is marked; their uids' counts. */
-function clientElements(value: unknown, isClient: (key: string) => boolean): { found: Island[]; uids: Map<number, number> } {
+function clientElements(
+  value: unknown,
+  isClient: (key: string) => boolean,
+): { found: Island[]; uids: Map<number, number> } {
   const found: Island[] = []
   const uids = new Map<number, number>()
   const seen = new Set<object>()
@@ -127,11 +137,15 @@ export function mainHydration(state: TemplateState, keys: TemplateKeys): MainHyd
   const client = new Set(keys.client ?? [])
   if (client.size === 0) return { kind: 'kept' }
   const main = mainTemplates(state.page, keys)
-  if ((main.errorPage && client.has('ErrorPage')) || main.layouts.some((name) => client.has(`layouts/${name}`))) return { kind: 'full' }
+  if ((main.errorPage && client.has('ErrorPage')) || main.layouts.some((name) => client.has(`layouts/${name}`)))
+    return { kind: 'full' }
   if (!main.content.some((name) => client.has(`content/${name}`))) return { kind: 'kept' }
-  const { found, uids } = clientElements(state.page?.content, (name) => client.has(`content/${templateKey(keys.content, name)}`))
+  const { found, uids } = clientElements(state.page?.content, (name) =>
+    client.has(`content/${templateKey(keys.content, name)}`),
+  )
   const islands = found.map((island) => ({ ...island, template: templateKey(keys.content, island.template) }))
-  if (islands.some(({ element }) => isFrameless(element.appearance) || (uids.get(element.id) ?? 0) > 1)) return { kind: 'full' }
+  if (islands.some(({ element }) => isFrameless(element.appearance) || (uids.get(element.id) ?? 0) > 1))
+    return { kind: 'full' }
   return { kind: 'islands', islands }
 }
 
@@ -143,14 +157,18 @@ export function bootHydration(state: TemplateState, keys: TemplateKeys | undefin
   if (!keys) return { kind: 'full' }
   const hydration = mainHydration(state, keys)
   if (hydration.kind !== 'islands') return hydration
-  return { kind: 'islands', islands: hydration.islands.map(({ element, index, template }) => ({ uid: element.id, index, template })) }
+  return {
+    kind: 'islands',
+    islands: hydration.islands.map(({ element, index, template }) => ({ uid: element.id, index, template })),
+  }
 }
 
 /**
  * True when a page can hydrate with its main as the server rendered it (no template code for it on
  * first load but that of its islands, see `mainHydration`). Client navigation renders it in full.
  */
-export const keepsMain = (state: TemplateState, keys: TemplateKeys): boolean => mainHydration(state, keys).kind !== 'full'
+export const keepsMain = (state: TemplateState, keys: TemplateKeys): boolean =>
+  mainHydration(state, keys).kind !== 'full'
 
 /**
  * What a render of `state` needs loaded: the locale's texts, and with `main` the templates its main

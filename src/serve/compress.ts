@@ -23,7 +23,11 @@ export async function compressBody(
   const accepted = request.headers.get('accept-encoding') ?? ''
   const vary = { vary: 'accept-encoding' }
   if (/\bbr\b/.test(accepted))
-    return { body: await brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }), headers: { ...vary, 'content-encoding': 'br' } }
-  if (/\bgzip\b/.test(accepted)) return { body: await gzipAsync(body), headers: { ...vary, 'content-encoding': 'gzip' } }
+    return {
+      body: await brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }),
+      headers: { ...vary, 'content-encoding': 'br' },
+    }
+  if (/\bgzip\b/.test(accepted))
+    return { body: await gzipAsync(body), headers: { ...vary, 'content-encoding': 'gzip' } }
   return { body, headers: vary }
 }

@@ -26,7 +26,8 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 }
 
 /** Content type of a file by its extension: `a/b.css` -> `text/css; charset=utf-8`. */
-export const contentTypeOf = (file: string): string => CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream'
+export const contentTypeOf = (file: string): string =>
+  CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream'
 
 export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable'
 export const NO_CACHE = 'no-cache'

@@ -1,7 +1,7 @@
 import { readFile, realpath, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { IMMUTABLE_CACHE, NO_CACHE, contentTypeOf } from './content-types.js'
 import { compressBody } from './compress.js'
+import { contentTypeOf, IMMUTABLE_CACHE, NO_CACHE } from './content-types.js'
 import { checkRequest, forMethod, textResponse } from './http-checks.js'
 import { matchRedirect, parseRedirects, type RedirectRule } from './redirects.js'
 import { isReallyInside, joinInside, toSafeSegments } from './safe-path.js'
@@ -41,23 +41,34 @@ export function createStaticHandler(options: StaticHandlerOptions): (request: Re
     const file = join(root, '_redirects')
     const info = await isFile(file)
     if (!info) return []
-    if (info.mtimeMs !== redirects.mtimeMs) redirects = { mtimeMs: info.mtimeMs, rules: parseRedirects(await readFile(file, 'utf8')) }
+    if (info.mtimeMs !== redirects.mtimeMs)
+      redirects = { mtimeMs: info.mtimeMs, rules: parseRedirects(await readFile(file, 'utf8')) }
     return redirects.rules
   }
 
-  async function sendFile(request: Request, file: string, relPath: string, status = 200): Promise<Response | undefined> {
+  async function sendFile(
+    request: Request,
+    file: string,
+    relPath: string,
+    status = 200,
+  ): Promise<Response | undefined> {
     const info = await isFile(file)
     if (!info || !(await isReallyInside(await realpath(root), file))) return undefined
     const etag = `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`
     const headers = { 'content-type': contentTypeOf(file), 'cache-control': cacheControlOf(relPath), etag }
-    if (status === 200 && request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers })
-    if (request.method === 'HEAD') return new Response(null, { status, headers: { ...headers, 'content-length': String(info.size) } })
+    if (status === 200 && request.headers.get('if-none-match') === etag)
+      return new Response(null, { status: 304, headers })
+    if (request.method === 'HEAD')
+      return new Response(null, { status, headers: { ...headers, 'content-length': String(info.size) } })
     const compressed = await compressBody(request, headers['content-type'], await readFile(file))
     return new Response(compressed.body, { status, headers: { ...headers, ...compressed.headers } })
   }
 
   async function notFound(request: Request, segments: readonly string[]): Promise<Response> {
-    const candidates = segments.length > 1 || (segments.length === 1 && !segments[0]!.includes('.')) ? [[segments[0]!, '404.html'], ['404.html']] : [['404.html']]
+    const candidates =
+      segments.length > 1 || (segments.length === 1 && !segments[0]!.includes('.'))
+        ? [[segments[0]!, '404.html'], ['404.html']]
+        : [['404.html']]
     for (const candidate of candidates) {
       const file = joinInside(root, candidate)
       const page = file && (await sendFile(request, file, candidate.join('/'), 404))
@@ -73,7 +84,11 @@ export function createStaticHandler(options: StaticHandlerOptions): (request: Re
     const segments = toSafeSegments(url.pathname)
     if (!segments) return textResponse(400, 'Bad Request: path not allowed')
     const redirect = matchRedirect(await loadRedirects(), url.pathname)
-    if (redirect) return new Response(null, { status: redirect.status, headers: { location: redirect.to, 'cache-control': NO_CACHE } })
+    if (redirect)
+      return new Response(null, {
+        status: redirect.status,
+        headers: { location: redirect.to, 'cache-control': NO_CACHE },
+      })
 
     const relFile = segments.join('/')
     const asFile = segments.length && !url.pathname.endsWith('/') ? joinInside(root, segments) : undefined

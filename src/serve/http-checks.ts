@@ -17,7 +17,8 @@ export const hasBody = (request: Request): boolean => {
  * path (bad percent-encoding); undefined when the request may proceed.
  */
 export function checkRequest(request: Request, url: URL): Response | undefined {
-  if (request.method !== 'GET' && request.method !== 'HEAD') return textResponse(405, 'Method Not Allowed', { allow: 'GET, HEAD' })
+  if (request.method !== 'GET' && request.method !== 'HEAD')
+    return textResponse(405, 'Method Not Allowed', { allow: 'GET, HEAD' })
   if (hasBody(request)) return textResponse(400, 'Bad Request: a GET or HEAD request has no body')
   try {
     decodeURIComponent(url.pathname)
@@ -29,4 +30,6 @@ export function checkRequest(request: Request, url: URL): Response | undefined {
 
 /** Drops the body of a HEAD answer, keeping status and headers. */
 export const forMethod = (request: Request, response: Response): Response =>
-  request.method === 'HEAD' && response.body ? new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers }) : response
+  request.method === 'HEAD' && response.body
+    ? new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers })
+    : response

@@ -32,7 +32,11 @@ export function toRequest(req: IncomingMessage, signal: AbortSignal): Request | 
 }
 
 /** Writes a Response to Node, streaming its body (server-sent events included); HEAD answers get no body. */
-export async function writeResponse(res: ServerResponse, response: Response, method: string | undefined): Promise<void> {
+export async function writeResponse(
+  res: ServerResponse,
+  response: Response,
+  method: string | undefined,
+): Promise<void> {
   const headers: Record<string, string | string[]> = {}
   response.headers.forEach((value, key) => {
     if (key !== 'set-cookie') headers[key] = value
@@ -64,7 +68,9 @@ export function toNodeListener(handler: FetchHandler, onError: (error: unknown) 
     req.resume() // drain any body so the connection stays usable
     void (async () => {
       const request = toRequest(req, abort.signal)
-      const response = request ? await handler(request) : new Response('Bad Request\n', { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8' } })
+      const response = request
+        ? await handler(request)
+        : new Response('Bad Request\n', { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8' } })
       await writeResponse(res, response, req.method)
     })().catch((error: unknown) => {
       onError(error)

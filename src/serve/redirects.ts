@@ -27,7 +27,10 @@ export function parseRedirects(text: string): RedirectRule[] {
 }
 
 /** The first rule matching a request path, with its target filled in. */
-export function matchRedirect(rules: readonly RedirectRule[], pathname: string): { to: string; status: number } | undefined {
+export function matchRedirect(
+  rules: readonly RedirectRule[],
+  pathname: string,
+): { to: string; status: number } | undefined {
   const path = trimSlash(pathname)
   for (const rule of rules) {
     if (rule.from.endsWith('/*')) {

@@ -24,7 +24,11 @@ export interface RunningServer {
 export async function listen(server: Server, host: string, port: number): Promise<string> {
   await new Promise<void>((done, fail) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
-      fail(error.code === 'EADDRINUSE' ? new SiteError('USAGE', `Port ${port} on ${host} is already in use; pass --port N`, { cause: error }) : error),
+      fail(
+        error.code === 'EADDRINUSE'
+          ? new SiteError('USAGE', `Port ${port} on ${host} is already in use; pass --port N`, { cause: error })
+          : error,
+      ),
     )
     server.listen(port, host, () => done())
   })
@@ -43,8 +47,13 @@ export async function closeServer(server: Server): Promise<void> {
 export async function startStaticServer(options: StaticServerOptions): Promise<RunningServer> {
   const dir = resolve(options.dir)
   const info = await stat(dir).catch(() => undefined)
-  if (!info?.isDirectory()) throw new SiteError('USAGE', `Folder not found: ${dir} (run \`site build\` first, or pass the folder to serve)`)
-  const server = createServer(toNodeListener(createStaticHandler({ dir }), (error) => process.stderr.write(`serve: ${(error as Error).message}\n`)))
+  if (!info?.isDirectory())
+    throw new SiteError('USAGE', `Folder not found: ${dir} (run \`site build\` first, or pass the folder to serve)`)
+  const server = createServer(
+    toNodeListener(createStaticHandler({ dir }), (error) =>
+      process.stderr.write(`serve: ${(error as Error).message}\n`),
+    ),
+  )
   const url = await listen(server, options.host, options.port)
   return { url, close: () => closeServer(server) }
 }

@@ -58,8 +58,7 @@ function utf8Length(text: string): number {
     else if (code >= 0xd800 && code <= 0xdbff) {
       bytes += 4
       i++
-    }
-    else bytes += 3
+    } else bytes += 3
   }
   return bytes
 }
@@ -96,7 +95,8 @@ export function normalizePagePath(input: unknown): PathCheck {
     if (segment === '.' || segment === '..') return { ok: false, reason: 'dot segment' }
     if (FORBIDDEN_CHAR_RE.test(segment)) return { ok: false, reason: 'control character or backslash' }
     if (LONE_SURROGATE_RE.test(segment)) return { ok: false, reason: 'unpaired UTF-16 surrogate' }
-    if (utf8Length(segment) > MAX_SEGMENT_BYTES) return { ok: false, reason: `segment longer than ${MAX_SEGMENT_BYTES} bytes` }
+    if (utf8Length(segment) > MAX_SEGMENT_BYTES)
+      return { ok: false, reason: `segment longer than ${MAX_SEGMENT_BYTES} bytes` }
     segments.push(segment)
     encoded.push(encodeSegment(segment))
   }
@@ -106,7 +106,10 @@ export function normalizePagePath(input: unknown): PathCheck {
 
 /** Decoded segments of a normalised path, for file names: `/de/%C3%BCber-uns` -> ['de', 'über-uns']. */
 export const pathSegments = (normalized: string): string[] =>
-  normalized.split('/').filter(Boolean).map((s) => decodeURIComponent(s))
+  normalized
+    .split('/')
+    .filter(Boolean)
+    .map((s) => decodeURIComponent(s))
 
 /** Output file of a page, relative to the output folder: `/a/b` -> `a/b/index.html`. */
 export const toHtmlFile = (normalized: string): string => [...pathSegments(normalized), 'index.html'].join('/')
@@ -130,7 +133,11 @@ export function isSafeHref(href: unknown): href is string {
   return !SCHEME_RE.test(trimmed) || SAFE_SCHEME_RE.test(trimmed)
 }
 
-export type LinkKind = { type: 'internal'; path: string; search: string; hash: string } | { type: 'external' } | { type: 'anchor' } | { type: 'unsafe' }
+export type LinkKind =
+  | { type: 'internal'; path: string; search: string; hash: string }
+  | { type: 'external' }
+  | { type: 'anchor' }
+  | { type: 'unsafe' }
 
 /**
  * Classifies a link found in API data. Internal links are same-site paths
@@ -164,7 +171,7 @@ function classifyUncached(href: string, baseUrl?: string): LinkKind {
   if (href.startsWith('#')) return { type: 'anchor' }
   let rest = href
   if (SCHEME_RE.test(href) || href.startsWith('//')) {
-    if (!baseUrl || !/^https?:/i.test(href) && !href.startsWith('//')) return { type: 'external' }
+    if (!baseUrl || (!/^https?:/i.test(href) && !href.startsWith('//'))) return { type: 'external' }
     try {
       const url = new URL(href, baseUrl)
       if (url.origin !== new URL(baseUrl).origin) return { type: 'external' }

@@ -1,5 +1,5 @@
 /** The page's context menu (project-specific): a bar under the header with in-page links and icon buttons. */
-import { classToken, linkText, SafeLink, useSite, isRecord } from 'site/runtime'
+import { classToken, isRecord, linkText, SafeLink, useSite } from 'site/runtime'
 import { useTexts } from '../texts.js'
 
 export function ContextMenu() {
@@ -7,7 +7,9 @@ export function ContextMenu() {
   const t = useTexts()
   const menu = page?.contextMenu
   if (!menu) return null
-  const navigation = (menu.navigation ?? []).filter((entry) => typeof entry.title === 'string' && entry.title.trim() !== '')
+  const navigation = (menu.navigation ?? []).filter(
+    (entry) => typeof entry.title === 'string' && entry.title.trim() !== '',
+  )
   const icons = menu.iconButtons ?? []
   const extra = isRecord(menu.additionalLink) ? menu.additionalLink : undefined
   const extraHref = extra ? (typeof extra.href === 'string' ? extra : extra.link) : undefined
@@ -21,7 +23,9 @@ export function ContextMenu() {
             <ul>
               {navigation.map((entry, i) => (
                 <li key={i}>
-                  <SafeLink href={entry.link} target={entry.target || undefined}>{entry.title}</SafeLink>
+                  <SafeLink href={entry.link} target={entry.target || undefined}>
+                    {entry.title}
+                  </SafeLink>
                 </li>
               ))}
             </ul>
@@ -41,7 +45,12 @@ export function ContextMenu() {
                 const label = button.title || icon
                 return (
                   <li key={i}>
-                    <SafeLink href={button.link} target={button.target || undefined} className={`icon-button icon-button--${classToken(icon, 'link')}`} aria-label={label || undefined}>
+                    <SafeLink
+                      href={button.link}
+                      target={button.target || undefined}
+                      className={`icon-button icon-button--${classToken(icon, 'link')}`}
+                      aria-label={label || undefined}
+                    >
                       <span aria-hidden="true">{(label || '•').slice(0, 1).toUpperCase()}</span>
                     </SafeLink>
                   </li>

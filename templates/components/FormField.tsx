@@ -3,10 +3,18 @@ import type { ReactNode } from 'react'
 import { isRecord } from 'site/runtime'
 import { useTexts } from '../texts.js'
 
-const str = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '')
+const str = (value: unknown): string =>
+  typeof value === 'string' ? value : typeof value === 'number' ? String(value) : ''
 
 const INPUT_TYPES: Record<string, string> = {
-  Text: 'text', Email: 'email', Telephone: 'tel', Url: 'url', Number: 'number', Date: 'date', Password: 'password', AdvancedPassword: 'password',
+  Text: 'text',
+  Email: 'email',
+  Telephone: 'tel',
+  Url: 'url',
+  Number: 'number',
+  Date: 'date',
+  Password: 'password',
+  AdvancedPassword: 'password',
 }
 
 // EXT:form sends `Text`, `Fieldset`…; some form definitions use lower case (`text`, `fieldset`).
@@ -21,7 +29,10 @@ export function FormField({ element, formId }: { element: Record<string, unknown
   const props = isRecord(element.properties) ? element.properties : {}
   const attrs = isRecord(props.fluidAdditionalAttributes) ? props.fluidAdditionalAttributes : {}
   const validators = Array.isArray(element.validators) ? element.validators.filter(isRecord) : []
-  const required = 'required' in attrs || element.required === true || validators.some((v) => v.identifier === 'NotEmpty' || v.identifier === 'required')
+  const required =
+    'required' in attrs ||
+    element.required === true ||
+    validators.some((v) => v.identifier === 'NotEmpty' || v.identifier === 'required')
   const placeholder = str(attrs.placeholder) || str(element.placeholder) || undefined
   const id = `${formId}-${str(element.identifier) || 'field'}`.replace(/[^A-Za-z0-9_-]/g, '-')
   const name = str(element.name) || undefined
@@ -30,7 +41,13 @@ export function FormField({ element, formId }: { element: Record<string, unknown
   const options = isRecord(props.options) ? Object.entries(props.options) : []
   const children = Array.isArray(element.elements) ? element.elements.filter(isRecord) : []
   const described = description ? `${id}-description` : undefined
-  const common = { id, name, required, 'aria-describedby': described, defaultValue: str(element.defaultValue ?? element.value) || undefined }
+  const common = {
+    id,
+    name,
+    required,
+    'aria-describedby': described,
+    defaultValue: str(element.defaultValue ?? element.value) || undefined,
+  }
 
   if (type === 'Fieldset' || type === 'GridRow') {
     const inner = children.map((child, i) => <FormField key={i} element={child} formId={formId} />)
@@ -44,7 +61,10 @@ export function FormField({ element, formId }: { element: Record<string, unknown
     )
   }
   if (type === 'Hidden') return <input type="hidden" name={name} defaultValue={str(element.defaultValue)} />
-  if (type === 'Honeypot') return <input type="text" name={name} className="visually-hidden" tabIndex={-1} autoComplete="off" aria-hidden="true" />
+  if (type === 'Honeypot')
+    return (
+      <input type="text" name={name} className="visually-hidden" tabIndex={-1} autoComplete="off" aria-hidden="true" />
+    )
   if (type === 'StaticText') return <p className="form__text">{str(props.text) || label}</p>
   if (!label) return null
   const labelEl = (
@@ -59,7 +79,9 @@ export function FormField({ element, formId }: { element: Record<string, unknown
     control = (
       <select {...common} multiple={type === 'MultiSelect'}>
         {options.map(([value, text]) => (
-          <option key={value} value={value}>{str(text)}</option>
+          <option key={value} value={value}>
+            {str(text)}
+          </option>
         ))}
       </select>
     )
@@ -76,11 +98,20 @@ export function FormField({ element, formId }: { element: Record<string, unknown
         <legend>{label}</legend>
         {options.map(([value, text], i) => (
           <label key={value} className="form__choice">
-            <input type={type === 'RadioButton' ? 'radio' : 'checkbox'} name={type === 'RadioButton' ? name : `${name}[]`} value={value} required={required && type === 'RadioButton' && i === 0} />
+            <input
+              type={type === 'RadioButton' ? 'radio' : 'checkbox'}
+              name={type === 'RadioButton' ? name : `${name}[]`}
+              value={value}
+              required={required && type === 'RadioButton' && i === 0}
+            />
             {str(text)}
           </label>
         ))}
-        {described && <p id={described} className="form__description">{description}</p>}
+        {described && (
+          <p id={described} className="form__description">
+            {description}
+          </p>
+        )}
       </fieldset>
     )
   } else {
@@ -90,7 +121,11 @@ export function FormField({ element, formId }: { element: Record<string, unknown
     <div className="form__field">
       {labelEl}
       {control}
-      {described && <p id={described} className="form__description">{description}</p>}
+      {described && (
+        <p id={described} className="form__description">
+          {description}
+        </p>
+      )}
     </div>
   )
 }

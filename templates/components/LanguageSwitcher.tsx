@@ -2,7 +2,7 @@
  * The language switcher: the page's own language entries, each linking to this page's
  * translation. A popover (no script needed); older browsers show it on focus (styles.css).
  */
-import { SafeLink, useSite, type LanguageEntry } from 'site/runtime'
+import { type LanguageEntry, SafeLink, useSite } from 'site/runtime'
 import { useTexts } from '../texts.js'
 import { isOn } from './NavList.js'
 
@@ -13,7 +13,8 @@ export function LanguageSwitcher({ languages }: { languages: LanguageEntry[] }) 
   const { locale } = useSite()
   if (languages.length < 2) return null
   const lang = (locale.split('-')[0] ?? locale).toLowerCase()
-  const current = languages.find((l) => l.twoLetterIsoCode.toLowerCase() === lang) ?? languages.find((l) => isOn(l.active))
+  const current =
+    languages.find((l) => l.twoLetterIsoCode.toLowerCase() === lang) ?? languages.find((l) => isOn(l.active))
   return (
     <div className="lang">
       <button type="button" className="lang__toggle" popoverTarget={PANEL_ID}>

@@ -1,5 +1,14 @@
 /** Text with a gallery (textpic, textmedia, image): the gallery above, below or beside the text. */
-import { classToken, cx, ElementRoot, Gallery, Heading, isRecord, RichText, type ContentElementProps } from 'site/runtime'
+import {
+  type ContentElementProps,
+  classToken,
+  cx,
+  ElementRoot,
+  Gallery,
+  Heading,
+  isRecord,
+  RichText,
+} from 'site/runtime'
 
 export function MediaText({ className, ...props }: ContentElementProps & { className: string }) {
   const gallery = isRecord(props.gallery) ? props.gallery : undefined

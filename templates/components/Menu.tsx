@@ -1,9 +1,22 @@
 /** The menu content elements (contract 6.2 `menu_*`): page lists, cards, a sitemap tree, section links. */
-import { cx, ElementRoot, Heading, Image, isFile, isRecord, SafeLink, type ContentElementProps, type FileRef, type NavEntry } from 'site/runtime'
+import {
+  type ContentElementProps,
+  cx,
+  ElementRoot,
+  type FileRef,
+  Heading,
+  Image,
+  isFile,
+  isRecord,
+  type NavEntry,
+  SafeLink,
+} from 'site/runtime'
 import { isOn } from './NavList.js'
 
 const entriesOf = (menu: unknown): NavEntry[] =>
-  Array.isArray(menu) ? menu.filter((e): e is NavEntry => isRecord(e) && typeof e.title === 'string' && !isOn(e.spacer)) : []
+  Array.isArray(menu)
+    ? menu.filter((e): e is NavEntry => isRecord(e) && typeof e.title === 'string' && !isOn(e.spacer))
+    : []
 
 const firstImage = (entry: NavEntry): FileRef | undefined =>
   [entry.media, entry.images].flatMap((list) => (Array.isArray(list) ? list : [])).find(isFile)
@@ -23,7 +36,11 @@ export function PageMenu({ withAbstract = false, ...props }: ContentElementProps
             return (
               <li key={i} className={cards ? 'card' : undefined}>
                 {image && <Image file={image} className="card__image" />}
-                <SafeLink href={entry.link} target={entry.target || undefined} className={cards ? 'card__link' : undefined}>
+                <SafeLink
+                  href={entry.link}
+                  target={entry.target || undefined}
+                  className={cards ? 'card__link' : undefined}
+                >
                   {entry.title}
                 </SafeLink>
                 {abstract && <p className="menu-list__abstract">{abstract}</p>}
@@ -56,7 +73,11 @@ function Tree({ entries, depth }: { entries: NavEntry[]; depth: number }) {
 export function SitemapMenu(props: ContentElementProps) {
   const entries = entriesOf(props.menu)
   return (
-    <ElementRoot as="nav" className="ce ce-sitemap" aria-label={typeof props.header === 'string' && props.header ? props.header : undefined}>
+    <ElementRoot
+      as="nav"
+      className="ce ce-sitemap"
+      aria-label={typeof props.header === 'string' && props.header ? props.header : undefined}
+    >
       <Heading {...props} />
       {entries.length > 0 && <Tree entries={entries} depth={0} />}
     </ElementRoot>

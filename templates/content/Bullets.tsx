@@ -1,6 +1,6 @@
 /** CType `bullets`: `bulletsType` 0 unordered, 1 ordered, 2 definition list (`[term, definition]` rows). */
 import type { ReactNode } from 'react'
-import { ElementRoot, Heading, type ContentElementProps } from 'site/runtime'
+import { type ContentElementProps, ElementRoot, Heading } from 'site/runtime'
 
 const text = (item: unknown): string => (Array.isArray(item) ? item.join(' ') : typeof item === 'string' ? item : '')
 
@@ -21,7 +21,8 @@ export default function Bullets(props: ContentElementProps) {
     )
   } else {
     const entries = items.map((item, i) => <li key={i}>{text(item)}</li>)
-    list = kind === 1 ? <ol className="ce-bullets__list">{entries}</ol> : <ul className="ce-bullets__list">{entries}</ul>
+    list =
+      kind === 1 ? <ol className="ce-bullets__list">{entries}</ol> : <ul className="ce-bullets__list">{entries}</ul>
   }
   return (
     <ElementRoot className="ce ce-bullets">

@@ -3,7 +3,7 @@
  * It posts to the form's own TYPO3 action path; a static host answers that with an error,
  * nothing else happens.
  */
-import { ElementRoot, Heading, isRecord, resolveHref, useSite, type ContentElementProps } from 'site/runtime'
+import { type ContentElementProps, ElementRoot, Heading, isRecord, resolveHref, useSite } from 'site/runtime'
 import { FormField } from '../components/FormField.js'
 import { useTexts } from '../texts.js'
 
@@ -12,7 +12,10 @@ export default function FormFormframework(props: ContentElementProps) {
   const { site } = useSite()
   const form = isRecord(props.form) ? props.form : {}
   const elements = Array.isArray(form.elements) ? form.elements.filter(isRecord) : []
-  const formId = `${typeof form.id === 'string' && form.id ? form.id : `form-${props.uid}`}`.replace(/[^A-Za-z0-9_-]/g, '-')
+  const formId = `${typeof form.id === 'string' && form.id ? form.id : `form-${props.uid}`}`.replace(
+    /[^A-Za-z0-9_-]/g,
+    '-',
+  )
   const action = resolveHref(isRecord(props.link) ? props.link.href : undefined, site.baseUrl)
   return (
     <ElementRoot className="ce ce-form">

@@ -1,5 +1,5 @@
 /** CType `header`: only the header fields. */
-import { ElementRoot, Heading, type ContentElementProps } from 'site/runtime'
+import { type ContentElementProps, ElementRoot, Heading } from 'site/runtime'
 
 export default function HeaderElement(props: ContentElementProps) {
   return (

@@ -1,5 +1,5 @@
 /** CType `html`: the editor's HTML, sanitised like all rich text (no scripts, no handlers). No header is shown. */
-import { ElementRoot, RichText, type ContentElementProps } from 'site/runtime'
+import { type ContentElementProps, ElementRoot, RichText } from 'site/runtime'
 
 export default function Html(props: ContentElementProps) {
   return (

@@ -1,8 +1,10 @@
 /** CType `menu_categorized_content`: content records (`{ uid, header }`) of the chosen categories. */
-import { ElementRoot, Heading, isRecord, type ContentElementProps } from 'site/runtime'
+import { type ContentElementProps, ElementRoot, Heading, isRecord } from 'site/runtime'
 
 export default function MenuCategorizedContent(props: ContentElementProps) {
-  const items = (Array.isArray(props.menu) ? props.menu : []).filter(isRecord).filter((item) => typeof item.header === 'string' && item.header !== '')
+  const items = (Array.isArray(props.menu) ? props.menu : [])
+    .filter(isRecord)
+    .filter((item) => typeof item.header === 'string' && item.header !== '')
   return (
     <ElementRoot className="ce ce-menu">
       <Heading {...props} />

@@ -2,9 +2,10 @@
  * CType `table`: caption, header cells by `tableHeaderPosition` (1 top row, 2 first
  * column), the last row as footer when `tableTfoot` is '1'. Scrolls sideways on small screens.
  */
-import { classToken, ElementRoot, Heading, type ContentElementProps } from 'site/runtime'
+import { type ContentElementProps, classToken, ElementRoot, Heading } from 'site/runtime'
 
-const cellText = (cell: unknown): string => (typeof cell === 'string' ? cell : cell === null || cell === undefined ? '' : String(cell))
+const cellText = (cell: unknown): string =>
+  typeof cell === 'string' ? cell : cell === null || cell === undefined ? '' : String(cell)
 
 function Row({ cells, rowHeader }: { cells: unknown[]; rowHeader: boolean }) {
   return (
@@ -23,7 +24,9 @@ function Row({ cells, rowHeader }: { cells: unknown[]; rowHeader: boolean }) {
 }
 
 export default function Table(props: ContentElementProps) {
-  const rows = (Array.isArray(props.bodytext) ? props.bodytext : []).filter((row): row is unknown[] => Array.isArray(row))
+  const rows = (Array.isArray(props.bodytext) ? props.bodytext : []).filter((row): row is unknown[] =>
+    Array.isArray(row),
+  )
   const position = Number(props.tableHeaderPosition)
   const head = position === 1 ? rows[0] : undefined
   const body = position === 1 ? rows.slice(1) : rows

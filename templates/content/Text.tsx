@@ -1,5 +1,5 @@
 /** CType `text`: header and rich text. */
-import { ElementRoot, Heading, RichText, type ContentElementProps } from 'site/runtime'
+import { type ContentElementProps, ElementRoot, Heading, RichText } from 'site/runtime'
 
 export default function Text(props: ContentElementProps) {
   return (

@@ -2,7 +2,7 @@
  * CType `uploads`: a file list. `displayInformation` (uploads_type) '1' adds a file type
  * badge, '2' a thumbnail for images; size and description per their display flags.
  */
-import { ElementRoot, fileProps, Heading, Image, isFile, SafeLink, type ContentElementProps } from 'site/runtime'
+import { type ContentElementProps, ElementRoot, fileProps, Heading, Image, isFile, SafeLink } from 'site/runtime'
 
 const on = (flag: unknown): boolean => flag === '1' || flag === 1 || flag === true
 
@@ -17,8 +17,18 @@ export default function Uploads(props: ContentElementProps) {
         <ul className="ce-uploads__list">
           {files.map((file, i) => {
             const p = fileProps(file)
-            const name = (typeof p.title === 'string' && p.title) || p.filename || file.publicUrl.split('/').pop() || file.publicUrl
-            const ext = (p.extension ?? String(p.filename ?? '').split('.').pop() ?? '').toUpperCase()
+            const name =
+              (typeof p.title === 'string' && p.title) ||
+              p.filename ||
+              file.publicUrl.split('/').pop() ||
+              file.publicUrl
+            const ext = (
+              p.extension ??
+              String(p.filename ?? '')
+                .split('.')
+                .pop() ??
+              ''
+            ).toUpperCase()
             return (
               <li key={i} className="ce-uploads__item">
                 {mode === '2' && p.type === 'image' && <Image file={file} className="ce-uploads__thumb" />}
@@ -31,7 +41,9 @@ export default function Uploads(props: ContentElementProps) {
                   <SafeLink href={file.publicUrl} target={target} className="ce-uploads__link">
                     {name}
                   </SafeLink>
-                  {on(props.displayFileSizeInformation) && p.size && <span className="ce-uploads__size">{` (${ext ? `${ext}, ` : ''}${p.size})`}</span>}
+                  {on(props.displayFileSizeInformation) && p.size && (
+                    <span className="ce-uploads__size">{` (${ext ? `${ext}, ` : ''}${p.size})`}</span>
+                  )}
                   {on(props.displayDescription) && typeof p.description === 'string' && p.description !== '' && (
                     <p className="ce-uploads__description">{p.description}</p>
                   )}

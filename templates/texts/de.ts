@@ -31,5 +31,10 @@ export default {
   required: 'Pflichtfeld',
   downloads: 'Downloads',
   opensInNewWindow: 'öffnet in einem neuen Fenster',
-  links: { consultation: '/de/kontakt', headquarters: '/de/kontakt', career: '/de/karriere', privacyPolicy: '/de/policy' },
+  links: {
+    consultation: '/de/kontakt',
+    headquarters: '/de/kontakt',
+    career: '/de/karriere',
+    privacyPolicy: '/de/policy',
+  },
 } satisfies SiteTexts

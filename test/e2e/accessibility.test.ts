@@ -2,12 +2,13 @@
  * Issue 7: axe-core in Chromium over every demo page in the three locales (and their
  * 404 pages): no serious or critical violation.
  */
-import { createRequire } from 'node:module'
+
 import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import type { Browser } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { hasChromium, openPage, waitForHydration } from './helpers/browser.js'
-import { useSiteAndBrowser, type BuiltSite } from './helpers/site.js'
+import { type BuiltSite, useSiteAndBrowser } from './helpers/site.js'
 
 const axeSource = () => readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
 
@@ -41,15 +42,21 @@ describe.skipIf(!hasChromium)('accessibility of the demo site (issue 7)', () => 
       await waitForHydration(page)
       await page.addScriptTag({ content: axe })
       const violations = (await page.evaluate(async () => {
-        const result = await (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe.run(
-          document,
-          { resultTypes: ['violations'] },
-        )
+        const result = await (
+          window as unknown as {
+            axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> }
+          }
+        ).axe.run(document, { resultTypes: ['violations'] })
         return result.violations
       })) as AxeViolation[]
       for (const v of violations)
         if (v.impact === 'serious' || v.impact === 'critical')
-          found.push(`${path}: [${v.impact}] ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)
+          found.push(
+            `${path}: [${v.impact}] ${v.id} (${v.help}) at ${v.nodes
+              .map((n) => n.target.join(' '))
+              .slice(0, 3)
+              .join(', ')}`,
+          )
     }
     expect(found).toEqual([])
     await context.close()

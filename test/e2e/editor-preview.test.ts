@@ -8,9 +8,16 @@ import { existsSync } from 'node:fs'
 import type { Browser, Frame, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { resolveConfig } from '../../src/config/load.js'
-import { startDemoApi, type DemoApi } from '../../src/demo/server.js'
+import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
 import { PREVIEW_OPTION_DEFAULTS, PREVIEW_OPTIONS_KEY } from '../../src/shared/constants.js'
-import { hasChromium, isSameDocument, launchBrowser, markDocument, openPage, waitForHydration } from './helpers/browser.js'
+import {
+  hasChromium,
+  isSameDocument,
+  launchBrowser,
+  markDocument,
+  openPage,
+  waitForHydration,
+} from './helpers/browser.js'
 import { REPO_ROOT } from './helpers/site.js'
 
 const hasPreview = existsSync(new URL('../../src/preview/server.ts', import.meta.url))
@@ -32,7 +39,10 @@ describe.skipIf(!hasChromium || !hasPreview)('editor preview in the browser (iss
     // `inline` is how the server reads the config again on a reload: with the demo API's URL.
     const inline = { root: REPO_ROOT, apiBaseUrl: api.url }
     const config = await resolveConfig(inline)
-    ;[preview, browser] = await Promise.all([startPreviewServer({ config, inline, host: '127.0.0.1', port: 0, watch: false, log: () => undefined }), launchBrowser()])
+    ;[preview, browser] = await Promise.all([
+      startPreviewServer({ config, inline, host: '127.0.0.1', port: 0, watch: false, log: () => undefined }),
+      launchBrowser(),
+    ])
   })
   afterAll(async () => {
     await browser?.close()
@@ -41,9 +51,14 @@ describe.skipIf(!hasChromium || !hasPreview)('editor preview in the browser (iss
   })
 
   /** A parent page (the CMS's split view) with the preview in an iframe; it records the messages it receives. */
-  async function openFramed(
-    path = '/',
-  ): Promise<{ page: Page; frame: Frame; messages: () => Promise<Message[]>; received(type: string, wanted?: { uid?: number; count?: number }): Promise<void>; close(): Promise<void>; errors: string[] }> {
+  async function openFramed(path = '/'): Promise<{
+    page: Page
+    frame: Frame
+    messages: () => Promise<Message[]>
+    received(type: string, wanted?: { uid?: number; count?: number }): Promise<void>
+    close(): Promise<void>
+    errors: string[]
+  }> {
     const { context, page, problems } = await openPage(browser)
     await page.setContent(`<!doctype html><title>CMS</title>
       <script>window.__messages = []; addEventListener('message', (event) => window.__messages.push(event.data))</script>
@@ -51,7 +66,9 @@ describe.skipIf(!hasChromium || !hasPreview)('editor preview in the browser (iss
     const frame = await (await page.waitForSelector('#preview')).contentFrame()
     if (!frame) throw new Error('no preview frame')
     await frame.waitForLoadState('load')
-    await frame.waitForFunction(() => (window as unknown as Record<symbol, unknown>)[Symbol.for('site:page')] !== undefined)
+    await frame.waitForFunction(
+      () => (window as unknown as Record<symbol, unknown>)[Symbol.for('site:page')] !== undefined,
+    )
     return {
       page,
       frame,
@@ -60,7 +77,10 @@ describe.skipIf(!hasChromium || !hasPreview)('editor preview in the browser (iss
       received: (type, { uid, count = 1 } = {}) =>
         page
           .waitForFunction(
-            (want) => (window as unknown as { __messages: Message[] }).__messages.filter((m) => m.type === want.type && (want.uid === undefined || m.uid === want.uid)).length >= want.count,
+            (want) =>
+              (window as unknown as { __messages: Message[] }).__messages.filter(
+                (m) => m.type === want.type && (want.uid === undefined || m.uid === want.uid),
+              ).length >= want.count,
             { type, uid, count },
           )
           .then(() => undefined),
@@ -69,8 +89,12 @@ describe.skipIf(!hasChromium || !hasPreview)('editor preview in the browser (iss
     }
   }
 
-  const uidsOf = (frame: Frame): Promise<number[]> => frame.evaluate(() => [...document.querySelectorAll('.pce-target[data-pce-uid]')].map((el) => Number(el.getAttribute('data-pce-uid'))))
-  const labelOf = (frame: Frame, uid: number) => frame.evaluate((u) => document.querySelector(`.pce-target[data-pce-uid="${u}"] > .pce-edit-link`)?.textContent, uid)
+  const uidsOf = (frame: Frame): Promise<number[]> =>
+    frame.evaluate(() =>
+      [...document.querySelectorAll('.pce-target[data-pce-uid]')].map((el) => Number(el.getAttribute('data-pce-uid'))),
+    )
+  const labelOf = (frame: Frame, uid: number) =>
+    frame.evaluate((u) => document.querySelector(`.pce-target[data-pce-uid="${u}"] > .pce-edit-link`)?.textContent, uid)
 
   it('posts pce-preview-ready once hydrated; an edit click posts pce-open-edit-uid and switches the labels', async () => {
     const view = await openFramed('/')
@@ -101,7 +125,14 @@ describe.skipIf(!hasChromium || !hasPreview)('editor preview in the browser (iss
     const view = await openFramed('/')
     const uids = await uidsOf(view.frame)
     const last = uids[uids.length - 1] as number
-    await view.page.evaluate((uid) => (document.getElementById('preview') as HTMLIFrameElement).contentWindow?.postMessage({ type: 'pce-scroll-to-uid', uid }, '*'), last)
+    await view.page.evaluate(
+      (uid) =>
+        (document.getElementById('preview') as HTMLIFrameElement).contentWindow?.postMessage(
+          { type: 'pce-scroll-to-uid', uid },
+          '*',
+        ),
+      last,
+    )
     await view.frame.waitForSelector(`.pce-target[data-pce-uid="${last}"].pce-target-highlight[data-pce-focused]`)
     await view.frame.waitForFunction((uid) => {
       const rect = (document.querySelector(`.pce-target[data-pce-uid="${uid}"]`) as HTMLElement).getBoundingClientRect()
@@ -132,7 +163,9 @@ describe.skipIf(!hasChromium || !hasPreview)('editor preview in the browser (iss
 
   it('with "navigate pages in the backend" on (the default), a client navigation posts pce-open-page-uid with the new page uid; off, it does not', async () => {
     const view = await openFramed('/')
-    const aboutUid = await (await fetch(`${preview.url}/about-us/_payload.json`)).json().then((payload: { page: { id: number } }) => payload.page.id)
+    const aboutUid = await (await fetch(`${preview.url}/about-us/_payload.json`))
+      .json()
+      .then((payload: { page: { id: number } }) => payload.page.id)
     const openPage = async () => (await view.messages()).filter((m) => m.type === 'pce-open-page-uid')
     await view.received('pce-preview-ready')
     expect(await openPage()).toEqual([])
@@ -155,8 +188,15 @@ describe.skipIf(!hasChromium || !hasPreview)('editor preview in the browser (iss
     const { context, page, problems } = await openPage(browser)
     await page.goto(`${preview.url}/?pce=1`)
     await waitForHydration(page)
-    expect(JSON.parse((await page.evaluate((key) => localStorage.getItem(key), PREVIEW_OPTIONS_KEY)) ?? 'null')).toEqual(PREVIEW_OPTION_DEFAULTS)
-    const bodyFlags = () => page.evaluate(() => Object.fromEntries([...document.body.attributes].filter((a) => a.name.startsWith('data-pce-')).map((a) => [a.name, a.value])))
+    expect(
+      JSON.parse((await page.evaluate((key) => localStorage.getItem(key), PREVIEW_OPTIONS_KEY)) ?? 'null'),
+    ).toEqual(PREVIEW_OPTION_DEFAULTS)
+    const bodyFlags = () =>
+      page.evaluate(() =>
+        Object.fromEntries(
+          [...document.body.attributes].filter((a) => a.name.startsWith('data-pce-')).map((a) => [a.name, a.value]),
+        ),
+      )
     expect(await bodyFlags()).toEqual({
       'data-pce-dim-inactive': '1',
       'data-pce-show-outline-on-link-hover': '1',
@@ -166,7 +206,9 @@ describe.skipIf(!hasChromium || !hasPreview)('editor preview in the browser (iss
     await page.click('.pce-options-toggle')
     await page.check('.pce-options-panel input[name="always-show-links"]')
     await page.uncheck('.pce-options-panel input[name="dim-inactive"]')
-    expect(JSON.parse((await page.evaluate((key) => localStorage.getItem(key), PREVIEW_OPTIONS_KEY)) ?? 'null')).toEqual({
+    expect(
+      JSON.parse((await page.evaluate((key) => localStorage.getItem(key), PREVIEW_OPTIONS_KEY)) ?? 'null'),
+    ).toEqual({
       ...PREVIEW_OPTION_DEFAULTS,
       'always-show-links': true,
       'dim-inactive': false,
@@ -185,12 +227,19 @@ describe.skipIf(!hasChromium || !hasPreview)('editor preview in the browser (iss
     const { context, page, problems } = await openPage(browser)
     await page.goto(`${preview.url}/?pce=1`)
     await waitForHydration(page)
-    const uid = (await page.evaluate(() => Number(document.querySelector('.pce-target[data-pce-uid]')?.getAttribute('data-pce-uid')))) as number
+    const uid = (await page.evaluate(() =>
+      Number(document.querySelector('.pce-target[data-pce-uid]')?.getAttribute('data-pce-uid')),
+    )) as number
     const popup = context.waitForEvent('page')
     await page.click(`.pce-target[data-pce-uid="${uid}"] > .pce-edit-link`)
     const opened = await popup
     expect(opened.url()).toBe(`${api.url}/typo3/record/edit?edit%5Btt_content%5D%5B${uid}%5D=edit`)
-    expect(await page.evaluate((u) => document.querySelector(`.pce-target[data-pce-uid="${u}"] > .pce-edit-link`)?.textContent, uid)).toBe(EDITING)
+    expect(
+      await page.evaluate(
+        (u) => document.querySelector(`.pce-target[data-pce-uid="${u}"] > .pce-edit-link`)?.textContent,
+        uid,
+      ),
+    ).toBe(EDITING)
     expect(problems.errors).toEqual([])
     await context.close()
   })

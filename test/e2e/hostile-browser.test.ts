@@ -9,9 +9,9 @@
 import { existsSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { chromium, type Browser, type BrowserContext, type Dialog, type Page } from 'playwright-core'
+import { type Browser, type BrowserContext, chromium, type Dialog, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startStaticServer, type RunningServer } from '../../src/serve/server.js'
+import { type RunningServer, startStaticServer } from '../../src/serve/server.js'
 import { buildHostileSite, type HostileBuild } from '../integration/hostile-helpers.js'
 
 const CHROMIUM = '/usr/bin/chromium'
@@ -64,7 +64,10 @@ function trapSentinel(): void {
  * A fresh context and page (no service worker) with the sentinel trap installed; every dialog is
  * dismissed after `onDialog` has seen it.
  */
-async function openTrapped(browser: Browser, onDialog: (dialog: Dialog, page: Page) => void): Promise<{ context: BrowserContext; page: Page }> {
+async function openTrapped(
+  browser: Browser,
+  onDialog: (dialog: Dialog, page: Page) => void,
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ serviceWorkers: 'block' })
   const page = await context.newPage()
   page.on('dialog', (dialog) => {
@@ -102,16 +105,22 @@ const domProblems = (page: Page) =>
       for (const attr of Array.from(el.attributes)) {
         if (/^on/i.test(attr.name)) problems.push(`<${el.localName} ${attr.name}>`)
         if (attr.name === 'srcdoc') problems.push(`<${el.localName} srcdoc>`)
-        if (['href', 'src', 'action', 'formaction', 'xlink:href', 'data', 'poster'].includes(attr.name) && bad.test(attr.value.replace(/[\u0000-\u0020]/g, ''))) {
+        if (
+          ['href', 'src', 'action', 'formaction', 'xlink:href', 'data', 'poster'].includes(attr.name) &&
+          bad.test(attr.value.replace(/[\u0000-\u0020]/g, ''))
+        ) {
           problems.push(`<${el.localName} ${attr.name}=${attr.value.slice(0, 40)}>`)
         }
       }
     }
     for (const script of Array.from(document.scripts)) {
-      const ok = script.type === 'application/json' || (script.type === 'module' && script.src.startsWith(`${location.origin}/_site/`))
+      const ok =
+        script.type === 'application/json' ||
+        (script.type === 'module' && script.src.startsWith(`${location.origin}/_site/`))
       if (!ok) problems.push(`script type=${script.type} src=${script.src} text=${script.text.slice(0, 40)}`)
     }
-    if (document.querySelectorAll('title').length > 1) problems.push(`${document.querySelectorAll('title').length} <title> elements`)
+    if (document.querySelectorAll('title').length > 1)
+      problems.push(`${document.querySelectorAll('title').length} <title> elements`)
     return problems
   })
 
@@ -119,7 +128,8 @@ const domProblems = (page: Page) =>
 const provokeHandlers = (page: Page) =>
   settledEvaluate(page, () => {
     for (const el of Array.from(document.querySelectorAll('body *'))) {
-      for (const type of ['mouseover', 'mouseenter', 'focus', 'load', 'error', 'animationstart']) el.dispatchEvent(new Event(type, { bubbles: false }))
+      for (const type of ['mouseover', 'mouseenter', 'focus', 'load', 'error', 'animationstart'])
+        el.dispatchEvent(new Event(type, { bubbles: false }))
       if (el instanceof HTMLElement && el.tabIndex >= 0) el.focus()
     }
   })
@@ -137,7 +147,14 @@ describe.skipIf(!existsSync(CHROMIUM))('hostile corpus in Chromium (issue 7)', (
         executablePath: CHROMIUM,
         headless: true,
         // Names other than 127.0.0.1 do not resolve: a payload cannot reach evil.example.
-        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'],
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+        ],
       }),
     ])
     expect(site.result.failures).toEqual([])
@@ -151,7 +168,10 @@ describe.skipIf(!existsSync(CHROMIUM))('hostile corpus in Chromium (issue 7)', (
 
   it('control: the harness notices a payload that does run (a page the test writes itself)', async () => {
     await mkdir(join(site.outDir, 'harness-control'), { recursive: true })
-    await writeFile(join(site.outDir, 'harness-control', 'index.html'), '<!doctype html><title>control</title><img src=x onerror="window.__xss=1"><script>alert(1)</script>')
+    await writeFile(
+      join(site.outDir, 'harness-control', 'index.html'),
+      '<!doctype html><title>control</title><img src=x onerror="window.__xss=1"><script>alert(1)</script>',
+    )
     const dialogs: string[] = []
     const { context, page } = await openTrapped(browser, (dialog) => dialogs.push(dialog.message()))
     try {
@@ -164,52 +184,68 @@ describe.skipIf(!existsSync(CHROMIUM))('hostile corpus in Chromium (issue 7)', (
     }
   })
 
-  it.each(PAGES)('no payload runs on %s: after load, events on every element, and client navigations', async (path) => {
-    const visit: Visit = { dialogs: [], errors: [], hydrated: false }
-    visits.set(path, visit)
-    const { context, page } = await openTrapped(browser, (dialog, on) => visit.dialogs.push(`${dialog.type()}: ${dialog.message()} (on ${on.url()})`))
-    page.on('pageerror', (error) => visit.errors.push(error.message))
-    try {
-      await page.goto(`${server.url}${path}`, { waitUntil: 'load' })
-      visit.hydrated = await page
-        .waitForFunction(() => (window as Window & { __site?: unknown }).__site !== undefined, undefined, { timeout: 10_000 })
-        .then(() => true, () => false)
-      expect(await sentinel(page)).toEqual({ value: undefined, hits: [] })
-      expect(await domProblems(page)).toEqual([])
+  it.each(PAGES)(
+    'no payload runs on %s: after load, events on every element, and client navigations',
+    async (path) => {
+      const visit: Visit = { dialogs: [], errors: [], hydrated: false }
+      visits.set(path, visit)
+      const { context, page } = await openTrapped(browser, (dialog, on) =>
+        visit.dialogs.push(`${dialog.type()}: ${dialog.message()} (on ${on.url()})`),
+      )
+      page.on('pageerror', (error) => visit.errors.push(error.message))
+      try {
+        await page.goto(`${server.url}${path}`, { waitUntil: 'load' })
+        visit.hydrated = await page
+          .waitForFunction(() => (window as Window & { __site?: unknown }).__site !== undefined, undefined, {
+            timeout: 10_000,
+          })
+          .then(
+            () => true,
+            () => false,
+          )
+        expect(await sentinel(page)).toEqual({ value: undefined, hits: [] })
+        expect(await domProblems(page)).toEqual([])
 
-      await provokeHandlers(page)
-      await page.mouse.move(10, 10)
-      await page.mouse.move(400, 300)
-      expect(await sentinel(page)).toEqual({ value: undefined, hits: [] })
+        await provokeHandlers(page)
+        await page.mouse.move(10, 10)
+        await page.mouse.move(400, 300)
+        expect(await sentinel(page)).toEqual({ value: undefined, hits: [] })
 
-      const start = page.url()
-      const hrefs = await page.evaluate(
-        () =>
-          [...new Set(
-            [...document.querySelectorAll<HTMLAnchorElement>('main a[href]'), ...document.querySelectorAll<HTMLAnchorElement>('header nav a[href]')]
+        const start = page.url()
+        const hrefs = await page.evaluate(() => [
+          ...new Set(
+            [
+              ...document.querySelectorAll<HTMLAnchorElement>('main a[href]'),
+              ...document.querySelectorAll<HTMLAnchorElement>('header nav a[href]'),
+            ]
               .filter((a) => a.origin === location.origin && !a.hash)
               .map((a) => a.getAttribute('href') ?? ''),
-          )],
-      )
-      for (const href of hrefs.filter((h) => !REDIRECT_LINK_RE.test(h)).slice(0, CLICKS_PER_PAGE)) {
-        const link = page.locator(`a[href="${href.replace(/["\\]/g, '\\$&')}"]`).first()
-        if (!(await link.isVisible().catch(() => false))) continue
-        await link.click({ timeout: 5_000 }).catch(() => undefined)
-        await page.waitForLoadState('load')
-        await page.waitForTimeout(200)
-        expect(await sentinel(page), `after clicking ${href} on ${path}`).toEqual({ value: undefined, hits: [] })
-        expect(await domProblems(page), `after clicking ${href} on ${path}`).toEqual([])
-        if (page.url() !== start) {
-          await page.goBack({ waitUntil: 'load' }).catch(() => undefined)
+          ),
+        ])
+        for (const href of hrefs.filter((h) => !REDIRECT_LINK_RE.test(h)).slice(0, CLICKS_PER_PAGE)) {
+          const link = page.locator(`a[href="${href.replace(/["\\]/g, '\\$&')}"]`).first()
+          if (!(await link.isVisible().catch(() => false))) continue
+          await link.click({ timeout: 5_000 }).catch(() => undefined)
+          await page.waitForLoadState('load')
           await page.waitForTimeout(200)
-          expect(await sentinel(page), `after going back from ${href} on ${path}`).toEqual({ value: undefined, hits: [] })
+          expect(await sentinel(page), `after clicking ${href} on ${path}`).toEqual({ value: undefined, hits: [] })
+          expect(await domProblems(page), `after clicking ${href} on ${path}`).toEqual([])
+          if (page.url() !== start) {
+            await page.goBack({ waitUntil: 'load' }).catch(() => undefined)
+            await page.waitForTimeout(200)
+            expect(await sentinel(page), `after going back from ${href} on ${path}`).toEqual({
+              value: undefined,
+              hits: [],
+            })
+          }
         }
+        expect(visit.dialogs).toEqual([])
+      } finally {
+        await context.close()
       }
-      expect(visit.dialogs).toEqual([])
-    } finally {
-      await context.close()
-    }
-  }, 120_000)
+    },
+    120_000,
+  )
 
   it('a redirect link leads to its internal target without running a payload', async () => {
     const dialogs: string[] = []
@@ -229,7 +265,9 @@ describe.skipIf(!existsSync(CHROMIUM))('hostile corpus in Chromium (issue 7)', (
   }, 60_000)
 
   it('every hostile page hydrates without an uncaught error', () => {
-    const failed = [...visits].filter(([, v]) => !v.hydrated || v.errors.length > 0).map(([path, v]) => ({ path, hydrated: v.hydrated, errors: v.errors.slice(0, 3) }))
+    const failed = [...visits]
+      .filter(([, v]) => !v.hydrated || v.errors.length > 0)
+      .map(([path, v]) => ({ path, hydrated: v.hydrated, errors: v.errors.slice(0, 3) }))
     expect(failed).toEqual([])
   })
 })

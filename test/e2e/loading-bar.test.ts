@@ -8,12 +8,16 @@ import { LOADING_BAR_ERROR_COLOR } from '../../src/client/loading-bar.js'
 import { LOADING_BAR } from '../../src/shared/constants.js'
 import { hasChromium, isSameDocument, markDocument, openPage, waitForHydration } from './helpers/browser.js'
 import { waitForPageView } from './helpers/pages.js'
-import { useSiteAndBrowser, type BuiltSite } from './helpers/site.js'
+import { type BuiltSite, useSiteAndBrowser } from './helpers/site.js'
 
 /** Internal footer links below the fold and nowhere else on the page: nothing prefetches them before a click. */
 const footerOnlyLinks = (page: Page): Promise<string[]> =>
   page.evaluate(() => {
-    const elsewhere = new Set([...document.querySelectorAll('a[href^="/"]')].filter((a) => !a.closest('footer')).map((a) => a.getAttribute('href')))
+    const elsewhere = new Set(
+      [...document.querySelectorAll('a[href^="/"]')]
+        .filter((a) => !a.closest('footer'))
+        .map((a) => a.getAttribute('href')),
+    )
     const hrefs = [...document.querySelectorAll<HTMLAnchorElement>('footer a[href^="/"]')]
       .filter((a) => a.getBoundingClientRect().top > window.innerHeight && !elsewhere.has(a.getAttribute('href')))
       .map((a) => a.getAttribute('href') as string)
@@ -38,11 +42,16 @@ const recordBarStates = (page: Page) =>
     const states: BarSnapshot[] = []
     ;(window as unknown as { __barStates: BarSnapshot[] }).__barStates = states
     new MutationObserver(() =>
-      states.push({ state: bar.getAttribute('data-state') ?? '', color: getComputedStyle(bar).backgroundColor, height: bar.getBoundingClientRect().height }),
+      states.push({
+        state: bar.getAttribute('data-state') ?? '',
+        color: getComputedStyle(bar).backgroundColor,
+        height: bar.getBoundingClientRect().height,
+      }),
     ).observe(bar, { attributes: true, attributeFilter: ['data-state'] })
   })
 
-const barStates = (page: Page): Promise<BarSnapshot[]> => page.evaluate(() => (window as unknown as { __barStates: BarSnapshot[] }).__barStates)
+const barStates = (page: Page): Promise<BarSnapshot[]> =>
+  page.evaluate(() => (window as unknown as { __barStates: BarSnapshot[] }).__barStates)
 
 describe.skipIf(!hasChromium)('route loading bar (issue 5)', () => {
   let site: BuiltSite
@@ -76,16 +85,25 @@ describe.skipIf(!hasChromium)('route loading bar (issue 5)', () => {
     })
     await scriptClick(page, target)
     await page.waitForSelector('#site-loading-bar[data-state="loading"]')
-    await page.waitForFunction(() => getComputedStyle(document.getElementById('site-loading-bar') as HTMLElement).opacity === '1')
+    await page.waitForFunction(
+      () => getComputedStyle(document.getElementById('site-loading-bar') as HTMLElement).opacity === '1',
+    )
     const shown = await page.evaluate(() => {
       const bar = document.getElementById('site-loading-bar') as HTMLElement
       const style = getComputedStyle(bar)
-      return { height: bar.getBoundingClientRect().height, opacity: style.opacity, position: style.position, top: bar.getBoundingClientRect().top }
+      return {
+        height: bar.getBoundingClientRect().height,
+        opacity: style.opacity,
+        position: style.position,
+        top: bar.getBoundingClientRect().top,
+      }
     })
     expect(shown).toEqual({ height: LOADING_BAR.heightPx, opacity: '1', position: 'fixed', top: 0 })
     await waitForPageView(page, target, 2)
     await page.waitForSelector('#site-loading-bar[data-state="idle"]', { state: 'attached' })
-    expect(await page.evaluate(() => getComputedStyle(document.getElementById('site-loading-bar') as HTMLElement).opacity)).toBe('0')
+    expect(
+      await page.evaluate(() => getComputedStyle(document.getElementById('site-loading-bar') as HTMLElement).opacity),
+    ).toBe('0')
     expect(await isSameDocument(page)).toBe(true)
     expect(problems.errors).toEqual([])
     await context.close()
@@ -122,7 +140,9 @@ describe.skipIf(!hasChromium)('route loading bar (issue 5)', () => {
       probe.style.backgroundColor = errorColor
       return getComputedStyle(probe).backgroundColor
     }, LOADING_BAR_ERROR_COLOR)
-    await page.waitForFunction(() => (window as unknown as { __barStates: BarSnapshot[] }).__barStates.some((s) => s.state === 'error'))
+    await page.waitForFunction(() =>
+      (window as unknown as { __barStates: BarSnapshot[] }).__barStates.some((s) => s.state === 'error'),
+    )
     const bar = (await barStates(page)).find((snapshot) => snapshot.state === 'error') as BarSnapshot
     expect(bar.color).toBe(expected)
     const [red = 0, green = 0, blue = 0] = (bar.color.match(/\d+/g) ?? []).map(Number)

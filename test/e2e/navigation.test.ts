@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { hasChromium, isSameDocument, markDocument, openPage, waitForHydration } from './helpers/browser.js'
 import { builtTitle, pageViews, textOf, waitForPageView } from './helpers/pages.js'
-import { useSiteAndBrowser, type BuiltSite } from './helpers/site.js'
+import { type BuiltSite, useSiteAndBrowser } from './helpers/site.js'
 
 describe.skipIf(!hasChromium)('visitor navigation (issue 5)', () => {
   let site: BuiltSite
@@ -27,7 +27,9 @@ describe.skipIf(!hasChromium)('visitor navigation (issue 5)', () => {
     })
     await page.goto(`${site.url}/`)
     await waitForHydration(page)
-    expect(await pageViews(page)).toEqual([{ event: 'page_view', page_title: await builtTitle(site.outDir, '/'), page_path: '/' }])
+    expect(await pageViews(page)).toEqual([
+      { event: 'page_view', page_title: await builtTitle(site.outDir, '/'), page_path: '/' },
+    ])
     await markDocument(page)
     const homeMain = await textOf(page, '#main')
 

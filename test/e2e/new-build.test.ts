@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { RELOAD_GUARD_KEY } from '../../src/shared/constants.js'
 import { hasChromium, isSameDocument, markDocument, openPage, waitForHydration } from './helpers/browser.js'
 import { waitForPageView } from './helpers/pages.js'
-import { useSiteAndBrowser, type BuiltSite } from './helpers/site.js'
+import { type BuiltSite, useSiteAndBrowser } from './helpers/site.js'
 
 const LATEST = '_site/builds/latest.json'
 
@@ -25,7 +25,9 @@ describe.skipIf(!hasChromium)('new build detection (issue 5)', () => {
 
   /** Resolves with the build id of the next latest.json the page reads. */
   const nextManifestRead = (page: Page) =>
-    page.waitForResponse((response) => new URL(response.url()).pathname === `/${LATEST}`).then(async (response) => ((await response.json()) as { id: string }).id)
+    page
+      .waitForResponse((response) => new URL(response.url()).pathname === `/${LATEST}`)
+      .then(async (response) => ((await response.json()) as { id: string }).id)
 
   /** Opens (or lands on) a page, waits until its first deferred manifest check is done, marks the document. */
   async function settle(page: Page, read: Promise<string>): Promise<string> {
@@ -35,7 +37,8 @@ describe.skipIf(!hasChromium)('new build detection (issue 5)', () => {
     return id
   }
 
-  const clickLink = (page: Page, href: string) => page.evaluate((h) => (document.querySelector(`#__site a[href="${h}"]`) as HTMLElement).click(), href)
+  const clickLink = (page: Page, href: string) =>
+    page.evaluate((h) => (document.querySelector(`#__site a[href="${h}"]`) as HTMLElement).click(), href)
 
   it('makes the next navigation a full load, once per path within 10 s', async () => {
     const { context, page, problems } = await openPage(browser)
@@ -60,7 +63,10 @@ describe.skipIf(!hasChromium)('new build detection (issue 5)', () => {
     await page.waitForURL(`${site.url}/about-us`)
     expect(await isSameDocument(page)).toBe(false)
     expect(await settle(page, read)).toBe(next.result.buildId)
-    let stamps = await page.evaluate((key) => JSON.parse(sessionStorage.getItem(key) ?? '{}') as Record<string, number>, RELOAD_GUARD_KEY)
+    let stamps = await page.evaluate(
+      (key) => JSON.parse(sessionStorage.getItem(key) ?? '{}') as Record<string, number>,
+      RELOAD_GUARD_KEY,
+    )
     expect(Object.keys(stamps)).toEqual(['/about-us'])
 
     // 2. Stale again (the served HTML is still the old build): `/` was never reloaded, a full load.
@@ -69,7 +75,10 @@ describe.skipIf(!hasChromium)('new build detection (issue 5)', () => {
     await page.waitForURL(`${site.url}/`)
     expect(await isSameDocument(page)).toBe(false)
     await settle(page, read)
-    stamps = await page.evaluate((key) => JSON.parse(sessionStorage.getItem(key) ?? '{}') as Record<string, number>, RELOAD_GUARD_KEY)
+    stamps = await page.evaluate(
+      (key) => JSON.parse(sessionStorage.getItem(key) ?? '{}') as Record<string, number>,
+      RELOAD_GUARD_KEY,
+    )
     expect(Object.keys(stamps).sort()).toEqual(['/', '/about-us'])
 
     // 3. /about-us again within 10 s: the guard blocks the reload, the client renders it.

@@ -5,7 +5,7 @@
 import type { Browser } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { hasChromium, openPage, waitForHydration } from './helpers/browser.js'
-import { useSiteAndBrowser, type BuiltSite } from './helpers/site.js'
+import { type BuiltSite, useSiteAndBrowser } from './helpers/site.js'
 
 describe.skipIf(!hasChromium)('demo pages in the browser (issue 5)', () => {
   let site: BuiltSite
@@ -54,7 +54,9 @@ describe.skipIf(!hasChromium)('demo pages in the browser (issue 5)', () => {
     await page.waitForFunction(() => location.pathname === '/about-us')
     const cached = await page.evaluate(async () => {
       const urls: string[] = []
-      for (const name of await caches.keys()) for (const request of await (await caches.open(name)).keys()) urls.push(`${name} ${new URL(request.url).pathname}`)
+      for (const name of await caches.keys())
+        for (const request of await (await caches.open(name)).keys())
+          urls.push(`${name} ${new URL(request.url).pathname}`)
       return urls
     })
     const paths = cached.map((entry) => entry.split(' ')[1] as string)

@@ -15,7 +15,7 @@ import type { BootState, TemplateChunks } from '../../src/render/types.js'
 import { toHtmlFile } from '../../src/shared/url.js'
 import { hasChromium, isSameDocument, markDocument, openPage, waitForHydration } from './helpers/browser.js'
 import { waitForPageView } from './helpers/pages.js'
-import { REPO_ROOT, useSiteAndBrowser, type BuiltSite } from './helpers/site.js'
+import { type BuiltSite, REPO_ROOT, useSiteAndBrowser } from './helpers/site.js'
 
 interface PageScripts {
   entry: string
@@ -35,14 +35,18 @@ describe.skipIf(!hasChromium)('templates loaded on demand (issue 5)', () => {
   beforeAll(async () => {
     chunks = (await bundleClient({ root: REPO_ROOT })).assets.templateChunks as TemplateChunks
   })
-  const templateUrls = () => new Set([...Object.values(chunks.layouts), ...Object.values(chunks.content), chunks.ErrorPage ?? []].flat())
+  const templateUrls = () =>
+    new Set([...Object.values(chunks.layouts), ...Object.values(chunks.content), chunks.ErrorPage ?? []].flat())
 
   /** The module script and the modulepreload links the build wrote into a page. */
   async function scriptsOf(path: string): Promise<PageScripts> {
     const html = await readFile(join(site.outDir, toHtmlFile(path)), 'utf8')
     const entry = /<script type="module" src="([^"]+)"><\/script>/.exec(html)?.[1]
     if (!entry) throw new Error(`${path}: no module script`)
-    return { entry, preloads: [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1] as string) }
+    return {
+      entry,
+      preloads: [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1] as string),
+    }
   }
 
   it('a page whose templates are markup only preloads its locale’s texts, loads no template before it hydrates and keeps its main', async () => {
@@ -50,7 +54,8 @@ describe.skipIf(!hasChromium)('templates loaded on demand (issue 5)', () => {
     const cases = await scriptsOf('/case-studies')
     const polish = await scriptsOf('/pl')
     expect(chunks.client).toEqual([])
-    for (const scripts of [home, cases, polish]) expect(scripts.preloads.filter((url) => templateUrls().has(url))).toEqual([])
+    for (const scripts of [home, cases, polish])
+      expect(scripts.preloads.filter((url) => templateUrls().has(url))).toEqual([])
     expect(home.preloads).toEqual(cases.preloads)
     expect(home.preloads).toContain(chunks.texts?.en?.[0])
     expect(polish.preloads).toContain(chunks.texts?.pl?.[0])
@@ -69,14 +74,21 @@ describe.skipIf(!hasChromium)('templates loaded on demand (issue 5)', () => {
         if ((event as CustomEvent<{ kind: string }>).detail.kind === 'hydrate') w.__hydratedAt ??= performance.now()
       })
     })
-    for (const [path, scripts] of [['/', home], ['/case-studies', cases], ['/pl', polish]] as const) {
+    for (const [path, scripts] of [
+      ['/', home],
+      ['/case-studies', cases],
+      ['/pl', polish],
+    ] as const) {
       await page.goto(`${site.url}${path}`)
       await waitForHydration(page)
       const before = await page.evaluate(() => {
         const hydratedAt = (window as unknown as { __hydratedAt: number }).__hydratedAt
         return performance
           .getEntriesByType('resource')
-          .filter((entry) => entry.startTime < hydratedAt && /^\/_site\/assets\/[^/]+\.js$/.test(new URL(entry.name).pathname))
+          .filter(
+            (entry) =>
+              entry.startTime < hydratedAt && /^\/_site\/assets\/[^/]+\.js$/.test(new URL(entry.name).pathname),
+          )
           .map((entry) => new URL(entry.name).pathname)
       })
       expect(new Set(before), path).toEqual(new Set([scripts.entry, ...scripts.preloads]))
@@ -97,11 +109,15 @@ describe.skipIf(!hasChromium)('templates loaded on demand (issue 5)', () => {
     await waitForHydration(page)
     await markDocument(page)
     expect(await page.locator('.layout--two-columns').count()).toBe(0)
-    await page.evaluate(() => (document.querySelector('header .site-nav a[href="/case-studies"]') as HTMLElement).click())
+    await page.evaluate(() =>
+      (document.querySelector('header .site-nav a[href="/case-studies"]') as HTMLElement).click(),
+    )
     await waitForPageView(page, '/case-studies', 2)
     expect(await isSameDocument(page)).toBe(true)
     expect(await page.locator('#main .layout--two-columns').count()).toBe(1)
-    const loaded = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname))
+    const loaded = await page.evaluate(() =>
+      performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname),
+    )
     for (const url of chunks.layouts.TwoColumns ?? []) expect(loaded).toContain(url)
     expect(problems.errors).toEqual([])
     await context.close()
@@ -112,7 +128,9 @@ describe.skipIf(!hasChromium)('templates loaded on demand (issue 5)', () => {
     const missing = (chunks.layouts.TwoColumns ?? []).slice(0, 1)
     expect(missing).toHaveLength(1)
     const { context, page } = await openPage(browser)
-    await page.route('**/_site/assets/*.js', (route) => (missing.includes(new URL(route.request().url()).pathname) ? route.abort('failed') : route.continue()))
+    await page.route('**/_site/assets/*.js', (route) =>
+      missing.includes(new URL(route.request().url()).pathname) ? route.abort('failed') : route.continue(),
+    )
     const documents: string[] = []
     page.on('request', (request) => {
       if (request.resourceType() === 'document') documents.push(new URL(request.url()).pathname)
@@ -120,7 +138,9 @@ describe.skipIf(!hasChromium)('templates loaded on demand (issue 5)', () => {
     await page.goto(`${site.url}/`)
     await waitForHydration(page)
     await markDocument(page)
-    await page.evaluate(() => (document.querySelector('header .site-nav a[href="/case-studies"]') as HTMLElement).click())
+    await page.evaluate(() =>
+      (document.querySelector('header .site-nav a[href="/case-studies"]') as HTMLElement).click(),
+    )
     await page.waitForURL(`${site.url}/case-studies`)
     await page.waitForLoadState('load')
     expect(await isSameDocument(page)).toBe(false)
@@ -142,7 +162,8 @@ describe.skipIf(!hasChromium)('a template marked use client (issue 5)', () => {
   // The demo project with its Text element marked 'use client', with an effect that shows it ran in the browser.
   async function projectWithClientText(): Promise<string> {
     root = await mkdtemp(join(REPO_ROOT, '.site', 'e2e-use-client-'))
-    for (const dir of ['templates', 'config', 'public']) await cp(join(REPO_ROOT, dir), join(root, dir), { recursive: true })
+    for (const dir of ['templates', 'config', 'public'])
+      await cp(join(REPO_ROOT, dir), join(root, dir), { recursive: true })
     const file = join(root, 'templates/content/Text.tsx')
     const source = await readFile(file, 'utf8')
     // An effect that records its element, and a button that counts its clicks.
@@ -160,7 +181,10 @@ describe.skipIf(!hasChromium)('a template marked use client (issue 5)', () => {
           '  return (',
         ].join('\n'),
       )
-      .replace('<Heading {...props} />', '<Heading {...props} />\n      <button type="button" className="e2e-clicks" onClick={() => setClicks(clicks + 1)}>{clicks}</button>')
+      .replace(
+        '<Heading {...props} />',
+        '<Heading {...props} />\n      <button type="button" className="e2e-clicks" onClick={() => setClicks(clicks + 1)}>{clicks}</button>',
+      )
     await writeFile(file, `'use client'\n${withEffect}`)
     chunks = (await bundleClient({ root })).assets.templateChunks as TemplateChunks
     return root
@@ -180,13 +204,22 @@ describe.skipIf(!hasChromium)('a template marked use client (issue 5)', () => {
     for (const url of island) expect(preloads).toContain(url)
     // The page's other templates (and the loaders of all of them) wait for a client navigation.
     const others = new Set(
-      [...Object.values(chunks.layouts), ...Object.entries(chunks.content).filter(([name]) => name !== 'Text').map(([, urls]) => urls), chunks.ErrorPage ?? [], chunks.main ?? []]
+      [
+        ...Object.values(chunks.layouts),
+        ...Object.entries(chunks.content)
+          .filter(([name]) => name !== 'Text')
+          .map(([, urls]) => urls),
+        chunks.ErrorPage ?? [],
+        chunks.main ?? [],
+      ]
         .flat()
         .filter((url) => !island.has(url)),
     )
     expect(preloads.filter((url) => others.has(url))).toEqual([])
     // The server decided, and the boot tells the browser: its islands by uid (the elements stay in the page data).
-    const boot = JSON.parse(/<script id="__SITE_BOOT__" type="application\/json">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? 'null') as BootState
+    const boot = JSON.parse(
+      /<script id="__SITE_BOOT__" type="application\/json">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? 'null',
+    ) as BootState
     expect(boot.hydration?.kind).toBe('islands')
     const islands = boot.hydration?.kind === 'islands' ? boot.hydration.islands : []
     expect(islands.map(({ uid, template }) => `${uid} ${template}`).sort()).toEqual(['103 Text', '1601 Text'])
@@ -201,13 +234,23 @@ describe.skipIf(!hasChromium)('a template marked use client (issue 5)', () => {
     await page.goto(`${site.url}/`)
     await waitForHydration(page)
     // The home page has two Text elements: 103 in a column, 1601 in a shortcut (not 'use client').
-    await page.waitForFunction(() => ((window as unknown as { __textEffects?: number[] }).__textEffects ?? []).length >= 2)
-    expect(await page.evaluate(() => [...((window as unknown as { __textEffects: number[] }).__textEffects)].sort())).toEqual([103, 1601])
-    const loaded = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname))
+    await page.waitForFunction(
+      () => ((window as unknown as { __textEffects?: number[] }).__textEffects ?? []).length >= 2,
+    )
+    expect(
+      await page.evaluate(() => [...(window as unknown as { __textEffects: number[] }).__textEffects].sort()),
+    ).toEqual([103, 1601])
+    const loaded = await page.evaluate(() =>
+      performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname),
+    )
     expect(loaded.filter((url) => others.has(url))).toEqual([])
     for (const url of island) expect(loaded).toContain(url)
     // The main is the server's element, kept; the islands work.
-    expect(await page.evaluate(() => (window as unknown as { __main?: Element | null }).__main === document.getElementById('main'))).toBe(true)
+    expect(
+      await page.evaluate(
+        () => (window as unknown as { __main?: Element | null }).__main === document.getElementById('main'),
+      ),
+    ).toBe(true)
     await page.locator('#c103 .e2e-clicks').click()
     await page.locator('#c1601 .e2e-clicks').click()
     await page.locator('#c1601 .e2e-clicks').click()
@@ -216,14 +259,18 @@ describe.skipIf(!hasChromium)('a template marked use client (issue 5)', () => {
 
     // A client navigation renders the main in full (the island roots unmounted first), and back.
     await markDocument(page)
-    await page.evaluate(() => (document.querySelector('header .site-nav a[href="/case-studies"]') as HTMLElement).click())
+    await page.evaluate(() =>
+      (document.querySelector('header .site-nav a[href="/case-studies"]') as HTMLElement).click(),
+    )
     await waitForPageView(page, '/case-studies', 2)
     expect(await page.locator('#main .layout--two-columns').count()).toBe(1)
     await page.evaluate(() => ((window as unknown as { __textEffects: number[] }).__textEffects = []))
     await page.goBack()
     await waitForPageView(page, '/', 3)
     expect(await isSameDocument(page)).toBe(true)
-    await page.waitForFunction(() => ((window as unknown as { __textEffects?: number[] }).__textEffects ?? []).length >= 2)
+    await page.waitForFunction(
+      () => ((window as unknown as { __textEffects?: number[] }).__textEffects ?? []).length >= 2,
+    )
     await page.locator('#c103 .e2e-clicks').click()
     expect(await page.locator('#c103 .e2e-clicks').textContent()).toBe('1')
     expect(problems.errors).toEqual([])

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiClient } from '../../src/api/client.js'
 import { resolveSiteOptions } from '../../src/config/resolve.js'
 import type { ResolvedSite, SiteOptions } from '../../src/config/types.js'
-import { startDemoApi, type DemoApi } from '../../src/demo/server.js'
+import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
 import { FetchError, type SiteError } from '../../src/errors.js'
 
 let api: DemoApi
@@ -41,7 +41,11 @@ describe('API client against the demo API', () => {
   it('sends default and per-call headers, nothing else of the caller', async () => {
     const client = createApiClient(siteFor({ api: { headers: { 'x-site': 'demo' } } }))
     await client.getPage('/', { headers: { cookie: 'be_typo_user=1' } })
-    expect(lastRequest().headers).toMatchObject({ 'x-site': 'demo', cookie: 'be_typo_user=1', accept: 'application/json' })
+    expect(lastRequest().headers).toMatchObject({
+      'x-site': 'demo',
+      cookie: 'be_typo_user=1',
+      accept: 'application/json',
+    })
   })
 
   it('returns redirect records as a distinct result', async () => {
@@ -62,11 +66,19 @@ describe('API client against the demo API', () => {
   it('hands a 2xx page answer over unparsed (what the build passes to a render worker), and throws on the others as getPage does', async () => {
     const client = createApiClient(siteFor())
     const answer = await client.getPageAnswer('/pl')
-    expect(answer).toMatchObject({ url: `${api.url}/pl`, status: 200, headers: { 'content-type': expect.stringContaining('json') } })
+    expect(answer).toMatchObject({
+      url: `${api.url}/pl`,
+      status: 200,
+      headers: { 'content-type': expect.stringContaining('json') },
+    })
     const page = await client.getPage('/pl')
     if (page.type !== 'page') throw new Error('expected a page')
     expect(JSON.parse(answer.text)).toEqual(page.data)
-    expect(await client.getPageAnswer('/no-such-page-here').catch((e: unknown) => e)).toMatchObject({ code: 'API_HTTP', status: 404, data: { content: expect.any(Object) } })
+    expect(await client.getPageAnswer('/no-such-page-here').catch((e: unknown) => e)).toMatchObject({
+      code: 'API_HTTP',
+      status: 404,
+      data: { content: expect.any(Object) },
+    })
   })
 
   it('reports non-JSON, malformed JSON, resets and timeouts with the path', async () => {
@@ -78,10 +90,16 @@ describe('API client against the demo API', () => {
     ])
     const client = createApiClient(siteFor({ api: { timeoutMs: 300 } }))
     const fail = (path: string) => client.getPage(path).catch((e: unknown) => e as FetchError)
-    expect(await fail('/html')).toMatchObject({ code: 'API_BAD_RESPONSE', message: expect.stringContaining(`${api.url}/html`) })
+    expect(await fail('/html')).toMatchObject({
+      code: 'API_BAD_RESPONSE',
+      message: expect.stringContaining(`${api.url}/html`),
+    })
     expect(await fail('/malformed')).toMatchObject({ code: 'API_BAD_RESPONSE' })
     expect(await fail('/reset')).toMatchObject({ code: 'API_NETWORK', message: expect.stringContaining('/reset') })
-    expect(await fail('/hang')).toMatchObject({ code: 'API_TIMEOUT', message: expect.stringContaining('no answer within 300 ms') })
+    expect(await fail('/hang')).toMatchObject({
+      code: 'API_TIMEOUT',
+      message: expect.stringContaining('no answer within 300 ms'),
+    })
     api.setFaults([])
   })
 })
@@ -89,7 +107,11 @@ describe('API client against the demo API', () => {
 describe('initial data', () => {
   it('uses the locale-prefixed endpoint path', async () => {
     const client = createApiClient(siteFor())
-    for (const [locale, path] of [['en', '/'], ['pl', '/pl'], ['de', '/de']] as const) {
+    for (const [locale, path] of [
+      ['en', '/'],
+      ['pl', '/pl'],
+      ['de', '/de'],
+    ] as const) {
       const { data } = await client.getInitialData(locale)
       expect(lastRequest()).toMatchObject({ path, query: { type: '834' } })
       expect(Array.isArray(data.navigation)).toBe(true)
@@ -98,7 +120,9 @@ describe('initial data', () => {
 
   it('falls back once when the primary endpoint fails', async () => {
     api.setFaults([{ path: '/pl', query: 'type=834', kind: 'status503' }])
-    const client = createApiClient(siteFor({ api: { endpoints: { initialData: '/?type=834', initialDataFallback: '/?type=835' } } }))
+    const client = createApiClient(
+      siteFor({ api: { endpoints: { initialData: '/?type=834', initialDataFallback: '/?type=835' } } }),
+    )
     const { data } = await client.getInitialData('pl')
     expect(data.i18n.length).toBeGreaterThan(0)
     expect(api.requests.slice(-2).map((r) => r.query.type)).toEqual(['834', '835'])

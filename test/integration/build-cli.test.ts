@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BuildSummary } from '../../src/build/report.js'
-import { startDemoApi, type DemoApi } from '../../src/demo/server.js'
+import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
 import { REPO_ROOT, readTree } from './build-helpers.js'
 
 const bin = join(REPO_ROOT, 'bin/site.js')

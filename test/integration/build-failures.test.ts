@@ -3,8 +3,8 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { startDemoApi, type DemoApi, type DemoFault } from '../../src/demo/server.js'
-import { BASE_URL, buildSite, loadBuildTools, readTree, type BuildTools } from './build-helpers.js'
+import { type DemoApi, type DemoFault, startDemoApi } from '../../src/demo/server.js'
+import { BASE_URL, type BuildTools, buildSite, loadBuildTools, readTree } from './build-helpers.js'
 
 let api: DemoApi
 let tools: BuildTools
@@ -37,7 +37,12 @@ async function expectOutputUntouched(): Promise<void> {
 
 const buildWith = (faults: DemoFault[], timeoutMs?: number) => {
   api.setFaults(faults)
-  return buildSite({ apiUrl: api.url, outDir: out, tools, user: { baseUrl: BASE_URL, ...(timeoutMs ? { api: { timeoutMs } } : {}) } })
+  return buildSite({
+    apiUrl: api.url,
+    outDir: out,
+    tools,
+    user: { baseUrl: BASE_URL, ...(timeoutMs ? { api: { timeoutMs } } : {}) },
+  })
 }
 
 describe('a failing API leaves the previous output as it was', () => {
@@ -67,13 +72,21 @@ describe('a failing API leaves the previous output as it was', () => {
 
   it('reports a page that never answers once the client timeout fires', async () => {
     const result = await buildWith([{ path: '/contact', kind: 'hang' }], 300)
-    expect(result.failures).toEqual([{ path: '/contact', status: 504, reason: expect.stringContaining('no answer within 300 ms') }])
+    expect(result.failures).toEqual([
+      { path: '/contact', status: 504, reason: expect.stringContaining('no answer within 300 ms') },
+    ])
     await expectOutputUntouched()
   })
 
   it('fails on a broken navigation link (HTTP 404) and says where it was linked from', async () => {
     const result = await buildWith([{ path: '/careers', kind: 'status404' }])
-    expect(result.failures).toEqual([{ path: '/careers', status: 404, reason: expect.stringMatching(/^broken link: the API answers 404 \(linked from .+\)$/) }])
+    expect(result.failures).toEqual([
+      {
+        path: '/careers',
+        status: 404,
+        reason: expect.stringMatching(/^broken link: the API answers 404 \(linked from .+\)$/),
+      },
+    ])
     await expectOutputUntouched()
   })
 
@@ -85,7 +98,9 @@ describe('a failing API leaves the previous output as it was', () => {
       status: 503,
       message: expect.stringMatching(/^Initial Data is unavailable: HTTP 503/),
     })
-    const initialDataCalls = api.requests.slice(requestsBefore).filter((r) => r.path === '/pl' && r.query.type === '834')
+    const initialDataCalls = api.requests
+      .slice(requestsBefore)
+      .filter((r) => r.path === '/pl' && r.query.type === '834')
     expect(initialDataCalls).toHaveLength(2) // the primary endpoint, then the fallback
     await expectOutputUntouched()
   })

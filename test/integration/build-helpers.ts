@@ -2,8 +2,8 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { bundleClient } from '../../src/build/bundle-client.js'
 import { build } from '../../src/build/build.js'
+import { bundleClient } from '../../src/build/bundle-client.js'
 import { loadRenderer, type PageRenderer } from '../../src/build/renderer.js'
 import type { BuildOptions, BuildResult, ClientBundle } from '../../src/build/types.js'
 import { resolveSites } from '../../src/config/resolve.js'
@@ -15,7 +15,11 @@ export const BASE_URL = 'https://www.amberline.example'
 export const LOCALES = ['en', 'pl', 'de'] as const
 
 export function makeConfig(apiUrl: string, user: UserConfig = { baseUrl: BASE_URL }): ResolvedConfig {
-  return { root: REPO_ROOT, configFile: join(REPO_ROOT, 'config/site.config.ts'), sites: resolveSites(user, { apiBaseUrl: apiUrl }, 'test config') }
+  return {
+    root: REPO_ROOT,
+    configFile: join(REPO_ROOT, 'config/site.config.ts'),
+    sites: resolveSites(user, { apiBaseUrl: apiUrl }, 'test config'),
+  }
 }
 
 /** The render core and the client bundle, loaded once and shared by the builds of a test file. */
@@ -26,11 +30,16 @@ export interface BuildTools {
 }
 
 export async function loadBuildTools(): Promise<BuildTools> {
-  const [renderer, client] = await Promise.all([loadRenderer(REPO_ROOT), bundleClient({ root: REPO_ROOT, minify: true })])
+  const [renderer, client] = await Promise.all([
+    loadRenderer(REPO_ROOT),
+    bundleClient({ root: REPO_ROOT, minify: true }),
+  ])
   return { renderer, bundleClient: async () => client }
 }
 
-export function buildSite(input: { apiUrl: string; outDir: string; tools: BuildTools; user?: UserConfig } & Partial<BuildOptions>): Promise<BuildResult> {
+export function buildSite(
+  input: { apiUrl: string; outDir: string; tools: BuildTools; user?: UserConfig } & Partial<BuildOptions>,
+): Promise<BuildResult> {
   const { apiUrl, tools, user, ...rest } = input
   const config = makeConfig(apiUrl, user)
   return build({ config, site: config.sites[0]!, ...tools, ...rest })
@@ -59,7 +68,8 @@ export function navigationPaths(initialData: Record<string, unknown>): Set<strin
       walk(entry.children)
     }
   }
-  for (const key of ['navigation', 'featuredNavigation', 'minorNavigation', 'footerNavigation', 'socialMenu']) walk(initialData[key])
+  for (const key of ['navigation', 'featuredNavigation', 'minorNavigation', 'footerNavigation', 'socialMenu'])
+    walk(initialData[key])
   return paths
 }
 

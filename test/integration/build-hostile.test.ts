@@ -1,15 +1,28 @@
 /** Hostile paths from the API are refused, listed, and never fetched or written (issue 4: safety). */
+
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BuildResult } from '../../src/build/types.js'
-import { buildSite, loadBuildTools, readTree, type BuildTools } from './build-helpers.js'
+import { type BuildTools, buildSite, loadBuildTools, readTree } from './build-helpers.js'
 
-const page = (id: number, title: string, extra: Record<string, unknown> = {}) => ({ id, meta: { title }, appearance: { backendLayout: 'default' }, content: {}, ...extra })
-const text = (id: number, bodytext: string) => ({ id, type: 'text', colPos: 0, appearance: { frameClass: 'default' }, content: { header: '', bodytext } })
+const page = (id: number, title: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  meta: { title },
+  appearance: { backendLayout: 'default' },
+  content: {},
+  ...extra,
+})
+const text = (id: number, bodytext: string) => ({
+  id,
+  type: 'text',
+  colPos: 0,
+  appearance: { frameClass: 'default' },
+  content: { header: '', bodytext },
+})
 const LONG = `/${'a'.repeat(2000)}`
 
 const HOSTILE_LINKS = [
@@ -35,12 +48,24 @@ const ANSWERS: Record<string, [number, unknown]> = {
         { title: 'Cycle', link: '/cycle-a' },
         { title: 'Other host', link: 'https://evil.example/steal' },
         { title: 'Protocol-relative', link: '//evil.example/x' },
-        { title: 'Redirects', link: '/redirect-js', children: [{ title: 'r2', link: '/redirect-dots' }, { title: 'r3', link: '/redirect-external' }] },
+        {
+          title: 'Redirects',
+          link: '/redirect-js',
+          children: [
+            { title: 'r2', link: '/redirect-dots' },
+            { title: 'r3', link: '/redirect-external' },
+          ],
+        },
       ],
       i18n: [],
     },
   ],
-  '/': [200, page(1, 'Home', { content: { colPos0: [text(10, '<p><a href="/%2e%2e/%2e%2e/secret">up</a> <a href="/missing">gone</a></p>')] } })],
+  '/': [
+    200,
+    page(1, 'Home', {
+      content: { colPos0: [text(10, '<p><a href="/%2e%2e/%2e%2e/secret">up</a> <a href="/missing">gone</a></p>')] },
+    }),
+  ],
   '/de/%C3%BCber-uns': [200, page(2, 'Über uns')],
   '/cycle-a': [200, page(3, 'A', { breadcrumbs: [{ title: 'B', link: '/cycle-b' }] })],
   '/cycle-b': [200, page(4, 'B', { breadcrumbs: [{ title: 'A', link: '/cycle-a/' }] })],
@@ -67,7 +92,12 @@ beforeAll(async () => {
   apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   tools = await loadBuildTools()
   dir = await mkdtemp(join(tmpdir(), 'site-build-hostile-'))
-  result = await buildSite({ apiUrl, outDir: join(dir, 'out'), tools, user: { baseUrl: 'https://www.example.com', i18n: { default: 'en', locales: ['en'] } } })
+  result = await buildSite({
+    apiUrl,
+    outDir: join(dir, 'out'),
+    tools,
+    user: { baseUrl: 'https://www.example.com', i18n: { default: 'en', locales: ['en'] } },
+  })
 }, 60_000)
 
 afterAll(async () => {
@@ -97,13 +127,26 @@ describe('hostile paths', () => {
 
   it('never requests a refused or external path', () => {
     expect([...requested].sort()).toEqual(
-      ['/?type=834', '/__site-404__', '/', '/de/%C3%BCber-uns', '/cycle-a', '/cycle-b', '/missing', '/redirect-js', '/redirect-dots', '/redirect-external'].sort(),
+      [
+        '/?type=834',
+        '/__site-404__',
+        '/',
+        '/de/%C3%BCber-uns',
+        '/cycle-a',
+        '/cycle-b',
+        '/missing',
+        '/redirect-js',
+        '/redirect-dots',
+        '/redirect-external',
+      ].sort(),
     )
   })
 
   it('writes nothing outside the output folder, and only expected files inside it', async () => {
     expect(await readdir(dir)).toEqual(['out'])
-    const files = [...(await readTree(join(dir, 'out'))).keys()].filter((f) => !f.startsWith('_site/') && !/^[^/]+\.(ico|js|txt|xml)$/.test(f))
+    const files = [...(await readTree(join(dir, 'out'))).keys()].filter(
+      (f) => !f.startsWith('_site/') && !/^[^/]+\.(ico|js|txt|xml)$/.test(f),
+    )
     expect(files.sort()).toEqual(
       [
         '404.html',
@@ -123,12 +166,18 @@ describe('hostile paths', () => {
   })
 
   it('lists a broken link found only in content as skipped, not as a failure', () => {
-    expect(result.skipped).toContainEqual({ item: '/missing', reason: 'broken link in content: the API answers 404', from: '/' })
+    expect(result.skipped).toContainEqual({
+      item: '/missing',
+      reason: 'broken link in content: the API answers 404',
+      from: '/',
+    })
   })
 
   it('writes external redirects as links to http(s) targets only', async () => {
     const html = await readFile(join(dir, 'out/redirect-external/index.html'), 'utf8')
     expect(html).toContain('<meta http-equiv="refresh" content="0; url=https://other.example/landing?a=1&amp;b=2">')
-    expect(await readFile(join(dir, 'out/_redirects'), 'utf8')).toBe('/redirect-external https://other.example/landing?a=1&b=2 302\n')
+    expect(await readFile(join(dir, 'out/_redirects'), 'utf8')).toBe(
+      '/redirect-external https://other.example/landing?a=1&b=2 302\n',
+    )
   })
 })

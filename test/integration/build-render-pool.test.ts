@@ -20,7 +20,13 @@ describe('render pool', () => {
     const pool = createRenderPool({ root, threads: 2 })
     try {
       await expect(pool.ready).rejects.toMatchObject({ code: 'TEMPLATES_INVALID' })
-      await expect(pool.page({ path: '/', locale: 'en', answer: { url: 'http://api.test/', status: 200, text: '{}', headers: {} } })).rejects.toMatchObject({ code: 'TEMPLATES_INVALID' })
+      await expect(
+        pool.page({
+          path: '/',
+          locale: 'en',
+          answer: { url: 'http://api.test/', status: 200, text: '{}', headers: {} },
+        }),
+      ).rejects.toMatchObject({ code: 'TEMPLATES_INVALID' })
     } finally {
       await pool.close()
     }

@@ -1,13 +1,23 @@
 /** `site build` against the demo content API: the files a static host receives (issue 4). */
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BuildResult } from '../../src/build/types.js'
-import { startDemoApi, type DemoApi } from '../../src/demo/server.js'
+import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
 import { toHtmlFile, toPayloadFile } from '../../src/shared/url.js'
-import { BASE_URL, LOCALES, REPO_ROOT, buildSite, loadBuildTools, navigationPaths, readBoot, readTree, type BuildTools } from './build-helpers.js'
+import {
+  BASE_URL,
+  type BuildTools,
+  buildSite,
+  LOCALES,
+  loadBuildTools,
+  navigationPaths,
+  REPO_ROOT,
+  readBoot,
+  readTree,
+} from './build-helpers.js'
 
 let api: DemoApi
 let tools: BuildTools
@@ -60,7 +70,14 @@ describe('site build on the demo API', () => {
   })
 
   it('writes a payload per page with its data, locale, build id and initial data URL', async () => {
-    const payload = await readJson<{ buildId: string; locale: string; path: string; status: number; page: { id: number }; initialDataUrl: string }>('pl/o-nas/_payload.json')
+    const payload = await readJson<{
+      buildId: string
+      locale: string
+      path: string
+      status: number
+      page: { id: number }
+      initialDataUrl: string
+    }>('pl/o-nas/_payload.json')
     expect(payload).toMatchObject({ buildId: result.buildId, locale: 'pl', path: '/pl/o-nas', status: 200 })
     expect(typeof payload.page.id).toBe('number')
     expect(payload.initialDataUrl).toMatch(/^\/_site\/data\/initial-pl-[0-9a-f]{10}\.json$/)
@@ -107,7 +124,12 @@ describe('site build on the demo API', () => {
     const html = await read('old-services/index.html')
     expect(html).toContain('<meta http-equiv="refresh" content="0; url=/services">')
     expect(html).toContain(`<link rel="canonical" href="${BASE_URL}/services">`)
-    expect(await readJson('old-services/_payload.json')).toEqual({ buildId: result.buildId, locale: 'en', path: '/old-services', redirect: { to: '/services', statusCode: 301 } })
+    expect(await readJson('old-services/_payload.json')).toEqual({
+      buildId: result.buildId,
+      locale: 'en',
+      path: '/old-services',
+      redirect: { to: '/services', statusCode: 301 },
+    })
     const lines = (await read('_redirects')).trim().split('\n')
     expect(lines).toContain('/old-services /services 301')
     expect(lines).toEqual([...lines].sort())
@@ -149,7 +171,13 @@ describe('site build on the demo API', () => {
 describe('deterministic output', () => {
   it('gives byte-identical files for the same API answers, apart from the manifests', async () => {
     const again = join(dir, 'again')
-    const second = await buildSite({ apiUrl: api.url, outDir: again, tools, buildId: result.buildId, now: () => result.manifest.timestamp + 1 })
+    const second = await buildSite({
+      apiUrl: api.url,
+      outDir: again,
+      tools,
+      buildId: result.buildId,
+      now: () => result.manifest.timestamp + 1,
+    })
     expect(second.failures).toEqual([])
     const [a, b] = await Promise.all([readTree(out), readTree(again)])
     expect([...b.keys()]).toEqual([...a.keys()])
@@ -159,7 +187,13 @@ describe('deterministic output', () => {
 
   it('renders the same files in worker threads as in the main thread', async () => {
     const pooled = join(dir, 'pooled')
-    const second = await buildSite({ apiUrl: api.url, outDir: pooled, tools: { bundleClient: tools.bundleClient }, renderThreads: 2, buildId: result.buildId })
+    const second = await buildSite({
+      apiUrl: api.url,
+      outDir: pooled,
+      tools: { bundleClient: tools.bundleClient },
+      renderThreads: 2,
+      buildId: result.buildId,
+    })
     expect(second.failures).toEqual([])
     const [a, b] = await Promise.all([readTree(out), readTree(pooled)])
     expect([...b.keys()]).toEqual([...a.keys()])
@@ -184,11 +218,17 @@ describe('features.initInitialData: false', () => {
   it('builds from the locale home pages without asking for initial data', async () => {
     const from = api.requests.length
     const outDir = join(dir, 'no-initial-data')
-    const built = await buildSite({ apiUrl: api.url, outDir, tools, user: { baseUrl: BASE_URL, features: { initInitialData: false } } })
+    const built = await buildSite({
+      apiUrl: api.url,
+      outDir,
+      tools,
+      user: { baseUrl: BASE_URL, features: { initInitialData: false } },
+    })
     expect(built.failures).toEqual([])
     expect(api.requests.slice(from).filter((r) => r.query.type !== undefined)).toEqual([])
     expect(built.pages.paths).toEqual(expect.arrayContaining(['/', '/pl', '/de']))
     const files = await readdir(join(outDir, '_site/data'))
-    for (const file of files) expect(JSON.parse(await readFile(join(outDir, '_site/data', file), 'utf8'))).toEqual({ navigation: [], i18n: [] })
+    for (const file of files)
+      expect(JSON.parse(await readFile(join(outDir, '_site/data', file), 'utf8'))).toEqual({ navigation: [], i18n: [] })
   })
 })

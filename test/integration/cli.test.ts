@@ -7,7 +7,11 @@ import { beforeAll, describe, expect, it } from 'vitest'
 
 const bin = fileURLToPath(new URL('../../bin/site.js', import.meta.url))
 const site = (args: string[], cwd = process.cwd()) => {
-  const res = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8', env: { ...process.env, CI: 'true' } })
+  const res = spawnSync(process.execPath, [bin, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, CI: 'true' },
+  })
   return { code: res.status, stdout: res.stdout, stderr: res.stderr }
 }
 
@@ -44,7 +48,13 @@ describe('site CLI', () => {
 
   it('exits 2 with the spec message for an unknown --site host', async () => {
     const file = join(dir, 'sites.json')
-    await writeFile(file, JSON.stringify({ api: { baseUrl: 'http://127.0.0.1:9' }, sites: [{ hostname: 'www.example.com' }, { hostname: 'www.example.de' }] }))
+    await writeFile(
+      file,
+      JSON.stringify({
+        api: { baseUrl: 'http://127.0.0.1:9' },
+        sites: [{ hostname: 'www.example.com' }, { hostname: 'www.example.de' }],
+      }),
+    )
     const unknown = site(['build', '--config', file, '--site', 'shop.example.com'])
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toContain('Hostname: shop.example.com not found in sites configuration')

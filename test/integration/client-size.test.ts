@@ -13,7 +13,10 @@ interface Size {
 interface ClientSizeReport {
   targetGzip: number
   everyPageJs: Size & { files: Array<{ label: string }> }
-  typicalPage: { firstLoadJs: Size; templates: { keepsMain: boolean; layouts: string[]; content: string[]; texts?: string } }
+  typicalPage: {
+    firstLoadJs: Size
+    templates: { keepsMain: boolean; layouts: string[]; content: string[]; texts?: string }
+  }
   demoPages: { count: number; largest: Size & { page: string } }
   react: Size
 }

@@ -1,11 +1,39 @@
 import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startDemoApi, type DemoApi } from '../../src/demo/server.js'
+import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
 import type { ContentElement, InitialData, LanguageEntry, NavEntry, PageData } from '../../src/shared/types.js'
 
-const LOCALES = [['en', ''], ['pl', '/pl'], ['de', '/de']] as const
-const INITIAL_DATA_KEYS = ['navigation', 'featuredNavigation', 'minorNavigation', 'socialMenu', 'footerNavigation', 'footerContactData', 'i18n', 'backendEditor']
-const CONTENT_TYPES = ['header', 'text', 'textpic', 'textmedia', 'image', 'bullets', 'table', 'uploads', 'html', 'shortcut', 'menu_pages', 'menu_subpages', 'div', 'custom_widget']
+const LOCALES = [
+  ['en', ''],
+  ['pl', '/pl'],
+  ['de', '/de'],
+] as const
+const INITIAL_DATA_KEYS = [
+  'navigation',
+  'featuredNavigation',
+  'minorNavigation',
+  'socialMenu',
+  'footerNavigation',
+  'footerContactData',
+  'i18n',
+  'backendEditor',
+]
+const CONTENT_TYPES = [
+  'header',
+  'text',
+  'textpic',
+  'textmedia',
+  'image',
+  'bullets',
+  'table',
+  'uploads',
+  'html',
+  'shortcut',
+  'menu_pages',
+  'menu_subpages',
+  'div',
+  'custom_widget',
+]
 
 let api: DemoApi
 const get = (path: string, init?: RequestInit) => fetch(`${api.url}${path}`, init)
@@ -16,8 +44,11 @@ const getJson = async <T>(path: string) => {
 const flatten = (entries: NavEntry[] = []): NavEntry[] => entries.flatMap((e) => [e, ...flatten(e.children)])
 const isSitePath = (link: string) => link.startsWith('/') && !link.startsWith('//')
 const elementsOf = (page: PageData): ContentElement[] =>
-  Object.values(page.content).flat().flatMap((e) => [e, ...(((e.content as { shortcut?: ContentElement[] }).shortcut) ?? [])])
-const hrefsOf = (page: PageData) => [...JSON.stringify(page.content).matchAll(/href=\\"([^"\\]+)\\"/g)].map((m) => m[1] ?? '')
+  Object.values(page.content)
+    .flat()
+    .flatMap((e) => [e, ...((e.content as { shortcut?: ContentElement[] }).shortcut ?? [])])
+const hrefsOf = (page: PageData) =>
+  [...JSON.stringify(page.content).matchAll(/href=\\"([^"\\]+)\\"/g)].map((m) => m[1] ?? '')
 
 /** Every page reachable from the navigation of all locales and from links in bodytext. */
 async function crawl(): Promise<Map<string, PageData>> {
@@ -31,7 +62,10 @@ async function crawl(): Promise<Map<string, PageData>> {
     const path = (queue.shift() ?? '').replace(/(.)\/$/, '$1')
     if (!isSitePath(path) || pages.has(path)) continue
     const { status, body } = await getJson<PageData & { redirectUrl?: string }>(path)
-    if (body.redirectUrl) { queue.push(body.redirectUrl); continue }
+    if (body.redirectUrl) {
+      queue.push(body.redirectUrl)
+      continue
+    }
     expect(status, path).toBe(200)
     pages.set(path, body)
     queue.push(...hrefsOf(body), ...(body.i18n ?? []).map((l) => l.link))
@@ -53,24 +87,33 @@ describe('initial data', () => {
       expect([status, type]).toEqual([200, 'application/json; charset=utf-8'])
       expect(Object.keys(body)).toEqual(expect.arrayContaining(INITIAL_DATA_KEYS))
       const top = body.navigation[0]?.children ?? []
-      expect(top.some((e) => e.buttonLabel) && top.some((e) => e.spacer === 1) && top.some((e) => e.target === '_blank')).toBe(true)
+      expect(
+        top.some((e) => e.buttonLabel) && top.some((e) => e.spacer === 1) && top.some((e) => e.target === '_blank'),
+      ).toBe(true)
       expect(top.some((e) => e.children?.length)).toBe(true)
       expect(body.socialMenu?.every((e) => typeof e.icon === 'string' && e.link.startsWith('https://'))).toBe(true)
       expect(body.footerContactData?.content.items?.length).toBeGreaterThanOrEqual(3)
-      expect(body.i18n.map((l) => [l.twoLetterIsoCode, l.active])).toEqual(LOCALES.map(([c]) => [c, c === code ? 1 : 0]))
+      expect(body.i18n.map((l) => [l.twoLetterIsoCode, l.active])).toEqual(
+        LOCALES.map(([c]) => [c, c === code ? 1 : 0]),
+      )
       expect(body.backendEditor?.record).toBe(`${api.url}/typo3/record/edit?edit%5Btt_content%5D%5B__id__%5D=edit`)
     }
   })
 
   it('answers type=834 on a page path with that locale, and any other type too', async () => {
-    expect((await getJson<InitialData>('/pl/o-nas?type=834')).body.i18n.find((l) => l.active)?.twoLetterIsoCode).toBe('pl')
+    expect((await getJson<InitialData>('/pl/o-nas?type=834')).body.i18n.find((l) => l.active)?.twoLetterIsoCode).toBe(
+      'pl',
+    )
     expect((await getJson<InitialData>('/de?type=835')).body.navigation[0]?.link).toBe('/de/')
   })
 
   it('has the privacy links of SPEC point 2 in the footer, the RODO notice in Polish only', async () => {
-    const footer = async (prefix: string) => (await getJson<InitialData>(`${prefix}/?type=834`)).body.footerNavigation?.map((e) => e.link)
+    const footer = async (prefix: string) =>
+      (await getJson<InitialData>(`${prefix}/?type=834`)).body.footerNavigation?.map((e) => e.link)
     expect(await footer('')).toContain('/policy')
-    expect(await footer('/pl')).toEqual(expect.arrayContaining(['/pl/polityka-prywatnosci', '/pl/klauzula-informacyjna-rodo']))
+    expect(await footer('/pl')).toEqual(
+      expect.arrayContaining(['/pl/polityka-prywatnosci', '/pl/klauzula-informacyjna-rodo']),
+    )
     expect(await footer('/de')).toContain('/de/policy')
     expect(await footer('/de')).not.toContain('/pl/klauzula-informacyjna-rodo')
   })
@@ -91,14 +134,17 @@ describe('pages', () => {
 
   it('has about 15 pages per locale, each with i18n links that resolve', async () => {
     for (const [code, prefix] of LOCALES) {
-      expect([...pages.keys()].filter((p) => (code === 'en' ? !/^\/(pl|de)(\/|$)/.test(p) : p.startsWith(prefix))).length).toBeGreaterThanOrEqual(15)
+      expect(
+        [...pages.keys()].filter((p) => (code === 'en' ? !/^\/(pl|de)(\/|$)/.test(p) : p.startsWith(prefix))).length,
+      ).toBeGreaterThanOrEqual(15)
     }
     for (const [path, page] of pages) {
       const i18n = page.i18n ?? []
       expect(i18n.map((l) => l.languageId)).toEqual([0, 1, 2])
       const own = i18n.find((l) => l.active === 1) as LanguageEntry
       expect(own.link.replace(/(.)\/$/, '$1')).toBe(path)
-      for (const entry of i18n.filter((l) => l.available)) expect(pages.has(entry.link.replace(/(.)\/$/, '$1')), entry.link).toBe(true)
+      for (const entry of i18n.filter((l) => l.available))
+        expect(pages.has(entry.link.replace(/(.)\/$/, '$1')), entry.link).toBe(true)
     }
     const onlyEnPl = pages.get('/case-studies/mobile-banking-app')
     expect(onlyEnPl?.i18n?.map((l) => l.available)).toEqual([1, 1, 0])
@@ -108,11 +154,14 @@ describe('pages', () => {
   it('uses every standard content type, with all variants', () => {
     const elements = [...pages.values()].flatMap(elementsOf)
     expect([...new Set(elements.map((e) => e.type))]).toEqual(expect.arrayContaining(CONTENT_TYPES))
-    const values = (type: string, key: string) => new Set(elements.filter((e) => e.type === type).map((e) => e.content[key]))
+    const values = (type: string, key: string) =>
+      new Set(elements.filter((e) => e.type === type).map((e) => e.content[key]))
     expect(values('bullets', 'bulletsType')).toEqual(new Set([0, 1, 2]))
     expect([...values('table', 'tableHeaderPosition')]).toEqual(expect.arrayContaining([1, 2]))
     expect([...values('table', 'tableCaption')].every(Boolean)).toBe(true)
-    const media = elements.filter((e) => e.type === 'uploads').flatMap((e) => e.content.media as Array<{ properties: { size: string } }>)
+    const media = elements
+      .filter((e) => e.type === 'uploads')
+      .flatMap((e) => e.content.media as Array<{ properties: { size: string } }>)
     expect(media.length > 0 && media.every((m) => /^\d+ (B|KB|MB)$/.test(m.properties.size))).toBe(true)
   })
 
@@ -123,9 +172,15 @@ describe('pages', () => {
     expect(all.some((p) => p.appearance.backendLayout === 'two_columns' && p.content.colPos1?.length)).toBe(true)
     const menu = all.find((p) => p.contextMenu)?.contextMenu
     expect(menu?.navigation?.some((e) => e.title === '')).toBe(true)
-    expect(menu?.iconButtons?.every((e) => e.icon) && typeof menu?.iconButtonsText === 'string' && typeof menu?.additionalLink).toBeTruthy()
+    expect(
+      menu?.iconButtons?.every((e) => e.icon) &&
+        typeof menu?.iconButtonsText === 'string' &&
+        typeof menu?.additionalLink,
+    ).toBeTruthy()
     expect(all.some((p) => p.meta.robots?.noIndex === true)).toBe(true)
-    const full = all.find((p) => typeof p.meta.canonical === 'object' && p.meta.ogImage && p.meta.twitterImage && p.meta.description)
+    const full = all.find(
+      (p) => typeof p.meta.canonical === 'object' && p.meta.ogImage && p.meta.twitterImage && p.meta.description,
+    )
     expect(full?.meta.ogImage?.publicUrl.startsWith(`${api.url}/fileadmin/`)).toBe(true)
     expect(all.some((p) => p.seo?.htmlAttrs?.lang && p.seo.link?.some((l) => l.rel === 'canonical'))).toBe(true)
   })
@@ -133,7 +188,11 @@ describe('pages', () => {
   it('links to pages, an external site, mailto and tel from bodytext', () => {
     const hrefs = [...pages.values()].flatMap(hrefsOf)
     expect(hrefs).toContain('/pl/kontakt')
-    expect(hrefs.some((h) => h.startsWith('https://')) && hrefs.some((h) => h.startsWith('mailto:')) && hrefs.some((h) => h.startsWith('tel:'))).toBe(true)
+    expect(
+      hrefs.some((h) => h.startsWith('https://')) &&
+        hrefs.some((h) => h.startsWith('mailto:')) &&
+        hrefs.some((h) => h.startsWith('tel:')),
+    ).toBe(true)
   })
 
   it('serves the images it references, with publicUrl on the request origin', async () => {
@@ -145,14 +204,21 @@ describe('pages', () => {
   })
 
   it('answers redirects with HTTP 200 JSON, paths with a trailing slash or percent-encoding', async () => {
-    expect(await getJson('/old-services')).toMatchObject({ status: 200, body: { redirectUrl: '/services', statusCode: 301 } })
+    expect(await getJson('/old-services')).toMatchObject({
+      status: 200,
+      body: { redirectUrl: '/services', statusCode: 301 },
+    })
     expect((await getJson<PageData>('/de/ueber-uns/')).body.id).toBe(pages.get('/de/ueber-uns')?.id)
     expect((await getJson<PageData>('/pl/o-%6Eas')).status).toBe(200)
   })
 })
 
 describe('404', () => {
-  it.each([['/no-such-page', 'Unfortunately'], ['/pl/nie-ma-takiej-strony', 'Niestety'], ['/de/gibt-es-nicht', 'Leider']])('%s is a 404 page in its locale', async (path, text) => {
+  it.each([
+    ['/no-such-page', 'Unfortunately'],
+    ['/pl/nie-ma-takiej-strony', 'Niestety'],
+    ['/de/gibt-es-nicht', 'Leider'],
+  ])('%s is a 404 page in its locale', async (path, text) => {
     const { status, body } = await getJson<PageData>(path)
     expect(status).toBe(404)
     expect(body.content.colPos0?.length).toBeGreaterThan(0)
@@ -163,11 +229,20 @@ describe('404', () => {
 describe('faults, latency, request log', () => {
   it('fails as each fault kind says, only for the matching path and query', async () => {
     api.setFaults([
-      { path: '/a', kind: 'status500' }, { path: '/b', kind: 'status503' }, { path: '/c', kind: 'status404' },
-      { path: '/d', kind: 'reset' }, { path: '/e', kind: 'hang' }, { path: '/f', kind: 'malformed-json' },
-      { path: '/g', kind: 'html' }, { path: '/', query: 'type=834', kind: 'status500' },
+      { path: '/a', kind: 'status500' },
+      { path: '/b', kind: 'status503' },
+      { path: '/c', kind: 'status404' },
+      { path: '/d', kind: 'reset' },
+      { path: '/e', kind: 'hang' },
+      { path: '/f', kind: 'malformed-json' },
+      { path: '/g', kind: 'html' },
+      { path: '/', query: 'type=834', kind: 'status500' },
     ])
-    for (const [path, status] of [['/a', 500], ['/b', 503], ['/c', 404]] as const) {
+    for (const [path, status] of [
+      ['/a', 500],
+      ['/b', 503],
+      ['/c', 404],
+    ] as const) {
       expect(await getJson(path)).toMatchObject({ status, body: { error: expect.any(String) } })
     }
     await expect(get('/d')).rejects.toThrow()
@@ -175,14 +250,18 @@ describe('faults, latency, request log', () => {
     await expect(hanging.text()).rejects.toThrow()
     await expect((await get('/f')).json()).rejects.toThrow()
     const html = await get('/g')
-    expect([html.status, html.headers.get('content-type'), (await html.text()).includes('<html>')]).toEqual([200, 'text/html; charset=utf-8', true])
+    expect([html.status, html.headers.get('content-type'), (await html.text()).includes('<html>')]).toEqual([
+      200,
+      'text/html; charset=utf-8',
+      true,
+    ])
     expect((await get('/?type=834')).status).toBe(500)
     expect((await get('/')).status).toBe(200)
     api.setFaults([])
     expect((await get('/?type=834')).status).toBe(200)
   })
 
-  it("answers no earlier than the latency after the request arrived", async () => {
+  it('answers no earlier than the latency after the request arrived', async () => {
     api.setLatency(150)
     const started = performance.now()
     await (await get('/about-us')).text()
@@ -192,24 +271,37 @@ describe('faults, latency, request log', () => {
 
   it('logs path, parsed query and headers', async () => {
     await (await get('/pl/kontakt?foo=bar', { headers: { 'x-demo-test': 'yes' } })).text()
-    expect(api.requests.at(-1)).toMatchObject({ method: 'GET', path: '/pl/kontakt', query: { foo: 'bar' }, headers: { 'x-demo-test': 'yes' } })
+    expect(api.requests.at(-1)).toMatchObject({
+      method: 'GET',
+      path: '/pl/kontakt',
+      query: { foo: 'bar' },
+      headers: { 'x-demo-test': 'yes' },
+    })
   })
 })
 
 describe('robustness', () => {
   const raw = (target: string) =>
     new Promise<string>((done, fail) => {
-      const socket = connect(Number(new URL(api.url).port), '127.0.0.1', () => socket.end(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`))
+      const socket = connect(Number(new URL(api.url).port), '127.0.0.1', () =>
+        socket.end(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`),
+      )
       let text = ''
-      socket.on('data', (chunk) => (text += chunk)).on('end', () => done(text)).on('error', fail)
+      socket
+        .on('data', (chunk) => (text += chunk))
+        .on('end', () => done(text))
+        .on('error', fail)
     })
 
-  it.each(['/..%2f..%2fetc/passwd', '/fileadmin/..%2f..%2fsite.json', '/%E0%A4%A', '/a%00b'])('refuses %s with 400', async (path) => {
-    const res = await get(path)
-    const text = await res.text()
-    expect(res.status).toBe(400)
-    expect(text).not.toMatch(/root:|"languages"/)
-  })
+  it.each(['/..%2f..%2fetc/passwd', '/fileadmin/..%2f..%2fsite.json', '/%E0%A4%A', '/a%00b'])(
+    'refuses %s with 400',
+    async (path) => {
+      const res = await get(path)
+      const text = await res.text()
+      expect(res.status).toBe(400)
+      expect(text).not.toMatch(/root:|"languages"/)
+    },
+  )
 
   it('refuses raw traversal targets and keeps serving', async () => {
     expect(await raw('/../../etc/passwd')).toMatch(/^HTTP\/1\.1 400/)

@@ -13,21 +13,21 @@ import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startDemoApi } from '../../src/demo/server.js'
 import type { DemoRequest } from '../../src/demo/server.js'
+import { startDemoApi } from '../../src/demo/server.js'
 import {
   BIG_PAGE_MIN_BYTES,
   BIG_PAGE_PATH,
   buildHostileSite,
   copyHostileSite,
   findHtmlViolations,
+  type HostileBuild,
   PROJECT_ROOT,
   SENTINEL,
   tokenizeHtml,
   VARIANTS,
   walkFiles,
   writeHostileConfig,
-  type HostileBuild,
 } from './hostile-helpers.js'
 
 /** Links of the corpus that must never be fetched nor written (see test/fixtures/hostile-site/README.md). */
@@ -45,9 +45,20 @@ const HOSTILE_PATHS = [
 ]
 const REFUSED_REDIRECTS = ['/go/js', '/go/data', '/go/vbscript', '/go/spaces', '/go/dotdot', '/go/newline']
 const HOSTILE_PAGES = [
-  '/xss/meta', '/xss/seo', '/xss/content', '/xss/links', '/xss/unicode',
-  '/broken/types', '/broken/null-content', '/broken/list-content', '/broken/elements', '/broken/numbers-as-strings', '/broken/deep',
-  '/pl/xss/tresc', '/pl/zepsute', '/de/xss/inhalt',
+  '/xss/meta',
+  '/xss/seo',
+  '/xss/content',
+  '/xss/links',
+  '/xss/unicode',
+  '/broken/types',
+  '/broken/null-content',
+  '/broken/list-content',
+  '/broken/elements',
+  '/broken/numbers-as-strings',
+  '/broken/deep',
+  '/pl/xss/tresc',
+  '/pl/zepsute',
+  '/de/xss/inhalt',
 ]
 const LEVEL_4 = '/level-1/level-2/level-3/level-4'
 const HOSTILE_SLUG = '/weird/"><img src=x onerror=window.__xss=1>'
@@ -78,7 +89,10 @@ function pageRequests(requests: readonly DemoRequest[]): Map<string, number> {
 /** Runs bin/site.js without blocking this process (the demo API answers from it). */
 function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin', 'site.js'), ...args], { cwd: PROJECT_ROOT, env: { ...process.env, CI: 'true' } })
+    const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin', 'site.js'), ...args], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, CI: 'true' },
+    })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
@@ -105,12 +119,28 @@ describe('hostile corpus: build() completes', () => {
   })
 
   it('pages with missing and wrongly typed fields are built, their problems listed', async () => {
-    for (const path of ['/broken/null-content', '/broken/list-content', '/broken/elements', '/broken/numbers-as-strings', '/broken/deep', '/pl/zepsute']) {
+    for (const path of [
+      '/broken/null-content',
+      '/broken/list-content',
+      '/broken/elements',
+      '/broken/numbers-as-strings',
+      '/broken/deep',
+      '/pl/zepsute',
+    ]) {
       expect(existsSync(join(site.outDir, path.slice(1), 'index.html')), path).toBe(true)
     }
     // numbers sent as strings are read as numbers without a complaint; every other page lists its problems
-    for (const path of ['/broken/null-content', '/broken/list-content', '/broken/elements', '/broken/deep', '/pl/zepsute']) {
-      expect(site.result.skipped.some((s) => s.item === path), `problems of ${path} listed`).toBe(true)
+    for (const path of [
+      '/broken/null-content',
+      '/broken/list-content',
+      '/broken/elements',
+      '/broken/deep',
+      '/pl/zepsute',
+    ]) {
+      expect(
+        site.result.skipped.some((s) => s.item === path),
+        `problems of ${path} listed`,
+      ).toBe(true)
     }
     const report = skippedText().join('\n')
     expect(report).toMatch(/\/broken\/null-content \| .*content is null/)
@@ -147,22 +177,39 @@ describe('hostile corpus: nothing is written outside the output folder', () => {
   })
 
   it('no sentinel file appears anywhere the hostile paths point to', () => {
-    const places = [site.parent, dirname(site.parent), tmpdir(), PROJECT_ROOT, join(site.outDir, 'hostile'), '/', '/etc', '/tmp']
+    const places = [
+      site.parent,
+      dirname(site.parent),
+      tmpdir(),
+      PROJECT_ROOT,
+      join(site.outDir, 'hostile'),
+      '/',
+      '/etc',
+      '/tmp',
+    ]
     for (const place of places) expect(existsSync(join(place, SENTINEL)), join(place, SENTINEL)).toBe(false)
     expect(files.filter((f) => f.path.includes(SENTINEL) || f.path.includes('hostile/'))).toEqual([])
   })
 
   it('the output holds no symlinks and no name with a control character, backslash or dot segment', () => {
     expect(files.filter((f) => f.symlink)).toEqual([])
-    const bad = files.filter((f) => /[\u0000-\u001f\u007f\\]/.test(f.path) || f.path.split('/').some((s) => s === '..' || s === '.' || s === ''))
+    const bad = files.filter(
+      (f) =>
+        /[\u0000-\u001f\u007f\\]/.test(f.path) || f.path.split('/').some((s) => s === '..' || s === '.' || s === ''),
+    )
     expect(bad).toEqual([])
   })
 })
 
 describe('hostile corpus: every hostile string is escaped', () => {
   it('control: the HTML scanner flags what a browser would run', () => {
-    const page = (body: string, head = '<title>t</title>') => `<!doctype html><html><head>${head}</head><body>${body}</body></html>`
-    expect(findHtmlViolations(page('<p title="&lt;img src=x onerror=alert(1)&gt;">&lt;script&gt;alert(1)&lt;/script&gt;</p>'))).toEqual([])
+    const page = (body: string, head = '<title>t</title>') =>
+      `<!doctype html><html><head>${head}</head><body>${body}</body></html>`
+    expect(
+      findHtmlViolations(
+        page('<p title="&lt;img src=x onerror=alert(1)&gt;">&lt;script&gt;alert(1)&lt;/script&gt;</p>'),
+      ),
+    ).toEqual([])
     const bad = [
       page('<img src=x onerror=alert(1)>'),
       page('<a href=" java&#x09;script:alert(1)">x</a>'),
@@ -196,11 +243,16 @@ describe('hostile corpus: every hostile string is escaped', () => {
     const metaAttrs = new Set(['charset', 'name', 'property', 'http-equiv', 'content', 'data-site-head'])
     const metas = tokenizeHtml(head).filter((t) => t.name === 'meta')
     expect(metas.flatMap((t) => t.attrs.map(([name]) => name)).filter((name) => !metaAttrs.has(name))).toEqual([])
-    expect(metas.find((t) => t.attrs.some(([n, v]) => n === 'name' && v === 'twitter:card'))?.attrs).toContainEqual(['content', 'summary" onclick="window.__xss=1'])
+    expect(metas.find((t) => t.attrs.some(([n, v]) => n === 'name' && v === 'twitter:card'))?.attrs).toContainEqual([
+      'content',
+      'summary" onclick="window.__xss=1',
+    ])
     const seo = await read('xss/seo/index.html')
     expect(seo.slice(0, seo.indexOf('</head>')).match(/<title[^>]*>/g)).toHaveLength(1)
     const roots = tokenizeHtml(seo).filter((t) => t.name === 'html' || t.name === 'body')
-    expect(roots.flatMap((t) => t.attrs.map(([name]) => name)).filter((name) => !['lang', 'dir', 'class'].includes(name))).toEqual([])
+    expect(
+      roots.flatMap((t) => t.attrs.map(([name]) => name)).filter((name) => !['lang', 'dir', 'class'].includes(name)),
+    ).toEqual([])
   })
 
   it('the hostile slug becomes one folder and is escaped where the page names itself', async () => {
@@ -229,7 +281,10 @@ describe('hostile corpus: refused items are listed in the build report', () => {
     const report = skippedText()
     const requested = [...pageRequests(site.api.requests).keys()]
     for (const path of HOSTILE_PATHS) {
-      expect(report.some((line) => line.startsWith(path.slice(0, 150))), `${path.slice(0, 60)} listed`).toBe(true)
+      expect(
+        report.some((line) => line.startsWith(path.slice(0, 150))),
+        `${path.slice(0, 60)} listed`,
+      ).toBe(true)
     }
     expect(requested.filter((p) => p.includes(SENTINEL) || p.includes('hostile/') || p.length > 1024)).toEqual([])
   })
@@ -237,7 +292,10 @@ describe('hostile corpus: refused items are listed in the build report', () => {
   it('unsafe redirect targets are refused and listed; nothing is written for them', () => {
     const report = skippedText()
     for (const from of REFUSED_REDIRECTS) {
-      expect(report.some((line) => line.startsWith(`${from} -> `) && line.includes('redirect refused')), from).toBe(true)
+      expect(
+        report.some((line) => line.startsWith(`${from} -> `) && line.includes('redirect refused')),
+        from,
+      ).toBe(true)
       expect(existsSync(join(site.outDir, from.slice(1))), from).toBe(false)
       expect(site.result.redirects.map((r) => r.from)).not.toContain(from)
     }
@@ -258,9 +316,18 @@ describe('hostile corpus: refused items are listed in the build report', () => {
   it('unsafe links in navigation, menus, header links, files and meta are listed', () => {
     const report = skippedText().join('\n')
     const expectations: Array<[string, RegExp]> = [
-      ['main navigation javascript:', /initial data \(en\) \| .*navigation\[0\]\.children\[\d+\]\.link: unsafe link "javascript:window.__xss=1"/],
-      ['main navigation data:', /initial data \(en\) \| .*navigation\[0\]\.children\[\d+\]\.link: unsafe link "data:text\/html/],
-      ['footer vbscript:', /initial data \(en\) \| .*footerNavigation\[\d+\]\.link: unsafe link "vbscript:msgbox\(1\)"/],
+      [
+        'main navigation javascript:',
+        /initial data \(en\) \| .*navigation\[0\]\.children\[\d+\]\.link: unsafe link "javascript:window.__xss=1"/,
+      ],
+      [
+        'main navigation data:',
+        /initial data \(en\) \| .*navigation\[0\]\.children\[\d+\]\.link: unsafe link "data:text\/html/,
+      ],
+      [
+        'footer vbscript:',
+        /initial data \(en\) \| .*footerNavigation\[\d+\]\.link: unsafe link "vbscript:msgbox\(1\)"/,
+      ],
       ['social javascript:', /initial data \(en\) \| .*socialMenu\[\d+\]\.link: unsafe link "javascript:/],
       ['header link javascript:', /\/xss\/links \| .*headerLink\.href: unsafe link "javascript:/],
       ['header link data:', /\/xss\/links \| .*headerLink: unsafe link "data:/],
@@ -268,7 +335,10 @@ describe('hostile corpus: refused items are listed in the build report', () => {
       ['i18n javascript:', /\/xss\/links \| .*i18n\[1\]\.link: unsafe link "javascript:alert\(1\)"/],
       ['canonical javascript:', /\/xss\/meta \| .*meta\.canonical\.href: unsafe link "javascript:alert\(1\)"/],
       ['og image javascript:', /\/xss\/meta \| .*meta\.ogImage\.publicUrl: unsafe link/],
-      ['gallery file javascript:', /\/xss\/content \| .*gallery\.rows\.1\.columns\.1\.publicUrl: unsafe link "javascript:alert\(1\)"/],
+      [
+        'gallery file javascript:',
+        /\/xss\/content \| .*gallery\.rows\.1\.columns\.1\.publicUrl: unsafe link "javascript:alert\(1\)"/,
+      ],
       ['upload data:', /\/xss\/content \| .*uploads\)\.media\[1\]\.publicUrl: unsafe link "data:/],
       ['reserved file name', /^\/sitemap\.xml \| collides with a file the build writes/m],
     ]
@@ -283,9 +353,12 @@ describe('hostile corpus: refused items are listed in the build report', () => {
   it('unsafe links removed from rich text (bodytext) are listed too', () => {
     // Only in the bodytext of /xss/links: sanitize-html drops these hrefs; the report must say so.
     const report = skippedText()
-    const missing = ['file:///etc/passwd', 'C:\\Windows\\win.ini', 'vbscript:msgbox(1)', 'JaVaScRiPt:window.__xss=1'].filter(
-      (href) => !report.some((line) => line.includes(href) && line.includes('/xss/links')),
-    )
+    const missing = [
+      'file:///etc/passwd',
+      'C:\\Windows\\win.ini',
+      'vbscript:msgbox(1)',
+      'JaVaScRiPt:window.__xss=1',
+    ].filter((href) => !report.some((line) => line.includes(href) && line.includes('/xss/links')))
     expect(missing).toEqual([])
   })
 })
@@ -295,14 +368,17 @@ describe('hostile corpus: unicode slugs, duplicates and cycles', () => {
     const names = await readdir(join(site.outDir, 'de'))
     expect(names).toContain('über-uns')
     expect(names.filter((n) => n.normalize('NFC') === 'über-uns' || /%c3%bc/i.test(n))).toEqual(['über-uns'])
-    expect(site.result.pages.paths.filter((p) => decodeURIComponent(p).normalize('NFC') === '/de/über-uns')).toEqual(['/de/%C3%BCber-uns'])
+    expect(site.result.pages.paths.filter((p) => decodeURIComponent(p).normalize('NFC') === '/de/über-uns')).toEqual([
+      '/de/%C3%BCber-uns',
+    ])
     expect(existsSync(join(site.outDir, 'de', 'größe', 'übersicht', 'index.html'))).toBe(true)
   })
 
   it('fetches every page once, however many menus, spellings and cycles lead to it', () => {
     const counts = pageRequests(site.api.requests)
     expect([...counts].filter(([, n]) => n > 1)).toEqual([])
-    for (const path of ['/about-us', '/contact', '/de/über-uns', '/cycle/a', '/cycle/b', '/go/loop-a', '/go/loop-b']) expect(counts.get(path), path).toBe(1)
+    for (const path of ['/about-us', '/contact', '/de/über-uns', '/cycle/a', '/cycle/b', '/go/loop-a', '/go/loop-b'])
+      expect(counts.get(path), path).toBe(1)
     const initialData = site.api.requests.filter((r) => r.query.type !== undefined)
     expect(initialData).toHaveLength(3)
   })

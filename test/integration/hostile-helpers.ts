@@ -9,10 +9,10 @@ import { cp, lstat, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { build, type BuildResult } from '../../src/build/build.js'
+import { type BuildResult, build } from '../../src/build/build.js'
 import { resolveConfig } from '../../src/config/load.js'
 import { selectSite } from '../../src/config/resolve.js'
-import { startDemoApi, type DemoApi } from '../../src/demo/server.js'
+import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url))
 export const HOSTILE_FIXTURE = fileURLToPath(new URL('../fixtures/hostile-site/', import.meta.url))
@@ -53,7 +53,14 @@ export function createBigPage(): Json {
       colPos: 0,
       categories: '',
       appearance: { layout: 'default', frameClass: 'default', spaceBefore: '', spaceAfter: '' },
-      content: { header: `Section ${i} ${payload}`, subheader: '', headerLayout: 2, headerPosition: '', headerLink: '', bodytext: `${paragraph}${payload}` },
+      content: {
+        header: `Section ${i} ${payload}`,
+        subheader: '',
+        headerLayout: 2,
+        headerPosition: '',
+        headerLink: '',
+        bodytext: `${paragraph}${payload}`,
+      },
     }
     bytes += JSON.stringify(element).length
     elements.push(element)
@@ -67,13 +74,24 @@ export function createBigPage(): Json {
     spacer: 0,
     hasSubpages: 0,
   }))
-  elements.push({ id: 99_999, type: 'menu_pages', colPos: 0, categories: '', appearance: {}, content: { header: 'Many duplicate links', menu } })
+  elements.push({
+    id: 99_999,
+    type: 'menu_pages',
+    colPos: 0,
+    categories: '',
+    appearance: {},
+    content: { header: 'Many duplicate links', menu },
+  })
   return {
     id: 9000,
     type: 'Standard',
     slug: BIG_PAGE_PATH,
     media: [],
-    meta: { title: 'A page of five megabytes', description: BIG_PAGE_PAYLOADS.join(' '), robots: { noIndex: false, noFollow: false } },
+    meta: {
+      title: 'A page of five megabytes',
+      description: BIG_PAGE_PAYLOADS.join(' '),
+      robots: { noIndex: false, noFollow: false },
+    },
     categories: '',
     breadcrumbs: [{ title: 'Home', link: '/', target: '', active: 1, current: 0, spacer: 0, hasSubpages: 1 }],
     appearance: { layout: 'layout-0', backendLayout: 'default' },
@@ -137,7 +155,11 @@ export interface HostileBuild {
 export async function writeHostileConfig(apiUrl: string): Promise<{ dir: string; file: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'site-hostile-config-'))
   const file = join(dir, 'site.config.json')
-  const config = { baseUrl: HOSTILE_BASE_URL, api: { baseUrl: apiUrl }, i18n: { default: 'en', locales: ['en', 'pl', 'de'] } }
+  const config = {
+    baseUrl: HOSTILE_BASE_URL,
+    api: { baseUrl: apiUrl },
+    i18n: { default: 'en', locales: ['en', 'pl', 'de'] },
+  }
   await writeFile(file, JSON.stringify(config, null, 2))
   return { dir, file }
 }
@@ -156,7 +178,13 @@ export async function buildHostileSite(options: HostileSiteOptions = {}): Promis
   }
   try {
     const resolved = await resolveConfig({ root: PROJECT_ROOT, configFile: config.file })
-    const result = await build({ config: resolved, site: selectSite(resolved.sites), outDir, buildId: 'hostile', logger: { info: () => {}, warn: () => {} } })
+    const result = await build({
+      config: resolved,
+      site: selectSite(resolved.sites),
+      outDir,
+      buildId: 'hostile',
+      logger: { info: () => {}, warn: () => {} },
+    })
     return { api, contentDir, parent, outDir, parentBefore, configFile: config.file, result, close }
   } catch (error) {
     await close()
@@ -171,7 +199,8 @@ export async function walkFiles(dir: string): Promise<Array<{ path: string; syml
     for (const entry of await readdir(folder, { withFileTypes: true })) {
       const full = join(folder, entry.name)
       if (entry.isDirectory()) await walk(full)
-      else found.push({ path: relative(dir, full).split('\\').join('/'), symlink: (await lstat(full)).isSymbolicLink() })
+      else
+        found.push({ path: relative(dir, full).split('\\').join('/'), symlink: (await lstat(full)).isSymbolicLink() })
     }
   }
   await walk(dir)
@@ -193,7 +222,17 @@ export interface HtmlTag {
 
 const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext'])
 const ENTITY_RE = /&(#x[0-9a-f]+|#\d+|[a-z][a-z0-9]*);?/gi
-const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", colon: ':', tab: '\t', newline: '\n', nbsp: '\u00a0' }
+const NAMED: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  colon: ':',
+  tab: '\t',
+  newline: '\n',
+  nbsp: '\u00a0',
+}
 
 /** Decodes the entities an attribute value may hide a scheme behind (`&#106;avascript&colon;`). */
 export function decodeEntities(text: string): string {
@@ -238,7 +277,8 @@ export function tokenizeHtml(html: string): HtmlTag[] {
         break
       }
       let attr = html[i++]!
-      while (i < html.length && !isSpace(html[i]) && html[i] !== '/' && html[i] !== '>' && html[i] !== '=') attr += html[i++]
+      while (i < html.length && !isSpace(html[i]) && html[i] !== '/' && html[i] !== '>' && html[i] !== '=')
+        attr += html[i++]
       while (isSpace(html[i])) i++
       let value = ''
       if (html[i] === '=') {
@@ -267,7 +307,24 @@ export function tokenizeHtml(html: string): HtmlTag[] {
   return tags
 }
 
-const URL_ATTRS = new Set(['href', 'src', 'action', 'formaction', 'xlink:href', 'poster', 'data', 'background', 'cite', 'ping', 'srcset', 'lowsrc', 'dynsrc', 'manifest', 'codebase', 'archive'])
+const URL_ATTRS = new Set([
+  'href',
+  'src',
+  'action',
+  'formaction',
+  'xlink:href',
+  'poster',
+  'data',
+  'background',
+  'cite',
+  'ping',
+  'srcset',
+  'lowsrc',
+  'dynsrc',
+  'manifest',
+  'codebase',
+  'archive',
+])
 const BAD_SCHEME_RE = /^(javascript|vbscript|data|file):/i
 const BAD_TAGS = new Set(['base', 'object', 'embed', 'applet', 'frame', 'frameset', 'portal'])
 
@@ -287,14 +344,19 @@ export function findHtmlViolations(html: string): string[] {
     const where = `<${tag.name}> at ${tag.offset}`
     if (BAD_TAGS.has(tag.name)) problems.push(`${where}: element not allowed`)
     for (const [name, value] of tag.attrs) {
-      if (/^on/i.test(name)) problems.push(`${where}: event handler attribute ${name}=${JSON.stringify(value.slice(0, 60))}`)
+      if (/^on/i.test(name))
+        problems.push(`${where}: event handler attribute ${name}=${JSON.stringify(value.slice(0, 60))}`)
       if (name === 'srcdoc') problems.push(`${where}: srcdoc attribute`)
-      if (name === 'style' && /(javascript|expression\()/i.test(value)) problems.push(`${where}: script in style attribute`)
-      if (URL_ATTRS.has(name) && BAD_SCHEME_RE.test(schemeView(value))) problems.push(`${where}: ${name}=${JSON.stringify(value.slice(0, 60))}`)
+      if (name === 'style' && /(javascript|expression\()/i.test(value))
+        problems.push(`${where}: script in style attribute`)
+      if (URL_ATTRS.has(name) && BAD_SCHEME_RE.test(schemeView(value)))
+        problems.push(`${where}: ${name}=${JSON.stringify(value.slice(0, 60))}`)
     }
     const attr = (n: string) => tag.attrs.find(([k]) => k === n)?.[1]
     if (tag.name === 'meta' && attr('http-equiv')?.toLowerCase() === 'refresh') {
-      const target = schemeView((attr('content') ?? '').replace(/^[^;]*;\s*(url\s*=\s*)?/i, '').replace(/^['"]|['"]$/g, ''))
+      const target = schemeView(
+        (attr('content') ?? '').replace(/^[^;]*;\s*(url\s*=\s*)?/i, '').replace(/^['"]|['"]$/g, ''),
+      )
       if (BAD_SCHEME_RE.test(target)) problems.push(`${where}: meta refresh to ${JSON.stringify(target.slice(0, 60))}`)
     }
     if (tag.name === 'script') {
@@ -307,7 +369,9 @@ export function findHtmlViolations(html: string): string[] {
           problems.push(`${where}: JSON script does not parse (content broke out of it?)`)
         }
       } else if (!(type === 'module' && src.startsWith('/_site/') && (tag.text ?? '').trim() === '')) {
-        problems.push(`${where}: unexpected script ${JSON.stringify({ type, src, text: (tag.text ?? '').slice(0, 60) })}`)
+        problems.push(
+          `${where}: unexpected script ${JSON.stringify({ type, src, text: (tag.text ?? '').slice(0, 60) })}`,
+        )
       }
     }
   }

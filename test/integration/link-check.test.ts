@@ -6,7 +6,7 @@ import { existsSync, statSync } from 'node:fs'
 import { readdir, readFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startBuiltSite, type BuiltSite } from '../e2e/helpers/site.js'
+import { type BuiltSite, startBuiltSite } from '../e2e/helpers/site.js'
 
 const ATTR_RE = /\s(href|src)="([^"]*)"/g
 
@@ -24,7 +24,11 @@ function resolveTarget(outDir: string, pathname: string): string | undefined {
   return existsSync(index) ? index : undefined
 }
 
-const decodeEntities = (value: string) => value.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#x27;|&#39;/g, "'")
+const decodeEntities = (value: string) =>
+  value
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'")
 
 describe('link check of the built demo site (issue 7)', () => {
   let site: BuiltSite
@@ -57,7 +61,8 @@ describe('link check of the built demo site (issue 7)', () => {
     expect(payloads.length).toBe(site.result.pages.paths.length + (site.result.redirects?.length ?? 0))
     for (const file of payloads) {
       const payload = JSON.parse(await readFile(join(site.outDir, file), 'utf8')) as { initialDataUrl?: string }
-      if (payload.initialDataUrl) expect(resolveTarget(site.outDir, payload.initialDataUrl), `${file} -> ${payload.initialDataUrl}`).toBeDefined()
+      if (payload.initialDataUrl)
+        expect(resolveTarget(site.outDir, payload.initialDataUrl), `${file} -> ${payload.initialDataUrl}`).toBeDefined()
     }
   })
 })

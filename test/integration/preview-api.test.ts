@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDemoApi } from '../../src/demo/server.js'
 import type { TemplateRegistry } from '../../src/render/types.js'
-import { DEMO_OPTIONS, loadTestRegistry, makeHandler, startScriptedApi, type ScriptedApi } from './preview-helpers.js'
+import { DEMO_OPTIONS, loadTestRegistry, makeHandler, type ScriptedApi, startScriptedApi } from './preview-helpers.js'
 
 const PAGE = {
   id: 7,
@@ -31,8 +31,18 @@ describe('preview handler and the content API', () => {
     demo = await startDemoApi({ port: 0 })
     elsewhere = await startScriptedApi({})
     scripted = await startScriptedApi({
-      '/?type=834': { body: INITIAL, headers: { 'set-cookie': ['session=abc; Path=/; HttpOnly'], 'cache-control': 'max-age=5' } },
-      '/scripted': { body: PAGE, headers: { 'cache-control': 'private, max-age=60', 'x-typo3-parsetime': '12ms', 'set-cookie': ['fe_typo_user=xyz; Path=/'] } },
+      '/?type=834': {
+        body: INITIAL,
+        headers: { 'set-cookie': ['session=abc; Path=/; HttpOnly'], 'cache-control': 'max-age=5' },
+      },
+      '/scripted': {
+        body: PAGE,
+        headers: {
+          'cache-control': 'private, max-age=60',
+          'x-typo3-parsetime': '12ms',
+          'set-cookie': ['fe_typo_user=xyz; Path=/'],
+        },
+      },
       '/bad-redirect': { body: { redirectUrl: 'javascript:alert(1)', statusCode: 301 } },
       '/protocol-relative': { body: { redirectUrl: '//evil.example/x', statusCode: 302 } },
       '/external': { body: { redirectUrl: 'https://www.example.com/target', statusCode: 307 } },
@@ -47,7 +57,9 @@ describe('preview handler and the content API', () => {
 
   it('sends only the allowed query parameters to the page request (type always passes)', async () => {
     const { handle } = await makeHandler({ apiUrl: demo.url, registry })
-    const res = await handle(new Request('http://localhost/services?cHash=abc&utm_source=mail&type=0&pce=1&debug&tx_news_pi1%5Bnews%5D=5'))
+    const res = await handle(
+      new Request('http://localhost/services?cHash=abc&utm_source=mail&type=0&pce=1&debug&tx_news_pi1%5Bnews%5D=5'),
+    )
     await res.text()
     const seen = pageRequests('/services').at(-1)!
     expect(seen.query).toEqual({ cHash: 'abc', type: '0', 'tx_news_pi1[news]': '5' })
@@ -60,7 +72,13 @@ describe('preview handler and the content API', () => {
     await (
       await handle(
         new Request('http://localhost/contact', {
-          headers: { cookie: 'be_typo_user=1', 'accept-language': 'pl-PL', authorization: 'Bearer secret', 'x-api-key': 'k', 'x-forwarded-host': 'evil.example' },
+          headers: {
+            cookie: 'be_typo_user=1',
+            'accept-language': 'pl-PL',
+            authorization: 'Bearer secret',
+            'x-api-key': 'k',
+            'x-forwarded-host': 'evil.example',
+          },
         }),
       )
     ).text()
@@ -77,7 +95,11 @@ describe('preview handler and the content API', () => {
   })
 
   it('forwards nothing when proxyReqHeaders is off', async () => {
-    const { handle } = await makeHandler({ apiUrl: demo.url, registry, user: { ...DEMO_OPTIONS, api: { ...DEMO_OPTIONS.api, proxyReqHeaders: false } } })
+    const { handle } = await makeHandler({
+      apiUrl: demo.url,
+      registry,
+      user: { ...DEMO_OPTIONS, api: { ...DEMO_OPTIONS.api, proxyReqHeaders: false } },
+    })
     const before = demo.requests.length
     await (await handle(new Request('http://localhost/contact', { headers: { cookie: 'be_typo_user=1' } }))).text()
     for (const request of demo.requests.slice(before)) expect(request.headers).not.toHaveProperty('cookie')
@@ -91,7 +113,11 @@ describe('preview handler and the content API', () => {
     expect(res.headers.get('cache-control')).toBe('private, max-age=60')
     expect(res.headers.getSetCookie()).toEqual(['session=abc; Path=/; HttpOnly', 'fe_typo_user=xyz; Path=/'])
     expect(res.headers.has('x-typo3-parsetime')).toBe(false)
-    const none = await makeHandler({ apiUrl: scripted.url, registry, user: { ...DEMO_OPTIONS, api: { ...DEMO_OPTIONS.api, proxyHeaders: false } } })
+    const none = await makeHandler({
+      apiUrl: scripted.url,
+      registry,
+      user: { ...DEMO_OPTIONS, api: { ...DEMO_OPTIONS.api, proxyHeaders: false } },
+    })
     const plain = await none.handle(new Request('http://localhost/scripted'))
     await plain.text()
     expect(plain.headers.get('cache-control')).toBe('no-store')
@@ -114,7 +140,11 @@ describe('preview handler and the content API', () => {
   it('only ever calls the configured API, whatever the request says', async () => {
     const { handle } = await makeHandler({ apiUrl: demo.url, registry })
     const other = new URL(elsewhere.url).host
-    const res = await handle(new Request(`http://${other}/about-us`, { headers: { host: other, 'x-forwarded-host': other, forwarded: `host=${other}` } }))
+    const res = await handle(
+      new Request(`http://${other}/about-us`, {
+        headers: { host: other, 'x-forwarded-host': other, forwarded: `host=${other}` },
+      }),
+    )
     expect(res.status).toBe(200)
     await res.text()
     await (await handle(new Request(`http://localhost/${elsewhere.url}/about-us`))).text()
@@ -123,7 +153,13 @@ describe('preview handler and the content API', () => {
   })
 
   describe('several sites', () => {
-    const user = { ...DEMO_OPTIONS, sites: [{ hostname: ['www.example.com', 'example.com'] }, { hostname: 'de.example.com', i18n: { default: 'de' } }] }
+    const user = {
+      ...DEMO_OPTIONS,
+      sites: [
+        { hostname: ['www.example.com', 'example.com'] },
+        { hostname: 'de.example.com', i18n: { default: 'de' } },
+      ],
+    }
 
     it('chooses the site by Host and answers an unknown host with 404 and the spec message', async () => {
       const { handle } = await makeHandler({ apiUrl: demo.url, registry, user })

@@ -10,7 +10,11 @@ describe('site preview (the command)', () => {
   afterAll(async () => api?.close())
 
   it('prints the URL, serves, and exits 0 on SIGTERM', async () => {
-    const run = startCli(['preview', '--port', '0', '--api', api.url, '--no-watch'], REPO_ROOT, /Preview: (http:\/\/127\.0\.0\.1:\d+)\//)
+    const run = startCli(
+      ['preview', '--port', '0', '--api', api.url, '--no-watch'],
+      REPO_ROOT,
+      /Preview: (http:\/\/127\.0\.0\.1:\d+)\//,
+    )
     const [, url] = await run.started
     const res = await fetch(`${url}/about-us`, { headers: { 'user-agent': 'Mozilla/5.0 Chrome/124.0' } })
     expect(res.status).toBe(200)

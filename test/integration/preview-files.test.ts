@@ -12,7 +12,8 @@ describe('preview handler: payloads, files, refused requests', () => {
   let registry: TemplateRegistry
   let api: Awaited<ReturnType<typeof startDemoApi>>
   let handler: Awaited<ReturnType<typeof makeHandler>>
-  const get = (path: string, init: RequestInit = {}) => handler.handle(new Request(`http://localhost:3000${path}`, init))
+  const get = (path: string, init: RequestInit = {}) =>
+    handler.handle(new Request(`http://localhost:3000${path}`, init))
 
   beforeAll(async () => {
     tmp = await mkdtemp(join(tmpdir(), 'site-preview-files-'))
@@ -35,7 +36,13 @@ describe('preview handler: payloads, files, refused requests', () => {
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toMatch(/^application\/json/)
     const payload = await res.json()
-    expect(payload).toMatchObject({ buildId: 'preview', locale: 'en', path: '/about-us', status: 200, initialDataUrl: '/_site/data/initial-en.json' })
+    expect(payload).toMatchObject({
+      buildId: 'preview',
+      locale: 'en',
+      path: '/about-us',
+      status: 200,
+      initialDataUrl: '/_site/data/initial-en.json',
+    })
     expect(payload.page.id).toBe(2)
     const home = await (await get('/_payload.json')).json()
     expect(home).toMatchObject({ path: '/', locale: 'en', status: 200 })
@@ -47,7 +54,11 @@ describe('preview handler: payloads, files, refused requests', () => {
   it('answers redirects and errors in payloads', async () => {
     const moved = await get('/old-services/_payload.json')
     expect(moved.status).toBe(200)
-    expect(await moved.json()).toMatchObject({ buildId: 'preview', path: '/old-services', redirect: { to: '/services', statusCode: 301 } })
+    expect(await moved.json()).toMatchObject({
+      buildId: 'preview',
+      path: '/old-services',
+      redirect: { to: '/services', statusCode: 301 },
+    })
     const missing = await get('/no-such-page/_payload.json')
     expect(missing.status).toBe(404)
     expect(await missing.json()).toMatchObject({ status: 404, page: { id: 20 } })
@@ -83,7 +94,13 @@ describe('preview handler: payloads, files, refused requests', () => {
     expect(sw.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
     expect(await sw.text()).toBe('self.skipWaiting()')
     expect(await (await get('/icons/logo.svg')).text()).toBe('<svg/>')
-    for (const path of ['/..%2fsecret.txt', '/icons/..%2f..%2fsecret.txt', '/%2e%2e/secret.txt', '/sw.js%00', '/icons%5c..%5c..%5csecret.txt']) {
+    for (const path of [
+      '/..%2fsecret.txt',
+      '/icons/..%2f..%2fsecret.txt',
+      '/%2e%2e/secret.txt',
+      '/sw.js%00',
+      '/icons%5c..%5c..%5csecret.txt',
+    ]) {
       const res = await get(path)
       expect([400, 404], path).toContain(res.status)
       expect(await res.text(), path).not.toContain('top secret')
@@ -109,7 +126,8 @@ describe('preview handler: payloads, files, refused requests', () => {
     const post = await get('/about-us', { method: 'POST', body: 'x=1' })
     expect(post.status).toBe(405)
     expect(post.headers.get('allow')).toBe('GET, HEAD')
-    for (const method of ['PUT', 'DELETE', 'PATCH', 'OPTIONS']) expect((await get('/', { method })).status, method).toBe(405)
+    for (const method of ['PUT', 'DELETE', 'PATCH', 'OPTIONS'])
+      expect((await get('/', { method })).status, method).toBe(405)
     const head = await get('/about-us', { method: 'HEAD' })
     expect(head.status).toBe(200)
     expect(head.body).toBeNull()

@@ -25,7 +25,11 @@ export const DEMO_OPTIONS: UserConfig = {
 
 /** A resolved config whose API is `apiUrl` (as `--api` would set it). */
 export function makeConfig(apiUrl: string, user: UserConfig = DEMO_OPTIONS, root = REPO_ROOT): ResolvedConfig {
-  return { root, configFile: `${root}/config/site.config.ts`, sites: resolveSites(user, { apiBaseUrl: apiUrl }, 'test config') }
+  return {
+    root,
+    configFile: `${root}/config/site.config.ts`,
+    sites: resolveSites(user, { apiBaseUrl: apiUrl }, 'test config'),
+  }
 }
 
 /** Client assets as the bundler would report them; the handler serves `files` from memory. */
@@ -33,7 +37,11 @@ export const FAKE_CLIENT: ClientBundle = {
   assets: {
     scripts: ['/_site/assets/entry-1a2b3c.js'],
     styles: ['/_site/assets/styles-4d5e6f.css'],
-    templateChunks: { layouts: { Default: ['/_site/assets/Default-layout-11.js'] }, content: { Default: ['/_site/assets/Default-content-22.js'] }, main: ['/_site/assets/main-33.js'] },
+    templateChunks: {
+      layouts: { Default: ['/_site/assets/Default-layout-11.js'] },
+      content: { Default: ['/_site/assets/Default-content-22.js'] },
+      main: ['/_site/assets/main-33.js'],
+    },
   },
   editorAssets: { scripts: ['/_site/assets/editor-7a8b9c.js'], styles: ['/_site/assets/editor-0d1e2f.css'] },
   files: [
@@ -80,7 +88,12 @@ export async function startScriptedApi(answers: Record<string, ScriptedAnswer>):
 }
 
 /** The JSON embedded in a page for hydration. */
-export function readBoot(html: string): { buildId: string; reloadEventsUrl?: string; hydration?: unknown; state: Record<string, unknown> & { initialData?: unknown } } {
+export function readBoot(html: string): {
+  buildId: string
+  reloadEventsUrl?: string
+  hydration?: unknown
+  state: Record<string, unknown> & { initialData?: unknown }
+} {
   const match = /<script id="__SITE_BOOT__" type="application\/json">([\s\S]*?)<\/script>/.exec(html)
   if (!match) throw new Error('no boot JSON in the page')
   return JSON.parse(match[1]!.replace(/\\u003c/gi, '<'))
@@ -117,7 +130,10 @@ export async function loadTestRegistry(cacheDir: string) {
 
 /** Runs `bin/site.js` until `ready` matches its stdout, then hands over the child. */
 export function startCli(args: string[], cwd: string, ready: RegExp) {
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'site.js'), ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'site.js'), ...args], {
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))

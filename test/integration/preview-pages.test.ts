@@ -14,7 +14,8 @@ describe('preview handler: pages, errors, redirects, bots, editor preview', () =
   let registry: TemplateRegistry
   let api: Awaited<ReturnType<typeof startDemoApi>>
   let handle: (request: Request) => Promise<Response>
-  const get = (path: string, headers: Record<string, string> = {}) => handle(new Request(`http://localhost:3000${path}`, { headers: { 'user-agent': BROWSER, ...headers } }))
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    handle(new Request(`http://localhost:3000${path}`, { headers: { 'user-agent': BROWSER, ...headers } }))
 
   beforeAll(async () => {
     cacheDir = await mkdtemp(join(tmpdir(), 'site-preview-pages-'))
@@ -39,7 +40,14 @@ describe('preview handler: pages, errors, redirects, bots, editor preview', () =
     const boot = readBoot(html)
     expect(boot.buildId).toBe('preview')
     expect(boot.reloadEventsUrl).toBe('/_site/events')
-    expect(boot.state).toMatchObject({ mode: 'preview', path: '/about-us', locale: 'en', status: 200, editorPreview: false, debug: false })
+    expect(boot.state).toMatchObject({
+      mode: 'preview',
+      path: '/about-us',
+      locale: 'en',
+      status: 200,
+      editorPreview: false,
+      debug: false,
+    })
     expect(boot.state.initialData).toBeTruthy()
   })
 
@@ -72,7 +80,11 @@ describe('preview handler: pages, errors, redirects, bots, editor preview', () =
   })
 
   it('never adds editor preview markup when features.contentPreview is off', async () => {
-    const off = await makeHandler({ apiUrl: api.url, registry, user: { ...DEMO_OPTIONS, features: { contentPreview: false } } })
+    const off = await makeHandler({
+      apiUrl: api.url,
+      registry,
+      user: { ...DEMO_OPTIONS, features: { contentPreview: false } },
+    })
     const html = await (await off.handle(new Request('http://localhost/about-us?pce=1'))).text()
     expect(html).not.toContain('pce-target')
     expect(html).not.toContain('editor-7a8b9c.js')
@@ -161,8 +173,15 @@ describe('preview handler: pages, errors, redirects, bots, editor preview', () =
     const thrower = () => {
       throw new Error('template bug')
     }
-    const broken = { ...registry, layouts: Object.fromEntries(Object.keys(registry.layouts).map((name) => [name, thrower])) } as TemplateRegistry
-    const { handle: brokenHandle } = await makeHandler({ apiUrl: api.url, registry: broken, log: (line) => lines.push(line) })
+    const broken = {
+      ...registry,
+      layouts: Object.fromEntries(Object.keys(registry.layouts).map((name) => [name, thrower])),
+    } as TemplateRegistry
+    const { handle: brokenHandle } = await makeHandler({
+      apiUrl: api.url,
+      registry: broken,
+      log: (line) => lines.push(line),
+    })
     const res = await brokenHandle(new Request('http://localhost/about-us'))
     expect(res.status).toBe(500)
     await res.text()

@@ -4,13 +4,17 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { resolveConfig } from '../../src/config/load.js'
 import { startDemoApi } from '../../src/demo/server.js'
-import { startPreviewServer, type PreviewServer } from '../../src/preview/server.js'
+import { type PreviewServer, startPreviewServer } from '../../src/preview/server.js'
 import { REPO_ROOT } from './preview-helpers.js'
 
 const BROWSER = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/124.0 Safari/537.36' }
 
 /** Reads a server-sent event stream and resolves on the first event named `name`. */
-async function nextEvent(reader: ReadableStreamDefaultReader<Uint8Array>, name: string, timeoutMs = 15_000): Promise<string> {
+async function nextEvent(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  name: string,
+  timeoutMs = 15_000,
+): Promise<string> {
   const decoder = new TextDecoder()
   let text = ''
   const timer = setTimeout(() => void reader.cancel(), timeoutMs)
@@ -35,11 +39,20 @@ describe('preview server over a real socket, with watch and reload', () => {
 
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'site-preview-server-'))
-    for (const dir of ['templates', 'config', 'public']) await cp(join(REPO_ROOT, dir), join(root, dir), { recursive: true })
+    for (const dir of ['templates', 'config', 'public'])
+      await cp(join(REPO_ROOT, dir), join(root, dir), { recursive: true })
     api = await startDemoApi({ port: 0 })
     const inline = { root, apiBaseUrl: api.url }
     const config = await resolveConfig(inline)
-    server = await startPreviewServer({ config, root, inline, host: '127.0.0.1', port: 0, watch: true, log: (line) => lines.push(line) })
+    server = await startPreviewServer({
+      config,
+      root,
+      inline,
+      host: '127.0.0.1',
+      port: 0,
+      watch: true,
+      log: (line) => lines.push(line),
+    })
   }, 60_000)
   afterAll(async () => {
     await server?.close()
@@ -91,7 +104,9 @@ describe('preview server over a real socket, with watch and reload', () => {
     await writeFile(join(root, 'templates', 'content', 'Toggle.tsx'), source)
     await nextEvent(reader, 'reload')
     await reader.cancel()
-    expect(lines).toContain("preview: note: templates/content/Toggle.tsx uses useState but is not marked 'use client': on a first visit the browser keeps its server markup (add 'use client' as its first line)")
+    expect(lines).toContain(
+      "preview: note: templates/content/Toggle.tsx uses useState but is not marked 'use client': on a first visit the browser keeps its server markup (add 'use client' as its first line)",
+    )
   }, 30_000)
 
   it('serves a file added to public/ after the reload', async () => {
@@ -109,12 +124,14 @@ describe('preview server over a real socket, with watch and reload', () => {
     const good = await readFile(file, 'utf8')
     const before = lines.length
     await writeFile(file, `${good}\nexport const broken = {{`)
-    await expect.poll(() => lines.slice(before).join('\n'), { timeout: 15_000 }).toMatch(/reload failed.*site\.config\.ts/)
+    await expect
+      .poll(() => lines.slice(before).join('\n'), { timeout: 15_000 })
+      .toMatch(/reload failed.*site\.config\.ts/)
     expect((await page('/about-us')).status).toBe(200)
 
     const events = await fetch(`${server.url}/_site/events`)
     const reader = events.body!.getReader()
-    await writeFile(file, good.replace("tracking: {}", "tracking: { gtmId: 'GTM-WATCH01' }"))
+    await writeFile(file, good.replace('tracking: {}', "tracking: { gtmId: 'GTM-WATCH01' }"))
     await nextEvent(reader, 'reload')
     await reader.cancel()
     expect(await (await page('/about-us')).text()).toContain('GTM-WATCH01')

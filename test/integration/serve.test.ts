@@ -7,7 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startStaticServer } from '../../src/serve/server.js'
 
 /** A raw request: fetch would normalise `..` and encoded characters away before they reach the server. */
-function rawGet(base: string, path: string, method = 'GET', headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function rawGet(
+  base: string,
+  path: string,
+  method = 'GET',
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   const { hostname, port } = new URL(base)
   return new Promise((done, fail) => {
     const req = httpRequest({ hostname, port, path, method, headers }, (res) => {
@@ -44,7 +49,8 @@ describe('site serve: a built output over a real socket', () => {
     'robots.txt': 'User-agent: *',
     'big/index.html': `<!doctype html><title>Big</title>${'<p>Amberline builds software.</p>'.repeat(200)}`,
     'site.webmanifest': '{}',
-    '_redirects': '# from to status\n/old /about 301\n/pl/stare /pl/o-nas 302\n/ext https://example.com/x 308\n/blog/* /news/:splat 301\n',
+    _redirects:
+      '# from to status\n/old /about 301\n/pl/stare /pl/o-nas 302\n/ext https://example.com/x 308\n/blog/* /news/:splat 301\n',
   }
 
   beforeAll(async () => {
@@ -125,7 +131,14 @@ describe('site serve: a built output over a real socket', () => {
   })
 
   it('never reads outside the folder', async () => {
-    for (const path of ['/../secret.txt', '/%2e%2e/secret.txt', '/about/%2e%2e/%2e%2e/secret.txt', '/..%2fsecret.txt', '/%00', '/a%5c..%5csecret.txt']) {
+    for (const path of [
+      '/../secret.txt',
+      '/%2e%2e/secret.txt',
+      '/about/%2e%2e/%2e%2e/secret.txt',
+      '/..%2fsecret.txt',
+      '/%00',
+      '/a%5c..%5csecret.txt',
+    ]) {
       const res = await rawGet(server.url, path)
       expect([400, 404], path).toContain(res.status)
       expect(res.body, path).not.toContain('secret')
@@ -175,6 +188,8 @@ describe('site serve: a built output over a real socket', () => {
   })
 
   it('names a missing folder', async () => {
-    await expect(startStaticServer({ dir: join(root, 'nope'), host: '127.0.0.1', port: 0 })).rejects.toThrow(/Folder not found: .*nope/)
+    await expect(startStaticServer({ dir: join(root, 'nope'), host: '127.0.0.1', port: 0 })).rejects.toThrow(
+      /Folder not found: .*nope/,
+    )
   })
 })

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { FetchError, errors } from '../../src/errors.js'
+import { errors, FetchError } from '../../src/errors.js'
 
 describe('error catalogue (SPEC point 8)', () => {
   it('words every message as the spec does', () => {
-    expect(errors.initialDataUnavailable('HTTP 503 (GET x)', 503).message).toBe('Initial Data is unavailable: HTTP 503 (GET x)')
+    expect(errors.initialDataUnavailable('HTTP 503 (GET x)', 503).message).toBe(
+      'Initial Data is unavailable: HTTP 503 (GET x)',
+    )
     expect(errors.initialDataUnavailable('boom').status).toBe(500)
     expect(errors.pageNotFound('/x').message).toBe('Page not found: /x')
     expect(errors.routeInvalid('/x').message).toBe('Page Not Found: /x')

@@ -27,7 +27,12 @@ export async function runBuildCommand(opts: BuildCommandOptions, global: { verbo
     // React picks its development or production build when first loaded: a site build is production.
     process.env.NODE_ENV ??= 'production'
     const { build } = await import('../../build/build.js')
-    const config = await resolveConfig({ configFile: opts.config, apiBaseUrl: opts.api, outDir: opts.out, concurrency: opts.concurrency })
+    const config = await resolveConfig({
+      configFile: opts.config,
+      apiBaseUrl: opts.api,
+      outDir: opts.out,
+      concurrency: opts.concurrency,
+    })
     const site = selectSite(config.sites, opts.site)
     const result = await build({ config, site, onProgress: reporter.onProgress, logger: reporter.logger })
     reporter.stop()

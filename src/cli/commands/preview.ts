@@ -20,12 +20,27 @@ export async function runPreviewCommand(opts: PreviewCommandOptions, global: { v
   process.env.NODE_ENV ||= 'production'
   try {
     const { startPreviewServer } = await import('../../preview/server.js')
-    const inline: InlineConfig = { root: process.cwd(), ...(opts.config ? { configFile: opts.config } : {}), ...(opts.api ? { apiBaseUrl: opts.api } : {}) }
+    const inline: InlineConfig = {
+      root: process.cwd(),
+      ...(opts.config ? { configFile: opts.config } : {}),
+      ...(opts.api ? { apiBaseUrl: opts.api } : {}),
+    }
     const config = await resolveConfig(inline)
-    const server = await startPreviewServer({ config, host: opts.host, port: opts.port, watch: opts.watch, inline, ...(opts.site ? { site: opts.site } : {}) })
+    const server = await startPreviewServer({
+      config,
+      host: opts.host,
+      port: opts.port,
+      watch: opts.watch,
+      inline,
+      ...(opts.site ? { site: opts.site } : {}),
+    })
     const hosts = config.sites.flatMap((s) => s.hostnames)
-    process.stdout.write(`Preview: ${server.url}/${hosts.length > 1 && !opts.site ? ` (sites by Host header: ${hosts.join(', ')})` : ''}\n`)
-    process.stdout.write(`API: ${config.sites.map((s) => s.api.baseUrl).join(', ')}${opts.watch ? '; watching templates/, config/ and public/' : ''}\n`)
+    process.stdout.write(
+      `Preview: ${server.url}/${hosts.length > 1 && !opts.site ? ` (sites by Host header: ${hosts.join(', ')})` : ''}\n`,
+    )
+    process.stdout.write(
+      `API: ${config.sites.map((s) => s.api.baseUrl).join(', ')}${opts.watch ? '; watching templates/, config/ and public/' : ''}\n`,
+    )
     await waitForShutdown()
     await server.close()
     return 0

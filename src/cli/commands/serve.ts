@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
-import { resolveConfig } from '../../config/load.js'
 import { DEFAULTS } from '../../config/defaults.js'
+import { resolveConfig } from '../../config/load.js'
 import { isSiteError } from '../../errors.js'
 import { startStaticServer } from '../../serve/server.js'
 import { handleError } from '../exit.js'
@@ -12,7 +12,8 @@ async function defaultDir(root: string, configFile: string | undefined): Promise
     const config = await resolveConfig({ root, configFile, apiOptional: true })
     return resolve(root, config.sites[0]?.build.outDir ?? DEFAULTS.build.outDir)
   } catch (error) {
-    if (!configFile && isSiteError(error) && error.code === 'CONFIG_NOT_FOUND') return resolve(root, DEFAULTS.build.outDir)
+    if (!configFile && isSiteError(error) && error.code === 'CONFIG_NOT_FOUND')
+      return resolve(root, DEFAULTS.build.outDir)
     throw error
   }
 }

@@ -43,8 +43,11 @@ function startEditor(win: Window): void {
   )
 
   const reducedMotion = () => win.matchMedia?.('(prefers-reduced-motion: reduce)').matches === true
-  const scrollTo = (target: HTMLElement | null) => target?.scrollIntoView({ block: 'center', behavior: reducedMotion() ? 'auto' : 'smooth' })
-  const indicators = createLocationIndicators(doc, () => scrollTo(editingUid === undefined ? null : findTarget(doc, editingUid)))
+  const scrollTo = (target: HTMLElement | null) =>
+    target?.scrollIntoView({ block: 'center', behavior: reducedMotion() ? 'auto' : 'smooth' })
+  const indicators = createLocationIndicators(doc, () =>
+    scrollTo(editingUid === undefined ? null : findTarget(doc, editingUid)),
+  )
   const mark = (uid: number | undefined) => {
     editingUid = uid
     const target = markEditing(doc, uid)
@@ -86,7 +89,8 @@ function startEditor(win: Window): void {
     // "Navigate pages in the backend": the editor followed a link in the preview; the CMS's page
     // module follows to the same page (its uid is the page's id), as TYPO3's own preview does.
     const pageUid = toUid(state.page?.id)
-    if (kind !== 'hydrate' && options['navigate-pages-in-typo3'] && pageUid !== undefined) postToParent(win, { type: PREVIEW_MESSAGES.openPageUid, uid: pageUid })
+    if (kind !== 'hydrate' && options['navigate-pages-in-typo3'] && pageUid !== undefined)
+      postToParent(win, { type: PREVIEW_MESSAGES.openPageUid, uid: pageUid })
     postToParent(win, { type: PREVIEW_MESSAGES.previewReady })
   })
 }

@@ -2,7 +2,10 @@
  * Location indicators: while the element being edited is scrolled out of view, the body
  * gets `data-pce-focused-above` or `-below` and a small button points back to it.
  */
-export function createLocationIndicators(doc: Document, scrollBack: () => void): { track(target: HTMLElement | null): void } {
+export function createLocationIndicators(
+  doc: Document,
+  scrollBack: () => void,
+): { track(target: HTMLElement | null): void } {
   const body = doc.body
   for (const side of ['above', 'below'] as const) {
     const button = doc.createElement('button')

@@ -44,7 +44,10 @@ export function saveOptions(storage: StorageLike | undefined, options: PreviewOp
   }
 }
 
-export function applyOptions(body: Pick<HTMLElement, 'setAttribute' | 'removeAttribute'>, options: PreviewOptions): void {
+export function applyOptions(
+  body: Pick<HTMLElement, 'setAttribute' | 'removeAttribute'>,
+  options: PreviewOptions,
+): void {
   for (const id of PREVIEW_OPTION_IDS) {
     if (options[id]) body.setAttribute(`data-pce-${id}`, '1')
     else body.removeAttribute(`data-pce-${id}`)

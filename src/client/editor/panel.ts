@@ -3,7 +3,11 @@ import { PREVIEW_OPTION_IDS, PREVIEW_OPTION_LABELS, type PreviewOptions } from '
 
 export const PANEL_ID = 'pce-options-panel'
 
-export function createOptionsPanel(doc: Document, options: PreviewOptions, onChange: (options: PreviewOptions) => void): HTMLElement {
+export function createOptionsPanel(
+  doc: Document,
+  options: PreviewOptions,
+  onChange: (options: PreviewOptions) => void,
+): HTMLElement {
   const wrapper = doc.createElement('div')
   wrapper.className = 'pce-options'
   const toggle = doc.createElement('button')

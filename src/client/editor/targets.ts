@@ -21,9 +21,12 @@ export function setLabel(link: Element, text: string): void {
 
 /** The edit link of a target: its first child per the markup contract (or any one inside it). */
 const editLinkOf = (target: Element): Element | null =>
-  target.firstElementChild?.matches(EDIT_LINK_SELECTOR) ? target.firstElementChild : target.querySelector(EDIT_LINK_SELECTOR)
+  target.firstElementChild?.matches(EDIT_LINK_SELECTOR)
+    ? target.firstElementChild
+    : target.querySelector(EDIT_LINK_SELECTOR)
 
-export const findTarget = (doc: Document, uid: number): HTMLElement | null => doc.querySelector<HTMLElement>(`.pce-target[data-pce-uid="${uid}"]`)
+export const findTarget = (doc: Document, uid: number): HTMLElement | null =>
+  doc.querySelector<HTMLElement>(`.pce-target[data-pce-uid="${uid}"]`)
 
 /**
  * Shows which element is being edited: its link reads `data-label-editing` and it gets the

@@ -3,7 +3,7 @@
  * loopback: every host name but 127.0.0.1 fails to resolve.
  */
 import { existsSync } from 'node:fs'
-import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core'
+import { type Browser, type BrowserContext, chromium, type Frame, type Page } from 'playwright-core'
 
 export const CHROMIUM_PATH = '/usr/bin/chromium'
 export const hasChromium = existsSync(CHROMIUM_PATH)
@@ -43,7 +43,10 @@ export function watchProblems(page: Page): PageProblems {
 }
 
 /** A fresh context (own storage, own service workers) and page. */
-export async function openPage(browser: Browser, options: { serviceWorkers?: 'allow' | 'block' } = {}): Promise<{ context: BrowserContext; page: Page; problems: PageProblems }> {
+export async function openPage(
+  browser: Browser,
+  options: { serviceWorkers?: 'allow' | 'block' } = {},
+): Promise<{ context: BrowserContext; page: Page; problems: PageProblems }> {
   const context = await browser.newContext({ serviceWorkers: options.serviceWorkers ?? 'block' })
   const page = await context.newPage()
   return { context, page, problems: watchProblems(page) }
@@ -61,5 +64,7 @@ export const isSameDocument = (page: Page | Frame): Promise<boolean> =>
 
 /** Waits until the client has hydrated the page (it stores the page under `Symbol.for('site:page')`, see src/client/events.ts). */
 export async function waitForHydration(page: Page): Promise<void> {
-  await page.waitForFunction(() => (window as unknown as Record<symbol, unknown>)[Symbol.for('site:page')] !== undefined)
+  await page.waitForFunction(
+    () => (window as unknown as Record<symbol, unknown>)[Symbol.for('site:page')] !== undefined,
+  )
 }

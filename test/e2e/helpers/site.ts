@@ -9,11 +9,11 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll } from 'vitest'
-import { build, type BuildResult } from '../../../src/build/build.js'
+import { type BuildResult, build } from '../../../src/build/build.js'
 import { resolveConfig } from '../../../src/config/load.js'
 import { selectSite } from '../../../src/config/resolve.js'
-import { startDemoApi, type DemoApi } from '../../../src/demo/server.js'
-import { startStaticServer, type RunningServer } from '../../../src/serve/server.js'
+import { type DemoApi, startDemoApi } from '../../../src/demo/server.js'
+import { type RunningServer, startStaticServer } from '../../../src/serve/server.js'
 import { launchBrowser } from './browser.js'
 
 export const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url))
@@ -32,7 +32,12 @@ export interface BuiltSite {
 
 async function buildInto(root: string, apiUrl: string, outDir: string): Promise<BuildResult> {
   const config = await resolveConfig({ root, apiBaseUrl: apiUrl, outDir })
-  const result = await build({ config, site: selectSite(config.sites), outDir, logger: { info: () => undefined, warn: () => undefined } })
+  const result = await build({
+    config,
+    site: selectSite(config.sites),
+    outDir,
+    logger: { info: () => undefined, warn: () => undefined },
+  })
   if (result.failures.length > 0) throw new Error(`demo build failed: ${JSON.stringify(result.failures)}`)
   return result
 }
@@ -75,11 +80,17 @@ export async function startBuiltSite(root = REPO_ROOT): Promise<BuiltSite> {
  * The set-up most browser suites share: the built demo site and Chromium, started
  * before the suite and closed after it; `ready` receives both once they run.
  */
-export function useSiteAndBrowser(ready: (site: BuiltSite, browser: Browser) => void, root?: () => Promise<string>): void {
+export function useSiteAndBrowser(
+  ready: (site: BuiltSite, browser: Browser) => void,
+  root?: () => Promise<string>,
+): void {
   let site: BuiltSite | undefined
   let browser: Browser | undefined
   beforeAll(async () => {
-    ;[site, browser] = await Promise.all([root ? root().then((dir) => startBuiltSite(dir)) : startBuiltSite(), launchBrowser()])
+    ;[site, browser] = await Promise.all([
+      root ? root().then((dir) => startBuiltSite(dir)) : startBuiltSite(),
+      launchBrowser(),
+    ])
     ready(site, browser)
   })
   afterAll(async () => {

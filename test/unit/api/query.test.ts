@@ -13,6 +13,8 @@ describe('filterQuery (contract 3.1)', () => {
     expect(filterQuery('/a?type=1', [])).toBe('/a?type=1')
   })
   it('keeps bracketed extension arguments when listed', () => {
-    expect(filterQuery('/news?tx_news_pi1%5Bnews%5D=7&x=1', ['tx_news_pi1[news]'])).toBe('/news?tx_news_pi1%5Bnews%5D=7')
+    expect(filterQuery('/news?tx_news_pi1%5Bnews%5D=7&x=1', ['tx_news_pi1[news]'])).toBe(
+      '/news?tx_news_pi1%5Bnews%5D=7',
+    )
   })
 })

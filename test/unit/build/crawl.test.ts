@@ -1,11 +1,20 @@
 import { describe, expect, it } from 'vitest'
 import { createCrawler, type DiscoveredPath } from '../../../src/build/crawl.js'
 
-const link = (path: string, origin: 'nav' | 'content' = 'nav', from = 'test'): DiscoveredPath => ({ path, origin, from })
+const link = (path: string, origin: 'nav' | 'content' = 'nav', from = 'test'): DiscoveredPath => ({
+  path,
+  origin,
+  from,
+})
 
 describe('createCrawler', () => {
   it('visits every reachable path once, cycles included', async () => {
-    const graph: Record<string, string[]> = { '/': ['/a', '/b'], '/a': ['/', '/b', '/c'], '/b': ['/a'], '/c': ['/c', '/'] }
+    const graph: Record<string, string[]> = {
+      '/': ['/a', '/b'],
+      '/a': ['/', '/b', '/c'],
+      '/b': ['/a'],
+      '/c': ['/c', '/'],
+    }
     const visits: string[] = []
     const crawler = createCrawler({
       maxInFlight: 3,

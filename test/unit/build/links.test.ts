@@ -52,7 +52,11 @@ describe('extractPageLinks', () => {
       breadcrumbs: [{ title: 'Home', link: '/' }],
       contextMenu: { navigation: [{ title: 'Ctx', link: '/ctx' }], additionalLink: { href: '/extra' } },
       i18n: [{ languageId: 1, twoLetterIsoCode: 'pl', navigationTitle: 'PL', link: '/pl/x', available: 1, active: 0 }],
-      content: { colPos0: [{ id: 5, type: 'text', content: { bodytext: '<a href="/in-text">t</a>', headerLink: { href: '/hl' } } }] },
+      content: {
+        colPos0: [
+          { id: 5, type: 'text', content: { bodytext: '<a href="/in-text">t</a>', headerLink: { href: '/hl' } } },
+        ],
+      },
     } as unknown as PageData
     const links = extractPageLinks(page)
     expect(links.nav.sort()).toEqual(['/', '/ctx', '/extra', '/pl/x'])
@@ -68,6 +72,14 @@ describe('extractPageLinks', () => {
       socialMenu: [{ title: 'S', link: 'https://social.example/x' }],
       i18n: [{ languageId: 1, twoLetterIsoCode: 'pl', navigationTitle: 'PL', link: '/pl/', available: 1, active: 0 }],
     } as unknown as InitialData
-    expect(extractInitialDataLinks(data).sort()).toEqual(['/', '/a', '/f', '/ft', '/m', '/pl/', 'https://social.example/x'])
+    expect(extractInitialDataLinks(data).sort()).toEqual([
+      '/',
+      '/a',
+      '/f',
+      '/ft',
+      '/m',
+      '/pl/',
+      'https://social.example/x',
+    ])
   })
 })

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -11,7 +11,9 @@ describe('checkOutDir', () => {
     ['/work', '/work/project'],
     ['/work/project/public', '/work/project'],
     ['/work/project/public/out', '/work/project'],
-  ])('refuses %s for project %s', (out, root) => expect(() => checkOutDir(out, root)).toThrow(expect.objectContaining({ code: 'USAGE' })))
+  ])('refuses %s for project %s', (out, root) =>
+    expect(() => checkOutDir(out, root)).toThrow(expect.objectContaining({ code: 'USAGE' })),
+  )
 
   it.each([
     ['/work/project/.output/public', '/work/project'],
@@ -29,7 +31,11 @@ describe('temporary output and swap', () => {
 
   it('creates the temporary folder beside OUT', async () => {
     const folders = await createTempOutput(join(dir, 'nested/out'), 'b1')
-    expect(folders).toEqual({ outDir: join(dir, 'nested/out'), tempDir: join(dir, 'nested/.out-tmp-b1'), oldDir: join(dir, 'nested/.out-old-b1') })
+    expect(folders).toEqual({
+      outDir: join(dir, 'nested/out'),
+      tempDir: join(dir, 'nested/.out-tmp-b1'),
+      oldDir: join(dir, 'nested/.out-old-b1'),
+    })
     expect(await readdir(join(dir, 'nested'))).toEqual(['.out-tmp-b1'])
   })
 

@@ -15,7 +15,9 @@ describe('progress', () => {
   ])('isInteractive(%j) -> %s', (input, expected) => expect(isInteractive(input)).toBe(expected))
 
   it('formats done/total, pages per second and failures', () => {
-    expect(formatProgressLine({ done: 50, total: 100, failures: 1, elapsedMs: 2000 })).toBe(`[${'#'.repeat(12)}${'-'.repeat(12)}] 50/100 · 25.0 pages/s · 1 failure`)
+    expect(formatProgressLine({ done: 50, total: 100, failures: 1, elapsedMs: 2000 })).toBe(
+      `[${'#'.repeat(12)}${'-'.repeat(12)}] 50/100 · 25.0 pages/s · 1 failure`,
+    )
   })
 
   it('redraws the bar at most every 100 ms on a terminal', () => {

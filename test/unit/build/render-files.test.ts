@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { jsonWithMember, renderPageFiles, type RenderContext } from '../../../src/build/render-files.js'
-import { modulePreloads, renderDocument, serializeBoot, BOOT_ELEMENT_ID } from '../../../src/render/document.js'
+import { jsonWithMember, type RenderContext, renderPageFiles } from '../../../src/build/render-files.js'
+import { BOOT_ELEMENT_ID, modulePreloads, renderDocument, serializeBoot } from '../../../src/render/document.js'
 import type { BootState, RenderState, TemplateChunks } from '../../../src/render/types.js'
 import type { PageData } from '../../../src/shared/types.js'
 
@@ -10,7 +10,14 @@ const ctx: RenderContext = {
   renderer: {
     preparePage: () => ({ page: null, problems: [] }),
     prepareInitialData: (raw) => ({ data: raw as never, problems: [] }),
-    renderPage: (state: RenderState) => ({ appHtml: '<main></main>', head: [], htmlAttrs: { lang: state.locale, dir: 'ltr' }, bodyAttrs: { class: '' }, status: state.status, problems: [] }),
+    renderPage: (state: RenderState) => ({
+      appHtml: '<main></main>',
+      head: [],
+      htmlAttrs: { lang: state.locale, dir: 'ltr' },
+      bodyAttrs: { class: '' },
+      status: state.status,
+      problems: [],
+    }),
     renderDocument,
   },
   site: { baseUrl: 'https://x.example', i18n, gtmId: undefined, consentHost: undefined, i18nMiddleware: true },
@@ -18,7 +25,11 @@ const ctx: RenderContext = {
   assets: { scripts: ['/_site/assets/entry.js'], styles: [] },
 }
 
-const locale = { locale: 'pl', initialData: { navigation: [], i18n: [] }, initialDataUrl: '/_site/data/initial-pl-1.json' }
+const locale = {
+  locale: 'pl',
+  initialData: { navigation: [], i18n: [] },
+  initialDataUrl: '/_site/data/initial-pl-1.json',
+}
 
 // Text that must not end the boot script early, and characters JSON keeps but JavaScript source did not (U+2028).
 const page = {
@@ -52,29 +63,57 @@ describe('renderPageFiles', () => {
     const expected: BootState = {
       buildId: 'b1',
       initialDataUrl: '/_site/data/initial-pl-1.json',
-      state: { site: ctx.site, mode: 'static', editorPreview: false, debug: false, path: '/pl/o-nas', locale: 'pl', status: 200, page },
+      state: {
+        site: ctx.site,
+        mode: 'static',
+        editorPreview: false,
+        debug: false,
+        path: '/pl/o-nas',
+        locale: 'pl',
+        status: 200,
+        page,
+      },
       // No template chunks (no word of what is marked 'use client'): the whole main hydrates.
       hydration: { kind: 'full' },
     }
     // The same value the general serialiser gives, whatever the key order.
     expect(boot).toEqual(JSON.parse(serializeBoot(expected)))
-    expect(JSON.parse(payload!)).toEqual({ buildId: 'b1', locale: 'pl', path: '/pl/o-nas', status: 200, initialDataUrl: '/_site/data/initial-pl-1.json', page })
+    expect(JSON.parse(payload!)).toEqual({
+      buildId: 'b1',
+      locale: 'pl',
+      path: '/pl/o-nas',
+      status: 200,
+      initialDataUrl: '/_site/data/initial-pl-1.json',
+      page,
+    })
   })
 })
 
 describe('the boot hydration and the modulepreloads of a page', () => {
   const chunks: TemplateChunks = {
     layouts: { Default: ['/_site/l-default.js'] },
-    content: { Default: ['/_site/c-default.js'], Text: ['/_site/c-text.js', '/_site/shared.js'], Image: ['/_site/c-image.js'] },
+    content: {
+      Default: ['/_site/c-default.js'],
+      Text: ['/_site/c-text.js', '/_site/shared.js'],
+      Image: ['/_site/c-image.js'],
+    },
     texts: { en: ['/_site/t-en.js'], pl: ['/_site/t-pl.js'] },
     main: ['/_site/main.js'],
     islands: ['/_site/islands.js', '/_site/shared.js'],
   }
   const element = (id: number, type: string) => ({ id, type, content: {} })
-  const twoTexts = { ...page, content: { colPos0: [element(1, 'image'), element(2, 'text')], colPos1: [element(3, 'text')] } } as unknown as PageData
+  const twoTexts = {
+    ...page,
+    content: { colPos0: [element(1, 'image'), element(2, 'text')], colPos1: [element(3, 'text')] },
+  } as unknown as PageData
   const render = (client: string[], target: PageData = twoTexts) => {
-    const withChunks: RenderContext = { ...ctx, assets: { ...ctx.assets, modulePreloads: ['/_site/chunk-0.js'], templateChunks: { ...chunks, client } } }
-    const [html] = renderPageFiles(withChunks, { path: '/pl/o-nas', locale, page: target }).files.map((f) => f.contents as string)
+    const withChunks: RenderContext = {
+      ...ctx,
+      assets: { ...ctx.assets, modulePreloads: ['/_site/chunk-0.js'], templateChunks: { ...chunks, client } },
+    }
+    const [html] = renderPageFiles(withChunks, { path: '/pl/o-nas', locale, page: target }).files.map(
+      (f) => f.contents as string,
+    )
     const boot = bootOf(html!) as BootState
     const preloads = [...html!.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1])
     // The same preloads as the decision made without the boot's answer: the two cannot drift apart.
@@ -85,12 +124,21 @@ describe('the boot hydration and the modulepreloads of a page', () => {
 
   it('kept: no template marked on the page, the texts only', () => {
     expect(render([])).toEqual({ hydration: { kind: 'kept' }, preloads: ['/_site/chunk-0.js', '/_site/t-pl.js'] })
-    expect(render(['content/Table'])).toEqual({ hydration: { kind: 'kept' }, preloads: ['/_site/chunk-0.js', '/_site/t-pl.js'] })
+    expect(render(['content/Table'])).toEqual({
+      hydration: { kind: 'kept' },
+      preloads: ['/_site/chunk-0.js', '/_site/t-pl.js'],
+    })
   })
 
   it('islands: the marked elements by uid, index and template; their chunks and the islands code, not the main', () => {
     expect(render(['content/Text'])).toEqual({
-      hydration: { kind: 'islands', islands: [{ uid: 2, index: 1, template: 'Text' }, { uid: 3, index: 0, template: 'Text' }] },
+      hydration: {
+        kind: 'islands',
+        islands: [
+          { uid: 2, index: 1, template: 'Text' },
+          { uid: 3, index: 0, template: 'Text' },
+        ],
+      },
       preloads: ['/_site/chunk-0.js', '/_site/t-pl.js', '/_site/islands.js', '/_site/shared.js', '/_site/c-text.js'],
     })
     // The element data stays in state.page only.
@@ -98,9 +146,20 @@ describe('the boot hydration and the modulepreloads of a page', () => {
   })
 
   it('full: a marked layout, or a marked element that cannot be an island (its uid twice on the page)', () => {
-    const full = ['/_site/chunk-0.js', '/_site/main.js', '/_site/l-default.js', '/_site/c-image.js', '/_site/c-text.js', '/_site/shared.js', '/_site/t-pl.js']
+    const full = [
+      '/_site/chunk-0.js',
+      '/_site/main.js',
+      '/_site/l-default.js',
+      '/_site/c-image.js',
+      '/_site/c-text.js',
+      '/_site/shared.js',
+      '/_site/t-pl.js',
+    ]
     expect(render(['layouts/Default'])).toEqual({ hydration: { kind: 'full' }, preloads: full })
-    const twice = { ...page, content: { colPos0: [element(1, 'image'), element(2, 'text')], colPos1: [element(2, 'text')] } } as unknown as PageData
+    const twice = {
+      ...page,
+      content: { colPos0: [element(1, 'image'), element(2, 'text')], colPos1: [element(2, 'text')] },
+    } as unknown as PageData
     expect(render(['content/Text'], twice)).toEqual({ hydration: { kind: 'full' }, preloads: full })
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { runNotFoundJob, runPageJob, type JobContext } from '../../../src/build/render-jobs.js'
+import { type JobContext, runNotFoundJob, runPageJob } from '../../../src/build/render-jobs.js'
 import type { PageRenderer } from '../../../src/build/renderer.js'
 import type { RenderState } from '../../../src/render/types.js'
 import type { PageData } from '../../../src/shared/types.js'
@@ -10,7 +10,9 @@ const i18n = { default: 'en', locales: ['en', 'pl'] }
 const rawPage = (id: number, title: string, links: string[] = []) => ({
   id,
   meta: { title },
-  content: { colPos0: [{ id: 1, type: 'text', content: { bodytext: links.map((l) => `<a href="${l}">x</a>`).join('') } }] },
+  content: {
+    colPos0: [{ id: 1, type: 'text', content: { bodytext: links.map((l) => `<a href="${l}">x</a>`).join('') } }],
+  },
 })
 
 /** A render core stand-in: its "sanitiser" drops javascript: links and reports them, as the real one does. */
@@ -19,7 +21,9 @@ const stub: PageRenderer = {
     const r = raw as ReturnType<typeof rawPage>
     if (typeof r?.id !== 'number') return { page: null, problems: ['page data has no numeric id'] }
     const element = r.content.colPos0[0]!
-    const dropped = [...element.content.bodytext.matchAll(/ href="(javascript:[^"]*)"/g)].map((m) => `bodytext: unsafe link "${m[1]}" removed`)
+    const dropped = [...element.content.bodytext.matchAll(/ href="(javascript:[^"]*)"/g)].map(
+      (m) => `bodytext: unsafe link "${m[1]}" removed`,
+    )
     const bodytext = element.content.bodytext.replace(/ href="javascript:[^"]*"/g, '')
     const page = { ...r, appearance: {}, content: { colPos0: [{ ...element, content: { bodytext } }] } }
     return { page: page as unknown as PageData, problems: ['meta.description: not a string, dropped', ...dropped] }
@@ -27,7 +31,14 @@ const stub: PageRenderer = {
   prepareInitialData: (raw) => ({ data: raw as never, problems: [] }),
   renderPage: (state: RenderState) => {
     if (state.page?.meta.title === 'explode') throw new Error('boom')
-    return { appHtml: `<main>${state.status} ${state.path}</main>`, head: [], htmlAttrs: { lang: state.locale, dir: 'ltr' }, bodyAttrs: { class: '' }, status: state.status, problems: ['unknown type x skipped'] }
+    return {
+      appHtml: `<main>${state.status} ${state.path}</main>`,
+      head: [],
+      htmlAttrs: { lang: state.locale, dir: 'ltr' },
+      bodyAttrs: { class: '' },
+      status: state.status,
+      problems: ['unknown type x skipped'],
+    }
   },
   renderDocument: ({ result, boot }) => `<html>${result.appHtml}<script>${JSON.stringify(boot)}</script></html>`,
 }
@@ -38,13 +49,24 @@ const ctx: JobContext = {
   buildId: 'b1',
   assets: { scripts: [], styles: [] },
   locales: new Map([
-    ['en', { locale: 'en', initialData: { navigation: [], i18n: [] }, initialDataUrl: '/_site/data/initial-en-1.json' }],
-    ['pl', { locale: 'pl', initialData: { navigation: [], i18n: [] }, initialDataUrl: '/_site/data/initial-pl-1.json' }],
+    [
+      'en',
+      { locale: 'en', initialData: { navigation: [], i18n: [] }, initialDataUrl: '/_site/data/initial-en-1.json' },
+    ],
+    [
+      'pl',
+      { locale: 'pl', initialData: { navigation: [], i18n: [] }, initialDataUrl: '/_site/data/initial-pl-1.json' },
+    ],
   ]),
 }
 
 /** A 2xx API answer with `body` as its JSON text. */
-const answer = (body: unknown, text = JSON.stringify(body)) => ({ url: 'http://api.test/x', status: 200, text, headers: { 'content-type': 'application/json' } })
+const answer = (body: unknown, text = JSON.stringify(body)) => ({
+  url: 'http://api.test/x',
+  status: 200,
+  text,
+  headers: { 'content-type': 'application/json' },
+})
 
 describe('runPageJob', () => {
   it('renders index.html and _payload.json, and returns the links and the page fact', () => {
@@ -52,9 +74,19 @@ describe('runPageJob', () => {
     const output = runPageJob(ctx, { path: '/pl/o-nas', locale: 'pl', answer: answer(raw) })
     if (output.type !== 'page') throw new Error(output.type)
     expect(output.files.map((f) => f.path)).toEqual(['pl/o-nas/index.html', 'pl/o-nas/_payload.json'])
-    expect(JSON.parse(output.files[1]!.contents as string)).toMatchObject({ buildId: 'b1', locale: 'pl', path: '/pl/o-nas', status: 200, initialDataUrl: '/_site/data/initial-pl-1.json' })
+    expect(JSON.parse(output.files[1]!.contents as string)).toMatchObject({
+      buildId: 'b1',
+      locale: 'pl',
+      path: '/pl/o-nas',
+      status: 200,
+      initialDataUrl: '/_site/data/initial-pl-1.json',
+    })
     const boot = JSON.parse(/<script>(.*)<\/script>/.exec(output.files[0]!.contents as string)![1]!)
-    expect(boot).toMatchObject({ buildId: 'b1', initialDataUrl: '/_site/data/initial-pl-1.json', state: { mode: 'static', editorPreview: false, debug: false } })
+    expect(boot).toMatchObject({
+      buildId: 'b1',
+      initialDataUrl: '/_site/data/initial-pl-1.json',
+      state: { mode: 'static', editorPreview: false, debug: false },
+    })
     expect(boot.state.initialData).toBeUndefined()
     expect(output.paths).toEqual([
       { path: '/pl/kontakt', origin: 'content', from: '/pl/o-nas' },
@@ -70,25 +102,47 @@ describe('runPageJob', () => {
   })
 
   it('fails an answer that is not a page, with the reason', () => {
-    expect(runPageJob(ctx, { path: '/x', locale: 'en', answer: answer({ error: 'nope' }) })).toMatchObject({ type: 'failed', status: 502, reason: 'the API answer is not a page: page data has no numeric id' })
+    expect(runPageJob(ctx, { path: '/x', locale: 'en', answer: answer({ error: 'nope' }) })).toMatchObject({
+      type: 'failed',
+      status: 502,
+      reason: 'the API answer is not a page: page data has no numeric id',
+    })
   })
 
   it('fails an answer that is no JSON object as an API error, naming the URL and content type', () => {
-    expect(runPageJob(ctx, { path: '/x', locale: 'en', answer: { ...answer(null, '<html>oops</html>'), headers: { 'content-type': 'text/html' } } })).toMatchObject({
+    expect(
+      runPageJob(ctx, {
+        path: '/x',
+        locale: 'en',
+        answer: { ...answer(null, '<html>oops</html>'), headers: { 'content-type': 'text/html' } },
+      }),
+    ).toMatchObject({
       type: 'failed',
       status: 502,
       reason: 'API error: expected a JSON object, got unparsable text/html (GET http://api.test/x)',
     })
-    expect(runPageJob(ctx, { path: '/x', locale: 'en', answer: answer([1, 2]) })).toMatchObject({ type: 'failed', status: 502, reason: 'API error: expected a JSON object, got another JSON value (GET http://api.test/x)' })
+    expect(runPageJob(ctx, { path: '/x', locale: 'en', answer: answer([1, 2]) })).toMatchObject({
+      type: 'failed',
+      status: 502,
+      reason: 'API error: expected a JSON object, got another JSON value (GET http://api.test/x)',
+    })
   })
 
   it('hands a redirect record back as a redirect, with a 3xx status (301 otherwise)', () => {
-    expect(runPageJob(ctx, { path: '/old', locale: 'en', answer: answer({ redirectUrl: '/new', statusCode: 302 }) })).toMatchObject({ type: 'redirect', redirectUrl: '/new', statusCode: 302 })
-    expect(runPageJob(ctx, { path: '/old', locale: 'en', answer: answer({ redirectUrl: '/new', statusCode: 200 }) })).toMatchObject({ type: 'redirect', redirectUrl: '/new', statusCode: 301 })
+    expect(
+      runPageJob(ctx, { path: '/old', locale: 'en', answer: answer({ redirectUrl: '/new', statusCode: 302 }) }),
+    ).toMatchObject({ type: 'redirect', redirectUrl: '/new', statusCode: 302 })
+    expect(
+      runPageJob(ctx, { path: '/old', locale: 'en', answer: answer({ redirectUrl: '/new', statusCode: 200 }) }),
+    ).toMatchObject({ type: 'redirect', redirectUrl: '/new', statusCode: 301 })
   })
 
   it('turns a render error into a failure of that page', () => {
-    expect(runPageJob(ctx, { path: '/x', locale: 'en', answer: answer(rawPage(1, 'explode')) })).toMatchObject({ type: 'failed', status: 500, reason: 'render error: boom' })
+    expect(runPageJob(ctx, { path: '/x', locale: 'en', answer: answer(rawPage(1, 'explode')) })).toMatchObject({
+      type: 'failed',
+      status: 500,
+      reason: 'render error: boom',
+    })
   })
 })
 

@@ -36,7 +36,12 @@ describe('build summary', () => {
 
   it('has a JSON form for pipelines', () => {
     const summary = toBuildSummary(result())
-    expect(summary).toMatchObject({ ok: true, pages: { total: 3 }, pagesPerSecond: 2, timings: { apiWaitMs: 100, renderMs: 11, writeMs: 5 } })
+    expect(summary).toMatchObject({
+      ok: true,
+      pages: { total: 3 },
+      pagesPerSecond: 2,
+      timings: { apiWaitMs: 100, renderMs: 11, writeMs: 5 },
+    })
     expect(summary).not.toHaveProperty('manifest')
   })
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { readRuntimeExports, splitRuntimeImports, type RuntimeExports } from '../../../src/build/runtime-imports.js'
+import { type RuntimeExports, readRuntimeExports, splitRuntimeImports } from '../../../src/build/runtime-imports.js'
 import { ROOT } from '../render/helpers.js'
 
 const INDEX = join(ROOT, 'src/runtime/index.ts')
@@ -22,7 +22,10 @@ describe('readRuntimeExports', () => {
   })
 
   it('reads aliases and leaves types out', () => {
-    const map = readRuntimeExports('/r/index.ts', "export { a, b as c, type T } from './x.js'\nexport type { U } from './y.js'\n")
+    const map = readRuntimeExports(
+      '/r/index.ts',
+      "export { a, b as c, type T } from './x.js'\nexport type { U } from './y.js'\n",
+    )
     expect([...map]).toEqual([
       ['a', { file: '/r/x.js', name: 'a' }],
       ['c', { file: '/r/x.js', name: 'b' }],
@@ -38,7 +41,8 @@ describe('splitRuntimeImports', () => {
   ])
 
   it('imports each name from its own file, keeps aliases, drops type specifiers and keeps the line count', () => {
-    const source = "import {\n  SafeLink,\n  Gallery as G,\n  type FileRef,\n  pick,\n} from 'site/runtime'\nconst x = 1\n"
+    const source =
+      "import {\n  SafeLink,\n  Gallery as G,\n  type FileRef,\n  pick,\n} from 'site/runtime'\nconst x = 1\n"
     const out = splitRuntimeImports(source, map)
     expect(out).toBe(
       `import { SafeLink } from "/r/SafeLink.tsx"; import { Gallery as G } from "/r/Gallery.tsx"; import { pickLocale as pick } from "/r/texts.ts";${'\n'.repeat(6)}const x = 1\n`,
@@ -50,7 +54,8 @@ describe('splitRuntimeImports', () => {
     expect(splitRuntimeImports(`import { SafeLink, useFuture } from "site/runtime"`, map)).toBe(
       `import { SafeLink } from "/r/SafeLink.tsx"; import { useFuture } from "site/runtime";`,
     )
-    const untouched = "import type { PageData } from 'site/runtime'\nimport { useState } from 'react'\nimport * as runtime from 'site/runtime'\n"
+    const untouched =
+      "import type { PageData } from 'site/runtime'\nimport { useState } from 'react'\nimport * as runtime from 'site/runtime'\n"
     expect(splitRuntimeImports(untouched, map)).toBe(untouched)
   })
 })

@@ -3,7 +3,12 @@ import { renderRobots, renderSitemaps, toPageFact } from '../../../src/build/sit
 import type { PageFact } from '../../../src/build/types.js'
 import type { PageData } from '../../../src/shared/types.js'
 
-const fact = (path: string, locale: string, alternates: PageFact['alternates'] = [], noIndex = false): PageFact => ({ path, locale, noIndex, alternates })
+const fact = (path: string, locale: string, alternates: PageFact['alternates'] = [], noIndex = false): PageFact => ({
+  path,
+  locale,
+  noIndex,
+  alternates,
+})
 const trio = [
   { hreflang: 'en-US', path: '/about' },
   { hreflang: 'x-default', path: '/about' },
@@ -13,12 +18,17 @@ const trio = [
 
 describe('renderSitemaps', () => {
   it('lists indexable pages sorted, with absolute hreflang alternates', () => {
-    const [file, ...rest] = renderSitemaps([fact('/pl/o-nas', 'pl', trio), fact('/about', 'en', trio), fact('/de/ueber-uns', 'de', trio, true)], 'https://www.example.com')
+    const [file, ...rest] = renderSitemaps(
+      [fact('/pl/o-nas', 'pl', trio), fact('/about', 'en', trio), fact('/de/ueber-uns', 'de', trio, true)],
+      'https://www.example.com',
+    )
     expect(rest).toEqual([])
     expect(file!.path).toBe('sitemap.xml')
     const xml = file!.contents
     expect(xml).toContain('xmlns:xhtml="http://www.w3.org/1999/xhtml"')
-    expect(xml.indexOf('<loc>https://www.example.com/about</loc>')).toBeLessThan(xml.indexOf('<loc>https://www.example.com/pl/o-nas</loc>'))
+    expect(xml.indexOf('<loc>https://www.example.com/about</loc>')).toBeLessThan(
+      xml.indexOf('<loc>https://www.example.com/pl/o-nas</loc>'),
+    )
     expect(xml).not.toContain('<loc>https://www.example.com/de/ueber-uns</loc>')
     expect(xml).toContain('<xhtml:link rel="alternate" hreflang="pl-PL" href="https://www.example.com/pl/o-nas"/>')
     expect(xml).toContain('<xhtml:link rel="alternate" hreflang="x-default" href="https://www.example.com/about"/>')
@@ -27,13 +37,14 @@ describe('renderSitemaps', () => {
   })
 
   it('leaves out alternates when a page has no other language', () => {
-    const xml = renderSitemaps([fact('/only', 'en', [{ hreflang: 'en', path: '/only' }])], 'https://x.example')[0]!.contents
+    const xml = renderSitemaps([fact('/only', 'en', [{ hreflang: 'en', path: '/only' }])], 'https://x.example')[0]!
+      .contents
     expect(xml).not.toContain('xhtml:link')
   })
 
   it('uses root-relative URLs without baseUrl and escapes XML', () => {
     const xml = renderSitemaps([fact("/a&b'", 'en')], undefined)[0]!.contents
-    expect(xml).toContain("<loc>/a&amp;b&apos;</loc>")
+    expect(xml).toContain('<loc>/a&amp;b&apos;</loc>')
   })
 
   it('splits into an index and numbered files past the URL limit', () => {
@@ -57,8 +68,24 @@ describe('toPageFact', () => {
       appearance: {},
       content: {},
       i18n: [
-        { languageId: 0, twoLetterIsoCode: 'en', hreflang: 'en-US', navigationTitle: 'EN', link: '/about/', available: 1, active: 1 },
-        { languageId: 1, twoLetterIsoCode: 'pl', hreflang: '', navigationTitle: 'PL', link: '/pl/o-nas', available: 1, active: 0 },
+        {
+          languageId: 0,
+          twoLetterIsoCode: 'en',
+          hreflang: 'en-US',
+          navigationTitle: 'EN',
+          link: '/about/',
+          available: 1,
+          active: 1,
+        },
+        {
+          languageId: 1,
+          twoLetterIsoCode: 'pl',
+          hreflang: '',
+          navigationTitle: 'PL',
+          link: '/pl/o-nas',
+          available: 1,
+          active: 0,
+        },
         { languageId: 2, twoLetterIsoCode: 'de', navigationTitle: 'DE', link: '/de/x', available: 0, active: 0 },
         { languageId: 3, twoLetterIsoCode: 'fr', navigationTitle: 'FR', link: 'javascript:x', available: 1, active: 0 },
       ],
@@ -78,11 +105,18 @@ describe('toPageFact', () => {
 
 describe('renderRobots', () => {
   it('allows all and points at the absolute sitemap', () => {
-    expect(renderRobots('https://x.example')).toBe('User-agent: *\nAllow: /\n\nSitemap: https://x.example/sitemap.xml\n')
+    expect(renderRobots('https://x.example')).toBe(
+      'User-agent: *\nAllow: /\n\nSitemap: https://x.example/sitemap.xml\n',
+    )
   })
-  it('points at a root-relative sitemap without baseUrl', () => expect(renderRobots(undefined)).toContain('Sitemap: /sitemap.xml\n'))
+  it('points at a root-relative sitemap without baseUrl', () =>
+    expect(renderRobots(undefined)).toContain('Sitemap: /sitemap.xml\n'))
   it("keeps the project's own robots.txt and adds the sitemap once", () => {
-    expect(renderRobots('https://x.example', 'User-agent: *\nDisallow: /private')).toBe('User-agent: *\nDisallow: /private\n\nSitemap: https://x.example/sitemap.xml\n')
-    expect(renderRobots('https://x.example', 'Sitemap: https://cdn.example/s.xml\n')).toBe('Sitemap: https://cdn.example/s.xml\n')
+    expect(renderRobots('https://x.example', 'User-agent: *\nDisallow: /private')).toBe(
+      'User-agent: *\nDisallow: /private\n\nSitemap: https://x.example/sitemap.xml\n',
+    )
+    expect(renderRobots('https://x.example', 'Sitemap: https://cdn.example/s.xml\n')).toBe(
+      'Sitemap: https://cdn.example/s.xml\n',
+    )
   })
 })

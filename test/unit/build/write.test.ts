@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -12,9 +12,12 @@ describe('resolveInside', () => {
     ['über/index.html', '/out/über/index.html'],
   ])('%s', (path, resolved) => expect(resolveInside('/out', path)).toBe(resolved))
 
-  it.each(['../x', 'a/../../x', '/etc/passwd', 'a\0b', '', '.', 'a/..', `${'a/'.repeat(3000)}x`])('refuses %j', (path) => {
-    expect(() => resolveInside('/out', path)).toThrow(expect.objectContaining({ code: 'WRITE_OUTSIDE_OUT_DIR' }))
-  })
+  it.each(['../x', 'a/../../x', '/etc/passwd', 'a\0b', '', '.', 'a/..', `${'a/'.repeat(3000)}x`])(
+    'refuses %j',
+    (path) => {
+      expect(() => resolveInside('/out', path)).toThrow(expect.objectContaining({ code: 'WRITE_OUTSIDE_OUT_DIR' }))
+    },
+  )
 })
 
 describe('createFileWriter', () => {
@@ -36,7 +39,9 @@ describe('createFileWriter', () => {
     const writer = createFileWriter(join(dir, 'out'))
     await writer.write('src.txt', 'hello')
     expect(await writer.copy(join(dir, 'out/src.txt'), 'copy/dst.txt')).toBe(5)
-    await expect(writer.copy(join(dir, 'out/src.txt'), '../escaped.txt')).rejects.toMatchObject({ code: 'WRITE_OUTSIDE_OUT_DIR' })
+    await expect(writer.copy(join(dir, 'out/src.txt'), '../escaped.txt')).rejects.toMatchObject({
+      code: 'WRITE_OUTSIDE_OUT_DIR',
+    })
   })
 
   it('writes large generated files from parts, in batches, through the same guard', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { toClickNavigation, toRoutableUrl, type AnchorLike, type ClickLike } from '../../../src/client/links.js'
+import { type AnchorLike, type ClickLike, toClickNavigation, toRoutableUrl } from '../../../src/client/links.js'
 
 const HERE = { href: 'https://site.test/pl/o-nas?x=1' }
 
@@ -12,12 +12,22 @@ function anchor(href: string, attrs: Record<string, string> = {}): AnchorLike {
   }
 }
 
-const click = (over: Partial<ClickLike> = {}): ClickLike => ({ button: 0, metaKey: false, ctrlKey: false, shiftKey: false, altKey: false, defaultPrevented: false, ...over })
+const click = (over: Partial<ClickLike> = {}): ClickLike => ({
+  button: 0,
+  metaKey: false,
+  ctrlKey: false,
+  shiftKey: false,
+  altKey: false,
+  defaultPrevented: false,
+  ...over,
+})
 
 describe('link interception rules', () => {
   it('takes over plain clicks on internal page links', () => {
     expect(toClickNavigation(click(), anchor('/de/ueber-uns'), HERE)?.href).toBe('https://site.test/de/ueber-uns')
-    expect(toClickNavigation(click(), anchor('https://site.test/about#team'), HERE)?.href).toBe('https://site.test/about#team')
+    expect(toClickNavigation(click(), anchor('https://site.test/about#team'), HERE)?.href).toBe(
+      'https://site.test/about#team',
+    )
     expect(toClickNavigation(click(), anchor('kontakt'), HERE)?.pathname).toBe('/pl/kontakt')
     expect(toClickNavigation(click(), anchor('/page.html'), HERE)?.pathname).toBe('/page.html')
     expect(toClickNavigation(click(), anchor('/a', { target: '_self' }), HERE)).toBeDefined()

@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createBarPainter, createLoadingBar, estimateProgress, LOADING_BAR_ERROR_COLOR, type LoadingBarState } from '../../../src/client/loading-bar.js'
+import {
+  createBarPainter,
+  createLoadingBar,
+  estimateProgress,
+  LOADING_BAR_ERROR_COLOR,
+  type LoadingBarState,
+} from '../../../src/client/loading-bar.js'
 import { LOADING_BAR } from '../../../src/shared/constants.js'
 import { fakeTimers } from './fake-timers.js'
 
@@ -80,9 +86,12 @@ describe('loading bar (SPEC points 4 and 9)', () => {
 
   it('paints a fixed bar 3 px high, red with data-state="error" on failure', () => {
     const attributes: Record<string, string> = {}
-    const element = { style: { cssText: '', opacity: '', transform: '', backgroundColor: '' }, setAttribute: (k: string, v: string) => {
-      attributes[k] = v
-    } }
+    const element = {
+      style: { cssText: '', opacity: '', transform: '', backgroundColor: '' },
+      setAttribute: (k: string, v: string) => {
+        attributes[k] = v
+      },
+    }
     const paint = createBarPainter(element)
     expect(element.style.cssText).toContain(`height:${LOADING_BAR.heightPx}px`)
     expect(element.style.cssText).toContain('position:fixed')

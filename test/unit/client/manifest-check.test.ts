@@ -3,7 +3,8 @@ import { createManifestCheck, LATEST_MANIFEST_URL, readManifestId } from '../../
 import { MANIFEST_CHECK_DELAY_MS, MANIFEST_CHECK_INTERVAL_MS } from '../../../src/shared/constants.js'
 import { fakeTimers } from './fake-timers.js'
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
 
 function visibility() {
   const listeners = new Set<() => void>()

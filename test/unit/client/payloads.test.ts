@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest'
 import { fetchPayload, toPayloadRequestUrl } from '../../../src/client/payloads.js'
 
 const page = { id: 1, meta: { title: 'A' }, appearance: {}, content: {} }
-const answer = (body: unknown, status = 200) => async () => new Response(typeof body === 'string' ? body : JSON.stringify(body), { status })
+const answer =
+  (body: unknown, status = 200) =>
+  async () =>
+    new Response(typeof body === 'string' ? body : JSON.stringify(body), { status })
 
 describe('payload requests', () => {
   it('carry the build id in the query', () => {
@@ -11,14 +14,25 @@ describe('payload requests', () => {
   })
 
   it('classify the answer: page, redirect, full load (404, not JSON, other build), error', async () => {
-    const run = (fetch: (url: string, init: RequestInit) => Promise<Response>) => fetchPayload({ path: '/a', buildId: 'b1', fetch })
-    await expect(run(answer({ buildId: 'b1', locale: 'en', path: '/a', status: 200, page }))).resolves.toMatchObject({ type: 'page' })
-    await expect(run(answer({ buildId: 'b1', locale: 'en', path: '/a', redirect: { to: '/b', statusCode: 301 } }))).resolves.toEqual({ type: 'redirect', to: '/b', statusCode: 301 })
+    const run = (fetch: (url: string, init: RequestInit) => Promise<Response>) =>
+      fetchPayload({ path: '/a', buildId: 'b1', fetch })
+    await expect(run(answer({ buildId: 'b1', locale: 'en', path: '/a', status: 200, page }))).resolves.toMatchObject({
+      type: 'page',
+    })
+    await expect(
+      run(answer({ buildId: 'b1', locale: 'en', path: '/a', redirect: { to: '/b', statusCode: 301 } })),
+    ).resolves.toEqual({ type: 'redirect', to: '/b', statusCode: 301 })
     await expect(run(answer('nope', 404))).resolves.toEqual({ type: 'full-load', reason: 'not-found' })
     await expect(run(answer('<!doctype html><html>'))).resolves.toEqual({ type: 'full-load', reason: 'not-json' })
     await expect(run(answer({ hello: 1 }))).resolves.toEqual({ type: 'full-load', reason: 'not-json' })
-    await expect(run(answer({ buildId: 'b2', locale: 'en', path: '/a', status: 200, page }))).resolves.toEqual({ type: 'full-load', reason: 'other-build' })
+    await expect(run(answer({ buildId: 'b2', locale: 'en', path: '/a', status: 200, page }))).resolves.toEqual({
+      type: 'full-load',
+      reason: 'other-build',
+    })
     await expect(run(answer('boom', 503))).resolves.toMatchObject({ type: 'error' })
-    await expect(run(async () => Promise.reject(new TypeError('Failed to fetch')))).resolves.toEqual({ type: 'error', message: 'Failed to fetch' })
+    await expect(run(async () => Promise.reject(new TypeError('Failed to fetch')))).resolves.toEqual({
+      type: 'error',
+      message: 'Failed to fetch',
+    })
   })
 })

@@ -47,7 +47,13 @@ describe('prefetch queue (SPEC point 9: preload concurrency 4)', () => {
 
   it('keeps going after a failed load', async () => {
     let calls = 0
-    const queue = createPrefetchQueue({ load: async () => { calls++; throw new Error('x') }, concurrency: 1 })
+    const queue = createPrefetchQueue({
+      load: async () => {
+        calls++
+        throw new Error('x')
+      },
+      concurrency: 1,
+    })
     queue.add('/a')
     queue.add('/b')
     await new Promise((r) => setTimeout(r, 0))

@@ -42,7 +42,12 @@ describe('reload guard (SPEC point 4: once per 10 s per path)', () => {
 
   it('refuses when storage is unavailable or throws: no reload loop without memory', () => {
     expect(createReloadGuard({ storage: undefined, now: () => 0 }).allow('/')).toBe(false)
-    const throwing = { getItem: () => { throw new Error('denied') }, setItem: () => undefined }
+    const throwing = {
+      getItem: () => {
+        throw new Error('denied')
+      },
+      setItem: () => undefined,
+    }
     expect(createReloadGuard({ storage: throwing, now: () => 0 }).allow('/')).toBe(false)
   })
 })

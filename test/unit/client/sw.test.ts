@@ -7,7 +7,8 @@ const ORIGIN = 'https://site.test'
 
 function createCaches() {
   const stores = new Map<string, Map<string, Response>>()
-  const keyOf = (request: Request | string) => (typeof request === 'string' ? new URL(request, ORIGIN).href : request.url)
+  const keyOf = (request: Request | string) =>
+    typeof request === 'string' ? new URL(request, ORIGIN).href : request.url
   const open = async (name: string) => {
     if (!stores.has(name)) stores.set(name, new Map())
     const store = stores.get(name) as Map<string, Response>
@@ -17,7 +18,10 @@ function createCaches() {
       keys: async () => [...store.keys()].map((url) => new Request(url)),
     }
   }
-  return { stores, api: { open, keys: async () => [...stores.keys()], delete: async (name: string) => stores.delete(name) } }
+  return {
+    stores,
+    api: { open, keys: async () => [...stores.keys()], delete: async (name: string) => stores.delete(name) },
+  }
 }
 
 function startWorker(network: (request: Request) => Promise<Response>) {
@@ -34,7 +38,11 @@ function startWorker(network: (request: Request) => Promise<Response>) {
   const dispatch = async (type: string, event: Record<string, unknown> = {}) => {
     const waits: Array<Promise<unknown>> = []
     let response: Promise<Response> | undefined
-    listeners.get(type)?.({ ...event, waitUntil: (p: Promise<unknown>) => waits.push(p), respondWith: (p: Promise<Response>) => (response = p) })
+    listeners.get(type)?.({
+      ...event,
+      waitUntil: (p: Promise<unknown>) => waits.push(p),
+      respondWith: (p: Promise<Response>) => (response = p),
+    })
     await Promise.all(waits)
     return response
   }
@@ -59,28 +67,43 @@ describe('service worker (public/sw.js)', () => {
   it('serves hashed assets cache first', async () => {
     const worker = startWorker(async () => new Response('code', { status: 200 }))
     // Node's Response has type 'default'; a browser's same-origin answer is 'basic'.
-    worker.fetchSpy.mockImplementation(async () => Object.defineProperty(new Response('code'), 'type', { value: 'basic' }))
+    worker.fetchSpy.mockImplementation(async () =>
+      Object.defineProperty(new Response('code'), 'type', { value: 'basic' }),
+    )
     await worker.dispatch('message', { data: { type: 'site:build', buildId: 'b1' } })
     const first = await worker.get('/_site/assets/entry-AB12.js')
     expect(await first?.text()).toBe('code')
     const second = await worker.get('/_site/assets/entry-AB12.js')
     expect(await second?.text()).toBe('code')
     expect(worker.fetchSpy).toHaveBeenCalledTimes(1)
-    expect([...(worker.caches.stores.get('site-v1-build-b1')?.keys() ?? [])]).toEqual([`${ORIGIN}/_site/assets/entry-AB12.js`])
+    expect([...(worker.caches.stores.get('site-v1-build-b1')?.keys() ?? [])]).toEqual([
+      `${ORIGIN}/_site/assets/entry-AB12.js`,
+    ])
   })
 
-  it.each(['/', '/about-us', '/about-us/_payload.json?_b=b1', '/_site/builds/latest.json', '/_site/data/initial-en-1.json', '/_site/assets/entry-AB12.js?v=1', '/sw.js'])(
-    'never answers %s from a cache (the browser goes to the network)',
-    async (path) => {
-      const worker = startWorker(ok('x'))
-      expect(await worker.get(path)).toBeUndefined()
-    },
-  )
+  it.each([
+    '/',
+    '/about-us',
+    '/about-us/_payload.json?_b=b1',
+    '/_site/builds/latest.json',
+    '/_site/data/initial-en-1.json',
+    '/_site/assets/entry-AB12.js?v=1',
+    '/sw.js',
+  ])('never answers %s from a cache (the browser goes to the network)', async (path) => {
+    const worker = startWorker(ok('x'))
+    expect(await worker.get(path)).toBeUndefined()
+  })
 
   it('leaves other origins and non-GET requests alone', async () => {
     const worker = startWorker(ok('x'))
-    expect(await worker.dispatch('fetch', { request: new Request('https://cdn.test/_site/assets/a.js') })).toBeUndefined()
-    expect(await worker.dispatch('fetch', { request: new Request(`${ORIGIN}/_site/assets/a.js`, { method: 'POST', body: 'x' }) })).toBeUndefined()
+    expect(
+      await worker.dispatch('fetch', { request: new Request('https://cdn.test/_site/assets/a.js') }),
+    ).toBeUndefined()
+    expect(
+      await worker.dispatch('fetch', {
+        request: new Request(`${ORIGIN}/_site/assets/a.js`, { method: 'POST', body: 'x' }),
+      }),
+    ).toBeUndefined()
   })
 
   it('keeps the assets of the current and the previous build only', async () => {

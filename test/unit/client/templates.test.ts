@@ -2,28 +2,45 @@ import type { ComponentType } from 'react'
 import { describe, expect, it } from 'vitest'
 import { createTemplateLoader, type LazyTemplates, type MainTemplates } from '../../../src/client/templates.js'
 import type { ContentElementProps, LayoutProps, TemplateRegistry } from '../../../src/render/types.js'
-import { bootHydration, keepsMain, mainHydration, pageTemplates, templateNeeds, type TemplateState } from '../../../src/runtime/page-templates.js'
 import { resolveContent, resolveLayout } from '../../../src/runtime/names.js'
+import {
+  bootHydration,
+  keepsMain,
+  mainHydration,
+  pageTemplates,
+  type TemplateState,
+  templateNeeds,
+} from '../../../src/runtime/page-templates.js'
 import type { PageData } from '../../../src/shared/types.js'
 
 const element = (id: number, type: string, content: Record<string, unknown> = {}) => ({ id, type, content })
 
 const page = (content: unknown, backendLayout?: unknown): PageData =>
-  ({ id: 1, title: 'P', slug: '/p', meta: {}, appearance: backendLayout === undefined ? {} : { backendLayout }, content }) as unknown as PageData
+  ({
+    id: 1,
+    title: 'P',
+    slug: '/p',
+    meta: {},
+    appearance: backendLayout === undefined ? {} : { backendLayout },
+    content,
+  }) as unknown as PageData
 
 /** A named component per template (texts: `{ locale }`), and a log of the loaders called. */
 function fakeTemplates(options: { fail?: Set<string>; client?: string[] } = {}) {
   const calls: string[] = []
   const component = (name: string) => Object.assign(() => null, { displayName: name })
   const loader =
-    <T,>(id: string, value: T) =>
+    <T>(id: string, value: T) =>
     async () => {
       calls.push(id)
-      if (options.fail?.has(id)) throw new TypeError(`Failed to fetch dynamically imported module: /_site/assets/${id}.js`)
+      if (options.fail?.has(id))
+        throw new TypeError(`Failed to fetch dynamically imported module: /_site/assets/${id}.js`)
       return { default: value }
     }
-  const loaders = <P,>(kind: string, names: string[]) =>
-    Object.fromEntries(names.map((name) => [name, loader(`${kind}/${name}`, component(`${kind}/${name}`) as ComponentType<P>)]))
+  const loaders = <P>(kind: string, names: string[]) =>
+    Object.fromEntries(
+      names.map((name) => [name, loader(`${kind}/${name}`, component(`${kind}/${name}`) as ComponentType<P>)]),
+    )
   const main: MainTemplates = {
     layouts: loaders<LayoutProps>('layouts', ['Default', 'TwoColumns']),
     content: loaders<ContentElementProps>('content', ['Default', 'Text', 'Shortcut', 'Image', 'MenuPages']),
@@ -35,20 +52,31 @@ function fakeTemplates(options: { fail?: Set<string>; client?: string[] } = {}) 
     texts: Object.fromEntries(['en', 'de', 'pl'].map((locale) => [locale, loader(`texts/${locale}`, { locale })])),
     main: loader('main', main),
     // As the generated module: the marked content elements, loaded straight from their chunks.
-    islands: Object.fromEntries(Object.entries(main.content).filter(([name]) => options.client?.includes(`content/${name}`))),
+    islands: Object.fromEntries(
+      Object.entries(main.content).filter(([name]) => options.client?.includes(`content/${name}`)),
+    ),
   }
   return { templates, calls }
 }
 
 /** A render state of `page` in `locale` (default locale `en`). */
-const at = (target: PageData | null, locale = 'en', editorPreview = false): TemplateState => ({ page: target, locale, editorPreview, site: { i18n: { default: 'en' } } })
+const at = (target: PageData | null, locale = 'en', editorPreview = false): TemplateState => ({
+  page: target,
+  locale,
+  editorPreview,
+  site: { i18n: { default: 'en' } },
+})
 
 const names = (map: object): string[] => Object.keys(map).sort()
 
 describe('pageTemplates', () => {
   it('names the layout and every content type of every column, nested elements (shortcut) included', () => {
-    const shortcut = element(3, 'shortcut', { shortcut: [element(4, 'image'), element(5, 'menu_pages', { items: [element(6, 'text')] })] })
-    const needs = pageTemplates(page({ colPos0: [element(1, 'text'), shortcut], colPos1: [element(2, 'text')] }, 'two_columns'))
+    const shortcut = element(3, 'shortcut', {
+      shortcut: [element(4, 'image'), element(5, 'menu_pages', { items: [element(6, 'text')] })],
+    })
+    const needs = pageTemplates(
+      page({ colPos0: [element(1, 'text'), shortcut], colPos1: [element(2, 'text')] }, 'two_columns'),
+    )
     expect(needs).toEqual({ layouts: ['TwoColumns'], content: ['Image', 'MenuPages', 'Shortcut', 'Text'] })
   })
 
@@ -60,7 +88,17 @@ describe('pageTemplates', () => {
 
   it('counts only what passes the envelope check, and survives any data shape', () => {
     const files = { publicUrl: '/a.pdf', properties: { type: 'application' } }
-    const content = { colPos0: [element(1, 'text', { media: [files] }), { id: 'x', type: 'html', content: {} }, { id: 2, type: 'div' }, null, 'text', 7], colPos1: 'nope' }
+    const content = {
+      colPos0: [
+        element(1, 'text', { media: [files] }),
+        { id: 'x', type: 'html', content: {} },
+        { id: 2, type: 'div' },
+        null,
+        'text',
+        7,
+      ],
+      colPos1: 'nope',
+    }
     expect(pageTemplates(page(content)).content).toEqual(['Text'])
     expect(pageTemplates(page('not columns')).content).toEqual([])
     expect(pageTemplates({ id: 1 } as unknown as PageData)).toEqual({ layouts: ['Default'], content: [] })
@@ -86,8 +124,22 @@ describe('createTemplateLoader', () => {
   it('loads exactly the templates a page renders with, in parallel, and gives a plain registry', async () => {
     const { templates, calls } = fakeTemplates()
     const loader = createTemplateLoader(templates)
-    const registry = await loader.load(at(page({ colPos0: [element(1, 'text'), element(2, 'shortcut', { shortcut: [element(3, 'image')] })] }, 'two_columns')))
-    expect(calls.sort()).toEqual(['content/Image', 'content/Shortcut', 'content/Text', 'layouts/TwoColumns', 'main', 'texts/en'])
+    const registry = await loader.load(
+      at(
+        page(
+          { colPos0: [element(1, 'text'), element(2, 'shortcut', { shortcut: [element(3, 'image')] })] },
+          'two_columns',
+        ),
+      ),
+    )
+    expect(calls.sort()).toEqual([
+      'content/Image',
+      'content/Shortcut',
+      'content/Text',
+      'layouts/TwoColumns',
+      'main',
+      'texts/en',
+    ])
     expect(names(registry.layouts)).toEqual(['TwoColumns'])
     expect(names(registry.content)).toEqual(['Image', 'Shortcut', 'Text'])
     expect(registry.Header).toBe(templates.Header)
@@ -97,7 +149,9 @@ describe('createTemplateLoader', () => {
 
   it('loads Default for types and layouts without a template, as the runtime falls back to it', async () => {
     const { templates, calls } = fakeTemplates()
-    const registry = await createTemplateLoader(templates).load(at(page({ colPos0: [element(1, 'custom_widget'), element(2, 'constructor')] }, 'landing')))
+    const registry = await createTemplateLoader(templates).load(
+      at(page({ colPos0: [element(1, 'custom_widget'), element(2, 'constructor')] }, 'landing')),
+    )
     expect(calls.sort()).toEqual(['content/Default', 'layouts/Default', 'main', 'texts/en'])
     expect(resolveContent(registry, 'custom_widget')).toBe(registry.content.Default)
     expect(resolveContent(registry, 'constructor')).toBe(registry.content.Default)
@@ -125,7 +179,10 @@ describe('createTemplateLoader', () => {
 
   it('with main: false loads the texts only, not even the loaders of the main’s templates (a page whose main keeps the server’s markup)', async () => {
     const { templates, calls } = fakeTemplates()
-    const registry = await createTemplateLoader(templates).load(at(page({ colPos0: [element(1, 'text')] }, 'two_columns'), 'pl'), { main: false })
+    const registry = await createTemplateLoader(templates).load(
+      at(page({ colPos0: [element(1, 'text')] }, 'two_columns'), 'pl'),
+      { main: false },
+    )
     expect(calls).toEqual(['texts/pl'])
     expect(names(registry.layouts)).toEqual([])
     expect(names(registry.content)).toEqual([])
@@ -174,7 +231,12 @@ describe('createTemplateLoader', () => {
 })
 
 describe('keepsMain and templateNeeds', () => {
-  const keys = (client: string[]) => ({ layouts: { Default: 1, TwoColumns: 1 }, content: { Default: 1, Text: 1, Form: 1 }, texts: { en: 1, pl: 1 }, client })
+  const keys = (client: string[]) => ({
+    layouts: { Default: 1, TwoColumns: 1 },
+    content: { Default: 1, Text: 1, Form: 1 },
+    texts: { en: 1, pl: 1 },
+    client,
+  })
   const textPage = page({ colPos0: [element(1, 'text'), element(2, 'shortcut', { shortcut: [element(3, 'form')] })] })
 
   it('keeps the main when no template marked use client renders in it', () => {
@@ -191,7 +253,10 @@ describe('keepsMain and templateNeeds', () => {
 
   it('keeps the main with islands when only content elements are marked (nested ones and the Default fallback included)', () => {
     expect(keepsMain(at(textPage), keys(['content/Form']))).toBe(true)
-    expect(mainHydration(at(textPage), keys(['content/Form']))).toEqual({ kind: 'islands', islands: [{ element: element(3, 'form'), index: 0, template: 'Form' }] })
+    expect(mainHydration(at(textPage), keys(['content/Form']))).toEqual({
+      kind: 'islands',
+      islands: [{ element: element(3, 'form'), index: 0, template: 'Form' }],
+    })
     // `shortcut` has no template: it renders with Default, and holds the form: only the outermost marked element is an island.
     expect(mainHydration(at(textPage), keys(['content/Default', 'content/Form']))).toEqual({
       kind: 'islands',
@@ -206,9 +271,14 @@ describe('keepsMain and templateNeeds', () => {
     const frameless = page({ colPos0: [{ ...element(1, 'text'), appearance: { frameClass: 'none' } }] })
     expect(mainHydration(at(frameless), keys(['content/Text']))).toEqual({ kind: 'full' })
     // Inside a marked element, a frameless one is part of that island.
-    const inside = page({ colPos0: [element(2, 'form', { items: [{ ...element(1, 'text'), appearance: { frameClass: 'none' } }] })] })
+    const inside = page({
+      colPos0: [element(2, 'form', { items: [{ ...element(1, 'text'), appearance: { frameClass: 'none' } }] })],
+    })
     expect(mainHydration(at(inside), keys(['content/Text', 'content/Form'])).kind).toBe('islands')
-    const twice = page({ colPos0: [element(1, 'text')], colPos1: [element(2, 'shortcut', { shortcut: [element(1, 'text')] })] })
+    const twice = page({
+      colPos0: [element(1, 'text')],
+      colPos1: [element(2, 'shortcut', { shortcut: [element(1, 'text')] })],
+    })
     expect(mainHydration(at(twice), keys(['content/Text']))).toEqual({ kind: 'full' })
     expect(mainHydration(at(textPage, 'en', true), keys(['content/Form']))).toEqual({ kind: 'full' })
   })
@@ -218,8 +288,14 @@ describe('keepsMain and templateNeeds', () => {
   })
 
   it('bootHydration: the same answer for the boot JSON, islands by uid (the element stays in the page); full without keys', () => {
-    expect(bootHydration(at(textPage), keys(['content/Form']))).toEqual({ kind: 'islands', islands: [{ uid: 3, index: 0, template: 'Form' }] })
-    expect(bootHydration(at(textPage), keys(['content/Default', 'content/Form']))).toEqual({ kind: 'islands', islands: [{ uid: 2, index: 1, template: 'Default' }] })
+    expect(bootHydration(at(textPage), keys(['content/Form']))).toEqual({
+      kind: 'islands',
+      islands: [{ uid: 3, index: 0, template: 'Form' }],
+    })
+    expect(bootHydration(at(textPage), keys(['content/Default', 'content/Form']))).toEqual({
+      kind: 'islands',
+      islands: [{ uid: 2, index: 1, template: 'Default' }],
+    })
     expect(bootHydration(at(textPage), keys([]))).toEqual({ kind: 'kept' })
     expect(bootHydration(at(textPage), keys(['layouts/Default']))).toEqual({ kind: 'full' })
     expect(bootHydration(at(textPage, 'en', true), keys([]))).toEqual({ kind: 'full' })
@@ -228,8 +304,22 @@ describe('keepsMain and templateNeeds', () => {
   })
 
   it('names registry keys after the Default fallback, the locale’s texts, and nothing of the main without main', () => {
-    expect(templateNeeds(at(textPage, 'pl'), keys([]), { main: true })).toEqual({ layouts: ['Default'], content: ['Default', 'Form', 'Text'], errorPage: false, texts: 'pl' })
-    expect(templateNeeds(at(textPage, 'de'), keys([]), { main: false })).toEqual({ layouts: [], content: [], errorPage: false, texts: 'en' })
-    expect(templateNeeds(at(null, 'pl'), { layouts: {}, content: {} }, { main: true })).toEqual({ layouts: [], content: [], errorPage: true })
+    expect(templateNeeds(at(textPage, 'pl'), keys([]), { main: true })).toEqual({
+      layouts: ['Default'],
+      content: ['Default', 'Form', 'Text'],
+      errorPage: false,
+      texts: 'pl',
+    })
+    expect(templateNeeds(at(textPage, 'de'), keys([]), { main: false })).toEqual({
+      layouts: [],
+      content: [],
+      errorPage: false,
+      texts: 'en',
+    })
+    expect(templateNeeds(at(null, 'pl'), { layouts: {}, content: {} }, { main: true })).toEqual({
+      layouts: [],
+      content: [],
+      errorPage: true,
+    })
   })
 })

@@ -1,4 +1,4 @@
-import { mkdtemp, mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -20,7 +20,10 @@ beforeAll(async () => {
 
 describe('resolveConfig', () => {
   it('loads a TypeScript config and fills defaults', async () => {
-    await write('config/site.config.ts', `import { defineConfig } from 'site/config'\nconst port: number = 4010\nexport default defineConfig({ api: { baseUrl: 'http://127.0.0.1:' + port + '/' } })\n`)
+    await write(
+      'config/site.config.ts',
+      `import { defineConfig } from 'site/config'\nconst port: number = 4010\nexport default defineConfig({ api: { baseUrl: 'http://127.0.0.1:' + port + '/' } })\n`,
+    )
     const config = await resolveConfig({ root })
     expect(config.configFile).toBe(join(root, 'config/site.config.ts'))
     const [site] = config.sites
@@ -36,21 +39,37 @@ describe('resolveConfig', () => {
     const json = await write('config/a.json', JSON.stringify({ api: { baseUrl: 'http://127.0.0.1:1' } }))
     const fromJson = await resolveConfig({ root, configFile: json, apiBaseUrl: 'https://staging.example.com/' })
     expect(fromJson.sites[0]!.api.baseUrl).toBe('https://staging.example.com')
-    const mjs = await write('config/b.mjs', `export default { api: { baseUrl: 'http://127.0.0.1:2' }, build: { concurrency: 8 } }`)
+    const mjs = await write(
+      'config/b.mjs',
+      `export default { api: { baseUrl: 'http://127.0.0.1:2' }, build: { concurrency: 8 } }`,
+    )
     expect((await resolveConfig({ root, configFile: mjs })).sites[0]!.build.concurrency).toBe(8)
   })
 
   it('reports every problem at once with its key path', async () => {
     const file = await write(
       'config/bad.json',
-      JSON.stringify({ api: { baseUrl: 'ftp://x', credentials: 'sometimes', allowQuery: 'yes' }, i18n: { locales: [] }, colour: 'red', sites: [{ hostname: 'https://a.com' }] }),
+      JSON.stringify({
+        api: { baseUrl: 'ftp://x', credentials: 'sometimes', allowQuery: 'yes' },
+        i18n: { locales: [] },
+        colour: 'red',
+        sites: [{ hostname: 'https://a.com' }],
+      }),
     )
     const error = await resolveConfig({ root, configFile: file }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(SiteError)
     expect((error as SiteError).code).toBe('CONFIG_INVALID')
     const message = (error as SiteError).message
     expect(message).toContain(file)
-    for (const path of ['api.baseUrl', 'api.credentials', 'api.allowQuery', 'i18n.locales', 'colour', 'sites[0].hostname']) expect(message).toContain(`  - ${path}: `)
+    for (const path of [
+      'api.baseUrl',
+      'api.credentials',
+      'api.allowQuery',
+      'i18n.locales',
+      'colour',
+      'sites[0].hostname',
+    ])
+      expect(message).toContain(`  - ${path}: `)
   })
 
   it('requires api.baseUrl unless --api is given', async () => {
@@ -60,7 +79,9 @@ describe('resolveConfig', () => {
   })
 
   it('names a missing config file and a syntax error', async () => {
-    await expect(resolveConfig({ root, configFile: 'config/missing.ts' })).rejects.toThrow(`Config file not found: ${join(root, 'config/missing.ts')}`)
+    await expect(resolveConfig({ root, configFile: 'config/missing.ts' })).rejects.toThrow(
+      `Config file not found: ${join(root, 'config/missing.ts')}`,
+    )
     const file = await write('config/broken.ts', 'export default {{')
     await expect(resolveConfig({ root, configFile: file })).rejects.toThrow(/broken\.ts:\n {2}- \(file\): line 1/)
   })
@@ -91,7 +112,9 @@ describe('sites', () => {
     expect(selectSite(sites, 'https://example.com:443/x').hostnames).toContain('example.com')
     expect(selectSite(sites, 'WWW.EXAMPLE.DE').hostnames).toEqual(['www.example.de'])
     expect(() => selectSite(sites, 'evil.test')).toThrow('Hostname: evil.test not found in sites configuration')
-    expect(() => selectSite(sites)).toThrow('Several sites are configured; choose one with --site HOST (www.example.com, example.com, www.example.de)')
+    expect(() => selectSite(sites)).toThrow(
+      'Several sites are configured; choose one with --site HOST (www.example.com, example.com, www.example.de)',
+    )
   })
 
   it('strips scheme, port and path from hosts', () => {

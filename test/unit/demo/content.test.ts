@@ -19,8 +19,14 @@ async function contentDir(files: Record<string, string>): Promise<string> {
   return dir
 }
 
-const SITE = JSON.stringify({ languages: [{ languageId: 0, twoLetterIsoCode: 'en', navigationTitle: 'English', base: '/' }] })
-const MINIMAL = { 'site.json': SITE, 'initial-data/en.json': '{"navigation":[],"i18n":[]}', 'errors/404.en.json': '{"id":9}' }
+const SITE = JSON.stringify({
+  languages: [{ languageId: 0, twoLetterIsoCode: 'en', navigationTitle: 'English', base: '/' }],
+})
+const MINIMAL = {
+  'site.json': SITE,
+  'initial-data/en.json': '{"navigation":[],"i18n":[]}',
+  'errors/404.en.json': '{"id":9}',
+}
 
 describe('loadDemoContent', () => {
   it('loads the bundled content: pages by slug, redirects, 404 pages', async () => {
@@ -32,7 +38,9 @@ describe('loadDemoContent', () => {
   })
 
   it('works without redirects.json and routes a page by its slug, not its file name', async () => {
-    const { source } = await loadDemoContent(await contentDir({ ...MINIMAL, 'pages/en/whatever.json': '{"id":1,"slug":"/hello"}' }))
+    const { source } = await loadDemoContent(
+      await contentDir({ ...MINIMAL, 'pages/en/whatever.json': '{"id":1,"slug":"/hello"}' }),
+    )
     expect(source.page('/hello')).toBe('{"id":1,"slug":"/hello"}')
     expect(source.redirect('/x')).toBeUndefined()
   })

@@ -24,6 +24,14 @@ describe('findDemoFault', () => {
   })
 
   it('takes the first matching rule', () => {
-    expect(findDemoFault([{ path: '/a', kind: 'html' }, { path: '/a', kind: 'status500' }], url('/a'))?.kind).toBe('html')
+    expect(
+      findDemoFault(
+        [
+          { path: '/a', kind: 'html' },
+          { path: '/a', kind: 'status500' },
+        ],
+        url('/a'),
+      )?.kind,
+    ).toBe('html')
   })
 })

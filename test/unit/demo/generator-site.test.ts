@@ -6,7 +6,12 @@ import type { DemoLanguage } from '../../../src/demo/types.js'
 import type { NavEntry } from '../../../src/shared/types.js'
 
 const language = (code: string, base: string, languageId: number): DemoLanguage => ({
-  languageId, twoLetterIsoCode: code, navigationTitle: code, base, direction: 'ltr', hreflang: code,
+  languageId,
+  twoLetterIsoCode: code,
+  navigationTitle: code,
+  base,
+  direction: 'ltr',
+  hreflang: code,
 })
 const [EN, PL, DE] = [language('en', '/', 0), language('pl', '/pl/', 1), language('de', '/de/', 2)] as const
 const site = createGeneratedSite([EN, PL, DE], 120)
@@ -14,16 +19,30 @@ const flatten = (entries: NavEntry[] = []): NavEntry[] => entries.flatMap((e) =>
 
 describe('generated site layout', () => {
   it.each([
-    [EN, 0, '/'], [EN, 1, '/section-1'], [EN, 2, '/section-1/page-2'], [EN, 51, '/section-2'],
-    [PL, 0, '/pl'], [PL, 52, '/pl/dzial-2/strona-52'], [DE, 119, '/de/bereich-3/seite-119'],
+    [EN, 0, '/'],
+    [EN, 1, '/section-1'],
+    [EN, 2, '/section-1/page-2'],
+    [EN, 51, '/section-2'],
+    [PL, 0, '/pl'],
+    [PL, 52, '/pl/dzial-2/strona-52'],
+    [DE, 119, '/de/bereich-3/seite-119'],
   ])('%# page %i has path %s and back', (lang, index, path) => {
     expect(site.pathOf(lang, index)).toBe(path)
     expect(site.indexOf(lang, path)).toBe(index)
   })
 
   it('round-trips every index and rejects paths that are not generated pages', () => {
-    for (const lang of [EN, PL, DE]) for (let i = 0; i < site.count; i++) expect(site.indexOf(lang, site.pathOf(lang, i))).toBe(i)
-    for (const path of ['/section-4', '/section-1/page-60', '/section-01', '/section-1/page-1', '/section-3/page-120', '/dzial-1', '/pl/section-1']) {
+    for (const lang of [EN, PL, DE])
+      for (let i = 0; i < site.count; i++) expect(site.indexOf(lang, site.pathOf(lang, i))).toBe(i)
+    for (const path of [
+      '/section-4',
+      '/section-1/page-60',
+      '/section-01',
+      '/section-1/page-1',
+      '/section-3/page-120',
+      '/dzial-1',
+      '/pl/section-1',
+    ]) {
       expect(site.indexOf(path.startsWith('/pl') ? PL : EN, path), path).toBeUndefined()
     }
   })
@@ -40,7 +59,11 @@ describe('generated pages and navigation', () => {
     const page = buildGeneratedPage(site, PL, 52)
     expect(buildGeneratedPage(site, PL, 52)).toEqual(page)
     expect(page.content.colPos0).toHaveLength(8)
-    expect(page.i18n?.map((l) => [l.link, l.active])).toEqual([['/section-2/page-52', 0], ['/pl/dzial-2/strona-52', 1], ['/de/bereich-2/seite-52', 0]])
+    expect(page.i18n?.map((l) => [l.link, l.active])).toEqual([
+      ['/section-2/page-52', 0],
+      ['/pl/dzial-2/strona-52', 1],
+      ['/de/bereich-2/seite-52', 0],
+    ])
     expect(page.slug).toBe('/dzial-2/strona-52')
     expect(page.breadcrumbs?.map((b) => b.link)).toEqual(['/pl', '/pl/dzial-2', '/pl/dzial-2/strona-52'])
     const hrefs = [...JSON.stringify(page.content).matchAll(/href=\\"([^"\\]+)\\"/g)].map((m) => m[1] ?? '')
@@ -48,7 +71,7 @@ describe('generated pages and navigation', () => {
     for (const href of hrefs) expect(site.indexOf(PL, href), href).toBeDefined()
   })
 
-  it('reaches every page from the navigation and the home and landing pages\' menus', () => {
+  it("reaches every page from the navigation and the home and landing pages' menus", () => {
     const data = buildGeneratedInitialData(site, DE)
     const navLinks = flatten(data.navigation).map((e) => e.link)
     // Sections and a few pages of the first one: the header stays small however large the site.
@@ -56,9 +79,12 @@ describe('generated pages and navigation', () => {
     const queue = [...new Set(navLinks)]
     const reached = new Set(queue)
     for (const link of queue) {
-      const menus = buildGeneratedPage(site, DE, site.indexOf(DE, link)!).content.colPos0!.filter((e) => /^menu_/.test(e.type))
+      const menus = buildGeneratedPage(site, DE, site.indexOf(DE, link)!).content.colPos0!.filter((e) =>
+        /^menu_/.test(e.type),
+      )
       for (const menu of menus)
-        for (const { link: next } of (menu.content as { menu: NavEntry[] }).menu) if (!reached.has(next)) reached.add(next) && queue.push(next)
+        for (const { link: next } of (menu.content as { menu: NavEntry[] }).menu)
+          if (!reached.has(next)) reached.add(next) && queue.push(next)
     }
     expect(reached.size).toBe(120)
     expect(data.i18n.find((l) => l.active)?.link).toBe('/de')

@@ -3,7 +3,11 @@ import { languageOfPath, pagePath, parseDemoUrl, trimTrailingSlash } from '../..
 import type { DemoLanguage } from '../../../src/demo/types.js'
 
 const language = (code: string, base: string, languageId: number): DemoLanguage => ({
-  languageId, twoLetterIsoCode: code, navigationTitle: code, base, direction: 'ltr',
+  languageId,
+  twoLetterIsoCode: code,
+  navigationTitle: code,
+  base,
+  direction: 'ltr',
 })
 const LANGUAGES = [language('en', '/', 0), language('pl', '/pl/', 1), language('de', '/de/', 2)]
 
@@ -23,16 +27,37 @@ describe('parseDemoUrl', () => {
   })
 
   it('keeps the raw path and query as sent', () => {
-    expect(parseDemoUrl('/de/%C3%BCber-uns/?a=%41')).toMatchObject({ ok: true, url: { rawPath: '/de/%C3%BCber-uns/', rawQuery: 'a=%41' } })
+    expect(parseDemoUrl('/de/%C3%BCber-uns/?a=%41')).toMatchObject({
+      ok: true,
+      url: { rawPath: '/de/%C3%BCber-uns/', rawQuery: 'a=%41' },
+    })
   })
 
-  it.each(['/..%2f..%2fetc/passwd', '/a/../b', '/%2e%2e/x', '/./a', '/%E0%A4%A', '/a%00', '/a%5Cb', 'relative', '*', 'http://[bad'])('refuses %s', (target) => {
+  it.each([
+    '/..%2f..%2fetc/passwd',
+    '/a/../b',
+    '/%2e%2e/x',
+    '/./a',
+    '/%E0%A4%A',
+    '/a%00',
+    '/a%5Cb',
+    'relative',
+    '*',
+    'http://[bad',
+  ])('refuses %s', (target) => {
     expect(parseDemoUrl(target).ok).toBe(false)
   })
 })
 
 describe('languageOfPath', () => {
-  it.each([['/', 'en'], ['/pl', 'pl'], ['/pl/o-nas', 'pl'], ['/de/', 'de'], ['/plus', 'en'], ['/about-us', 'en']])('%s is %s', (path, code) => {
+  it.each([
+    ['/', 'en'],
+    ['/pl', 'pl'],
+    ['/pl/o-nas', 'pl'],
+    ['/de/', 'de'],
+    ['/plus', 'en'],
+    ['/about-us', 'en'],
+  ])('%s is %s', (path, code) => {
     expect(languageOfPath(path, LANGUAGES).twoLetterIsoCode).toBe(code)
   })
 })

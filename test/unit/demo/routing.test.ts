@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest'
 import { parseDemoUrl } from '../../../src/demo/paths.js'
 import { answerDemoRequest, isInitialDataType } from '../../../src/demo/routing.js'
-import { ORIGIN_TOKEN, type DemoLanguage, type DemoSource } from '../../../src/demo/types.js'
+import { type DemoLanguage, type DemoSource, ORIGIN_TOKEN } from '../../../src/demo/types.js'
 
-const language = (code: string, base: string, languageId: number): DemoLanguage => ({ languageId, twoLetterIsoCode: code, navigationTitle: code, base })
-const PAGES: Record<string, string> = { '/': '{"id":1}', '/pl': '{"id":1,"l":"pl"}', '/pl/o-nas': `{"id":2,"img":"${ORIGIN_TOKEN}/fileadmin/a.svg"}` }
+const language = (code: string, base: string, languageId: number): DemoLanguage => ({
+  languageId,
+  twoLetterIsoCode: code,
+  navigationTitle: code,
+  base,
+})
+const PAGES: Record<string, string> = {
+  '/': '{"id":1}',
+  '/pl': '{"id":1,"l":"pl"}',
+  '/pl/o-nas': `{"id":2,"img":"${ORIGIN_TOKEN}/fileadmin/a.svg"}`,
+}
 const source: DemoSource = {
   languages: [language('en', '/', 0), language('pl', '/pl/', 1)],
   page: (path) => PAGES[path],

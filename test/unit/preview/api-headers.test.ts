@@ -11,7 +11,13 @@ const api = (over: Partial<ResolvedSite['api']>): ResolvedSite['api'] => ({
 })
 
 const request = new Request('http://site.test/', {
-  headers: { cookie: 'fe_typo_user=1', 'accept-language': 'pl', authorization: 'Basic x', host: 'evil.test', 'x-forwarded-for': '1.2.3.4' },
+  headers: {
+    cookie: 'fe_typo_user=1',
+    'accept-language': 'pl',
+    authorization: 'Basic x',
+    host: 'evil.test',
+    'x-forwarded-for': '1.2.3.4',
+  },
 })
 
 describe('toApiRequestHeaders', () => {
@@ -19,7 +25,10 @@ describe('toApiRequestHeaders', () => {
     expect(toApiRequestHeaders(request, api({}))).toEqual({})
   })
   it('forwards exactly the named headers', () => {
-    expect(toApiRequestHeaders(request, api({ proxyReqHeaders: ['cookie', 'accept-language', 'x-missing'] }))).toEqual({ cookie: 'fe_typo_user=1', 'accept-language': 'pl' })
+    expect(toApiRequestHeaders(request, api({ proxyReqHeaders: ['cookie', 'accept-language', 'x-missing'] }))).toEqual({
+      cookie: 'fe_typo_user=1',
+      'accept-language': 'pl',
+    })
   })
   it('never forwards host or connection headers, even when named', () => {
     expect(toApiRequestHeaders(request, api({ proxyReqHeaders: ['host', 'connection', 'content-length'] }))).toEqual({})
@@ -32,13 +41,20 @@ describe('toApiRequestHeaders', () => {
 describe('toProxiedResponseHeaders', () => {
   const answers: Array<Record<string, string>> = [
     { 'cache-control': 'max-age=10', 'set-cookie': 'a=1; Path=/', 'x-other': 'no' },
-    { 'cache-control': 'no-cache', 'set-cookie': 'b=2; Expires=Wed, 21 Oct 2099 07:28:00 GMT, c=3', 'content-type': 'application/json' },
+    {
+      'cache-control': 'no-cache',
+      'set-cookie': 'b=2; Expires=Wed, 21 Oct 2099 07:28:00 GMT, c=3',
+      'content-type': 'application/json',
+    },
   ]
   it('copies nothing when proxyHeaders is false', () => {
     expect([...toProxiedResponseHeaders(answers, api({})).keys()]).toEqual([])
   })
   it('copies only the named headers, the last answer winning, cookies of every answer kept', () => {
-    const out = toProxiedResponseHeaders(answers, api({ proxyHeaders: ['set-cookie', 'cache-control', 'content-type'] }))
+    const out = toProxiedResponseHeaders(
+      answers,
+      api({ proxyHeaders: ['set-cookie', 'cache-control', 'content-type'] }),
+    )
     expect(out.get('cache-control')).toBe('no-cache')
     expect(out.getSetCookie()).toEqual(['a=1; Path=/', 'b=2; Expires=Wed, 21 Oct 2099 07:28:00 GMT', 'c=3'])
     expect(out.has('x-other')).toBe(false)

@@ -10,14 +10,29 @@ beforeAll(async () => {
 })
 
 const lang = (code: string, id: number, link: string, extra: Partial<LanguageEntry> = {}): LanguageEntry => ({
-  languageId: id, twoLetterIsoCode: code, navigationTitle: { en: 'English', pl: 'Polski', de: 'Deutsch' }[code] ?? code, hreflang: '', link, active: 0, available: 1, direction: 'ltr', ...extra,
+  languageId: id,
+  twoLetterIsoCode: code,
+  navigationTitle: { en: 'English', pl: 'Polski', de: 'Deutsch' }[code] ?? code,
+  hreflang: '',
+  link,
+  active: 0,
+  available: 1,
+  direction: 'ltr',
+  ...extra,
 })
 
 const initial: InitialData = prepareInitial({
   navigation: [
     {
-      title: 'Home', link: '/', children: [
-        { title: 'Services', link: '/services', buttonLabel: 'All services', children: [{ title: 'Consulting', link: '/services/consulting' }] },
+      title: 'Home',
+      link: '/',
+      children: [
+        {
+          title: 'Services',
+          link: '/services',
+          buttonLabel: 'All services',
+          children: [{ title: 'Consulting', link: '/services/consulting' }],
+        },
         { title: 'Blog', link: 'https://blog.example.org/', target: '_blank' },
         { title: 'Products', link: '', spacer: 1 },
         { title: 'Contact', link: '/contact', buttonLabel: 'Talk to us' },
@@ -29,28 +44,77 @@ const initial: InitialData = prepareInitial({
   minorNavigation: [{ title: 'Press', link: '/press' }],
   socialMenu: [{ title: 'LinkedIn', link: 'https://www.linkedin.com/company/example', icon: 'linkedin' }],
   footerNavigation: [{ title: 'Company', link: '/company', children: [{ title: 'Team', link: '/company/team' }] }],
-  footerContactData: { id: 9, type: 'text', content: { header: 'Get in touch', bodytext: '<p>Mon–Fri</p>', items: [{ title: 'Phone', value: '+48 12 345', link: 'tel:+4812345' }, 'Warsaw'] } },
+  footerContactData: {
+    id: 9,
+    type: 'text',
+    content: {
+      header: 'Get in touch',
+      bodytext: '<p>Mon–Fri</p>',
+      items: [{ title: 'Phone', value: '+48 12 345', link: 'tel:+4812345' }, 'Warsaw'],
+    },
+  },
 })
 
 const pageI18n = [lang('en', 0, '/about'), lang('pl', 1, '/pl/o-nas'), lang('de', 2, '/de/ueber-uns', { available: 0 })]
 const render = (locale: string, extra: Partial<RenderState> = {}) =>
-  renderPage(makeState({ locale, path: locale === 'en' ? '/about' : `/${locale}/x`, page: makePage([], { i18n: pageI18n }), initialData: initial, ...extra }), registry).appHtml
+  renderPage(
+    makeState({
+      locale,
+      path: locale === 'en' ? '/about' : `/${locale}/x`,
+      page: makePage([], { i18n: pageI18n }),
+      initialData: initial,
+      ...extra,
+    }),
+    registry,
+  ).appHtml
 
 const header = (html: string) => html.slice(html.indexOf('<header'), html.indexOf('</header>'))
 const footer = (html: string) => html.slice(html.indexOf('<footer'), html.indexOf('</footer>'))
 
 describe('header texts per locale', () => {
   it.each([
-    ['en', ['Go to home page', 'There you can find us', 'Schedule a free consultation', 'Change language', 'Preferred language', 'Cancel']],
-    ['pl', ['Przejdź do strony głównej', 'Tu nas znajdziesz', 'Umów bezpłatną konsultację', 'Zmień język', 'Preferowany język', 'Anuluj']],
-    ['de', ['Zur Startseite', 'Hier finden Sie uns', 'Kostenlose Beratung vereinbaren', 'Sprache ändern', 'Bevorzugte Sprache', 'Abbrechen']],
+    [
+      'en',
+      [
+        'Go to home page',
+        'There you can find us',
+        'Schedule a free consultation',
+        'Change language',
+        'Preferred language',
+        'Cancel',
+      ],
+    ],
+    [
+      'pl',
+      [
+        'Przejdź do strony głównej',
+        'Tu nas znajdziesz',
+        'Umów bezpłatną konsultację',
+        'Zmień język',
+        'Preferowany język',
+        'Anuluj',
+      ],
+    ],
+    [
+      'de',
+      [
+        'Zur Startseite',
+        'Hier finden Sie uns',
+        'Kostenlose Beratung vereinbaren',
+        'Sprache ändern',
+        'Bevorzugte Sprache',
+        'Abbrechen',
+      ],
+    ],
   ])('%s', (locale, texts) => {
     const out = header(render(locale))
     for (const text of texts) expect(out).toContain(text)
   })
 
   it('links the logo to the locale home and starts with a skip link to main', () => {
-    expect(header(render('en'))).toMatch(/^<header class="site-header"><a class="skip-link" href="#main">Skip to content<\/a>/)
+    expect(header(render('en'))).toMatch(
+      /^<header class="site-header"><a class="skip-link" href="#main">Skip to content<\/a>/,
+    )
     expect(header(render('pl'))).toContain('<a href="/pl" class="site-logo">')
     expect(header(render('de'))).toContain('<a href="/de" class="site-logo">')
   })
@@ -60,38 +124,61 @@ describe('header navigation', () => {
   const out = () => header(render('en'))
 
   it('renders navigation[0].children with submenus as nested lists', () => {
-    expect(out()).toContain('<a href="/services" class="nav__link">Services</a><ul class="nav nav__submenu"><li class="nav__item"><a href="/services/consulting" class="nav__link">Consulting</a>')
+    expect(out()).toContain(
+      '<a href="/services" class="nav__link">Services</a><ul class="nav nav__submenu"><li class="nav__item"><a href="/services/consulting" class="nav__link">Consulting</a>',
+    )
     expect(out()).not.toContain('>Home</a>')
   })
 
   it('honours target, buttonLabel and spacer', () => {
-    expect(out()).toContain('<a href="https://blog.example.org/" target="_blank" rel="noopener" class="nav__link">Blog<span class="visually-hidden"> (opens in a new window)</span></a>')
+    expect(out()).toContain(
+      '<a href="https://blog.example.org/" target="_blank" rel="noopener" class="nav__link">Blog<span class="visually-hidden"> (opens in a new window)</span></a>',
+    )
     expect(out()).toContain('<a href="/contact" class="btn btn--secondary nav__button">Talk to us</a>')
     expect(out()).toContain('<li class="nav__spacer"><span>Products</span></li>')
   })
 
   it('keeps the title of a parent with a buttonLabel and offers the label as the last submenu link', () => {
     expect(out()).toContain('<a href="/services" class="nav__link">Services</a><ul class="nav nav__submenu">')
-    expect(out()).toContain('<li class="nav__item nav__item--overview"><a href="/services" class="nav__link nav__overview">All services</a></li></ul>')
+    expect(out()).toContain(
+      '<li class="nav__item nav__item--overview"><a href="/services" class="nav__link nav__overview">All services</a></li></ul>',
+    )
     expect(out()).not.toContain('nav__button">All services')
   })
 
   it('has a Menu button that opens the menu panel (a popover) and a close button inside it, per locale', () => {
-    for (const [locale, menu, close] of [['en', 'Menu', 'Close menu'], ['pl', 'Menu', 'Zamknij menu'], ['de', 'Menü', 'Menü schließen']]) {
+    for (const [locale, menu, close] of [
+      ['en', 'Menu', 'Close menu'],
+      ['pl', 'Menu', 'Zamknij menu'],
+      ['de', 'Menü', 'Menü schließen'],
+    ]) {
       const html = header(render(locale as string))
-      expect(html).toContain(`<button type="button" class="menu-toggle" popoverTarget="site-menu"><span class="menu-toggle__icon" aria-hidden="true"></span>${menu}</button>`)
+      expect(html).toContain(
+        `<button type="button" class="menu-toggle" popoverTarget="site-menu"><span class="menu-toggle__icon" aria-hidden="true"></span>${menu}</button>`,
+      )
       expect(html).toContain('<div id="site-menu" class="site-menu" popover="auto">')
-      expect(html).toContain(`popoverTarget="site-menu" popoverTargetAction="hide"><span class="visually-hidden">${close}</span></button>`)
+      expect(html).toContain(
+        `popoverTarget="site-menu" popoverTargetAction="hide"><span class="visually-hidden">${close}</span></button>`,
+      )
       // The whole navigation is inside the panel.
       const panel = html.slice(html.indexOf('<div id="site-menu"'))
-      for (const part of ['class="site-nav"', 'class="featured-nav"', 'site-header__cta', 'class="topbar"', 'class="lang"']) expect(panel).toContain(part)
+      for (const part of [
+        'class="site-nav"',
+        'class="featured-nav"',
+        'site-header__cta',
+        'class="topbar"',
+        'class="lang"',
+      ])
+        expect(panel).toContain(part)
     }
   })
 
   it('renders featured, minor and social navigation', () => {
     expect(out()).toContain('<a href="/webinar" class="nav__link">Webinar</a>')
     expect(out()).toContain('<a href="/press" class="nav__link">Press</a>')
-    expect(out()).toContain('href="https://www.linkedin.com/company/example" target="_blank" rel="noopener" class="social__link">LinkedIn</a>')
+    expect(out()).toContain(
+      'href="https://www.linkedin.com/company/example" target="_blank" rel="noopener" class="social__link">LinkedIn</a>',
+    )
   })
 })
 
@@ -99,8 +186,12 @@ describe('language switcher', () => {
   it('links to the translated page, marks the current language and shows unavailable ones as text', () => {
     const out = header(render('pl'))
     expect(out).toContain('<a hrefLang="en" lang="en" href="/about" class="lang__link">English</a>')
-    expect(out).toContain('<a hrefLang="pl" lang="pl" aria-current="page" href="/pl/o-nas" class="lang__link">Polski</a>')
-    expect(out).toContain('<span class="lang__link lang__link--unavailable" lang="de" aria-disabled="true">Deutsch</span>')
+    expect(out).toContain(
+      '<a hrefLang="pl" lang="pl" aria-current="page" href="/pl/o-nas" class="lang__link">Polski</a>',
+    )
+    expect(out).toContain(
+      '<span class="lang__link lang__link--unavailable" lang="de" aria-disabled="true">Deutsch</span>',
+    )
     expect(out).not.toContain('href="/de/ueber-uns"')
   })
 
@@ -114,14 +205,19 @@ describe('context menu', () => {
   it('renders navigation without empty titles, the additional link and icon buttons', () => {
     const page = makePage([], {
       contextMenu: {
-        navigation: [{ title: '', link: '/hidden' }, { title: 'Overview', link: '#overview' }],
+        navigation: [
+          { title: '', link: '/hidden' },
+          { title: 'Overview', link: '#overview' },
+        ],
         additionalLink: { href: '/brochure.pdf', linkText: 'Download brochure' },
         iconButtons: [{ title: 'Email', link: 'mailto:office@example.com', icon: 'mail' }],
         iconButtonsText: 'Questions?',
       },
     })
     const out = header(render('en', { page }))
-    expect(out).toContain('<nav aria-label="On this page" class="context-bar__nav"><ul><li><a href="#overview">Overview</a></li></ul></nav>')
+    expect(out).toContain(
+      '<nav aria-label="On this page" class="context-bar__nav"><ul><li><a href="#overview">Overview</a></li></ul></nav>',
+    )
     expect(out).not.toContain('/hidden')
     expect(out).toContain('<a href="/brochure.pdf" class="context-bar__link">Download brochure</a>')
     expect(out).toContain('<span class="context-bar__icons-text">Questions?</span>')
@@ -131,9 +227,31 @@ describe('context menu', () => {
 
 describe('footer', () => {
   it.each([
-    ['en', [['/careers', 'Career'], ['/policy', 'Privacy policy']], 'Headquarters'],
-    ['pl', [['/pl/kariera', 'Kariera'], ['/pl/polityka-prywatnosci', 'Polityka prywatności'], ['/pl/klauzula-informacyjna-rodo', 'Klauzula informacyjna RODO']], 'Siedziba'],
-    ['de', [['/de/karriere', 'Karriere'], ['/de/policy', 'Datenschutzerklärung']], 'Hauptsitz'],
+    [
+      'en',
+      [
+        ['/careers', 'Career'],
+        ['/policy', 'Privacy policy'],
+      ],
+      'Headquarters',
+    ],
+    [
+      'pl',
+      [
+        ['/pl/kariera', 'Kariera'],
+        ['/pl/polityka-prywatnosci', 'Polityka prywatności'],
+        ['/pl/klauzula-informacyjna-rodo', 'Klauzula informacyjna RODO'],
+      ],
+      'Siedziba',
+    ],
+    [
+      'de',
+      [
+        ['/de/karriere', 'Karriere'],
+        ['/de/policy', 'Datenschutzerklärung'],
+      ],
+      'Hauptsitz',
+    ],
   ])('has the %s links', (locale, links, headquarters) => {
     const out = footer(render(locale as string))
     for (const [href, label] of links as string[][]) expect(out).toContain(`<a href="${href}">${label}</a>`)
@@ -151,17 +269,22 @@ describe('footer', () => {
     expect(out).toContain('<a href="/company/team" class="nav__link">Team</a>')
     expect(out).toContain('<h2 class="footer-contact__title">Get in touch</h2>')
     expect(out).toContain('<p>Mon–Fri</p>')
-    expect(out).toContain('<span class="footer-contact__label">Phone</span><a href="tel:+4812345" rel="noopener">+48 12 345</a>')
+    expect(out).toContain(
+      '<span class="footer-contact__label">Phone</span><a href="tel:+4812345" rel="noopener">+48 12 345</a>',
+    )
     expect(out).toContain('<li>Warsaw</li>')
   })
 })
 
 describe('error page', () => {
   const error = (locale: string, status: number) =>
-    renderPage(makeState({ locale, status, page: null, initialData: initial, error: { status, message: 'x' } }), registry).appHtml
+    renderPage(
+      makeState({ locale, status, page: null, initialData: initial, error: { status, message: 'x' } }),
+      registry,
+    ).appHtml
 
   it.each([
-    ['en', '/', "Unfortunately, the page you&#x27;re looking for could not be found.", 'Check out our home page.'],
+    ['en', '/', 'Unfortunately, the page you&#x27;re looking for could not be found.', 'Check out our home page.'],
     ['pl', '/pl', 'Niestety, nie mogliśmy znaleźć strony, której szukasz.', 'Sprawdź naszą stronę główną.'],
     ['de', '/de', 'Leider konnte die gesuchte Seite nicht gefunden werden.', 'Besuchen Sie unsere Startseite.'],
   ])('404 in %s: text, home link and the large code', (locale, home, text, link) => {

@@ -7,12 +7,27 @@ beforeAll(async () => {
   registry = await loadRegistry()
 })
 
-const html = (type: string, content: Record<string, unknown>, extra: Record<string, unknown> = {}, state: Partial<RenderState> = {}) =>
-  mainOf(renderElements(registry, [makeElement(type, content, extra)], state).appHtml)
+const html = (
+  type: string,
+  content: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+  state: Partial<RenderState> = {},
+) => mainOf(renderElements(registry, [makeElement(type, content, extra)], state).appHtml)
 
 const image = (name: string, props: Record<string, unknown> = {}) => ({
   publicUrl: `https://cdn.example.com/${name}`,
-  properties: { alternative: `Alt ${name}`, title: null, description: null, type: 'image', mimeType: 'image/jpeg', dimensions: { width: 640, height: 480 }, filename: name, size: '12 KB', extension: 'jpg', ...props },
+  properties: {
+    alternative: `Alt ${name}`,
+    title: null,
+    description: null,
+    type: 'image',
+    mimeType: 'image/jpeg',
+    dimensions: { width: 640, height: 480 },
+    filename: name,
+    size: '12 KB',
+    extension: 'jpg',
+    ...props,
+  },
 })
 
 const gallery = (files: unknown[], vertical = 'above', horizontal = 'center') => ({
@@ -23,8 +38,14 @@ const gallery = (files: unknown[], vertical = 'above', horizontal = 'center') =>
 
 describe('frames', () => {
   it('wraps elements in a t3-ce-frame with the contract classes', () => {
-    const out = html('text', { header: 'x' }, { appearance: { layout: 'layout-1', frameClass: 'indent', spaceBefore: 'small', spaceAfter: '' } })
-    expect(out).toContain('<div id="c11" class="t3-ce-frame frame-indent layout-layout-1 space-before-small space-after-default">')
+    const out = html(
+      'text',
+      { header: 'x' },
+      { appearance: { layout: 'layout-1', frameClass: 'indent', spaceBefore: 'small', spaceAfter: '' } },
+    )
+    expect(out).toContain(
+      '<div id="c11" class="t3-ce-frame frame-indent layout-layout-1 space-before-small space-after-default">',
+    )
   })
 
   it('puts the id on the element itself for frameClass none', () => {
@@ -36,11 +57,17 @@ describe('frames', () => {
 
 describe('header and text', () => {
   it('renders the header at its level with subheader, position and link', () => {
-    expect(html('header', { header: 'Default level', headerLayout: 0 })).toContain('<h2 class="ce-headline">Default level</h2>')
-    expect(html('header', { header: 'Three', headerLayout: 3, subheader: 'More' })).toContain('<h3 class="ce-headline">Three</h3><p class="ce-subheader">More</p>')
+    expect(html('header', { header: 'Default level', headerLayout: 0 })).toContain(
+      '<h2 class="ce-headline">Default level</h2>',
+    )
+    expect(html('header', { header: 'Three', headerLayout: 3, subheader: 'More' })).toContain(
+      '<h3 class="ce-headline">Three</h3><p class="ce-subheader">More</p>',
+    )
     expect(html('header', { header: 'Hidden', headerLayout: 100 })).not.toContain('Hidden')
     expect(html('header', { header: 'Centered', headerPosition: 'center' })).toContain('ce-header ce-header--center')
-    expect(html('header', { header: 'Linked', headerLink: { href: '/about', target: '_blank' } })).toContain('<a href="/about" target="_blank" rel="noopener">Linked</a>')
+    expect(html('header', { header: 'Linked', headerLink: { href: '/about', target: '_blank' } })).toContain(
+      '<a href="/about" target="_blank" rel="noopener">Linked</a>',
+    )
   })
 
   it('renders bodytext HTML', () => {
@@ -51,8 +78,14 @@ describe('header and text', () => {
 
 describe('media elements', () => {
   it('textpic: gallery above the text with width, height and alt; the first element loads eagerly', () => {
-    const out = html('textpic', { header: 'Pic', bodytext: '<p>Body</p>', gallery: gallery([image('a.jpg', { description: 'Caption A' })]) })
-    expect(out).toContain('<img src="https://cdn.example.com/a.jpg" alt="Alt a.jpg" width="640" height="480" loading="eager"')
+    const out = html('textpic', {
+      header: 'Pic',
+      bodytext: '<p>Body</p>',
+      gallery: gallery([image('a.jpg', { description: 'Caption A' })]),
+    })
+    expect(out).toContain(
+      '<img src="https://cdn.example.com/a.jpg" alt="Alt a.jpg" width="640" height="480" loading="eager"',
+    )
     expect(out).toContain('<figcaption>Caption A</figcaption>')
     expect(out.indexOf('ce-gallery')).toBeLessThan(out.indexOf('<p>Body</p>'))
     expect(out).toContain('ce-media-text--above')
@@ -79,16 +112,33 @@ describe('media elements', () => {
 
 describe('bullets', () => {
   it('type 0 is an unordered list, 1 ordered, 2 a definition list', () => {
-    expect(html('bullets', { bulletsType: 0, bodytext: ['One', 'Two'] })).toContain('<ul class="ce-bullets__list"><li>One</li><li>Two</li></ul>')
-    expect(html('bullets', { bulletsType: 1, bodytext: ['One', 'Two'] })).toContain('<ol class="ce-bullets__list"><li>One</li><li>Two</li></ol>')
-    expect(html('bullets', { bulletsType: 2, bodytext: [['Term', 'Meaning'], ['T2', 'M2']] })).toContain(
+    expect(html('bullets', { bulletsType: 0, bodytext: ['One', 'Two'] })).toContain(
+      '<ul class="ce-bullets__list"><li>One</li><li>Two</li></ul>',
+    )
+    expect(html('bullets', { bulletsType: 1, bodytext: ['One', 'Two'] })).toContain(
+      '<ol class="ce-bullets__list"><li>One</li><li>Two</li></ol>',
+    )
+    expect(
+      html('bullets', {
+        bulletsType: 2,
+        bodytext: [
+          ['Term', 'Meaning'],
+          ['T2', 'M2'],
+        ],
+      }),
+    ).toContain(
       '<dl class="ce-bullets__list"><div class="ce-bullets__pair"><dt>Term</dt><dd>Meaning</dd></div><div class="ce-bullets__pair"><dt>T2</dt><dd>M2</dd></div></dl>',
     )
   })
 })
 
 describe('table', () => {
-  const rows = [['Name', 'Price'], ['Apple', '1'], ['Pear', '2'], ['Total', '3']]
+  const rows = [
+    ['Name', 'Price'],
+    ['Apple', '1'],
+    ['Pear', '2'],
+    ['Total', '3'],
+  ]
 
   it('renders the caption and a header row for tableHeaderPosition 1', () => {
     const out = html('table', { tableCaption: 'Prices', bodytext: rows, tableHeaderPosition: 1, tableTfoot: '0' })
@@ -111,18 +161,39 @@ describe('table', () => {
 })
 
 describe('uploads', () => {
-  const media = [image('report.pdf', { type: 'application', title: 'Annual report', description: 'The 2025 report', extension: 'pdf', size: '2 MB' })]
+  const media = [
+    image('report.pdf', {
+      type: 'application',
+      title: 'Annual report',
+      description: 'The 2025 report',
+      extension: 'pdf',
+      size: '2 MB',
+    }),
+  ]
 
   it('lists files as links with size and description per the flags', () => {
-    const out = html('uploads', { media, displayInformation: '1', displayFileSizeInformation: '1', displayDescription: '1', target: '_blank' })
-    expect(out).toContain('<a href="https://cdn.example.com/report.pdf" target="_blank" rel="noopener" class="ce-uploads__link">Annual report</a>')
+    const out = html('uploads', {
+      media,
+      displayInformation: '1',
+      displayFileSizeInformation: '1',
+      displayDescription: '1',
+      target: '_blank',
+    })
+    expect(out).toContain(
+      '<a href="https://cdn.example.com/report.pdf" target="_blank" rel="noopener" class="ce-uploads__link">Annual report</a>',
+    )
     expect(out).toContain('(PDF, 2 MB)')
     expect(out).toContain('The 2025 report')
     expect(out).toContain('ce-uploads__type')
   })
 
   it('leaves size and description out when their flags are off', () => {
-    const out = html('uploads', { media, displayInformation: '0', displayFileSizeInformation: '0', displayDescription: '0' })
+    const out = html('uploads', {
+      media,
+      displayInformation: '0',
+      displayFileSizeInformation: '0',
+      displayDescription: '0',
+    })
     expect(out).not.toContain('2 MB')
     expect(out).not.toContain('The 2025 report')
     expect(out).not.toContain('ce-uploads__type')
@@ -135,7 +206,10 @@ describe('uploads', () => {
 
 describe('html, div, shortcut, list', () => {
   it('html renders its (sanitised) markup without a header', () => {
-    const out = html('html', { header: 'Not shown', bodytext: '<div class="x"><b>Raw</b><script>alert(1)</script></div>' })
+    const out = html('html', {
+      header: 'Not shown',
+      bodytext: '<div class="x"><b>Raw</b><script>alert(1)</script></div>',
+    })
     expect(out).toContain('<b>Raw</b>')
     expect(out).not.toContain('Not shown')
     expect(out).not.toContain('<script')
@@ -146,7 +220,12 @@ describe('html, div, shortcut, list', () => {
   })
 
   it('shortcut renders its referenced elements with their own frames', () => {
-    const out = html('shortcut', { shortcut: [makeElement('text', { header: 'Referenced' }, { id: 301 }), makeElement('bullets', { bodytext: ['x'] }, { id: 302 })] })
+    const out = html('shortcut', {
+      shortcut: [
+        makeElement('text', { header: 'Referenced' }, { id: 301 }),
+        makeElement('bullets', { bodytext: ['x'] }, { id: 302 }),
+      ],
+    })
     expect(out).toContain('id="c301"')
     expect(out).toContain('Referenced')
     expect(out).toContain('id="c302"')
@@ -162,12 +241,23 @@ describe('html, div, shortcut, list', () => {
 describe('menus', () => {
   const menu = [
     { title: 'Apple Pie', link: '/recipes/apple-pie', target: '', abstract: 'Sweet', media: [image('pie.jpg')] },
-    { title: 'Brandy', link: '/recipes/brandy', target: '_blank', children: [{ title: 'Old', link: '/recipes/brandy/old' }] },
+    {
+      title: 'Brandy',
+      link: '/recipes/brandy',
+      target: '_blank',
+      children: [{ title: 'Old', link: '/recipes/brandy/old' }],
+    },
     { title: 'Spacer', link: '', spacer: 1 },
   ]
 
   it('menu_pages and menu_subpages list the page links', () => {
-    for (const type of ['menu_pages', 'menu_subpages', 'menu_recently_updated', 'menu_related_pages', 'menu_categorized_pages']) {
+    for (const type of [
+      'menu_pages',
+      'menu_subpages',
+      'menu_recently_updated',
+      'menu_related_pages',
+      'menu_categorized_pages',
+    ]) {
       const out = html(type, { header: 'Pages', menu })
       expect(out).toContain('<a href="/recipes/apple-pie">Apple Pie</a>')
       expect(out).toContain('<a href="/recipes/brandy" target="_blank" rel="noopener">Brandy</a>')
@@ -193,12 +283,25 @@ describe('menus', () => {
   })
 
   it('menu_section links to the content sections of each page', () => {
-    const out = html('menu_section', { menu: [{ title: 'About', link: '/about', content: [{ uid: 12, header: 'Team', media: [] }, { uid: 13, header: '' }] }] })
+    const out = html('menu_section', {
+      menu: [
+        {
+          title: 'About',
+          link: '/about',
+          content: [
+            { uid: 12, header: 'Team', media: [] },
+            { uid: 13, header: '' },
+          ],
+        },
+      ],
+    })
     expect(out).toContain('<a href="/about#c12">Team</a>')
     expect(out).not.toContain('#c13')
   })
 
   it('menu_categorized_content lists the content headers', () => {
-    expect(html('menu_categorized_content', { menu: [{ uid: 5, header: 'News item', media: [] }] })).toContain('<li>News item</li>')
+    expect(html('menu_categorized_content', { menu: [{ uid: 5, header: 'News item', media: [] }] })).toContain(
+      '<li>News item</li>',
+    )
   })
 })

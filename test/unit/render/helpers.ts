@@ -12,18 +12,26 @@ import type { ContentElement, InitialData, PageData } from '../../../src/shared/
 export const ROOT = fileURLToPath(new URL('../../..', import.meta.url))
 export const FIXTURES = join(ROOT, 'test/fixtures')
 
-export const readJson = (relativePath: string): unknown => JSON.parse(readFileSync(join(FIXTURES, relativePath), 'utf8'))
+export const readJson = (relativePath: string): unknown =>
+  JSON.parse(readFileSync(join(FIXTURES, relativePath), 'utf8'))
 
 export const tempDir = (): string => mkdtempSync(join(tmpdir(), 'site-render-test-'))
 
 /** The project's templates, bundled once per test file (the cache under .site/ is git-ignored). */
-export const loadRegistry = (): Promise<TemplateRegistry> => loadTemplates(ROOT, { cacheDir: join(ROOT, '.site', 'test-templates') })
+export const loadRegistry = (): Promise<TemplateRegistry> =>
+  loadTemplates(ROOT, { cacheDir: join(ROOT, '.site', 'test-templates') })
 
 export const EMPTY_INITIAL_DATA: InitialData = { navigation: [], i18n: [] }
 
 export function makeState(overrides: Partial<RenderState> = {}): RenderState {
   return {
-    site: { baseUrl: undefined, i18n: { default: 'en', locales: ['en', 'pl', 'de'] }, gtmId: undefined, consentHost: undefined, i18nMiddleware: true },
+    site: {
+      baseUrl: undefined,
+      i18n: { default: 'en', locales: ['en', 'pl', 'de'] },
+      gtmId: undefined,
+      consentHost: undefined,
+      i18nMiddleware: true,
+    },
     mode: 'static',
     editorPreview: false,
     debug: false,
@@ -49,12 +57,27 @@ export function makePage(elements: unknown[], extra: Record<string, unknown> = {
   return page
 }
 
-export function makeElement(type: string, content: Record<string, unknown>, extra: Partial<ContentElement> = {}): ContentElement {
-  return { id: 11, type, colPos: 0, appearance: { layout: 'default', frameClass: 'default', spaceBefore: '', spaceAfter: '' }, content, ...extra }
+export function makeElement(
+  type: string,
+  content: Record<string, unknown>,
+  extra: Partial<ContentElement> = {},
+): ContentElement {
+  return {
+    id: 11,
+    type,
+    colPos: 0,
+    appearance: { layout: 'default', frameClass: 'default', spaceBefore: '', spaceAfter: '' },
+    content,
+    ...extra,
+  }
 }
 
 /** Renders elements on a page through prepare and the real templates. */
-export function renderElements(registry: TemplateRegistry, elements: unknown[], state: Partial<RenderState> = {}): RenderResult {
+export function renderElements(
+  registry: TemplateRegistry,
+  elements: unknown[],
+  state: Partial<RenderState> = {},
+): RenderResult {
   return renderPage(makeState({ page: makePage(elements), ...state }), registry)
 }
 

@@ -15,9 +15,23 @@ beforeAll(async () => {
 // its first render must give the very markup the server wrote.
 describe('server and browser render the same markup', () => {
   it.each([
-    ['the contract page', () => makeState({ page: preparePage(readJson('contract/nuxt-typo3-main/page.json')).page, initialData: prepareInitialData(readJson('contract/nuxt-typo3-main/initialData.json')).data })],
-    ['a page in editor preview', () => makeState({ mode: 'preview', editorPreview: true, page: makePage([makeElement('text', { header: 'Hi' })]) })],
-    ['a 404 without page', () => makeState({ locale: 'pl', status: 404, error: { status: 404, message: 'Page not found: /pl/x' } })],
+    [
+      'the contract page',
+      () =>
+        makeState({
+          page: preparePage(readJson('contract/nuxt-typo3-main/page.json')).page,
+          initialData: prepareInitialData(readJson('contract/nuxt-typo3-main/initialData.json')).data,
+        }),
+    ],
+    [
+      'a page in editor preview',
+      () =>
+        makeState({ mode: 'preview', editorPreview: true, page: makePage([makeElement('text', { header: 'Hi' })]) }),
+    ],
+    [
+      'a 404 without page',
+      () => makeState({ locale: 'pl', status: 404, error: { status: 404, message: 'Page not found: /pl/x' } }),
+    ],
   ])('%s', (_name, state) => {
     const value = state()
     const server = renderPage(value, registry)
@@ -26,8 +40,18 @@ describe('server and browser render the same markup', () => {
   })
 
   it.each([
-    ['the contract page', () => makeState({ page: preparePage(readJson('contract/nuxt-typo3-main/page.json')).page, initialData: prepareInitialData(readJson('contract/nuxt-typo3-main/initialData.json')).data })],
-    ['a 404 without page', () => makeState({ locale: 'pl', status: 404, error: { status: 404, message: 'Page not found: /pl/x' } })],
+    [
+      'the contract page',
+      () =>
+        makeState({
+          page: preparePage(readJson('contract/nuxt-typo3-main/page.json')).page,
+          initialData: prepareInitialData(readJson('contract/nuxt-typo3-main/initialData.json')).data,
+        }),
+    ],
+    [
+      'a 404 without page',
+      () => makeState({ locale: 'pl', status: 404, error: { status: 404, message: 'Page not found: /pl/x' } }),
+    ],
   ])('%s: with the main kept as the server rendered it, from Header, Footer and texts alone', (_name, state) => {
     const value = state()
     const server = renderPage(value, registry)
@@ -35,7 +59,9 @@ describe('server and browser render the same markup', () => {
     expect(main).toBeTruthy()
     // What the browser has before it hydrates such a page: no layout, no content element, no error page.
     const shell: TemplateRegistry = { ...registry, layouts: {}, content: {}, ErrorPage: () => null }
-    expect(renderToString(<SiteApp state={value} registry={shell} keptMain={{ __html: main as string }} />)).toBe(server.appHtml)
+    expect(renderToString(<SiteApp state={value} registry={shell} keptMain={{ __html: main as string }} />)).toBe(
+      server.appHtml,
+    )
   })
 
   it('writes no resource links React would hoist before the app (hydration would meet them)', () => {

@@ -10,16 +10,23 @@ const page = (raw: unknown) => {
 }
 
 describe('preparePage on the contract fixtures', () => {
-  it.each(['contract/nuxt-typo3-main/page.json', 'contract/nuxt-typo3-main/en-page.json'])('%s passes unchanged in shape and without problems', (file) => {
-    const raw = readJson(file) as { content: { colPos0: unknown[] }; meta: { title: string } }
-    const { page: prepared, problems } = page(raw)
-    expect(problems).toEqual([])
-    expect(prepared.content.colPos0).toHaveLength(raw.content.colPos0.length)
-    expect(prepared.meta.title).toBe(raw.meta.title)
-  })
+  it.each(['contract/nuxt-typo3-main/page.json', 'contract/nuxt-typo3-main/en-page.json'])(
+    '%s passes unchanged in shape and without problems',
+    (file) => {
+      const raw = readJson(file) as { content: { colPos0: unknown[] }; meta: { title: string } }
+      const { page: prepared, problems } = page(raw)
+      expect(problems).toEqual([])
+      expect(prepared.content.colPos0).toHaveLength(raw.content.colPos0.length)
+      expect(prepared.meta.title).toBe(raw.meta.title)
+    },
+  )
 
   it('keeps plain text as it is (React escapes it at render)', () => {
-    const { page: prepared } = page({ id: 1, meta: { title: 'Tom & Jerry <3' }, content: { colPos0: [{ id: 2, type: 'header', content: { header: 'A < B & "C"' } }] } })
+    const { page: prepared } = page({
+      id: 1,
+      meta: { title: 'Tom & Jerry <3' },
+      content: { colPos0: [{ id: 2, type: 'header', content: { header: 'A < B & "C"' } }] },
+    })
     expect(prepared.meta.title).toBe('Tom & Jerry <3')
     expect(prepared.content.colPos0?.[0]?.content.header).toBe('A < B & "C"')
   })
@@ -56,7 +63,9 @@ describe('sanitisation of rich text and links', () => {
     expect(hostile.meta.ogImage).toBeNull()
     expect(hostile.meta.twitterImage).toBeNull()
     expect((uploads!.content.media as unknown[]).length).toBe(1)
-    const rows = (textpic!.content.gallery as { rows: Record<string, { columns: Record<string, { publicUrl: string }> }> }).rows
+    const rows = (
+      textpic!.content.gallery as { rows: Record<string, { columns: Record<string, { publicUrl: string }> }> }
+    ).rows
     expect(rows['1']?.columns['1']?.publicUrl).toBe('')
   })
 
@@ -92,7 +101,10 @@ describe('repairing mistyped data', () => {
     expect(prepared.contextMenu).toBeUndefined()
     expect(prepared.seo).toBeUndefined()
     for (const field of ['meta', 'appearance', 'content', 'i18n', 'breadcrumbs', 'media', 'contextMenu', 'seo']) {
-      expect(problems.some((p) => p.includes(field)), field).toBe(true)
+      expect(
+        problems.some((p) => p.includes(field)),
+        field,
+      ).toBe(true)
     }
   })
 
@@ -119,7 +131,24 @@ describe('repairing mistyped data', () => {
   })
 
   it('never throws, whatever the value', () => {
-    for (const raw of [undefined, 0, [], 'x', { id: 1, content: { colPos0: [{ id: 1, type: 'shortcut', content: { shortcut: [{ id: 2, type: 'shortcut', content: { shortcut: 'x' } }] } }] } }]) {
+    for (const raw of [
+      undefined,
+      0,
+      [],
+      'x',
+      {
+        id: 1,
+        content: {
+          colPos0: [
+            {
+              id: 1,
+              type: 'shortcut',
+              content: { shortcut: [{ id: 2, type: 'shortcut', content: { shortcut: 'x' } }] },
+            },
+          ],
+        },
+      },
+    ]) {
       expect(() => preparePage(raw)).not.toThrow()
       expect(() => prepareInitialData(raw)).not.toThrow()
     }
@@ -128,7 +157,10 @@ describe('repairing mistyped data', () => {
   it('cuts off absurdly deep nesting instead of overflowing the stack', () => {
     let deep: unknown = { bodytext: '<p>x</p>' }
     for (let i = 0; i < 5000; i++) deep = { child: deep }
-    const { page: prepared, problems } = page({ id: 1, content: { colPos0: [{ id: 2, type: 'text', content: { deep } }] } })
+    const { page: prepared, problems } = page({
+      id: 1,
+      content: { colPos0: [{ id: 2, type: 'text', content: { deep } }] },
+    })
     expect(prepared.content.colPos0).toHaveLength(1)
     expect(problems.some((p) => p.includes('nested deeper'))).toBe(true)
   })
@@ -195,18 +227,36 @@ describe('hostile corpus regressions (issue 7)', () => {
       meta: { title: 'x' },
       appearance: {},
       content: {},
-      seo: { title: 'x', meta: [{ 'http-equiv': 'refresh', content: '0;url=javascript:window.__xss=1' }, { name: 'description', content: 'ok' }] },
+      seo: {
+        title: 'x',
+        meta: [
+          { 'http-equiv': 'refresh', content: '0;url=javascript:window.__xss=1' },
+          { name: 'description', content: 'ok' },
+        ],
+      },
     })
     expect(prepared.seo?.meta).toEqual([{ name: 'description', content: 'ok' }])
     expect(problems.join('\n')).toContain('seo.meta: http-equiv "refresh" refused')
   })
 
   it('lists every unsafe link, handler and tag removed from bodytext', () => {
-    const bodytext = '<p onclick="x()"><a href="file:///etc/passwd">f</a><a href="JaVaScRiPt:alert(1)">j</a><img src="data:x"><script>x()</script></p>'
-    const { page: prepared, problems } = page({ id: 1, meta: {}, appearance: {}, content: { colPos0: [{ id: 5, type: 'text', content: { bodytext } }] } })
+    const bodytext =
+      '<p onclick="x()"><a href="file:///etc/passwd">f</a><a href="JaVaScRiPt:alert(1)">j</a><img src="data:x"><script>x()</script></p>'
+    const { page: prepared, problems } = page({
+      id: 1,
+      meta: {},
+      appearance: {},
+      content: { colPos0: [{ id: 5, type: 'text', content: { bodytext } }] },
+    })
     expect((prepared.content.colPos0![0]!.content as { bodytext: string }).bodytext).toBe('<p><a>f</a><a>j</a></p>')
     const reported = problems.join('\n')
-    for (const part of ['unsafe link "file:///etc/passwd" removed', 'unsafe link "JaVaScRiPt:alert(1)" removed', 'unsafe image source "data:x" removed', '<script> removed', 'event handler onclick on <p> removed'])
+    for (const part of [
+      'unsafe link "file:///etc/passwd" removed',
+      'unsafe link "JaVaScRiPt:alert(1)" removed',
+      'unsafe image source "data:x" removed',
+      '<script> removed',
+      'event handler onclick on <p> removed',
+    ])
       expect(reported).toContain(part)
   })
 })

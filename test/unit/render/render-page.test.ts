@@ -13,16 +13,19 @@ beforeAll(async () => {
 const initialData = () => prepareInitialData(readJson('contract/nuxt-typo3-main/initialData.json')).data
 
 describe('the contract fixtures render without error', () => {
-  it.each(['contract/nuxt-typo3-main/page.json', 'contract/nuxt-typo3-main/en-page.json'])('%s with initialData.json', (file) => {
-    const { page } = preparePage(readJson(file))
-    const result = renderPage(makeState({ page, initialData: initialData() }), registry)
-    expect(result.problems).toEqual([])
-    expect(result.status).toBe(200)
-    expect(result.bodyAttrs.class).toBe('pid-47 layout-layout-0')
-    expect(result.htmlAttrs).toEqual({ lang: 'en', dir: 'ltr' })
-    expect(result.appHtml).toContain('<main id="main" tabindex="-1">')
-    for (const el of page?.content.colPos0 ?? []) expect(result.appHtml).toContain(`id="c${el.id}"`)
-  })
+  it.each(['contract/nuxt-typo3-main/page.json', 'contract/nuxt-typo3-main/en-page.json'])(
+    '%s with initialData.json',
+    (file) => {
+      const { page } = preparePage(readJson(file))
+      const result = renderPage(makeState({ page, initialData: initialData() }), registry)
+      expect(result.problems).toEqual([])
+      expect(result.status).toBe(200)
+      expect(result.bodyAttrs.class).toBe('pid-47 layout-layout-0')
+      expect(result.htmlAttrs).toEqual({ lang: 'en', dir: 'ltr' })
+      expect(result.appHtml).toContain('<main id="main" tabindex="-1">')
+      for (const el of page?.content.colPos0 ?? []) expect(result.appHtml).toContain(`id="c${el.id}"`)
+    },
+  )
 
   const elementFixtures: Array<[string, (raw: Record<string, unknown>) => unknown[]]> = [
     ['T3CeDefault.data.json', (raw) => [raw]],
@@ -30,7 +33,12 @@ describe('the contract fixtures render without error', () => {
     ['T3FormFormframework.data.json', (raw) => [raw]],
     ['T3Renderer.data.json', (raw) => raw.content as unknown[]],
     ['T3Dynamic.data.json', (raw) => Object.values(raw).map((v) => (v as { data: unknown }).data)],
-    ['T3Form.data.json', (raw) => [{ id: 500, type: 'form_formframework', content: { form: { id: 'fixture-form', elements: raw.elements } } }]],
+    [
+      'T3Form.data.json',
+      (raw) => [
+        { id: 500, type: 'form_formframework', content: { form: { id: 'fixture-form', elements: raw.elements } } },
+      ],
+    ],
   ]
   it.each(elementFixtures)('1.x %s as content elements', (file, toElements) => {
     const elements = toElements(readJson(`contract/nuxt-typo3-1.x/${file}`) as Record<string, unknown>)
@@ -40,13 +48,36 @@ describe('the contract fixtures render without error', () => {
   })
 
   it('renders the 1.x form fixtures as labelled controls', () => {
-    const form = mainOf(renderElements(registry, [readJson('contract/nuxt-typo3-1.x/T3FormFormframework.data.json')]).appHtml)
-    expect(form).toMatch(/<form id="contact-379" class="form" action="\/form-1\?tx_form_formframework%5Baction%5D=perform&amp;tx_form_formframework[^"]*" method="post">/)
+    const form = mainOf(
+      renderElements(registry, [readJson('contract/nuxt-typo3-1.x/T3FormFormframework.data.json')]).appHtml,
+    )
+    expect(form).toMatch(
+      /<form id="contact-379" class="form" action="\/form-1\?tx_form_formframework%5Baction%5D=perform&amp;tx_form_formframework[^"]*" method="post">/,
+    )
     expect(form).toMatch(/<label for="contact-379-email" class="form__label">Email/)
     const email = /<input id="contact-379-email"[^>]*>/.exec(form)?.[0] ?? ''
-    for (const attr of ['name="tx_form_formframework[email]"', 'required=""', 'type="email"', 'placeholder="your email"']) expect(email).toContain(attr)
+    for (const attr of [
+      'name="tx_form_formframework[email]"',
+      'required=""',
+      'type="email"',
+      'placeholder="your email"',
+    ])
+      expect(email).toContain(attr)
     expect(form).toContain('value="+49"')
-    const t3form = mainOf(renderElements(registry, [{ id: 500, type: 'form_formframework', content: { form: { id: 'f', elements: (readJson('contract/nuxt-typo3-1.x/T3Form.data.json') as { elements: unknown }).elements } } }]).appHtml)
+    const t3form = mainOf(
+      renderElements(registry, [
+        {
+          id: 500,
+          type: 'form_formframework',
+          content: {
+            form: {
+              id: 'f',
+              elements: (readJson('contract/nuxt-typo3-1.x/T3Form.data.json') as { elements: unknown }).elements,
+            },
+          },
+        },
+      ]).appHtml,
+    )
     expect(t3form).toContain('<legend>Personal Information</legend>')
     expect(t3form).toContain('type="email"')
   })
@@ -54,22 +85,34 @@ describe('the contract fixtures render without error', () => {
 
 describe('layouts and the page class', () => {
   it('picks the backend layout by name, Default when none matches', () => {
-    const two = makePage([makeElement('text', { header: 'Main' }), { ...makeElement('text', { header: 'Aside' }), id: 12 }], { appearance: { layout: 'layout-1', backendLayout: 'two_columns' } })
+    const two = makePage(
+      [makeElement('text', { header: 'Main' }), { ...makeElement('text', { header: 'Aside' }), id: 12 }],
+      { appearance: { layout: 'layout-1', backendLayout: 'two_columns' } },
+    )
     two.content.colPos1 = two.content.colPos0?.splice(1) ?? []
     const html = renderPage(makeState({ page: two }), registry).appHtml
     expect(html).toContain('layout--two-columns')
     expect(html).toMatch(/<aside class="layout__aside">.*Aside.*<\/aside>/s)
-    const unknown = renderPage(makeState({ page: makePage([], { appearance: { backendLayout: 'example' } }) }), registry)
+    const unknown = renderPage(
+      makeState({ page: makePage([], { appearance: { backendLayout: 'example' } }) }),
+      registry,
+    )
     expect(unknown.appHtml).toContain('layout--default')
   })
 
   it('builds the page class from the page id and layout', () => {
-    const result = renderPage(makeState({ page: makePage([], { id: 31, appearance: { layout: 'layout-2' } }) }), registry)
+    const result = renderPage(
+      makeState({ page: makePage([], { id: 31, appearance: { layout: 'layout-2' } }) }),
+      registry,
+    )
     expect(result.bodyAttrs.class).toBe('pid-31 layout-layout-2')
   })
 
   it('wraps every page in header and footer, including the error page', () => {
-    for (const state of [makeState({ page: makePage([]) }), makeState({ status: 404, error: { status: 404, message: 'Page not found: /x' } })]) {
+    for (const state of [
+      makeState({ page: makePage([]) }),
+      makeState({ status: 404, error: { status: 404, message: 'Page not found: /x' } }),
+    ]) {
       const html = renderPage(state, registry).appHtml
       expect(html.indexOf('<header class="site-header')).toBeLessThan(html.indexOf('<main'))
       expect(html.indexOf('<footer class="site-footer"')).toBeGreaterThan(html.indexOf('</main>'))
@@ -78,8 +121,12 @@ describe('layouts and the page class', () => {
   })
 
   it('marks the header transparent from appearance.headerTransparent', () => {
-    expect(renderPage(makeState({ page: makePage([], { appearance: { headerTransparent: 1 } }) }), registry).appHtml).toContain('site-header site-header--transparent')
-    expect(renderPage(makeState({ page: makePage([], { appearance: { headerTransparent: false } }) }), registry).appHtml).not.toContain('site-header--transparent')
+    expect(
+      renderPage(makeState({ page: makePage([], { appearance: { headerTransparent: 1 } }) }), registry).appHtml,
+    ).toContain('site-header site-header--transparent')
+    expect(
+      renderPage(makeState({ page: makePage([], { appearance: { headerTransparent: false } }) }), registry).appHtml,
+    ).not.toContain('site-header--transparent')
   })
 
   it('gives the page one h1: the title, hidden, unless an element has header layout 1', () => {
@@ -93,8 +140,13 @@ describe('layouts and the page class', () => {
 
 describe('error pages', () => {
   it('renders the error body page in its backend layout instead of the plain error (contract 3.6)', () => {
-    const page = makePage([makeElement('text', { header: 'Lost?', bodytext: '<p>Try the search.</p>' })], { appearance: { backendLayout: 'two_columns' } })
-    const result = renderPage(makeState({ status: 404, page, error: { status: 404, message: 'Page not found: /x' } }), registry)
+    const page = makePage([makeElement('text', { header: 'Lost?', bodytext: '<p>Try the search.</p>' })], {
+      appearance: { backendLayout: 'two_columns' },
+    })
+    const result = renderPage(
+      makeState({ status: 404, page, error: { status: 404, message: 'Page not found: /x' } }),
+      registry,
+    )
     expect(result.status).toBe(404)
     expect(result.appHtml).toContain('Try the search.')
     expect(result.appHtml).toContain('layout--two-columns')
@@ -108,7 +160,9 @@ describe('error pages', () => {
     const preview = renderPage(makeState({ status: 500, error, debug: true, mode: 'preview' }), registry).appHtml
     expect(preview).toContain('<pre class="error-page__debug">')
     expect(preview).toContain('stack trace here')
-    expect(renderPage(makeState({ status: 500, error, mode: 'preview' }), registry).appHtml).not.toContain('stack trace here')
+    expect(renderPage(makeState({ status: 500, error, mode: 'preview' }), registry).appHtml).not.toContain(
+      'stack trace here',
+    )
   })
 })
 
@@ -123,23 +177,45 @@ describe('failures never crash a render', () => {
   })
 
   it('reports unrepaired data handed to it directly (null content, strings for lists)', () => {
-    const raw = { id: 3, meta: null, appearance: null, content: { colPos0: [null, { id: 'x' }, { id: 4, type: 'text', content: { header: 'ok' } }] } } as never
+    const raw = {
+      id: 3,
+      meta: null,
+      appearance: null,
+      content: { colPos0: [null, { id: 'x' }, { id: 4, type: 'text', content: { header: 'ok' } }] },
+    } as never
     const result = renderPage(makeState({ page: raw }), registry)
     expect(result.appHtml).toContain('ok')
     expect(result.problems).toHaveLength(2)
-    const noContent = renderPage(makeState({ page: { id: 3, meta: {}, appearance: {}, content: null } as never }), registry)
+    const noContent = renderPage(
+      makeState({ page: { id: 3, meta: {}, appearance: {}, content: null } as never }),
+      registry,
+    )
     expect(noContent.appHtml).toContain('<main')
   })
 
   it('skips an element whose template throws and reports it', () => {
     const broken: TemplateRegistry = {
       ...registry,
-      content: { ...registry.content, Bullets: () => { throw new Error('bullets exploded') } },
+      content: {
+        ...registry.content,
+        Bullets: () => {
+          throw new Error('bullets exploded')
+        },
+      },
     }
     const elements = [
       makeElement('text', { header: 'Before' }, { id: 1 }),
       makeElement('bullets', { bodytext: ['a'] }, { id: 2 }),
-      makeElement('shortcut', { shortcut: [makeElement('bullets', { bodytext: ['b'] }, { id: 3 }), makeElement('text', { header: 'Nested ok' }, { id: 4 })] }, { id: 5 }),
+      makeElement(
+        'shortcut',
+        {
+          shortcut: [
+            makeElement('bullets', { bodytext: ['b'] }, { id: 3 }),
+            makeElement('text', { header: 'Nested ok' }, { id: 4 }),
+          ],
+        },
+        { id: 5 },
+      ),
       makeElement('text', { header: 'After' }, { id: 6 }),
     ]
     const result = renderElements(broken, elements)
@@ -152,7 +228,12 @@ describe('failures never crash a render', () => {
   })
 
   it('fails with RENDER_FAILED when the chrome itself throws', () => {
-    const broken: TemplateRegistry = { ...registry, Footer: () => { throw new Error('footer down') } }
+    const broken: TemplateRegistry = {
+      ...registry,
+      Footer: () => {
+        throw new Error('footer down')
+      },
+    }
     const error = (() => {
       try {
         renderPage(makeState({ page: makePage([]) }), broken)
@@ -166,13 +247,18 @@ describe('failures never crash a render', () => {
 })
 
 describe('editor preview and debug', () => {
-  const elements = [makeElement('text', { header: 'Hi' }, { id: 21 }), makeElement('news_pi1', { secret: 'raw plugin data' }, { id: 22 })]
+  const elements = [
+    makeElement('text', { header: 'Hi' }, { id: 21 }),
+    makeElement('news_pi1', { secret: 'raw plugin data' }, { id: 22 }),
+  ]
 
   it('adds the pce markup only with editorPreview', () => {
     expect(renderElements(registry, elements).appHtml).not.toMatch(/pce-/)
     const html = renderElements(registry, elements, { mode: 'preview', editorPreview: true }).appHtml
     expect(html).toContain('data-pce-uid="21"')
-    expect(html).toContain('<a class="pce-edit-link" href="#c21" data-pce-uid="21" data-label-edit="Edit" data-label-editing="You are currently editing this element">Edit</a>')
+    expect(html).toContain(
+      '<a class="pce-edit-link" href="#c21" data-pce-uid="21" data-label-edit="Edit" data-label-editing="You are currently editing this element">Edit</a>',
+    )
   })
 
   it('keeps unknown types quiet, with their JSON only in preview with debug', () => {
@@ -192,7 +278,9 @@ describe('escaping', () => {
     const { page } = preparePage(readJson('hostile/page-hostile.json'))
     const { data } = prepareInitialData(readJson('hostile/initial-data-hostile.json'))
     const result = renderPage(makeState({ page, initialData: data }), registry)
-    expect(result.appHtml).not.toMatch(/<script|<style|<iframe|<svg|<object|javascript:|data:|vbscript:|<[a-z][^>]*\son\w+=/i)
+    expect(result.appHtml).not.toMatch(
+      /<script|<style|<iframe|<svg|<object|javascript:|data:|vbscript:|<[a-z][^>]*\son\w+=/i,
+    )
     expect(result.appHtml).toContain('&lt;img src=x onerror=alert(1)&gt;')
     expect(result.appHtml).toContain('&lt;script&gt;alert(&#x27;nav&#x27;)&lt;/script&gt;')
     expect(result.appHtml).toContain('&lt;b&gt;Contact&lt;/b&gt;')
@@ -202,7 +290,9 @@ describe('escaping', () => {
 
 describe('size', () => {
   it('renders a page of 2400 elements quickly', () => {
-    const elements = Array.from({ length: 2400 }, (_, i) => makeElement('text', { header: `E${i}`, bodytext: `<p>${'text '.repeat(300)}</p>` }, { id: i + 1 }))
+    const elements = Array.from({ length: 2400 }, (_, i) =>
+      makeElement('text', { header: `E${i}`, bodytext: `<p>${'text '.repeat(300)}</p>` }, { id: i + 1 }),
+    )
     const state = makeState({ page: makePage(elements) })
     const started = performance.now()
     const result = renderPage(state, registry)

@@ -6,16 +6,16 @@ import { SiteError } from '../../../src/errors.js'
 import { renderPage } from '../../../src/render/render-page.js'
 import {
   browserCodeIn,
-  inspectTemplates,
   generateRegistrySource,
+  inspectTemplates,
   isClientTemplate,
   LAZY_TEMPLATES_MODULE,
   listTemplateFiles,
-  MAIN_TEMPLATES_MODULE,
   loadTemplates,
+  MAIN_TEMPLATES_MODULE,
   templatesPlugin,
 } from '../../../src/render/templates.js'
-import { makePage, makeState, ROOT, tempDir as makeTempDir } from './helpers.js'
+import { makePage, makeState, tempDir as makeTempDir, ROOT } from './helpers.js'
 
 const created: string[] = []
 const tempDir = (): string => {
@@ -28,9 +28,31 @@ afterAll(() => {
 })
 
 const STANDARD_TYPES = [
-  'Header', 'Text', 'Textpic', 'Textmedia', 'Image', 'Bullets', 'Table', 'Uploads', 'Html', 'Div', 'Shortcut', 'List',
-  'MenuPages', 'MenuSubpages', 'MenuAbstract', 'MenuSitemap', 'MenuSitemapPages', 'MenuSection', 'MenuSectionPages',
-  'MenuCategorizedPages', 'MenuCategorizedContent', 'MenuRecentlyUpdated', 'MenuRelatedPages', 'FormFormframework', 'Default',
+  'Header',
+  'Text',
+  'Textpic',
+  'Textmedia',
+  'Image',
+  'Bullets',
+  'Table',
+  'Uploads',
+  'Html',
+  'Div',
+  'Shortcut',
+  'List',
+  'MenuPages',
+  'MenuSubpages',
+  'MenuAbstract',
+  'MenuSitemap',
+  'MenuSitemapPages',
+  'MenuSection',
+  'MenuSectionPages',
+  'MenuCategorizedPages',
+  'MenuCategorizedContent',
+  'MenuRecentlyUpdated',
+  'MenuRelatedPages',
+  'FormFormframework',
+  'Default',
 ]
 
 /** A minimal project whose Text template prints `label`. */
@@ -95,7 +117,9 @@ describe('loadTemplates', () => {
 
   it('reports a syntax error with file and line', async () => {
     const root = tempDir()
-    writeProject(root, { 'templates/content/Broken.tsx': 'export default function B() {\n  const x = \n  return <p>{x</p>\n}\n' })
+    writeProject(root, {
+      'templates/content/Broken.tsx': 'export default function B() {\n  const x = \n  return <p>{x</p>\n}\n',
+    })
     const error = (await loadTemplates(root, { cacheDir: join(root, 'cache') }).catch((e: unknown) => e)) as SiteError
     expect(error.code).toBe('TEMPLATES_INVALID')
     expect(error.message).toMatch(/templates\/content\/Broken\.tsx:3:\d+/)
@@ -111,15 +135,26 @@ describe('loadTemplates', () => {
     })
     const registry = await loadTemplates(root, { cacheDir: join(root, 'cache') })
     expect(registry.texts).toEqual({ en: { hello: 'Hello' }, pl: { hello: 'Cześć' } })
-    const footer = (locale: string) => /<footer>(.*)<\/footer>/.exec(renderPage(makeState({ page: textPage(), locale }), registry).appHtml)?.[1]
+    const footer = (locale: string) =>
+      /<footer>(.*)<\/footer>/.exec(renderPage(makeState({ page: textPage(), locale }), registry).appHtml)?.[1]
     expect(footer('pl')).toBe('Cześć')
     expect(footer('pl-PL')).toBe('Cześć')
     expect(footer('de')).toBe('Hello')
   })
 
   it.each([
-    ['a template without a default-exported component', 'templates/content/Nothing.tsx', 'export default 42\n', 'templates/content/Nothing'],
-    ['a texts file without a default-exported object', 'templates/texts/de.ts', 'export default "Hallo"\n', 'templates/texts/de'],
+    [
+      'a template without a default-exported component',
+      'templates/content/Nothing.tsx',
+      'export default 42\n',
+      'templates/content/Nothing',
+    ],
+    [
+      'a texts file without a default-exported object',
+      'templates/texts/de.ts',
+      'export default "Hallo"\n',
+      'templates/texts/de',
+    ],
   ])('reports %s', async (_name, file, source, named) => {
     const root = tempDir()
     writeProject(root, { [file]: source })
@@ -142,7 +177,11 @@ describe('the site:templates module', () => {
 
   it('bundles for the browser through templatesPlugin', async () => {
     const result = await build({
-      stdin: { contents: "import registry from 'site:templates'\nexport default registry\n", resolveDir: ROOT, loader: 'js' },
+      stdin: {
+        contents: "import registry from 'site:templates'\nexport default registry\n",
+        resolveDir: ROOT,
+        loader: 'js',
+      },
       bundle: true,
       write: false,
       format: 'esm',
@@ -168,13 +207,17 @@ describe('the site:templates/lazy and site:templates/main modules (browser)', ()
     expect(source).not.toContain('client:')
     expect(source).not.toContain('keys:')
     expect(source).not.toContain('Textpic')
-    const staticImports = [...source.matchAll(/^import \w+ from (".*")$/gm)].map((m) => JSON.parse(m[1] as string) as string)
+    const staticImports = [...source.matchAll(/^import \w+ from (".*")$/gm)].map(
+      (m) => JSON.parse(m[1] as string) as string,
+    )
     expect(staticImports).toEqual(['Header', 'Footer'].map((name) => join(ROOT, `templates/${name}.tsx`)))
   })
 
   it('main: layouts, content elements and ErrorPage as loaders', async () => {
     const source = await generateRegistrySource(ROOT, MAIN_TEMPLATES_MODULE)
-    expect(source).toContain(`"TwoColumns": () => import(${JSON.stringify(join(ROOT, 'templates/layouts/TwoColumns.tsx'))}),`)
+    expect(source).toContain(
+      `"TwoColumns": () => import(${JSON.stringify(join(ROOT, 'templates/layouts/TwoColumns.tsx'))}),`,
+    )
     expect(source).toContain(`"Textpic": () => import(${JSON.stringify(join(ROOT, 'templates/content/Textpic.tsx'))}),`)
     expect(source).toContain(`"Default": () => import(${JSON.stringify(join(ROOT, 'templates/content/Default.tsx'))}),`)
     expect(source).toContain(`ErrorPage: () => import(${JSON.stringify(join(ROOT, 'templates/ErrorPage.tsx'))}),`)
@@ -193,7 +236,9 @@ describe('the site:templates/lazy and site:templates/main modules (browser)', ()
     expect((await inspectTemplates(files)).client).toEqual(['layouts/Shop', 'content/Form', 'ErrorPage'])
     const source = await generateRegistrySource(root, LAZY_TEMPLATES_MODULE)
     // Only the marked content elements, as loaders (what an island page loads without the main module).
-    expect(source).toContain(`  islands: {\n    "Form": () => import(${JSON.stringify(join(root, 'templates/content/Form.tsx'))}),\n  },`)
+    expect(source).toContain(
+      `  islands: {\n    "Form": () => import(${JSON.stringify(join(root, 'templates/content/Form.tsx'))}),\n  },`,
+    )
     expect(source).not.toContain('client:')
     expect(source).not.toContain('Quote')
   })
@@ -210,7 +255,12 @@ describe('the site:templates/lazy and site:templates/main modules (browser)', ()
     expect(hints).toEqual([
       "templates/content/Accordion.tsx uses useState, onClick but is not marked 'use client': on a first visit the browser keeps its server markup (add 'use client' as its first line)",
     ])
-    expect(browserCodeIn('<a onClick={go} onMouseEnter = {x}>; useEffect(() => {}); useRef (null)')).toEqual(['onClick', 'onMouseEnter', 'useEffect', 'useRef'])
+    expect(browserCodeIn('<a onClick={go} onMouseEnter = {x}>; useEffect(() => {}); useRef (null)')).toEqual([
+      'onClick',
+      'onMouseEnter',
+      'useEffect',
+      'useRef',
+    ])
   })
 
   it.each([
@@ -236,7 +286,11 @@ describe('the site:templates/lazy and site:templates/main modules (browser)', ()
 
   it('bundles with code splitting into one chunk per template, none of them in the entry', async () => {
     const result = await build({
-      stdin: { contents: `import templates from '${LAZY_TEMPLATES_MODULE}'\nexport default templates\n`, resolveDir: ROOT, loader: 'js' },
+      stdin: {
+        contents: `import templates from '${LAZY_TEMPLATES_MODULE}'\nexport default templates\n`,
+        resolveDir: ROOT,
+        loader: 'js',
+      },
       bundle: true,
       write: false,
       metafile: true,
@@ -251,13 +305,20 @@ describe('the site:templates/lazy and site:templates/main modules (browser)', ()
     const outputs = Object.values(result.metafile.outputs)
     const entry = outputs.find((output) => output.entryPoint === '<stdin>')
     const chunkOf = (file: string) => outputs.find((output) => output.entryPoint === file)
-    for (const file of ['templates/layouts/Default.tsx', 'templates/layouts/TwoColumns.tsx', 'templates/content/Table.tsx', 'templates/content/Text.tsx']) {
+    for (const file of [
+      'templates/layouts/Default.tsx',
+      'templates/layouts/TwoColumns.tsx',
+      'templates/content/Table.tsx',
+      'templates/content/Text.tsx',
+    ]) {
       expect(chunkOf(file), file).toBeDefined()
       expect(Object.keys(entry?.inputs ?? {})).not.toContain(file)
     }
     expect(chunkOf('templates/ErrorPage.tsx')).toBeDefined()
     expect(chunkOf('templates/texts/pl.ts')).toBeDefined()
-    expect(Object.keys(entry?.inputs ?? {})).toEqual(expect.arrayContaining(['templates/Header.tsx', 'templates/Footer.tsx']))
+    expect(Object.keys(entry?.inputs ?? {})).toEqual(
+      expect.arrayContaining(['templates/Header.tsx', 'templates/Footer.tsx']),
+    )
     expect(Object.keys(entry?.inputs ?? {})).not.toContain('templates/ErrorPage.tsx')
     const entryCode = result.outputFiles.find((file) => file.path.endsWith('stdin.js'))?.text ?? ''
     expect(entryCode).toContain('skip-link')

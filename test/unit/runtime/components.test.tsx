@@ -1,32 +1,47 @@
-import { renderToString } from 'react-dom/server'
 import type { ReactNode } from 'react'
+import { renderToString } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
+import type { RenderState, TemplateRegistry } from '../../../src/render/types.js'
 import {
   ContentElement,
+  type ContentElementProps,
   ElementRoot,
   Frame,
   Gallery,
   Heading,
+  headingLevel,
   Image,
   Media,
   RichText,
+  resolveHref,
   SafeLink,
   SiteApp,
   SiteContext,
-  headingLevel,
-  resolveHref,
-  type ContentElementProps,
 } from '../../../src/runtime/index.js'
-import type { RenderState, TemplateRegistry } from '../../../src/render/types.js'
 import type { ContentElement as Element } from '../../../src/shared/types.js'
 
 const baseState = (overrides: Partial<RenderState> = {}): RenderState => ({
-  site: { baseUrl: 'https://www.example.com', i18n: { default: 'en', locales: ['en', 'pl', 'de'] }, gtmId: undefined, consentHost: undefined, i18nMiddleware: true },
-  mode: 'static', editorPreview: false, debug: false, path: '/', locale: 'en', status: 200, page: null, initialData: { navigation: [], i18n: [] },
+  site: {
+    baseUrl: 'https://www.example.com',
+    i18n: { default: 'en', locales: ['en', 'pl', 'de'] },
+    gtmId: undefined,
+    consentHost: undefined,
+    i18nMiddleware: true,
+  },
+  mode: 'static',
+  editorPreview: false,
+  debug: false,
+  path: '/',
+  locale: 'en',
+  status: 200,
+  page: null,
+  initialData: { navigation: [], i18n: [] },
   ...overrides,
 })
 
-const Probe = (props: ContentElementProps) => <ElementRoot className="probe">{`probe ${props.uid} ${String(props.title)}`}</ElementRoot>
+const Probe = (props: ContentElementProps) => (
+  <ElementRoot className="probe">{`probe ${props.uid} ${String(props.title)}`}</ElementRoot>
+)
 const registry = {
   layouts: { Default: () => null },
   content: { Default: () => <ElementRoot className="fallback" />, Probe },
@@ -41,13 +56,23 @@ function render(node: ReactNode, overrides: Partial<RenderState> = {}, problems:
 }
 
 const element = (appearance: Element['appearance'], extra: Partial<Element> = {}): Element => ({
-  id: 42, type: 'probe', appearance, content: { title: 'Hello' }, ...extra,
+  id: 42,
+  type: 'probe',
+  appearance,
+  content: { title: 'Hello' },
+  ...extra,
 })
 
 describe('Frame and ContentElement (contract 7.6)', () => {
   it('wraps an element in a frame with id and classes, empty spaces becoming default', () => {
-    const html = render(<ContentElement element={element({ layout: 'hero', frameClass: 'container', spaceBefore: '', spaceAfter: 'large' })} />)
-    expect(html).toContain('<div id="c42" class="t3-ce-frame frame-container layout-hero space-before-default space-after-large">')
+    const html = render(
+      <ContentElement
+        element={element({ layout: 'hero', frameClass: 'container', spaceBefore: '', spaceAfter: 'large' })}
+      />,
+    )
+    expect(html).toContain(
+      '<div id="c42" class="t3-ce-frame frame-container layout-hero space-before-default space-after-large">',
+    )
     expect(html).toContain('probe 42 Hello')
     expect(html).not.toContain('pce-')
   })
@@ -58,10 +83,20 @@ describe('Frame and ContentElement (contract 7.6)', () => {
   })
 
   it('adds the editor preview markup only in editor preview, with localised labels', () => {
-    const html = render(<ContentElement element={element({ frameClass: 'default' })} />, { editorPreview: true, locale: 'pl' })
-    expect(html).toContain('class="t3-ce-frame frame-default layout-default space-before-default space-after-default pce-target" data-pce-uid="42"')
-    expect(html).toContain('<a class="pce-edit-link" href="#c42" data-pce-uid="42" data-label-edit="Edytuj" data-label-editing="Obecnie edytujesz ten element">Edytuj</a>')
-    const frameless = render(<ContentElement element={element({ frameClass: 'none' })} />, { editorPreview: true, locale: 'de' })
+    const html = render(<ContentElement element={element({ frameClass: 'default' })} />, {
+      editorPreview: true,
+      locale: 'pl',
+    })
+    expect(html).toContain(
+      'class="t3-ce-frame frame-default layout-default space-before-default space-after-default pce-target" data-pce-uid="42"',
+    )
+    expect(html).toContain(
+      '<a class="pce-edit-link" href="#c42" data-pce-uid="42" data-label-edit="Edytuj" data-label-editing="Obecnie edytujesz ten element">Edytuj</a>',
+    )
+    const frameless = render(<ContentElement element={element({ frameClass: 'none' })} />, {
+      editorPreview: true,
+      locale: 'de',
+    })
     expect(frameless).toContain('id="c42"')
     expect(frameless).toContain('pce-target')
     expect(frameless).toContain('data-label-editing="Sie bearbeiten gerade dieses Element">Bearbeiten</a>')
@@ -94,20 +129,36 @@ describe('Frame and ContentElement (contract 7.6)', () => {
 describe('SafeLink', () => {
   it('renders safe links; external ones get rel=noopener', () => {
     expect(render(<SafeLink href="/about">About</SafeLink>)).toBe('<a href="/about">About</a>')
-    expect(render(<SafeLink href="https://other.example.org/x">X</SafeLink>)).toBe('<a href="https://other.example.org/x" rel="noopener">X</a>')
+    expect(render(<SafeLink href="https://other.example.org/x">X</SafeLink>)).toBe(
+      '<a href="https://other.example.org/x" rel="noopener">X</a>',
+    )
     expect(render(<SafeLink href="https://www.example.com/pl/">PL</SafeLink>)).toBe('<a href="/pl">PL</a>')
     expect(render(<SafeLink href="mailto:hi@example.com">Mail</SafeLink>)).toContain('href="mailto:hi@example.com"')
   })
 
   it('honours target and adds noopener to _blank', () => {
-    expect(render(<SafeLink href="/a" target="_blank">A</SafeLink>)).toBe('<a href="/a" target="_blank" rel="noopener">A</a>')
+    expect(
+      render(
+        <SafeLink href="/a" target="_blank">
+          A
+        </SafeLink>,
+      ),
+    ).toBe('<a href="/a" target="_blank" rel="noopener">A</a>')
     expect(render(<SafeLink href={{ href: '/b', target: '_blank', title: 'Bee', class: 'x' }}>B</SafeLink>)).toBe(
       '<a href="/b" target="_blank" rel="noopener" title="Bee" class="x">B</a>',
     )
   })
 
   it('renders unsafe hrefs as text, never as links', () => {
-    for (const href of ['javascript:alert(1)', ' JaVaScRiPt:alert(1)', 'data:text/html,<b>x</b>', 'vbscript:x', '', null, 42]) {
+    for (const href of [
+      'javascript:alert(1)',
+      ' JaVaScRiPt:alert(1)',
+      'data:text/html,<b>x</b>',
+      'vbscript:x',
+      '',
+      null,
+      42,
+    ]) {
       const html = render(<SafeLink href={href}>Click</SafeLink>)
       expect(html).toBe('<span>Click</span>')
     }
@@ -122,7 +173,9 @@ describe('Heading', () => {
     expect(headingLevel('3')).toBe(3)
     expect(headingLevel(100)).toBeNull()
     expect(headingLevel(9)).toBe(2)
-    expect(render(<Heading header="Hi" headerLayout={0} />)).toBe('<div class="ce-header"><h2 class="ce-headline">Hi</h2></div>')
+    expect(render(<Heading header="Hi" headerLayout={0} />)).toBe(
+      '<div class="ce-header"><h2 class="ce-headline">Hi</h2></div>',
+    )
     expect(render(<Heading header="Hi" headerLayout={4} subheader="Sub" headerPosition="center" />)).toBe(
       '<div class="ce-header ce-header--center"><h4 class="ce-headline">Hi</h4><p class="ce-subheader">Sub</p></div>',
     )
@@ -131,17 +184,36 @@ describe('Heading', () => {
   })
 
   it('links the header through headerLink and escapes its text', () => {
-    const html = render(<Heading header={'<script>alert(1)</script>'} headerLink={{ href: '/fun-facts', target: null }} headerLayout={1} />)
-    expect(html).toContain('<h1 class="ce-headline"><a href="/fun-facts">&lt;script&gt;alert(1)&lt;/script&gt;</a></h1>')
+    const html = render(
+      <Heading
+        header={'<script>alert(1)</script>'}
+        headerLink={{ href: '/fun-facts', target: null }}
+        headerLayout={1}
+      />,
+    )
+    expect(html).toContain(
+      '<h1 class="ce-headline"><a href="/fun-facts">&lt;script&gt;alert(1)&lt;/script&gt;</a></h1>',
+    )
     expect(render(<Heading header="x" headerLink={{ href: 'javascript:alert(1)' }} />)).not.toContain('<a')
   })
 })
 
 describe('media', () => {
-  const file = { publicUrl: 'https://cdn.example.com/a.jpg', properties: { alternative: 'An apple', title: null, dimensions: { width: 800, height: 600 }, type: 'image', mimeType: 'image/jpeg' } }
+  const file = {
+    publicUrl: 'https://cdn.example.com/a.jpg',
+    properties: {
+      alternative: 'An apple',
+      title: null,
+      dimensions: { width: 800, height: 600 },
+      type: 'image',
+      mimeType: 'image/jpeg',
+    },
+  }
 
   it('renders images with width, height, alt, lazy loading except when eager', () => {
-    expect(render(<Image file={file} />)).toBe('<img src="https://cdn.example.com/a.jpg" alt="An apple" width="800" height="600" loading="lazy" decoding="async"/>')
+    expect(render(<Image file={file} />)).toBe(
+      '<img src="https://cdn.example.com/a.jpg" alt="An apple" width="800" height="600" loading="lazy" decoding="async"/>',
+    )
     const eager = render(<Image file={file} eager />)
     expect(eager).toContain('loading="eager"')
     expect(eager).not.toContain('<link')
@@ -154,26 +226,55 @@ describe('media', () => {
   })
 
   it('renders YouTube embeds, videos and downloads by type', () => {
-    expect(render(<Media file={{ publicUrl: 'https://www.youtube.com/embed/x', properties: { mimeType: 'video/youtube', type: 'video', title: 'Intro' } }} />)).toContain('<iframe src="https://www.youtube.com/embed/x" title="Intro"')
-    expect(render(<Media file={{ publicUrl: 'https://cdn.example.com/v.mp4', properties: { mimeType: 'video/mp4', type: 'video' } }} />)).toContain('<video')
-    expect(render(<Media file={{ publicUrl: 'https://cdn.example.com/f.pdf', properties: { type: 'application', filename: 'f.pdf' } }} />)).toBe('<a href="https://cdn.example.com/f.pdf" rel="noopener">f.pdf</a>')
+    expect(
+      render(
+        <Media
+          file={{
+            publicUrl: 'https://www.youtube.com/embed/x',
+            properties: { mimeType: 'video/youtube', type: 'video', title: 'Intro' },
+          }}
+        />,
+      ),
+    ).toContain('<iframe src="https://www.youtube.com/embed/x" title="Intro"')
+    expect(
+      render(
+        <Media
+          file={{ publicUrl: 'https://cdn.example.com/v.mp4', properties: { mimeType: 'video/mp4', type: 'video' } }}
+        />,
+      ),
+    ).toContain('<video')
+    expect(
+      render(
+        <Media
+          file={{ publicUrl: 'https://cdn.example.com/f.pdf', properties: { type: 'application', filename: 'f.pdf' } }}
+        />,
+      ),
+    ).toBe('<a href="https://cdn.example.com/f.pdf" rel="noopener">f.pdf</a>')
   })
 
   it('renders gallery rows and columns in order with figcaptions', () => {
     const described = { ...file, properties: { ...file.properties, description: 'Caption' } }
-    const gallery = { position: { horizontal: 'left', vertical: 'intext' }, count: { files: 3, columns: 2, rows: 2 }, rows: { 2: { columns: { 1: file } }, 1: { columns: { 2: file, 1: described } } } }
+    const gallery = {
+      position: { horizontal: 'left', vertical: 'intext' },
+      count: { files: 3, columns: 2, rows: 2 },
+      rows: { 2: { columns: { 1: file } }, 1: { columns: { 2: file, 1: described } } },
+    }
     const html = render(<Gallery gallery={gallery} />)
     expect(html).toContain('class="ce-gallery ce-gallery--left ce-gallery--intext" data-ce-columns="2"')
     expect(html.match(/<figure/g)).toHaveLength(3)
     expect(html.match(/class="ce-gallery__row"/g)).toHaveLength(2)
-    expect(html.indexOf('<figcaption>Caption</figcaption>')).toBeLessThan(html.indexOf('</div><div class="ce-gallery__row"'))
+    expect(html.indexOf('<figcaption>Caption</figcaption>')).toBeLessThan(
+      html.indexOf('</div><div class="ce-gallery__row"'),
+    )
     expect(render(<Gallery gallery={{ rows: {} }} />)).toBe('')
   })
 })
 
 describe('RichText', () => {
   it('renders HTML as given (already sanitised) and nothing for empty values', () => {
-    expect(render(<RichText html="<p>Hi <strong>there</strong></p>" />)).toBe('<div><p>Hi <strong>there</strong></p></div>')
+    expect(render(<RichText html="<p>Hi <strong>there</strong></p>" />)).toBe(
+      '<div><p>Hi <strong>there</strong></p></div>',
+    )
     expect(render(<RichText html="" />)).toBe('')
     expect(render(<RichText html={['x']} />)).toBe('')
   })
@@ -181,7 +282,12 @@ describe('RichText', () => {
 
 describe('SiteApp', () => {
   it('renders the loading bar host, header, main and footer in that order', () => {
-    const html = renderToString(<SiteApp state={baseState({ status: 404, error: { status: 404, message: 'Page not found: /x' } })} registry={registry} />)
+    const html = renderToString(
+      <SiteApp
+        state={baseState({ status: 404, error: { status: 404, message: 'Page not found: /x' } })}
+        registry={registry}
+      />,
+    )
     expect(html).toBe('<div id="site-loading-bar" aria-hidden="true"></div><main id="main" tabindex="-1"></main>')
   })
 

@@ -1,30 +1,65 @@
 import { describe, expect, it } from 'vitest'
-import { buildHead, getBodyClass, getHtmlAttrs, robotsContent } from '../../../src/runtime/head.js'
 import type { HeadTag, RenderState } from '../../../src/render/types.js'
+import { buildHead, getBodyClass, getHtmlAttrs, robotsContent } from '../../../src/runtime/head.js'
 import type { LanguageEntry, PageData } from '../../../src/shared/types.js'
 
 const lang = (code: string, id: number, link: string, extra: Partial<LanguageEntry> = {}): LanguageEntry => ({
-  languageId: id, navigationTitle: code.toUpperCase(), twoLetterIsoCode: code, hreflang: '', link, active: 0, available: 1, direction: 'ltr', ...extra,
+  languageId: id,
+  navigationTitle: code.toUpperCase(),
+  twoLetterIsoCode: code,
+  hreflang: '',
+  link,
+  active: 0,
+  available: 1,
+  direction: 'ltr',
+  ...extra,
 })
 
 const page = (extra: Partial<PageData> = {}): PageData => ({
   id: 47,
-  meta: { title: 'About us', description: 'Who we are', robots: { noIndex: false, noFollow: false }, ogImage: null, twitterImage: null, canonical: '' },
+  meta: {
+    title: 'About us',
+    description: 'Who we are',
+    robots: { noIndex: false, noFollow: false },
+    ogImage: null,
+    twitterImage: null,
+    canonical: '',
+  },
   appearance: { layout: 'layout-0', backendLayout: 'default' },
   content: {},
-  i18n: [lang('en', 0, '/about', { active: 1 }), lang('pl', 1, '/pl/o-nas'), lang('de', 2, '/de/uber-uns', { available: 0 })],
+  i18n: [
+    lang('en', 0, '/about', { active: 1 }),
+    lang('pl', 1, '/pl/o-nas'),
+    lang('de', 2, '/de/uber-uns', { available: 0 }),
+  ],
   ...extra,
 })
 
 const state = (overrides: Partial<RenderState> = {}): RenderState => ({
-  site: { baseUrl: undefined, i18n: { default: 'en', locales: ['en', 'pl', 'de'] }, gtmId: undefined, consentHost: undefined, i18nMiddleware: true },
-  mode: 'static', editorPreview: false, debug: false, path: '/about', locale: 'en', status: 200, page: page(), initialData: { navigation: [], i18n: [] },
+  site: {
+    baseUrl: undefined,
+    i18n: { default: 'en', locales: ['en', 'pl', 'de'] },
+    gtmId: undefined,
+    consentHost: undefined,
+    i18nMiddleware: true,
+  },
+  mode: 'static',
+  editorPreview: false,
+  debug: false,
+  path: '/about',
+  locale: 'en',
+  status: 200,
+  page: page(),
+  initialData: { navigation: [], i18n: [] },
   ...overrides,
 })
 
 const metaOf = (tags: HeadTag[], key: string): string[] =>
-  tags.filter((t) => t.tag === 'meta' && (t.attrs.name === key || t.attrs.property === key)).map((t) => t.attrs.content ?? '')
-const linksOf = (tags: HeadTag[], rel: string) => tags.filter((t) => t.tag === 'link' && t.attrs.rel === rel).map((t) => t.attrs)
+  tags
+    .filter((t) => t.tag === 'meta' && (t.attrs.name === key || t.attrs.property === key))
+    .map((t) => t.attrs.content ?? '')
+const linksOf = (tags: HeadTag[], rel: string) =>
+  tags.filter((t) => t.tag === 'link' && t.attrs.rel === rel).map((t) => t.attrs)
 
 describe('buildHead', () => {
   it('gives title, description and the Open Graph and Twitter tags from meta, falling back to the title', () => {
@@ -102,9 +137,13 @@ describe('buildHead', () => {
 
   it('makes a relative canonical absolute on baseUrl and keeps an absolute one', () => {
     const base = { ...state().site, baseUrl: 'https://www.example.com' }
-    const relative = buildHead(state({ site: base, page: page({ meta: { title: 't', canonical: { href: '/about-us' } } }) }))
+    const relative = buildHead(
+      state({ site: base, page: page({ meta: { title: 't', canonical: { href: '/about-us' } } }) }),
+    )
     expect(linksOf(relative, 'canonical').map((l) => l.href)).toEqual(['https://www.example.com/about-us'])
-    const absolute = buildHead(state({ page: page({ meta: { title: 't', canonical: { href: 'https://other.example.com/x' } } }) }))
+    const absolute = buildHead(
+      state({ page: page({ meta: { title: 't', canonical: { href: 'https://other.example.com/x' } } }) }),
+    )
     expect(linksOf(absolute, 'canonical').map((l) => l.href)).toEqual(['https://other.example.com/x'])
   })
 

@@ -115,7 +115,12 @@ describe('links', () => {
   it('classifies links', () => {
     expect(classifyLink('/pl/kontakt/')).toEqual({ type: 'internal', path: '/pl/kontakt', search: '', hash: '' })
     expect(classifyLink('/a?x=1#b')).toEqual({ type: 'internal', path: '/a', search: '?x=1', hash: '#b' })
-    expect(classifyLink('https://www.example.com/about', 'https://www.example.com')).toEqual({ type: 'internal', path: '/about', search: '', hash: '' })
+    expect(classifyLink('https://www.example.com/about', 'https://www.example.com')).toEqual({
+      type: 'internal',
+      path: '/about',
+      search: '',
+      hash: '',
+    })
     expect(classifyLink('https://other.example/about', 'https://www.example.com')).toEqual({ type: 'external' })
     expect(classifyLink('https://other.example/about')).toEqual({ type: 'external' })
     expect(classifyLink('mailto:x@y.z')).toEqual({ type: 'external' })
@@ -126,12 +131,18 @@ describe('links', () => {
 
   it('remembers a link per baseUrl: the same href on another origin is classified anew', () => {
     const href = 'https://www.example.com/about'
-    expect(classifyLink(href, 'https://www.example.com')).toEqual({ type: 'internal', path: '/about', search: '', hash: '' })
+    expect(classifyLink(href, 'https://www.example.com')).toEqual({
+      type: 'internal',
+      path: '/about',
+      search: '',
+      hash: '',
+    })
     expect(classifyLink(href, 'https://other.example')).toEqual({ type: 'external' })
     expect(classifyLink(href)).toEqual({ type: 'external' })
     // Shared answers cannot be changed by one caller for the next.
     expect(Object.isFrozen(classifyLink(href, 'https://www.example.com'))).toBe(true)
     // Thousands of distinct links: answers stay right after the cache starts over.
-    for (let i = 0; i < 10_000; i++) expect(classifyLink(`/p/${i}/`)).toEqual({ type: 'internal', path: `/p/${i}`, search: '', hash: '' })
+    for (let i = 0; i < 10_000; i++)
+      expect(classifyLink(`/p/${i}/`)).toEqual({ type: 'internal', path: `/p/${i}`, search: '', hash: '' })
   })
 })

@@ -14,7 +14,9 @@ describe('editor preview messages (contract section 9)', () => {
   })
 
   it('build the backend record link from the template, safe schemes only', () => {
-    expect(toRecordUrl('https://cms.test/typo3/record/edit?edit[tt_content][__id__]=edit', 5)).toBe('https://cms.test/typo3/record/edit?edit[tt_content][5]=edit')
+    expect(toRecordUrl('https://cms.test/typo3/record/edit?edit[tt_content][__id__]=edit', 5)).toBe(
+      'https://cms.test/typo3/record/edit?edit[tt_content][5]=edit',
+    )
     expect(toRecordUrl('/typo3/edit/__id__', 5)).toBe('/typo3/edit/5')
     expect(toRecordUrl('javascript:alert(__id__)', 5)).toBeUndefined()
     expect(toRecordUrl('//evil.test/__id__', 5)).toBeUndefined()
