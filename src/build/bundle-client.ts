@@ -21,7 +21,7 @@ import {
   templatesPlugin,
 } from '../render/templates.js'
 import type { ClientAssets, TemplateChunks } from '../render/types.js'
-import { SITE_DIR } from '../shared/constants.js'
+import { ASSETS_DIR, cacheDir } from '../shared/layout.js'
 import { runtimeImportsPlugin } from './runtime-imports.js'
 
 export interface ClientBundleOptions {
@@ -52,7 +52,6 @@ const CLIENT_ENTRY = fromHere('../../src/client/entry.tsx')
 const EDITOR_ENTRY = fromHere('../../src/client/editor/entry.ts')
 const ISLANDS_MODULE = fromHere('../../src/client/islands.tsx')
 const RUNTIME_ENTRY = fromHere('../../src/runtime/index.ts')
-const ASSETS_DIR = `${SITE_DIR}/assets`
 /** Browsers with ES modules, `:has()` and CSS nesting (Baseline 2023). */
 export const CLIENT_TARGETS = ['chrome111', 'edge111', 'firefox114', 'safari16.4']
 
@@ -138,7 +137,7 @@ function createOptions(options: ClientBundleOptions): { main: BundleOptions; edi
   const textsDir = join(root, TEMPLATE_LAYOUT.texts)
   const common: BundleOptions = {
     absWorkingDir: root,
-    outdir: join(root, '.site', 'client', ASSETS_DIR),
+    outdir: join(root, cacheDir('client'), ASSETS_DIR),
     write: false,
     metafile: true,
     bundle: true,

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { ApiClient } from '../api/client.js'
-import { SITE_DIR } from '../shared/constants.js'
+import { initialDataFile } from '../shared/layout.js'
 import type { InitialData } from '../shared/types.js'
 import type { PageRenderer } from './renderer.js'
 import type { LocaleData } from './types.js'
@@ -30,7 +30,7 @@ export function toInitialDataFile(
 ): { path: string; url: string; contents: string } {
   const contents = JSON.stringify(initialData)
   const hash = createHash('sha256').update(contents).digest('hex').slice(0, 10)
-  const path = `${SITE_DIR}/data/initial-${locale}-${hash}.json`
+  const path = initialDataFile(locale, hash)
   return { path, url: `/${path}`, contents }
 }
 

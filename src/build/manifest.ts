@@ -3,7 +3,7 @@
  * = `{ id, timestamp }` and `_site/builds/meta/<id>.json` = `{ id, timestamp, prerendered }`.
  * They are the only files whose bytes change between two builds of the same content.
  */
-import { SITE_DIR } from '../shared/constants.js'
+import { buildMetaFile, LATEST_MANIFEST_FILE } from '../shared/layout.js'
 import type { BuildManifest } from './types.js'
 
 const sortUnique = (paths: Iterable<string>): string[] => [...new Set(paths)].sort()
@@ -23,7 +23,7 @@ export const createManifest = (options: {
 export function renderManifestFiles(manifest: BuildManifest): Array<{ path: string; contents: string }> {
   const latest = { id: manifest.id, timestamp: manifest.timestamp }
   return [
-    { path: `${SITE_DIR}/builds/latest.json`, contents: `${JSON.stringify(latest)}\n` },
-    { path: `${SITE_DIR}/builds/meta/${manifest.id}.json`, contents: `${JSON.stringify(manifest)}\n` },
+    { path: LATEST_MANIFEST_FILE, contents: `${JSON.stringify(latest)}\n` },
+    { path: buildMetaFile(manifest.id), contents: `${JSON.stringify(manifest)}\n` },
   ]
 }

@@ -6,6 +6,7 @@
 import { readPageAnswer } from '../api/answer.js'
 import type { ApiClient } from '../api/client.js'
 import { errors } from '../errors.js'
+import { notFoundFile } from '../shared/layout.js'
 import type { PageData } from '../shared/types.js'
 import { type LocaleOptions, withLocale } from '../shared/url.js'
 import { isRecord } from '../shared/values.js'
@@ -48,10 +49,6 @@ async function readProbe(
   }
 }
 
-/** Output file of a locale's 404 page: `404.html` for the default locale, `pl/404.html` for the others. */
-export const toNotFoundFile = (locale: string, i18n: LocaleOptions): string =>
-  locale === i18n.default ? '404.html' : `${locale}/404.html`
-
 export function renderNotFoundFile(
   ctx: RenderContext,
   input: { locale: LocaleData; raw: unknown; i18n: LocaleOptions },
@@ -68,7 +65,7 @@ export function renderNotFoundFile(
   const error = { status: 404, message: errors.pageNotFound(path).message }
   const { html, problems: renderProblems } = renderHtml(ctx, { path, locale, status: 404, page, error })
   return {
-    file: { path: toNotFoundFile(locale.locale, i18n), contents: html },
+    file: { path: notFoundFile(locale.locale, i18n), contents: html },
     problems: [...problems, ...renderProblems],
   }
 }

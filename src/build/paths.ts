@@ -3,14 +3,21 @@
  * Built on the shared normalisation (src/shared/url.ts), so that files, links,
  * sitemap and canonical all use one policy.
  */
-import { PAYLOAD_FILE } from '../shared/constants.js'
+import { NOT_FOUND_FILE, PAYLOAD_FILE, REDIRECTS_FILE, ROBOTS_FILE, SITEMAP_FILE } from '../shared/layout.js'
 import { classifyLink, isSafeHref, type LinkKind, normalizePagePath, pathSegments } from '../shared/url.js'
 
 /** What a link found in API data means to the crawler. */
 export type CrawlTarget = { type: 'page'; path: string } | { type: 'ignore' } | { type: 'refused'; reason: string }
 
 /** File names the build writes itself; a page path using one would collide with them. */
-const RESERVED_ROOT_FILES = new Set(['404.html', 'sitemap.xml', 'robots.txt', '_redirects', 'index.html', PAYLOAD_FILE])
+const RESERVED_ROOT_FILES = new Set([
+  NOT_FOUND_FILE,
+  SITEMAP_FILE,
+  ROBOTS_FILE,
+  REDIRECTS_FILE,
+  'index.html',
+  PAYLOAD_FILE,
+])
 const RESERVED_FILES = new Set(['index.html', PAYLOAD_FILE])
 
 /** True when a normalised page path would collide with a file the build writes (`/x/_payload.json`, `/sitemap.xml`). */
@@ -19,7 +26,7 @@ export function isReservedPath(path: string, locales: readonly string[]): boolea
   if (segments.some((s) => RESERVED_FILES.has(s))) return true
   const [first, second] = segments
   if (segments.length === 1 && RESERVED_ROOT_FILES.has(first!)) return true
-  return segments.length === 2 && locales.includes(first!) && second === '404.html'
+  return segments.length === 2 && locales.includes(first!) && second === NOT_FOUND_FILE
 }
 
 /** A lone UTF-16 surrogate (valid in JSON, not in a URL: encodeURIComponent throws on it). */

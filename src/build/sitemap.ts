@@ -3,6 +3,7 @@
  * Without `baseUrl`, URLs stay root-relative (`/pl/o-nas`): the sitemap
  * protocol wants absolute URLs, so the build report says so.
  */
+import { SITEMAP_FILE, sitemapPartFile } from '../shared/layout.js'
 import type { PageData } from '../shared/types.js'
 import { classifyHref } from './paths.js'
 import type { PageFact } from './types.js'
@@ -80,13 +81,13 @@ export function planSitemaps(
       for (const fact of chunk) yield renderUrl(fact, indexable, baseUrl)
       yield '</urlset>\n'
     }
-  if (chunks.length === 1) return [{ path: 'sitemap.xml', parts: urlset(chunks[0]!) }]
-  const files = chunks.map((chunk, i) => ({ path: `sitemap-${i + 1}.xml`, parts: urlset(chunk) }))
+  if (chunks.length === 1) return [{ path: SITEMAP_FILE, parts: urlset(chunks[0]!) }]
+  const files = chunks.map((chunk, i) => ({ path: sitemapPartFile(i + 1), parts: urlset(chunk) }))
   const index =
     `${XML_HEAD}<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n` +
     files.map((f) => `  <sitemap><loc>${escapeXml(toSiteUrl(`/${f.path}`, baseUrl))}</loc></sitemap>\n`).join('') +
     '</sitemapindex>\n'
-  return [{ path: 'sitemap.xml', parts: () => [index] }, ...files]
+  return [{ path: SITEMAP_FILE, parts: () => [index] }, ...files]
 }
 
 /** The sitemap files as whole strings (small sites, tests). */
@@ -104,5 +105,5 @@ export const renderSitemaps = (
 export function renderRobots(baseUrl: string | undefined, existing?: string): string {
   const base = existing ?? 'User-agent: *\nAllow: /\n'
   if (/^\s*sitemap\s*:/im.test(base)) return base
-  return `${base.replace(/\n*$/, '\n')}\nSitemap: ${toSiteUrl('/sitemap.xml', baseUrl)}\n`
+  return `${base.replace(/\n*$/, '\n')}\nSitemap: ${toSiteUrl(`/${SITEMAP_FILE}`, baseUrl)}\n`
 }

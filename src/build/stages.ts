@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { prepareInitialData } from '../render/prepare.js'
 import { toPublicSiteInfo } from '../render/site-info.js'
+import { REDIRECTS_FILE, ROBOTS_FILE } from '../shared/layout.js'
 import { localeHome } from '../shared/url.js'
 import { bundleClient } from './bundle-client.js'
 import { createCrawler } from './crawl.js'
@@ -71,7 +72,7 @@ export async function writeStaticFiles(run: BuildRun, writer: FileWriter, inputs
     copyPublicFiles(
       writer,
       publicDir(run),
-      inputs.publicFiles.filter((file) => file !== 'robots.txt'),
+      inputs.publicFiles.filter((file) => file !== ROBOTS_FILE),
     ),
   ])
 }
@@ -169,16 +170,16 @@ export async function writeNotFoundPages(
 /** `_redirects`, `sitemap.xml` and `robots.txt`. */
 export async function writeSiteFiles(run: BuildRun, writer: FileWriter, inputs: BuildInputs): Promise<void> {
   const { state, site } = run
-  if (state.redirects.length) await writer.write('_redirects', renderRedirectsFile(state.redirects))
+  if (state.redirects.length) await writer.write(REDIRECTS_FILE, renderRedirectsFile(state.redirects))
   if (!site.baseUrl)
     state.notes.push(
       'baseUrl is not set: sitemap.xml and robots.txt use root-relative URLs (set baseUrl for absolute ones)',
     )
   for (const file of planSitemaps(state.facts, site.baseUrl)) await writer.writeParts(file.path, file.parts())
-  const ownRobots = inputs.publicFiles.includes('robots.txt')
-    ? await readFile(join(publicDir(run), 'robots.txt'), 'utf8')
+  const ownRobots = inputs.publicFiles.includes(ROBOTS_FILE)
+    ? await readFile(join(publicDir(run), ROBOTS_FILE), 'utf8')
     : undefined
-  await writer.write('robots.txt', renderRobots(site.baseUrl, ownRobots))
+  await writer.write(ROBOTS_FILE, renderRobots(site.baseUrl, ownRobots))
 }
 
 /** `_site/builds/latest.json` and `_site/builds/meta/<id>.json`. */

@@ -1,9 +1,8 @@
 /** Reading the boot JSON a page embeds, and loading initial data files once per URL. */
-import type { BootState } from '../render/types.js'
-import type { InitialData } from '../shared/types.js'
 
-export const BOOT_ELEMENT_ID = '__SITE_BOOT__'
-export const APP_ROOT_ID = '__site'
+import type { BootState } from '../render/types.js'
+import { BOOT_ELEMENT_ID } from '../shared/layout.js'
+import type { InitialData } from '../shared/types.js'
 
 export function readBoot(doc: Document): BootState {
   const text = doc.getElementById(BOOT_ELEMENT_ID)?.textContent

@@ -3,7 +3,7 @@
  * stylesheet under `/_site/` that failed to load, or a dynamic import that
  * failed, usually because a deploy removed the files of the build this tab runs.
  */
-import { SITE_DIR } from '../shared/constants.js'
+import { isEngineUrl } from '../shared/layout.js'
 
 const DYNAMIC_IMPORT_RE =
   /dynamically imported module|Importing a module script failed|error loading dynamically imported module|Failed to load module script/i
@@ -18,7 +18,7 @@ export function isChunkLoadError(reason: unknown): boolean {
 export const isSiteAssetUrl = (url: string, origin: string): boolean => {
   try {
     const parsed = new URL(url, origin)
-    return parsed.origin === origin && parsed.pathname.startsWith(`/${SITE_DIR}/`)
+    return parsed.origin === origin && isEngineUrl(parsed.pathname)
   } catch {
     return false
   }

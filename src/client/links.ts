@@ -2,7 +2,7 @@
  * Which link clicks the router takes over. Pure: works on plain objects, so the
  * rules are unit-tested without a DOM.
  */
-import { SITE_DIR } from '../shared/constants.js'
+import { isEngineUrl } from '../shared/layout.js'
 import { normalizePagePath } from '../shared/url.js'
 
 /** The parts of a `MouseEvent` the rules look at. */
@@ -49,7 +49,7 @@ export function toRoutableUrl(anchor: AnchorLike, current: { href: string }): UR
     return undefined
   }
   if (url.origin !== here.origin || (url.protocol !== 'http:' && url.protocol !== 'https:')) return undefined
-  if (url.pathname.startsWith(`/${SITE_DIR}/`) || FILE_RE.test(url.pathname)) return undefined
+  if (isEngineUrl(url.pathname) || FILE_RE.test(url.pathname)) return undefined
   if (!normalizePagePath(url.pathname).ok) return undefined
   // `#section` of the page we are on: the browser scrolls, nothing to load.
   if (url.hash !== '' && url.pathname === here.pathname && url.search === here.search) return undefined

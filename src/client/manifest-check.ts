@@ -4,10 +4,9 @@
  * critical path), then every `MANIFEST_CHECK_INTERVAL_MS` and whenever the tab
  * becomes visible again. The router then turns the next navigation into a full load.
  */
-import { MANIFEST_CHECK_DELAY_MS, MANIFEST_CHECK_INTERVAL_MS, SITE_DIR } from '../shared/constants.js'
+import { MANIFEST_CHECK_DELAY_MS, MANIFEST_CHECK_INTERVAL_MS } from '../shared/constants.js'
+import { LATEST_MANIFEST_URL } from '../shared/layout.js'
 import type { Timers } from './timers.js'
-
-export const LATEST_MANIFEST_URL = `/${SITE_DIR}/builds/latest.json`
 
 export interface VisibilitySource {
   readonly visibilityState: string

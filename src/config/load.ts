@@ -5,6 +5,7 @@ import { dirname, extname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
 import { errors, SiteError } from '../errors.js'
+import { cacheDir } from '../shared/layout.js'
 import { CONFIG_FILES } from './defaults.js'
 import { resolveSites } from './resolve.js'
 import type { InlineConfig, ResolvedConfig, UserConfig } from './types.js'
@@ -32,7 +33,7 @@ export function findConfigFile(root: string, configFile?: string): string {
 
 /**
  * Reads a config file. TypeScript and ESM files are bundled by esbuild into
- * `.site/` under the root (a new name per content, so a reload sees changes).
+ * the project's cache folder (`.site/config/`) (a new name per content, so a reload sees changes).
  */
 export async function loadUserConfig(file: string, root: string): Promise<unknown> {
   if (extname(file) === '.json') {
@@ -64,7 +65,11 @@ export async function loadUserConfig(file: string, root: string): Promise<unknow
       { path: '(file)', message: `${where}${detail?.text ?? (cause as Error).message}` },
     ])
   }
-  const out = join(root, '.site', `config-${createHash('sha256').update(code).digest('hex').slice(0, 12)}.mjs`)
+  const out = join(
+    root,
+    cacheDir('config'),
+    `config-${createHash('sha256').update(code).digest('hex').slice(0, 12)}.mjs`,
+  )
   await mkdir(dirname(out), { recursive: true })
   await writeFile(out, code)
   try {

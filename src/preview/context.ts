@@ -57,8 +57,6 @@ export interface PreviewContextInput {
 
 /** The id preview answers with wherever a build id goes (boot state, payloads, latest.json). */
 export const PREVIEW_BUILD_ID = 'preview'
-/** The server-sent events stream of reloads. */
-export const RELOAD_EVENTS_URL = '/_site/events'
 
 /** Assembles a context: one API client per site, the bundle files indexed by URL. No I/O. */
 export function createPreviewContext(input: PreviewContextInput): PreviewContext {

@@ -4,15 +4,11 @@ import { prepareInitialData } from '../render/prepare.js'
 import { contentTypeOf, IMMUTABLE_CACHE, NO_CACHE } from '../serve/content-types.js'
 import { textResponse } from '../serve/http-checks.js'
 import { toSafeSegments } from '../serve/safe-path.js'
+import { buildMetaUrl, LATEST_MANIFEST_URL, localeOfLiveInitialDataUrl, RELOAD_EVENTS_URL } from '../shared/layout.js'
 import { toApiRequestHeaders } from './api-headers.js'
-import { PREVIEW_BUILD_ID, type PreviewContext, type PreviewSite, RELOAD_EVENTS_URL } from './context.js'
+import { PREVIEW_BUILD_ID, type PreviewContext, type PreviewSite } from './context.js'
 
 /** Preview's own files under `/_site/` and the project's `public/` folder. */
-
-const INITIAL_DATA_RE = /^\/_site\/data\/initial-([a-z]{2,3}(?:-[A-Za-z0-9]+)*)(?:\.[A-Za-z0-9_-]+)?\.json$/
-
-/** URL of a locale's initial data in preview (live; the build writes a content-hashed file instead). */
-export const initialDataUrl = (locale: string): string => `/_site/data/initial-${locale}.json`
 
 export const jsonResponse = (status: number, value: unknown, headers: HeadersInit = {}): Response => {
   const out = new Headers(headers)
@@ -34,15 +30,15 @@ export async function serveInternal(
     return new Response(asset as BodyInit, {
       headers: { 'content-type': contentTypeOf(pathname), 'cache-control': IMMUTABLE_CACHE },
     })
-  if (pathname === '/_site/builds/latest.json')
+  if (pathname === LATEST_MANIFEST_URL)
     return jsonResponse(200, { id: PREVIEW_BUILD_ID, timestamp: ctx.builtAt }, { 'cache-control': NO_CACHE })
-  if (pathname === `/_site/builds/meta/${PREVIEW_BUILD_ID}.json`)
+  if (pathname === buildMetaUrl(PREVIEW_BUILD_ID))
     return jsonResponse(
       200,
       { id: PREVIEW_BUILD_ID, timestamp: ctx.builtAt, prerendered: [] },
       { 'cache-control': NO_CACHE },
     )
-  const locale = INITIAL_DATA_RE.exec(pathname)?.[1]
+  const locale = localeOfLiveInitialDataUrl(pathname)
   if (locale !== undefined) return serveInitialData(request, url, locale, pickSite)
   return textResponse(404, '404 Not Found')
 }

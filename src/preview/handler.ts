@@ -5,6 +5,7 @@ import { errors, isSiteError } from '../errors.js'
 import { prepareInitialData } from '../render/prepare.js'
 import { checkRequest, forMethod, textResponse } from '../serve/http-checks.js'
 import type { FetchHandler } from '../serve/node-http.js'
+import { isEngineUrl } from '../shared/layout.js'
 import { getLocaleFromPath, normalizePagePath } from '../shared/url.js'
 import { toApiRequestHeaders, toProxiedResponseHeaders } from './api-headers.js'
 import type { PreviewContext, PreviewSite } from './context.js'
@@ -51,8 +52,7 @@ async function answer(ctx: PreviewContext, request: Request): Promise<Response> 
   const url = new URL(request.url)
   const refused = checkRequest(request, url)
   if (refused) return refused
-  if (url.pathname.startsWith('/_site/') || url.pathname === '/_site')
-    return serveInternal(ctx, request, url, (u) => pickSite(ctx, request, u))
+  if (isEngineUrl(url.pathname)) return serveInternal(ctx, request, url, (u) => pickSite(ctx, request, u))
   const file = await servePublic(ctx, url)
   if (file) return file
 

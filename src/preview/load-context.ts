@@ -45,7 +45,7 @@ export function createContextLoader(options: ContextLoaderOptions): ContextLoade
     async load(reloadConfig) {
       const nextConfig = reloadConfig ? withSite(await resolveConfig(options.inline), options.site) : config
       const [registry, client, publicFiles] = await Promise.all([
-        loadTemplates(root, { cacheDir: join(root, '.site', 'templates') }),
+        loadTemplates(root),
         bundler.rebuild(),
         listPublicFiles(join(root, 'public')),
       ])

@@ -1,9 +1,10 @@
 import type { PagePayload } from '../render/types.js'
 import { BUILD_ID_QUERY } from '../shared/constants.js'
+import { liveInitialDataUrl } from '../shared/layout.js'
 import { fromPayloadUrl, getLocaleFromPath, normalizePagePath } from '../shared/url.js'
 import { toApiRequestHeaders, toProxiedResponseHeaders } from './api-headers.js'
 import { PREVIEW_BUILD_ID, type PreviewSite } from './context.js'
-import { initialDataUrl, jsonResponse } from './files.js'
+import { jsonResponse } from './files.js'
 import { loadPage } from './load-page.js'
 import { checkRedirectTarget } from './redirect-target.js'
 
@@ -47,7 +48,7 @@ export async function servePayload(target: PreviewSite, request: Request, url: U
     ...base,
     status: loaded.status,
     page: loaded.page,
-    initialDataUrl: initialDataUrl(locale),
+    initialDataUrl: liveInitialDataUrl(locale),
   }
   return jsonResponse(loaded.status, payload, headers)
 }

@@ -2,7 +2,8 @@ import { SiteError } from '../errors.js'
 import { renderDocument } from '../render/document.js'
 import { renderPage } from '../render/render-page.js'
 import type { BootState, ClientAssets, PageError, RenderState } from '../render/types.js'
-import { PREVIEW_BUILD_ID, type PreviewContext, type PreviewSite, RELOAD_EVENTS_URL } from './context.js'
+import { RELOAD_EVENTS_URL } from '../shared/layout.js'
+import { PREVIEW_BUILD_ID, type PreviewContext, type PreviewSite } from './context.js'
 import { EMPTY_INITIAL_DATA } from './load-page.js'
 
 /** One page (or error page) to render in preview mode: the render state's own fields, for one site. */

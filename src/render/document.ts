@@ -3,13 +3,10 @@
  * markup, the boot JSON the browser hydrates from, and the module scripts.
  * Deterministic: the same input gives the same bytes.
  */
-import { bootHydration, templateNeeds } from '../runtime/page-templates.js'
-import type { BootState, ClientAssets, HeadTag, RenderResult } from './types.js'
 
-/** Id of the boot JSON script (read by src/client). */
-export const BOOT_ELEMENT_ID = '__SITE_BOOT__'
-/** Id of the element the app hydrates into. */
-export const APP_ROOT_ID = '__site'
+import { bootHydration, templateNeeds } from '../runtime/page-templates.js'
+import { APP_ROOT_ID, BOOT_ELEMENT_ID } from '../shared/layout.js'
+import type { BootState, ClientAssets, HeadTag, RenderResult } from './types.js'
 
 const GTM_ORIGIN = 'https://www.googletagmanager.com'
 

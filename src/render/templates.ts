@@ -19,6 +19,7 @@ import { extname, join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { type BuildFailure, build, type Message, type Plugin } from 'esbuild'
 import { SiteError } from '../errors.js'
+import { cacheDir as cacheDirOf } from '../shared/layout.js'
 import type { TemplateRegistry } from './types.js'
 
 /** Where templates live under a project root. */
@@ -293,7 +294,7 @@ export interface LoadTemplatesOptions {
 /** Bundles templates/ for Node and imports it: a new file per content, so a running preview can reload. */
 export async function loadTemplates(root: string, options: LoadTemplatesOptions = {}): Promise<TemplateRegistry> {
   const source = await generateRegistrySource(root, TEMPLATES_MODULE)
-  const cacheDir = options.cacheDir ?? join(root, '.site', 'templates')
+  const cacheDir = options.cacheDir ?? join(root, cacheDirOf('templates'))
   let code: string
   try {
     const result = await build({

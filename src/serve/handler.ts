@@ -1,5 +1,6 @@
 import { readFile, realpath, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
+import { ASSETS_DIR, NOT_FOUND_FILE, REDIRECTS_FILE } from '../shared/layout.js'
 import { compressBody } from './compress.js'
 import { contentTypeOf, IMMUTABLE_CACHE, NO_CACHE } from './content-types.js'
 import { checkRequest, forMethod, textResponse } from './http-checks.js'
@@ -16,11 +17,9 @@ export interface StaticHandlerOptions {
   dir: string
 }
 
-const ASSETS_PREFIX = '_site/assets/'
-
 /** Cache policy of a served file (path relative to the folder, `/` separated). */
 export function cacheControlOf(relPath: string): string {
-  return relPath.startsWith(ASSETS_PREFIX) ? IMMUTABLE_CACHE : NO_CACHE
+  return relPath.startsWith(`${ASSETS_DIR}/`) ? IMMUTABLE_CACHE : NO_CACHE
 }
 
 const isFile = async (file: string): Promise<{ size: number; mtimeMs: number } | undefined> => {
@@ -38,7 +37,7 @@ export function createStaticHandler(options: StaticHandlerOptions): (request: Re
   let redirects: { mtimeMs: number; rules: RedirectRule[] } = { mtimeMs: -1, rules: [] }
 
   async function loadRedirects(): Promise<RedirectRule[]> {
-    const file = join(root, '_redirects')
+    const file = join(root, REDIRECTS_FILE)
     const info = await isFile(file)
     if (!info) return []
     if (info.mtimeMs !== redirects.mtimeMs)
@@ -67,8 +66,8 @@ export function createStaticHandler(options: StaticHandlerOptions): (request: Re
   async function notFound(request: Request, segments: readonly string[]): Promise<Response> {
     const candidates =
       segments.length > 1 || (segments.length === 1 && !segments[0]!.includes('.'))
-        ? [[segments[0]!, '404.html'], ['404.html']]
-        : [['404.html']]
+        ? [[segments[0]!, NOT_FOUND_FILE], [NOT_FOUND_FILE]]
+        : [[NOT_FOUND_FILE]]
     for (const candidate of candidates) {
       const file = joinInside(root, candidate)
       const page = file && (await sendFile(request, file, candidate.join('/'), 404))

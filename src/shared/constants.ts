@@ -47,9 +47,6 @@ export const MAX_SEGMENT_BYTES = 200
 export const DEFAULT_TWITTER_CARD = 'summary'
 export const DEFAULT_OG_TYPE = 'website'
 
-/** Where the engine puts its own files in the output and in preview. */
-export const SITE_DIR = '_site'
-export const PAYLOAD_FILE = '_payload.json'
 /** Query parameter carrying the build id on payload requests. */
 export const BUILD_ID_QUERY = '_b'
 

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createManifestCheck, LATEST_MANIFEST_URL, readManifestId } from '../../../src/client/manifest-check.js'
+import { createManifestCheck, readManifestId } from '../../../src/client/manifest-check.js'
 import { MANIFEST_CHECK_DELAY_MS, MANIFEST_CHECK_INTERVAL_MS } from '../../../src/shared/constants.js'
+import { LATEST_MANIFEST_URL } from '../../../src/shared/layout.js'
 import { fakeTimers } from './fake-timers.js'
 
 const json = (body: unknown, status = 200) =>

@@ -1,0 +1,66 @@
+/**
+ * The engine's own files, URLs and document ids: where a build writes what is not a page, what preview
+ * serves under `/_site/`, what the browser polls, and the project's cache folder. Paths
+ * without a leading slash are relative to the output folder (or the project root for the
+ * cache); URLs are root-relative. Build, preview, serve and the browser import this one
+ * module, so that a file written in one place is the file asked for in another.
+ * No `node:` imports, no DOM globals.
+ */
+
+/** Id of the boot JSON script every page embeds (`<script id="__SITE_BOOT__" type="application/json">`). */
+export const BOOT_ELEMENT_ID = '__SITE_BOOT__'
+/** Id of the element the app renders into and the browser hydrates. */
+export const APP_ROOT_ID = '__site'
+
+/** The engine's folder in the output and its URL prefix (`/_site/`); no page lives under it. */
+export const SITE_DIR = '_site'
+/** The payload of a page, beside its `index.html`: `/a/b` -> `a/b/_payload.json`. */
+export const PAYLOAD_FILE = '_payload.json'
+
+/** Content-hashed scripts, styles and their assets (cached for a year). */
+export const ASSETS_DIR = `${SITE_DIR}/assets`
+/** URL prefix of ASSETS_DIR, with the trailing slash: `/_site/assets/`. */
+export const ASSETS_URL = `/${ASSETS_DIR}/`
+
+/** `{ id, timestamp }` of the newest build, polled by open tabs (SPEC point 7). */
+export const LATEST_MANIFEST_FILE = `${SITE_DIR}/builds/latest.json`
+export const LATEST_MANIFEST_URL = `/${LATEST_MANIFEST_FILE}`
+/** The manifest of one build: `_site/builds/meta/<id>.json`. */
+export const buildMetaFile = (buildId: string): string => `${SITE_DIR}/builds/meta/${buildId}.json`
+export const buildMetaUrl = (buildId: string): string => `/${buildMetaFile(buildId)}`
+
+/** A locale's initial data in a build, named by its content hash: ('pl', '1a2b') -> `_site/data/initial-pl-1a2b.json`. */
+export const initialDataFile = (locale: string, hash: string): string =>
+  `${SITE_DIR}/data/initial-${locale}-${hash}.json`
+/** A locale's live initial data in preview (no hash: it is fetched anew): `/_site/data/initial-pl.json`. */
+export const liveInitialDataUrl = (locale: string): string => `/${SITE_DIR}/data/initial-${locale}.json`
+/** The locale of a live initial data URL (`/_site/data/initial-pl.json`, also `initial-pl.<tag>.json`); undefined for others. */
+export const localeOfLiveInitialDataUrl = (pathname: string): string | undefined =>
+  LIVE_INITIAL_DATA_RE.exec(pathname)?.[1]
+const LIVE_INITIAL_DATA_RE = /^\/_site\/data\/initial-([a-z]{2,3}(?:-[A-Za-z0-9]+)*)(?:\.[A-Za-z0-9_-]+)?\.json$/
+
+/** Preview's server-sent events stream of reloads. */
+export const RELOAD_EVENTS_URL = `/${SITE_DIR}/events`
+
+/** True for a URL path of the engine's own files (`/_site`, `/_site/…`). */
+export const isEngineUrl = (pathname: string): boolean =>
+  pathname === `/${SITE_DIR}` || pathname.startsWith(`/${SITE_DIR}/`)
+
+/** Files a build writes at the output root besides pages (a page path may not take their names). */
+export const SITEMAP_FILE = 'sitemap.xml'
+export const ROBOTS_FILE = 'robots.txt'
+export const REDIRECTS_FILE = '_redirects'
+export const NOT_FOUND_FILE = '404.html'
+/** Numbered sitemap files of a large site, listed by the `sitemap.xml` index: `sitemap-1.xml`. */
+export const sitemapPartFile = (n: number): string => `sitemap-${n}.xml`
+
+/** A locale's 404 page: `404.html` for the default locale, `pl/404.html` for the others. */
+export const notFoundFile = (locale: string, i18n: { readonly default: string }): string =>
+  locale === i18n.default ? NOT_FOUND_FILE : `${locale}/${NOT_FOUND_FILE}`
+
+/**
+ * The project's cache folder, under the project root: bundled config files (`config`),
+ * templates bundled for Node (`templates`), the browser client of preview (`client`).
+ */
+export const CACHE_DIR = '.site'
+export const cacheDir = (kind: 'config' | 'templates' | 'client'): string => `${CACHE_DIR}/${kind}`
