@@ -31,6 +31,6 @@ export { prepareInitialData, preparePage } from './render/prepare.js'
 /** The render core: pure, used by build, preview and the browser. */
 export { renderPage } from './render/render-page.js'
 export { loadTemplates } from './render/templates.js'
-export type { BootState, PagePayload, RenderResult, RenderState, TemplateRegistry } from './render/types.js'
 /** `site serve`: a static server for a built output folder. */
 export { type StaticServerOptions, startStaticServer } from './serve/server.js'
+export type { BootState, PagePayload, RenderResult, RenderState, TemplateRegistry } from './shared/contract.js'

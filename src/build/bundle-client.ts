@@ -20,7 +20,7 @@ import {
   TEMPLATE_LAYOUT,
   templatesPlugin,
 } from '../render/templates.js'
-import type { ClientAssets, TemplateChunks } from '../render/types.js'
+import type { ClientAssets, TemplateChunks } from '../shared/contract.js'
 import { ASSETS_DIR, cacheDir } from '../shared/layout.js'
 import { runtimeImportsPlugin } from './runtime-imports.js'
 

@@ -3,11 +3,10 @@
  * small HTML page that redirects (meta refresh, canonical, a plain link), a
  * redirect payload for client navigation, and a line of `_redirects`.
  */
-import type { PagePayload } from '../render/types.js'
-import type { BuildRedirect } from './types.js'
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!)
+import type { PagePayload } from '../shared/contract.js'
+import { escapeHtml } from '../shared/escape.js'
+import type { BuildRedirect } from './types.js'
 
 /**
  * The redirect page. `to` is a checked target (see checkRedirectTarget);

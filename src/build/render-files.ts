@@ -2,8 +2,16 @@
  * Pure apart from the render core: a page (or an error page) in, the files
  * that represent it out. Nothing is written here (write.ts does that).
  */
-import type { BootState, ClientAssets, PageError, PagePayload, PublicSiteInfo, RenderState } from '../render/types.js'
+
 import { bootHydration } from '../runtime/page-templates.js'
+import type {
+  BootState,
+  ClientAssets,
+  PageError,
+  PagePayload,
+  PublicSiteInfo,
+  RenderState,
+} from '../shared/contract.js'
 import type { PageData } from '../shared/types.js'
 import { toHtmlFile, toPayloadFile } from '../shared/url.js'
 import type { PageRenderer } from './renderer.js'

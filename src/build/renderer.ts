@@ -2,7 +2,7 @@
  * The render core as the build uses it: one object, so that tests can hand
  * `build()` a stub and the build never imports a template by name.
  */
-import type { BootState, ClientAssets, RenderResult, RenderState } from '../render/types.js'
+import type { BootState, ClientAssets, RenderResult, RenderState } from '../shared/contract.js'
 import type { InitialData, PageData } from '../shared/types.js'
 
 /** The render core's shapes (src/render): `problems` are data problems found and repaired, listed in the build report. */

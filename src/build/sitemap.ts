@@ -3,6 +3,7 @@
  * Without `baseUrl`, URLs stay root-relative (`/pl/o-nas`): the sitemap
  * protocol wants absolute URLs, so the build report says so.
  */
+import { escapeHtml } from '../shared/escape.js'
 import { SITEMAP_FILE, sitemapPartFile } from '../shared/layout.js'
 import type { PageData } from '../shared/types.js'
 import { classifyHref } from './paths.js'
@@ -10,9 +11,6 @@ import type { PageFact } from './types.js'
 
 /** The sitemap protocol's limit of URLs per file; past it, an index points at numbered files. */
 export const SITEMAP_MAX_URLS = 50_000
-
-const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' }
-const escapeXml = (text: string): string => text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!)
 
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n'
 const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
@@ -48,11 +46,11 @@ function renderUrl(fact: PageFact, indexable: ReadonlySet<string>, baseUrl: stri
     ? alternates
         .map(
           (a) =>
-            `\n    <xhtml:link rel="alternate" hreflang="${escapeXml(a.hreflang)}" href="${escapeXml(toSiteUrl(a.path, baseUrl))}"/>`,
+            `\n    <xhtml:link rel="alternate" hreflang="${escapeHtml(a.hreflang)}" href="${escapeHtml(toSiteUrl(a.path, baseUrl))}"/>`,
         )
         .join('')
     : ''
-  return `  <url>\n    <loc>${escapeXml(toSiteUrl(fact.path, baseUrl))}</loc>${links}\n  </url>\n`
+  return `  <url>\n    <loc>${escapeHtml(toSiteUrl(fact.path, baseUrl))}</loc>${links}\n  </url>\n`
 }
 
 /** A sitemap file as a sequence of text parts, so that a site of any size is written without one huge string. */
@@ -85,7 +83,7 @@ export function planSitemaps(
   const files = chunks.map((chunk, i) => ({ path: sitemapPartFile(i + 1), parts: urlset(chunk) }))
   const index =
     `${XML_HEAD}<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n` +
-    files.map((f) => `  <sitemap><loc>${escapeXml(toSiteUrl(`/${f.path}`, baseUrl))}</loc></sitemap>\n`).join('') +
+    files.map((f) => `  <sitemap><loc>${escapeHtml(toSiteUrl(`/${f.path}`, baseUrl))}</loc></sitemap>\n`).join('') +
     '</sitemapindex>\n'
   return [{ path: SITEMAP_FILE, parts: () => [index] }, ...files]
 }

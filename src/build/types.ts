@@ -4,7 +4,7 @@
  */
 import type { Dispatcher } from 'undici'
 import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
-import type { ClientAssets } from '../render/types.js'
+import type { ClientAssets } from '../shared/contract.js'
 import type { InitialData } from '../shared/types.js'
 import type { PageRenderer } from './renderer.js'
 

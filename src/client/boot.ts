@@ -1,6 +1,6 @@
 /** Reading the boot JSON a page embeds, and loading initial data files once per URL. */
 
-import type { BootState } from '../render/types.js'
+import type { BootState } from '../shared/contract.js'
 import { BOOT_ELEMENT_ID } from '../shared/layout.js'
 import type { InitialData } from '../shared/types.js'
 

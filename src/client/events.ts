@@ -3,7 +3,7 @@
  * page): after hydration and after every client navigation the visitor entry stores
  * the page under `PAGE_KEY` on `window` and dispatches `PAGE_EVENT` on `window`.
  */
-import type { RenderState } from '../render/types.js'
+import type { RenderState } from '../shared/contract.js'
 
 export const PAGE_EVENT = 'site:page'
 /**

@@ -4,8 +4,9 @@
  * marked tags the new page does not have are removed, missing ones added, shared ones
  * stay untouched (no flicker). Unmarked tags (styles, scripts, preconnects) are never touched.
  */
-import type { HeadTag } from '../render/types.js'
+
 import { HEAD_MARK } from '../runtime/head.js'
+import type { HeadTag } from '../shared/contract.js'
 
 const keyOf = (tag: string, attrs: Array<[string, string]>, children: string): string =>
   `${tag}|${attrs

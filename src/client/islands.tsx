@@ -8,10 +8,10 @@
 import { useLayoutEffect } from 'react'
 import { flushSync } from 'react-dom'
 import { hydrateRoot, type Root } from 'react-dom/client'
-import type { BootIsland, RenderState, TemplateRegistry } from '../render/types.js'
 import { ElementBody } from '../runtime/ContentElement.js'
 import { SiteContext, type SiteContextValue } from '../runtime/context.js'
 import { checkElement } from '../runtime/element.js'
+import type { BootIsland, RenderState, TemplateRegistry } from '../shared/contract.js'
 import type { ContentElement } from '../shared/types.js'
 
 export interface HydrateIslandsOptions {

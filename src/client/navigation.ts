@@ -4,9 +4,10 @@
  * payloads and the template chunks they render with, loading bar, head updates), the
  * new-build check and the service worker (static site only).
  */
-import type { RenderState } from '../render/types.js'
+
 // Straight from the runtime's React-free modules: what navigation itself needs, no more.
 import { buildHead, getBodyClass, getHtmlAttrs } from '../runtime/head.js'
+import type { RenderState } from '../shared/contract.js'
 import type { PageData } from '../shared/types.js'
 import type { InitialDataLoader } from './boot.js'
 import { announcePage } from './events.js'

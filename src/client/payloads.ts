@@ -2,8 +2,9 @@
  * Fetching a page payload (`{path}/_payload.json?_b=<buildId>`) and deciding
  * what the router does with the answer. Pure apart from the injected `fetch`.
  */
-import type { PagePayload } from '../render/types.js'
+
 import { BUILD_ID_QUERY } from '../shared/constants.js'
+import type { PagePayload } from '../shared/contract.js'
 import type { PageData } from '../shared/types.js'
 import { toPayloadUrl } from '../shared/url.js'
 import { isRecord } from '../shared/values.js'

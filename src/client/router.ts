@@ -4,8 +4,9 @@
  * templates and keeps URL, head, scroll and focus in step. Anything it cannot
  * render here (404, other build, new build published) becomes a full page load.
  */
-import type { RenderState } from '../render/types.js'
+
 import { LOADING_BAR } from '../shared/constants.js'
+import type { RenderState } from '../shared/contract.js'
 import type { PageData } from '../shared/types.js'
 import { isAbsoluteUrl, normalizePagePath } from '../shared/url.js'
 import type { InitialDataLoader } from './boot.js'

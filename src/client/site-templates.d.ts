@@ -1,6 +1,6 @@
 /** The registry modules `templatesPlugin()` generates from templates/ (see src/render/templates.ts). */
 declare module 'site:templates' {
-  import type { TemplateRegistry } from '../render/types.js'
+  import type { TemplateRegistry } from '../shared/contract.js'
 
   const registry: TemplateRegistry
   export default registry

@@ -17,8 +17,8 @@
  * only reaches for `Default` when a page needs it.
  */
 import type { ComponentType } from 'react'
-import type { ContentElementProps, LayoutProps, TemplateRegistry } from '../render/types.js'
 import { type TemplateState, templateNeeds } from '../runtime/page-templates.js'
+import type { ContentElementProps, LayoutProps, TemplateRegistry } from '../shared/contract.js'
 
 export type ModuleLoader<T> = () => Promise<{ default: T }>
 export type TemplateModuleLoader<P> = ModuleLoader<ComponentType<P>>

@@ -7,6 +7,7 @@
  * - a redirect source                `{ redirectUrl, statusCode }` with HTTP 200 (contract 3.5);
  * - anything else                    the locale's 404 page JSON with HTTP 404 (contract 3.6).
  */
+import { escapeHtml } from '../shared/escape.js'
 import type { DemoFile } from './files.js'
 import { type DemoUrl, languageOfPath, prefixOf } from './paths.js'
 import { type DemoSource, ORIGIN_TOKEN } from './types.js'
@@ -55,9 +56,6 @@ export function answerDemoRequest({ source, files, url, origin }: DemoAnswerInpu
   if (redirect) return json(200, JSON.stringify(redirect))
   return notFound()
 }
-
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c)
 
 /** The page an editor lands on after clicking an edit button in preview mode. */
 function renderBackendStub(url: DemoUrl): string {

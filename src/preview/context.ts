@@ -1,7 +1,7 @@
 import { type ApiClient, type ApiClientOptions, createApiClient } from '../api/client.js'
 import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
 import { toPublicSiteInfo } from '../render/site-info.js'
-import type { ClientAssets, PublicSiteInfo, TemplateRegistry } from '../render/types.js'
+import type { ClientAssets, PublicSiteInfo, TemplateRegistry } from '../shared/contract.js'
 import type { ReloadEvents } from './events.js'
 
 /**

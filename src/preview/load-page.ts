@@ -1,7 +1,7 @@
 import { filterQuery } from '../api/query.js'
 import { FetchError, isSiteError, SiteError } from '../errors.js'
 import { prepareInitialData, preparePage } from '../render/prepare.js'
-import type { PageError } from '../render/types.js'
+import type { PageError } from '../shared/contract.js'
 import type { InitialData, PageData } from '../shared/types.js'
 import type { PreviewSite } from './context.js'
 

@@ -1,5 +1,5 @@
-import type { PagePayload } from '../render/types.js'
 import { BUILD_ID_QUERY } from '../shared/constants.js'
+import type { PagePayload } from '../shared/contract.js'
 import { liveInitialDataUrl } from '../shared/layout.js'
 import { fromPayloadUrl, getLocaleFromPath, normalizePagePath } from '../shared/url.js'
 import { toApiRequestHeaders, toProxiedResponseHeaders } from './api-headers.js'

@@ -1,7 +1,7 @@
 import { SiteError } from '../errors.js'
 import { renderDocument } from '../render/document.js'
 import { renderPage } from '../render/render-page.js'
-import type { BootState, ClientAssets, PageError, RenderState } from '../render/types.js'
+import type { BootState, ClientAssets, PageError, RenderState } from '../shared/contract.js'
 import { RELOAD_EVENTS_URL } from '../shared/layout.js'
 import { PREVIEW_BUILD_ID, type PreviewContext, type PreviewSite } from './context.js'
 import { EMPTY_INITIAL_DATA } from './load-page.js'

@@ -5,15 +5,11 @@
  */
 
 import { bootHydration, templateNeeds } from '../runtime/page-templates.js'
+import type { BootState, ClientAssets, HeadTag, RenderResult } from '../shared/contract.js'
+import { escapeHtml } from '../shared/escape.js'
 import { APP_ROOT_ID, BOOT_ELEMENT_ID } from '../shared/layout.js'
-import type { BootState, ClientAssets, HeadTag, RenderResult } from './types.js'
 
 const GTM_ORIGIN = 'https://www.googletagmanager.com'
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
-
-/** Escapes text and attribute values: `&`, `<`, `>`, `"`, `'`. */
-export const escapeHtml = (value: string): string => value.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c)
 
 const ATTR_NAME_RE = /^[a-zA-Z_:][-a-zA-Z0-9_:.]*$/
 

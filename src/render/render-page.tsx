@@ -7,7 +7,7 @@ import { renderToString } from 'react-dom/server'
 import { SiteError } from '../errors.js'
 import { buildHead, getBodyClass } from '../runtime/head.js'
 import { getHtmlAttrs, type RenderTrace, SiteApp } from '../runtime/index.js'
-import type { RenderResult, RenderState, TemplateRegistry } from './types.js'
+import type { RenderResult, RenderState, TemplateRegistry } from '../shared/contract.js'
 
 /** Give up after skipping this many throwing elements: beyond that the templates are broken, not the data. */
 const MAX_SKIPPED_ELEMENTS = 25

@@ -1,5 +1,5 @@
 import type { ResolvedSite } from '../config/types.js'
-import type { PublicSiteInfo } from './types.js'
+import type { PublicSiteInfo } from '../shared/contract.js'
 
 /** What the browser may know about a site: never API origin, headers or credentials. */
 export const toPublicSiteInfo = (site: ResolvedSite): PublicSiteInfo => ({

@@ -19,8 +19,8 @@ import { extname, join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { type BuildFailure, build, type Message, type Plugin } from 'esbuild'
 import { SiteError } from '../errors.js'
+import type { TemplateRegistry } from '../shared/contract.js'
 import { cacheDir as cacheDirOf } from '../shared/layout.js'
-import type { TemplateRegistry } from './types.js'
 
 /** Where templates live under a project root. */
 export const TEMPLATE_LAYOUT = {

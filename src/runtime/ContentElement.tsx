@@ -5,7 +5,7 @@
  * browser side, ElementBoundary hides it the same way.
  */
 import { Component, createElement, type ReactNode } from 'react'
-import type { ContentElementProps } from '../render/types.js'
+import type { ContentElementProps } from '../shared/contract.js'
 import type { ContentElement as ContentElementData } from '../shared/types.js'
 import type { RenderTrace } from './context.js'
 import { ElementContext, useSiteContext } from './context.js'

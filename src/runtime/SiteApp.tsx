@@ -3,7 +3,7 @@
  * hydration matches: loading-bar host, Header, main (backend layout or error page), Footer.
  */
 import { useMemo } from 'react'
-import type { PageError, RenderState, TemplateRegistry } from '../render/types.js'
+import type { PageError, RenderState, TemplateRegistry } from '../shared/contract.js'
 import type { NavEntry } from '../shared/types.js'
 import { type RenderTrace, SiteContext, type SiteContextValue } from './context.js'
 import { isRecord } from './element.js'

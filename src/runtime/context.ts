@@ -4,7 +4,7 @@
  * problems into it, the browser passes a throwaway array.
  */
 import { createContext, useContext } from 'react'
-import type { RenderState, TemplateRegistry } from '../render/types.js'
+import type { RenderState, TemplateRegistry } from '../shared/contract.js'
 import type { ContentElement } from '../shared/types.js'
 import { localeHome } from '../shared/url.js'
 import { localeKey, pickLocale } from './texts.js'

@@ -4,8 +4,9 @@
  * the tags marked `data-site-head` and the attributes after a navigation. The `seo` block
  * (contract 3.3) wins over `meta` key by key.
  */
-import type { HeadTag, RenderState } from '../render/types.js'
+
 import { DEFAULT_OG_TYPE, DEFAULT_TWITTER_CARD } from '../shared/constants.js'
+import type { HeadTag, RenderState } from '../shared/contract.js'
 import type { LanguageEntry, PageData } from '../shared/types.js'
 import { classifyLink, isSafeHref } from '../shared/url.js'
 import { classToken, isRecord } from './element.js'

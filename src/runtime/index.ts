@@ -11,7 +11,7 @@ export type {
   PageError,
   RenderState,
   TemplateRegistry,
-} from '../render/types.js'
+} from '../shared/contract.js'
 export type {
   ContentElement as ContentElementData,
   ContextMenu,

@@ -1,5 +1,5 @@
 /** The languages of a page (contract 5.4, 7.1): which entries the site shows (the current one: `currentLanguage` in head.ts). */
-import type { RenderState } from '../render/types.js'
+import type { RenderState } from '../shared/contract.js'
 import type { LanguageEntry } from '../shared/types.js'
 import type { LocaleOptions } from '../shared/url.js'
 import { isRecord } from './element.js'

@@ -3,7 +3,7 @@
  * PascalCase registry keys, with `Default` when nothing matches.
  */
 import type { ComponentType } from 'react'
-import type { ContentElementProps, LayoutProps, TemplateRegistry } from '../render/types.js'
+import type { ContentElementProps, LayoutProps, TemplateRegistry } from '../shared/contract.js'
 
 const WORD_SPLIT_RE = /[\s\-_/.]+|(?<=[a-z0-9])(?=[A-Z])/
 

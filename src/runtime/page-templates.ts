@@ -3,7 +3,7 @@
  * hydrates the page or renders it after a client navigation (each is a lazily loaded chunk):
  * what the client loads and what the document shell preloads. React-free.
  */
-import type { BootHydration, RenderState } from '../render/types.js'
+import type { BootHydration, RenderState } from '../shared/contract.js'
 import type { ContentElement, PageData } from '../shared/types.js'
 import { checkElement, isFrameless, isRecord } from './element.js'
 import { pascalCase } from './names.js'

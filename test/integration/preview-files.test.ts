@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDemoApi } from '../../src/demo/server.js'
 import { listPublicFiles } from '../../src/preview/public-files.js'
-import type { TemplateRegistry } from '../../src/render/types.js'
+import type { TemplateRegistry } from '../../src/shared/contract.js'
 import { loadTestRegistry, makeHandler } from './preview-helpers.js'
 
 describe('preview handler: payloads, files, refused requests', () => {

@@ -102,7 +102,7 @@ export function readBoot(html: string): {
 /** A handler over `config`, with the real templates and the fake client bundle. */
 export async function makeHandler(options: {
   apiUrl: string
-  registry: import('../../src/render/types.js').TemplateRegistry
+  registry: import('../../src/shared/contract.js').TemplateRegistry
   user?: UserConfig
   publicFiles?: ReadonlyMap<string, string>
   log?: (line: string) => void

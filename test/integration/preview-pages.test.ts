@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { startDemoApi } from '../../src/demo/server.js'
-import type { TemplateRegistry } from '../../src/render/types.js'
+import type { TemplateRegistry } from '../../src/shared/contract.js'
 import { DEMO_OPTIONS, loadTestRegistry, makeHandler, readBoot } from './preview-helpers.js'
 
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'

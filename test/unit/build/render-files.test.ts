@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { jsonWithMember, type RenderContext, renderPageFiles } from '../../../src/build/render-files.js'
 import { modulePreloads, renderDocument, serializeBoot } from '../../../src/render/document.js'
-import type { BootState, RenderState, TemplateChunks } from '../../../src/render/types.js'
+import type { BootState, RenderState, TemplateChunks } from '../../../src/shared/contract.js'
 import { BOOT_ELEMENT_ID } from '../../../src/shared/layout.js'
 import type { PageData } from '../../../src/shared/types.js'
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { type JobContext, runNotFoundJob, runPageJob } from '../../../src/build/render-jobs.js'
 import type { PageRenderer } from '../../../src/build/renderer.js'
-import type { RenderState } from '../../../src/render/types.js'
+import type { RenderState } from '../../../src/shared/contract.js'
 import type { PageData } from '../../../src/shared/types.js'
 
 const i18n = { default: 'en', locales: ['en', 'pl'] }

@@ -1,7 +1,6 @@
 import type { ComponentType } from 'react'
 import { describe, expect, it } from 'vitest'
 import { createTemplateLoader, type LazyTemplates, type MainTemplates } from '../../../src/client/templates.js'
-import type { ContentElementProps, LayoutProps, TemplateRegistry } from '../../../src/render/types.js'
 import { resolveContent, resolveLayout } from '../../../src/runtime/names.js'
 import {
   bootHydration,
@@ -11,6 +10,7 @@ import {
   type TemplateState,
   templateNeeds,
 } from '../../../src/runtime/page-templates.js'
+import type { ContentElementProps, LayoutProps, TemplateRegistry } from '../../../src/shared/contract.js'
 import type { PageData } from '../../../src/shared/types.js'
 
 const element = (id: number, type: string, content: Record<string, unknown> = {}) => ({ id, type, content })

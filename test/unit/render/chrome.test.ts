@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { renderPage } from '../../../src/render/render-page.js'
-import type { RenderState, TemplateRegistry } from '../../../src/render/types.js'
+import type { RenderState, TemplateRegistry } from '../../../src/shared/contract.js'
 import type { InitialData, LanguageEntry } from '../../../src/shared/types.js'
 import { loadRegistry, makePage, makeState, prepareInitial } from './helpers.js'
 

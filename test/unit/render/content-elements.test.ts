@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { RenderState, TemplateRegistry } from '../../../src/render/types.js'
+import type { RenderState, TemplateRegistry } from '../../../src/shared/contract.js'
 import { loadRegistry, mainOf, makeElement, renderElements } from './helpers.js'
 
 let registry: TemplateRegistry

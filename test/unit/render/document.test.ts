@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { escapeHtml, renderDocument, serializeBoot } from '../../../src/render/document.js'
-import type { BootState, RenderResult } from '../../../src/render/types.js'
+import { renderDocument, serializeBoot } from '../../../src/render/document.js'
+import type { BootState, RenderResult } from '../../../src/shared/contract.js'
+import { escapeHtml } from '../../../src/shared/escape.js'
 import { makeElement, makePage, makeState } from './helpers.js'
 
 const result = (extra: Partial<RenderResult> = {}): RenderResult => ({

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { prepareInitialData, preparePage } from '../../../src/render/prepare.js'
 import { renderPage } from '../../../src/render/render-page.js'
 import { loadTemplates } from '../../../src/render/templates.js'
-import type { RenderResult, RenderState, TemplateRegistry } from '../../../src/render/types.js'
+import type { RenderResult, RenderState, TemplateRegistry } from '../../../src/shared/contract.js'
 import type { ContentElement, InitialData, PageData } from '../../../src/shared/types.js'
 
 export const ROOT = fileURLToPath(new URL('../../..', import.meta.url))

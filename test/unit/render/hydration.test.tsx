@@ -2,8 +2,8 @@ import { renderToString } from 'react-dom/server'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { prepareInitialData, preparePage } from '../../../src/render/prepare.js'
 import { renderPage } from '../../../src/render/render-page.js'
-import type { TemplateRegistry } from '../../../src/render/types.js'
 import { SiteApp } from '../../../src/runtime/index.js'
+import type { TemplateRegistry } from '../../../src/shared/contract.js'
 import { loadRegistry, makeElement, makePage, makeState, readJson } from './helpers.js'
 
 let registry: TemplateRegistry

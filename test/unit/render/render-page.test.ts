@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type { SiteError } from '../../../src/errors.js'
 import { prepareInitialData, preparePage } from '../../../src/render/prepare.js'
 import { renderPage } from '../../../src/render/render-page.js'
-import type { TemplateRegistry } from '../../../src/render/types.js'
+import type { TemplateRegistry } from '../../../src/shared/contract.js'
 import { loadRegistry, mainOf, makeElement, makePage, makeState, readJson, renderElements } from './helpers.js'
 
 let registry: TemplateRegistry

@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react'
 import { renderToString } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import type { RenderState, TemplateRegistry } from '../../../src/render/types.js'
 import {
   ContentElement,
   type ContentElementProps,
@@ -18,6 +17,7 @@ import {
   SiteApp,
   SiteContext,
 } from '../../../src/runtime/index.js'
+import type { RenderState, TemplateRegistry } from '../../../src/shared/contract.js'
 import type { ContentElement as Element } from '../../../src/shared/types.js'
 
 const baseState = (overrides: Partial<RenderState> = {}): RenderState => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { HeadTag, RenderState } from '../../../src/render/types.js'
 import { buildHead, getBodyClass, getHtmlAttrs, robotsContent } from '../../../src/runtime/head.js'
+import type { HeadTag, RenderState } from '../../../src/shared/contract.js'
 import type { LanguageEntry, PageData } from '../../../src/shared/types.js'
 
 const lang = (code: string, id: number, link: string, extra: Partial<LanguageEntry> = {}): LanguageEntry => ({

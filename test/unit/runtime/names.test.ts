@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { TemplateRegistry } from '../../../src/render/types.js'
 import { pascalCase, resolveContent, resolveLayout } from '../../../src/runtime/names.js'
+import type { TemplateRegistry } from '../../../src/shared/contract.js'
 
 describe('pascalCase (contract 7.6 names)', () => {
   it.each([

@@ -1,10 +1,11 @@
 /**
- * The contract between the engine (build, preview, client) and the render core.
- * Render is pure: data in, strings out; no I/O, no clock.
+ * The render contract: the shapes the render core (src/render), the runtime components
+ * (src/runtime, `site/runtime`), the browser client (src/client), build and preview share.
+ * Types only, so both sides may import them. Render is pure: data in, strings out.
  */
 import type { ComponentType, ReactNode } from 'react'
-import type { ContentElement, InitialData, LanguageEntry, NavEntry, PageContent, PageData } from '../shared/types.js'
-import type { LocaleOptions } from '../shared/url.js'
+import type { ContentElement, InitialData, LanguageEntry, NavEntry, PageContent, PageData } from './types.js'
+import type { LocaleOptions } from './url.js'
 
 /** `static`: a page of `site build` (visitor). `preview`: a page of `site preview`. */
 export type RenderMode = 'static' | 'preview'
