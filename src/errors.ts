@@ -102,6 +102,14 @@ export const errors = {
       ),
       { issues },
     ),
+  redirectRefused: (to: string, reason: string) =>
+    new SiteError(
+      'API_BAD_RESPONSE',
+      `Refused a redirect to an unsafe target: ${JSON.stringify(to.slice(0, 200))} (${reason})`,
+      {
+        status: 502,
+      },
+    ),
   usage: (message: string) => new SiteError('USAGE', message, { status: 400 }),
   siteAmbiguous: (known: readonly string[]) =>
     new SiteError('SITE_AMBIGUOUS', `Several sites are configured; choose one with --site HOST (${known.join(', ')})`, {

@@ -7,10 +7,10 @@
 import type { LimitFunction } from 'p-limit'
 import type { ApiClient } from '../api/client.js'
 import type { ResolvedSite } from '../config/types.js'
+import { checkRedirectTarget } from '../shared/redirect-target.js'
 import { getLocaleFromPath, toHtmlFile, toPayloadFile } from '../shared/url.js'
 import type { DiscoveredPath, LinkOrigin } from './crawl.js'
 import { fetchPage } from './fetch-page.js'
-import { checkRedirectTarget } from './paths.js'
 import { renderRedirectHtml, toRedirectPayload } from './redirect.js'
 import type { OutputFile } from './render-files.js'
 import type { PageJob, PageOutput } from './render-jobs.js'
@@ -98,7 +98,7 @@ async function buildRedirect(
   input: { path: string; locale: string; redirectUrl: string; statusCode: number },
 ): Promise<DiscoveredPath[]> {
   const { path, locale, statusCode } = input
-  const target = checkRedirectTarget(input.redirectUrl, { baseUrl: p.site.baseUrl, locales: p.site.i18n.locales })
+  const target = checkRedirectTarget(input.redirectUrl, p.site.baseUrl)
   if (target.type === 'refused') {
     p.state.skip({ item: `${path} -> ${input.redirectUrl}`, reason: `redirect refused: ${target.reason}`, from: path })
     return []
@@ -111,5 +111,5 @@ async function buildRedirect(
   ]
   if (!(await writeFiles(p, path, files))) return []
   p.state.redirects.push({ from: path, to: target.to, statusCode })
-  return target.type === 'internal' ? [{ path: target.path, origin: p.originOf(path), from: path }] : []
+  return target.type === 'internal' && target.page ? [{ path: target.path, origin: p.originOf(path), from: path }] : []
 }

@@ -5,8 +5,8 @@
  */
 import { escapeHtml } from '../shared/escape.js'
 import { SITEMAP_FILE, sitemapPartFile } from '../shared/layout.js'
+import { classifyLink } from '../shared/links.js'
 import type { PageData } from '../shared/types.js'
-import { classifyHref } from './paths.js'
 import type { PageFact } from './types.js'
 
 /** The sitemap protocol's limit of URLs per file; past it, an index points at numbered files. */
@@ -25,9 +25,9 @@ export function toPageFact(options: { path: string; locale: string; page: PageDa
   const alternates: PageFact['alternates'] = []
   for (const entry of Array.isArray(page.i18n) ? page.i18n : []) {
     if (!entry?.available) continue
-    const link = classifyHref(entry.link, baseUrl)
+    const link = classifyLink(entry.link, baseUrl)
     const hreflang = entry.hreflang || entry.twoLetterIsoCode
-    if (link.type !== 'internal' || typeof hreflang !== 'string' || hreflang === '') continue
+    if (link.type !== 'page' || typeof hreflang !== 'string' || hreflang === '') continue
     alternates.push({ hreflang, path: link.path })
     if (entry.languageId === 0) alternates.push({ hreflang: 'x-default', path: link.path })
   }

@@ -2,8 +2,7 @@
  * Which link clicks the router takes over. Pure: works on plain objects, so the
  * rules are unit-tested without a DOM.
  */
-import { isEngineUrl } from '../shared/layout.js'
-import { normalizePagePath } from '../shared/url.js'
+import { classifyLink } from '../shared/links.js'
 
 /** The parts of a `MouseEvent` the rules look at. */
 export interface ClickLike {
@@ -24,13 +23,10 @@ export interface AnchorLike {
   getAttribute(name: string): string | null
 }
 
-// A last segment with an extension is a file (`/fileadmin/a.pdf`), not a page; `.html` pages stay pages.
-const FILE_RE = /\/[^/]+\.(?!html?$)[a-z0-9]{1,8}$/i
-
 /**
- * The URL a link leads to when it is a page of this site the router can render:
- * same origin, http(s), not a file, not under `/_site/`, not an anchor on the
- * current page, no `target`, no `download`, no `rel="external"`.
+ * The URL a link leads to when it is a page of this site the router can render: a `page`
+ * to the one link classifier (same origin, not a file, not under `/_site/`), not an anchor
+ * on the current page, no `target`, no `download`, no `rel="external"`.
  * Example: (`/pl/o-nas?x=1`, on `https://s/`) -> URL `https://s/pl/o-nas?x=1`.
  */
 export function toRoutableUrl(anchor: AnchorLike, current: { href: string }): URL | undefined {
@@ -48,9 +44,8 @@ export function toRoutableUrl(anchor: AnchorLike, current: { href: string }): UR
   } catch {
     return undefined
   }
-  if (url.origin !== here.origin || (url.protocol !== 'http:' && url.protocol !== 'https:')) return undefined
-  if (isEngineUrl(url.pathname) || FILE_RE.test(url.pathname)) return undefined
-  if (!normalizePagePath(url.pathname).ok) return undefined
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined
+  if (classifyLink(url.href, here.origin).type !== 'page') return undefined
   // `#section` of the page we are on: the browser scrolls, nothing to load.
   if (url.hash !== '' && url.pathname === here.pathname && url.search === here.search) return undefined
   return url

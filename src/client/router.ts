@@ -7,8 +7,9 @@
 
 import { LOADING_BAR } from '../shared/constants.js'
 import type { RenderState } from '../shared/contract.js'
+import { isAbsoluteUrl } from '../shared/links.js'
 import type { PageData } from '../shared/types.js'
-import { isAbsoluteUrl, normalizePagePath } from '../shared/url.js'
+import { normalizePagePath } from '../shared/url.js'
 import type { InitialDataLoader } from './boot.js'
 import type { PageEventKind } from './events.js'
 import { createHistoryTracker, readEntry } from './history.js'

@@ -6,13 +6,13 @@ import { prepareInitialData } from '../render/prepare.js'
 import { checkRequest, forMethod, textResponse } from '../serve/http-checks.js'
 import type { FetchHandler } from '../serve/node-http.js'
 import { isEngineUrl } from '../shared/layout.js'
+import { checkRedirectTarget } from '../shared/redirect-target.js'
 import { getLocaleFromPath, normalizePagePath } from '../shared/url.js'
 import { toApiRequestHeaders, toProxiedResponseHeaders } from './api-headers.js'
 import type { PreviewContext, PreviewSite } from './context.js'
 import { serveInternal, servePublic } from './files.js'
 import { EMPTY_INITIAL_DATA, loadPage, toPageError } from './load-page.js'
 import { servePayload } from './payload.js'
-import { checkRedirectTarget, unsafeRedirect } from './redirect-target.js'
 import { type HtmlView, renderHtml } from './render-html.js'
 
 /**
@@ -113,16 +113,16 @@ async function answerPage(ctx: PreviewContext, request: Request, url: URL, targe
   })
   const proxied = toProxiedResponseHeaders(loaded.apiHeaders, target.site.api)
   if (loaded.type === 'redirect') {
-    const to = checkRedirectTarget(loaded.to)
-    if (to) {
-      proxied.set('location', to)
+    const redirect = checkRedirectTarget(loaded.to, target.site.baseUrl)
+    if (redirect.type !== 'refused') {
+      proxied.set('location', redirect.to)
       if (!proxied.has('cache-control')) proxied.set('cache-control', 'no-store')
       return new Response(null, { status: loaded.statusCode, headers: proxied })
     }
     if (bot) return plainError(502, '')
     return htmlResponse(
       ctx,
-      { ...view, status: 502, error: toPageError(unsafeRedirect(loaded.to), path, debug) },
+      { ...view, status: 502, error: toPageError(errors.redirectRefused(loaded.to, redirect.reason), path, debug) },
       proxied,
     )
   }

@@ -1,12 +1,13 @@
+import { errors } from '../errors.js'
 import { BUILD_ID_QUERY } from '../shared/constants.js'
 import type { PagePayload } from '../shared/contract.js'
 import { liveInitialDataUrl } from '../shared/layout.js'
+import { checkRedirectTarget } from '../shared/redirect-target.js'
 import { fromPayloadUrl, getLocaleFromPath, normalizePagePath } from '../shared/url.js'
 import { toApiRequestHeaders, toProxiedResponseHeaders } from './api-headers.js'
 import { PREVIEW_BUILD_ID, type PreviewSite } from './context.js'
 import { jsonResponse } from './files.js'
 import { loadPage } from './load-page.js'
-import { checkRedirectTarget } from './redirect-target.js'
 
 /**
  * `{path}/_payload.json` for any path, live: the same `PagePayload` shape the
@@ -37,9 +38,12 @@ export async function servePayload(target: PreviewSite, request: Request, url: U
   const headers = toProxiedResponseHeaders(loaded.apiHeaders, target.site.api)
   const base = { buildId: PREVIEW_BUILD_ID, locale, path }
   if (loaded.type === 'redirect') {
-    const to = checkRedirectTarget(loaded.to)
-    if (!to) return jsonResponse(502, { status: 502, message: 'Refused a redirect to an unsafe target' }, headers)
-    const payload: PagePayload = { ...base, redirect: { to, statusCode: loaded.statusCode } }
+    const checked = checkRedirectTarget(loaded.to, target.site.baseUrl)
+    if (checked.type === 'refused') {
+      const error = errors.redirectRefused(loaded.to, checked.reason)
+      return jsonResponse(error.status, { status: error.status, message: error.message }, headers)
+    }
+    const payload: PagePayload = { ...base, redirect: { to: checked.to, statusCode: loaded.statusCode } }
     return jsonResponse(200, payload, headers)
   }
   if (!loaded.page)

@@ -3,8 +3,9 @@
  * language entries, and a generic pass over everything else. Each takes a `where`
  * for problem messages and the run's problem list; none throws.
  */
+
+import { isSafeHref } from '../shared/links.js'
 import type { FileRef, LanguageEntry, LinkResult, NavEntry } from '../shared/types.js'
-import { isSafeHref } from '../shared/url.js'
 import { isRecord } from '../shared/values.js'
 import { sanitizeRichText } from './sanitize.js'
 

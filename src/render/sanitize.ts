@@ -3,7 +3,7 @@
  * scripts, styles, frames, event handlers and every URL scheme but http(s), mailto and tel.
  */
 import sanitizeHtml from 'sanitize-html'
-import { isSafeHref } from '../shared/url.js'
+import { isSafeHref } from '../shared/links.js'
 
 const RICH_TEXT_TAGS = [
   'p',

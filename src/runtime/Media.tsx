@@ -2,8 +2,9 @@
  * Files of the API (contract 5.2): images with width/height and alt, video and
  * audio players, and a plain link for anything else.
  */
+
+import { isSafeHref } from '../shared/links.js'
 import type { FileRef } from '../shared/types.js'
-import { isSafeHref } from '../shared/url.js'
 import { isRecord } from './element.js'
 import { SafeLink } from './SafeLink.js'
 

@@ -3,7 +3,7 @@
  * renders as a `<span>` with the same text. External links get `rel="noopener"`.
  */
 import type { AnchorHTMLAttributes, ReactNode } from 'react'
-import { classifyLink } from '../shared/url.js'
+import { classifyLink, isSiteLink } from '../shared/links.js'
 import { useSite } from './context.js'
 import { isRecord } from './element.js'
 
@@ -21,7 +21,7 @@ export interface ResolvedHref {
 export function resolveHref(value: unknown, baseUrl?: string): ResolvedHref | null {
   const kind = classifyLink(value, baseUrl)
   if (kind.type === 'unsafe' || typeof value !== 'string') return null
-  if (kind.type === 'internal') return { href: kind.path + kind.search + kind.hash, external: false }
+  if (isSiteLink(kind)) return { href: kind.path + kind.search + kind.hash, external: false }
   return { href: value.trim(), external: kind.type === 'external' }
 }
 

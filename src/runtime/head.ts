@@ -7,8 +7,8 @@
 
 import { DEFAULT_OG_TYPE, DEFAULT_TWITTER_CARD } from '../shared/constants.js'
 import type { HeadTag, RenderState } from '../shared/contract.js'
+import { classifyLink, isSafeHref, isSiteLink } from '../shared/links.js'
 import type { LanguageEntry, PageData } from '../shared/types.js'
-import { classifyLink, isSafeHref } from '../shared/url.js'
 import { classToken, isRecord } from './element.js'
 import { ENGINE_TEXTS } from './engine-texts.js'
 import { langOf, pageLanguages, siteLanguages } from './languages.js'
@@ -42,7 +42,7 @@ export function robotsContent(robots: unknown, forceNoIndex = false): string {
 export function absoluteUrl(baseUrl: string, href: string): string | undefined {
   if (/^https?:\/\//i.test(href)) return isSafeHref(href) ? href : undefined
   const kind = classifyLink(href, baseUrl)
-  return kind.type === 'internal' ? `${baseUrl.replace(/\/+$/, '')}${kind.path}${kind.search}` : undefined
+  return isSiteLink(kind) ? `${baseUrl.replace(/\/+$/, '')}${kind.path}${kind.search}` : undefined
 }
 
 function canonicalOf(page: PageData): string {

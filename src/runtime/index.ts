@@ -12,6 +12,7 @@ export type {
   RenderState,
   TemplateRegistry,
 } from '../shared/contract.js'
+export { classifyLink, isFilePath, isSafeHref, type LinkKind } from '../shared/links.js'
 export type {
   ContentElement as ContentElementData,
   ContextMenu,
@@ -22,7 +23,7 @@ export type {
   NavEntry,
   PageData,
 } from '../shared/types.js'
-export { classifyLink, isSafeHref, localeHome, stripLocale, withLocale } from '../shared/url.js'
+export { localeHome, stripLocale, withLocale } from '../shared/url.js'
 export { Column, ContentColumn, type ContentColumnProps, hasColumn } from './Column.js'
 export { ContentElement, type ContentElementRenderProps } from './ContentElement.js'
 export {

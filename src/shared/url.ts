@@ -17,8 +17,6 @@ export interface LocaleOptions {
 const FORBIDDEN_CHAR_RE = /[\u0000-\u001f\u007f\\]/
 // A UTF-16 surrogate without its pair: valid in JSON, not encodable as a URL or a file name.
 const LONE_SURROGATE_RE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
-const SCHEME_RE = /^[a-z][a-z0-9+.-]*:/i
-const SAFE_SCHEME_RE = /^(https?|mailto|tel):/i
 
 /** Locale of a path: its first segment when that is a configured locale, else the default. */
 export function getLocaleFromPath(path: string, i18n: LocaleOptions): string {
@@ -126,70 +124,3 @@ export function fromPayloadUrl(pathname: string): string | undefined {
   if (!pathname.endsWith(`/${PAYLOAD_FILE}`)) return undefined
   return pathname.slice(0, -PAYLOAD_FILE.length - 1) || '/'
 }
-
-/** True for hrefs that are safe to render as links: http(s), mailto, tel, relative, anchors. */
-export function isSafeHref(href: unknown): href is string {
-  if (typeof href !== 'string' || href.trim() === '') return false
-  const trimmed = href.replace(/[\u0000-\u0020]/g, '')
-  return !SCHEME_RE.test(trimmed) || SAFE_SCHEME_RE.test(trimmed)
-}
-
-export type LinkKind =
-  | { type: 'internal'; path: string; search: string; hash: string }
-  | { type: 'external' }
-  | { type: 'anchor' }
-  | { type: 'unsafe' }
-
-/**
- * Classifies a link found in API data. Internal links are same-site paths
- * (relative, or absolute on `baseUrl`'s origin) and come back normalised.
- */
-export function classifyLink(href: unknown, baseUrl?: string): LinkKind {
-  if (typeof href !== 'string') return UNSAFE
-  if (href.length > MAX_PATH_LENGTH) return classifyUncached(href, baseUrl)
-  // Menus repeat the same links on every page: each (href, baseUrl) is classified once.
-  let known = linkKinds.get(baseUrl)
-  if (known === undefined) {
-    known = new Map()
-    linkKinds.set(baseUrl, known)
-  }
-  let kind = known.get(href)
-  if (kind === undefined) {
-    if (known.size >= LINK_KIND_CACHE_SIZE) known.clear()
-    kind = Object.freeze(classifyUncached(href, baseUrl))
-    known.set(href, kind)
-  }
-  return kind
-}
-
-const UNSAFE: LinkKind = Object.freeze({ type: 'unsafe' })
-/** Distinct links remembered per baseUrl by classifyLink; that cache starts over when full. */
-const LINK_KIND_CACHE_SIZE = 4096
-const linkKinds = new Map<string | undefined, Map<string, LinkKind>>()
-
-function classifyUncached(href: string, baseUrl?: string): LinkKind {
-  if (!isSafeHref(href)) return { type: 'unsafe' }
-  if (href.startsWith('#')) return { type: 'anchor' }
-  let rest = href
-  if (SCHEME_RE.test(href) || href.startsWith('//')) {
-    if (!baseUrl || (!/^https?:/i.test(href) && !href.startsWith('//'))) return { type: 'external' }
-    try {
-      const url = new URL(href, baseUrl)
-      if (url.origin !== new URL(baseUrl).origin) return { type: 'external' }
-      rest = url.pathname + url.search + url.hash
-    } catch {
-      return { type: 'unsafe' }
-    }
-  }
-  if (!rest.startsWith('/')) return { type: 'external' }
-  const hashAt = rest.indexOf('#')
-  const hash = hashAt >= 0 ? rest.slice(hashAt) : ''
-  const beforeHash = hashAt >= 0 ? rest.slice(0, hashAt) : rest
-  const queryAt = beforeHash.indexOf('?')
-  const search = queryAt >= 0 ? beforeHash.slice(queryAt) : ''
-  const checked = normalizePagePath(queryAt >= 0 ? beforeHash.slice(0, queryAt) : beforeHash)
-  return checked.ok ? { type: 'internal', path: checked.path, search, hash } : { type: 'unsafe' }
-}
-
-/** True for a redirect target that is absolute (`https://…` or protocol-relative): an external navigation. */
-export const isAbsoluteUrl = (url: string): boolean => SCHEME_RE.test(url) || url.startsWith('//')

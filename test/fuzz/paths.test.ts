@@ -2,8 +2,8 @@ import { posix } from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { filterQuery } from '../../src/api/query.js'
+import { classifyLink, isFilePath } from '../../src/shared/links.js'
 import {
-  classifyLink,
   fromPayloadUrl,
   getLocaleFromPath,
   normalizePagePath,
@@ -92,8 +92,8 @@ describe('path rules under fuzzing', () => {
         expect(normalizePagePath(checked.path)).toEqual(checked)
         // A link to the page classifies to the same path, whose file is the page's file.
         const link = classifyLink(checked.path)
-        expect(link).toMatchObject({ type: 'internal', path: checked.path })
-        if (link.type === 'internal') expect(toHtmlFile(link.path)).toBe(toHtmlFile(checked.path))
+        expect(link).toMatchObject({ type: isFilePath(checked.path) ? 'file' : 'page', path: checked.path })
+        if (link.type === 'page' || link.type === 'file') expect(toHtmlFile(link.path)).toBe(toHtmlFile(checked.path))
         // The payload URL round-trips to the same page.
         expect(fromPayloadUrl(toPayloadUrl(checked.path))).toBe(checked.path)
         // As a static host decodes a URL before looking up the file.

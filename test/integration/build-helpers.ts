@@ -8,7 +8,7 @@ import { loadRenderer, type PageRenderer } from '../../src/build/renderer.js'
 import type { BuildOptions, BuildResult, ClientBundle } from '../../src/build/types.js'
 import { resolveSites } from '../../src/config/resolve.js'
 import type { ResolvedConfig, UserConfig } from '../../src/config/types.js'
-import { classifyLink } from '../../src/shared/url.js'
+import { classifyLink } from '../../src/shared/links.js'
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url))
 export const BASE_URL = 'https://www.amberline.example'
@@ -64,7 +64,7 @@ export function navigationPaths(initialData: Record<string, unknown>): Set<strin
     if (!Array.isArray(entries)) return
     for (const entry of entries as Array<{ link?: string; children?: unknown }>) {
       const link = classifyLink(entry.link)
-      if (link.type === 'internal') paths.add(link.path)
+      if (link.type === 'page') paths.add(link.path)
       walk(entry.children)
     }
   }

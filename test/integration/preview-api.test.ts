@@ -45,6 +45,9 @@ describe('preview handler and the content API', () => {
       },
       '/bad-redirect': { body: { redirectUrl: 'javascript:alert(1)', statusCode: 301 } },
       '/protocol-relative': { body: { redirectUrl: '//evil.example/x', statusCode: 302 } },
+      // Issue 11: the build refused these and preview sent them on as Location.
+      '/dot-segments': { body: { redirectUrl: '/a/../b', statusCode: 301 } },
+      '/encoded-slash': { body: { redirectUrl: '/a/%2f', statusCode: 301 } },
       '/external': { body: { redirectUrl: 'https://www.example.com/target', statusCode: 307 } },
     })
   }, 60_000)
@@ -126,7 +129,7 @@ describe('preview handler and the content API', () => {
 
   it('refuses unsafe redirect targets and passes http(s) ones', async () => {
     const { handle } = await makeHandler({ apiUrl: scripted.url, registry })
-    for (const path of ['/bad-redirect', '/protocol-relative']) {
+    for (const path of ['/bad-redirect', '/protocol-relative', '/dot-segments', '/encoded-slash']) {
       const res = await handle(new Request(`http://localhost${path}`))
       expect(res.status, path).toBe(502)
       expect(res.headers.has('location')).toBe(false)

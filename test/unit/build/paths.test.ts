@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkRedirectTarget, isReservedPath, toCrawlTarget } from '../../../src/build/paths.js'
+import { isReservedPath, toCrawlTarget } from '../../../src/build/paths.js'
 
 const options = { baseUrl: 'https://www.example.com', locales: ['en', 'pl', 'de'] }
 
@@ -17,6 +17,9 @@ describe('toCrawlTarget', () => {
     ['#section', { type: 'ignore' }],
     ['', { type: 'ignore' }],
     ['relative/path', { type: 'ignore' }],
+    // Issue 11: only the router knew that this is a file; the crawler requested it as a page.
+    ['/fileadmin/a.pdf', { type: 'ignore' }],
+    ['https://www.example.com/docs/report.pdf', { type: 'ignore' }],
   ])('%s', (href, target) => expect(toCrawlTarget(href, options)).toEqual(target))
 
   it.each([
@@ -48,25 +51,4 @@ describe('isReservedPath', () => {
     ['/about/404.html', false],
     ['/about', false],
   ])('%s -> %s', (path, reserved) => expect(isReservedPath(path, options.locales)).toBe(reserved))
-})
-
-describe('checkRedirectTarget', () => {
-  it.each([
-    ['/services/', { type: 'internal', path: '/services', to: '/services' }],
-    ['/pl/o-nas?a=1#b', { type: 'internal', path: '/pl/o-nas', to: '/pl/o-nas?a=1#b' }],
-    ['https://www.example.com/x', { type: 'internal', path: '/x', to: '/x' }],
-    ['https://other.example/x?y=1', { type: 'external', to: 'https://other.example/x?y=1' }],
-    ['//cdn.example/x', { type: 'external', to: '//cdn.example/x' }],
-  ])('%s', (url, target) => expect(checkRedirectTarget(url, options)).toEqual(target))
-
-  it.each([
-    'javascript:alert(1)',
-    'data:text/html,<script>',
-    '/../../etc/passwd',
-    '/a%2fb',
-    'ftp://x.example/f',
-    'relative',
-    '',
-    'https://x.example/"><script>',
-  ])('refuses %s', (url) => expect(checkRedirectTarget(url, options).type).toBe('refused'))
 })

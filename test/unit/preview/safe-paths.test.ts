@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { listPublicFiles } from '../../../src/preview/public-files.js'
-import { checkRedirectTarget } from '../../../src/preview/redirect-target.js'
 import { toSafeSegments } from '../../../src/serve/safe-path.js'
 
 describe('toSafeSegments (static files of serve and preview)', () => {
@@ -28,22 +27,6 @@ describe('toSafeSegments (static files of serve and preview)', () => {
     '/./x',
     '/c:/x',
   ])('refuses %s', (input) => expect(toSafeSegments(input)).toBeUndefined())
-})
-
-describe('checkRedirectTarget', () => {
-  it.each(['/services', '/pl/uslugi?x=1#top', 'https://example.com/a', 'http://example.com'])('accepts %s', (to) =>
-    expect(checkRedirectTarget(to)).toBe(to),
-  )
-  it.each([
-    'javascript:alert(1)',
-    '//evil.example/x',
-    'services',
-    'ftp://x/y',
-    '/a\r\nSet-Cookie: x=1',
-    'https://',
-    '/a b',
-    '\\\\evil',
-  ])('refuses %j', (to) => expect(checkRedirectTarget(to)).toBeUndefined())
 })
 
 describe('listPublicFiles', () => {

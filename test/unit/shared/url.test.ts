@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
-  classifyLink,
   fromPayloadUrl,
   getLocaleFromPath,
-  isSafeHref,
   localeHome,
   normalizePagePath,
   stripLocale,
@@ -93,56 +91,5 @@ describe('path to file mapping', () => {
     for (const path of ['/', '/a', '/pl/o-nas']) expect(fromPayloadUrl(toPayloadUrl(path))).toBe(path)
     expect(toPayloadUrl('/')).toBe('/_payload.json')
     expect(fromPayloadUrl('/a/b')).toBeUndefined()
-  })
-})
-
-describe('links', () => {
-  it.each([
-    ['https://example.com', true],
-    ['mailto:a@b.c', true],
-    ['tel:+48123', true],
-    ['/about', true],
-    ['#top', true],
-    ['javascript:alert(1)', false],
-    [' JaVaScRiPt:alert(1)', false],
-    ['java\tscript:alert(1)', false],
-    ['data:text/html,<script>', false],
-    ['vbscript:x', false],
-    ['', false],
-    [null, false],
-  ])('isSafeHref(%j) = %s', (href, safe) => expect(isSafeHref(href)).toBe(safe))
-
-  it('classifies links', () => {
-    expect(classifyLink('/pl/kontakt/')).toEqual({ type: 'internal', path: '/pl/kontakt', search: '', hash: '' })
-    expect(classifyLink('/a?x=1#b')).toEqual({ type: 'internal', path: '/a', search: '?x=1', hash: '#b' })
-    expect(classifyLink('https://www.example.com/about', 'https://www.example.com')).toEqual({
-      type: 'internal',
-      path: '/about',
-      search: '',
-      hash: '',
-    })
-    expect(classifyLink('https://other.example/about', 'https://www.example.com')).toEqual({ type: 'external' })
-    expect(classifyLink('https://other.example/about')).toEqual({ type: 'external' })
-    expect(classifyLink('mailto:x@y.z')).toEqual({ type: 'external' })
-    expect(classifyLink('#section')).toEqual({ type: 'anchor' })
-    expect(classifyLink('javascript:alert(1)')).toEqual({ type: 'unsafe' })
-    expect(classifyLink('/a/../../etc')).toEqual({ type: 'unsafe' })
-  })
-
-  it('remembers a link per baseUrl: the same href on another origin is classified anew', () => {
-    const href = 'https://www.example.com/about'
-    expect(classifyLink(href, 'https://www.example.com')).toEqual({
-      type: 'internal',
-      path: '/about',
-      search: '',
-      hash: '',
-    })
-    expect(classifyLink(href, 'https://other.example')).toEqual({ type: 'external' })
-    expect(classifyLink(href)).toEqual({ type: 'external' })
-    // Shared answers cannot be changed by one caller for the next.
-    expect(Object.isFrozen(classifyLink(href, 'https://www.example.com'))).toBe(true)
-    // Thousands of distinct links: answers stay right after the cache starts over.
-    for (let i = 0; i < 10_000; i++)
-      expect(classifyLink(`/p/${i}/`)).toEqual({ type: 'internal', path: `/p/${i}`, search: '', hash: '' })
   })
 })

@@ -1,0 +1,125 @@
+/**
+ * The one link classifier: what a link from API data (or an anchor on a page) is to this
+ * site. The crawler, the client router, SafeLink, the head's absolute URLs, the sitemap and
+ * both redirect paths (src/shared/redirect-target.ts) all ask here, so that a link one of
+ * them takes for a page is a page to all of them. No `node:` imports, no DOM globals.
+ */
+import { MAX_PATH_LENGTH } from './constants.js'
+import { normalizePagePath } from './url.js'
+
+/**
+ * - `page`: a path of this site that a page may live at (normalised, see normalizePagePath);
+ * - `file`: a path of this site that is a file (`/fileadmin/a.pdf`, `/logo.svg`): linked, never crawled or routed;
+ * - `external`: another origin, `mailto:`, `tel:`, or a relative reference without a leading `/`;
+ * - `anchor`: `#section` of the current page;
+ * - `unsafe`: never a link (a script URL, `..`, an encoded slash, malformed text), with the reason.
+ */
+export type LinkKind =
+  | { type: 'page'; path: string; search: string; hash: string }
+  | { type: 'file'; path: string; search: string; hash: string }
+  | { type: 'external' }
+  | { type: 'anchor' }
+  | { type: 'unsafe'; reason: string }
+
+/** A `page` or `file` link: a path of this site. */
+export type SiteLink = Extract<LinkKind, { type: 'page' | 'file' }>
+
+export const isSiteLink = (kind: LinkKind): kind is SiteLink => kind.type === 'page' || kind.type === 'file'
+
+const SCHEME_RE = /^[a-z][a-z0-9+.-]*:/i
+const SAFE_SCHEME_RE = /^(https?|mailto|tel):/i
+// A UTF-16 surrogate without its pair: valid in JSON, encodable neither as a URL nor as a file name.
+const LONE_SURROGATE_RE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+/** True for hrefs that are safe to render as links: http(s), mailto, tel, relative, anchors. */
+export function isSafeHref(href: unknown): href is string {
+  if (typeof href !== 'string' || href.trim() === '') return false
+  const trimmed = href.replace(/[\u0000-\u0020]/g, '')
+  return !SCHEME_RE.test(trimmed) || SAFE_SCHEME_RE.test(trimmed)
+}
+
+/** True for a redirect target that is absolute (`https://…` or protocol-relative): an external navigation. */
+export const isAbsoluteUrl = (url: string): boolean => SCHEME_RE.test(url) || url.startsWith('//')
+
+/** Extensions of files a site links to (documents, images, media, archives, fonts, data); `.html` pages stay pages. */
+const FILE_EXTENSIONS = new Set(
+  (
+    'pdf doc docx dot xls xlsx ppt pptx pps odt ods odp rtf txt csv tsv xml json ics vcf epub ' +
+    'zip gz tgz bz2 xz rar 7z tar jpg jpeg png gif webp avif svg ico bmp tif tiff heic ' +
+    'mp3 mp4 m4a m4v webm ogg oga ogv wav flac mov avi mkv woff woff2 ttf otf eot js mjs css map ' +
+    'apk dmg exe msi pkg'
+  ).split(' '),
+)
+/** TYPO3's file storages and asset folders: what lies below them is a file, whatever its name. */
+const FILE_ROOTS = new Set(['fileadmin', 'typo3temp', 'typo3conf', 'uploads', '_assets'])
+
+/**
+ * True when a normalised path names a file rather than a page: its first segment is a file
+ * storage of TYPO3, or its last segment ends in a known file extension.
+ * Example: `/fileadmin/a` -> true, `/docs/report.PDF` -> true, `/news/version-2.0` -> false.
+ */
+export function isFilePath(path: string): boolean {
+  const first = path.slice(1).split('/', 1)[0] ?? ''
+  if (FILE_ROOTS.has(first)) return true
+  const last = path.slice(path.lastIndexOf('/') + 1)
+  const dot = last.lastIndexOf('.')
+  return dot > 0 && FILE_EXTENSIONS.has(last.slice(dot + 1).toLowerCase())
+}
+
+const UNSAFE_NOT_A_STRING: LinkKind = Object.freeze({ type: 'unsafe', reason: 'not a string' })
+/** Distinct links remembered per baseUrl by classifyLink; that cache starts over when full. */
+const LINK_KIND_CACHE_SIZE = 4096
+// Menus repeat the same links on every page: each (href, baseUrl) is classified once per process.
+// Answers are frozen, so that no caller can change one for the next.
+const linkKinds = new Map<string | undefined, Map<string, LinkKind>>()
+
+/**
+ * Classifies a link. Site links are relative paths or absolute URLs on `baseUrl`'s origin,
+ * and come back normalised with their query and hash.
+ * Example: ('https://www.example.com/pl/o-nas/?a=1', 'https://www.example.com') -> page `/pl/o-nas`, search `?a=1`.
+ */
+export function classifyLink(href: unknown, baseUrl?: string): LinkKind {
+  if (typeof href !== 'string') return UNSAFE_NOT_A_STRING
+  if (href.length > MAX_PATH_LENGTH) return classifyUncached(href, baseUrl)
+  let known = linkKinds.get(baseUrl)
+  if (known === undefined) {
+    known = new Map()
+    linkKinds.set(baseUrl, known)
+  }
+  let kind = known.get(href)
+  if (kind === undefined) {
+    if (known.size >= LINK_KIND_CACHE_SIZE) known.clear()
+    kind = Object.freeze(classifyUncached(href, baseUrl))
+    known.set(href, kind)
+  }
+  return kind
+}
+
+const unsafe = (reason: string): LinkKind => ({ type: 'unsafe', reason })
+
+function classifyUncached(href: string, baseUrl?: string): LinkKind {
+  if (href.trim() === '') return unsafe('empty link')
+  if (LONE_SURROGATE_RE.test(href)) return unsafe('malformed text (a lone UTF-16 surrogate)')
+  if (!isSafeHref(href)) return unsafe('unsafe URL scheme')
+  if (href.startsWith('#')) return { type: 'anchor' }
+  let rest = href
+  if (SCHEME_RE.test(href) || href.startsWith('//')) {
+    if (!baseUrl || (!/^https?:/i.test(href) && !href.startsWith('//'))) return { type: 'external' }
+    try {
+      const url = new URL(href, baseUrl)
+      if (url.origin !== new URL(baseUrl).origin) return { type: 'external' }
+      rest = url.pathname + url.search + url.hash
+    } catch {
+      return unsafe('not a valid URL')
+    }
+  }
+  if (!rest.startsWith('/')) return { type: 'external' }
+  const hashAt = rest.indexOf('#')
+  const hash = hashAt >= 0 ? rest.slice(hashAt) : ''
+  const beforeHash = hashAt >= 0 ? rest.slice(0, hashAt) : rest
+  const queryAt = beforeHash.indexOf('?')
+  const search = queryAt >= 0 ? beforeHash.slice(queryAt) : ''
+  const checked = normalizePagePath(queryAt >= 0 ? beforeHash.slice(0, queryAt) : beforeHash)
+  if (!checked.ok) return unsafe(checked.reason)
+  return { type: isFilePath(checked.path) ? 'file' : 'page', path: checked.path, search, hash }
+}

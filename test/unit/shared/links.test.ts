@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest'
+import { classifyLink, isFilePath, isSafeHref } from '../../../src/shared/links.js'
+
+const BASE = 'https://www.example.com'
+
+describe('isSafeHref', () => {
+  it.each([
+    ['https://example.com', true],
+    ['mailto:a@b.c', true],
+    ['tel:+48123', true],
+    ['/about', true],
+    ['#top', true],
+    ['javascript:alert(1)', false],
+    [' JaVaScRiPt:alert(1)', false],
+    ['java\tscript:alert(1)', false],
+    ['data:text/html,<script>', false],
+    ['vbscript:x', false],
+    ['', false],
+    [null, false],
+  ])('isSafeHref(%j) = %s', (href, safe) => expect(isSafeHref(href)).toBe(safe))
+})
+
+describe('classifyLink: the one link classifier', () => {
+  it.each([
+    ['/pl/kontakt/', undefined, { type: 'page', path: '/pl/kontakt', search: '', hash: '' }],
+    ['/a?x=1#b', undefined, { type: 'page', path: '/a', search: '?x=1', hash: '#b' }],
+    ['/de/über-uns', undefined, { type: 'page', path: '/de/%C3%BCber-uns', search: '', hash: '' }],
+    ['https://www.example.com/about', BASE, { type: 'page', path: '/about', search: '', hash: '' }],
+    ['/page.html', undefined, { type: 'page', path: '/page.html', search: '', hash: '' }],
+    ['/news/version-2.0', undefined, { type: 'page', path: '/news/version-2.0', search: '', hash: '' }],
+    ['/fileadmin/a.pdf', undefined, { type: 'file', path: '/fileadmin/a.pdf', search: '', hash: '' }],
+    ['/fileadmin/report', undefined, { type: 'file', path: '/fileadmin/report', search: '', hash: '' }],
+    ['https://www.example.com/logo.SVG?v=2', BASE, { type: 'file', path: '/logo.SVG', search: '?v=2', hash: '' }],
+    ['https://other.example/about', BASE, { type: 'external' }],
+    ['https://other.example/about', undefined, { type: 'external' }],
+    ['//other.example/about', BASE, { type: 'external' }],
+    ['mailto:x@y.z', undefined, { type: 'external' }],
+    ['relative/path', undefined, { type: 'external' }],
+    ['#section', undefined, { type: 'anchor' }],
+  ])('%s (base %s)', (href, base, kind) => expect(classifyLink(href, base)).toEqual(kind))
+
+  it.each([
+    [42, 'not a string'],
+    ['  ', 'empty link'],
+    ['javascript:alert(1)', 'unsafe URL scheme'],
+    ['/a/../../etc', 'dot segment'],
+    ['/a/%2e%2e/b', 'dot segment'],
+    ['/a/%2f', 'encoded slash or NUL'],
+    ['/a\\b', 'control character or backslash'],
+    ['/_site/builds/latest.json', 'internal path'],
+    ['/a\ud800b', 'malformed text (a lone UTF-16 surrogate)'],
+  ])('%j is unsafe: %s', (href, reason) => expect(classifyLink(href)).toEqual({ type: 'unsafe', reason }))
+
+  it('remembers a link per baseUrl: the same href on another origin is classified anew', () => {
+    const href = 'https://www.example.com/about'
+    expect(classifyLink(href, BASE)).toEqual({ type: 'page', path: '/about', search: '', hash: '' })
+    expect(classifyLink(href, 'https://other.example')).toEqual({ type: 'external' })
+    expect(classifyLink(href)).toEqual({ type: 'external' })
+    // Shared answers cannot be changed by one caller for the next.
+    expect(Object.isFrozen(classifyLink(href, BASE))).toBe(true)
+    // Thousands of distinct links: answers stay right after the cache starts over.
+    for (let i = 0; i < 10_000; i++)
+      expect(classifyLink(`/p/${i}/`)).toEqual({ type: 'page', path: `/p/${i}`, search: '', hash: '' })
+  })
+})
+
+describe('isFilePath', () => {
+  it.each([
+    ['/fileadmin/x', true],
+    ['/typo3temp/assets/a.css', true],
+    ['/docs/report.pdf', true],
+    ['/img/a.WEBP', true],
+    ['/', false],
+    ['/about', false],
+    ['/page.html', false],
+    ['/news/version-2.0', false],
+    ['/.hidden', false],
+  ])('%s -> %s', (path, file) => expect(isFilePath(path)).toBe(file))
+})

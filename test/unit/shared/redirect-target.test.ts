@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest'
+import { checkRedirectTarget } from '../../../src/shared/redirect-target.js'
+
+const BASE = 'https://www.example.com'
+
+describe('checkRedirectTarget: one rule for the build and for preview', () => {
+  it.each([
+    ['/services/', { type: 'internal', path: '/services', to: '/services', page: true }],
+    ['/pl/o-nas?a=1#b', { type: 'internal', path: '/pl/o-nas', to: '/pl/o-nas?a=1#b', page: true }],
+    ['https://www.example.com/x', { type: 'internal', path: '/x', to: '/x', page: true }],
+    ['/a b', { type: 'internal', path: '/a%20b', to: '/a%20b', page: true }],
+    ['/fileadmin/a.pdf', { type: 'internal', path: '/fileadmin/a.pdf', to: '/fileadmin/a.pdf', page: false }],
+    ['https://other.example/x?y=1', { type: 'external', to: 'https://other.example/x?y=1' }],
+    ['http://example.com', { type: 'external', to: 'http://example.com' }],
+  ])('%s', (url, target) => expect(checkRedirectTarget(url, BASE)).toEqual(target))
+
+  it.each([
+    ['javascript:alert(1)', 'unsafe URL scheme'],
+    ['data:text/html,<script>', 'unsafe URL scheme'],
+    ['/../../etc/passwd', 'dot segment'],
+    // Issue 11: the build refused these and preview sent them on as Location.
+    ['/a/../b', 'dot segment'],
+    ['/a/%2f', 'encoded slash or NUL'],
+    ['/a%2fb', 'encoded slash or NUL'],
+    ['/a\r\nSet-Cookie: x=1', 'control character'],
+    ['ftp://x.example/f', 'unsafe URL scheme'],
+    ['relative', 'not a site path or an http(s) URL'],
+    ['//cdn.example/x', 'not a site path or an http(s) URL'],
+    ['#top', 'not a site path or an http(s) URL'],
+    ['https://', 'not a valid URL'],
+    ['\\\\evil', 'not a site path or an http(s) URL'],
+    ['https://x.example/"><script>', 'not a site path or an http(s) URL'],
+    ['', 'empty redirect target'],
+  ])('refuses %j (%s)', (url, reason) => expect(checkRedirectTarget(url, BASE)).toEqual({ type: 'refused', reason }))
+})
