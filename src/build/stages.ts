@@ -4,6 +4,7 @@
  */
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { listPublicFiles } from '../project/public-files.js'
 import { prepareInitialData } from '../render/prepare.js'
 import { toPublicSiteInfo } from '../render/site-info.js'
 import { REDIRECTS_FILE, ROBOTS_FILE } from '../shared/layout.js'
@@ -15,7 +16,6 @@ import { fetchInitialData, prepareLocaleData } from './initial-data.js'
 import { createManifest, renderManifestFiles } from './manifest.js'
 import { fetchNotFoundBody } from './not-found.js'
 import { buildPath } from './pages.js'
-import { copyPublicFiles, listPublicFiles } from './public-files.js'
 import { renderRedirectsFile } from './redirect.js'
 import { createInlineRenderService, createRenderPool, type RenderService } from './render-pool.js'
 import { loadRenderer } from './renderer.js'
@@ -60,7 +60,7 @@ export async function loadInputs(
     listPublicFiles(publicDir(run)),
     render.ready,
   ])
-  for (const item of listed.skipped) run.state.skip(item)
+  for (const { path, reason } of listed.skipped) run.state.skip({ item: `public/${path}`, reason })
   run.state.notes.push(...(client.hints ?? []))
   return { initialData, notFound, client, publicFiles: listed.files }
 }
@@ -69,11 +69,9 @@ export async function loadInputs(
 export async function writeStaticFiles(run: BuildRun, writer: FileWriter, inputs: BuildInputs): Promise<void> {
   await Promise.all([
     ...inputs.client.files.map((file) => writer.write(file.path, file.contents)),
-    copyPublicFiles(
-      writer,
-      publicDir(run),
-      inputs.publicFiles.filter((file) => file !== ROBOTS_FILE),
-    ),
+    ...inputs.publicFiles
+      .filter((file) => file !== ROBOTS_FILE)
+      .map((file) => writer.copy(join(publicDir(run), file), file)),
   ])
 }
 

@@ -4,10 +4,10 @@ import { createClientBundler } from '../build/bundle-client.js'
 import { resolveConfig } from '../config/load.js'
 import { selectSite } from '../config/resolve.js'
 import type { InlineConfig, ResolvedConfig } from '../config/types.js'
+import { listPublicFiles } from '../project/public-files.js'
 import { loadTemplates } from '../render/templates.js'
 import { createPreviewContext, type PreviewContext } from './context.js'
 import type { ReloadEvents } from './events.js'
-import { listPublicFiles } from './public-files.js'
 
 /**
  * The I/O half of a preview context: templates, client bundle, `public/`
@@ -32,6 +32,12 @@ export interface ContextLoaderOptions {
   log: (line: string) => void
 }
 
+/** `public/` as preview serves it: relative path (as listPublicFiles gives it) -> absolute file. */
+export async function loadPublicFiles(dir: string): Promise<Map<string, string>> {
+  const { files } = await listPublicFiles(dir)
+  return new Map(files.map((file) => [file, join(dir, file)]))
+}
+
 /** Keeps only the `--site` site when one is named. */
 export function withSite(config: ResolvedConfig, site: string | undefined): ResolvedConfig {
   return site ? { ...config, sites: [selectSite(config.sites, site)] } : config
@@ -47,7 +53,7 @@ export function createContextLoader(options: ContextLoaderOptions): ContextLoade
       const [registry, client, publicFiles] = await Promise.all([
         loadTemplates(root),
         bundler.rebuild(),
-        listPublicFiles(join(root, 'public')),
+        loadPublicFiles(join(root, 'public')),
       ])
       config = nextConfig
       // The editor's developer sees it on the terminal at start and after each change.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDemoApi } from '../../src/demo/server.js'
-import { listPublicFiles } from '../../src/preview/public-files.js'
+import { loadPublicFiles } from '../../src/preview/load-context.js'
 import type { TemplateRegistry } from '../../src/shared/contract.js'
 import { loadTestRegistry, makeHandler } from './preview-helpers.js'
 
@@ -22,8 +22,11 @@ describe('preview handler: payloads, files, refused requests', () => {
     await mkdir(join(tmp, 'public', 'icons'), { recursive: true })
     await writeFile(join(tmp, 'public', 'sw.js'), 'self.skipWaiting()')
     await writeFile(join(tmp, 'public', 'icons', 'logo.svg'), '<svg/>')
+    await mkdir(join(tmp, 'public', '.well-known'))
+    await writeFile(join(tmp, 'public', '.well-known', 'security.txt'), 'Contact: mailto:security@example.com')
+    await writeFile(join(tmp, 'public', '.env'), 'SECRET=1')
     await writeFile(join(tmp, 'secret.txt'), 'top secret')
-    handler = await makeHandler({ apiUrl: api.url, registry, publicFiles: await listPublicFiles(join(tmp, 'public')) })
+    handler = await makeHandler({ apiUrl: api.url, registry, publicFiles: await loadPublicFiles(join(tmp, 'public')) })
   }, 60_000)
   afterAll(async () => {
     handler?.events.close()
@@ -94,6 +97,11 @@ describe('preview handler: payloads, files, refused requests', () => {
     expect(sw.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
     expect(await sw.text()).toBe('self.skipWaiting()')
     expect(await (await get('/icons/logo.svg')).text()).toBe('<svg/>')
+    // Issue 11: site build copies public/.well-known/ and site serve serves it; preview answered 404.
+    const security = await get('/.well-known/security.txt')
+    expect(security.status).toBe(200)
+    expect(await security.text()).toBe('Contact: mailto:security@example.com')
+    expect((await get('/.env')).status).toBe(404)
     for (const path of [
       '/..%2fsecret.txt',
       '/icons/..%2f..%2fsecret.txt',
