@@ -85,11 +85,10 @@ const demoPageFiles = () =>
     : []
 
 export async function measureClientSize({ root = repo, page: pageFile = HOME_PAGE } = {}) {
-  if (!existsSync(dist('build/bundle-client.js'))) throw new Error('dist/ is missing: run `npm run compile` first')
-  const { bundleClient } = await import(dist('build/bundle-client.js').href)
+  if (!existsSync(dist('hydration/bundle.js'))) throw new Error('dist/ is missing: run `npm run compile` first')
+  const { bundleClient } = await import(dist('hydration/bundle.js').href)
   const { preparePage } = await import(dist('render/prepare.js').href)
-  const { modulePreloads } = await import(dist('render/document.js').href)
-  const { mainHydration, templateNeeds } = await import(dist('runtime/page-templates.js').href)
+  const { decideHydration, preloadUrls, templateNeeds } = await import(dist('hydration/plan.js').href)
   const { assets, files } = await bundleClient({ root, minify: true })
   const toPath = (url) => url.replace(/^\//, '')
   const { staticFiles, dynamicFiles } = classify(files, toPath(assets.scripts[0]))
@@ -124,13 +123,13 @@ export async function measureClientSize({ root = repo, page: pageFile = HOME_PAG
       site: { i18n: { default: DEFAULT_LOCALE } },
     }
     const every = new Set(assets.modulePreloads ?? [])
-    const hydration = mainHydration(state, chunks)
+    const hydration = decideHydration(state, chunks)
     const keep = hydration.kind !== 'full'
     const needs = templateNeeds(state, chunks, { main: !keep })
     const islands = hydration.kind === 'islands' ? [...new Set(hydration.islands.map((island) => island.template))] : []
     return {
       needs: { ...needs, keepsMain: keep, islands },
-      paths: modulePreloads(assets, { state })
+      paths: preloadUrls(assets, state, hydration)
         .filter((url) => !every.has(url))
         .map(toPath),
     }

@@ -24,13 +24,13 @@ export type { InlineConfig, ResolvedConfig, ResolvedSite, SiteEntry, SiteOptions
 export { type DemoApi, type DemoApiOptions, type DemoFault, startDemoApi } from './demo/server.js'
 /** The error catalogue (SPEC point 8). */
 export { type ErrorCode, errors, FetchError, SiteError } from './errors.js'
+export { loadTemplates } from './hydration/node-registry.js'
 /** `site preview`: the live preview server for editors (watch and reload included). */
 export { type PreviewServer, type PreviewServerOptions, startPreviewServer } from './preview/server.js'
 export { renderDocument } from './render/document.js'
 export { prepareInitialData, preparePage } from './render/prepare.js'
 /** The render core: pure, used by build, preview and the browser. */
 export { renderPage } from './render/render-page.js'
-export { loadTemplates } from './render/templates.js'
 /** `site serve`: a static server for a built output folder. */
 export { type StaticServerOptions, startStaticServer } from './serve/server.js'
 export type { BootState, PagePayload, RenderResult, RenderState, TemplateRegistry } from './shared/contract.js'

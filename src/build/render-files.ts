@@ -3,7 +3,7 @@
  * that represent it out. Nothing is written here (write.ts does that).
  */
 
-import { bootHydration } from '../runtime/page-templates.js'
+import { decideHydration, preloadUrls } from '../hydration/plan.js'
 import type {
   BootState,
   ClientAssets,
@@ -73,8 +73,9 @@ export function renderHtml(
   }
   const result = ctx.renderer.renderPage(state)
   const { initialData: _inlined, ...withoutInitialData } = state
-  // How the main hydrates: the same decision as the document's modulepreloads (see document.ts).
-  const hydration = bootHydration(state, ctx.assets.templateChunks)
+  // How the main hydrates and what the document preloads for it: decided once, before the document.
+  const hydration = decideHydration(state, ctx.assets.templateChunks)
+  const preloads = preloadUrls(ctx.assets, state, hydration)
   const boot: BootState = {
     buildId: ctx.buildId,
     state: withoutInitialData,
@@ -88,7 +89,7 @@ export function renderHtml(
     bootJson = jsonWithMember(bootRest, 'state', jsonWithMember(withoutPage, 'page', pageJson))
   }
   return {
-    html: ctx.renderer.renderDocument({ result, boot, assets: ctx.assets, bootJson }),
+    html: ctx.renderer.renderDocument({ result, boot, assets: ctx.assets, preloads, bootJson }),
     problems: result.problems,
   }
 }

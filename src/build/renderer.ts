@@ -2,7 +2,8 @@
  * The render core as the build uses it: one object, so that tests can hand
  * `build()` a stub and the build never imports a template by name.
  */
-import type { BootState, ClientAssets, RenderResult, RenderState } from '../shared/contract.js'
+import type { DocumentInput } from '../render/document.js'
+import type { RenderResult, RenderState } from '../shared/contract.js'
 import type { InitialData, PageData } from '../shared/types.js'
 
 /** The render core's shapes (src/render): `problems` are data problems found and repaired, listed in the build report. */
@@ -11,7 +12,7 @@ export interface PageRenderer {
   preparePage(raw: unknown): { page: PageData | null; problems: string[] }
   prepareInitialData(raw: unknown): { data: InitialData; problems: string[] }
   renderPage(state: RenderState): RenderResult
-  renderDocument(input: { result: RenderResult; boot: BootState; assets: ClientAssets; bootJson?: string }): string
+  renderDocument(input: DocumentInput): string
 }
 
 /**
@@ -24,7 +25,7 @@ export async function loadRenderer(root: string): Promise<PageRenderer> {
       import('../render/render-page.js'),
       import('../render/document.js'),
       import('../render/prepare.js'),
-      import('../render/templates.js'),
+      import('../hydration/node-registry.js'),
     ])
   const registry = await loadTemplates(root)
   return { preparePage, prepareInitialData, renderPage: (state) => renderPage(state, registry), renderDocument }

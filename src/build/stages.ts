@@ -4,12 +4,12 @@
  */
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { bundleClient, type ClientBundle } from '../hydration/bundle.js'
 import { listPublicFiles } from '../project/public-files.js'
 import { prepareInitialData } from '../render/prepare.js'
 import { toPublicSiteInfo } from '../render/site-info.js'
 import { REDIRECTS_FILE, ROBOTS_FILE } from '../shared/layout.js'
 import { localeHome } from '../shared/url.js'
-import { bundleClient } from './bundle-client.js'
 import { createCrawler } from './crawl.js'
 import { discoverFromInitialData } from './discover.js'
 import { fetchInitialData, prepareLocaleData } from './initial-data.js'
@@ -21,7 +21,7 @@ import { createInlineRenderService, createRenderPool, type RenderService } from 
 import { loadRenderer } from './renderer.js'
 import type { BuildRun } from './run.js'
 import { planSitemaps, renderRobots } from './sitemap.js'
-import type { BuildManifest, BuildOptions, ClientBundle, LocaleData } from './types.js'
+import type { BuildManifest, BuildOptions, LocaleData } from './types.js'
 import type { FileWriter } from './write.js'
 
 /** Everything fetched, bundled or listed before the first page. */

@@ -4,7 +4,7 @@
  */
 import type { Dispatcher } from 'undici'
 import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
-import type { ClientAssets } from '../shared/contract.js'
+import type { ClientBundle } from '../hydration/bundle.js'
 import type { InitialData } from '../shared/types.js'
 import type { PageRenderer } from './renderer.js'
 
@@ -17,14 +17,6 @@ export interface BuildLogger {
 export type BuildProgress =
   | { type: 'locale'; locale: string; links: number }
   | { type: 'page'; done: number; total: number; failures: number }
-
-/** A client bundle as `bundleClient()` gives it: files relative to the output folder. */
-export interface ClientBundle {
-  assets: ClientAssets
-  files: Array<{ path: string; contents: Uint8Array }>
-  /** Notes for the build report about the templates (see bundle-client.ts). */
-  hints?: string[]
-}
 
 export interface BuildOptions {
   config: ResolvedConfig

@@ -10,6 +10,9 @@ export function readBoot(doc: Document): BootState {
   const boot = JSON.parse(text) as BootState
   if (!boot || typeof boot.buildId !== 'string' || typeof boot.state !== 'object')
     throw new Error(`site: #${BOOT_ELEMENT_ID} is not a boot state`)
+  // The server always decides how the main hydrates; a boot without it is not one it wrote: hydrate in full.
+  const kind = (boot.hydration as { kind?: unknown } | undefined)?.kind
+  if (kind !== 'kept' && kind !== 'full' && kind !== 'islands') return { ...boot, hydration: { kind: 'full' } }
   return boot
 }
 

@@ -4,7 +4,7 @@
  * server's markup; each is its own chunk, see templates.ts), hydrates the prerendered page
  * (and, on a page whose only marked templates are content elements, each of those on its
  * own: islands.tsx) from `#__SITE_BOOT__`, whose `hydration` says which of these the page is
- * (the server decides it, see `bootHydration`), and counts the page view. Everything else waits in `navigation.ts`
+ * (the server decides it, see `decideHydration` in src/hydration/plan.ts), and counts the page view. Everything else waits in `navigation.ts`
  * (its own chunk: client navigation, the new-build check, the service worker), loaded
  * once the browser is idle or the visitor reaches for a link, whichever comes first.
  */
@@ -13,7 +13,7 @@ import lazyTemplates from 'site:templates/lazy'
 import { useLayoutEffect } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import { LOADING_BAR_ID, MAIN_ID, SiteApp } from '../runtime/SiteApp.js'
-import type { BootHydration, RenderState, TemplateRegistry } from '../shared/contract.js'
+import type { RenderState, TemplateRegistry } from '../shared/contract.js'
 import { APP_ROOT_ID } from '../shared/layout.js'
 import { createInitialDataLoader, readBoot } from './boot.js'
 import { isChunkLoadError, watchChunkErrors } from './chunk-errors.js'
@@ -53,8 +53,8 @@ async function start(win: Window): Promise<void> {
   // What the page hydrates with and its initial data, in parallel: hydration renders synchronously from both.
   // A main that needs no template code keeps the server's markup: its templates load with the first client navigation.
   const templates = createTemplateLoader(lazyTemplates)
-  // The server decided (`bootHydration`, as the page's preloads); a page without the answer hydrates in full.
-  const hydration: BootHydration = boot.hydration ?? { kind: 'full' }
+  // The server decided it (`decideHydration`), as the page's preloads.
+  const { hydration } = boot
   const main = hydration.kind === 'kept' || hydration.kind === 'islands' ? doc.getElementById(MAIN_ID) : null
   // An island page: its 'use client' content elements hydrate on their own, in the kept main (islands.tsx).
   const islands = main && hydration.kind === 'islands' && hydration.islands.length > 0 ? hydration.islands : undefined

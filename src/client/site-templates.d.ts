@@ -1,4 +1,4 @@
-/** The registry modules `templatesPlugin()` generates from templates/ (see src/render/templates.ts). */
+/** The registry modules `templatesPlugin()` generates from templates/ (see src/hydration/registry-source.ts). */
 declare module 'site:templates' {
   import type { TemplateRegistry } from '../shared/contract.js'
 

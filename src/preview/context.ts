@@ -1,7 +1,8 @@
 import { type ApiClient, type ApiClientOptions, createApiClient } from '../api/client.js'
 import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
+import type { ClientBundle } from '../hydration/bundle.js'
 import { toPublicSiteInfo } from '../render/site-info.js'
-import type { ClientAssets, PublicSiteInfo, TemplateRegistry } from '../shared/contract.js'
+import type { PublicSiteInfo, TemplateRegistry } from '../shared/contract.js'
 import type { ReloadEvents } from './events.js'
 
 /**
@@ -9,15 +10,6 @@ import type { ReloadEvents } from './events.js'
  * a whole by the server when templates, config or public files change. The
  * handler keeps no other state.
  */
-
-/** What the client bundler hands over (`createClientBundler(...).rebuild()`). */
-export interface ClientBundle {
-  assets: ClientAssets
-  /** Extra scripts and styles of the editor preview widgets (only on `?pce=1` pages). */
-  editorAssets: ClientAssets
-  /** Bundle files, `path` relative to the output root: `_site/assets/entry-3f2a.js`. */
-  files: ReadonlyArray<{ path: string; contents: string | Uint8Array }>
-}
 
 /** A configured site with its one API client. */
 export interface PreviewSite {

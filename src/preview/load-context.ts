@@ -1,11 +1,12 @@
 import { join } from 'node:path'
 import type { ApiClientOptions } from '../api/client.js'
-import { createClientBundler } from '../build/bundle-client.js'
 import { resolveConfig } from '../config/load.js'
 import { selectSite } from '../config/resolve.js'
 import type { InlineConfig, ResolvedConfig } from '../config/types.js'
+import { createClientBundler } from '../hydration/bundle.js'
+import { scanTemplates } from '../hydration/manifest.js'
+import { loadTemplates } from '../hydration/node-registry.js'
 import { listPublicFiles } from '../project/public-files.js'
-import { loadTemplates } from '../render/templates.js'
 import { createPreviewContext, type PreviewContext } from './context.js'
 import type { ReloadEvents } from './events.js'
 
@@ -50,9 +51,11 @@ export function createContextLoader(options: ContextLoaderOptions): ContextLoade
   return {
     async load(reloadConfig) {
       const nextConfig = reloadConfig ? withSite(await resolveConfig(options.inline), options.site) : config
+      // templates/ read once for both bundles: the Node registry and the browser client.
+      const manifest = await scanTemplates(root)
       const [registry, client, publicFiles] = await Promise.all([
-        loadTemplates(root),
-        bundler.rebuild(),
+        loadTemplates(root, { manifest }),
+        bundler.rebuild(manifest),
         loadPublicFiles(join(root, 'public')),
       ])
       config = nextConfig

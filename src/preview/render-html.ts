@@ -1,4 +1,5 @@
 import { SiteError } from '../errors.js'
+import { decideHydration, preloadUrls } from '../hydration/plan.js'
 import { renderDocument } from '../render/document.js'
 import { renderPage } from '../render/render-page.js'
 import type { BootState, ClientAssets, PageError, RenderState } from '../shared/contract.js'
@@ -28,9 +29,11 @@ function renderOnce(ctx: PreviewContext, view: HtmlView): { html: string; status
   const result = renderPage(state, ctx.registry)
   // Preview inlines initial data: it is live, there is no once-per-locale file to point at.
   const assets = view.editorPreview ? joinAssets(ctx.client.assets, ctx.client.editorAssets) : ctx.client.assets
-  // renderDocument adds how the main hydrates (editor preview: always `full`), as the page's preloads decide it.
-  const boot: BootState = { buildId: PREVIEW_BUILD_ID, state, reloadEventsUrl: RELOAD_EVENTS_URL }
-  return { html: renderDocument({ result, boot, assets }), status: result.status }
+  // How the main hydrates (editor preview: always `full`) and what the document preloads for it.
+  const hydration = decideHydration(state, assets.templateChunks)
+  const preloads = preloadUrls(assets, state, hydration)
+  const boot: BootState = { buildId: PREVIEW_BUILD_ID, state, reloadEventsUrl: RELOAD_EVENTS_URL, hydration }
+  return { html: renderDocument({ result, boot, assets, preloads }), status: result.status }
 }
 
 /**

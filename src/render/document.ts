@@ -4,7 +4,6 @@
  * Deterministic: the same input gives the same bytes.
  */
 
-import { bootHydration, templateNeeds } from '../runtime/page-templates.js'
 import type { BootState, ClientAssets, HeadTag, RenderResult } from '../shared/contract.js'
 import { escapeHtml } from '../shared/escape.js'
 import { APP_ROOT_ID, BOOT_ELEMENT_ID } from '../shared/layout.js'
@@ -81,56 +80,27 @@ function trackingBody(boot: BootState): string {
   return `<noscript><iframe src="${src}" height="0" width="0" style="display:none;visibility:hidden" title="Google Tag Manager"></iframe></noscript>`
 }
 
-/**
- * The entry's preloads, then the chunks the client imports before it hydrates this page: its
- * locale's texts, and the templates of its main unless the main keeps the server's markup (an
- * island page: its islands' content elements and src/client/islands.tsx, see `mainHydration`).
- */
-export function modulePreloads(assets: ClientAssets, boot: Pick<BootState, 'state' | 'hydration'>): string[] {
-  const urls = new Set(assets.modulePreloads ?? [])
-  const chunks = assets.templateChunks
-  if (chunks) {
-    // What the boot tells the browser (the build and preview put it there), else the same decision.
-    const hydration = boot.hydration ?? bootHydration(boot.state, chunks)
-    const main = hydration.kind === 'full'
-    const needs = templateNeeds(boot.state, chunks, { main })
-    if (main) for (const url of chunks.main ?? []) urls.add(url)
-    for (const name of needs.layouts) for (const url of chunks.layouts[name] ?? []) urls.add(url)
-    for (const name of needs.content) for (const url of chunks.content[name] ?? []) urls.add(url)
-    if (needs.errorPage) for (const url of chunks.ErrorPage ?? []) urls.add(url)
-    if (needs.texts !== undefined) for (const url of chunks.texts?.[needs.texts] ?? []) urls.add(url)
-    // An island page: its islands' content elements, and the code that hydrates them.
-    if (hydration.kind === 'islands' && hydration.islands.length > 0) {
-      for (const url of chunks.islands ?? []) urls.add(url)
-      for (const island of hydration.islands) for (const url of chunks.content[island.template] ?? []) urls.add(url)
-    }
-  }
-  return [...urls]
-}
-
 export interface DocumentInput {
   result: RenderResult
   boot: BootState
   assets: ClientAssets
+  /** `<link rel="modulepreload">` URLs, as the hydration plan decided them (src/hydration/plan.ts `preloadUrls`). */
+  preloads: readonly string[]
   /** `boot` as JSON text, when the caller has it already (the build shares the page's JSON with its payload). */
   bootJson?: string
 }
 
 /**
- * The full HTML document of a rendered page. A boot without `hydration` gets it here (`bootHydration`,
- * as its preloads decide) unless `bootJson` is given: that JSON is the caller's, with `boot.hydration` in it.
+ * The full HTML document of a rendered page. It decides nothing: what the page hydrates with
+ * and preloads comes decided in `boot.hydration` and `preloads` (see src/render/assemble.ts).
  */
-export function renderDocument({ result, boot: given, assets, bootJson }: DocumentInput): string {
-  const boot =
-    given.hydration || bootJson !== undefined
-      ? given
-      : { ...given, hydration: bootHydration(given.state, assets.templateChunks) }
+export function renderDocument({ result, boot, assets, preloads, bootJson }: DocumentInput): string {
   const head = [
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     ...result.head.map(headTag),
     ...assets.styles.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
-    ...modulePreloads(assets, boot).map((href) => `<link rel="modulepreload" href="${escapeHtml(href)}">`),
+    ...preloads.map((href) => `<link rel="modulepreload" href="${escapeHtml(href)}">`),
     ...trackingHead(boot),
   ]
   const scripts = assets.scripts.map((src) => `<script type="module" src="${escapeHtml(src)}"></script>`)

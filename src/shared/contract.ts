@@ -123,7 +123,7 @@ export interface ClientAssets {
    * The browser loads each layout and content element template, the error page and each locale's
    * texts on demand, as its own chunk: per registry key (`TwoColumns`, `Text`, `Default`, `en`), the
    * URLs of that chunk and of the chunks it imports beyond `scripts` and `modulePreloads`. The
-   * document shell preloads what its page hydrates with (see `hydrationTemplates`).
+   * document shell preloads what its page hydrates with (see `preloadUrls` in src/hydration/plan.ts).
    */
   templateChunks?: TemplateChunks
 }
@@ -153,14 +153,15 @@ export interface BootState {
   /** Preview only: URL of the server-sent events stream that announces reloads. */
   reloadEventsUrl?: string
   /**
-   * How the page's main hydrates, as the server decided it (`bootHydration`, the same decision as the
-   * page's modulepreloads): the browser only reads it. Missing (a page of an older build): `full`.
+   * How the page's main hydrates, as the server decided it before rendering the document
+   * (`decideHydration` in src/hydration/plan.ts, the same decision as the page's modulepreloads):
+   * the browser only reads it.
    */
-  hydration?: BootHydration
+  hydration: BootHydration
 }
 
 /**
- * `mainHydration` as the boot JSON carries it: `kept` (the main keeps the server's markup), `full`
+ * How a page's main hydrates, as the boot JSON carries it: `kept` (the main keeps the server's markup), `full`
  * (the whole main hydrates), or `islands`: each content element marked `'use client'` hydrates on
  * its own in its frame `#c<uid>`; the element itself is the one with that uid in `state.page`.
  */

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { resolveSites } from '../../src/config/resolve.js'
 import type { ResolvedConfig, UserConfig } from '../../src/config/types.js'
-import type { ClientBundle } from '../../src/preview/context.js'
+import type { ClientBundle } from '../../src/hydration/bundle.js'
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -50,6 +50,7 @@ export const FAKE_CLIENT: ClientBundle = {
     { path: '_site/assets/editor-7a8b9c.js', contents: 'console.log("editor")' },
     { path: '_site/assets/editor-0d1e2f.css', contents: '.pce-target{}' },
   ],
+  hints: [],
 }
 
 export interface ScriptedAnswer {
@@ -124,7 +125,7 @@ export async function makeHandler(options: {
 
 /** Loads the real templates once per test file (esbuild cache in a temp folder). */
 export async function loadTestRegistry(cacheDir: string) {
-  const { loadTemplates } = await import('../../src/render/templates.js')
+  const { loadTemplates } = await import('../../src/hydration/node-registry.js')
   return loadTemplates(REPO_ROOT, { cacheDir })
 }
 

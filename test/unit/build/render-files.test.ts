@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { jsonWithMember, type RenderContext, renderPageFiles } from '../../../src/build/render-files.js'
-import { modulePreloads, renderDocument, serializeBoot } from '../../../src/render/document.js'
+import { preloadUrls } from '../../../src/hydration/plan.js'
+import { renderDocument, serializeBoot } from '../../../src/render/document.js'
 import type { BootState, RenderState, TemplateChunks } from '../../../src/shared/contract.js'
 import { BOOT_ELEMENT_ID } from '../../../src/shared/layout.js'
 import type { PageData } from '../../../src/shared/types.js'
@@ -117,8 +118,8 @@ describe('the boot hydration and the modulepreloads of a page', () => {
     )
     const boot = bootOf(html!) as BootState
     const preloads = [...html!.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1])
-    // The same preloads as the decision made without the boot's answer: the two cannot drift apart.
-    expect(preloads).toEqual(modulePreloads(withChunks.assets, { state: { ...boot.state, page: target } }))
+    // The preloads follow the boot's answer: the two cannot drift apart.
+    expect(preloads).toEqual(preloadUrls(withChunks.assets, { ...boot.state, page: target }, boot.hydration))
     expect(renderPageFiles(withChunks, { path: '/pl/o-nas', locale, page: target }).files[0]!.contents).toBe(html)
     return { hydration: boot.hydration, preloads }
   }

@@ -1,15 +1,8 @@
 import type { ComponentType } from 'react'
 import { describe, expect, it } from 'vitest'
 import { createTemplateLoader, type LazyTemplates, type MainTemplates } from '../../../src/client/templates.js'
+import type { TemplateState } from '../../../src/hydration/plan.js'
 import { resolveContent, resolveLayout } from '../../../src/runtime/names.js'
-import {
-  bootHydration,
-  keepsMain,
-  mainHydration,
-  pageTemplates,
-  type TemplateState,
-  templateNeeds,
-} from '../../../src/runtime/page-templates.js'
 import type { ContentElementProps, LayoutProps, TemplateRegistry } from '../../../src/shared/contract.js'
 import type { PageData } from '../../../src/shared/types.js'
 
@@ -68,57 +61,6 @@ const at = (target: PageData | null, locale = 'en', editorPreview = false): Temp
 })
 
 const names = (map: object): string[] => Object.keys(map).sort()
-
-describe('pageTemplates', () => {
-  it('names the layout and every content type of every column, nested elements (shortcut) included', () => {
-    const shortcut = element(3, 'shortcut', {
-      shortcut: [element(4, 'image'), element(5, 'menu_pages', { items: [element(6, 'text')] })],
-    })
-    const needs = pageTemplates(
-      page({ colPos0: [element(1, 'text'), shortcut], colPos1: [element(2, 'text')] }, 'two_columns'),
-    )
-    expect(needs).toEqual({ layouts: ['TwoColumns'], content: ['Image', 'MenuPages', 'Shortcut', 'Text'] })
-  })
-
-  it('asks for the Default layout when none is named, and none at all without a page (an error page)', () => {
-    expect(pageTemplates(page({}, ''))).toEqual({ layouts: ['Default'], content: [] })
-    expect(pageTemplates(page({}))).toEqual({ layouts: ['Default'], content: [] })
-    expect(pageTemplates(null)).toEqual({ layouts: [], content: [] })
-  })
-
-  it('counts only what passes the envelope check, and survives any data shape', () => {
-    const files = { publicUrl: '/a.pdf', properties: { type: 'application' } }
-    const content = {
-      colPos0: [
-        element(1, 'text', { media: [files] }),
-        { id: 'x', type: 'html', content: {} },
-        { id: 2, type: 'div' },
-        null,
-        'text',
-        7,
-      ],
-      colPos1: 'nope',
-    }
-    expect(pageTemplates(page(content)).content).toEqual(['Text'])
-    expect(pageTemplates(page('not columns')).content).toEqual([])
-    expect(pageTemplates({ id: 1 } as unknown as PageData)).toEqual({ layouts: ['Default'], content: [] })
-  })
-
-  it.each([
-    ['two_columns', 'menu_sitemap_pages'],
-    ['landing-page', 'form_formframework'],
-    ['Hero Layout', 'textmedia'],
-  ])('gives the keys the runtime looks %s and %s up by (contract 7.6 naming)', (layout, type) => {
-    const needs = pageTemplates(page({ colPos0: [element(1, type)] }, layout))
-    const component = () => null
-    const registry = {
-      layouts: { Default: () => null, [needs.layouts[0] as string]: component },
-      content: { Default: () => null, [needs.content[0] as string]: component },
-    } as unknown as TemplateRegistry
-    expect(resolveLayout(registry, layout)).toBe(component)
-    expect(resolveContent(registry, type)).toBe(component)
-  })
-})
 
 describe('createTemplateLoader', () => {
   it('loads exactly the templates a page renders with, in parallel, and gives a plain registry', async () => {
@@ -227,99 +169,5 @@ describe('createTemplateLoader', () => {
     expect(calls.filter((call) => call === 'content/Image')).toHaveLength(2)
     expect(calls.filter((call) => call === 'content/Text')).toHaveLength(1)
     expect(names(registry.content)).toEqual(['Image', 'Text'])
-  })
-})
-
-describe('keepsMain and templateNeeds', () => {
-  const keys = (client: string[]) => ({
-    layouts: { Default: 1, TwoColumns: 1 },
-    content: { Default: 1, Text: 1, Form: 1 },
-    texts: { en: 1, pl: 1 },
-    client,
-  })
-  const textPage = page({ colPos0: [element(1, 'text'), element(2, 'shortcut', { shortcut: [element(3, 'form')] })] })
-
-  it('keeps the main when no template marked use client renders in it', () => {
-    expect(keepsMain(at(textPage), keys([]))).toBe(true)
-    expect(keepsMain(at(textPage), keys(['layouts/TwoColumns', 'content/Image']))).toBe(true)
-    expect(keepsMain(at(null), keys(['content/Form']))).toBe(true)
-  })
-
-  it('hydrates the main when its layout or the error page is marked', () => {
-    expect(keepsMain(at(page({}, 'two_columns')), keys(['layouts/TwoColumns']))).toBe(false)
-    expect(keepsMain(at(textPage), keys(['layouts/Default', 'content/Form']))).toBe(false)
-    expect(keepsMain(at(null), keys(['ErrorPage']))).toBe(false)
-  })
-
-  it('keeps the main with islands when only content elements are marked (nested ones and the Default fallback included)', () => {
-    expect(keepsMain(at(textPage), keys(['content/Form']))).toBe(true)
-    expect(mainHydration(at(textPage), keys(['content/Form']))).toEqual({
-      kind: 'islands',
-      islands: [{ element: element(3, 'form'), index: 0, template: 'Form' }],
-    })
-    // `shortcut` has no template: it renders with Default, and holds the form: only the outermost marked element is an island.
-    expect(mainHydration(at(textPage), keys(['content/Default', 'content/Form']))).toEqual({
-      kind: 'islands',
-      islands: [{ element: element(2, 'shortcut', { shortcut: [element(3, 'form')] }), index: 1, template: 'Default' }],
-    })
-    expect(mainHydration(at(textPage), keys(['content/Text', 'content/Image'])).kind).toBe('islands')
-    expect(mainHydration(at(textPage), keys(['content/Image']))).toEqual({ kind: 'kept' })
-    expect(mainHydration(at(textPage), keys([]))).toEqual({ kind: 'kept' })
-  })
-
-  it('hydrates the main when a marked element has no frame of its own or renders more than once', () => {
-    const frameless = page({ colPos0: [{ ...element(1, 'text'), appearance: { frameClass: 'none' } }] })
-    expect(mainHydration(at(frameless), keys(['content/Text']))).toEqual({ kind: 'full' })
-    // Inside a marked element, a frameless one is part of that island.
-    const inside = page({
-      colPos0: [element(2, 'form', { items: [{ ...element(1, 'text'), appearance: { frameClass: 'none' } }] })],
-    })
-    expect(mainHydration(at(inside), keys(['content/Text', 'content/Form'])).kind).toBe('islands')
-    const twice = page({
-      colPos0: [element(1, 'text')],
-      colPos1: [element(2, 'shortcut', { shortcut: [element(1, 'text')] })],
-    })
-    expect(mainHydration(at(twice), keys(['content/Text']))).toEqual({ kind: 'full' })
-    expect(mainHydration(at(textPage, 'en', true), keys(['content/Form']))).toEqual({ kind: 'full' })
-  })
-
-  it('hydrates the main in editor preview', () => {
-    expect(keepsMain(at(textPage, 'en', true), keys([]))).toBe(false)
-  })
-
-  it('bootHydration: the same answer for the boot JSON, islands by uid (the element stays in the page); full without keys', () => {
-    expect(bootHydration(at(textPage), keys(['content/Form']))).toEqual({
-      kind: 'islands',
-      islands: [{ uid: 3, index: 0, template: 'Form' }],
-    })
-    expect(bootHydration(at(textPage), keys(['content/Default', 'content/Form']))).toEqual({
-      kind: 'islands',
-      islands: [{ uid: 2, index: 1, template: 'Default' }],
-    })
-    expect(bootHydration(at(textPage), keys([]))).toEqual({ kind: 'kept' })
-    expect(bootHydration(at(textPage), keys(['layouts/Default']))).toEqual({ kind: 'full' })
-    expect(bootHydration(at(textPage, 'en', true), keys([]))).toEqual({ kind: 'full' })
-    // No template chunks, no word of what is marked: the safe answer.
-    expect(bootHydration(at(textPage), undefined)).toEqual({ kind: 'full' })
-  })
-
-  it('names registry keys after the Default fallback, the locale’s texts, and nothing of the main without main', () => {
-    expect(templateNeeds(at(textPage, 'pl'), keys([]), { main: true })).toEqual({
-      layouts: ['Default'],
-      content: ['Default', 'Form', 'Text'],
-      errorPage: false,
-      texts: 'pl',
-    })
-    expect(templateNeeds(at(textPage, 'de'), keys([]), { main: false })).toEqual({
-      layouts: [],
-      content: [],
-      errorPage: false,
-      texts: 'en',
-    })
-    expect(templateNeeds(at(null, 'pl'), { layouts: {}, content: {} }, { main: true })).toEqual({
-      layouts: [],
-      content: [],
-      errorPage: true,
-    })
   })
 })

@@ -1,13 +1,16 @@
 /**
- * Which templates a render of a page looks up, and which of them the browser needs before it
- * hydrates the page or renders it after a client navigation (each is a lazily loaded chunk):
- * what the client loads and what the document shell preloads. React-free.
+ * The hydration plan of a page, decided once by the server (build or preview) before the
+ * document is rendered, and read by the browser: which templates a render of the page looks up,
+ * how its main hydrates (`decideHydration`), what the document preloads (`preloadUrls`) and what
+ * the client loads before it hydrates or renders a page (`templateNeeds`). Pure, React-free and
+ * browser-safe: src/client imports it as the server does.
  */
-import type { BootHydration, RenderState } from '../shared/contract.js'
+import { checkElement, isFrameless } from '../runtime/element.js'
+import { pascalCase } from '../runtime/names.js'
+import { localeKey } from '../runtime/texts.js'
+import type { BootHydration, ClientAssets, RenderState } from '../shared/contract.js'
 import type { ContentElement, PageData } from '../shared/types.js'
-import { checkElement, isFrameless, isRecord } from './element.js'
-import { pascalCase } from './names.js'
-import { localeKey } from './texts.js'
+import { isRecord } from '../shared/values.js'
 
 /** Registry keys, before the `Default` fallback: `{ layouts: ['TwoColumns'], content: ['Text', 'Shortcut', 'Image'] }`. */
 export interface PageTemplates {
@@ -81,8 +84,8 @@ function mainTemplates(page: PageData | null | undefined, keys: TemplateKeys): O
   }
 }
 
-/** A content element marked `'use client'` that hydrates on its own, inside its frame (`#c<uid>`). */
-export interface Island {
+/** A content element marked `'use client'` found on a page, with where it sits. */
+interface ClientElement {
   element: ContentElement
   /** Its position in the list that holds it (as `Column` passes it), 0 when not in a list. */
   index: number
@@ -90,23 +93,12 @@ export interface Island {
   template: string
 }
 
-/**
- * How a page's main hydrates:
- * - `kept`: none of its templates is marked `'use client'`: the server's markup is kept, no template code loads;
- * - `islands`: only content elements are marked: the markup is kept and each outermost marked element
- *   hydrates on its own, as a React root in its frame `#c<uid>` (see src/client/islands.tsx);
- * - `full`: the whole main hydrates with all its templates: in editor preview, when the layout or the
- *   error page is marked, or when a marked element cannot be an island (no frame, `frameClass: none`;
- *   or its uid renders more than once on the page, so its frame is not one container).
- */
-export type MainHydration = { kind: 'kept' } | { kind: 'islands'; islands: Island[] } | { kind: 'full' }
-
 /** The outermost elements under `value` whose template key (after the Default fallback) is marked; their uids' counts. */
 function clientElements(
   value: unknown,
   isClient: (key: string) => boolean,
-): { found: Island[]; uids: Map<number, number> } {
-  const found: Island[] = []
+): { found: ClientElement[]; uids: Map<number, number> } {
+  const found: ClientElement[] = []
   const uids = new Map<number, number>()
   const seen = new Set<object>()
   const visit = (item: unknown, index: number, inside: boolean) => {
@@ -132,8 +124,18 @@ function clientElements(
   return { found, uids }
 }
 
-export function mainHydration(state: TemplateState, keys: TemplateKeys): MainHydration {
-  if (state.editorPreview) return { kind: 'full' }
+/**
+ * How a page's main hydrates, as the boot JSON carries it (islands by uid: the elements stay in `state.page`):
+ * - `kept`: none of its templates is marked `'use client'`: the server's markup is kept, no template code loads;
+ * - `islands`: only content elements are marked: the markup is kept and each outermost marked element
+ *   hydrates on its own, as a React root in its frame `#c<uid>` (see src/client/islands.tsx);
+ * - `full`: the whole main hydrates with all its templates: in editor preview, when the layout or the
+ *   error page is marked, when a marked element cannot be an island (no frame, `frameClass: none`;
+ *   or its uid renders more than once on the page, so its frame is not one container), and when
+ *   there are no template keys (a build or preview without the client's template chunks).
+ */
+export function decideHydration(state: TemplateState, keys: TemplateKeys | undefined): BootHydration {
+  if (!keys || state.editorPreview) return { kind: 'full' }
   const client = new Set(keys.client ?? [])
   if (client.size === 0) return { kind: 'kept' }
   const main = mainTemplates(state.page, keys)
@@ -143,32 +145,17 @@ export function mainHydration(state: TemplateState, keys: TemplateKeys): MainHyd
   const { found, uids } = clientElements(state.page?.content, (name) =>
     client.has(`content/${templateKey(keys.content, name)}`),
   )
-  const islands = found.map((island) => ({ ...island, template: templateKey(keys.content, island.template) }))
-  if (islands.some(({ element }) => isFrameless(element.appearance) || (uids.get(element.id) ?? 0) > 1))
+  if (found.some(({ element }) => isFrameless(element.appearance) || (uids.get(element.id) ?? 0) > 1))
     return { kind: 'full' }
-  return { kind: 'islands', islands }
-}
-
-/**
- * `mainHydration` for the boot JSON (islands by uid: the elements stay in `state.page`). No keys (a
- * build or preview without the client's template chunks, so no word of what is marked): `full`.
- */
-export function bootHydration(state: TemplateState, keys: TemplateKeys | undefined): BootHydration {
-  if (!keys) return { kind: 'full' }
-  const hydration = mainHydration(state, keys)
-  if (hydration.kind !== 'islands') return hydration
   return {
     kind: 'islands',
-    islands: hydration.islands.map(({ element, index, template }) => ({ uid: element.id, index, template })),
+    islands: found.map(({ element, index, template }) => ({
+      uid: element.id,
+      index,
+      template: templateKey(keys.content, template),
+    })),
   }
 }
-
-/**
- * True when a page can hydrate with its main as the server rendered it (no template code for it on
- * first load but that of its islands, see `mainHydration`). Client navigation renders it in full.
- */
-export const keepsMain = (state: TemplateState, keys: TemplateKeys): boolean =>
-  mainHydration(state, keys).kind !== 'full'
 
 /**
  * What a render of `state` needs loaded: the locale's texts, and with `main` the templates its main
@@ -178,4 +165,31 @@ export function templateNeeds(state: TemplateState, keys: TemplateKeys, options:
   const main = options.main ? mainTemplates(state.page, keys) : { layouts: [], content: [], errorPage: false }
   const texts = keys.texts ? localeKey(keys.texts, state.locale, state.site.i18n.default) : undefined
   return texts === undefined ? main : { ...main, texts }
+}
+
+/**
+ * The modulepreloads of a page: the entry's preloads, then the chunks the client imports before it
+ * hydrates this page as `hydration` says: its locale's texts, and the templates of its main unless
+ * the main keeps the server's markup (an island page: its islands' content elements and the
+ * islands code). Each URL once, in that order.
+ */
+export function preloadUrls(assets: ClientAssets, state: TemplateState, hydration: BootHydration): string[] {
+  const urls = new Set(assets.modulePreloads ?? [])
+  const chunks = assets.templateChunks
+  if (!chunks) return [...urls]
+  const main = hydration.kind === 'full'
+  const needs = templateNeeds(state, chunks, { main })
+  const add = (list: readonly string[] | undefined) => {
+    for (const url of list ?? []) urls.add(url)
+  }
+  if (main) add(chunks.main)
+  for (const name of needs.layouts) add(chunks.layouts[name])
+  for (const name of needs.content) add(chunks.content[name])
+  if (needs.errorPage) add(chunks.ErrorPage)
+  if (needs.texts !== undefined) add(chunks.texts?.[needs.texts])
+  if (hydration.kind === 'islands' && hydration.islands.length > 0) {
+    add(chunks.islands)
+    for (const island of hydration.islands) add(chunks.content[island.template])
+  }
+  return [...urls]
 }

@@ -3,19 +3,17 @@ import { join } from 'node:path'
 import { build } from 'esbuild'
 import { afterAll, describe, expect, it } from 'vitest'
 import { SiteError } from '../../../src/errors.js'
-import { renderPage } from '../../../src/render/render-page.js'
+import { browserCodeIn, isClientTemplate, scanTemplates } from '../../../src/hydration/manifest.js'
+import { loadTemplates } from '../../../src/hydration/node-registry.js'
+import { templatesPlugin } from '../../../src/hydration/plugins.js'
 import {
-  browserCodeIn,
-  generateRegistrySource,
-  inspectTemplates,
-  isClientTemplate,
   LAZY_TEMPLATES_MODULE,
-  listTemplateFiles,
-  loadTemplates,
   MAIN_TEMPLATES_MODULE,
-  templatesPlugin,
-} from '../../../src/render/templates.js'
-import { makePage, makeState, tempDir as makeTempDir, ROOT } from './helpers.js'
+  registrySource,
+  TEMPLATES_MODULE,
+} from '../../../src/hydration/registry-source.js'
+import { renderPage } from '../../../src/render/render-page.js'
+import { makePage, makeState, tempDir as makeTempDir, ROOT } from '../render/helpers.js'
 
 const created: string[] = []
 const tempDir = (): string => {
@@ -166,7 +164,7 @@ describe('loadTemplates', () => {
 
 describe('the site:templates module', () => {
   it('imports every file by name', async () => {
-    const source = await generateRegistrySource(ROOT)
+    const source = registrySource(await scanTemplates(ROOT), TEMPLATES_MODULE)
     expect(source).toContain('"TwoColumns": T1')
     expect(source).toContain(JSON.stringify(join(ROOT, 'templates/content/Textpic.tsx')))
     expect(source).toMatch(/ErrorPage: T\d+,/)
@@ -176,6 +174,7 @@ describe('the site:templates module', () => {
   })
 
   it('bundles for the browser through templatesPlugin', async () => {
+    const manifest = await scanTemplates(ROOT)
     const result = await build({
       stdin: {
         contents: "import registry from 'site:templates'\nexport default registry\n",
@@ -188,7 +187,7 @@ describe('the site:templates module', () => {
       platform: 'browser',
       jsx: 'automatic',
       logLevel: 'silent',
-      plugins: [templatesPlugin(ROOT, { runtime: join(ROOT, 'src/runtime/index.ts') })],
+      plugins: [templatesPlugin(() => manifest, { runtime: join(ROOT, 'src/runtime/index.ts') })],
     })
     const code = result.outputFiles[0]?.text ?? ''
     expect(code).toContain('pce-edit-link')
@@ -199,7 +198,7 @@ describe('the site:templates module', () => {
 
 describe('the site:templates/lazy and site:templates/main modules (browser)', () => {
   it('lazy: Header and Footer as components, texts as loaders, the loader of the main module, the marked content elements', async () => {
-    const source = await generateRegistrySource(ROOT, LAZY_TEMPLATES_MODULE)
+    const source = registrySource(await scanTemplates(ROOT), LAZY_TEMPLATES_MODULE)
     expect(source).toContain(`"de": () => import(${JSON.stringify(join(ROOT, 'templates/texts/de.ts'))}),`)
     expect(source).toContain(`main: () => import("${MAIN_TEMPLATES_MODULE}"),`)
     // The demo's templates are markup only: no island loaders. Which templates are marked the server decides with, not the browser.
@@ -214,7 +213,7 @@ describe('the site:templates/lazy and site:templates/main modules (browser)', ()
   })
 
   it('main: layouts, content elements and ErrorPage as loaders', async () => {
-    const source = await generateRegistrySource(ROOT, MAIN_TEMPLATES_MODULE)
+    const source = registrySource(await scanTemplates(ROOT), MAIN_TEMPLATES_MODULE)
     expect(source).toContain(
       `"TwoColumns": () => import(${JSON.stringify(join(ROOT, 'templates/layouts/TwoColumns.tsx'))}),`,
     )
@@ -232,9 +231,9 @@ describe('the site:templates/lazy and site:templates/main modules (browser)', ()
       'templates/layouts/Shop.tsx': `/* shop */ "use strict"; "use client";\nexport default function Shop() { return null }\n`,
       'templates/ErrorPage.tsx': `'use client'\nexport default function E() { return <p>error</p> }\n`,
     })
-    const files = await listTemplateFiles(root)
-    expect((await inspectTemplates(files)).client).toEqual(['layouts/Shop', 'content/Form', 'ErrorPage'])
-    const source = await generateRegistrySource(root, LAZY_TEMPLATES_MODULE)
+    const manifest = await scanTemplates(root)
+    expect(manifest.client).toEqual(['layouts/Shop', 'content/Form', 'ErrorPage'])
+    const source = registrySource(manifest, LAZY_TEMPLATES_MODULE)
     // Only the marked content elements, as loaders (what an island page loads without the main module).
     expect(source).toContain(
       `  islands: {\n    "Form": () => import(${JSON.stringify(join(root, 'templates/content/Form.tsx'))}),\n  },`,
@@ -250,7 +249,7 @@ describe('the site:templates/lazy and site:templates/main modules (browser)', ()
       'templates/content/Tabs.tsx': `'use client'\nimport { useState } from 'react'\nexport default function T() { useState(0); return null }\n`,
       'templates/content/Quote.tsx': `// useState is mentioned here, but not called\nexport default function Q() { return <blockquote /> }\n`,
     })
-    const { client, hints } = await inspectTemplates(await listTemplateFiles(root), root)
+    const { client, hints } = await scanTemplates(root)
     expect(client).toEqual(['content/Tabs'])
     expect(hints).toEqual([
       "templates/content/Accordion.tsx uses useState, onClick but is not marked 'use client': on a first visit the browser keeps its server markup (add 'use client' as its first line)",
@@ -275,16 +274,17 @@ describe('the site:templates/lazy and site:templates/main modules (browser)', ()
     expect(isClientTemplate(source)).toBe(expected)
   })
 
-  it('still names missing required files', async () => {
+  it('names missing required files when it reads the templates', async () => {
     const root = tempDir()
     writeProject(root)
     rmSync(join(root, 'templates/content/Default.tsx'))
-    const error = (await generateRegistrySource(root, LAZY_TEMPLATES_MODULE).catch((e: unknown) => e)) as SiteError
+    const error = (await scanTemplates(root).catch((e: unknown) => e)) as SiteError
     expect(error.code).toBe('TEMPLATES_INVALID')
     expect(error.message).toContain('templates/content/Default.tsx')
   })
 
   it('bundles with code splitting into one chunk per template, none of them in the entry', async () => {
+    const manifest = await scanTemplates(ROOT)
     const result = await build({
       stdin: {
         contents: `import templates from '${LAZY_TEMPLATES_MODULE}'\nexport default templates\n`,
@@ -300,7 +300,7 @@ describe('the site:templates/lazy and site:templates/main modules (browser)', ()
       platform: 'browser',
       jsx: 'automatic',
       logLevel: 'silent',
-      plugins: [templatesPlugin(ROOT, { runtime: join(ROOT, 'src/runtime/index.ts') })],
+      plugins: [templatesPlugin(() => manifest, { runtime: join(ROOT, 'src/runtime/index.ts') })],
     })
     const outputs = Object.values(result.metafile.outputs)
     const entry = outputs.find((output) => output.entryPoint === '<stdin>')

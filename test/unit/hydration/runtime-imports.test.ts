@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { type RuntimeExports, readRuntimeExports, splitRuntimeImports } from '../../../src/build/runtime-imports.js'
+import { type RuntimeExports, readRuntimeExports, splitRuntimeImports } from '../../../src/hydration/runtime-imports.js'
 import { ROOT } from '../render/helpers.js'
 
 const INDEX = join(ROOT, 'src/runtime/index.ts')

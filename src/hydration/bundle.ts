@@ -1,0 +1,201 @@
+/**
+ * Bundles the browser client with esbuild: the visitor entry (`src/client/entry.tsx`, every
+ * page, with the templates of `site:templates/lazy`), the editor entry (`src/client/editor/entry.ts`,
+ * preview pages with `?pce=1` only, loaded in addition to the visitor assets) and
+ * `templates/styles.css`. Templates are read once per bundle (scanTemplates); the chunk plan
+ * comes from esbuild's metafile (chunks.ts). Output is content-hashed under `_site/assets/`;
+ * nothing is written here (`write: false`).
+ *
+ * Paths are taken relative to this file so that it works from `src/hydration/` and from the
+ * compiled `dist/hydration/`: both sit two levels below the package root, and `src/client/`
+ * is bundled from its TypeScript sources.
+ */
+import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import * as esbuild from 'esbuild'
+import type { ClientAssets } from '../shared/contract.js'
+import { ASSETS_DIR, cacheDir } from '../shared/layout.js'
+import { type ChunkPlan, planChunks } from './chunks.js'
+import { toTemplatesError } from './errors.js'
+import { scanTemplates, TEMPLATE_LAYOUT, type TemplateManifest } from './manifest.js'
+import { lazyChunksPlugin, templatesPlugin } from './plugins.js'
+import { MAIN_TEMPLATES_MODULE } from './registry-source.js'
+import { runtimeImportsPlugin } from './runtime-imports.js'
+
+export interface ClientBundleOptions {
+  /** Project root: `templates/` is read from here. */
+  root: string
+  /** @default true */
+  minify?: boolean
+}
+
+/** The browser client as build and preview use it. */
+export interface ClientBundle {
+  /** Scripts and styles of every page, and the chunks of its templates (`templateChunks`). */
+  assets: ClientAssets
+  /** Editor preview extras, loaded after `assets` on `?pce=1` preview pages. */
+  editorAssets: ClientAssets
+  /** Output files, paths relative to the output folder (`_site/assets/entry-AB12CD.js`). */
+  files: ReadonlyArray<{ path: string; contents: string | Uint8Array }>
+  /** Templates that look interactive but are not marked `'use client'` (see scanTemplates), for the build report. */
+  hints: readonly string[]
+}
+
+export interface ClientBundler {
+  /** Bundles again (reusing esbuild's work); `manifest`: the templates as already read, else read anew. */
+  rebuild(manifest?: TemplateManifest): Promise<ClientBundle>
+  dispose(): Promise<void>
+}
+
+const fromHere = (path: string): string => fileURLToPath(new URL(path, import.meta.url))
+const ENGINE_SOURCES = fromHere('../../src')
+const CLIENT_ENTRY = fromHere('../../src/client/entry.tsx')
+const EDITOR_ENTRY = fromHere('../../src/client/editor/entry.ts')
+const ISLANDS_MODULE = fromHere('../../src/client/islands.tsx')
+const RUNTIME_ENTRY = fromHere('../../src/runtime/index.ts')
+/** Browsers with ES modules, `:has()` and CSS nesting (Baseline 2023). */
+export const CLIENT_TARGETS = ['chrome111', 'edge111', 'firefox114', 'safari16.4']
+
+// The engine's own React, also for templates/: one copy, one set of hooks and contexts.
+const requireHere = createRequire(import.meta.url)
+const packageDir = (name: string): string => dirname(requireHere.resolve(`${name}/package.json`))
+
+type BundleOptions = esbuild.BuildOptions & { metafile: true; write: false; outdir: string; absWorkingDir: string }
+
+/**
+ * Two builds: the visitor entry with code splitting (client navigation is a lazy chunk),
+ * and the editor entry on its own, so that it shares no chunk with the visitor entry
+ * (a shared chunk would add a request and bytes to every visitor's first load).
+ * `manifest` is read by the templates plugin at each (re)build.
+ */
+function createOptions(
+  options: ClientBundleOptions,
+  manifest: () => TemplateManifest,
+): { main: BundleOptions; editor: BundleOptions } {
+  const root = resolve(options.root)
+  const styles = join(root, TEMPLATE_LAYOUT.dir, 'styles.css')
+  const textsDir = join(root, TEMPLATE_LAYOUT.texts)
+  const common: BundleOptions = {
+    absWorkingDir: root,
+    outdir: join(root, cacheDir('client'), ASSETS_DIR),
+    write: false,
+    metafile: true,
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: CLIENT_TARGETS,
+    minify: options.minify ?? true,
+    jsx: 'automatic',
+    entryNames: '[name]-[hash]',
+    chunkNames: 'chunk-[hash]',
+    assetNames: '[name]-[hash]',
+    publicPath: `/${ASSETS_DIR}`,
+    loader: {
+      '.woff': 'file',
+      '.woff2': 'file',
+      '.png': 'file',
+      '.jpg': 'file',
+      '.jpeg': 'file',
+      '.gif': 'file',
+      '.svg': 'file',
+      '.webp': 'file',
+      '.avif': 'file',
+    },
+    define: { 'process.env.NODE_ENV': '"production"' },
+    alias: { react: packageDir('react'), 'react-dom': packageDir('react-dom') },
+    // React's license headers go to a `.LEGAL.txt` file beside each script that names it, not into every visitor's download.
+    legalComments: 'linked',
+    logLevel: 'silent',
+  }
+  const mainEntries: Record<string, string> = { entry: CLIENT_ENTRY }
+  if (existsSync(styles)) mainEntries.styles = styles
+  return {
+    main: {
+      ...common,
+      entryPoints: mainEntries,
+      splitting: true,
+      plugins: [
+        lazyChunksPlugin(
+          CLIENT_ENTRY,
+          RUNTIME_ENTRY,
+          (path) => path === MAIN_TEMPLATES_MODULE || dirname(path) === textsDir,
+        ),
+        runtimeImportsPlugin(RUNTIME_ENTRY),
+        templatesPlugin(manifest, { runtime: RUNTIME_ENTRY }),
+      ],
+    },
+    editor: { ...common, entryPoints: { editor: EDITOR_ENTRY }, splitting: false },
+  }
+}
+
+type Built = esbuild.BuildResult & { metafile: esbuild.Metafile; outputFiles: esbuild.OutputFile[] }
+
+function plan(result: Built, config: BundleOptions, entry: string, manifest?: TemplateManifest): ChunkPlan {
+  const { metafile, outputFiles } = result
+  const { outdir, absWorkingDir } = config
+  return planChunks({ metafile, outputFiles, outdir, absWorkingDir, entry, manifest, islandsModule: ISLANDS_MODULE })
+}
+
+function toBundle(
+  built: { main: Built; editor: Built },
+  config: { main: BundleOptions; editor: BundleOptions },
+  manifest: TemplateManifest,
+): ClientBundle {
+  const visitor = plan(built.main, config.main, 'entry', manifest)
+  const preview = plan(built.editor, config.editor, 'editor')
+  const seen = new Set(visitor.files.map((file) => file.path))
+  const files = [...visitor.files, ...preview.files.filter((file) => !seen.has(file.path))]
+  return { assets: visitor.assets, editorAssets: preview.assets, files, hints: manifest.hints }
+}
+
+async function run<T>(root: string, task: () => Promise<T>): Promise<T> {
+  try {
+    return await task()
+  } catch (error) {
+    throw toTemplatesError(root, error, ENGINE_SOURCES)
+  }
+}
+
+/** One production bundle of the client (used by `site build`). */
+export async function bundleClient(options: ClientBundleOptions, given?: TemplateManifest): Promise<ClientBundle> {
+  const manifest = given ?? (await scanTemplates(resolve(options.root)))
+  const config = createOptions(options, () => manifest)
+  const [main, editor] = await run(options.root, () =>
+    Promise.all([esbuild.build(config.main), esbuild.build(config.editor)]),
+  )
+  return toBundle({ main, editor }, config, manifest)
+}
+
+/** An incremental bundler for watch mode (`site preview`): each `rebuild()` reuses esbuild's work. */
+export function createClientBundler(options: ClientBundleOptions): ClientBundler {
+  let current: TemplateManifest | undefined
+  const config = createOptions(options, () => {
+    if (!current) throw new Error('bundler: templates read before rebuild()')
+    return current
+  })
+  type Contexts = [esbuild.BuildContext<BundleOptions>, esbuild.BuildContext<BundleOptions>]
+  let contexts: Promise<Contexts> | undefined
+  return {
+    async rebuild(given) {
+      const manifest = given ?? (await scanTemplates(resolve(options.root)))
+      current = manifest
+      contexts ??= Promise.all([esbuild.context(config.main), esbuild.context(config.editor)]).catch(
+        (error: unknown) => {
+          contexts = undefined
+          throw error
+        },
+      )
+      const [main, editor] = await run(options.root, () => contexts as Promise<Contexts>)
+      const [mainResult, editorResult] = await run(options.root, () => Promise.all([main.rebuild(), editor.rebuild()]))
+      return toBundle({ main: mainResult, editor: editorResult }, config, manifest)
+    },
+    async dispose() {
+      const pending = contexts
+      contexts = undefined
+      const created = await pending?.catch(() => undefined)
+      await Promise.all(created?.map((ctx) => ctx.dispose()) ?? [])
+    },
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * One error for templates that do not compile, whichever bundle meets them first (the browser
+ * bundle or the Node registry, which a build runs side by side): TEMPLATES_INVALID, each problem
+ * with its file, line and column relative to the project root, so that the message and the
+ * exit code (2) are the same whichever finished first.
+ */
+import { isAbsolute, join, relative, resolve, sep } from 'node:path'
+import type { BuildFailure, Message } from 'esbuild'
+import { SiteError } from '../errors.js'
+
+export const isBuildFailure = (error: unknown): error is BuildFailure =>
+  error instanceof Error && Array.isArray((error as BuildFailure).errors)
+
+const describe = (root: string, message: Message): string => {
+  const at = message.location
+    ? `${relative(root, join(root, message.location.file)).split('\\').join('/')}:${message.location.line}:${message.location.column + 1}: `
+    : ''
+  return `${at}${message.text}`
+}
+
+const isInside = (dir: string, file: string): boolean => {
+  const rel = relative(dir, file)
+  return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel)
+}
+
+/**
+ * TEMPLATES_INVALID for an esbuild failure under `root`; other errors as they are. A failure
+ * located only in the engine's own sources (`engineSources`, bundled into the browser client
+ * with the templates) is the engine's: it stays a plain error (exit code 1, not 2).
+ */
+export function toTemplatesError(root: string, error: unknown, engineSources?: string): unknown {
+  if (!isBuildFailure(error)) return error
+  const details = error.errors.map((message) => `  ${describe(root, message)}`).join('\n')
+  const located = error.errors.flatMap((message) => (message.location ? [resolve(root, message.location.file)] : []))
+  if (engineSources && located.length > 0 && located.every((file) => isInside(engineSources, file)))
+    return new Error(`Bundling the browser client failed:\n${details}`, { cause: error })
+  return new SiteError('TEMPLATES_INVALID', `Templates failed to compile:\n${details}`, { cause: error })
+}

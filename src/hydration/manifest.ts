@@ -1,0 +1,138 @@
+/**
+ * templates/ read once into a manifest (Node only): which layouts, content elements, texts
+ * and single templates a project has, which of them are marked `'use client'`, and hints
+ * about unmarked templates that look interactive. Every later step (the registry modules,
+ * the browser bundle, its chunk plan, the Node registry) works from this one reading.
+ */
+import { existsSync } from 'node:fs'
+import { readdir, readFile } from 'node:fs/promises'
+import { join, relative } from 'node:path'
+import { SiteError } from '../errors.js'
+
+/** Where templates live under a project root. */
+export const TEMPLATE_LAYOUT = {
+  dir: 'templates',
+  layouts: 'templates/layouts',
+  content: 'templates/content',
+  /** Per-locale texts, `templates/texts/<locale>.ts` (optional). */
+  texts: 'templates/texts',
+  singles: ['Header', 'Footer', 'ErrorPage'],
+} as const
+
+export type SingleTemplate = (typeof TEMPLATE_LAYOUT.singles)[number]
+
+export interface TemplateFile {
+  /** Registry key: the file name without extension (`TwoColumns`, `Text`, `pl`). */
+  name: string
+  /** Absolute file. */
+  file: string
+}
+
+export interface TemplateManifest {
+  root: string
+  layouts: TemplateFile[]
+  content: TemplateFile[]
+  /** `templates/texts/<locale>.ts`, by locale. */
+  texts: TemplateFile[]
+  singles: Record<SingleTemplate, string>
+  /** Ids of the templates marked `'use client'`: `layouts/Shop`, `content/Form`, `ErrorPage`. */
+  client: string[]
+  /** One line per unmarked template whose own source uses hooks or event handlers (for the build report). */
+  hints: string[]
+}
+
+const TEMPLATE_FILE_RE = /^([A-Z][A-Za-z0-9]*)\.(tsx|jsx|ts|js)$/
+const TEXTS_FILE_RE = /^([a-z]{2,3}(?:-[A-Za-z0-9]{1,8})*)\.(ts|js|json)$/
+
+async function listFiles(dir: string, pattern: RegExp): Promise<TemplateFile[]> {
+  const names = existsSync(dir) ? await readdir(dir) : []
+  const seen = new Map<string, string>()
+  for (const name of names.sort()) {
+    const match = pattern.exec(name)
+    if (match?.[1] && !seen.has(match[1])) seen.set(match[1], join(dir, name))
+  }
+  return [...seen].map(([name, file]) => ({ name, file }))
+}
+
+// Whitespace, comments and directives (`'use strict';`) before the code of a module.
+const PROLOGUE_ITEM_RE = /^(?:\s+|\/\/[^\n]*|\/\*[\s\S]*?\*\/|(['"])(use [^'"\n]*)\1\s*;?)/
+
+/**
+ * True when a template's source starts with the `'use client'` directive: it needs the browser
+ * (state, effects, event handlers), so a page that renders it hydrates it. Without it a template
+ * is markup only: the browser keeps what the server rendered until a client navigation.
+ */
+export function isClientTemplate(source: string): boolean {
+  let rest = source.startsWith('\ufeff') ? source.slice(1) : source
+  for (let match = PROLOGUE_ITEM_RE.exec(rest); match; match = PROLOGUE_ITEM_RE.exec(rest)) {
+    if (match[2] === 'use client') return true
+    rest = rest.slice(match[0].length)
+  }
+  return false
+}
+
+// React hooks and JSX event handlers: what only does something in the browser.
+const BROWSER_CODE_RE =
+  /\b(use(?:State|Reducer|Effect|LayoutEffect|InsertionEffect|Ref|Transition|ActionState|Optimistic|SyncExternalStore|ImperativeHandle))\s*\(|\s(on[A-Z][A-Za-z]*)\s*=\s*\{/g
+
+/** Hooks and event handler props a template's own source uses: `['useState', 'onClick']`. A hint, not a parse. */
+export function browserCodeIn(source: string): string[] {
+  return [...new Set([...source.matchAll(BROWSER_CODE_RE)].map((match) => match[1] ?? match[2] ?? ''))]
+}
+
+/**
+ * Reads templates/ under `root`: every file listed, every layout, content element and error
+ * page read once for `'use client'` (and the hints). Throws TEMPLATES_INVALID naming the
+ * required files that are missing.
+ */
+export async function scanTemplates(root: string): Promise<TemplateManifest> {
+  const [layouts, content, texts, top] = await Promise.all([
+    listFiles(join(root, TEMPLATE_LAYOUT.layouts), TEMPLATE_FILE_RE),
+    listFiles(join(root, TEMPLATE_LAYOUT.content), TEMPLATE_FILE_RE),
+    listFiles(join(root, TEMPLATE_LAYOUT.texts), TEXTS_FILE_RE),
+    listFiles(join(root, TEMPLATE_LAYOUT.dir), TEMPLATE_FILE_RE),
+  ])
+  const single = (name: string) => top.find((f) => f.name === name)?.file
+  const missing = [
+    ...(layouts.some((l) => l.name === 'Default') ? [] : [`${TEMPLATE_LAYOUT.layouts}/Default.tsx`]),
+    ...(content.some((c) => c.name === 'Default') ? [] : [`${TEMPLATE_LAYOUT.content}/Default.tsx`]),
+    ...TEMPLATE_LAYOUT.singles.filter((name) => !single(name)).map((name) => `${TEMPLATE_LAYOUT.dir}/${name}.tsx`),
+  ]
+  if (missing.length > 0) {
+    throw new SiteError('TEMPLATES_INVALID', `Templates are incomplete under ${root}: missing ${missing.join(', ')}`, {
+      hint: 'A site needs a Default layout, a Default content element, Header, Footer and ErrorPage.',
+    })
+  }
+  const singles = Object.fromEntries(TEMPLATE_LAYOUT.singles.map((name) => [name, single(name)!])) as Record<
+    SingleTemplate,
+    string
+  >
+  const { client, hints } = await inspect(root, [
+    ...layouts.map((l) => ({ id: `layouts/${l.name}`, file: l.file })),
+    ...content.map((c) => ({ id: `content/${c.name}`, file: c.file })),
+    { id: 'ErrorPage', file: singles.ErrorPage },
+  ])
+  return { root, layouts, content, texts, singles, client, hints }
+}
+
+/** Which candidates are marked `'use client'`, and a hint for each unmarked one that uses hooks or event handlers. */
+async function inspect(
+  root: string,
+  candidates: Array<{ id: string; file: string }>,
+): Promise<{ client: string[]; hints: string[] }> {
+  const sources = await Promise.all(candidates.map(({ file }) => readFile(file, 'utf8')))
+  const client: string[] = []
+  const hints: string[] = []
+  candidates.forEach(({ id, file }, i) => {
+    const source = sources[i] ?? ''
+    if (isClientTemplate(source)) client.push(id)
+    else {
+      const uses = browserCodeIn(source)
+      if (uses.length > 0)
+        hints.push(
+          `${relative(root, file).split('\\').join('/')} uses ${uses.join(', ')} but is not marked 'use client': on a first visit the browser keeps its server markup (add 'use client' as its first line)`,
+        )
+    }
+  })
+  return { client, hints }
+}

@@ -1,0 +1,126 @@
+/**
+ * The TemplateRegistry the server renders with (Node only): `site:templates` bundled with
+ * esbuild, React and `site/runtime` left external but pointed at the engine's own copies, so
+ * templates and engine share one React and one context; written to the project's cache under
+ * a name per content (a running preview imports changed templates again) and imported.
+ */
+import { createHash } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { mkdir, rename, writeFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { extname, join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { build, type Plugin } from 'esbuild'
+import { SiteError } from '../errors.js'
+import type { TemplateRegistry } from '../shared/contract.js'
+import { cacheDir as cacheDirOf } from '../shared/layout.js'
+import { toTemplatesError } from './errors.js'
+import { scanTemplates, TEMPLATE_LAYOUT, type TemplateManifest } from './manifest.js'
+import { registrySource, TEMPLATES_MODULE } from './registry-source.js'
+
+const REACT_RE = /^(react|react-dom)(\/.*)?$/
+
+/**
+ * The engine's own runtime: dist/runtime/index.js next to the running dist/hydration/node-registry.js
+ * (or src/runtime/index.ts when the engine runs from source, as under vitest).
+ */
+const engineRuntimeUrl = (): string =>
+  new URL(`../runtime/index${extname(fileURLToPath(import.meta.url))}`, import.meta.url).href
+
+function nodeExternalsPlugin(runtimeUrl: string): Plugin {
+  const require = createRequire(import.meta.url)
+  return {
+    name: 'site-node-externals',
+    setup(pluginBuild) {
+      pluginBuild.onResolve({ filter: /^site\/runtime$/ }, () => ({ path: runtimeUrl, external: true }))
+      pluginBuild.onResolve({ filter: REACT_RE }, (args) => ({
+        path: pathToFileURL(require.resolve(args.path)).href,
+        external: true,
+      }))
+    },
+  }
+}
+
+export interface LoadTemplatesOptions {
+  /** Folder for the bundled registry files (one content-hashed file per templates state). @default .site/templates under the root */
+  cacheDir?: string
+  /** URL the templates' `site/runtime` is loaded from; the engine's own copy by default. */
+  runtimeUrl?: string
+  /** The templates as already read (preview reads them once for both bundles); read from `root` otherwise. */
+  manifest?: TemplateManifest
+}
+
+/** Bundles templates/ for Node and imports the registry. */
+export async function loadTemplates(root: string, options: LoadTemplatesOptions = {}): Promise<TemplateRegistry> {
+  const manifest = options.manifest ?? (await scanTemplates(root))
+  const cacheDir = options.cacheDir ?? join(root, cacheDirOf('templates'))
+  let code: string
+  try {
+    const result = await build({
+      stdin: {
+        contents: registrySource(manifest, TEMPLATES_MODULE),
+        resolveDir: root,
+        loader: 'js',
+        sourcefile: TEMPLATES_MODULE,
+      },
+      absWorkingDir: root,
+      bundle: true,
+      write: false,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      jsx: 'automatic',
+      loader: { '.css': 'empty' },
+      logLevel: 'silent',
+      plugins: [nodeExternalsPlugin(options.runtimeUrl ?? engineRuntimeUrl())],
+    })
+    code = result.outputFiles[0]?.text ?? ''
+  } catch (error) {
+    throw toTemplatesError(root, error)
+  }
+  const file = join(cacheDir, `templates-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`)
+  await mkdir(cacheDir, { recursive: true })
+  if (!existsSync(file)) {
+    // Written aside, then renamed: another process loading the same templates never imports half a file.
+    const partial = `${file}.${process.pid}-${Date.now()}.tmp`
+    await writeFile(partial, code)
+    await rename(partial, file)
+  }
+  let registry: unknown
+  try {
+    registry = ((await import(pathToFileURL(file).href)) as { default: unknown }).default
+  } catch (error) {
+    throw new SiteError(
+      'TEMPLATES_INVALID',
+      `Templates failed to load: ${(error as Error)?.message ?? String(error)}`,
+      { cause: error },
+    )
+  }
+  return checkRegistry(registry)
+}
+
+const isComponent = (value: unknown): boolean =>
+  typeof value === 'function' || (typeof value === 'object' && value !== null && '$$typeof' in value)
+
+function checkRegistry(value: unknown): TemplateRegistry {
+  const registry = value as TemplateRegistry
+  const bad = [
+    ...Object.entries(registry.layouts)
+      .filter(([, c]) => !isComponent(c))
+      .map(([n]) => `${TEMPLATE_LAYOUT.layouts}/${n}`),
+    ...Object.entries(registry.content)
+      .filter(([, c]) => !isComponent(c))
+      .map(([n]) => `${TEMPLATE_LAYOUT.content}/${n}`),
+    ...TEMPLATE_LAYOUT.singles.filter((n) => !isComponent(registry[n])).map((n) => `${TEMPLATE_LAYOUT.dir}/${n}`),
+  ]
+  const badTexts = Object.entries(registry.texts ?? {})
+    .filter(([, texts]) => typeof texts !== 'object' || texts === null)
+    .map(([locale]) => `${TEMPLATE_LAYOUT.texts}/${locale}`)
+  if (badTexts.length > 0) {
+    throw new SiteError('TEMPLATES_INVALID', `Texts files without a default-exported object: ${badTexts.join(', ')}`)
+  }
+  if (bad.length > 0) {
+    throw new SiteError('TEMPLATES_INVALID', `Templates without a default-exported React component: ${bad.join(', ')}`)
+  }
+  return registry
+}
