@@ -4,6 +4,7 @@ import { errors, FetchError } from '../errors.js'
 import { FETCH_RETRY } from '../shared/constants.js'
 import type { InitialData } from '../shared/types.js'
 import { type PageResult, type RawAnswer, readJsonObject, readPageAnswer } from './answer.js'
+import { startDeadline } from './deadline.js'
 import { toInitialDataPath } from './initial-data-path.js'
 import { filterQuery } from './query.js'
 
@@ -47,34 +48,40 @@ export function createApiClient(site: ResolvedSite, options: ApiClientOptions = 
   const { baseUrl, headers: defaultHeaders, timeoutMs } = site.api
   void FETCH_RETRY // retry stays disabled; the statuses a retry would use are in constants.ts
 
-  /** One GET; network failures and timeouts throw FetchError, any HTTP answer is returned as it is. */
+  /**
+   * One GET; network failures and the deadline (`api.timeoutMs`, headers and body together)
+   * throw FetchError, any HTTP answer is returned as it is.
+   */
   async function fetchAnswer(path: string, call: CallOptions = {}): Promise<RawAnswer> {
     const url = `${baseUrl}${path.replace(/^\/{2,}/, '/')}`
+    const deadline = startDeadline(timeoutMs, call.signal)
     try {
       const res = await request(url, {
         method: 'GET',
         headers: { accept: 'application/json', ...defaultHeaders, ...call.headers },
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-        signal: call.signal,
+        signal: deadline.signal,
         dispatcher: options.dispatcher,
       })
       const text = await res.body.text()
       return { url, status: res.statusCode, text, headers: flattenHeaders(res.headers) }
     } catch (cause) {
-      const err = cause as Error & { code?: string }
-      const timedOut =
-        err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT' || err.name === 'TimeoutError'
-      throw new FetchError(
-        timedOut ? 'API_TIMEOUT' : 'API_NETWORK',
-        `${timedOut ? `no answer within ${timeoutMs} ms` : (err.code ?? err.message)} (GET ${url})`,
-        {
-          url,
-          status: timedOut ? 504 : 502,
-          cause,
-        },
-      )
+      throw toFetchError(cause, url, deadline.expired() ? 'expired' : call.signal?.aborted ? 'aborted' : undefined)
+    } finally {
+      deadline.clear()
     }
+  }
+
+  function toFetchError(cause: unknown, url: string, ended?: 'expired' | 'aborted'): FetchError {
+    if (ended === 'expired')
+      return new FetchError('API_TIMEOUT', `no complete answer within ${timeoutMs} ms (GET ${url})`, {
+        url,
+        status: 504,
+        cause,
+      })
+    const err = cause as Error & { code?: unknown }
+    const what =
+      ended === 'aborted' ? 'request aborted by the caller' : typeof err.code === 'string' ? err.code : err.message
+    return new FetchError('API_NETWORK', `${what} (GET ${url})`, { url, status: 502, cause })
   }
 
   async function getJson(

@@ -25,7 +25,7 @@ export interface ApiOptions {
     /** Tried once when the primary endpoint fails. @default '/?type=834' */
     initialDataFallback?: string
   }
-  /** Abort an API request that has not answered within this many milliseconds. @default 15000 */
+  /** Deadline of one API request, headers and body together, in milliseconds: an answer not complete by then fails with `API_TIMEOUT`. @default 15000 */
   timeoutMs?: number
 }
 

@@ -35,7 +35,7 @@ export const MANIFEST_CHECK_INTERVAL_MS = 60_000
 
 /** Parallel API requests of a build (the API's share; render and write do not hold a slot). */
 export const BUILD_CONCURRENCY = 4
-/** An API request that has not answered within this is aborted. */
+/** An API request whose answer (headers and body) is not complete within this is aborted. */
 export const API_TIMEOUT_MS = 15_000
 
 /** Longest path the router accepts, in characters. */
