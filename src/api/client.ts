@@ -7,6 +7,7 @@ import { type PageResult, type RawAnswer, readJsonObject, readPageAnswer } from 
 import { startDeadline } from './deadline.js'
 import { toInitialDataPath } from './initial-data-path.js'
 import { filterQuery } from './query.js'
+import { BodyTooLarge, readBodyText } from './read-body.js'
 
 export type { PageResult, RawAnswer } from './answer.js'
 
@@ -45,12 +46,12 @@ const flattenHeaders = (headers: Record<string, string | string[] | undefined>):
 
 /** Creates the one API client of a site; build and preview both use it. No retry (SPEC point 7). */
 export function createApiClient(site: ResolvedSite, options: ApiClientOptions = {}): ApiClient {
-  const { baseUrl, headers: defaultHeaders, timeoutMs } = site.api
+  const { baseUrl, headers: defaultHeaders, timeoutMs, maxResponseBytes } = site.api
   void FETCH_RETRY // retry stays disabled; the statuses a retry would use are in constants.ts
 
   /**
-   * One GET; network failures and the deadline (`api.timeoutMs`, headers and body together)
-   * throw FetchError, any HTTP answer is returned as it is.
+   * One GET; network failures, the deadline (`api.timeoutMs`, headers and body together)
+   * and answers over `api.maxResponseBytes` throw FetchError, any HTTP answer is returned as it is.
    */
   async function fetchAnswer(path: string, call: CallOptions = {}): Promise<RawAnswer> {
     const url = `${baseUrl}${path.replace(/^\/{2,}/, '/')}`
@@ -62,7 +63,7 @@ export function createApiClient(site: ResolvedSite, options: ApiClientOptions = 
         signal: deadline.signal,
         dispatcher: options.dispatcher,
       })
-      const text = await res.body.text()
+      const text = await readBodyText(res.body, res.headers['content-length'], maxResponseBytes)
       return { url, status: res.statusCode, text, headers: flattenHeaders(res.headers) }
     } catch (cause) {
       throw toFetchError(cause, url, deadline.expired() ? 'expired' : call.signal?.aborted ? 'aborted' : undefined)
@@ -72,6 +73,12 @@ export function createApiClient(site: ResolvedSite, options: ApiClientOptions = 
   }
 
   function toFetchError(cause: unknown, url: string, ended?: 'expired' | 'aborted'): FetchError {
+    if (cause instanceof BodyTooLarge)
+      return new FetchError(
+        'API_TOO_LARGE',
+        `answer larger than ${cause.limitBytes} bytes (api.maxResponseBytes), not read further (GET ${url})`,
+        { url, status: 502, cause },
+      )
     if (ended === 'expired')
       return new FetchError('API_TIMEOUT', `no complete answer within ${timeoutMs} ms (GET ${url})`, {
         url,

@@ -1,6 +1,7 @@
 /**
- * The API client's deadline against a real loopback API that trickles (issue 13
- * item 3): a request ends by `api.timeoutMs`, body included.
+ * The API client's deadline and size cap against a real loopback API that trickles
+ * or floods (issue 13 items 3 and 4): a request ends by `api.timeoutMs`, body
+ * included, and stops reading past `api.maxResponseBytes`.
  */
 import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -15,12 +16,15 @@ import { BASE_URL, type BuildTools, buildSite, loadBuildTools } from './build-he
 import { type HostileApi, startHostileApi, TRICKLE_BODY } from './hostile-api-server.js'
 import { DEMO_OPTIONS, loadTestRegistry, makeHandler } from './preview-helpers.js'
 
+const MiB = 1024 * 1024
+const FLOOD_BYTES = 64 * MiB
+
 let demo: DemoApi
 let hostile: HostileApi
 
 beforeAll(async () => {
   demo = await startDemoApi({ port: 0 })
-  hostile = await startHostileApi({ upstream: demo.url, trickleEveryMs: 100 })
+  hostile = await startHostileApi({ upstream: demo.url, trickleEveryMs: 100, floodBytes: FLOOD_BYTES })
 })
 afterAll(async () => {
   await hostile?.close()
@@ -75,7 +79,47 @@ describe('api.timeoutMs is a deadline for the whole answer (issue 13, item 3)', 
   })
 })
 
-describe('a build against an API that trickles', () => {
+describe('api.maxResponseBytes caps what is read (issue 13, item 4)', () => {
+  it('stops reading a streamed answer past the limit and names the path and the limit', async () => {
+    const error = await failure(clientFor({ maxResponseBytes: MiB }).getPage('/flood-page'))
+    expect(error).toMatchObject({ code: 'API_TOO_LARGE', status: 502 })
+    expect(error.message).toBe(
+      `answer larger than ${MiB} bytes (api.maxResponseBytes), not read further (GET ${hostile.url}/flood-page)`,
+    )
+    // The server writes only as fast as the client reads: a few socket buffers past the limit, not 256 MiB.
+    await expect.poll(() => hostile.sent.get('/flood-page')?.bytes).toBeGreaterThan(0)
+    const sent = hostile.sent.get('/flood-page')!
+    expect(sent.complete).toBe(false)
+    expect(sent.bytes).toBeLessThan(FLOOD_BYTES / 4)
+  })
+
+  it('refuses a content-length over the limit before reading the body', async () => {
+    const error = await failure(clientFor({ maxResponseBytes: MiB }).getPage('/declared-page'))
+    expect(error).toMatchObject({ code: 'API_TOO_LARGE', message: expect.stringContaining('/declared-page') })
+    expect(hostile.sent.get('/declared-page')?.complete).toBe(false)
+    expect(hostile.sent.get('/declared-page')?.bytes ?? 0).toBeLessThan(FLOOD_BYTES / 4)
+  })
+
+  it('reads an answer of exactly the limit, and refuses one byte more', async () => {
+    const size = Buffer.byteLength(TRICKLE_BODY)
+    const fast = await startHostileApi({ trickleEveryMs: 1 })
+    const clientOf = (maxResponseBytes: number) => {
+      const site = resolveSiteOptions({ api: { maxResponseBytes } }, [])
+      return createApiClient({ ...site, api: { ...site.api, baseUrl: fast.url } })
+    }
+    try {
+      expect(await clientOf(size).getPage('/trickle')).toMatchObject({
+        type: 'page',
+        data: { meta: { title: 'Slow' } },
+      })
+      expect(await failure(clientOf(size - 1).getPage('/trickle'))).toMatchObject({ code: 'API_TOO_LARGE' })
+    } finally {
+      await fast.close()
+    }
+  })
+})
+
+describe('a build against an API that trickles and floods', () => {
   let tools: BuildTools
   let dir: string
   beforeAll(async () => {
@@ -86,11 +130,12 @@ describe('a build against an API that trickles', () => {
     if (dir) await rm(dir, { recursive: true, force: true })
   })
 
-  it('lists the page as a failure with its code, and writes no output', async () => {
-    // The demo API links /contact from its navigation; the proxy breaks exactly that page.
+  it('lists the two pages as failures with their codes, and writes no output', async () => {
+    // The demo API links /about-us and /contact from its navigation; the proxy breaks exactly those.
     const proxy = await startHostileApi({
       upstream: demo.url,
-      paths: { '/contact': 'trickle' },
+      floodBytes: FLOOD_BYTES,
+      paths: { '/about-us': 'flood', '/contact': 'trickle' },
     })
     try {
       const out = join(dir, 'out')
@@ -98,15 +143,21 @@ describe('a build against an API that trickles', () => {
         apiUrl: proxy.url,
         outDir: out,
         tools,
-        user: { baseUrl: BASE_URL, api: { timeoutMs: 1_500 } },
+        user: { baseUrl: BASE_URL, api: { timeoutMs: 1_500, maxResponseBytes: 4 * MiB } },
       })
       expect(result.failures).toEqual([
+        {
+          path: '/about-us',
+          status: 502,
+          reason: expect.stringMatching(/^API error: answer larger than 4194304 bytes .*\/about-us\)$/),
+        },
         {
           path: '/contact',
           status: 504,
           reason: expect.stringMatching(/^API error: no complete answer within 1500 ms .*\/contact\)$/),
         },
       ])
+      expect(proxy.sent.get('/about-us')!.bytes).toBeLessThan(FLOOD_BYTES / 4)
       expect(await readdir(dir)).toEqual([])
     } finally {
       await proxy.close()
@@ -114,23 +165,28 @@ describe('a build against an API that trickles', () => {
   }, 60_000)
 })
 
-describe('site preview against an API that trickles', () => {
-  it('answers 504 instead of hanging', async () => {
+describe('site preview against an API that trickles and floods', () => {
+  it('answers 504 and 502 instead of hanging or reading everything', async () => {
     const cacheDir = await mkdtemp(join(tmpdir(), 'site-api-limits-preview-'))
     const proxy = await startHostileApi({
       upstream: demo.url,
-      paths: { '/contact': 'trickle' },
+      floodBytes: FLOOD_BYTES,
+      paths: { '/about-us': 'flood', '/contact': 'trickle' },
     })
     try {
       const { handle } = await makeHandler({
         apiUrl: proxy.url,
         registry: await loadTestRegistry(cacheDir),
-        user: { ...DEMO_OPTIONS, api: { ...DEMO_OPTIONS.api, timeoutMs: 600 } },
+        user: { ...DEMO_OPTIONS, api: { ...DEMO_OPTIONS.api, timeoutMs: 600, maxResponseBytes: 4 * MiB } },
       })
       const slow = await handle(new Request('http://localhost/contact'))
       expect(slow.status).toBe(504)
       expect(await slow.text()).toContain('no complete answer within 600 ms')
       expect(proxy.sent.get('/contact')?.complete).toBe(false)
+      const huge = await handle(new Request('http://localhost/about-us'))
+      expect(huge.status).toBe(502)
+      expect(await huge.text()).toContain(`answer larger than ${4 * MiB} bytes (api.maxResponseBytes)`)
+      expect(proxy.sent.get('/about-us')!.bytes).toBeLessThan(FLOOD_BYTES / 4)
     } finally {
       await proxy.close()
       await rm(cacheDir, { recursive: true, force: true })
