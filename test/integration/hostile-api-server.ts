@@ -10,6 +10,7 @@
  */
 import { createServer, request as httpRequest, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { pipeline, Readable } from 'node:stream'
 
 export interface HostileApi {
   url: string
@@ -33,24 +34,17 @@ export const TRICKLE_BODY = `{"id":1,"type":"Standard","meta":{"title":"Slow"},"
 
 const CHUNK = Buffer.alloc(64 * 1024, 0x20)
 
-async function writeFlood(res: ServerResponse, total: number, record: (bytes: number) => void): Promise<void> {
-  let written = 0
-  while (written < total && !res.destroyed) {
-    const chunk = CHUNK.subarray(0, Math.min(CHUNK.length, total - written))
-    written += chunk.length
-    record(written)
-    if (!res.write(chunk))
-      await new Promise<void>((done) => {
-        const finish = () => {
-          res.off('drain', finish)
-          res.off('close', finish)
-          done()
-        }
-        res.on('drain', finish)
-        res.on('close', finish)
-      })
+/** `total` bytes in 64 KiB chunks; pipeline hands them to the socket only as fast as the client reads. */
+function writeFlood(res: ServerResponse, total: number, record: (bytes: number) => void): void {
+  function* chunks() {
+    for (let written = 0; written < total; ) {
+      const chunk = CHUNK.subarray(0, Math.min(CHUNK.length, total - written))
+      written += chunk.length
+      record(written)
+      yield chunk
+    }
   }
-  res.end()
+  pipeline(Readable.from(chunks()), res, () => {})
 }
 
 export async function startHostileApi(options: HostileApiOptions = {}): Promise<HostileApi> {
@@ -80,7 +74,7 @@ export async function startHostileApi(options: HostileApiOptions = {}): Promise<
     if (behaviour === 'flood' || behaviour === 'declared') {
       const length = behaviour === 'declared' ? { 'content-length': String(floodBytes) } : {}
       res.writeHead(200, { 'content-type': 'application/json', ...length })
-      void writeFlood(res, floodBytes, record)
+      writeFlood(res, floodBytes, record)
       return
     }
     if (!options.upstream) {
