@@ -61,12 +61,17 @@ export function createApiClient(site: ResolvedSite, options: ApiClientOptions = 
         method: 'GET',
         headers: { accept: 'application/json', ...defaultHeaders, ...call.headers },
         signal: deadline.signal,
+        // Not the deadline (they bound the gap between chunks), but undici's own 300 s defaults must not cut a longer one.
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
         dispatcher: options.dispatcher,
       })
       const text = await readBodyText(res.body, res.headers['content-length'], maxResponseBytes)
       return { url, status: res.statusCode, text, headers: flattenHeaders(res.headers) }
     } catch (cause) {
-      throw toFetchError(cause, url, deadline.expired() ? 'expired' : call.signal?.aborted ? 'aborted' : undefined)
+      const code = (cause as { code?: unknown }).code
+      const expired = deadline.expired() || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT'
+      throw toFetchError(cause, url, expired ? 'expired' : call.signal?.aborted ? 'aborted' : undefined)
     } finally {
       deadline.clear()
     }
