@@ -17,6 +17,7 @@ export type ErrorCode =
   | 'API_TIMEOUT'
   | 'API_NETWORK'
   | 'API_BAD_RESPONSE'
+  | 'API_TOO_LARGE'
   | 'CHUNK_LOAD'
   | 'RENDER_FAILED'
   | 'WRITE_OUTSIDE_OUT_DIR'
@@ -50,7 +51,7 @@ export class FetchError extends SiteError {
   readonly method: string
   readonly data: unknown
   constructor(
-    code: Extract<ErrorCode, 'API_HTTP' | 'API_TIMEOUT' | 'API_NETWORK' | 'API_BAD_RESPONSE'>,
+    code: Extract<ErrorCode, 'API_HTTP' | 'API_TIMEOUT' | 'API_NETWORK' | 'API_BAD_RESPONSE' | 'API_TOO_LARGE'>,
     message: string,
     options: SiteErrorOptions & { url: string; method?: string; data?: unknown },
   ) {

@@ -4,8 +4,10 @@ import { errors, FetchError } from '../errors.js'
 import { FETCH_RETRY } from '../shared/constants.js'
 import type { InitialData } from '../shared/types.js'
 import { type PageResult, type RawAnswer, readJsonObject, readPageAnswer } from './answer.js'
+import { startDeadline } from './deadline.js'
 import { toInitialDataPath } from './initial-data-path.js'
 import { filterQuery } from './query.js'
+import { BodyTooLarge, readBodyText } from './read-body.js'
 
 export type { PageResult, RawAnswer } from './answer.js'
 
@@ -44,37 +46,54 @@ const flattenHeaders = (headers: Record<string, string | string[] | undefined>):
 
 /** Creates the one API client of a site; build and preview both use it. No retry (SPEC point 7). */
 export function createApiClient(site: ResolvedSite, options: ApiClientOptions = {}): ApiClient {
-  const { baseUrl, headers: defaultHeaders, timeoutMs } = site.api
+  const { baseUrl, headers: defaultHeaders, timeoutMs, maxResponseBytes } = site.api
   void FETCH_RETRY // retry stays disabled; the statuses a retry would use are in constants.ts
 
-  /** One GET; network failures and timeouts throw FetchError, any HTTP answer is returned as it is. */
+  /**
+   * One GET; network failures, the deadline (`api.timeoutMs`, headers and body together)
+   * and answers over `api.maxResponseBytes` throw FetchError, any HTTP answer is returned as it is.
+   */
   async function fetchAnswer(path: string, call: CallOptions = {}): Promise<RawAnswer> {
     const url = `${baseUrl}${path.replace(/^\/{2,}/, '/')}`
+    const deadline = startDeadline(timeoutMs, call.signal)
     try {
       const res = await request(url, {
         method: 'GET',
         headers: { accept: 'application/json', ...defaultHeaders, ...call.headers },
+        signal: deadline.signal,
+        // Not the deadline (they bound the gap between chunks), but undici's own 300 s defaults must not cut a longer one.
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
-        signal: call.signal,
         dispatcher: options.dispatcher,
       })
-      const text = await res.body.text()
+      const text = await readBodyText(res.body, res.headers['content-length'], maxResponseBytes)
       return { url, status: res.statusCode, text, headers: flattenHeaders(res.headers) }
     } catch (cause) {
-      const err = cause as Error & { code?: string }
-      const timedOut =
-        err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT' || err.name === 'TimeoutError'
-      throw new FetchError(
-        timedOut ? 'API_TIMEOUT' : 'API_NETWORK',
-        `${timedOut ? `no answer within ${timeoutMs} ms` : (err.code ?? err.message)} (GET ${url})`,
-        {
-          url,
-          status: timedOut ? 504 : 502,
-          cause,
-        },
-      )
+      const code = (cause as { code?: unknown }).code
+      const expired = deadline.expired() || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT'
+      throw toFetchError(cause, url, expired ? 'expired' : call.signal?.aborted ? 'aborted' : undefined)
+    } finally {
+      deadline.clear()
     }
+  }
+
+  function toFetchError(cause: unknown, url: string, ended?: 'expired' | 'aborted'): FetchError {
+    if (cause instanceof BodyTooLarge)
+      return new FetchError(
+        'API_TOO_LARGE',
+        `answer larger than ${cause.limitBytes} bytes (api.maxResponseBytes), not read further (GET ${url})`,
+        { url, status: 502, cause },
+      )
+    if (ended === 'expired')
+      return new FetchError('API_TIMEOUT', `no complete answer within ${timeoutMs} ms (GET ${url})`, {
+        url,
+        status: 504,
+        cause,
+      })
+    const err = cause as Error & { code?: unknown }
+    const what =
+      ended === 'aborted' ? 'request aborted by the caller' : typeof err.code === 'string' ? err.code : err.message
+    return new FetchError('API_NETWORK', `${what} (GET ${url})`, { url, status: 502, cause })
   }
 
   async function getJson(

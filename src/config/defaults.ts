@@ -1,4 +1,4 @@
-import { API_TIMEOUT_MS, BUILD_CONCURRENCY } from '../shared/constants.js'
+import { API_MAX_RESPONSE_BYTES, API_TIMEOUT_MS, BUILD_CONCURRENCY } from '../shared/constants.js'
 
 /** The one defaults object: every option's default, in one place. */
 export const DEFAULTS = {
@@ -11,6 +11,7 @@ export const DEFAULTS = {
     proxyReqHeaders: false,
     endpoints: { initialData: '/?type=834', initialDataFallback: '/?type=834' },
     timeoutMs: API_TIMEOUT_MS,
+    maxResponseBytes: API_MAX_RESPONSE_BYTES,
   },
   i18n: { default: 'en', locales: ['en', 'pl', 'de'] },
   features: { contentPreview: true, initInitialData: true, i18nMiddleware: true, debug: false },

@@ -35,6 +35,7 @@ export function resolveSiteOptions(
         initialDataFallback: api.endpoints?.initialDataFallback ?? DEFAULTS.api.endpoints.initialDataFallback,
       },
       timeoutMs: api.timeoutMs ?? DEFAULTS.api.timeoutMs,
+      maxResponseBytes: api.maxResponseBytes ?? DEFAULTS.api.maxResponseBytes,
     },
     i18n: {
       default: merged.i18n?.default ?? DEFAULTS.i18n.default,

@@ -25,8 +25,10 @@ export interface ApiOptions {
     /** Tried once when the primary endpoint fails. @default '/?type=834' */
     initialDataFallback?: string
   }
-  /** Abort an API request that has not answered within this many milliseconds. @default 15000 */
+  /** Deadline of one API request, headers and body together, in milliseconds: an answer not complete by then fails with `API_TIMEOUT`. @default 15000 */
   timeoutMs?: number
+  /** Largest API answer read, in bytes; a larger one fails with `API_TOO_LARGE` and is not read further. @default 33554432 (32 MiB) */
+  maxResponseBytes?: number
 }
 
 export interface SiteOptions {
@@ -106,6 +108,7 @@ export interface ResolvedSite {
     proxyReqHeaders: false | readonly string[]
     endpoints: Readonly<{ initialData: string; initialDataFallback: string }>
     timeoutMs: number
+    maxResponseBytes: number
   }>
   readonly i18n: Readonly<{ default: string; locales: readonly string[] }>
   readonly features: DeepRequired<NonNullable<SiteOptions['features']>>

@@ -72,6 +72,7 @@ const SITE_SHAPE: Shape = {
     proxyReqHeaders: headerList,
     endpoints: { initialData: endpoint, initialDataFallback: endpoint },
     timeoutMs: positiveInt,
+    maxResponseBytes: positiveInt,
   },
   i18n: { default: locale, locales: localeList },
   features: { contentPreview: boolean, initInitialData: boolean, i18nMiddleware: boolean, debug: boolean },

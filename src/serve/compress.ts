@@ -1,33 +1,36 @@
-import { promisify } from 'node:util'
-import { brotliCompress, constants, gzip } from 'node:zlib'
-
-// zlib answers with fresh buffers over their own ArrayBuffer.
-const brotli = promisify(brotliCompress) as (input: Buffer, options: object) => Promise<Buffer<ArrayBuffer>>
-const gzipAsync = promisify(gzip) as (input: Buffer) => Promise<Buffer<ArrayBuffer>>
+import type { Transform } from 'node:stream'
+import { constants, createBrotliCompress, createGzip } from 'node:zlib'
 
 // Text formats only; images and archives are compressed already.
 const COMPRESSIBLE_RE = /^(text\/|application\/(json|javascript|xml|manifest\+json)|image\/svg\+xml)/
 /** Smaller bodies gain nothing worth the work. */
 const MIN_BYTES = 1024
+/** Brotli quality of on-the-fly compression: close to the best ratio at a fraction of quality 11's cost. */
+const BROTLI_QUALITY = 5
+
+export type Encoding = 'br' | 'gzip'
+
+/** True for the types a static host compresses (HTML, CSS, JS, JSON, SVG…): their answers vary by `accept-encoding`. */
+export const isCompressible = (contentType: string): boolean => COMPRESSIBLE_RE.test(contentType)
 
 /**
- * Compresses a response body the way static hosts do (brotli when the client
- * accepts it, else gzip), so local measurements (Lighthouse) see real transfer sizes.
+ * The encoding a static host would answer with (brotli when the client accepts
+ * it, else gzip), so local measurements (Lighthouse) see real transfer sizes;
+ * undefined for small or binary files and clients that accept neither.
  */
-export async function compressBody(
-  request: Request,
-  contentType: string,
-  body: Buffer<ArrayBuffer>,
-): Promise<{ body: Buffer<ArrayBuffer>; headers: Record<string, string> }> {
-  if (body.byteLength < MIN_BYTES || !COMPRESSIBLE_RE.test(contentType)) return { body, headers: {} }
+export function chooseEncoding(request: Request, contentType: string, size: number): Encoding | undefined {
+  if (size < MIN_BYTES || !isCompressible(contentType)) return undefined
   const accepted = request.headers.get('accept-encoding') ?? ''
-  const vary = { vary: 'accept-encoding' }
-  if (/\bbr\b/.test(accepted))
-    return {
-      body: await brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }),
-      headers: { ...vary, 'content-encoding': 'br' },
-    }
-  if (/\bgzip\b/.test(accepted))
-    return { body: await gzipAsync(body), headers: { ...vary, 'content-encoding': 'gzip' } }
-  return { body, headers: vary }
+  if (/\bbr\b/.test(accepted)) return 'br'
+  if (/\bgzip\b/.test(accepted)) return 'gzip'
+  return undefined
+}
+
+/** A streaming compressor for `encoding`: the file flows through it chunk by chunk, never whole. */
+export function createCompressor(encoding: Encoding, size: number): Transform {
+  return encoding === 'br'
+    ? createBrotliCompress({
+        params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: size },
+      })
+    : createGzip()
 }

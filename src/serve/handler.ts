@@ -1,17 +1,20 @@
 import { readFile, realpath, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { ASSETS_DIR, NOT_FOUND_FILE, REDIRECTS_FILE } from '../shared/layout.js'
-import { compressBody } from './compress.js'
-import { contentTypeOf, IMMUTABLE_CACHE, NO_CACHE } from './content-types.js'
+import { IMMUTABLE_CACHE, NO_CACHE } from './content-types.js'
 import { checkRequest, forMethod, textResponse } from './http-checks.js'
 import { matchRedirect, parseRedirects, type RedirectRule } from './redirects.js'
 import { isReallyInside, joinInside, toSafeSegments } from './safe-path.js'
+import { sendFile } from './send-file.js'
 
 /**
  * Serves a built output folder as a static host would: `/a/b` and `/a/b/`
- * -> `a/b/index.html`; files as they are; `_redirects` honoured before files;
+ * -> `a/b/index.html`; files as they are, streamed (see `sendFile` for ranges,
+ * conditional requests and compression); `_redirects` honoured before files;
  * unknown paths -> the locale's `404.html` (`/pl/x` -> `pl/404.html`, else
- * `404.html`) with status 404. Nothing outside the folder is ever read.
+ * `404.html`) with status 404. Nothing outside the folder is ever read, and
+ * neither dotfiles (but `/.well-known/`) nor `_redirects` itself are served.
+ * Every answer carries `X-Content-Type-Options: nosniff`.
  */
 export interface StaticHandlerOptions {
   dir: string
@@ -20,6 +23,17 @@ export interface StaticHandlerOptions {
 /** Cache policy of a served file (path relative to the folder, `/` separated). */
 export function cacheControlOf(relPath: string): string {
   return relPath.startsWith(`${ASSETS_DIR}/`) ? IMMUTABLE_CACHE : NO_CACHE
+}
+
+/**
+ * Paths a static host does not serve although the files exist: dotfiles and
+ * dot-folders (`.env`, `.git/`), except under `/.well-known/`, and the
+ * `_redirects` file itself (Cloudflare Pages and Netlify keep it to themselves).
+ * Example: ['.well-known', 'security.txt'] -> false; ['pl', '.secret'] -> true.
+ */
+export function isHiddenPath(segments: readonly string[]): boolean {
+  if (segments.length === 1 && segments[0]!.toLowerCase() === REDIRECTS_FILE) return true
+  return segments.some((segment, i) => segment.startsWith('.') && !(i === 0 && segment === '.well-known'))
 }
 
 const isFile = async (file: string): Promise<{ size: number; mtimeMs: number } | undefined> => {
@@ -45,38 +59,31 @@ export function createStaticHandler(options: StaticHandlerOptions): (request: Re
     return redirects.rules
   }
 
-  async function sendFile(
+  /** A file inside the folder (symbolic links that leave it refused), or undefined. */
+  async function sendInside(
     request: Request,
-    file: string,
-    relPath: string,
-    status = 200,
+    segments: readonly string[],
+    status: 200 | 404 = 200,
   ): Promise<Response | undefined> {
-    const info = await isFile(file)
-    if (!info || !(await isReallyInside(await realpath(root), file))) return undefined
-    const etag = `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`
-    const headers = { 'content-type': contentTypeOf(file), 'cache-control': cacheControlOf(relPath), etag }
-    if (status === 200 && request.headers.get('if-none-match') === etag)
-      return new Response(null, { status: 304, headers })
-    if (request.method === 'HEAD')
-      return new Response(null, { status, headers: { ...headers, 'content-length': String(info.size) } })
-    const compressed = await compressBody(request, headers['content-type'], await readFile(file))
-    return new Response(compressed.body, { status, headers: { ...headers, ...compressed.headers } })
+    const file = joinInside(root, segments)
+    if (!file || !(await isReallyInside(await realpath(root), file))) return undefined
+    return sendFile({ request, file, cacheControl: cacheControlOf(segments.join('/')), status })
   }
 
   async function notFound(request: Request, segments: readonly string[]): Promise<Response> {
+    const first = segments[0]
     const candidates =
-      segments.length > 1 || (segments.length === 1 && !segments[0]!.includes('.'))
-        ? [[segments[0]!, NOT_FOUND_FILE], [NOT_FOUND_FILE]]
+      first !== undefined && (segments.length > 1 || !first.includes('.')) && !isHiddenPath([first])
+        ? [[first, NOT_FOUND_FILE], [NOT_FOUND_FILE]]
         : [[NOT_FOUND_FILE]]
     for (const candidate of candidates) {
-      const file = joinInside(root, candidate)
-      const page = file && (await sendFile(request, file, candidate.join('/'), 404))
+      const page = await sendInside(request, candidate, 404)
       if (page) return page
     }
     return textResponse(404, 'Not Found')
   }
 
-  return async (request) => {
+  async function answer(request: Request): Promise<Response> {
     const url = new URL(request.url)
     const refused = checkRequest(request, url)
     if (refused) return refused
@@ -89,13 +96,18 @@ export function createStaticHandler(options: StaticHandlerOptions): (request: Re
         headers: { location: redirect.to, 'cache-control': NO_CACHE },
       })
 
-    const relFile = segments.join('/')
-    const asFile = segments.length && !url.pathname.endsWith('/') ? joinInside(root, segments) : undefined
-    const fileAnswer = asFile && (await sendFile(request, asFile, relFile))
-    if (fileAnswer) return fileAnswer
-    const index = joinInside(root, [...segments, 'index.html'])
-    const indexAnswer = index && (await sendFile(request, index, [...segments, 'index.html'].join('/')))
-    if (indexAnswer) return indexAnswer
+    if (!isHiddenPath(segments)) {
+      const asFile = segments.length && !url.pathname.endsWith('/') ? await sendInside(request, segments) : undefined
+      if (asFile) return asFile
+      const index = await sendInside(request, [...segments, 'index.html'])
+      if (index) return index
+    }
     return forMethod(request, await notFound(request, segments))
+  }
+
+  return async (request) => {
+    const response = await answer(request)
+    response.headers.set('x-content-type-options', 'nosniff')
+    return response
   }
 }

@@ -31,7 +31,23 @@ export function toRequest(req: IncomingMessage, signal: AbortSignal): Request | 
   }
 }
 
-/** Writes a Response to Node, streaming its body (server-sent events included); HEAD answers get no body. */
+/** Resolves when `res` can take more (or is gone): what keeps a slow client from piling the body up in memory. */
+const writable = (res: ServerResponse): Promise<void> =>
+  new Promise((done) => {
+    const finish = () => {
+      res.off('drain', finish)
+      res.off('close', finish)
+      done()
+    }
+    res.on('drain', finish)
+    res.on('close', finish)
+  })
+
+/**
+ * Writes a Response to Node, streaming its body (server-sent events included) at
+ * the pace the client reads it; HEAD answers get no body. A body that fails half
+ * way destroys the connection, so the client sees a cut answer, not a short one.
+ */
 export async function writeResponse(
   res: ServerResponse,
   response: Response,
@@ -53,12 +69,16 @@ export async function writeResponse(
   try {
     for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
       if (res.destroyed) break
-      res.write(chunk)
+      if (!res.write(chunk)) await writable(res)
     }
-  } finally {
-    res.end()
+  } catch (error) {
+    res.destroy(error as Error)
+    throw error
   }
+  res.end()
 }
+
+const PLAIN_TEXT = { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' }
 
 /** The whole binding: one node:http request listener around a fetch handler. */
 export function toNodeListener(handler: FetchHandler, onError: (error: unknown) => void = () => {}) {
@@ -70,11 +90,12 @@ export function toNodeListener(handler: FetchHandler, onError: (error: unknown) 
       const request = toRequest(req, abort.signal)
       const response = request
         ? await handler(request)
-        : new Response('Bad Request\n', { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8' } })
+        : new Response('Bad Request\n', { status: 400, headers: PLAIN_TEXT })
       await writeResponse(res, response, req.method)
     })().catch((error: unknown) => {
       onError(error)
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' })
+      if (res.destroyed) return
+      if (!res.headersSent) res.writeHead(500, PLAIN_TEXT)
       res.end(res.writableEnded ? undefined : 'Internal Server Error\n')
     })
   }

@@ -35,8 +35,10 @@ export const MANIFEST_CHECK_INTERVAL_MS = 60_000
 
 /** Parallel API requests of a build (the API's share; render and write do not hold a slot). */
 export const BUILD_CONCURRENCY = 4
-/** An API request that has not answered within this is aborted. */
+/** An API request whose answer (headers and body) is not complete within this is aborted. */
 export const API_TIMEOUT_MS = 15_000
+/** An API answer larger than this is refused (32 MiB): a page answer is tens of kilobytes. */
+export const API_MAX_RESPONSE_BYTES = 32 * 1024 * 1024
 
 /** Longest path the router accepts, in characters. */
 export const MAX_PATH_LENGTH = 1024

@@ -98,7 +98,7 @@ describe('API client against the demo API', () => {
     expect(await fail('/reset')).toMatchObject({ code: 'API_NETWORK', message: expect.stringContaining('/reset') })
     expect(await fail('/hang')).toMatchObject({
       code: 'API_TIMEOUT',
-      message: expect.stringContaining('no answer within 300 ms'),
+      message: expect.stringContaining('no complete answer within 300 ms'),
     })
     api.setFaults([])
   })

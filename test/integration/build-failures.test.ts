@@ -73,7 +73,7 @@ describe('a failing API leaves the previous output as it was', () => {
   it('reports a page that never answers once the client timeout fires', async () => {
     const result = await buildWith([{ path: '/contact', kind: 'hang' }], 300)
     expect(result.failures).toEqual([
-      { path: '/contact', status: 504, reason: expect.stringContaining('no answer within 300 ms') },
+      { path: '/contact', status: 504, reason: expect.stringContaining('no complete answer within 300 ms') },
     ])
     await expectOutputUntouched()
   })

@@ -32,6 +32,7 @@ describe('resolveConfig', () => {
     expect(site!.i18n).toEqual({ default: 'en', locales: ['en', 'pl', 'de'] })
     expect(site!.preview.queryParam).toBe('pce')
     expect(site!.api.allowQuery).toBe(true)
+    expect(site!.api).toMatchObject({ timeoutMs: 15_000, maxResponseBytes: 32 * 1024 * 1024 })
     expect(site!.build).toEqual({ outDir: '.output/public', concurrency: 4 })
   })
 
@@ -138,6 +139,7 @@ describe('validateUserConfig', () => {
           proxyReqHeaders: false,
           endpoints: { initialData: '?type=834', initialDataFallback: '/?type=834' },
           timeoutMs: 1000,
+          maxResponseBytes: 1_048_576,
         },
         i18n: { default: 'en', locales: ['en', 'pl', 'de'] },
         features: { contentPreview: false, initInitialData: true, i18nMiddleware: true, debug: false },
@@ -152,5 +154,11 @@ describe('validateUserConfig', () => {
       { path: 'api.proxyHeaders', message: 'expected false or a list of lower-case header names' },
     ])
     expect(validateUserConfig(3)).toHaveLength(1)
+  })
+  it('refuses an api.maxResponseBytes that is not a whole number of bytes above 0 (issue 13)', () => {
+    for (const value of [0, -1, 1.5, '32MB'])
+      expect(validateUserConfig({ api: { maxResponseBytes: value } }), String(value)).toEqual([
+        { path: 'api.maxResponseBytes', message: 'expected a whole number greater than 0' },
+      ])
   })
 })

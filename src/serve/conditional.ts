@@ -1,0 +1,50 @@
+/**
+ * Validators of a served file and the conditional request headers that use them
+ * (RFC 9110 section 13): `If-None-Match`, `If-Modified-Since`, `If-Range`.
+ * The ETag is strong (`"size-mtime"`, hex) for the file's bytes as they are; an
+ * answer compressed on the fly carries it weak (`W/"…"`), as nginx does, since its
+ * bytes differ while the content is the same.
+ */
+export interface FileValidators {
+  /** Strong ETag of the file as stored. */
+  etag: string
+  /** HTTP date of the file's modification time (whole seconds). */
+  lastModified: string
+}
+
+const mtimeSeconds = (mtimeMs: number): number => Math.floor(mtimeMs / 1000)
+
+export function validatorsOf(info: { size: number; mtimeMs: number }): FileValidators {
+  return {
+    etag: `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`,
+    lastModified: new Date(mtimeSeconds(info.mtimeMs) * 1000).toUTCString(),
+  }
+}
+
+/** `W/"x"` -> `"x"`: the weak comparison of RFC 9110 section 8.8.3.2 compares what is left. */
+const opaqueTag = (tag: string): string => tag.trim().replace(/^W\//, '')
+
+/**
+ * True when the client's copy is current and a 304 is the answer: `If-None-Match`
+ * (weak comparison, `*` matches any file) decides when present, else `If-Modified-Since`.
+ */
+export function isNotModified(headers: Headers, etag: string, mtimeMs: number): boolean {
+  const ifNoneMatch = headers.get('if-none-match')
+  if (ifNoneMatch !== null)
+    return ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((tag) => opaqueTag(tag) === opaqueTag(etag))
+  const since = Date.parse(headers.get('if-modified-since') ?? '')
+  return !Number.isNaN(since) && mtimeSeconds(mtimeMs) <= Math.floor(since / 1000)
+}
+
+/**
+ * True when a `Range` may be honoured: no `If-Range`, or one that still holds, by
+ * strong comparison of the ETag or the exact `Last-Modified` date. A weak ETag
+ * never holds (RFC 9110 section 13.1.5); the whole file is sent instead.
+ */
+export function isIfRangeCurrent(headers: Headers, validators: FileValidators): boolean {
+  const ifRange = headers.get('if-range')?.trim()
+  if (ifRange === undefined) return true
+  if (ifRange.startsWith('"') || ifRange.startsWith('W/')) return ifRange === validators.etag
+  const date = Date.parse(ifRange)
+  return !Number.isNaN(date) && date === Date.parse(validators.lastModified)
+}

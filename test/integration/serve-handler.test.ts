@@ -1,0 +1,302 @@
+/**
+ * `site serve`'s handler, called with a Request (no socket), on files written to a
+ * temporary folder: streaming, Range, conditional requests, nosniff, hidden paths
+ * (issue 13 item 11, issue 14 item 2).
+ */
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, readdir, readlink, rm, stat, utimes, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createStaticHandler } from '../../src/serve/handler.js'
+
+const BIG_BYTES = 8 * 1024 * 1024
+/** A binary file whose every byte says where it is (byte i is i mod 251), so any range is checkable. */
+const big = Buffer.alloc(BIG_BYTES)
+for (let i = 0; i < BIG_BYTES; i++) big[i] = i % 251
+const page = `<!doctype html><title>Big page</title>${'<p>Amberline builds software.</p>'.repeat(2000)}`
+const MTIME = new Date('2026-03-01T10:00:00Z')
+
+const files: Record<string, string | Buffer> = {
+  'index.html': '<!doctype html><title>Home</title>',
+  '404.html': '<!doctype html><title>Not found</title>',
+  'pl/404.html': '<!doctype html><title>Nie znaleziono</title>',
+  'video.bin': big,
+  'big/index.html': page,
+  'empty.txt': '',
+  '.env': 'SECRET=1',
+  '.git/config': '[core] secret',
+  '.git/404.html': 'secret 404 page',
+  '.hidden/index.html': 'secret index',
+  'pl/.secret': 'secret',
+  '.well-known/security.txt': 'Contact: mailto:security@example.com',
+  '.well-known/.private': 'secret',
+  _redirects: '/old /index.html 301\n',
+}
+
+let dir: string
+let handle: (request: Request) => Promise<Response>
+const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
+  handle(new Request(`http://localhost${path}`, { method, headers }))
+const bytes = async (res: Response) => Buffer.from(await res.arrayBuffer())
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'site-serve-handler-'))
+  for (const [name, contents] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, name)), { recursive: true })
+    await writeFile(join(dir, name), contents)
+    await utimes(join(dir, name), MTIME, MTIME)
+  }
+  handle = createStaticHandler({ dir })
+})
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true })
+})
+
+describe('file bodies are streamed (issue 13, item 11)', () => {
+  it('hands a large file over in small chunks, not as one buffer read whole', async () => {
+    const res = await get('/video.bin')
+    expect(res.status).toBe(200)
+    const reader = res.body!.getReader()
+    const first = await reader.read()
+    expect(first.value!.byteLength).toBeGreaterThan(0)
+    expect(first.value!.byteLength).toBeLessThanOrEqual(1024 * 1024)
+    expect(Buffer.from(first.value!).equals(big.subarray(0, first.value!.byteLength))).toBe(true)
+    await reader.cancel()
+  })
+
+  it.runIf(existsSync('/proc/self/fd'))('closes the file when the client goes away mid-body', async () => {
+    const file = join(dir, 'video.bin')
+    const openOnFile = async () => {
+      let count = 0
+      for (const fd of await readdir('/proc/self/fd'))
+        if ((await readlink(`/proc/self/fd/${fd}`).catch(() => '')) === file) count++
+      return count
+    }
+    const reader = (await get('/video.bin')).body!.getReader()
+    await reader.read()
+    expect(await openOnFile()).toBe(1)
+    await reader.cancel()
+    await expect.poll(openOnFile).toBe(0)
+  })
+
+  it('sends the whole file with its length, validators and Accept-Ranges', async () => {
+    const res = await get('/video.bin')
+    expect(res.headers.get('content-length')).toBe(String(BIG_BYTES))
+    expect(res.headers.get('accept-ranges')).toBe('bytes')
+    expect(res.headers.get('last-modified')).toBe(MTIME.toUTCString())
+    expect(res.headers.get('etag')).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/)
+    expect((await bytes(res)).equals(big)).toBe(true)
+  })
+
+  it('compresses text while streaming it (brotli, gzip) with a weak ETag and no length', async () => {
+    const br = await get('/big/', { 'accept-encoding': 'gzip, br' })
+    expect(br.headers.get('content-encoding')).toBe('br')
+    expect(br.headers.get('vary')).toBe('accept-encoding')
+    expect(br.headers.get('content-length')).toBeNull()
+    expect(br.headers.get('etag')).toMatch(/^W\/"/)
+    expect(brotliDecompressSync(await bytes(br)).toString()).toBe(page)
+    const gzip = await get('/big/', { 'accept-encoding': 'gzip' })
+    expect(gzip.headers.get('content-encoding')).toBe('gzip')
+    expect(gunzipSync(await bytes(gzip)).toString()).toBe(page)
+    const plain = await get('/big/')
+    expect(plain.headers.get('content-encoding')).toBeNull()
+    expect(plain.headers.get('content-length')).toBe(String(Buffer.byteLength(page)))
+    expect((await bytes(plain)).toString()).toBe(page)
+  })
+
+  it('answers HEAD with the GET headers and no body, and serves an empty file', async () => {
+    const head = await get('/video.bin', { range: 'bytes=0-9' }, 'HEAD')
+    expect(head.status).toBe(200) // Range is defined for GET only
+    expect(head.headers.get('content-length')).toBe(String(BIG_BYTES))
+    expect(head.body).toBeNull()
+    const empty = await get('/empty.txt')
+    expect(empty.status).toBe(200)
+    expect(empty.headers.get('content-length')).toBe('0')
+    expect((await bytes(empty)).byteLength).toBe(0)
+  })
+})
+
+describe('Range requests', () => {
+  const cases: Array<[string, number, number]> = [
+    ['bytes=0-9', 0, 9],
+    ['bytes=1000-1999', 1000, 1999],
+    [`bytes=${BIG_BYTES - 10}-`, BIG_BYTES - 10, BIG_BYTES - 1],
+    ['bytes=-16', BIG_BYTES - 16, BIG_BYTES - 1],
+    [`bytes=100-${BIG_BYTES + 5000}`, 100, BIG_BYTES - 1],
+    [`bytes=-${BIG_BYTES * 2}`, 0, BIG_BYTES - 1],
+  ]
+  it.each(cases)('%s -> 206 with bytes %i-%i', async (range, start, end) => {
+    const res = await get('/video.bin', { range })
+    expect(res.status).toBe(206)
+    expect(res.headers.get('content-range')).toBe(`bytes ${start}-${end}/${BIG_BYTES}`)
+    expect(res.headers.get('content-length')).toBe(String(end - start + 1))
+    expect((await bytes(res)).equals(big.subarray(start, end + 1))).toBe(true)
+  })
+
+  it('answers 416 with the size to a range past the end', async () => {
+    for (const range of [`bytes=${BIG_BYTES}-`, `bytes=${BIG_BYTES + 1}-${BIG_BYTES + 9}`, 'bytes=-0']) {
+      const res = await get('/video.bin', { range })
+      expect(res.status, range).toBe(416)
+      expect(res.headers.get('content-range'), range).toBe(`bytes */${BIG_BYTES}`)
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff')
+    }
+    expect((await get('/empty.txt', { range: 'bytes=0-' })).status).toBe(416)
+  })
+
+  it('sends the whole file for several ranges, another unit or a malformed range', async () => {
+    for (const range of ['bytes=0-1,5-6', 'items=0-1', 'bytes=9-2', 'bytes=-', 'bytes=a-b']) {
+      const res = await get('/video.bin', { range })
+      expect(res.status, range).toBe(200)
+      expect(res.headers.get('content-length'), range).toBe(String(BIG_BYTES))
+      await res.body?.cancel()
+    }
+  })
+
+  it('never compresses a range, even of text for a client that takes brotli', async () => {
+    const res = await get('/big/', { range: 'bytes=0-14', 'accept-encoding': 'br, gzip' })
+    expect(res.status).toBe(206)
+    expect(res.headers.get('content-encoding')).toBeNull()
+    expect(res.headers.get('etag')).toMatch(/^"/)
+    expect((await bytes(res)).toString()).toBe(page.slice(0, 15))
+  })
+
+  it('honours If-Range: the range while the validator holds, the whole file once it changed', async () => {
+    const { etag, lastModified } = await validators('/video.bin')
+    const withIfRange = async (ifRange: string) => {
+      const res = await get('/video.bin', { range: 'bytes=0-9', 'if-range': ifRange })
+      await res.body?.cancel()
+      return res.status
+    }
+    expect(await withIfRange(etag)).toBe(206)
+    expect(await withIfRange(lastModified)).toBe(206)
+    expect(await withIfRange('"0-0"')).toBe(200)
+    expect(await withIfRange(`W/${etag}`)).toBe(200) // a weak validator never holds for If-Range
+    expect(await withIfRange(new Date(MTIME.getTime() - 60_000).toUTCString())).toBe(200)
+  })
+
+  it('ignores Range on a 404 page', async () => {
+    const res = await get('/missing', { range: 'bytes=0-3' })
+    expect(res.status).toBe(404)
+    expect(await res.text()).toContain('Not found')
+  })
+})
+
+async function validators(path: string): Promise<{ etag: string; lastModified: string }> {
+  const res = await get(path, {}, 'HEAD')
+  return { etag: res.headers.get('etag')!, lastModified: res.headers.get('last-modified')! }
+}
+
+describe('conditional requests', () => {
+  it('answers 304 to a matching If-None-Match (weak comparison, lists, *), 200 otherwise', async () => {
+    const { etag } = await validators('/video.bin')
+    for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+      const res = await get('/video.bin', { 'if-none-match': ifNoneMatch })
+      expect(res.status, ifNoneMatch).toBe(304)
+      expect(res.body, ifNoneMatch).toBeNull()
+      expect(res.headers.get('etag')).toBe(etag)
+    }
+    const changed = await get('/video.bin', { 'if-none-match': '"other"' })
+    expect(changed.status).toBe(200)
+    await changed.body?.cancel()
+  })
+
+  it('matches the weak ETag of a compressed answer to its file', async () => {
+    const br = await get('/big/', { 'accept-encoding': 'br' })
+    const weak = br.headers.get('etag')!
+    await br.body?.cancel()
+    expect((await get('/big/', { 'accept-encoding': 'br', 'if-none-match': weak })).status).toBe(304)
+  })
+
+  it('answers 304 to If-Modified-Since at or after Last-Modified, and lets If-None-Match decide when both come', async () => {
+    const { lastModified } = await validators('/video.bin')
+    expect((await get('/video.bin', { 'if-modified-since': lastModified })).status).toBe(304)
+    expect((await get('/video.bin', { 'if-modified-since': new Date().toUTCString() })).status).toBe(304)
+    const older = await get('/video.bin', { 'if-modified-since': new Date(MTIME.getTime() - 1000).toUTCString() })
+    expect(older.status).toBe(200)
+    await older.body?.cancel()
+    const both = await get('/video.bin', { 'if-modified-since': lastModified, 'if-none-match': '"other"' })
+    expect(both.status).toBe(200)
+    await both.body?.cancel()
+    const garbage = await get('/video.bin', { 'if-modified-since': 'yesterday' })
+    expect(garbage.status).toBe(200)
+    await garbage.body?.cancel()
+  })
+
+  it('sees a file changed on disk: new validators, full answer', async () => {
+    const { etag } = await validators('/index.html')
+    const later = new Date(MTIME.getTime() + 5000)
+    await utimes(join(dir, 'index.html'), later, later)
+    try {
+      const res = await get('/', { 'if-none-match': etag })
+      expect(res.status).toBe(200)
+      expect(res.headers.get('last-modified')).toBe(later.toUTCString())
+      expect(await res.text()).toContain('<title>Home</title>')
+    } finally {
+      await utimes(join(dir, 'index.html'), MTIME, MTIME)
+    }
+  })
+})
+
+describe('what is never served', () => {
+  it('answers 404 (the locale 404 page) for dotfiles and dot-folders', async () => {
+    for (const path of ['/.env', '/.git/config', '/.git/', '/.hidden/', '/.hidden', '/.well-known/.private']) {
+      const res = await get(path)
+      expect(res.status, path).toBe(404)
+      const body = await res.text()
+      expect(body, path).toContain('<title>Not found</title>')
+      expect(body, path).not.toContain('secret')
+    }
+    const pl = await get('/pl/.secret')
+    expect(pl.status).toBe(404)
+    expect(await pl.text()).toContain('Nie znaleziono')
+  })
+
+  it('serves /.well-known/', async () => {
+    const res = await get('/.well-known/security.txt')
+    expect(res.status).toBe(200)
+    expect(await res.text()).toBe(files['.well-known/security.txt'])
+  })
+
+  it('does not serve _redirects itself, and still applies its rules (issue 14, item 2)', async () => {
+    for (const path of ['/_redirects', '/_Redirects', '/_redirects/']) {
+      const res = await get(path)
+      expect(res.status, path).toBe(404)
+      expect(await res.text(), path).not.toContain('/old')
+    }
+    const redirect = await get('/old')
+    expect(redirect.status).toBe(301)
+    expect(redirect.headers.get('location')).toBe('/index.html')
+  })
+
+  it('sends X-Content-Type-Options: nosniff on every answer', async () => {
+    const { etag } = await validators('/video.bin')
+    const requests: Array<[string, Record<string, string>, string, number]> = [
+      ['/', {}, 'GET', 200],
+      ['/video.bin', { range: 'bytes=0-1' }, 'GET', 206],
+      ['/video.bin', { 'if-none-match': etag }, 'GET', 304],
+      ['/old', {}, 'GET', 301],
+      ['/%00', {}, 'GET', 400],
+      ['/a%5cb', {}, 'GET', 400],
+      ['/', {}, 'POST', 405],
+      ['/missing', {}, 'GET', 404],
+      ['/.env', {}, 'HEAD', 404],
+    ]
+    for (const [path, headers, method, status] of requests) {
+      const res = await get(path, headers, method)
+      expect(res.status, `${method} ${path}`).toBe(status)
+      expect(res.headers.get('x-content-type-options'), `${method} ${path}`).toBe('nosniff')
+      await res.body?.cancel()
+    }
+    const bare = await mkdtemp(join(tmpdir(), 'site-serve-bare-'))
+    try {
+      const res = await createStaticHandler({ dir: bare })(new Request('http://localhost/nothing'))
+      expect(res.status).toBe(404)
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff')
+      expect((await stat(bare)).isDirectory()).toBe(true)
+    } finally {
+      await rm(bare, { recursive: true, force: true })
+    }
+  })
+})
