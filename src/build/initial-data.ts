@@ -5,9 +5,9 @@
  */
 import { createHash } from 'node:crypto'
 import type { ApiClient } from '../api/client.js'
+import type { PageRenderer } from '../render/renderer.js'
 import { initialDataFile } from '../shared/layout.js'
 import type { InitialData } from '../shared/types.js'
-import type { PageRenderer } from './renderer.js'
 import type { LocaleData } from './types.js'
 
 /** Initial data of a site that does not fetch it (`features.initInitialData: false`). */

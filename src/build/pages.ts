@@ -7,11 +7,12 @@
 import type { LimitFunction } from 'p-limit'
 import type { ApiClient } from '../api/client.js'
 import type { ResolvedSite } from '../config/types.js'
+import { redirectPayload } from '../render/payload.js'
 import { checkRedirectTarget } from '../shared/redirect-target.js'
 import { getLocaleFromPath, toHtmlFile, toPayloadFile } from '../shared/url.js'
 import type { DiscoveredPath, LinkOrigin } from './crawl.js'
 import { fetchPage } from './fetch-page.js'
-import { renderRedirectHtml, toRedirectPayload } from './redirect.js'
+import { renderRedirectHtml } from './redirect.js'
 import type { OutputFile } from './render-files.js'
 import type { PageJob, PageOutput } from './render-jobs.js'
 import type { RenderService } from './render-pool.js'
@@ -104,7 +105,7 @@ async function buildRedirect(
     return []
   }
   const canonical = target.type === 'internal' ? toSiteUrl(target.to, p.site.baseUrl) : target.to
-  const payload = toRedirectPayload({ buildId: p.buildId, locale, path, to: target.to, statusCode })
+  const payload = redirectPayload({ buildId: p.buildId, locale, path, to: target.to, statusCode })
   const files = [
     { path: toHtmlFile(path), contents: renderRedirectHtml({ to: target.to, canonical, lang: locale }) },
     { path: toPayloadFile(path), contents: JSON.stringify(payload) },

@@ -1,10 +1,9 @@
 /**
- * Pure: what a redirect record (contract 3.5) becomes in a static output: a
- * small HTML page that redirects (meta refresh, canonical, a plain link), a
- * redirect payload for client navigation, and a line of `_redirects`.
+ * Pure: what a redirect record (contract 3.5) becomes in a static output besides its
+ * payload (src/render/payload.ts): a small HTML page that redirects (meta refresh,
+ * canonical, a plain link) and a line of `_redirects`.
  */
 
-import type { PagePayload } from '../shared/contract.js'
 import { escapeHtml } from '../shared/escape.js'
 import type { BuildRedirect } from './types.js'
 
@@ -29,20 +28,6 @@ export function renderRedirectHtml(options: { to: string; canonical: string; lan
     '',
   ].join('\n')
 }
-
-/** The redirect payload the client reads instead of a page. */
-export const toRedirectPayload = (options: {
-  buildId: string
-  locale: string
-  path: string
-  to: string
-  statusCode: number
-}): PagePayload => ({
-  buildId: options.buildId,
-  locale: options.locale,
-  path: options.path,
-  redirect: { to: options.to, statusCode: options.statusCode },
-})
 
 /** `_redirects` (Netlify / Cloudflare Pages format): `from to status`, one per line, sorted by `from`. */
 export function renderRedirectsFile(redirects: readonly BuildRedirect[]): string {

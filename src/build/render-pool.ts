@@ -7,6 +7,7 @@
 import { setImmediate as yieldToIo } from 'node:timers/promises'
 import { Worker } from 'node:worker_threads'
 import { type ErrorCode, SiteError } from '../errors.js'
+import type { PageRenderer } from '../render/renderer.js'
 import {
   type JobContext,
   type NotFoundJob,
@@ -16,7 +17,6 @@ import {
   runNotFoundJob,
   runPageJob,
 } from './render-jobs.js'
-import type { PageRenderer } from './renderer.js'
 
 export type SharedContext = Omit<JobContext, 'renderer'>
 

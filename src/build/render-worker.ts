@@ -4,9 +4,9 @@
  */
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads'
 import { isSiteError } from '../errors.js'
+import { loadRenderer, type PageRenderer } from '../render/renderer.js'
 import { type JobContext, runNotFoundJob, runPageJob } from './render-jobs.js'
 import type { FromWorker, ToWorker } from './render-pool.js'
-import { loadRenderer, type PageRenderer } from './renderer.js'
 
 async function serve(port: MessagePort, root: string): Promise<void> {
   const send = (message: FromWorker) => port.postMessage(message)

@@ -5,8 +5,8 @@
 import type { Dispatcher } from 'undici'
 import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
 import type { ClientBundle } from '../hydration/bundle.js'
+import type { PageRenderer } from '../render/renderer.js'
 import type { InitialData } from '../shared/types.js'
-import type { PageRenderer } from './renderer.js'
 
 export interface BuildLogger {
   info(line: string): void

@@ -1,6 +1,9 @@
 import { type ApiClient, type ApiClientOptions, createApiClient } from '../api/client.js'
 import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
 import type { ClientBundle } from '../hydration/bundle.js'
+import { renderDocument } from '../render/document.js'
+import { renderPage } from '../render/render-page.js'
+import type { PageRenderer } from '../render/renderer.js'
 import { toPublicSiteInfo } from '../render/site-info.js'
 import type { PublicSiteInfo, TemplateRegistry } from '../shared/contract.js'
 import type { ReloadEvents } from './events.js'
@@ -22,7 +25,8 @@ export interface PreviewSite {
 export interface PreviewContext {
   readonly config: ResolvedConfig
   readonly sites: readonly PreviewSite[]
-  readonly registry: TemplateRegistry
+  /** The render core over the loaded templates: the one build workers render with. */
+  readonly renderer: Pick<PageRenderer, 'renderPage' | 'renderDocument'>
   readonly client: ClientBundle
   /** Bundle files by URL path (`/_site/assets/entry-3f2a.js`). */
   readonly assetFiles: ReadonlyMap<string, string | Uint8Array>
@@ -59,7 +63,7 @@ export function createPreviewContext(input: PreviewContextInput): PreviewContext
       api: createApiClient(site, input.api),
       info: toPublicSiteInfo(site),
     })),
-    registry: input.registry,
+    renderer: { renderPage: (state) => renderPage(state, input.registry), renderDocument },
     client: input.client,
     assetFiles: new Map(input.client.files.map((file) => [`/${file.path.replace(/^\/+/, '')}`, file.contents])),
     publicFiles: input.publicFiles ?? new Map(),

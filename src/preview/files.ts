@@ -10,12 +10,16 @@ import { PREVIEW_BUILD_ID, type PreviewContext, type PreviewSite } from './conte
 
 /** Preview's own files under `/_site/` and the project's `public/` folder. */
 
-export const jsonResponse = (status: number, value: unknown, headers: HeadersInit = {}): Response => {
+/** A JSON answer from JSON text (no-store unless the headers say otherwise). */
+export const jsonTextResponse = (status: number, json: string, headers: HeadersInit = {}): Response => {
   const out = new Headers(headers)
   out.set('content-type', 'application/json; charset=utf-8')
   if (!out.has('cache-control')) out.set('cache-control', 'no-store')
-  return new Response(JSON.stringify(value), { status, headers: out })
+  return new Response(json, { status, headers: out })
 }
+
+export const jsonResponse = (status: number, value: unknown, headers: HeadersInit = {}): Response =>
+  jsonTextResponse(status, JSON.stringify(value), headers)
 
 export async function serveInternal(
   ctx: PreviewContext,

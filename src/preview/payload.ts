@@ -1,12 +1,12 @@
 import { errors } from '../errors.js'
+import { pagePayloadJson, redirectPayload } from '../render/payload.js'
 import { BUILD_ID_QUERY } from '../shared/constants.js'
-import type { PagePayload } from '../shared/contract.js'
 import { liveInitialDataUrl } from '../shared/layout.js'
 import { checkRedirectTarget } from '../shared/redirect-target.js'
 import { fromPayloadUrl, getLocaleFromPath, normalizePagePath } from '../shared/url.js'
 import { toApiRequestHeaders, toProxiedResponseHeaders } from './api-headers.js'
 import { PREVIEW_BUILD_ID, type PreviewSite } from './context.js'
-import { jsonResponse } from './files.js'
+import { jsonResponse, jsonTextResponse } from './files.js'
 import { loadPage } from './load-page.js'
 
 /**
@@ -43,16 +43,10 @@ export async function servePayload(target: PreviewSite, request: Request, url: U
       const error = errors.redirectRefused(loaded.to, checked.reason)
       return jsonResponse(error.status, { status: error.status, message: error.message }, headers)
     }
-    const payload: PagePayload = { ...base, redirect: { to: checked.to, statusCode: loaded.statusCode } }
-    return jsonResponse(200, payload, headers)
+    return jsonResponse(200, redirectPayload({ ...base, to: checked.to, statusCode: loaded.statusCode }), headers)
   }
   if (!loaded.page)
     return jsonResponse(loaded.status, { status: loaded.status, message: loaded.error?.message ?? 'Error' }, headers)
-  const payload: PagePayload = {
-    ...base,
-    status: loaded.status,
-    page: loaded.page,
-    initialDataUrl: liveInitialDataUrl(locale),
-  }
-  return jsonResponse(loaded.status, payload, headers)
+  const head = { ...base, status: loaded.status, initialDataUrl: liveInitialDataUrl(locale) }
+  return jsonTextResponse(loaded.status, pagePayloadJson(head, JSON.stringify(loaded.page)), headers)
 }

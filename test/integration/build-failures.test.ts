@@ -71,9 +71,11 @@ describe('a failing API leaves the previous output as it was', () => {
   })
 
   it('reports a page that never answers once the client timeout fires', async () => {
-    const result = await buildWith([{ path: '/contact', kind: 'hang' }], 300)
+    // Generous: the deadline holds for every request of the build, and a loaded CI machine must not
+    // push an ordinary page past it (300 ms did, now and then, with both cores busy).
+    const result = await buildWith([{ path: '/contact', kind: 'hang' }], 2000)
     expect(result.failures).toEqual([
-      { path: '/contact', status: 504, reason: expect.stringContaining('no complete answer within 300 ms') },
+      { path: '/contact', status: 504, reason: expect.stringContaining('no complete answer within 2000 ms') },
     ])
     await expectOutputUntouched()
   })

@@ -3,11 +3,11 @@ import { readdir, readFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from '../../src/build/build.js'
-import { loadRenderer, type PageRenderer } from '../../src/build/renderer.js'
 import type { BuildOptions, BuildResult } from '../../src/build/types.js'
 import { resolveSites } from '../../src/config/resolve.js'
 import type { ResolvedConfig, UserConfig } from '../../src/config/types.js'
 import { bundleClient, type ClientBundle } from '../../src/hydration/bundle.js'
+import { loadRenderer, type PageRenderer } from '../../src/render/renderer.js'
 import { classifyLink } from '../../src/shared/links.js'
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url))

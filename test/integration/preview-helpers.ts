@@ -100,10 +100,11 @@ export function readBoot(html: string): {
   return JSON.parse(match[1]!.replace(/\\u003c/gi, '<'))
 }
 
-/** A handler over `config`, with the real templates and the fake client bundle. */
+/** A handler over `config`, with the real templates and (unless given a real one) the fake client bundle. */
 export async function makeHandler(options: {
   apiUrl: string
   registry: import('../../src/shared/contract.js').TemplateRegistry
+  client?: ClientBundle
   user?: UserConfig
   publicFiles?: ReadonlyMap<string, string>
   log?: (line: string) => void
@@ -115,7 +116,7 @@ export async function makeHandler(options: {
   const ctx = createPreviewContext({
     config: makeConfig(options.apiUrl, options.user),
     registry: options.registry,
-    client: FAKE_CLIENT,
+    client: options.client ?? FAKE_CLIENT,
     events,
     publicFiles: options.publicFiles ?? new Map(),
     log: options.log ?? (() => {}),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { renderRedirectHtml, renderRedirectsFile, toRedirectPayload } from '../../../src/build/redirect.js'
+import { renderRedirectHtml, renderRedirectsFile } from '../../../src/build/redirect.js'
+import { redirectPayload } from '../../../src/render/payload.js'
 
 describe('redirect page', () => {
   it('redirects with meta refresh, canonical and a link', () => {
@@ -17,7 +18,7 @@ describe('redirect page', () => {
   })
 
   it('has a payload the client reads as a redirect', () => {
-    expect(toRedirectPayload({ buildId: 'b', locale: 'pl', path: '/pl/x', to: '/pl/y', statusCode: 302 })).toEqual({
+    expect(redirectPayload({ buildId: 'b', locale: 'pl', path: '/pl/x', to: '/pl/y', statusCode: 302 })).toEqual({
       buildId: 'b',
       locale: 'pl',
       path: '/pl/x',

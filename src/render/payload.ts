@@ -1,0 +1,41 @@
+/**
+ * Page payloads (`{path}/_payload.json`): what client navigation renders from, written by the
+ * build and answered live by preview, in one shape (`PagePayload`).
+ */
+import type { PagePayload } from '../shared/contract.js'
+
+/**
+ * JSON of `object` with one more member, `key`, whose value is already JSON text:
+ * how one serialisation of a page serves both its boot JSON and its payload.
+ * Example: ({ a: 1 }, 'page', '{"id":2}') -> '{"a":1,"page":{"id":2}}'.
+ */
+export function jsonWithMember(object: object, key: string, valueJson: string): string {
+  const json = JSON.stringify(object)
+  return `${json.slice(0, -1)}${json === '{}' ? '' : ','}${JSON.stringify(key)}:${valueJson}}`
+}
+
+export interface PayloadHead {
+  buildId: string
+  locale: string
+  path: string
+  status: number
+  /** Where the locale's initial data is: the build's content-hashed file, or preview's live URL. */
+  initialDataUrl: string
+}
+
+/** The payload of a page, as JSON text, from the page's own JSON text (`JSON.stringify(page)`). */
+export const pagePayloadJson = (head: PayloadHead, pageJson: string): string => jsonWithMember(head, 'page', pageJson)
+
+/** The payload the client reads instead of a page at a redirecting path. */
+export const redirectPayload = (options: {
+  buildId: string
+  locale: string
+  path: string
+  to: string
+  statusCode: number
+}): PagePayload => ({
+  buildId: options.buildId,
+  locale: options.locale,
+  path: options.path,
+  redirect: { to: options.to, statusCode: options.statusCode },
+})

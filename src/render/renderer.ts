@@ -1,0 +1,35 @@
+/**
+ * The render core as one object: what build workers and preview render with, and what
+ * tests hand in as a stub. Build and preview never import a template by name.
+ */
+import type { RenderResult, RenderState, TemplateRegistry } from '../shared/contract.js'
+import type { InitialData, PageData } from '../shared/types.js'
+import type { DocumentInput } from './document.js'
+
+/** The render core's shapes: `problems` are data problems found and repaired, listed in the build report. */
+export interface PageRenderer {
+  /** `page: null` when the value is not a page at all. */
+  preparePage(raw: unknown): { page: PageData | null; problems: string[] }
+  prepareInitialData(raw: unknown): { data: InitialData; problems: string[] }
+  renderPage(state: RenderState): RenderResult
+  renderDocument(input: DocumentInput): string
+}
+
+/**
+ * The render core over a template registry. Imported on use, so that a main thread that
+ * only coordinates render workers never loads React.
+ */
+export async function createRenderer(registry: TemplateRegistry): Promise<PageRenderer> {
+  const [{ renderPage }, { renderDocument }, { preparePage, prepareInitialData }] = await Promise.all([
+    import('./render-page.js'),
+    import('./document.js'),
+    import('./prepare.js'),
+  ])
+  return { preparePage, prepareInitialData, renderPage: (state) => renderPage(state, registry), renderDocument }
+}
+
+/** The render core with the templates of `root` (bundled for Node, see src/hydration/node-registry.ts). */
+export async function loadRenderer(root: string): Promise<PageRenderer> {
+  const { loadTemplates } = await import('../hydration/node-registry.js')
+  return createRenderer(await loadTemplates(root))
+}
