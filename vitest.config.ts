@@ -11,6 +11,8 @@ export default defineConfig({
     },
   },
   test: {
+    // Render workers and bin/site.js run dist/: compiled from the sources under test first.
+    globalSetup: ['test/global-setup.ts'],
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     testTimeout: 60_000,
     hookTimeout: 120_000,

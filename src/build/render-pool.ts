@@ -60,7 +60,8 @@ export function createInlineRenderService(renderer: PageRenderer | Promise<PageR
   }
 }
 
-// Compiled, the worker sits beside this file; run from src/ (tests), it is taken from dist/.
+// Compiled, the worker sits beside this file; run from src/ (tests), it is taken from dist/, which the
+// test run compiles from the sources first (test/global-setup.ts).
 const WORKER_URL = new URL(
   import.meta.url.endsWith('.ts') ? '../../dist/build/render-worker.js' : './render-worker.js',
   import.meta.url,
