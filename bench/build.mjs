@@ -62,13 +62,15 @@ async function runChild({ apiUrl, outDir, concurrency, renderThreads, stubRender
     import(dist('build/build.js')),
     import(dist('config/resolve.js')),
   ])
-  const sites = resolveSites({ baseUrl: 'https://www.example.com' }, { apiBaseUrl: apiUrl }, 'bench')
+  const sites = resolveSites(
+    { baseUrl: 'https://www.example.com' },
+    { apiBaseUrl: apiUrl, outDir, concurrency },
+    'bench',
+  )
   const renderer = stubRender ? await createStubRenderer() : undefined
   const result = await build({
     config: { root: ROOT, configFile: 'bench', sites },
     site: sites[0],
-    outDir,
-    concurrency,
     renderThreads,
     renderer,
   })

@@ -23,7 +23,7 @@ const temp = await mkdtemp(join(tmpdir(), 'site-lighthouse-'))
 const api = await startDemoApi({ port: 0 })
 const outDir = join(temp, 'out')
 const config = await resolveConfig({ root, apiBaseUrl: api.url, outDir })
-const result = await build({ config, site: selectSite(config.sites), outDir, logger: { info() {}, warn() {} } })
+const result = await build({ config, site: selectSite(config.sites), logger: { info() {}, warn() {} } })
 if (result.failures.length) throw new Error(`demo build failed: ${JSON.stringify(result.failures)}`)
 const server = await startStaticServer({ dir: outDir, host: '127.0.0.1', port: 0 })
 const chrome = await chromeLauncher.launch({

@@ -54,9 +54,7 @@ export function createBuildRun(options: BuildOptions): BuildRun {
   const buildId = options.buildId ?? randomBytes(8).toString('hex')
   if (!BUILD_ID_RE.test(buildId))
     throw errors.usage(`Invalid build id ${JSON.stringify(buildId)}: letters, digits, - and _ only`)
-  const concurrency = options.concurrency ?? site.build.concurrency
-  if (!Number.isInteger(concurrency) || concurrency < 1)
-    throw errors.usage(`Concurrency must be a whole number of at least 1, got ${concurrency}`)
+  const { concurrency } = site.build
   const renderThreads = options.renderThreads ?? Math.max(1, Math.min(availableParallelism() - 1, RENDER_THREADS_MAX))
   if (!Number.isInteger(renderThreads) || renderThreads < 0)
     throw errors.usage(`Render threads must be a whole number of at least 0, got ${renderThreads}`)
@@ -65,7 +63,7 @@ export function createBuildRun(options: BuildOptions): BuildRun {
     startedAt: now(),
     config,
     site,
-    outDir: resolve(config.root, options.outDir ?? site.build.outDir),
+    outDir: resolve(config.root, site.build.outDir),
     api: createApiClient(site, { dispatcher: options.dispatcher }),
     apiSlot: pLimit(concurrency),
     maxPagesInFlight: concurrency * PAGES_IN_FLIGHT_PER_API_SLOT,

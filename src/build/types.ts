@@ -18,13 +18,13 @@ export type BuildProgress =
   | { type: 'locale'; locale: string; links: number }
   | { type: 'page'; done: number; total: number; failures: number }
 
+/**
+ * A build: the resolved site (its output folder and concurrency are `site.build`, flags
+ * included: resolveConfig fills them once) plus the I/O and tools of this run.
+ */
 export interface BuildOptions {
   config: ResolvedConfig
   site: ResolvedSite
-  /** Output folder; relative to `config.root`. @default site.build.outDir */
-  outDir?: string
-  /** Parallel API requests. @default site.build.concurrency */
-  concurrency?: number
   /** undici dispatcher for the API client (tests, keep-alive pools). */
   dispatcher?: Dispatcher
   logger?: BuildLogger

@@ -14,15 +14,9 @@ const toInt = (name: string, min: number, max: number) => (value: string) => {
   return n
 }
 
-const toUrl = (value: string) => {
-  try {
-    const url = new URL(value)
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error()
-  } catch {
-    throw new InvalidArgumentError(`expected an http(s) URL, got ${value}`)
-  }
-  return value
-}
+// Flags that set config options go through as given: the config layer checks them with those
+// options' rules (src/config/validate.ts validateFlags), so a value is validated in one place.
+const asNumber = (value: string) => (value.trim() === '' ? Number.NaN : Number(value))
 
 export function createProgram(): Command {
   const program = new Command('site')
@@ -37,9 +31,9 @@ export function createProgram(): Command {
     .description('Render every page of every locale to static files (the command CI runs).')
     .option('--config <file>', 'config file (.ts, .mjs, .js or .json)', undefined)
     .option('--site <host>', 'site to build, by hostname, when several are configured')
-    .option('--api <url>', 'content API origin, overrides api.baseUrl', toUrl)
+    .option('--api <url>', 'content API origin, overrides api.baseUrl')
     .option('--out <dir>', 'output folder (default: build.outDir, .output/public)')
-    .option('--concurrency <n>', 'parallel API requests (default 4)', toInt('--concurrency', 1, 64))
+    .option('--concurrency <n>', 'parallel API requests, 1 to 64 (default: build.concurrency, 4)', asNumber)
     .option('--json', 'print the build summary as JSON on stdout')
     .option('--no-progress', 'no progress bar, even on a terminal')
     .action(async (opts) => {
@@ -52,7 +46,7 @@ export function createProgram(): Command {
     .description('Serve live API data with the editor preview widgets; reloads on template and config changes.')
     .option('--config <file>', 'config file (.ts, .mjs, .js or .json)')
     .option('--site <host>', 'serve only this site (default: choose by the Host header)')
-    .option('--api <url>', 'content API origin, overrides api.baseUrl', toUrl)
+    .option('--api <url>', 'content API origin, overrides api.baseUrl')
     .option('--port <n>', 'port to listen on', toInt('--port', 0, 65535), 3000)
     .option('--host <addr>', 'address to listen on', '127.0.0.1')
     .option('--no-watch', 'do not watch templates/, config/ and public/')

@@ -2,6 +2,7 @@ import { type ConfigIssue, errors } from '../errors.js'
 import { isRecord } from '../shared/values.js'
 import { DEFAULTS } from './defaults.js'
 import type { InlineConfig, ResolvedSite, SiteEntry, SiteOptions, UserConfig } from './types.js'
+import { validateFlags } from './validate.js'
 
 /** Deep-merges `over` onto `base`: objects merge, everything else replaces. */
 export function deepMerge<T>(base: T, over: unknown): T {
@@ -13,50 +14,46 @@ export function deepMerge<T>(base: T, over: unknown): T {
 
 const unique = <T>(list: readonly T[]): T[] => [...new Set(list)]
 
-/** Fills every default of one site's options (pure). */
-export function resolveSiteOptions(
-  options: SiteOptions,
-  hostnames: readonly string[],
-): Omit<ResolvedSite, 'api'> & { api: Omit<ResolvedSite['api'], 'baseUrl'> & { baseUrl?: string } } {
-  const merged = deepMerge(DEFAULTS as unknown as SiteOptions, options)
-  const api = merged.api ?? {}
+type Filled = typeof DEFAULTS &
+  Omit<SiteOptions, keyof typeof DEFAULTS> & {
+    [K in keyof typeof DEFAULTS]: NonNullable<SiteOptions[K]> & (typeof DEFAULTS)[K]
+  }
+
+const trimSlashes = (url: string | undefined): string | undefined => url?.replace(/\/+$/, '')
+
+/**
+ * Fills every default of one site's options (pure): the options deep-merged over DEFAULTS, the
+ * only place defaults are filled; URLs lose trailing slashes, locales are listed once.
+ */
+export function resolveSiteOptions(options: SiteOptions, hostnames: readonly string[]): ResolvedSite {
+  const merged = deepMerge(DEFAULTS, options) as Filled
+  const { api, i18n, tracking } = merged
   return {
     hostnames,
-    baseUrl: merged.baseUrl?.replace(/\/+$/, ''),
-    api: {
-      baseUrl: api.baseUrl?.replace(/\/+$/, ''),
-      headers: api.headers ?? {},
-      credentials: api.credentials ?? DEFAULTS.api.credentials,
-      allowQuery: api.allowQuery ?? DEFAULTS.api.allowQuery,
-      proxyHeaders: api.proxyHeaders ?? false,
-      proxyReqHeaders: api.proxyReqHeaders ?? false,
-      endpoints: {
-        initialData: api.endpoints?.initialData ?? DEFAULTS.api.endpoints.initialData,
-        initialDataFallback: api.endpoints?.initialDataFallback ?? DEFAULTS.api.endpoints.initialDataFallback,
-      },
-      timeoutMs: api.timeoutMs ?? DEFAULTS.api.timeoutMs,
-      maxResponseBytes: api.maxResponseBytes ?? DEFAULTS.api.maxResponseBytes,
-    },
-    i18n: {
-      default: merged.i18n?.default ?? DEFAULTS.i18n.default,
-      locales: unique(merged.i18n?.locales ?? DEFAULTS.i18n.locales),
-    },
-    features: { ...DEFAULTS.features, ...merged.features },
-    preview: { queryParam: merged.preview?.queryParam ?? DEFAULTS.preview.queryParam },
-    tracking: { gtmId: merged.tracking?.gtmId, consentHost: merged.tracking?.consentHost?.replace(/\/+$/, '') },
-    build: {
-      outDir: merged.build?.outDir ?? DEFAULTS.build.outDir,
-      concurrency: merged.build?.concurrency ?? DEFAULTS.build.concurrency,
-    },
+    baseUrl: trimSlashes(merged.baseUrl),
+    api: { ...api, baseUrl: trimSlashes(api.baseUrl) ?? '' },
+    i18n: { default: i18n.default, locales: unique(i18n.locales) },
+    features: merged.features,
+    preview: merged.preview,
+    tracking: { gtmId: tracking.gtmId, consentHost: trimSlashes(tracking.consentHost) },
+    build: merged.build,
   }
 }
 
+/** The CLI's flags as config options: `--api`, `--out` and `--concurrency` override the file's. */
+const flagOptions = (inline: InlineConfig): SiteOptions => ({
+  api: { baseUrl: inline.apiBaseUrl },
+  build: { outDir: inline.outDir, concurrency: inline.concurrency },
+})
+
 /**
- * Turns a validated user config plus CLI flags into complete sites.
- * With `sites`, each site is deep-merged over the top-level options and its
- * locales are the union of both (as nuxt-typo3 does).
+ * Turns a validated user config plus CLI flags into complete sites (the flags are validated
+ * here, with the rules of the options they set). With `sites`, each site is deep-merged over
+ * the top-level options and its locales are the union of both (as nuxt-typo3 does).
  */
 export function resolveSites(user: UserConfig, inline: InlineConfig, file: string): ResolvedSite[] {
+  const flagIssues = validateFlags(inline)
+  if (flagIssues.length) throw errors.configInvalid('the command line', flagIssues)
   const { sites, ...top } = user
   const entries: Array<{ options: SiteOptions; hostnames: string[]; path: string }> = sites?.length
     ? sites.map((site: SiteEntry, i) => {
@@ -77,9 +74,8 @@ export function resolveSites(user: UserConfig, inline: InlineConfig, file: strin
 
   const issues: ConfigIssue[] = []
   const resolved = entries.map(({ options, hostnames, path }) => {
-    const site = resolveSiteOptions(options, hostnames)
-    const baseUrl = inline.apiBaseUrl?.replace(/\/+$/, '') ?? site.api.baseUrl
-    if (!baseUrl && !inline.apiOptional)
+    const site = resolveSiteOptions(deepMerge(options, flagOptions(inline)), hostnames)
+    if (!site.api.baseUrl && !inline.apiOptional)
       issues.push({
         path: `${path}api.baseUrl`,
         message: 'required: the origin of the content API (or pass --api URL)',
@@ -89,14 +85,7 @@ export function resolveSites(user: UserConfig, inline: InlineConfig, file: strin
         path: `${path}i18n.default`,
         message: `'${site.i18n.default}' is not one of i18n.locales (${site.i18n.locales.join(', ')})`,
       })
-    return {
-      ...site,
-      api: { ...site.api, baseUrl: baseUrl ?? '' },
-      build: {
-        outDir: inline.outDir ?? site.build.outDir,
-        concurrency: inline.concurrency ?? site.build.concurrency,
-      },
-    } satisfies ResolvedSite
+    return site
   })
   if (issues.length) throw errors.configInvalid(file, issues)
   return resolved

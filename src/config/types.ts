@@ -64,7 +64,7 @@ export interface SiteOptions {
   build?: {
     /** Output folder of `site build`, relative to the project root. @default '.output/public' */
     outDir?: string
-    /** Parallel API requests during a build. @default 4 */
+    /** Parallel API requests during a build, 1 to 64. @default 4 */
     concurrency?: number
   }
 }

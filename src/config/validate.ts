@@ -22,6 +22,12 @@ const httpUrl: Check = (v) => {
     return `expected an absolute http(s) URL, got ${JSON.stringify(v)}`
   }
 }
+/** Parallel API requests: enough for any CMS, not so many that a build floods it. */
+export const MAX_CONCURRENCY = 64
+const concurrency: Check = (v) =>
+  Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MAX_CONCURRENCY
+    ? undefined
+    : `expected a whole number from 1 to ${MAX_CONCURRENCY}`
 const positiveInt: Check = (v) =>
   Number.isInteger(v) && (v as number) > 0 ? undefined : 'expected a whole number greater than 0'
 const stringList: Check = (v) =>
@@ -85,7 +91,7 @@ const SITE_SHAPE: Shape = {
       typeof v === 'string' && /^[A-Z0-9-]+$/i.test(v) ? undefined : "expected a container id such as 'GTM-ABC123'",
     consentHost: httpUrl,
   },
-  build: { outDir: string, concurrency: positiveInt },
+  build: { outDir: string, concurrency },
 }
 
 function checkShape(value: unknown, shape: Shape, path: string, issues: ConfigIssue[]): void {
@@ -128,4 +134,21 @@ export function validateUserConfig(config: unknown): ConfigIssue[] {
       }
   }
   return issues
+}
+
+/** The CLI's flags that set options, checked with those options' rules; each issue names the flag. */
+export function validateFlags(inline: {
+  apiBaseUrl?: unknown
+  outDir?: unknown
+  concurrency?: unknown
+}): ConfigIssue[] {
+  const flags: Array<[string, unknown, Check]> = [
+    ['--api', inline.apiBaseUrl, httpUrl],
+    ['--out', inline.outDir, string],
+    ['--concurrency', inline.concurrency, concurrency],
+  ]
+  return flags.flatMap(([flag, value, check]) => {
+    const message = value === undefined ? undefined : check(value)
+    return message ? [{ path: flag, message }] : []
+  })
 }

@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { BuildSummary } from '../../src/build/report.js'
+import type { BuildSummary } from '../../src/cli/report.js'
 import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
 import { REPO_ROOT, readTree } from './build-helpers.js'
 

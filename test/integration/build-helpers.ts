@@ -14,11 +14,11 @@ export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url))
 export const BASE_URL = 'https://www.amberline.example'
 export const LOCALES = ['en', 'pl', 'de'] as const
 
-export function makeConfig(apiUrl: string, user: UserConfig = { baseUrl: BASE_URL }): ResolvedConfig {
+export function makeConfig(apiUrl: string, user: UserConfig = { baseUrl: BASE_URL }, outDir?: string): ResolvedConfig {
   return {
     root: REPO_ROOT,
     configFile: join(REPO_ROOT, 'config/site.config.ts'),
-    sites: resolveSites(user, { apiBaseUrl: apiUrl }, 'test config'),
+    sites: resolveSites(user, { apiBaseUrl: apiUrl, outDir }, 'test config'),
   }
 }
 
@@ -40,8 +40,8 @@ export async function loadBuildTools(): Promise<BuildTools> {
 export function buildSite(
   input: { apiUrl: string; outDir: string; tools: BuildTools; user?: UserConfig } & Partial<BuildOptions>,
 ): Promise<BuildResult> {
-  const { apiUrl, tools, user, ...rest } = input
-  const config = makeConfig(apiUrl, user)
+  const { apiUrl, tools, user, outDir, ...rest } = input
+  const config = makeConfig(apiUrl, user, outDir)
   return build({ config, site: config.sites[0]!, ...tools, ...rest })
 }
 

@@ -177,11 +177,10 @@ export async function buildHostileSite(options: HostileSiteOptions = {}): Promis
     await Promise.all([contentDir, parent, config.dir].map((dir) => rm(dir, { recursive: true, force: true })))
   }
   try {
-    const resolved = await resolveConfig({ root: PROJECT_ROOT, configFile: config.file })
+    const resolved = await resolveConfig({ root: PROJECT_ROOT, configFile: config.file, outDir })
     const result = await build({
       config: resolved,
       site: selectSite(resolved.sites),
-      outDir,
       buildId: 'hostile',
       logger: { info: () => {}, warn: () => {} },
     })

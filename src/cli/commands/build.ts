@@ -1,8 +1,6 @@
-import { createProgressReporter, isInteractive } from '../../build/progress.js'
-import { formatSummary, toBuildSummary } from '../../build/report.js'
-import { resolveConfig } from '../../config/load.js'
-import { selectSite } from '../../config/resolve.js'
 import { handleError } from '../exit.js'
+import { createProgressReporter, isInteractive } from '../progress.js'
+import { formatSummary, toBuildSummary } from '../report.js'
 
 export interface BuildCommandOptions {
   config?: string
@@ -26,7 +24,7 @@ export async function runBuildCommand(opts: BuildCommandOptions, global: { verbo
   try {
     // React picks its development or production build when first loaded: a site build is production.
     process.env.NODE_ENV ??= 'production'
-    const { build } = await import('../../build/build.js')
+    const { build, resolveConfig, selectSite } = await import('../../index.js')
     const config = await resolveConfig({
       configFile: opts.config,
       apiBaseUrl: opts.api,

@@ -1,4 +1,4 @@
-import { startDemoApi } from '../../demo/server.js'
+import { startDemoApi } from '../../index.js'
 import { handleError } from '../exit.js'
 import { waitForShutdown } from './shutdown.js'
 

@@ -1,5 +1,4 @@
-import { resolveConfig } from '../../config/load.js'
-import type { InlineConfig } from '../../config/types.js'
+import type { InlineConfig } from '../../index.js'
 import { handleError } from '../exit.js'
 import { waitForShutdown } from './shutdown.js'
 
@@ -19,7 +18,7 @@ export async function runPreviewCommand(opts: PreviewCommandOptions, global: { v
   // render core (and React) is first imported.
   process.env.NODE_ENV ||= 'production'
   try {
-    const { startPreviewServer } = await import('../../preview/server.js')
+    const { resolveConfig, startPreviewServer } = await import('../../index.js')
     const inline: InlineConfig = {
       root: process.cwd(),
       ...(opts.config ? { configFile: opts.config } : {}),

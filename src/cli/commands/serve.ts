@@ -1,8 +1,5 @@
 import { resolve } from 'node:path'
-import { DEFAULTS } from '../../config/defaults.js'
-import { resolveConfig } from '../../config/load.js'
-import { isSiteError } from '../../errors.js'
-import { startStaticServer } from '../../serve/server.js'
+import { DEFAULTS, isSiteError, resolveConfig, startStaticServer } from '../../index.js'
 import { handleError } from '../exit.js'
 import { waitForShutdown } from './shutdown.js'
 

@@ -35,7 +35,6 @@ async function buildInto(root: string, apiUrl: string, outDir: string): Promise<
   const result = await build({
     config,
     site: selectSite(config.sites),
-    outDir,
     logger: { info: () => undefined, warn: () => undefined },
   })
   if (result.failures.length > 0) throw new Error(`demo build failed: ${JSON.stringify(result.failures)}`)

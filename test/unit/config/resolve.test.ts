@@ -47,6 +47,25 @@ describe('resolveConfig', () => {
     expect((await resolveConfig({ root, configFile: mjs })).sites[0]!.build.concurrency).toBe(8)
   })
 
+  it('resolves --out and --concurrency into site.build, checked with the options’ own rules (issue 11)', async () => {
+    const mjs = await write(
+      'config/c.mjs',
+      `export default { api: { baseUrl: 'http://127.0.0.1:2' }, build: { concurrency: 8 } }`,
+    )
+    const config = await resolveConfig({ root, configFile: mjs, outDir: 'dist/site', concurrency: 2 })
+    expect(config.sites[0]!.build).toEqual({ outDir: 'dist/site', concurrency: 2 })
+    const error = (await resolveConfig({ root, configFile: mjs, concurrency: 0, apiBaseUrl: 'ftp://x' }).catch(
+      (e: unknown) => e,
+    )) as SiteError
+    expect(error.code).toBe('CONFIG_INVALID')
+    expect(error.message).toContain('Invalid configuration in the command line:')
+    expect(error.message).toContain('--concurrency: expected a whole number from 1 to 64')
+    expect(error.message).toContain('--api: expected an http(s) URL, got protocol ftp:')
+    expect(validateUserConfig({ build: { concurrency: 65 } })).toEqual([
+      { path: 'build.concurrency', message: 'expected a whole number from 1 to 64' },
+    ])
+  })
+
   it('reports every problem at once with its key path', async () => {
     const file = await write(
       'config/bad.json',

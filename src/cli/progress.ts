@@ -3,7 +3,7 @@
  * failures) redrawn at most PROGRESS_REDRAW_MS apart. Elsewhere (CI, pipes):
  * a line per locale, nothing per page.
  */
-import type { BuildLogger, BuildProgress } from './types.js'
+import type { BuildLogger, BuildProgress } from '../index.js'
 
 /** Minimum time between two redraws of the progress bar (at most ~10 per second). */
 export const PROGRESS_REDRAW_MS = 100

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { formatBytes, formatSummary, toBuildSummary } from '../../../src/build/report.js'
 import type { BuildResult } from '../../../src/build/types.js'
+import { formatBytes, formatSummary, toBuildSummary } from '../../../src/cli/report.js'
 
 const result = (over: Partial<BuildResult> = {}): BuildResult => ({
   buildId: 'b1',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createProgressReporter, formatProgressLine, isInteractive } from '../../../src/build/progress.js'
+import { createProgressReporter, formatProgressLine, isInteractive } from '../../../src/cli/progress.js'
 
 const sink = () => {
   const chunks: string[] = []

@@ -1,7 +1,7 @@
 /**
  * Pure: the build summary, as text for people and as JSON for pipelines.
  */
-import type { BuildResult } from './types.js'
+import type { BuildResult } from '../index.js'
 
 /** Redirects and skipped items printed in the text summary; the JSON summary has them all. */
 export const SUMMARY_MAX_ITEMS = 50
