@@ -54,7 +54,7 @@ export default function Footer() {
         )}
         {(initialData.footerNavigation ?? []).length > 0 && (
           <nav aria-label={t.footerNavigation} className="footer-nav">
-            <NavList entries={initialData.footerNavigation} />
+            <NavList entries={initialData.footerNavigation} levels={2} />
           </nav>
         )}
       </div>

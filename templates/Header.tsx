@@ -54,7 +54,7 @@ export default function Header({ navigation, transparent, languages }: HeaderPro
           <div className="container site-header__sub-inner">
             {featured.length > 0 && (
               <nav aria-label={t.featuredNavigation} className="featured-nav">
-                <NavList entries={featured} className="nav--featured" />
+                <NavList entries={featured} className="nav--featured" levels={1} />
               </nav>
             )}
             <SafeLink href={t.links.consultation} className="btn btn--primary site-header__cta">
@@ -70,7 +70,7 @@ export default function Header({ navigation, transparent, languages }: HeaderPro
             </SafeLink>
             {(initialData.minorNavigation ?? []).length > 0 && (
               <nav aria-label={t.secondaryNavigation} className="topbar__nav">
-                <NavList entries={initialData.minorNavigation} />
+                <NavList entries={initialData.minorNavigation} levels={1} />
               </nav>
             )}
             {social.length > 0 && (
