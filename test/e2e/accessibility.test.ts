@@ -1,12 +1,15 @@
 /**
  * Issue 7: axe-core in Chromium over every demo page in the three locales (and their
- * 404 pages): no serious or critical violation.
+ * 404 pages): no serious or critical violation. Issue 15: the Nu HTML checker over every
+ * built demo page: no error.
  */
+import { readdir } from 'node:fs/promises'
+import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { hasChromium, openPage, waitForHydration } from './helpers/browser.js'
 import { type BuiltSite, useSiteAndBrowser } from './helpers/site.js'
-import { seriousAxeViolations } from './helpers/validators.js'
+import { checkHtmlWithNu, hasJava, seriousAxeViolations } from './helpers/validators.js'
 
 describe.skipIf(!hasChromium)('accessibility of the demo site (issue 7)', () => {
   let site: BuiltSite
@@ -30,5 +33,14 @@ describe.skipIf(!hasChromium)('accessibility of the demo site (issue 7)', () => 
     console.log(`accessibility: axe checked ${paths.length} demo pages: ${found.length} serious or critical violations`)
     expect(found).toEqual([])
     await context.close()
+  })
+
+  it.skipIf(!hasJava)('the Nu HTML checker finds no error in any built demo page', async () => {
+    const files = (await readdir(site.outDir, { recursive: true }))
+      .filter((file) => file.endsWith('.html'))
+      .map((file) => join(site.outDir, file))
+    const result = await checkHtmlWithNu(files)
+    console.log(`accessibility: the Nu checker read ${result.files} demo HTML files: ${result.errors.length} errors`)
+    expect(result.errors).toEqual([])
   })
 })
