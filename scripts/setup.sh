@@ -1,15 +1,25 @@
 #!/usr/bin/env bash
 # Everything a fresh machine needs: npm packages (their `prepare` step compiles src/
-# to dist/) and Debian's Chromium for the browser tests. Safe to run again.
+# to dist/), Debian's Chromium for the browser tests and a Java runtime for the Nu HTML
+# checker (vnu-jar; its own postinstall, which would download a Java, is not allowed to run).
+# Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ ! -x /usr/bin/chromium ]; then
-  echo "setup: installing Debian's chromium for the browser tests"
+# apt_install PACKAGE WHY: installs a Debian package (apt-get update once per run).
+APT_UPDATED=""
+apt_install() {
+  echo "setup: installing Debian's $1 $2"
   SUDO=""
   [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
-fi
+  if [ -z "$APT_UPDATED" ]; then
+    $SUDO apt-get update -qq
+    APT_UPDATED=1
+  fi
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$1" >/dev/null
+}
+
+[ -x /usr/bin/chromium ] || apt_install chromium "for the browser tests"
+command -v java >/dev/null 2>&1 || apt_install default-jre-headless "for the Nu HTML checker in the tests"
 
 if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi

@@ -4,6 +4,7 @@
  * data-protection notice as well).
  */
 import { isRecord, RichText, SafeLink, useSite } from 'site/runtime'
+import { Icon, iconOf } from './components/Icon.js'
 import { NavList } from './components/NavList.js'
 import { useTexts } from './texts.js'
 
@@ -17,10 +18,19 @@ function ContactItem({ item }: { item: unknown }) {
   const href = item.link ?? item.href
   const text = value || label
   if (!text) return null
+  // A contact link that is neither a phone number nor an e-mail address is the way to the office.
+  const icon = href ? (iconOf({ link: href }) ?? 'pin') : undefined
   return (
     <li className="footer-contact__item">
       {label && value && <span className="footer-contact__label">{label}</span>}
-      {href ? <SafeLink href={href}>{text}</SafeLink> : <span>{text}</span>}
+      {href ? (
+        <SafeLink href={href} className="footer-contact__link">
+          {icon && <Icon name={icon} className="footer-contact__icon" />}
+          {text}
+        </SafeLink>
+      ) : (
+        <span>{text}</span>
+      )}
     </li>
   )
 }
@@ -54,7 +64,7 @@ export default function Footer() {
         )}
         {(initialData.footerNavigation ?? []).length > 0 && (
           <nav aria-label={t.footerNavigation} className="footer-nav">
-            <NavList entries={initialData.footerNavigation} />
+            <NavList entries={initialData.footerNavigation} levels={2} />
           </nav>
         )}
       </div>

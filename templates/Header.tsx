@@ -10,8 +10,10 @@
  */
 import { cx, type HeaderProps, SafeLink, useHomePath, useSite } from 'site/runtime'
 import { ContextMenu } from './components/ContextMenu.js'
+import { Icon } from './components/Icon.js'
 import { LanguageSwitcher } from './components/LanguageSwitcher.js'
 import { NavList } from './components/NavList.js'
+import { SocialLinks } from './components/SocialLinks.js'
 import { useTexts } from './texts.js'
 
 const MENU_ID = 'site-menu'
@@ -54,7 +56,7 @@ export default function Header({ navigation, transparent, languages }: HeaderPro
           <div className="container site-header__sub-inner">
             {featured.length > 0 && (
               <nav aria-label={t.featuredNavigation} className="featured-nav">
-                <NavList entries={featured} className="nav--featured" />
+                <NavList entries={featured} className="nav--featured" levels={1} />
               </nav>
             )}
             <SafeLink href={t.links.consultation} className="btn btn--primary site-header__cta">
@@ -65,25 +67,15 @@ export default function Header({ navigation, transparent, languages }: HeaderPro
         <div className="topbar">
           <div className="container topbar__inner">
             <SafeLink href={t.links.headquarters} className="topbar__location">
-              <span aria-hidden="true" className="topbar__pin" />
+              <Icon name="pin" className="topbar__pin" />
               {t.thereYouCanFindUs}
             </SafeLink>
             {(initialData.minorNavigation ?? []).length > 0 && (
               <nav aria-label={t.secondaryNavigation} className="topbar__nav">
-                <NavList entries={initialData.minorNavigation} />
+                <NavList entries={initialData.minorNavigation} levels={1} />
               </nav>
             )}
-            {social.length > 0 && (
-              <ul className="social" aria-label={t.socialMedia}>
-                {social.map((entry, i) => (
-                  <li key={i}>
-                    <SafeLink href={entry.link} target={entry.target || '_blank'} className="social__link">
-                      {entry.title || (typeof entry.icon === 'string' ? entry.icon : '')}
-                    </SafeLink>
-                  </li>
-                ))}
-              </ul>
-            )}
+            {social.length > 0 && <SocialLinks entries={social} label={t.socialMedia} newWindow={t.opensInNewWindow} />}
             <LanguageSwitcher languages={languages} />
           </div>
         </div>

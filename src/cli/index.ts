@@ -83,6 +83,10 @@ export function createProgram(): Command {
       'serve a generated site of N pages per locale instead of the demo content',
       toInt('--generate', 1, 100_000),
     )
+    .option(
+      '--every-kind',
+      'with --generate: pages and menus that use every content type, header layout and menu entry kind',
+    )
     .action(async (opts) => {
       const { runDemoApiCommand } = await import('./commands/demo-api.js')
       process.exitCode = await runDemoApiCommand(opts, program.opts())

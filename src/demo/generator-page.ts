@@ -8,7 +8,7 @@ import { childrenOf, type GeneratedSite, isLanding, landingOf, sectionCount, sec
 import type { GeneratedTexts } from './generator-text.js'
 import { type DemoLanguage, ORIGIN_TOKEN } from './types.js'
 
-const IMAGES = [
+export const IMAGES = [
   'custom-software',
   'cloud-migration',
   'data-analytics',
@@ -18,10 +18,10 @@ const IMAGES = [
   'berlin-office',
   'banking-app',
 ]
-const DOCUMENT = 'fileadmin/documents/amberline-company-profile.pdf'
+export const DOCUMENT = 'fileadmin/documents/amberline-company-profile.pdf'
 
 /** mulberry32: a tiny seeded PRNG, so that "random" links are the same on every run. */
-function createRandom(seed: number): () => number {
+export function createRandom(seed: number): () => number {
   let state = seed >>> 0
   return () => {
     state = (state + 0x6d2b79f5) >>> 0
@@ -32,7 +32,7 @@ function createRandom(seed: number): () => number {
   }
 }
 
-function fileRef(path: string, alternative: string, width = 1200, height = 800): FileRef {
+export function fileRef(path: string, alternative: string, width = 1200, height = 800): FileRef {
   const filename = path.slice(path.lastIndexOf('/') + 1)
   const extension = filename.slice(filename.lastIndexOf('.') + 1)
   const mimeType = extension === 'pdf' ? 'application/pdf' : 'image/svg+xml'
@@ -57,7 +57,7 @@ function fileRef(path: string, alternative: string, width = 1200, height = 800):
   }
 }
 
-const gallery = (files: FileRef[], horizontal: string, vertical: string) => ({
+export const gallery = (files: FileRef[], horizontal: string, vertical: string) => ({
   position: { horizontal, vertical, noWrap: vertical === 'intext' },
   width: vertical === 'intext' ? 300 : 600,
   count: { files: files.length, columns: files.length, rows: 1 },
@@ -66,7 +66,7 @@ const gallery = (files: FileRef[], horizontal: string, vertical: string) => ({
   rows: { '1': { columns: Object.fromEntries(files.map((file, k) => [String(k + 1), file])) } },
 })
 
-const header = (text: string, headerLayout = 2, subheader = '') => ({
+export const header = (text: string, headerLayout = 2, subheader = '') => ({
   header: text,
   subheader,
   headerLayout,
@@ -79,16 +79,8 @@ export function buildGeneratedPage(site: GeneratedSite, language: DemoLanguage, 
   const random = createRandom(index * 7919 + 17)
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T
   const path = (i: number) => site.pathOf(language, i)
-  const nav = (i: number, extra: Partial<NavEntry> = {}): NavEntry => ({
-    title: site.titleOf(language, i),
-    link: path(i),
-    target: '',
-    active: 0,
-    current: 0,
-    spacer: 0,
-    hasSubpages: i === 0 || isLanding(i) ? 1 : 0,
-    ...extra,
-  })
+  const nav = (i: number, extra: Partial<NavEntry> = {}): NavEntry =>
+    navEntry(site, language, i, { hasSubpages: i === 0 || isLanding(i) ? 1 : 0, ...extra })
   const anchor = (i: number) => `<a href="${path(i)}">${site.titleOf(language, i)}</a>`
   const last = site.count - 1
   const section = index === 0 ? 0 : sectionOf(index)
@@ -239,6 +231,25 @@ function lastElement(
   }
 }
 
+/** The navigation entry of generated page `i`: not active, no subpages unless `extra` says otherwise. */
+export function navEntry(
+  site: GeneratedSite,
+  language: DemoLanguage,
+  i: number,
+  extra: Partial<NavEntry> = {},
+): NavEntry {
+  return {
+    title: site.titleOf(language, i),
+    link: site.pathOf(language, i),
+    target: '',
+    active: 0,
+    current: 0,
+    spacer: 0,
+    hasSubpages: 0,
+    ...extra,
+  }
+}
+
 export function languageEntry(language: DemoLanguage, link: string, active: boolean): LanguageEntry {
   const { base: _base, ...entry } = language
   return { ...entry, link, active: active ? 1 : 0, current: 0, available: 1 }
@@ -256,15 +267,7 @@ export const NAV_SECTIONS_SHOWN = 12
 
 export function sectionNav(site: GeneratedSite, language: DemoLanguage, section: number): NavEntry {
   const landing = landingOf(section)
-  const entry = (i: number, hasSubpages: 0 | 1): NavEntry => ({
-    title: site.titleOf(language, i),
-    link: site.pathOf(language, i),
-    target: '',
-    active: 0,
-    current: 0,
-    spacer: 0,
-    hasSubpages,
-  })
+  const entry = (i: number, hasSubpages: 0 | 1): NavEntry => navEntry(site, language, i, { hasSubpages })
   const children = childrenOf(section, site.count)
   const shown = section === 0 ? children.slice(0, NAV_CHILDREN_SHOWN) : []
   return {

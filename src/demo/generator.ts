@@ -5,7 +5,8 @@
  * per language, on first use.
  */
 import type { InitialData, NavEntry } from '../shared/types.js'
-import { buildGeneratedPage, languageEntry, NAV_SECTIONS_SHOWN, sectionNav } from './generator-page.js'
+import { buildKindsInitialData, buildKindsPage } from './generator-kinds.js'
+import { buildGeneratedPage, languageEntry, NAV_SECTIONS_SHOWN, navEntry, sectionNav } from './generator-page.js'
 import { childrenOf, createGeneratedSite, type GeneratedSite, landingOf, sectionCount } from './generator-site.js'
 import { languageOfPath } from './paths.js'
 import type { DemoLanguage, DemoSource } from './types.js'
@@ -13,6 +14,8 @@ import type { DemoLanguage, DemoSource } from './types.js'
 export interface GeneratedSourceOptions {
   languages: readonly DemoLanguage[]
   pagesPerLocale: number
+  /** Pages and menus with every content type, header layout and navigation entry kind (generator-kinds.ts). */
+  everyKind?: boolean
   /** The 404 page JSON per language (the hand-written one). */
   notFound: (language: DemoLanguage) => string
   /** Hand-written initial data per language code: its social menu, footer contact and backend links are reused. */
@@ -27,14 +30,17 @@ export function createGeneratedSource(options: GeneratedSourceOptions): DemoSour
     page(path) {
       const language = languageOfPath(path, site.languages)
       const index = site.indexOf(language, path)
-      return index === undefined ? undefined : JSON.stringify(buildGeneratedPage(site, language, index))
+      if (index === undefined) return undefined
+      const build = options.everyKind ? buildKindsPage : buildGeneratedPage
+      return JSON.stringify(build(site, language, index))
     },
     redirect: () => undefined,
     initialData(language) {
       const code = language.twoLetterIsoCode
       let text = initialData.get(code)
       if (text === undefined) {
-        text = JSON.stringify(buildGeneratedInitialData(site, language, options.extras?.get(code)))
+        const build = options.everyKind ? buildKindsInitialData : buildGeneratedInitialData
+        text = JSON.stringify(build(site, language, options.extras?.get(code)))
         initialData.set(code, text)
       }
       return text
@@ -48,16 +54,7 @@ export function buildGeneratedInitialData(
   language: DemoLanguage,
   extras?: InitialData,
 ): InitialData {
-  const entry = (i: number, extra: Partial<NavEntry> = {}): NavEntry => ({
-    title: site.titleOf(language, i),
-    link: site.pathOf(language, i),
-    target: '',
-    active: 0,
-    current: 0,
-    spacer: 0,
-    hasSubpages: 0,
-    ...extra,
-  })
+  const entry = (i: number, extra: Partial<NavEntry> = {}): NavEntry => navEntry(site, language, i, extra)
   const sections = Array.from({ length: sectionCount(site.count) }, (_, s) => s)
   const firstChildren = sections.flatMap((s) => childrenOf(s, site.count)).slice(0, 3)
   return {

@@ -58,6 +58,7 @@ export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoAp
     ? createGeneratedSource({
         languages: content.source.languages,
         pagesPerLocale: options.generate.pagesPerLocale,
+        everyKind: options.generate.everyKind,
         notFound: content.source.notFound,
         extras: content.initialData,
       })

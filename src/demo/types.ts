@@ -32,7 +32,11 @@ export interface DemoApiOptions {
   /** Folder with site.json, pages/, initial-data/, errors/, redirects.json, fileadmin/. @default <package>/demo/content */
   contentDir?: string
   /** Serve a generated site of this many pages per locale instead of the hand-written pages. */
-  generate?: { pagesPerLocale: number }
+  generate?: {
+    pagesPerLocale: number
+    /** Pages and menus that use every content type, header layout and navigation entry kind. @default false */
+    everyKind?: boolean
+  }
   faults?: DemoFault[]
 }
 

@@ -120,8 +120,10 @@ export function buildHead(state: RenderState): HeadTag[] {
   const isError = state.status >= 400
   if (!page) {
     const texts = pickLocale(ENGINE_TEXTS, state.locale, state.site.i18n.default)
-    const title = state.status === 404 ? texts.notFoundTitle : texts.errorTitle(state.status)
-    return [tag('title', {}, title), tag('meta', { name: 'robots', content: 'noindex' })]
+    const notFound = state.status === 404
+    const title = notFound ? texts.notFoundTitle : texts.errorTitle(state.status)
+    const description = notFound ? [tag('meta', { name: 'description', content: texts.notFoundDescription })] : []
+    return [tag('title', {}, title), ...description, tag('meta', { name: 'robots', content: 'noindex' })]
   }
   // Every document needs a title (WCAG 2.4.2): the page's navigation title or its path when meta has none.
   const crumbs = Array.isArray(page.breadcrumbs) ? page.breadcrumbs : []

@@ -1,6 +1,7 @@
 /** The page's context menu (project-specific): a bar under the header with in-page links and icon buttons. */
 import { classToken, isRecord, linkText, SafeLink, useSite } from 'site/runtime'
 import { useTexts } from '../texts.js'
+import { Icon, iconOf } from './Icon.js'
 
 export function ContextMenu() {
   const { page } = useSite()
@@ -41,8 +42,8 @@ export function ContextMenu() {
             {menu.iconButtonsText && <span className="context-bar__icons-text">{menu.iconButtonsText}</span>}
             <ul>
               {icons.map((button, i) => {
-                const icon = typeof button.icon === 'string' ? button.icon : ''
-                const label = button.title || icon
+                const icon = iconOf(button) ?? 'link'
+                const label = button.title || (typeof button.icon === 'string' ? button.icon : '')
                 return (
                   <li key={i}>
                     <SafeLink
@@ -50,8 +51,9 @@ export function ContextMenu() {
                       target={button.target || undefined}
                       className={`icon-button icon-button--${classToken(icon, 'link')}`}
                       aria-label={label || undefined}
+                      title={label || undefined}
                     >
-                      <span aria-hidden="true">{(label || '•').slice(0, 1).toUpperCase()}</span>
+                      <Icon name={icon} />
                     </SafeLink>
                   </li>
                 )

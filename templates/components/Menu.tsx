@@ -10,6 +10,7 @@ import {
   isRecord,
   type NavEntry,
   SafeLink,
+  useSite,
 } from 'site/runtime'
 import { isOn } from './NavList.js'
 
@@ -23,8 +24,13 @@ const firstImage = (entry: NavEntry): FileRef | undefined =>
 
 /** Pages as a list, or as cards when the element's layout asks for them (`menu-with-cards`). */
 export function PageMenu({ withAbstract = false, ...props }: ContentElementProps & { withAbstract?: boolean }) {
+  const { page } = useSite()
   const entries = entriesOf(props.menu)
   const cards = typeof props.appearance?.layout === 'string' && props.appearance.layout.includes('card')
+  // Cards right below a page's intro are in the first screen, their first image its largest paint: load
+  // it at once. Below a hero (which fills the first screen and loads first) they wait as usual.
+  const first = page?.content?.colPos0?.[0]
+  const firstScreen = typeof props.index === 'number' && props.index <= 1 && first?.appearance?.layout !== 'hero'
   return (
     <ElementRoot className={cx('ce ce-menu', cards && 'ce-menu--cards')}>
       <Heading {...props} />
@@ -35,7 +41,7 @@ export function PageMenu({ withAbstract = false, ...props }: ContentElementProps
             const abstract = withAbstract || cards ? (typeof entry.abstract === 'string' ? entry.abstract : '') : ''
             return (
               <li key={i} className={cards ? 'card' : undefined}>
-                {image && <Image file={image} className="card__image" />}
+                {image && <Image file={image} className="card__image" eager={i === 0 && firstScreen} />}
                 <SafeLink
                   href={entry.link}
                   target={entry.target || undefined}

@@ -5,7 +5,7 @@ export default {
   siteName: 'Amberline Software',
   skipToContent: 'Zum Inhalt springen',
   goToHome: 'Zur Startseite',
-  thereYouCanFindUs: 'Hier finden Sie uns',
+  thereYouCanFindUs: 'So finden Sie uns',
   scheduleConsultation: 'Kostenlose Beratung vereinbaren',
   changeLanguage: 'Sprache ändern',
   preferredLanguage: 'Bevorzugte Sprache',

@@ -5,7 +5,7 @@ export default {
   siteName: 'Amberline Software',
   skipToContent: 'Przejdź do treści',
   goToHome: 'Przejdź do strony głównej',
-  thereYouCanFindUs: 'Tu nas znajdziesz',
+  thereYouCanFindUs: 'Gdzie nas znaleźć',
   scheduleConsultation: 'Umów bezpłatną konsultację',
   changeLanguage: 'Zmień język',
   preferredLanguage: 'Preferowany język',

@@ -1,35 +1,23 @@
 /**
  * Issue 7: axe-core in Chromium over every demo page in the three locales (and their
- * 404 pages): no serious or critical violation.
+ * 404 pages): no serious or critical violation. Issue 15: the Nu HTML checker over every
+ * built demo page: no error.
  */
-
-import { readFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
+import { readdir } from 'node:fs/promises'
+import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { hasChromium, openPage, waitForHydration } from './helpers/browser.js'
 import { type BuiltSite, useSiteAndBrowser } from './helpers/site.js'
-
-const axeSource = () => readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-
-interface AxeViolation {
-  id: string
-  impact: string | null
-  help: string
-  nodes: Array<{ target: string[] }>
-}
+import { checkHtmlWithNu, hasJava, seriousAxeViolations } from './helpers/validators.js'
 
 describe.skipIf(!hasChromium)('accessibility of the demo site (issue 7)', () => {
   let site: BuiltSite
   let browser: Browser
-  let axe: string
 
   useSiteAndBrowser((s, b) => {
     site = s
     browser = b
-  })
-  beforeAll(async () => {
-    axe = await axeSource()
   })
 
   it('has no serious or critical axe violation on any page, in en, pl and de', async () => {
@@ -40,25 +28,19 @@ describe.skipIf(!hasChromium)('accessibility of the demo site (issue 7)', () => 
     for (const path of paths) {
       await page.goto(`${site.url}${path}`)
       await waitForHydration(page)
-      await page.addScriptTag({ content: axe })
-      const violations = (await page.evaluate(async () => {
-        const result = await (
-          window as unknown as {
-            axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> }
-          }
-        ).axe.run(document, { resultTypes: ['violations'] })
-        return result.violations
-      })) as AxeViolation[]
-      for (const v of violations)
-        if (v.impact === 'serious' || v.impact === 'critical')
-          found.push(
-            `${path}: [${v.impact}] ${v.id} (${v.help}) at ${v.nodes
-              .map((n) => n.target.join(' '))
-              .slice(0, 3)
-              .join(', ')}`,
-          )
+      found.push(...(await seriousAxeViolations(page)).map((v) => `${path}: ${v}`))
     }
+    console.log(`accessibility: axe checked ${paths.length} demo pages: ${found.length} serious or critical violations`)
     expect(found).toEqual([])
     await context.close()
+  })
+
+  it.skipIf(!hasJava)('the Nu HTML checker finds no error in any built demo page', async () => {
+    const files = (await readdir(site.outDir, { recursive: true }))
+      .filter((file) => file.endsWith('.html'))
+      .map((file) => join(site.outDir, file))
+    const result = await checkHtmlWithNu(files)
+    console.log(`accessibility: the Nu checker read ${result.files} demo HTML files: ${result.errors.length} errors`)
+    expect(result.errors).toEqual([])
   })
 })

@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs'
 import type { Browser, Frame, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PREVIEW_OPTION_IDS, PREVIEW_OPTION_LABELS } from '../../src/client/editor/options.js'
 import { resolveConfig } from '../../src/config/load.js'
 import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
 import { PREVIEW_OPTION_DEFAULTS, PREVIEW_OPTIONS_KEY } from '../../src/shared/constants.js'
@@ -22,6 +23,7 @@ import { REPO_ROOT } from './helpers/site.js'
 
 const hasPreview = existsSync(new URL('../../src/preview/server.ts', import.meta.url))
 const EDITING = 'You are currently editing this element'
+const PREVIEW_OPTION_IDS_LABELS = PREVIEW_OPTION_IDS.map((id) => PREVIEW_OPTION_LABELS[id])
 
 interface Message {
   type: string
@@ -221,6 +223,57 @@ describe.skipIf(!hasChromium || !hasPreview)('editor preview in the browser (iss
     expect(await bodyFlags()).toHaveProperty('data-pce-always-show-links', '1')
     expect(problems.errors).toEqual([])
     await context.close()
+  })
+
+  // Issue 15, item 4: the first option ("Dim inactive elements") was laid out beside the floated legend, outside the panel.
+  it('draws every option of the options panel, box and label, inside the panel on desktop and mobile (issue 15)', async () => {
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 360, height: 640 },
+    ]) {
+      const { context, page, problems } = await openPage(browser)
+      await page.setViewportSize(viewport)
+      await page.goto(`${preview.url}/?pce=1`)
+      await waitForHydration(page)
+      await page.click('.pce-options-toggle')
+      const layout = await page.evaluate(() => {
+        const box = (el: Element) => {
+          const { left, top, right, bottom } = el.getBoundingClientRect()
+          return { left, top, right, bottom }
+        }
+        const panel = document.querySelector('.pce-options-panel') as HTMLElement
+        return {
+          panel: box(panel),
+          options: [...panel.querySelectorAll('label')].map((label) => ({
+            // biome-ignore lint/performance/useDomNodeTextContent: the label as shown
+            text: (label as HTMLElement).innerText.trim(),
+            label: box(label),
+            checkbox: box(label.querySelector('input') as HTMLInputElement),
+          })),
+        }
+      })
+      const size = `${viewport.width}x${viewport.height}`
+      expect(layout.options.map((o) => o.text)).toEqual(PREVIEW_OPTION_IDS_LABELS)
+      const inside = (r: { left: number; top: number; right: number; bottom: number }) =>
+        r.right > r.left &&
+        r.bottom > r.top &&
+        r.left >= layout.panel.left &&
+        r.right <= layout.panel.right &&
+        r.top >= layout.panel.top &&
+        r.bottom <= layout.panel.bottom
+      for (const option of layout.options) {
+        expect(inside(option.label), `${size}: label of "${option.text}" ${JSON.stringify(option.label)}`).toBe(true)
+        expect(inside(option.checkbox), `${size}: box of "${option.text}" ${JSON.stringify(option.checkbox)}`).toBe(
+          true,
+        )
+      }
+      // And the panel itself is on screen.
+      expect(layout.panel.left, size).toBeGreaterThanOrEqual(0)
+      expect(layout.panel.right, size).toBeLessThanOrEqual(viewport.width)
+      expect(layout.panel.top, size).toBeGreaterThanOrEqual(0)
+      expect(problems.errors).toEqual([])
+      await context.close()
+    }
   })
 
   it('outside a frame, an edit click opens the backend record link in a new tab', async () => {

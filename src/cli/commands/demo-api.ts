@@ -7,6 +7,7 @@ export interface DemoApiCommandOptions {
   host: string
   latency: number
   generate?: number
+  everyKind?: boolean
 }
 
 /** `site demo-api`: runs the bundled demo content API until SIGINT/SIGTERM. */
@@ -16,7 +17,7 @@ export async function runDemoApiCommand(opts: DemoApiCommandOptions, global: { v
       port: opts.port,
       host: opts.host,
       latencyMs: opts.latency,
-      generate: opts.generate ? { pagesPerLocale: opts.generate } : undefined,
+      generate: opts.generate ? { pagesPerLocale: opts.generate, everyKind: opts.everyKind === true } : undefined,
     })
     process.stdout.write(`Demo content API on ${api.url} (en /, pl /pl, de /de; initial data at /?type=834)\n`)
     await waitForShutdown()

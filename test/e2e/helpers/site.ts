@@ -12,7 +12,7 @@ import { afterAll, beforeAll } from 'vitest'
 import { type BuildResult, build } from '../../../src/build/build.js'
 import { resolveConfig } from '../../../src/config/load.js'
 import { selectSite } from '../../../src/config/resolve.js'
-import { type DemoApi, startDemoApi } from '../../../src/demo/server.js'
+import { type DemoApi, type DemoApiOptions, startDemoApi } from '../../../src/demo/server.js'
 import { type RunningServer, startStaticServer } from '../../../src/serve/server.js'
 import { launchBrowser } from './browser.js'
 
@@ -41,10 +41,13 @@ async function buildInto(root: string, apiUrl: string, outDir: string): Promise<
   return result
 }
 
-/** Builds the demo content with the project at `root` (the repository's own by default). */
-export async function startBuiltSite(root = REPO_ROOT): Promise<BuiltSite> {
+/**
+ * Builds the demo content with the project at `root` (the repository's own by default);
+ * `demo` options choose another demo API content, such as a generated site.
+ */
+export async function startBuiltSite(root = REPO_ROOT, demo: DemoApiOptions = {}): Promise<BuiltSite> {
   const temp = await mkdtemp(join(tmpdir(), 'site-e2e-'))
-  const api = await startDemoApi({ port: 0 })
+  const api = await startDemoApi({ ...demo, port: 0 })
   let server: RunningServer | undefined
   try {
     const outDir = join(temp, 'out')
@@ -82,12 +85,13 @@ export async function startBuiltSite(root = REPO_ROOT): Promise<BuiltSite> {
 export function useSiteAndBrowser(
   ready: (site: BuiltSite, browser: Browser) => void,
   root?: () => Promise<string>,
+  demo?: DemoApiOptions,
 ): void {
   let site: BuiltSite | undefined
   let browser: Browser | undefined
   beforeAll(async () => {
     ;[site, browser] = await Promise.all([
-      root ? root().then((dir) => startBuiltSite(dir)) : startBuiltSite(),
+      root ? root().then((dir) => startBuiltSite(dir, demo)) : startBuiltSite(REPO_ROOT, demo),
       launchBrowser(),
     ])
     ready(site, browser)

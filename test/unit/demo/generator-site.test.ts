@@ -2,18 +2,10 @@ import { describe, expect, it } from 'vitest'
 import { buildGeneratedInitialData } from '../../../src/demo/generator.js'
 import { buildGeneratedPage } from '../../../src/demo/generator-page.js'
 import { childrenOf, createGeneratedSite, sectionCount } from '../../../src/demo/generator-site.js'
-import type { DemoLanguage } from '../../../src/demo/types.js'
 import type { NavEntry } from '../../../src/shared/types.js'
+import { DEMO_LANGUAGES } from './languages.js'
 
-const language = (code: string, base: string, languageId: number): DemoLanguage => ({
-  languageId,
-  twoLetterIsoCode: code,
-  navigationTitle: code,
-  base,
-  direction: 'ltr',
-  hreflang: code,
-})
-const [EN, PL, DE] = [language('en', '/', 0), language('pl', '/pl/', 1), language('de', '/de/', 2)] as const
+const [EN, PL, DE] = DEMO_LANGUAGES
 const site = createGeneratedSite([EN, PL, DE], 120)
 const flatten = (entries: NavEntry[] = []): NavEntry[] => entries.flatMap((e) => [e, ...flatten(e.children)])
 

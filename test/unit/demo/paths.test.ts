@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { languageOfPath, pagePath, parseDemoUrl, trimTrailingSlash } from '../../../src/demo/paths.js'
 import type { DemoLanguage } from '../../../src/demo/types.js'
-
-const language = (code: string, base: string, languageId: number): DemoLanguage => ({
-  languageId,
-  twoLetterIsoCode: code,
-  navigationTitle: code,
-  base,
-  direction: 'ltr',
-})
-const LANGUAGES = [language('en', '/', 0), language('pl', '/pl/', 1), language('de', '/de/', 2)]
+import { DEMO_LANGUAGES as LANGUAGES } from './languages.js'
 
 describe('parseDemoUrl', () => {
   it.each([

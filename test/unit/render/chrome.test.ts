@@ -77,7 +77,7 @@ describe('header texts per locale', () => {
       'en',
       [
         'Go to home page',
-        'There you can find us',
+        'Where to find us',
         'Schedule a free consultation',
         'Change language',
         'Preferred language',
@@ -88,7 +88,7 @@ describe('header texts per locale', () => {
       'pl',
       [
         'Przejdź do strony głównej',
-        'Tu nas znajdziesz',
+        'Gdzie nas znaleźć',
         'Umów bezpłatną konsultację',
         'Zmień język',
         'Preferowany język',
@@ -99,7 +99,7 @@ describe('header texts per locale', () => {
       'de',
       [
         'Zur Startseite',
-        'Hier finden Sie uns',
+        'So finden Sie uns',
         'Kostenlose Beratung vereinbaren',
         'Sprache ändern',
         'Bevorzugte Sprache',
@@ -176,9 +176,12 @@ describe('header navigation', () => {
   it('renders featured, minor and social navigation', () => {
     expect(out()).toContain('<a href="/webinar" class="nav__link">Webinar</a>')
     expect(out()).toContain('<a href="/press" class="nav__link">Press</a>')
-    expect(out()).toContain(
-      'href="https://www.linkedin.com/company/example" target="_blank" rel="noopener" class="social__link">LinkedIn</a>',
-    )
+    // Social links are icons named for screen readers (issue 15: the letters C/W/L were no icons).
+    const social =
+      /<a href="https:\/\/www\.linkedin\.com\/company\/example"[^>]*class="social__link"[^>]*>(.*?)<\/a>/.exec(out())
+    expect(social?.[0]).toContain('target="_blank"')
+    expect(social?.[1]).toMatch(/^<svg [^>]*aria-hidden="true"/)
+    expect(social?.[1]).toContain('<span class="visually-hidden">LinkedIn</span>')
   })
 })
 
@@ -222,6 +225,9 @@ describe('context menu', () => {
     expect(out).toContain('<a href="/brochure.pdf" class="context-bar__link">Download brochure</a>')
     expect(out).toContain('<span class="context-bar__icons-text">Questions?</span>')
     expect(out).toContain('aria-label="Email"')
+    // An icon, not the first letter of the label (issue 15: "C/W/L where phone, mail and LinkedIn icons belong").
+    const button = /<a [^>]*class="icon-button icon-button--mail"[^>]*>(.*?)<\/a>/.exec(out)
+    expect(button?.[1]).toMatch(/^<svg [^>]*aria-hidden="true"[^>]*>.+<\/svg>$/)
   })
 })
 
@@ -230,7 +236,7 @@ describe('footer', () => {
     [
       'en',
       [
-        ['/careers', 'Career'],
+        ['/careers', 'Careers'],
         ['/policy', 'Privacy policy'],
       ],
       'Headquarters',
@@ -269,8 +275,9 @@ describe('footer', () => {
     expect(out).toContain('<a href="/company/team" class="nav__link">Team</a>')
     expect(out).toContain('<h2 class="footer-contact__title">Get in touch</h2>')
     expect(out).toContain('<p>Mon–Fri</p>')
-    expect(out).toContain(
-      '<span class="footer-contact__label">Phone</span><a href="tel:+4812345" rel="noopener">+48 12 345</a>',
+    // The phone number carries a phone icon (issue 15).
+    expect(out).toMatch(
+      /<span class="footer-contact__label">Phone<\/span><a href="tel:\+4812345" rel="noopener" class="footer-contact__link"><svg [^>]*aria-hidden="true".*?<\/svg>\+48 12 345<\/a>/,
     )
     expect(out).toContain('<li>Warsaw</li>')
   })

@@ -157,6 +157,19 @@ describe('buildHead', () => {
     expect(linksOf(withPage, 'canonical')).toEqual([])
   })
 
+  // Issue 14, item 4: a 404 without page content had no meta description (Lighthouse SEO).
+  it('gives a not-found page without page content a localised meta description', () => {
+    for (const [locale, words] of [
+      ['en', 'does not exist'],
+      ['pl', 'nie istnieje'],
+      ['de', 'existiert nicht'],
+    ] as const) {
+      const [description] = metaOf(buildHead(state({ status: 404, page: null, locale, path: '/nope' })), 'description')
+      expect(description, locale).toContain(words)
+    }
+    expect(metaOf(buildHead(state({ status: 500, page: null })), 'description')).toEqual([])
+  })
+
   it('marks every tag so the client can replace it', () => {
     expect(buildHead(state()).every((t) => t.attrs['data-site-head'] === '')).toBe(true)
   })
