@@ -312,3 +312,12 @@ describe('error page', () => {
     expect(error(locale, status)).toContain(`<h1 id="error-title" class="error-page__title">${text}</h1>`)
   })
 })
+
+describe('icons (templates/components/Icon.tsx)', () => {
+  it('draws every icon from public/icons.svg, which holds a symbol for each', async () => {
+    const { readFile } = await import('node:fs/promises')
+    const { ICON_NAMES, ICON_SPRITE_URL } = await import('../../../templates/components/Icon.js')
+    const sprite = await readFile(new URL(`../../../public${ICON_SPRITE_URL}`, import.meta.url), 'utf8')
+    for (const name of ICON_NAMES) expect(sprite, name).toContain(`<symbol id="${name}" viewBox="0 0 24 24">`)
+  })
+})
