@@ -1,22 +1,9 @@
 import type { ComponentType } from 'react'
 import { describe, expect, it } from 'vitest'
 import { createTemplateLoader, type LazyTemplates, type MainTemplates } from '../../../src/client/templates.js'
-import type { TemplateState } from '../../../src/hydration/plan.js'
 import { resolveContent, resolveLayout } from '../../../src/runtime/names.js'
 import type { ContentElementProps, LayoutProps, TemplateRegistry } from '../../../src/shared/contract.js'
-import type { PageData } from '../../../src/shared/types.js'
-
-const element = (id: number, type: string, content: Record<string, unknown> = {}) => ({ id, type, content })
-
-const page = (content: unknown, backendLayout?: unknown): PageData =>
-  ({
-    id: 1,
-    title: 'P',
-    slug: '/p',
-    meta: {},
-    appearance: backendLayout === undefined ? {} : { backendLayout },
-    content,
-  }) as unknown as PageData
+import { at, element, page } from '../hydration/states.js'
 
 /** A named component per template (texts: `{ locale }`), and a log of the loaders called. */
 function fakeTemplates(options: { fail?: Set<string>; client?: string[] } = {}) {
@@ -51,14 +38,6 @@ function fakeTemplates(options: { fail?: Set<string>; client?: string[] } = {}) 
   }
   return { templates, calls }
 }
-
-/** A render state of `page` in `locale` (default locale `en`). */
-const at = (target: PageData | null, locale = 'en', editorPreview = false): TemplateState => ({
-  page: target,
-  locale,
-  editorPreview,
-  site: { i18n: { default: 'en' } },
-})
 
 const names = (map: object): string[] => Object.keys(map).sort()
 

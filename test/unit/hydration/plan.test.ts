@@ -9,26 +9,7 @@ import {
 import { resolveContent, resolveLayout } from '../../../src/runtime/names.js'
 import type { BootHydration, TemplateChunks, TemplateRegistry } from '../../../src/shared/contract.js'
 import type { PageData } from '../../../src/shared/types.js'
-
-const element = (id: number, type: string, content: Record<string, unknown> = {}) => ({ id, type, content })
-
-const page = (content: unknown, backendLayout?: unknown): PageData =>
-  ({
-    id: 1,
-    title: 'P',
-    slug: '/p',
-    meta: {},
-    appearance: backendLayout === undefined ? {} : { backendLayout },
-    content,
-  }) as unknown as PageData
-
-/** A render state of `page` in `locale` (default locale `en`). */
-const at = (target: PageData | null, locale = 'en', editorPreview = false): TemplateState => ({
-  page: target,
-  locale,
-  editorPreview,
-  site: { i18n: { default: 'en' } },
-})
+import { at, element, page } from './states.js'
 
 describe('pageTemplates', () => {
   it('names the layout and every content type of every column, nested elements (shortcut) included', () => {
