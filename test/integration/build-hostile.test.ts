@@ -145,7 +145,7 @@ describe('hostile paths', () => {
   it('writes nothing outside the output folder, and only expected files inside it', async () => {
     expect(await readdir(dir)).toEqual(['out'])
     const files = [...(await readTree(join(dir, 'out'))).keys()].filter(
-      (f) => !f.startsWith('_site/') && !/^[^/]+\.(ico|js|txt|xml)$/.test(f),
+      (f) => !f.startsWith('_site/') && !/^[^/]+\.(ico|js|svg|txt|xml)$/.test(f),
     )
     expect(files.sort()).toEqual(
       [
