@@ -34,6 +34,16 @@ export interface BuildInputs {
 
 const publicDir = (run: BuildRun): string => join(run.config.root, 'public')
 
+/** Like Promise.all, but waits for every promise and rejects with the first failure in list order, not in time. */
+async function settleInOrder<const T extends readonly unknown[]>(
+  promises: T,
+): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  const settled = await Promise.allSettled(promises)
+  const failed = settled.find((result) => result.status === 'rejected')
+  if (failed) throw failed.reason
+  return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as never
+}
+
 /** Render workers loading the templates (or the renderer handed in, in the main thread). */
 export function createRenderService(run: BuildRun, options: Pick<BuildOptions, 'renderer'>): RenderService {
   if (options.renderer) return createInlineRenderService(options.renderer)
@@ -53,13 +63,22 @@ export async function loadInputs(
     Promise.all(locales.map((locale) => run.apiSlot(fetch, locale))).then(
       (values) => new Map(locales.map((l, i) => [l, values[i]!])),
     )
-  const [initialData, notFound, client, listed] = await Promise.all([
-    perLocale((locale) => fetchInitialData(api, locale, site.features.initInitialData)),
-    perLocale((locale) => fetchNotFoundBody(api, locale, site.i18n)),
+  // The templates are the user's input: when they do not compile, that is the error (TEMPLATES_INVALID,
+  // exit 2), whichever finished first: both bundles settle, the first failure in this order wins, and an
+  // API error is only thrown once the templates compiled (issue 13).
+  const compiled = settleInOrder([
     options.bundleClient ? options.bundleClient() : bundleClient({ root: config.root, minify: true }),
-    listPublicFiles(publicDir(run)),
     render.ready,
   ])
+  const fetched = Promise.all([
+    perLocale((locale) => fetchInitialData(api, locale, site.features.initInitialData)),
+    perLocale((locale) => fetchNotFoundBody(api, locale, site.i18n)),
+    listPublicFiles(publicDir(run)),
+  ]).catch(async (error: unknown) => {
+    await compiled
+    throw error
+  })
+  const [[client], [initialData, notFound, listed]] = await Promise.all([compiled, fetched])
   for (const { path, reason } of listed.skipped) run.state.skip({ item: `public/${path}`, reason })
   run.state.notes.push(...(client.hints ?? []))
   return { initialData, notFound, client, publicFiles: listed.files }
