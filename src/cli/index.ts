@@ -34,6 +34,16 @@ export function createProgram(): Command {
     .option('--api <url>', 'content API origin, overrides api.baseUrl')
     .option('--out <dir>', 'output folder (default: build.outDir, .output/public)')
     .option('--concurrency <n>', 'parallel API requests, 1 to 64 (default: build.concurrency, 4)', asNumber)
+    .option(
+      '--max-pages <n>',
+      'most pages the build crawls before it fails (default: build.maxPages, 200000)',
+      asNumber,
+    )
+    .option(
+      '--max-page-bytes <n>',
+      'largest page HTML in bytes before the build fails (default: build.maxPageBytes, 16 MiB)',
+      asNumber,
+    )
     .option('--json', 'print the build summary as JSON on stdout')
     .option('--no-progress', 'no progress bar, even on a terminal')
     .action(async (opts) => {

@@ -109,7 +109,10 @@ export function Media({ file, eager = false, className }: { file: FileRef; eager
     const src = toEmbedUrl(file.publicUrl, mime)
     if (src === undefined) {
       // Any other page in a frame of ours is refused; the visitor gets a plain link to it instead.
-      reportProblem(`${mime} file not embedded: ${JSON.stringify(file.publicUrl.slice(0, 200))} is not a player URL`)
+      reportProblem(
+        `${mime} file not embedded: ${JSON.stringify(file.publicUrl.slice(0, 200))} is not a player URL`,
+        'EMBED_REFUSED',
+      )
       return (
         <SafeLink href={file.publicUrl} className={className}>
           {label}

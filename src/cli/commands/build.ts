@@ -8,6 +8,8 @@ export interface BuildCommandOptions {
   api?: string
   out?: string
   concurrency?: number
+  maxPages?: number
+  maxPageBytes?: number
   json?: boolean
   progress: boolean
 }
@@ -30,6 +32,8 @@ export async function runBuildCommand(opts: BuildCommandOptions, global: { verbo
       apiBaseUrl: opts.api,
       outDir: opts.out,
       concurrency: opts.concurrency,
+      maxPages: opts.maxPages,
+      maxPageBytes: opts.maxPageBytes,
     })
     const site = selectSite(config.sites, opts.site)
     const result = await build({ config, site, onProgress: reporter.onProgress, logger: reporter.logger })

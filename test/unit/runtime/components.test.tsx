@@ -18,7 +18,7 @@ import {
   SiteContext,
 } from '../../../src/runtime/index.js'
 import { EMBED_SANDBOX } from '../../../src/runtime/Media.js'
-import type { RenderState, TemplateRegistry } from '../../../src/shared/contract.js'
+import type { DataProblem, RenderState, TemplateRegistry } from '../../../src/shared/contract.js'
 import type { ContentElement as Element } from '../../../src/shared/types.js'
 
 const baseState = (overrides: Partial<RenderState> = {}): RenderState => ({
@@ -51,7 +51,7 @@ const registry = {
   ErrorPage: () => null,
 } as unknown as TemplateRegistry
 
-function render(node: ReactNode, overrides: Partial<RenderState> = {}, problems: string[] = []): string {
+function render(node: ReactNode, overrides: Partial<RenderState> = {}, problems: DataProblem[] = []): string {
   const state = baseState(overrides)
   return renderToString(<SiteContext.Provider value={{ site: state, registry, problems }}>{node}</SiteContext.Provider>)
 }
@@ -111,7 +111,7 @@ describe('Frame and ContentElement (contract 7.6)', () => {
   })
 
   it('skips and reports unusable envelopes instead of throwing', () => {
-    const problems: string[] = []
+    const problems: DataProblem[] = []
     const html = render(
       <>
         <ContentElement element={null} />
@@ -259,7 +259,7 @@ describe('media', () => {
     ['https://www.youtube-nocookie.com/embed/abc', 'video/youtube'],
     ['https://player.vimeo.com/video/123', 'video/vimeo'],
   ])('embeds %s in a sandboxed frame', (url, mimeType) => {
-    const problems: string[] = []
+    const problems: DataProblem[] = []
     const html = render(<Media file={{ publicUrl: url, properties: { mimeType, type: 'video' } }} />, {}, problems)
     expect(html).toMatch(/^<iframe /)
     expect(html).toContain(` sandbox="${EMBED_SANDBOX}"`)
@@ -278,7 +278,7 @@ describe('media', () => {
     ['https://www.youtube.com/embed/abc', 'video/vimeo'],
     ['/fileadmin/embed/abc', 'video/vimeo'],
   ])('does not embed %s typed %s: a plain link, and a problem for the report', (url, mimeType) => {
-    const problems: string[] = []
+    const problems: DataProblem[] = []
     const html = render(
       <Media file={{ publicUrl: url, properties: { mimeType, type: 'video', title: 'Clip' } }} />,
       {},
@@ -286,7 +286,7 @@ describe('media', () => {
     )
     expect(html).not.toContain('<iframe')
     expect(html).toMatch(/^<a href="[^"]+"[^>]*>Clip<\/a>$/)
-    expect(problems).toHaveLength(1)
+    expect(problems).toEqual([{ kind: 'EMBED_REFUSED', message: expect.stringContaining('is not a player URL') }])
   })
 
   it('renders gallery rows and columns in order with figcaptions', () => {
