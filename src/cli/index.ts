@@ -1,5 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander'
 import { handleError } from './exit.js'
+import { toTerminalText } from './terminal.js'
 
 /**
  * The `site` command: parses flags into an InlineConfig and calls the
@@ -24,7 +25,7 @@ export function createProgram(): Command {
     .option('--verbose', 'print stack traces of errors')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
-    .configureOutput({ writeErr: (text) => process.stderr.write(text) })
+    .configureOutput({ writeErr: (text) => process.stderr.write(toTerminalText(text)) })
 
   program
     .command('build')
