@@ -2,6 +2,7 @@
  * The one error catalogue (SPEC point 8). Codes are stable: once shipped, a code
  * never changes meaning. Messages follow the spec's wording word for word.
  */
+import type { DataProblemKind } from './shared/contract.js'
 
 export type ErrorCode =
   | 'CONFIG_INVALID'
@@ -25,6 +26,35 @@ export type ErrorCode =
   | 'TEMPLATES_INVALID'
   | 'DEMO_CONTENT_INVALID'
 
+/**
+ * What went wrong with one path or item of a build: the `kind` of each failure and skipped item
+ * in `site build --json`, its stderr lines and CI annotations (docs/ci.md). Stable like ErrorCode.
+ * Failures: the API's codes, `RENDER_FAILED`, `WRITE_FAILED`, `BROKEN_NAV_LINK` (a navigation link the
+ * API answers 404), `MAX_PAGES` and `PAGE_TOO_LARGE` (a limit of the build was reached).
+ * Skipped items: `BROKEN_CONTENT_LINK`, `REDIRECT_REFUSED`, `UNSAFE_LINK` (also a link refused by the
+ * crawl), `RESERVED_PATH` (a link to a path the build writes itself), `PUBLIC_FILE_SKIPPED`, and the
+ * kinds of data problems (`DataProblemKind`: `INVALID_DATA`, `UNSAFE_MARKUP`, `ELEMENT_SKIPPED`, `EMBED_REFUSED`).
+ */
+export type BuildIssueKind =
+  | ApiErrorCode
+  | 'RENDER_FAILED'
+  | 'WRITE_FAILED'
+  | 'BROKEN_NAV_LINK'
+  | 'MAX_PAGES'
+  | 'PAGE_TOO_LARGE'
+  | 'BROKEN_CONTENT_LINK'
+  | 'REDIRECT_REFUSED'
+  | 'UNSAFE_LINK'
+  | 'RESERVED_PATH'
+  | 'PUBLIC_FILE_SKIPPED'
+  | DataProblemKind
+
+/** Codes of a failed API call (FetchError). */
+export type ApiErrorCode = Extract<
+  ErrorCode,
+  'API_HTTP' | 'API_TIMEOUT' | 'API_NETWORK' | 'API_BAD_RESPONSE' | 'API_TOO_LARGE'
+>
+
 export interface SiteErrorOptions {
   cause?: unknown
   hint?: string
@@ -47,11 +77,12 @@ export class SiteError extends Error {
 
 /** A failed API call: keeps the status and the body of the answer (SPEC: "Fetch errors carry status and data"). */
 export class FetchError extends SiteError {
+  declare readonly code: ApiErrorCode
   readonly url: string
   readonly method: string
   readonly data: unknown
   constructor(
-    code: Extract<ErrorCode, 'API_HTTP' | 'API_TIMEOUT' | 'API_NETWORK' | 'API_BAD_RESPONSE' | 'API_TOO_LARGE'>,
+    code: ApiErrorCode,
     message: string,
     options: SiteErrorOptions & { url: string; method?: string; data?: unknown },
   ) {

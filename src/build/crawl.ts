@@ -3,15 +3,17 @@
  * links to, until no new path appears. Each path is visited once, however many
  * places link to it; cycles end. The crawler only schedules: the caller decides
  * how many visits may be in flight (the API's share is limited separately).
+ * It knows at most `maxPaths` paths: the first one beyond stops the crawl.
  */
+import type { CmsSource } from './types.js'
 
 /** Where a path was first found: navigation-like data (a 404 there fails the build) or page content. */
 export type LinkOrigin = 'nav' | 'content'
 
-export interface DiscoveredPath {
+export interface DiscoveredPath extends CmsSource {
   path: string
   origin: LinkOrigin
-  /** The page (or `initial data <locale>`) that linked to it. */
+  /** The page (or `initial data (<locale>)`) that linked to it; `pageUid` and `elementUid` say where in it. */
   from: string
 }
 
@@ -19,9 +21,11 @@ export interface Crawler {
   /** Queues paths not seen before; a navigation link upgrades a path first seen in content. */
   add(found: Iterable<DiscoveredPath>): void
   /** How a path was found, for reporting broken links. */
-  originOf(path: string): { origin: LinkOrigin; from: string } | undefined
-  /** Visits until the queue is empty and nothing is in flight. */
+  originOf(path: string): DiscoveredPath | undefined
+  /** Visits until the queue is empty (or the crawl was stopped) and nothing is in flight. */
   run(): Promise<void>
+  /** Starts no further visit; those in flight finish. */
+  stop(): void
   /** Paths known so far (visited, in flight or queued). */
   readonly known: number
   readonly visited: number
@@ -30,30 +34,40 @@ export interface Crawler {
 export interface CrawlerOptions {
   /** Visits at most this many paths at once (bounds the memory held by pages being processed). */
   maxInFlight: number
+  /** Knows at most this many paths: the first new one beyond goes to `onLimit`, once, and stops the crawl. @default Infinity */
+  maxPaths?: number
+  onLimit?(found: DiscoveredPath): void
   /** Processes one path and resolves to the paths it links to. Must not reject. */
   visit(path: string): Promise<Iterable<DiscoveredPath>>
 }
 
 export function createCrawler(options: CrawlerOptions): Crawler {
-  const seen = new Map<string, { origin: LinkOrigin; from: string }>()
+  const seen = new Map<string, DiscoveredPath>()
+  const maxPaths = options.maxPaths ?? Number.POSITIVE_INFINITY
   let queue: string[] = []
   let head = 0
   let visited = 0
+  let stopped = false
 
   const add = (found: Iterable<DiscoveredPath>) => {
-    for (const { path, origin, from } of found) {
-      const known = seen.get(path)
+    for (const discovered of found) {
+      const known = seen.get(discovered.path)
       if (!known) {
-        seen.set(path, { origin, from })
-        queue.push(path)
-      } else if (known.origin === 'content' && origin === 'nav') {
-        seen.set(path, { origin, from })
+        if (seen.size >= maxPaths) {
+          if (!stopped) options.onLimit?.(discovered)
+          stopped = true
+          continue
+        }
+        seen.set(discovered.path, discovered)
+        queue.push(discovered.path)
+      } else if (known.origin === 'content' && discovered.origin === 'nav') {
+        seen.set(discovered.path, discovered)
       }
     }
   }
 
   const next = (): string | undefined => {
-    if (head >= queue.length) return undefined
+    if (stopped || head >= queue.length) return undefined
     const path = queue[head++]
     if (head === queue.length) {
       queue = []
@@ -95,6 +109,9 @@ export function createCrawler(options: CrawlerOptions): Crawler {
     add,
     originOf: (path) => seen.get(path),
     run,
+    stop: () => {
+      stopped = true
+    },
     get known() {
       return seen.size
     },

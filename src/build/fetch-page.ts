@@ -6,17 +6,26 @@
  */
 import type { ApiClient, RawAnswer } from '../api/client.js'
 import { FetchError } from '../errors.js'
+import type { BuildFailure } from './types.js'
+
+/** An API error as the build lists it. */
+export type ApiFailure = Pick<BuildFailure, 'kind' | 'status' | 'reason'>
 
 export type ApiAnswer =
   | { type: 'answer'; answer: RawAnswer }
   /** HTTP 404 (with or without an error-handler page body). */
   | { type: 'not-found'; status: number; data: unknown }
-  | { type: 'error'; status: number; reason: string }
+  | ({ type: 'error' } & ApiFailure)
 
-/** How an API error is listed among the build's failures. */
-export function toApiFailure(error: unknown): { status: number; reason: string } {
-  if (error instanceof FetchError) return { status: error.status, reason: `API error: ${error.message}` }
-  return { status: 500, reason: `API error: ${error instanceof Error ? error.message : String(error)}` }
+/** How an API error is listed among the build's failures: its code (an error the client did not classify is a network one). */
+export function toApiFailure(error: unknown): ApiFailure {
+  if (error instanceof FetchError)
+    return { kind: error.code, status: error.status, reason: `API error: ${error.message}` }
+  return {
+    kind: 'API_NETWORK',
+    status: 500,
+    reason: `API error: ${error instanceof Error ? error.message : String(error)}`,
+  }
 }
 
 export async function fetchPage(api: ApiClient, path: string): Promise<ApiAnswer> {

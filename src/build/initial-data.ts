@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto'
 import type { ApiClient } from '../api/client.js'
 import type { PageRenderer } from '../render/renderer.js'
+import type { DataProblem } from '../shared/contract.js'
 import { initialDataFile } from '../shared/layout.js'
 import type { InitialData } from '../shared/types.js'
 import type { LocaleData } from './types.js'
@@ -39,7 +40,7 @@ export function prepareLocaleData(
   prepare: PageRenderer['prepareInitialData'],
   locale: string,
   raw: unknown,
-): { data: LocaleData; file: { path: string; contents: string }; problems: string[] } {
+): { data: LocaleData; file: { path: string; contents: string }; problems: DataProblem[] } {
   const { data: value, problems } = prepare(raw)
   const file = toInitialDataFile(locale, value)
   return { data: { locale, initialData: value, initialDataUrl: file.url }, file, problems }

@@ -10,8 +10,8 @@ import type { InitialData, PageData } from '../shared/types.js'
 export interface PageLinks {
   /** Navigation-like places: breadcrumbs, `i18n`, `contextMenu`, … (a 404 there is a broken link). */
   nav: string[]
-  /** Inside `content` (bodytext, headerLink, menus). */
-  content: string[]
+  /** Inside `content` (bodytext, headerLink, menus), per content element of a column (nested shortcuts count as theirs). */
+  content: Array<{ elementUid: number; hrefs: string[] }>
 }
 
 // An opening tag (quoted attribute values may hold `>`), then the href attribute inside it.
@@ -79,10 +79,18 @@ export function extractLinks(value: unknown): string[] {
   return ctx.out
 }
 
-/** Links of a page: `content` apart from the rest (navigation-like places). */
+/** Links of a page: `content` (per element of each column of prepared data) apart from the rest (navigation-like places). */
 export function extractPageLinks(page: PageData): PageLinks {
   const { content, ...rest } = page
-  return { nav: extractLinks(rest), content: extractLinks(content) }
+  const elements = Object.values(isRecord(content) ? content : {}).flatMap((column) =>
+    Array.isArray(column) ? column : [],
+  )
+  return {
+    nav: extractLinks(rest),
+    content: elements
+      .filter(isRecord)
+      .map((element) => ({ elementUid: Number(element.id), hrefs: extractLinks(element) })),
+  }
 }
 
 /** Links of a locale's initial data: every navigation tree, language links, footer contact data. */

@@ -6,6 +6,7 @@
 import { readPageAnswer } from '../api/answer.js'
 import type { ApiClient } from '../api/client.js'
 import { errors } from '../errors.js'
+import type { DataProblem } from '../shared/contract.js'
 import { notFoundFile } from '../shared/layout.js'
 import type { PageData } from '../shared/types.js'
 import { type LocaleOptions, withLocale } from '../shared/url.js'
@@ -52,10 +53,10 @@ async function readProbe(
 export function renderNotFoundFile(
   ctx: RenderContext,
   input: { locale: LocaleData; raw: unknown; i18n: LocaleOptions },
-): { file: OutputFile; problems: string[] } {
+): { file: OutputFile; problems: DataProblem[]; pageUid?: number } {
   const { locale, raw, i18n } = input
   const path = withLocale('/404', locale.locale, i18n)
-  const problems: string[] = []
+  const problems: DataProblem[] = []
   let page: PageData | null = null
   if (raw !== undefined) {
     const prepared = ctx.renderer.preparePage(raw)
@@ -67,5 +68,6 @@ export function renderNotFoundFile(
   return {
     file: { path: notFoundFile(locale.locale, i18n), contents: html },
     problems: [...problems, ...renderProblems],
+    ...(page ? { pageUid: page.id } : {}),
   }
 }

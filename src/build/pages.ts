@@ -30,9 +30,15 @@ export interface PagePipeline {
   writer: FileWriter
   state: BuildState
   originOf(path: string): LinkOrigin
+  /** Largest `index.html` of a page, in bytes (`build.maxPageBytes`): a larger one fails and stops the crawl. */
+  maxPageBytes: number
+  /** Starts no further page (a limit was reached). */
+  stopCrawl(): void
 }
 
 const elapsed = (since: number): number => performance.now() - since
+const byteLength = (contents: string | Uint8Array): number =>
+  typeof contents === 'string' ? Buffer.byteLength(contents) : contents.byteLength
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 
 /** Fetches, renders and writes one path; resolves to the paths it links to. Never rejects. */
@@ -51,18 +57,18 @@ export async function buildPath(p: PagePipeline, path: string): Promise<Discover
       p.state.notFound.push({ path, status: answer.status })
       return []
     case 'error':
-      p.state.fail({ path, status: answer.status, reason: answer.reason })
+      p.state.fail({ kind: answer.kind, path, status: answer.status, reason: answer.reason })
       return []
   }
 }
 
-async function writeFiles(p: PagePipeline, path: string, files: OutputFile[]): Promise<boolean> {
+async function writeFiles(p: PagePipeline, path: string, files: OutputFile[], pageUid?: number): Promise<boolean> {
   const started = performance.now()
   try {
     await Promise.all(files.map((file) => p.writer.write(file.path, file.contents)))
     return true
   } catch (error) {
-    p.state.fail({ path, status: 500, reason: `write error: ${message(error)}` })
+    p.state.fail({ kind: 'WRITE_FAILED', path, status: 500, reason: `write error: ${message(error)}`, pageUid })
     return false
   } finally {
     p.state.time('writeMs', elapsed(started))
@@ -74,7 +80,13 @@ async function buildPage(p: PagePipeline, job: PageJob): Promise<DiscoveredPath[
   try {
     output = await p.render.page(job)
   } catch (error) {
-    output = { type: 'failed', status: 500, reason: `render error: ${message(error)}`, renderMs: 0 }
+    output = {
+      type: 'failed',
+      kind: 'RENDER_FAILED',
+      status: 500,
+      reason: `render error: ${message(error)}`,
+      renderMs: 0,
+    }
   }
   p.state.time('renderMs', output.renderMs)
   if (output.type === 'redirect')
@@ -85,11 +97,25 @@ async function buildPage(p: PagePipeline, job: PageJob): Promise<DiscoveredPath[
       statusCode: output.statusCode,
     })
   if (output.type === 'failed') {
-    p.state.fail({ path: job.path, status: output.status, reason: output.reason })
+    const { type: _failed, renderMs: _ms, ...failure } = output
+    p.state.fail({ ...failure, path: job.path })
+    return []
+  }
+  const html = output.files.find((file) => file.path === toHtmlFile(job.path))
+  const htmlBytes = html === undefined ? 0 : byteLength(html.contents)
+  if (htmlBytes > p.maxPageBytes) {
+    p.stopCrawl()
+    p.state.fail({
+      kind: 'PAGE_TOO_LARGE',
+      path: job.path,
+      status: 500,
+      reason: `the page's HTML is ${htmlBytes} bytes, over the limit of ${p.maxPageBytes} (build.maxPageBytes, --max-page-bytes): the build stopped here`,
+      pageUid: output.pageUid,
+    })
     return []
   }
   for (const item of output.skipped) p.state.skip(item)
-  if (!(await writeFiles(p, job.path, output.files))) return []
+  if (!(await writeFiles(p, job.path, output.files, output.pageUid))) return []
   p.state.addPage(output.fact)
   return output.paths
 }
@@ -101,7 +127,12 @@ async function buildRedirect(
   const { path, locale, statusCode } = input
   const target = checkRedirectTarget(input.redirectUrl, p.site.baseUrl)
   if (target.type === 'refused') {
-    p.state.skip({ item: `${path} -> ${input.redirectUrl}`, reason: `redirect refused: ${target.reason}`, from: path })
+    p.state.skip({
+      kind: 'REDIRECT_REFUSED',
+      item: `${path} -> ${input.redirectUrl}`,
+      reason: `redirect refused: ${target.reason}`,
+      from: path,
+    })
     return []
   }
   const canonical = target.type === 'internal' ? toSiteUrl(target.to, p.site.baseUrl) : target.to

@@ -3,12 +3,16 @@
  * (src/shared/links.ts), plus the one rule only a build has: a page may not take the name
  * of a file the build writes.
  */
+import type { BuildIssueKind } from '../errors.js'
 import { NOT_FOUND_FILE, PAYLOAD_FILE, REDIRECTS_FILE, ROBOTS_FILE, SITEMAP_FILE } from '../shared/layout.js'
 import { classifyLink } from '../shared/links.js'
 import { pathSegments } from '../shared/url.js'
 
 /** What a link found in API data means to the crawler. */
-export type CrawlTarget = { type: 'page'; path: string } | { type: 'ignore' } | { type: 'refused'; reason: string }
+export type CrawlTarget =
+  | { type: 'page'; path: string }
+  | { type: 'ignore' }
+  | { type: 'refused'; kind: Extract<BuildIssueKind, 'UNSAFE_LINK' | 'RESERVED_PATH'>; reason: string }
 
 /** File names the build writes itself; a page path using one would collide with them. */
 const RESERVED_ROOT_FILES = new Set([
@@ -43,10 +47,10 @@ export function toCrawlTarget(href: unknown, options: { baseUrl?: string; locale
     case 'page':
     case 'file':
       if (isReservedPath(kind.path, options.locales))
-        return { type: 'refused', reason: 'collides with a file the build writes' }
+        return { type: 'refused', kind: 'RESERVED_PATH', reason: 'collides with a file the build writes' }
       return kind.type === 'page' ? { type: 'page', path: kind.path } : { type: 'ignore' }
     case 'unsafe':
-      return { type: 'refused', reason: kind.reason }
+      return { type: 'refused', kind: 'UNSAFE_LINK', reason: kind.reason }
     default:
       return { type: 'ignore' }
   }

@@ -5,6 +5,7 @@
  */
 import { readPageAnswer } from '../api/answer.js'
 import type { RawAnswer } from '../api/client.js'
+import type { DataProblem } from '../shared/contract.js'
 import { withLocale } from '../shared/url.js'
 import type { DiscoveredPath } from './crawl.js'
 import { discoverFromPage } from './discover.js'
@@ -12,7 +13,7 @@ import { toApiFailure } from './fetch-page.js'
 import { renderNotFoundFile } from './not-found.js'
 import { type OutputFile, type RenderContext, renderPageFiles } from './render-files.js'
 import { toPageFact } from './sitemap.js'
-import type { LocaleData, PageFact, SkippedItem } from './types.js'
+import type { BuildFailure, LocaleData, PageFact, SkippedItem } from './types.js'
 
 /** Everything jobs share: the render context plus each locale's prepared initial data. */
 export interface JobContext extends RenderContext {
@@ -31,13 +32,15 @@ export type PageOutput =
       type: 'page'
       files: OutputFile[]
       fact: PageFact
+      /** The CMS page's uid (its `id`). */
+      pageUid: number
       paths: DiscoveredPath[]
       skipped: SkippedItem[]
       renderMs: number
     }
   /** The answer was a redirect record (contract 3.5). */
   | { type: 'redirect'; redirectUrl: string; statusCode: number; renderMs: number }
-  | { type: 'failed'; status: number; reason: string; renderMs: number }
+  | ({ type: 'failed'; renderMs: number } & Pick<BuildFailure, 'kind' | 'status' | 'reason' | 'pageUid'>)
 
 export interface NotFoundJob {
   locale: string
@@ -49,6 +52,15 @@ export interface NotFoundOutput {
   file: OutputFile
   skipped: SkippedItem[]
 }
+
+/** A data problem of a page (or of initial data) as a skipped item of the report: what, where, which records. */
+export const toSkippedItem = (item: string, problem: DataProblem, pageUid?: number): SkippedItem => ({
+  kind: problem.kind,
+  item,
+  reason: problem.message,
+  ...(pageUid === undefined ? {} : { pageUid }),
+  ...(problem.elementUid === undefined ? {} : { elementUid: problem.elementUid }),
+})
 
 const localeOf = (ctx: JobContext, locale: string): LocaleData => {
   const data = ctx.locales.get(locale)
@@ -62,6 +74,7 @@ export function runPageJob(ctx: JobContext, job: PageJob): PageOutput {
   const renderMs = () => performance.now() - started
   const { path } = job
   let raw: unknown
+  let pageUid: number | undefined
   try {
     const result = readPageAnswer(job.answer)
     if (result.type === 'redirect')
@@ -75,26 +88,31 @@ export function runPageJob(ctx: JobContext, job: PageJob): PageOutput {
     if (!page)
       return {
         type: 'failed',
+        kind: 'API_BAD_RESPONSE',
         status: 502,
-        reason: `the API answer is not a page: ${problems.join('; ')}`,
+        reason: `the API answer is not a page: ${problems.map((problem) => problem.message).join('; ')}`,
         renderMs: renderMs(),
       }
+    pageUid = page.id
     const locale = localeOf(ctx, job.locale)
     const rendered = renderPageFiles(ctx, { path, locale, page })
     const options = { baseUrl: ctx.site.baseUrl, locales: ctx.site.i18n.locales }
     const discovered = discoverFromPage(page, path, options)
     // Unsafe rich-text links are reported by the sanitiser (in `problems`); unsafe paths by discovery.
     const skipped: SkippedItem[] = [
-      ...[...problems, ...rendered.problems].map((reason) => ({ item: path, reason })),
+      ...[...problems, ...rendered.problems].map((problem) => toSkippedItem(path, problem, page.id)),
       ...discovered.refused,
     ]
     const fact = toPageFact({ path, locale: job.locale, page, baseUrl: ctx.site.baseUrl })
-    return { type: 'page', files: rendered.files, fact, paths: discovered.paths, skipped, renderMs: renderMs() }
+    const { files } = rendered
+    return { type: 'page', files, fact, pageUid: page.id, paths: discovered.paths, skipped, renderMs: renderMs() }
   } catch (error) {
     return {
       type: 'failed',
+      kind: 'RENDER_FAILED',
       status: 500,
       reason: `render error: ${error instanceof Error ? error.message : String(error)}`,
+      ...(pageUid === undefined ? {} : { pageUid }),
       renderMs: renderMs(),
     }
   }
@@ -102,10 +120,11 @@ export function runPageJob(ctx: JobContext, job: PageJob): PageOutput {
 
 /** A locale's 404 page. */
 export function runNotFoundJob(ctx: JobContext, job: NotFoundJob): NotFoundOutput {
-  const { file, problems } = renderNotFoundFile(ctx, {
+  const { file, problems, pageUid } = renderNotFoundFile(ctx, {
     locale: localeOf(ctx, job.locale),
     raw: job.raw,
     i18n: ctx.site.i18n,
   })
-  return { file, skipped: problems.map((reason) => ({ item: withLocale('/404', job.locale, ctx.site.i18n), reason })) }
+  const item = withLocale('/404', job.locale, ctx.site.i18n)
+  return { file, skipped: problems.map((problem) => toSkippedItem(item, problem, pageUid)) }
 }

@@ -18,6 +18,7 @@ import { createManifest, renderManifestFiles } from './manifest.js'
 import { fetchNotFoundBody } from './not-found.js'
 import { buildPath } from './pages.js'
 import { renderRedirectsFile } from './redirect.js'
+import { toSkippedItem } from './render-jobs.js'
 import { createInlineRenderService, createRenderPool, type RenderService } from './render-pool.js'
 import type { BuildRun } from './run.js'
 import { planSitemaps, renderRobots } from './sitemap.js'
@@ -33,6 +34,16 @@ export interface BuildInputs {
 }
 
 const publicDir = (run: BuildRun): string => join(run.config.root, 'public')
+
+/** Like Promise.all, but waits for every promise and rejects with the first failure in list order, not in time. */
+async function settleInOrder<const T extends readonly unknown[]>(
+  promises: T,
+): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  const settled = await Promise.allSettled(promises)
+  const failed = settled.find((result) => result.status === 'rejected')
+  if (failed) throw failed.reason
+  return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as never
+}
 
 /** Render workers loading the templates (or the renderer handed in, in the main thread). */
 export function createRenderService(run: BuildRun, options: Pick<BuildOptions, 'renderer'>): RenderService {
@@ -53,14 +64,24 @@ export async function loadInputs(
     Promise.all(locales.map((locale) => run.apiSlot(fetch, locale))).then(
       (values) => new Map(locales.map((l, i) => [l, values[i]!])),
     )
-  const [initialData, notFound, client, listed] = await Promise.all([
-    perLocale((locale) => fetchInitialData(api, locale, site.features.initInitialData)),
-    perLocale((locale) => fetchNotFoundBody(api, locale, site.i18n)),
+  // The templates are the user's input: when they do not compile, that is the error (TEMPLATES_INVALID,
+  // exit 2), whichever finished first: both bundles settle, the first failure in this order wins, and an
+  // API error is only thrown once the templates compiled (issue 13).
+  const compiled = settleInOrder([
     options.bundleClient ? options.bundleClient() : bundleClient({ root: config.root, minify: true }),
-    listPublicFiles(publicDir(run)),
     render.ready,
   ])
-  for (const { path, reason } of listed.skipped) run.state.skip({ item: `public/${path}`, reason })
+  const fetched = Promise.all([
+    perLocale((locale) => fetchInitialData(api, locale, site.features.initInitialData)),
+    perLocale((locale) => fetchNotFoundBody(api, locale, site.i18n)),
+    listPublicFiles(publicDir(run)),
+  ]).catch(async (error: unknown) => {
+    await compiled
+    throw error
+  })
+  const [[client], [initialData, notFound, listed]] = await Promise.all([compiled, fetched])
+  for (const { path, reason } of listed.skipped)
+    run.state.skip({ kind: 'PUBLIC_FILE_SKIPPED', item: `public/${path}`, reason })
   run.state.notes.push(...(client.hints ?? []))
   return { initialData, notFound, client, publicFiles: listed.files }
 }
@@ -85,7 +106,7 @@ export async function writeInitialData(
   const locales = new Map<string, LocaleData>()
   for (const [locale, raw] of input.inputs.initialData) {
     const { data, file, problems } = prepareLocaleData(prepare, locale, raw)
-    for (const problem of problems) run.state.skip({ item: `initial data (${locale})`, reason: problem })
+    for (const problem of problems) run.state.skip(toSkippedItem(`initial data (${locale})`, problem))
     await writer.write(file.path, file.contents)
     locales.set(locale, data)
   }
@@ -115,8 +136,18 @@ export async function crawlPages(
   input: { render: RenderService; writer: FileWriter; locales: Map<string, LocaleData> },
 ): Promise<void> {
   const { site, state } = run
+  const { maxPages, maxPageBytes } = site.build
   const crawler = createCrawler({
     maxInFlight: run.maxPagesInFlight,
+    maxPaths: maxPages,
+    onLimit: ({ path, origin: _origin, ...source }) =>
+      state.fail({
+        kind: 'MAX_PAGES',
+        path,
+        status: 500,
+        reason: `more than ${maxPages} pages (build.maxPages, --max-pages): this link is one too many, the build stopped here`,
+        ...source,
+      }),
     visit: async (path) => {
       const found = await buildPath(pipeline, path)
       run.progress({ type: 'page', done: crawler.visited + 1, total: crawler.known, failures: state.failures.length })
@@ -133,6 +164,8 @@ export async function crawlPages(
     state,
     buildId: run.buildId,
     originOf,
+    maxPageBytes,
+    stopCrawl: () => crawler.stop(),
   }
   const options = { baseUrl: site.baseUrl, locales: site.i18n.locales }
   for (const [locale, data] of input.locales) {
@@ -143,10 +176,23 @@ export async function crawlPages(
   }
   await crawler.run()
   for (const { path, status } of state.notFound) {
-    const { origin, from } = crawler.originOf(path) ?? { origin: 'nav', from: 'unknown' }
+    const { origin, path: _path, ...source } = crawler.originOf(path) ?? { origin: 'nav', from: 'unknown' }
     if (origin === 'nav')
-      state.fail({ path, status, reason: `broken link: the API answers ${status} (linked from ${from})` })
-    else state.skip({ item: path, reason: `broken link in content: the API answers ${status}`, from })
+      state.fail({
+        kind: 'BROKEN_NAV_LINK',
+        path,
+        status,
+        reason: `broken link: the API answers ${status} (linked from ${source.from})`,
+        ...source,
+      })
+    else
+      state.skip({
+        kind: 'BROKEN_CONTENT_LINK',
+        item: path,
+        status,
+        reason: `broken link in content: the API answers ${status}`,
+        ...source,
+      })
   }
 }
 

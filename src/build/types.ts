@@ -4,6 +4,7 @@
  */
 import type { Dispatcher } from 'undici'
 import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
+import type { BuildIssueKind } from '../errors.js'
 import type { ClientBundle } from '../hydration/bundle.js'
 import type { PageRenderer } from '../render/renderer.js'
 import type { InitialData } from '../shared/types.js'
@@ -41,20 +42,34 @@ export interface BuildOptions {
   bundleClient?: () => Promise<ClientBundle>
 }
 
+/** Where in the CMS a failure or skipped item comes from: the records an editor opens to fix it. */
+export interface CmsSource {
+  /** The page whose data held it (its path, or `initial data (<locale>)`); for a broken link, the page linking. */
+  from?: string
+  /** Uid of that CMS page, when known. */
+  pageUid?: number
+  /** Uid of the content element inside it, when known. */
+  elementUid?: number
+}
+
 /** A path that could not be built: the build fails and OUT stays as it was. */
-export interface BuildFailure {
+export interface BuildFailure extends CmsSource {
+  /** What went wrong, as a stable code (docs/ci.md). */
+  kind: BuildIssueKind
   path: string
-  /** HTTP status of the API answer, or 500 for render and write errors. */
+  /** HTTP status of the API answer, or 500 for the build's own errors (render, write, limits). */
   status: number
   reason: string
 }
 
 /** Something refused or left out on purpose (hostile path, unsafe redirect, data problem): listed, not fatal. */
-export interface SkippedItem {
+export interface SkippedItem extends CmsSource {
+  /** What was left out and why, as a stable code (docs/ci.md). */
+  kind: BuildIssueKind
   item: string
   reason: string
-  /** The page whose data held it. */
-  from?: string
+  /** The status of the API answer, for a broken link. */
+  status?: number
 }
 
 export interface BuildRedirect {

@@ -1,4 +1,5 @@
 import { isSiteError, USAGE_CODES } from '../errors.js'
+import { toTerminalText } from './terminal.js'
 
 /**
  * The one place that turns an error into terminal output and an exit code:
@@ -12,11 +13,13 @@ export function handleError(
   const stderr = options.stderr ?? process.stderr
   const code = isSiteError(error) && USAGE_CODES.has(error.code) ? 2 : 1
   const message = error instanceof Error ? error.message : String(error)
-  stderr.write(`${message}\n`)
-  if (isSiteError(error) && error.hint) stderr.write(`${error.hint}\n`)
+  // Messages may quote API answers: each of their lines is escaped (src/cli/terminal.ts).
+  const write = (text: string) => stderr.write(`${toTerminalText(text)}\n`)
+  write(message)
+  if (isSiteError(error) && error.hint) write(error.hint)
   if (options.verbose && error instanceof Error) {
-    stderr.write(`${error.stack ?? ''}\n`)
-    if (error.cause instanceof Error) stderr.write(`Caused by: ${error.cause.stack ?? error.cause.message}\n`)
+    write(error.stack ?? '')
+    if (error.cause instanceof Error) write(`Caused by: ${error.cause.stack ?? error.cause.message}`)
   }
   return code
 }

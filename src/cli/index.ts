@@ -1,5 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander'
 import { handleError } from './exit.js'
+import { toTerminalText } from './terminal.js'
 
 /**
  * The `site` command: parses flags into an InlineConfig and calls the
@@ -24,7 +25,7 @@ export function createProgram(): Command {
     .option('--verbose', 'print stack traces of errors')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
-    .configureOutput({ writeErr: (text) => process.stderr.write(text) })
+    .configureOutput({ writeErr: (text) => process.stderr.write(toTerminalText(text)) })
 
   program
     .command('build')
@@ -34,6 +35,16 @@ export function createProgram(): Command {
     .option('--api <url>', 'content API origin, overrides api.baseUrl')
     .option('--out <dir>', 'output folder (default: build.outDir, .output/public)')
     .option('--concurrency <n>', 'parallel API requests, 1 to 64 (default: build.concurrency, 4)', asNumber)
+    .option(
+      '--max-pages <n>',
+      'most pages the build crawls before it fails (default: build.maxPages, 200000)',
+      asNumber,
+    )
+    .option(
+      '--max-page-bytes <n>',
+      'largest page HTML in bytes before the build fails (default: build.maxPageBytes, 16 MiB)',
+      asNumber,
+    )
     .option('--json', 'print the build summary as JSON on stdout')
     .option('--no-progress', 'no progress bar, even on a terminal')
     .action(async (opts) => {

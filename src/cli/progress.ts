@@ -4,6 +4,7 @@
  * a line per locale, nothing per page.
  */
 import type { BuildLogger, BuildProgress } from '../index.js'
+import { toTerminalLine } from './terminal.js'
 
 /** Minimum time between two redraws of the progress bar (at most ~10 per second). */
 export const PROGRESS_REDRAW_MS = 100
@@ -58,7 +59,7 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
   }
   const line = (text: string) => {
     if (interactive) clear()
-    stream.write(`${text}\n`)
+    stream.write(`${toTerminalLine(text)}\n`)
     if (interactive && last.total > 0) draw()
   }
 

@@ -2,6 +2,7 @@
  * Pure: the build summary, as text for people and as JSON for pipelines.
  */
 import type { BuildResult } from '../index.js'
+import { toTerminalLine } from './terminal.js'
 
 /** Redirects and skipped items printed in the text summary; the JSON summary has them all. */
 export const SUMMARY_MAX_ITEMS = 50
@@ -80,5 +81,6 @@ export function formatSummary(result: BuildResult): string {
     `Written: ${s.filesWritten} files, ${formatBytes(s.bytesWritten)}`,
     s.ok ? `Output: ${s.outDir}` : `Build failed: ${s.failures.length} path(s) failed; ${s.outDir} was left as it was.`,
   ]
-  return `${lines.join('\n')}\n`
+  // Each entry is one line: API text in it may break no line and start no CI command (issue 13, item 7).
+  return `${lines.map(toTerminalLine).join('\n')}\n`
 }

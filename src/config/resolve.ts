@@ -40,10 +40,15 @@ export function resolveSiteOptions(options: SiteOptions, hostnames: readonly str
   }
 }
 
-/** The CLI's flags as config options: `--api`, `--out` and `--concurrency` override the file's. */
+/** The CLI's flags as config options: `--api`, `--out`, `--concurrency`, `--max-pages` and `--max-page-bytes` override the file's. */
 const flagOptions = (inline: InlineConfig): SiteOptions => ({
   api: { baseUrl: inline.apiBaseUrl },
-  build: { outDir: inline.outDir, concurrency: inline.concurrency },
+  build: {
+    outDir: inline.outDir,
+    concurrency: inline.concurrency,
+    maxPages: inline.maxPages,
+    maxPageBytes: inline.maxPageBytes,
+  },
 })
 
 /**

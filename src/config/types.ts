@@ -66,6 +66,10 @@ export interface SiteOptions {
     outDir?: string
     /** Parallel API requests during a build, 1 to 64. @default 4 */
     concurrency?: number
+    /** Most paths (pages, redirects, broken links) a build crawls; the first one beyond fails the build and stops it. @default 200000 */
+    maxPages?: number
+    /** Largest `index.html` of one page, in bytes; a larger page fails the build and stops it. @default 16777216 (16 MiB) */
+    maxPageBytes?: number
   }
 }
 
@@ -87,6 +91,8 @@ export interface InlineConfig {
   apiBaseUrl?: string
   outDir?: string
   concurrency?: number
+  maxPages?: number
+  maxPageBytes?: number
   /** For commands that never call the API (`site serve`): no error when no `api.baseUrl` is set (it is then ''). */
   apiOptional?: boolean
 }
@@ -114,7 +120,7 @@ export interface ResolvedSite {
   readonly features: DeepRequired<NonNullable<SiteOptions['features']>>
   readonly preview: Readonly<{ queryParam: string }>
   readonly tracking: Readonly<{ gtmId: string | undefined; consentHost: string | undefined }>
-  readonly build: Readonly<{ outDir: string; concurrency: number }>
+  readonly build: Readonly<{ outDir: string; concurrency: number; maxPages: number; maxPageBytes: number }>
 }
 
 export interface ResolvedConfig {

@@ -91,7 +91,7 @@ const SITE_SHAPE: Shape = {
       typeof v === 'string' && /^[A-Z0-9-]+$/i.test(v) ? undefined : "expected a container id such as 'GTM-ABC123'",
     consentHost: httpUrl,
   },
-  build: { outDir: string, concurrency },
+  build: { outDir: string, concurrency, maxPages: positiveInt, maxPageBytes: positiveInt },
 }
 
 function checkShape(value: unknown, shape: Shape, path: string, issues: ConfigIssue[]): void {
@@ -141,11 +141,15 @@ export function validateFlags(inline: {
   apiBaseUrl?: unknown
   outDir?: unknown
   concurrency?: unknown
+  maxPages?: unknown
+  maxPageBytes?: unknown
 }): ConfigIssue[] {
   const flags: Array<[string, unknown, Check]> = [
     ['--api', inline.apiBaseUrl, httpUrl],
     ['--out', inline.outDir, string],
     ['--concurrency', inline.concurrency, concurrency],
+    ['--max-pages', inline.maxPages, positiveInt],
+    ['--max-page-bytes', inline.maxPageBytes, positiveInt],
   ]
   return flags.flatMap(([flag, value, check]) => {
     const message = value === undefined ? undefined : check(value)

@@ -7,7 +7,15 @@
  * build's once-per-locale initial data file.
  */
 import { decideHydration, preloadUrls } from '../hydration/plan.js'
-import type { BootState, ClientAssets, PageError, PublicSiteInfo, RenderMode, RenderState } from '../shared/contract.js'
+import type {
+  BootState,
+  ClientAssets,
+  DataProblem,
+  PageError,
+  PublicSiteInfo,
+  RenderMode,
+  RenderState,
+} from '../shared/contract.js'
 import type { InitialData, PageData } from '../shared/types.js'
 import { jsonWithMember, pagePayloadJson } from './payload.js'
 import type { PageRenderer } from './renderer.js'
@@ -52,7 +60,7 @@ export interface AssembledPage {
   /** The page's payload as JSON text; undefined for an error page without page data (there is none). */
   payload: string | undefined
   status: number
-  problems: string[]
+  problems: DataProblem[]
 }
 
 // The visitor's assets (template chunks included, so that the page preloads what it hydrates with) plus the editor's.

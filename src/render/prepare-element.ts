@@ -75,20 +75,22 @@ function shapeContent(
 /** One element, or null (reported) when its envelope is unusable. */
 export function prepareElement(raw: unknown, where: string, problems: Problems, depth = 0): ContentElement | null {
   if (!isRecord(raw)) {
-    problems.push(`${where}: content element is not an object, skipped`)
+    problems.push(`${where}: content element is not an object, skipped`, 'ELEMENT_SKIPPED')
     return null
   }
   const id = toId(raw.id)
   if (id === undefined) {
-    problems.push(`${where}: content element without a numeric id, skipped`)
+    problems.push(`${where}: content element without a numeric id, skipped`, 'ELEMENT_SKIPPED')
     return null
   }
+  // From here on, what is wrong is wrong in element `id`: the editor's record to fix.
+  const own = problems.forElement(id)
   if (typeof raw.type !== 'string' || raw.type.trim() === '') {
-    problems.push(`${where} (id ${id}): content element without a type, skipped`)
+    own.push(`${where} (id ${id}): content element without a type, skipped`, 'ELEMENT_SKIPPED')
     return null
   }
   if (depth >= MAX_DEPTH / 4) {
-    problems.push(`${where} (id ${id}): shortcuts nested too deep, skipped`)
+    own.push(`${where} (id ${id}): shortcuts nested too deep, skipped`, 'ELEMENT_SKIPPED')
     return null
   }
   const at = `${where} (id ${id}, ${raw.type})`
@@ -96,14 +98,14 @@ export function prepareElement(raw: unknown, where: string, problems: Problems, 
   let body: Record<string, unknown> = {}
   if (isRecord(content)) {
     const { shortcut, ...rest } = content
-    body = cleanValue(rest, at, problems, depth + 2) as Record<string, unknown>
+    body = cleanValue(rest, at, own, depth + 2) as Record<string, unknown>
     if (shortcut !== undefined) body.shortcut = shortcut
   } else {
-    problems.push(`${at}: content is ${Array.isArray(content) ? 'a list' : String(content)}, used {}`)
+    own.push(`${at}: content is ${Array.isArray(content) ? 'a list' : String(content)}, used {}`)
   }
-  shapeContent(type, body, at, problems, depth)
+  shapeContent(type, body, at, own, depth)
   return {
-    ...(cleanValue(envelope, at, problems, depth + 1) as object),
+    ...(cleanValue(envelope, at, own, depth + 1) as object),
     id,
     type,
     appearance: prepareAppearance(appearance),

@@ -4,12 +4,29 @@
  * for problem messages and the run's problem list; none throws.
  */
 
+import type { DataProblem, DataProblemKind } from '../shared/contract.js'
 import { isSafeHref } from '../shared/links.js'
 import type { FileRef, LanguageEntry, LinkResult, NavEntry } from '../shared/types.js'
 import { isRecord } from '../shared/values.js'
 import { sanitizeRichText } from './sanitize.js'
 
-export type Problems = string[]
+/** The problem list of one prepare run: `push` files a problem (`INVALID_DATA` unless told), `forElement` files under an element. */
+export interface Problems {
+  push(message: string, kind?: DataProblemKind): void
+  /** The same list, each problem pushed through it filed under content element `uid`. */
+  forElement(uid: number): Problems
+  readonly items: DataProblem[]
+}
+
+export function createProblems(items: DataProblem[] = [], elementUid?: number): Problems {
+  return {
+    items,
+    push(message, kind = 'INVALID_DATA') {
+      items.push(elementUid === undefined ? { kind, message } : { kind, message, elementUid })
+    },
+    forElement: (uid) => createProblems(items, uid),
+  }
+}
 
 /** Deeper JSON than this is cut off: no real page nests that far, a hostile one must not blow the stack. */
 export const MAX_DEPTH = 64
@@ -26,7 +43,7 @@ const FORBIDDEN_KEYS = new Set(['__proto__'])
 export function safeUrl(raw: string, where: string, problems: Problems): string {
   const value = raw.includes('&amp;') ? raw.replace(/&amp;/g, '&') : raw
   if (value === '' || isSafeHref(value)) return value
-  problems.push(`${where}: unsafe link ${JSON.stringify(String(value).slice(0, 80))} removed`)
+  problems.push(`${where}: unsafe link ${JSON.stringify(String(value).slice(0, 80))} removed`, 'UNSAFE_LINK')
   return ''
 }
 
@@ -52,7 +69,8 @@ export function cleanValue(value: unknown, where: string, problems: Problems, de
     if (FORBIDDEN_KEYS.has(key)) continue
     const item = record[key]
     if (typeof item === 'string') {
-      if (key === 'bodytext') out[key] = sanitizeRichText(item, (what) => problems.push(`${where}.bodytext: ${what}`))
+      if (key === 'bodytext')
+        out[key] = sanitizeRichText(item, (what, kind) => problems.push(`${where}.bodytext: ${what}`, kind))
       else out[key] = URL_KEYS.has(key) ? safeUrl(item, `${where}.${key}`, problems) : item
     } else if (typeof item === 'object' && item !== null) {
       const cleaned = cleanValue(item, `${where}.${key}`, problems, depth + 1)

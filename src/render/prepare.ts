@@ -4,10 +4,12 @@
  * through sanitize-html; unsafe links are removed. Render and payloads only ever
  * see prepared data. Plain text is not escaped here: React escapes it at render.
  */
+import type { DataProblem } from '../shared/contract.js'
 import type { ContextMenu, InitialData, PageData, PageMeta, PageSeo } from '../shared/types.js'
 import { prepareContent, toId } from './prepare-element.js'
 import {
   cleanValue,
+  createProblems,
   isRecord,
   type Problems,
   prepareFile,
@@ -56,6 +58,10 @@ function prepareMeta(value: unknown, problems: Problems): PageMeta {
   return meta
 }
 
+/** The problems of a run, each message saying whose data it is (`page 12: …`). */
+const prefixed = (problems: Problems, prefix: string): DataProblem[] =>
+  problems.items.map((problem) => ({ ...problem, message: `${prefix}${problem.message}` }))
+
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined)
 
 function prepareSeo(value: unknown, problems: Problems): PageSeo | undefined {
@@ -67,7 +73,10 @@ function prepareSeo(value: unknown, problems: Problems): PageSeo | undefined {
   const meta = (Array.isArray(value.meta) ? value.meta : []).filter(isRecord).flatMap((item) => {
     // http-equiv tags (refresh, set-cookie, content-security-policy) act on the browser: content may not set them.
     if (item['http-equiv'] !== undefined) {
-      problems.push(`seo.meta: http-equiv ${JSON.stringify(String(item['http-equiv']).slice(0, 40))} refused`)
+      problems.push(
+        `seo.meta: http-equiv ${JSON.stringify(String(item['http-equiv']).slice(0, 40))} refused`,
+        'UNSAFE_MARKUP',
+      )
       return []
     }
     const content = str(item.content)
@@ -115,11 +124,12 @@ function prepareContextMenu(value: unknown, problems: Problems): ContextMenu | u
 }
 
 /** A page response (contract 3.2), or `page: null` when the value is not a page (e.g. a bare error body). */
-export function preparePage(raw: unknown): { page: PageData | null; problems: string[] } {
-  if (!isRecord(raw)) return { page: null, problems: ['page data is not an object'] }
+export function preparePage(raw: unknown): { page: PageData | null; problems: DataProblem[] } {
+  if (!isRecord(raw)) return { page: null, problems: [{ kind: 'INVALID_DATA', message: 'page data is not an object' }] }
   const id = toId(raw.id)
-  if (id === undefined) return { page: null, problems: ['page data has no numeric id'] }
-  const problems: Problems = []
+  if (id === undefined)
+    return { page: null, problems: [{ kind: 'INVALID_DATA', message: 'page data has no numeric id' }] }
+  const problems = createProblems()
   const { id: _id, meta, seo, appearance, content, i18n, contextMenu, breadcrumbs, media, ...rest } = raw
   const page = cleanValue(rest, 'page', problems) as PageData
   page.id = id
@@ -142,7 +152,7 @@ export function preparePage(raw: unknown): { page: PageData | null; problems: st
   for (const key of ['type', 'slug', 'categories'] as const) {
     if (page[key] !== undefined && typeof page[key] !== 'string') delete page[key]
   }
-  return { page, problems: problems.map((problem) => `page ${id}: ${problem}`) }
+  return { page, problems: prefixed(problems, `page ${id}: `) }
 }
 
 const NAV_KEYS = ['featuredNavigation', 'minorNavigation', 'socialMenu', 'footerNavigation'] as const
@@ -168,10 +178,13 @@ function prepareFooterContact(value: unknown, problems: Problems): InitialData['
 }
 
 /** Initial data (contract 4.2): navigation, languages and the project's footer and menu keys. */
-export function prepareInitialData(raw: unknown): { data: InitialData; problems: string[] } {
+export function prepareInitialData(raw: unknown): { data: InitialData; problems: DataProblem[] } {
   if (!isRecord(raw))
-    return { data: { navigation: [], i18n: [] }, problems: ['initial data is not an object, used empty navigation'] }
-  const problems: Problems = []
+    return {
+      data: { navigation: [], i18n: [] },
+      problems: [{ kind: 'INVALID_DATA', message: 'initial data is not an object, used empty navigation' }],
+    }
+  const problems = createProblems()
   const { navigation, i18n, footerContactData, backendEditor, ...rest } = raw
   const data = cleanValue(rest, 'initialData', problems) as InitialData
   data.navigation = prepareNav(navigation, 'navigation', problems)
@@ -192,5 +205,5 @@ export function prepareInitialData(raw: unknown): { data: InitialData; problems:
       ...(typeof backendEditor.page === 'string' ? { page: backendEditor.page } : {}),
     }
   }
-  return { data, problems: problems.map((problem) => `initial data: ${problem}`) }
+  return { data, problems: prefixed(problems, 'initial data: ') }
 }

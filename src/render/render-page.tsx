@@ -7,7 +7,7 @@ import { renderToString } from 'react-dom/server'
 import { SiteError } from '../errors.js'
 import { buildHead, getBodyClass } from '../runtime/head.js'
 import { getHtmlAttrs, type RenderTrace, SiteApp } from '../runtime/index.js'
-import type { RenderResult, RenderState, TemplateRegistry } from '../shared/contract.js'
+import type { DataProblem, RenderResult, RenderState, TemplateRegistry } from '../shared/contract.js'
 
 /** Give up after skipping this many throwing elements: beyond that the templates are broken, not the data. */
 const MAX_SKIPPED_ELEMENTS = 25
@@ -16,9 +16,9 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
 
 export function renderPage(state: RenderState, registry: TemplateRegistry): RenderResult {
   const skip = new Set<number>()
-  const skipped: string[] = []
+  const skipped: DataProblem[] = []
   for (;;) {
-    const problems: string[] = []
+    const problems: DataProblem[] = []
     const trace: RenderTrace = { stack: [], skip }
     try {
       const appHtml = renderToString(<SiteApp state={state} registry={registry} problems={problems} trace={trace} />)
@@ -39,9 +39,11 @@ export function renderPage(state: RenderState, registry: TemplateRegistry): Rend
         })
       }
       skip.add(failed.id)
-      skipped.push(
-        `${state.path}: content element ${failed.id} (${failed.type}) skipped, its template threw: ${messageOf(error)}`,
-      )
+      skipped.push({
+        kind: 'ELEMENT_SKIPPED',
+        message: `${state.path}: content element ${failed.id} (${failed.type}) skipped, its template threw: ${messageOf(error)}`,
+        elementUid: failed.id,
+      })
     }
   }
 }

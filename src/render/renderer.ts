@@ -2,15 +2,15 @@
  * The render core as one object: what build workers and preview render with, and what
  * tests hand in as a stub. Build and preview never import a template by name.
  */
-import type { RenderResult, RenderState, TemplateRegistry } from '../shared/contract.js'
+import type { DataProblem, RenderResult, RenderState, TemplateRegistry } from '../shared/contract.js'
 import type { InitialData, PageData } from '../shared/types.js'
 import type { DocumentInput } from './document.js'
 
 /** The render core's shapes: `problems` are data problems found and repaired, listed in the build report. */
 export interface PageRenderer {
   /** `page: null` when the value is not a page at all. */
-  preparePage(raw: unknown): { page: PageData | null; problems: string[] }
-  prepareInitialData(raw: unknown): { data: InitialData; problems: string[] }
+  preparePage(raw: unknown): { page: PageData | null; problems: DataProblem[] }
+  prepareInitialData(raw: unknown): { data: InitialData; problems: DataProblem[] }
   renderPage(state: RenderState): RenderResult
   renderDocument(input: DocumentInput): string
 }

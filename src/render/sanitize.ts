@@ -92,20 +92,23 @@ const shorten = (text: string) => `"${text.length > 60 ? `${text.slice(0, 60)}â€
  * Sanitises CMS rich text; `report` hears of every dangerous thing removed (for the build report).
  * Example: `<p onclick="x()">Hi<script>x()</script></p>` -> `<p>Hi</p>`.
  */
-export function sanitizeRichText(html: string, report: (what: string) => void = () => {}): string {
+export function sanitizeRichText(
+  html: string,
+  report: (what: string, kind: 'UNSAFE_LINK' | 'UNSAFE_MARKUP') => void = () => {},
+): string {
   if (html === '') return ''
   const checkUrl = (tag: string, attr: string, attribs: Record<string, string>) => {
     const value = attribs[attr]
     if (value === undefined || (isSafeHref(value) && (tag !== 'img' || /^https?:/i.test(value.trim())))) return
-    report(`unsafe ${tag === 'img' ? 'image source' : 'link'} ${shorten(value)} removed`)
+    report(`unsafe ${tag === 'img' ? 'image source' : 'link'} ${shorten(value)} removed`, 'UNSAFE_LINK')
     delete attribs[attr]
   }
   return sanitizeHtml(html, {
     ...OPTIONS,
     onOpenTag: (tagName, attribs) => {
-      if (DANGEROUS_TAGS.has(tagName)) report(`<${tagName}> removed`)
+      if (DANGEROUS_TAGS.has(tagName)) report(`<${tagName}> removed`, 'UNSAFE_MARKUP')
       const handlers = Object.keys(attribs).filter((name) => /^on/i.test(name))
-      if (handlers.length) report(`event handler ${handlers.join(', ')} on <${tagName}> removed`)
+      if (handlers.length) report(`event handler ${handlers.join(', ')} on <${tagName}> removed`, 'UNSAFE_MARKUP')
     },
     transformTags: {
       // The page has its own structure; a rich-text h1 would compete with the page's heading.

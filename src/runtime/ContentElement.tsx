@@ -41,7 +41,7 @@ export function ContentElement({ element, index = 0 }: ContentElementRenderProps
   const ctx = useSiteContext()
   const check = checkElement(element)
   if (!check.ok) {
-    ctx.problems.push(`content element skipped: ${check.reason}`)
+    ctx.problems.push({ kind: 'ELEMENT_SKIPPED', message: `content element skipped: ${check.reason}` })
     return null
   }
   const el = check.element

@@ -5,10 +5,46 @@
 
 import { isSafeHref } from '../shared/links.js'
 import type { FileRef } from '../shared/types.js'
+import { useReportProblem } from './context.js'
 import { isRecord } from './element.js'
 import { SafeLink } from './SafeLink.js'
 
 const EMBED_MIME_RE = /^video\/(youtube|vimeo)$/
+
+/** The players a `video/youtube` or `video/vimeo` file may be embedded from: https, these hosts, their player paths. */
+const EMBED_PLAYERS: Readonly<Record<string, { hosts: readonly string[]; path: string }>> = {
+  youtube: { hosts: ['www.youtube.com', 'youtube.com', 'www.youtube-nocookie.com'], path: '/embed/' },
+  vimeo: { hosts: ['player.vimeo.com'], path: '/video/' },
+}
+
+/**
+ * What an embedded player may do in its frame: run its own scripts with its own origin's storage,
+ * go fullscreen, open "watch on YouTube" in a new tab. Never navigate this page, submit forms,
+ * download or open modal dialogs.
+ */
+export const EMBED_SANDBOX =
+  'allow-scripts allow-same-origin allow-presentation allow-popups allow-popups-to-escape-sandbox'
+
+/**
+ * The player URL of a `video/youtube` or `video/vimeo` file, or undefined when it is not one of
+ * that provider's players (issue 13, item 10). Example: ('https://player.vimeo.com/video/1', 'video/vimeo')
+ * -> the URL; ('https://evil.example/embed/1', 'video/youtube') -> undefined.
+ */
+export function toEmbedUrl(url: string, mimeType: string): string | undefined {
+  const provider = EMBED_MIME_RE.exec(mimeType)?.[1]
+  const player = provider === undefined ? undefined : EMBED_PLAYERS[provider]
+  if (!player) return undefined
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return undefined
+  }
+  const plain = parsed.protocol === 'https:' && !parsed.username && !parsed.password && !parsed.port
+  return plain && player.hosts.includes(parsed.hostname) && parsed.pathname.startsWith(player.path)
+    ? parsed.href
+    : undefined
+}
 
 /** True for a URL a file may be loaded from: http(s) or a path (never `javascript:`, `data:`, `mailto:`). */
 export const isSafeSrc = (url: unknown): url is string => isSafeHref(url) && !/^\s*(mailto|tel):/i.test(url)
@@ -63,20 +99,34 @@ export function Image({ file, eager = false, className, sizes }: ImageProps) {
 
 /** Any file: image, embedded video (YouTube/Vimeo), video, audio, or a download link. */
 export function Media({ file, eager = false, className }: { file: FileRef; eager?: boolean; className?: string }) {
+  const reportProblem = useReportProblem()
   if (!isSafeSrc(file.publicUrl)) return null
   const props = fileProps(file)
   const mime = str(props.mimeType)
   const type = str(props.type) || mime.split('/')[0] || 'image'
   const label = str(props.title) || str(props.alternative) || str(props.filename) || file.publicUrl
   if (EMBED_MIME_RE.test(mime)) {
-    if (!/^https:\/\//i.test(file.publicUrl)) return null
+    const src = toEmbedUrl(file.publicUrl, mime)
+    if (src === undefined) {
+      // Any other page in a frame of ours is refused; the visitor gets a plain link to it instead.
+      reportProblem(
+        `${mime} file not embedded: ${JSON.stringify(file.publicUrl.slice(0, 200))} is not a player URL`,
+        'EMBED_REFUSED',
+      )
+      return (
+        <SafeLink href={file.publicUrl} className={className}>
+          {label}
+        </SafeLink>
+      )
+    }
     return (
       <iframe
         className={className}
-        src={file.publicUrl}
+        src={src}
         title={label}
         {...dimensionsOf(props)}
         loading="lazy"
+        sandbox={EMBED_SANDBOX}
         allow="fullscreen; picture-in-picture"
         referrerPolicy="strict-origin-when-cross-origin"
       />

@@ -3,7 +3,7 @@
  * hydration matches: loading-bar host, Header, main (backend layout or error page), Footer.
  */
 import { useMemo } from 'react'
-import type { PageError, RenderState, TemplateRegistry } from '../shared/contract.js'
+import type { DataProblem, PageError, RenderState, TemplateRegistry } from '../shared/contract.js'
 import type { NavEntry } from '../shared/types.js'
 import { type RenderTrace, SiteContext, type SiteContextValue } from './context.js'
 import { isRecord } from './element.js'
@@ -19,7 +19,7 @@ export interface SiteAppProps {
   state: RenderState
   registry: TemplateRegistry
   /** Collects data problems found while rendering (server); a throwaway list by default. */
-  problems?: string[]
+  problems?: DataProblem[]
   /** Server only, set by renderPage. */
   trace?: RenderTrace
   /**
@@ -38,13 +38,21 @@ export function topNavigation(state: RenderState): NavEntry[] {
   return isRecord(root) && Array.isArray(root.children) ? root.children : []
 }
 
-function Main({ state, registry, problems }: { state: RenderState; registry: TemplateRegistry; problems: string[] }) {
+function Main({
+  state,
+  registry,
+  problems,
+}: {
+  state: RenderState
+  registry: TemplateRegistry
+  problems: DataProblem[]
+}) {
   const { page } = state
   if (page) {
     const Layout = resolveLayout(registry, page.appearance?.backendLayout)
     return <Layout content={isRecord(page.content) ? page.content : {}} page={page} />
   }
-  if (state.status < 400) problems.push(`${state.path}: no page data to render`)
+  if (state.status < 400) problems.push({ kind: 'INVALID_DATA', message: `${state.path}: no page data to render` })
   const status = state.status >= 400 ? state.status : 500
   const source = state.error ?? { status, message: '' }
   // The raw error never reaches a visitor's markup, only a preview with ?debug.

@@ -4,7 +4,7 @@
  * problems into it, the browser passes a throwaway array.
  */
 import { createContext, useContext } from 'react'
-import type { RenderState, TemplateRegistry } from '../shared/contract.js'
+import type { DataProblem, DataProblemKind, RenderState, TemplateRegistry } from '../shared/contract.js'
 import type { ContentElement } from '../shared/types.js'
 import { localeHome } from '../shared/url.js'
 import { localeKey, pickLocale } from './texts.js'
@@ -23,7 +23,7 @@ export type SiteInfo = Readonly<RenderState>
 export interface SiteContextValue {
   site: SiteInfo
   registry: TemplateRegistry
-  problems: string[]
+  problems: DataProblem[]
   trace?: RenderTrace
 }
 
@@ -40,11 +40,15 @@ export const useSite = (): SiteInfo => useSiteContext().site
 
 export const useRegistry = (): TemplateRegistry => useSiteContext().registry
 
-/** Returns a function that records a data problem for the build report (never throws). */
-export function useReportProblem(): (message: string) => void {
+/**
+ * Returns a function that records a data problem for the build report (never throws), filed under
+ * the content element being rendered, if any. `kind` is `INVALID_DATA` unless told.
+ */
+export function useReportProblem(): (message: string, kind?: DataProblemKind) => void {
   const { problems } = useSiteContext()
-  return (message) => {
-    problems.push(message)
+  const elementUid = useContext(ElementContext)?.element.id
+  return (message, kind = 'INVALID_DATA') => {
+    problems.push(elementUid === undefined ? { kind, message } : { kind, message, elementUid })
   }
 }
 

@@ -35,6 +35,13 @@ export const MANIFEST_CHECK_INTERVAL_MS = 60_000
 
 /** Parallel API requests of a build (the API's share; render and write do not hold a slot). */
 export const BUILD_CONCURRENCY = 4
+/**
+ * Most paths one build crawls (pages, redirects, broken links): far beyond any real site, and a
+ * bound on an API whose every page links to a new one (issue 13, item 5).
+ */
+export const BUILD_MAX_PAGES = 200_000
+/** Largest `index.html` of one page (16 MiB): a real page is tens of kilobytes; the hostile corpus's 5 MB page is 11 MB of HTML. */
+export const BUILD_MAX_PAGE_BYTES = 16 * 1024 * 1024
 /** An API request whose answer (headers and body) is not complete within this is aborted. */
 export const API_TIMEOUT_MS = 15_000
 /** An API answer larger than this is refused (32 MiB): a page answer is tens of kilobytes. */

@@ -53,6 +53,22 @@ export interface HeadTag {
   children?: string
 }
 
+/**
+ * What kind of problem a page's data had (`kind` in the build report, docs/ci.md); stable like
+ * the error codes: `INVALID_DATA` (a wrongly typed or missing field, repaired or dropped),
+ * `UNSAFE_LINK` (a link or file URL removed), `UNSAFE_MARKUP` (a tag or handler removed from rich
+ * text), `ELEMENT_SKIPPED` (a content element left out: bad envelope or its template threw),
+ * `EMBED_REFUSED` (a video URL that is no player's, shown as a link).
+ */
+export type DataProblemKind = 'INVALID_DATA' | 'UNSAFE_LINK' | 'UNSAFE_MARKUP' | 'ELEMENT_SKIPPED' | 'EMBED_REFUSED'
+
+/** A problem found in a page's data, repaired or left out; `elementUid` when it is inside a content element. */
+export interface DataProblem {
+  kind: DataProblemKind
+  message: string
+  elementUid?: number
+}
+
 export interface RenderResult {
   /** Markup of the app root (what `hydrateRoot` takes over), without the document shell. */
   appHtml: string
@@ -61,7 +77,7 @@ export interface RenderResult {
   bodyAttrs: { class: string }
   status: number
   /** Problems found in the data (skipped elements, refused links): listed in the build report. */
-  problems: string[]
+  problems: DataProblem[]
 }
 
 // ---- What templates/ provides (the registry) -------------------------------------------

@@ -15,12 +15,49 @@ export type RedirectTarget =
 // nothing that could break out of a header or an attribute.
 const EXTERNAL_RE = /^https?:\/\/[^/\s]/i
 const BREAKOUT_RE = /[\s<>"'`\\]/
-const CONTROL_RE = /[\u0000-\u001f\u007f]/
+// C0, DEL and C1 controls: no URL holds them raw, and a header cannot carry them.
+const CONTROL_RE = /[\u0000-\u001f\u007f-\u009f]/
+// What may stand raw in a URL's path, query or fragment (RFC 3986 pchar, `/`, `?`, and `%` of an
+// escape already made); everything else (non-ASCII, `"`, `<`, `|`, `^`, a second `#`…) is percent-encoded.
+const NOT_URL_CHAR_RE = /[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/gu
+const AUTHORITY_RE = /^[a-z]+:\/\/[^/?#]*/i
+const NON_ASCII_RE = /[^\u0000-\u007f]/
+
+const encodeUrlChars = (text: string): string => text.replace(NOT_URL_CHAR_RE, (c) => encodeURIComponent(c))
+
+/**
+ * Percent-encodes (UTF-8) the characters of a path, query and fragment that may not stand raw in
+ * a URL, keeping the `#` that starts the fragment: a target goes into a `Location` header, which
+ * only carries ASCII, and into `_redirects`. Example: `?q=żółw#ä` -> `?q=%C5%BC%C3%B3%C5%82w#%C3%A4`.
+ */
+function encodeUrlTail(tail: string): string {
+  const hashAt = tail.indexOf('#')
+  if (hashAt < 0) return encodeUrlChars(tail)
+  return `${encodeUrlChars(tail.slice(0, hashAt))}#${encodeUrlChars(tail.slice(hashAt + 1))}`
+}
+
+/**
+ * An absolute http(s) URL in ASCII, or undefined when its host is not valid: a host in IDNA
+ * form (`bücher.example` -> `xn--bcher-kva.example`), the rest encoded.
+ */
+function toAsciiUrl(url: string): string | undefined {
+  const authority = AUTHORITY_RE.exec(url)?.[0] ?? ''
+  let head = authority
+  if (NON_ASCII_RE.test(authority)) {
+    try {
+      head = new URL(url).origin
+    } catch {
+      return undefined
+    }
+  }
+  return `${head}${encodeUrlTail(url.slice(authority.length))}`
+}
 
 /**
  * Checks a redirect target. Site paths are normalised (query and hash kept); external
- * targets must be http(s). Example: '/pl/o-nas/?a=1' -> internal `/pl/o-nas`, to `/pl/o-nas?a=1`;
- * '/a/../b' and '/a/%2f' -> refused.
+ * targets must be http(s). The target is ASCII: what may not stand raw in a URL is
+ * percent-encoded (issue 13, item 6). Example: '/pl/o-nas/?a=1' -> internal `/pl/o-nas`,
+ * to `/pl/o-nas?a=1`; '/a?q=ż' -> to `/a?q=%C5%BC`; '/a/../b', '/a/%2f' and '/a?\u0085' -> refused.
  */
 export function checkRedirectTarget(url: unknown, baseUrl?: string): RedirectTarget {
   if (typeof url !== 'string' || url.trim() === '') return { type: 'refused', reason: 'empty redirect target' }
@@ -32,12 +69,15 @@ export function checkRedirectTarget(url: unknown, baseUrl?: string): RedirectTar
       return {
         type: 'internal',
         path: kind.path,
-        to: `${kind.path}${kind.search}${kind.hash}`,
+        to: `${kind.path}${encodeUrlTail(`${kind.search}${kind.hash}`)}`,
         page: kind.type === 'page',
       }
-    case 'external':
-      if (EXTERNAL_RE.test(url) && !BREAKOUT_RE.test(url)) return { type: 'external', to: url }
-      return { type: 'refused', reason: 'not a site path or an http(s) URL' }
+    case 'external': {
+      const to = EXTERNAL_RE.test(url) && !BREAKOUT_RE.test(url) ? toAsciiUrl(url) : undefined
+      return to === undefined
+        ? { type: 'refused', reason: 'not a site path or an http(s) URL' }
+        : { type: 'external', to }
+    }
     case 'anchor':
       return { type: 'refused', reason: 'not a site path or an http(s) URL' }
     case 'unsafe':

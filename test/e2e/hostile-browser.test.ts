@@ -13,6 +13,7 @@ import { type Browser, type BrowserContext, chromium, type Dialog, type Page } f
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningServer, startStaticServer } from '../../src/serve/server.js'
 import { buildHostileSite, type HostileBuild } from '../integration/hostile-helpers.js'
+import { isSameDocument, markDocument, waitForHydration } from './helpers/browser.js'
 
 const CHROMIUM = '/usr/bin/chromium'
 
@@ -262,6 +263,50 @@ describe.skipIf(!existsSync(CHROMIUM))('hostile corpus in Chromium (issue 7)', (
     } finally {
       await context.close()
     }
+  }, 60_000)
+
+  // Issue 13, item 10: any https URL typed as a YouTube/Vimeo video became an unsandboxed frame.
+  it('frames only YouTube and Vimeo players, sandboxed, on load and after a client navigation', async () => {
+    const { context, page } = await openTrapped(browser, () => {})
+    const frames = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('iframe')].map((frame) => ({
+          host: new URL(frame.src).host,
+          sandbox: [...frame.sandbox].sort(),
+        })),
+      )
+    const sandbox = [
+      'allow-popups',
+      'allow-popups-to-escape-sandbox',
+      'allow-presentation',
+      'allow-same-origin',
+      'allow-scripts',
+    ]
+    const expected = [
+      { host: 'www.youtube-nocookie.com', sandbox },
+      { host: 'player.vimeo.com', sandbox },
+    ]
+    const notPlayer = 'main a[href="https://evil.example/video/1"]'
+    try {
+      await page.goto(`${server.url}/xss/content`, { waitUntil: 'load' })
+      expect(await frames()).toEqual(expected)
+      expect(await page.locator(notPlayer).textContent()).toBe('Not a player')
+
+      await page.goto(`${server.url}/`, { waitUntil: 'load' })
+      await waitForHydration(page)
+      await markDocument(page)
+      await page.locator('main a[href="/xss/content"]').first().click()
+      await page.waitForURL(`${server.url}/xss/content`)
+      await page.locator(notPlayer).waitFor()
+      expect(await isSameDocument(page)).toBe(true)
+      expect(await frames()).toEqual(expected)
+    } finally {
+      await context.close()
+    }
+    const report = site.result.skipped.filter((s) => s.reason.includes('not embedded'))
+    expect(report.map((s) => [s.item, s.reason])).toEqual([
+      ['/xss/content', 'video/vimeo file not embedded: "https://evil.example/video/1" is not a player URL'],
+    ])
   }, 60_000)
 
   it('every hostile page hydrates without an uncaught error', () => {

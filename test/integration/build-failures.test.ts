@@ -48,7 +48,9 @@ const buildWith = (faults: DemoFault[], timeoutMs?: number) => {
 describe('a failing API leaves the previous output as it was', () => {
   it('lists a page answering 500 with its status and reason, and builds the rest', async () => {
     const result = await buildWith([{ path: '/pl/o-nas', kind: 'status500' }])
-    expect(result.failures).toEqual([{ path: '/pl/o-nas', status: 500, reason: expect.stringContaining('HTTP 500') }])
+    expect(result.failures).toEqual([
+      { kind: 'API_HTTP', path: '/pl/o-nas', status: 500, reason: expect.stringContaining('HTTP 500') },
+    ])
     expect(result.pages.total).toBeGreaterThan(40)
     await expectOutputUntouched()
   })
@@ -75,7 +77,12 @@ describe('a failing API leaves the previous output as it was', () => {
     // push an ordinary page past it (300 ms did, now and then, with both cores busy).
     const result = await buildWith([{ path: '/contact', kind: 'hang' }], 2000)
     expect(result.failures).toEqual([
-      { path: '/contact', status: 504, reason: expect.stringContaining('no complete answer within 2000 ms') },
+      {
+        kind: 'API_TIMEOUT',
+        path: '/contact',
+        status: 504,
+        reason: expect.stringContaining('no complete answer within 2000 ms'),
+      },
     ])
     await expectOutputUntouched()
   })
@@ -84,9 +91,11 @@ describe('a failing API leaves the previous output as it was', () => {
     const result = await buildWith([{ path: '/careers', kind: 'status404' }])
     expect(result.failures).toEqual([
       {
+        kind: 'BROKEN_NAV_LINK',
         path: '/careers',
         status: 404,
         reason: expect.stringMatching(/^broken link: the API answers 404 \(linked from .+\)$/),
+        from: expect.any(String),
       },
     ])
     await expectOutputUntouched()

@@ -123,6 +123,15 @@ describe('hostile paths', () => {
     expect(reasons.get('/%2e%2e/%2e%2e/secret')).toBe('dot segment')
     expect(reasons.get('/redirect-js -> javascript:alert(1)')).toBe('redirect refused: unsafe URL scheme')
     expect(reasons.get('/redirect-dots -> /../../etc/passwd')).toBe('redirect refused: dot segment')
+    // Issue 13: each with a stable kind, and the CMS records it came from
+    const kinds = new Map(result.skipped.map((s) => [s.item, s.kind]))
+    expect(kinds.get('/../../etc/passwd')).toBe('UNSAFE_LINK')
+    expect(kinds.get('/sitemap.xml')).toBe('RESERVED_PATH')
+    expect(kinds.get('/redirect-js -> javascript:alert(1)')).toBe('REDIRECT_REFUSED')
+    expect(result.skipped.filter((s) => s.item === 'initial data (en)').map((s) => s.kind)).toContain('UNSAFE_LINK')
+    expect(result.skipped).toContainEqual(
+      expect.objectContaining({ item: '/%2e%2e/%2e%2e/secret', from: '/', pageUid: 1, elementUid: 10 }),
+    )
   })
 
   it('never requests a refused or external path', () => {
@@ -167,9 +176,13 @@ describe('hostile paths', () => {
 
   it('lists a broken link found only in content as skipped, not as a failure', () => {
     expect(result.skipped).toContainEqual({
+      kind: 'BROKEN_CONTENT_LINK',
       item: '/missing',
+      status: 404,
       reason: 'broken link in content: the API answers 404',
       from: '/',
+      pageUid: 1,
+      elementUid: 10,
     })
   })
 

@@ -1,6 +1,11 @@
+import { appendFile } from 'node:fs/promises'
+import type { BuildResult } from '../../index.js'
+import { formatDiagnostics } from '../diagnostics.js'
 import { handleError } from '../exit.js'
+import { formatAnnotations, formatStepSummary, isGithubActions } from '../github.js'
 import { createProgressReporter, isInteractive } from '../progress.js'
 import { formatSummary, toBuildSummary } from '../report.js'
+import { toTerminalLine } from '../terminal.js'
 
 export interface BuildCommandOptions {
   config?: string
@@ -8,8 +13,29 @@ export interface BuildCommandOptions {
   api?: string
   out?: string
   concurrency?: number
+  maxPages?: number
+  maxPageBytes?: number
   json?: boolean
   progress: boolean
+}
+
+/**
+ * On stderr, whatever stdout carries: a line per failure, skipped item and note; under GitHub Actions
+ * also their annotations, and the report's Markdown appended to `$GITHUB_STEP_SUMMARY` (the CLI's own
+ * output channel, like stdout, hence written here).
+ */
+async function writeDiagnostics(result: BuildResult, env: Record<string, string | undefined>): Promise<void> {
+  const lines = formatDiagnostics(result).map(toTerminalLine)
+  if (isGithubActions(env)) lines.push(...formatAnnotations(result))
+  if (lines.length) process.stderr.write(`${lines.join('\n')}\n`)
+  const summaryFile = env.GITHUB_STEP_SUMMARY
+  if (!isGithubActions(env) || !summaryFile) return
+  try {
+    await appendFile(summaryFile, formatStepSummary(result))
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    process.stderr.write(`${toTerminalLine(`note: the step summary was not written to ${summaryFile}: ${reason}`)}\n`)
+  }
 }
 
 /**
@@ -30,10 +56,13 @@ export async function runBuildCommand(opts: BuildCommandOptions, global: { verbo
       apiBaseUrl: opts.api,
       outDir: opts.out,
       concurrency: opts.concurrency,
+      maxPages: opts.maxPages,
+      maxPageBytes: opts.maxPageBytes,
     })
     const site = selectSite(config.sites, opts.site)
     const result = await build({ config, site, onProgress: reporter.onProgress, logger: reporter.logger })
     reporter.stop()
+    await writeDiagnostics(result, process.env)
     if (opts.json) process.stdout.write(`${JSON.stringify(toBuildSummary(result), null, 2)}\n`)
     else process.stdout.write(formatSummary(result))
     return result.failures.length ? 1 : 0

@@ -53,9 +53,47 @@ describe('createCrawler', () => {
     const crawler = createCrawler({ maxInFlight: 1, visit: async () => [] })
     crawler.add([link('/x', 'content', '/page'), link('/y', 'nav', 'initial data (en)')])
     crawler.add([link('/x', 'nav', '/other'), link('/y', 'content', '/third')])
-    expect(crawler.originOf('/x')).toEqual({ origin: 'nav', from: '/other' })
-    expect(crawler.originOf('/y')).toEqual({ origin: 'nav', from: 'initial data (en)' })
+    expect(crawler.originOf('/x')).toEqual({ path: '/x', origin: 'nav', from: '/other' })
+    expect(crawler.originOf('/y')).toEqual({ path: '/y', origin: 'nav', from: 'initial data (en)' })
     expect(crawler.originOf('/z')).toBeUndefined()
+  })
+
+  // Issue 13, item 5: an API whose every page links to a new page made the crawl endless.
+  it('knows at most maxPaths paths: the first beyond goes to onLimit once, and the crawl stops', async () => {
+    const limits: DiscoveredPath[] = []
+    const visits: string[] = []
+    const crawler = createCrawler({
+      maxInFlight: 2,
+      maxPaths: 5,
+      onLimit: (found) => limits.push(found),
+      visit: async (path) => {
+        visits.push(path)
+        const n = Number(path.slice(3))
+        return [link(`/p/${n + 1}`, 'content', path), link(`/p/${n + 2}`, 'content', path)]
+      },
+    })
+    crawler.add([link('/p/0')])
+    await crawler.run()
+    expect(crawler.known).toBe(5)
+    expect(limits).toHaveLength(1)
+    expect(limits[0]).toMatchObject({ origin: 'content' })
+    expect(visits.length).toBeLessThanOrEqual(5)
+    expect(visits).not.toContain(limits[0]!.path)
+  })
+
+  it('starts no visit after stop(); visits in flight finish', async () => {
+    const visits: string[] = []
+    const crawler = createCrawler({
+      maxInFlight: 1,
+      visit: async (path) => {
+        visits.push(path)
+        if (path === '/b') crawler.stop()
+        return []
+      },
+    })
+    crawler.add([link('/a'), link('/b'), link('/c'), link('/d')])
+    await crawler.run()
+    expect(visits).toEqual(['/a', '/b'])
   })
 
   it('lets visits in flight settle before passing on an unexpected error', async () => {

@@ -56,11 +56,16 @@ describe('extractPageLinks', () => {
         colPos0: [
           { id: 5, type: 'text', content: { bodytext: '<a href="/in-text">t</a>', headerLink: { href: '/hl' } } },
         ],
+        colPos1: [{ id: 6, type: 'menu_pages', content: { menu: [{ title: 'M', link: '/menu' }] } }],
       },
     } as unknown as PageData
     const links = extractPageLinks(page)
     expect(links.nav.sort()).toEqual(['/', '/ctx', '/extra', '/pl/x'])
-    expect(links.content.sort()).toEqual(['/hl', '/in-text'])
+    // per content element, so that a broken link names the element to fix (issue 13)
+    expect(links.content.map(({ elementUid, hrefs }) => [elementUid, hrefs.sort()])).toEqual([
+      [5, ['/hl', '/in-text']],
+      [6, ['/menu']],
+    ])
   })
 
   it('walks every navigation tree of initial data', () => {

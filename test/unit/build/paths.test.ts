@@ -37,7 +37,13 @@ describe('toCrawlTarget', () => {
     ['/sitemap.xml', 'collides with a file the build writes'],
     ['/a/_payload.json', 'collides with a file the build writes'],
     ['/pl/404.html', 'collides with a file the build writes'],
-  ])('refuses %s', (href, reason) => expect(toCrawlTarget(href, options)).toEqual({ type: 'refused', reason }))
+  ])('refuses %s', (href, reason) =>
+    expect(toCrawlTarget(href, options)).toEqual({
+      type: 'refused',
+      kind: reason.startsWith('collides') ? 'RESERVED_PATH' : 'UNSAFE_LINK',
+      reason,
+    }),
+  )
 })
 
 describe('isReservedPath', () => {

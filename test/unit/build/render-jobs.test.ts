@@ -19,14 +19,20 @@ const rawPage = (id: number, title: string, links: string[] = []) => ({
 const stub: PageRenderer = {
   preparePage: (raw) => {
     const r = raw as ReturnType<typeof rawPage>
-    if (typeof r?.id !== 'number') return { page: null, problems: ['page data has no numeric id'] }
+    if (typeof r?.id !== 'number')
+      return { page: null, problems: [{ kind: 'INVALID_DATA', message: 'page data has no numeric id' }] }
     const element = r.content.colPos0[0]!
-    const dropped = [...element.content.bodytext.matchAll(/ href="(javascript:[^"]*)"/g)].map(
-      (m) => `bodytext: unsafe link "${m[1]}" removed`,
-    )
+    const dropped = [...element.content.bodytext.matchAll(/ href="(javascript:[^"]*)"/g)].map((m) => ({
+      kind: 'UNSAFE_LINK' as const,
+      message: `bodytext: unsafe link "${m[1]}" removed`,
+      elementUid: element.id,
+    }))
     const bodytext = element.content.bodytext.replace(/ href="javascript:[^"]*"/g, '')
     const page = { ...r, appearance: {}, content: { colPos0: [{ ...element, content: { bodytext } }] } }
-    return { page: page as unknown as PageData, problems: ['meta.description: not a string, dropped', ...dropped] }
+    return {
+      page: page as unknown as PageData,
+      problems: [{ kind: 'INVALID_DATA', message: 'meta.description: not a string, dropped' }, ...dropped],
+    }
   },
   prepareInitialData: (raw) => ({ data: raw as never, problems: [] }),
   renderPage: (state: RenderState) => {
@@ -37,7 +43,7 @@ const stub: PageRenderer = {
       htmlAttrs: { lang: state.locale, dir: 'ltr' },
       bodyAttrs: { class: '' },
       status: state.status,
-      problems: ['unknown type x skipped'],
+      problems: [{ kind: 'ELEMENT_SKIPPED', message: 'unknown type x skipped', elementUid: 1 }],
     }
   },
   renderDocument: ({ result, boot }) => `<html>${result.appHtml}<script>${JSON.stringify(boot)}</script></html>`,
@@ -88,22 +94,32 @@ describe('runPageJob', () => {
       state: { mode: 'static', editorPreview: false, debug: false },
     })
     expect(boot.state.initialData).toBeUndefined()
+    // Issue 13 (CI diagnostics): each link and problem says which CMS page and content element it came from.
+    const source = { from: '/pl/o-nas', pageUid: 7, elementUid: 1 }
     expect(output.paths).toEqual([
-      { path: '/pl/kontakt', origin: 'content', from: '/pl/o-nas' },
-      { path: '/pl/x', origin: 'content', from: '/pl/o-nas' },
+      { path: '/pl/kontakt', origin: 'content', ...source },
+      { path: '/pl/x', origin: 'content', ...source },
     ])
     expect(output.skipped).toEqual([
-      { item: '/pl/o-nas', reason: 'meta.description: not a string, dropped' },
-      { item: '/pl/o-nas', reason: 'bodytext: unsafe link "javascript:alert(1)" removed' },
-      { item: '/pl/o-nas', reason: 'unknown type x skipped' },
-      { item: '/../up', reason: 'dot segment', from: '/pl/o-nas' },
+      { kind: 'INVALID_DATA', item: '/pl/o-nas', reason: 'meta.description: not a string, dropped', pageUid: 7 },
+      {
+        kind: 'UNSAFE_LINK',
+        item: '/pl/o-nas',
+        reason: 'bodytext: unsafe link "javascript:alert(1)" removed',
+        pageUid: 7,
+        elementUid: 1,
+      },
+      { kind: 'ELEMENT_SKIPPED', item: '/pl/o-nas', reason: 'unknown type x skipped', pageUid: 7, elementUid: 1 },
+      { kind: 'UNSAFE_LINK', item: '/../up', reason: 'dot segment', ...source },
     ])
+    expect(output.pageUid).toBe(7)
     expect(output.fact).toEqual({ path: '/pl/o-nas', locale: 'pl', noIndex: false, alternates: [] })
   })
 
   it('fails an answer that is not a page, with the reason', () => {
     expect(runPageJob(ctx, { path: '/x', locale: 'en', answer: answer({ error: 'nope' }) })).toMatchObject({
       type: 'failed',
+      kind: 'API_BAD_RESPONSE',
       status: 502,
       reason: 'the API answer is not a page: page data has no numeric id',
     })
@@ -118,6 +134,7 @@ describe('runPageJob', () => {
       }),
     ).toMatchObject({
       type: 'failed',
+      kind: 'API_BAD_RESPONSE',
       status: 502,
       reason: 'API error: expected a JSON object, got unparsable text/html (GET http://api.test/x)',
     })
@@ -140,6 +157,8 @@ describe('runPageJob', () => {
   it('turns a render error into a failure of that page', () => {
     expect(runPageJob(ctx, { path: '/x', locale: 'en', answer: answer(rawPage(1, 'explode')) })).toMatchObject({
       type: 'failed',
+      kind: 'RENDER_FAILED',
+      pageUid: 1,
       status: 500,
       reason: 'render error: boom',
     })

@@ -8,7 +8,7 @@ const result = (over: Partial<BuildResult> = {}): BuildResult => ({
   pages: { total: 3, byLocale: { en: 1, pl: 1, de: 1 }, paths: ['/', '/de', '/pl'] },
   redirects: [{ from: '/old', to: '/new', statusCode: 301 }],
   failures: [],
-  skipped: [{ item: '/../x', reason: 'dot segment', from: '/' }],
+  skipped: [{ kind: 'UNSAFE_LINK', item: '/../x', reason: 'dot segment', from: '/' }],
   notes: [],
   bytesWritten: 2048,
   filesWritten: 9,
@@ -29,7 +29,9 @@ describe('build summary', () => {
   })
 
   it('lists every failure with status and reason, and says OUT was kept', () => {
-    const text = formatSummary(result({ failures: [{ path: '/pl/x', status: 500, reason: 'API error: HTTP 500' }] }))
+    const text = formatSummary(
+      result({ failures: [{ kind: 'API_HTTP', path: '/pl/x', status: 500, reason: 'API error: HTTP 500' }] }),
+    )
     expect(text).toContain('/pl/x  500  API error: HTTP 500')
     expect(text).toContain('Build failed: 1 path(s) failed; /out was left as it was.')
   })

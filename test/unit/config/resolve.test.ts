@@ -33,7 +33,12 @@ describe('resolveConfig', () => {
     expect(site!.preview.queryParam).toBe('pce')
     expect(site!.api.allowQuery).toBe(true)
     expect(site!.api).toMatchObject({ timeoutMs: 15_000, maxResponseBytes: 32 * 1024 * 1024 })
-    expect(site!.build).toEqual({ outDir: '.output/public', concurrency: 4 })
+    expect(site!.build).toEqual({
+      outDir: '.output/public',
+      concurrency: 4,
+      maxPages: 200_000,
+      maxPageBytes: 16 * 1024 * 1024,
+    })
   })
 
   it('loads .json and .mjs files, and --api overrides api.baseUrl', async () => {
@@ -53,7 +58,7 @@ describe('resolveConfig', () => {
       `export default { api: { baseUrl: 'http://127.0.0.1:2' }, build: { concurrency: 8 } }`,
     )
     const config = await resolveConfig({ root, configFile: mjs, outDir: 'dist/site', concurrency: 2 })
-    expect(config.sites[0]!.build).toEqual({ outDir: 'dist/site', concurrency: 2 })
+    expect(config.sites[0]!.build).toMatchObject({ outDir: 'dist/site', concurrency: 2 })
     const error = (await resolveConfig({ root, configFile: mjs, concurrency: 0, apiBaseUrl: 'ftp://x' }).catch(
       (e: unknown) => e,
     )) as SiteError
@@ -61,9 +66,13 @@ describe('resolveConfig', () => {
     expect(error.message).toContain('Invalid configuration in the command line:')
     expect(error.message).toContain('--concurrency: expected a whole number from 1 to 64')
     expect(error.message).toContain('--api: expected an http(s) URL, got protocol ftp:')
-    expect(validateUserConfig({ build: { concurrency: 65 } })).toEqual([
+    expect(validateUserConfig({ build: { concurrency: 65, maxPages: 0, maxPageBytes: 1.5 } })).toEqual([
       { path: 'build.concurrency', message: 'expected a whole number from 1 to 64' },
+      { path: 'build.maxPages', message: 'expected a whole number greater than 0' },
+      { path: 'build.maxPageBytes', message: 'expected a whole number greater than 0' },
     ])
+    const limited = await resolveConfig({ root, configFile: mjs, maxPages: 10, maxPageBytes: 5000 })
+    expect(limited.sites[0]!.build).toMatchObject({ maxPages: 10, maxPageBytes: 5000 })
   })
 
   it('reports every problem at once with its key path', async () => {

@@ -34,7 +34,10 @@ describe('preparePage on the contract fixtures', () => {
   it('returns no page for values that are not pages', () => {
     expect(preparePage(null).page).toBeNull()
     expect(preparePage('<html>Not found</html>').page).toBeNull()
-    expect(preparePage({ error: 'Not found' })).toEqual({ page: null, problems: ['page data has no numeric id'] })
+    expect(preparePage({ error: 'Not found' })).toEqual({
+      page: null,
+      problems: [{ kind: 'INVALID_DATA', message: 'page data has no numeric id' }],
+    })
   })
 })
 
@@ -77,8 +80,8 @@ describe('sanitisation of rich text and links', () => {
   })
 
   it('reports what it removed', () => {
-    expect(problems.some((p) => p.includes('unsafe link'))).toBe(true)
-    expect(problems.every((p) => p.startsWith('page 99: '))).toBe(true)
+    expect(problems.some((p) => p.message.includes('unsafe link') && p.kind === 'UNSAFE_LINK')).toBe(true)
+    expect(problems.every((p) => p.message.startsWith('page 99: '))).toBe(true)
   })
 
   it('sanitises a single string directly', () => {
@@ -102,7 +105,7 @@ describe('repairing mistyped data', () => {
     expect(prepared.seo).toBeUndefined()
     for (const field of ['meta', 'appearance', 'content', 'i18n', 'breadcrumbs', 'media', 'contextMenu', 'seo']) {
       expect(
-        problems.some((p) => p.includes(field)),
+        problems.some((p) => p.message.includes(field) && p.kind === 'INVALID_DATA'),
         field,
       ).toBe(true)
     }
@@ -126,8 +129,9 @@ describe('repairing mistyped data', () => {
     expect(prepared.meta.robots).toEqual({ noIndex: false, noFollow: false })
     expect(prepared.appearance).toEqual({})
     expect(problems.length).toBeGreaterThanOrEqual(14)
-    expect(problems.join('\n')).toMatch(/without a numeric id/)
-    expect(problems.join('\n')).toMatch(/colPos1: column is not a list/)
+    const messages = problems.map((p) => p.message).join('\n')
+    expect(messages).toMatch(/without a numeric id/)
+    expect(messages).toMatch(/colPos1: column is not a list/)
   })
 
   it('never throws, whatever the value', () => {
@@ -162,7 +166,9 @@ describe('repairing mistyped data', () => {
       content: { colPos0: [{ id: 2, type: 'text', content: { deep } }] },
     })
     expect(prepared.content.colPos0).toHaveLength(1)
-    expect(problems.some((p) => p.includes('nested deeper'))).toBe(true)
+    // filed under the element whose data it is (issue 13: the uid an editor needs)
+    expect(problems).toContainEqual(expect.objectContaining({ kind: 'INVALID_DATA', elementUid: 2 }))
+    expect(problems.some((p) => p.message.includes('nested deeper') && p.elementUid === 2)).toBe(true)
   })
 })
 
@@ -236,7 +242,10 @@ describe('hostile corpus regressions (issue 7)', () => {
       },
     })
     expect(prepared.seo?.meta).toEqual([{ name: 'description', content: 'ok' }])
-    expect(problems.join('\n')).toContain('seo.meta: http-equiv "refresh" refused')
+    expect(problems).toContainEqual({
+      kind: 'UNSAFE_MARKUP',
+      message: 'page 1: seo.meta: http-equiv "refresh" refused',
+    })
   })
 
   it('lists every unsafe link, handler and tag removed from bodytext', () => {
@@ -249,13 +258,13 @@ describe('hostile corpus regressions (issue 7)', () => {
       content: { colPos0: [{ id: 5, type: 'text', content: { bodytext } }] },
     })
     expect((prepared.content.colPos0![0]!.content as { bodytext: string }).bodytext).toBe('<p><a>f</a><a>j</a></p>')
-    const reported = problems.join('\n')
+    const reported = problems.map((p) => `${p.kind} ${p.elementUid} ${p.message}`).join('\n')
     for (const part of [
-      'unsafe link "file:///etc/passwd" removed',
-      'unsafe link "JaVaScRiPt:alert(1)" removed',
-      'unsafe image source "data:x" removed',
-      '<script> removed',
-      'event handler onclick on <p> removed',
+      'UNSAFE_LINK 5 page 1: content.colPos0[0] (id 5, text).bodytext: unsafe link "file:///etc/passwd" removed',
+      'UNSAFE_LINK 5 page 1: content.colPos0[0] (id 5, text).bodytext: unsafe link "JaVaScRiPt:alert(1)" removed',
+      'UNSAFE_LINK 5 page 1: content.colPos0[0] (id 5, text).bodytext: unsafe image source "data:x" removed',
+      'UNSAFE_MARKUP 5 page 1: content.colPos0[0] (id 5, text).bodytext: <script> removed',
+      'UNSAFE_MARKUP 5 page 1: content.colPos0[0] (id 5, text).bodytext: event handler onclick on <p> removed',
     ])
       expect(reported).toContain(part)
   })

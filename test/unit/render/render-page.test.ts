@@ -224,7 +224,11 @@ describe('failures never crash a render', () => {
     expect(result.appHtml).toContain('After')
     expect(result.appHtml).not.toContain('id="c2"')
     expect(result.appHtml).not.toContain('id="c3"')
-    expect(result.problems.filter((p) => p.includes('bullets exploded'))).toHaveLength(2)
+    const skipped = result.problems.filter((p) => p.message.includes('bullets exploded'))
+    expect(skipped.map((p) => [p.kind, p.elementUid])).toEqual([
+      ['ELEMENT_SKIPPED', 2],
+      ['ELEMENT_SKIPPED', 3],
+    ])
   })
 
   it('fails with RENDER_FAILED when the chrome itself throws', () => {

@@ -17,7 +17,8 @@ import {
   SiteApp,
   SiteContext,
 } from '../../../src/runtime/index.js'
-import type { RenderState, TemplateRegistry } from '../../../src/shared/contract.js'
+import { EMBED_SANDBOX } from '../../../src/runtime/Media.js'
+import type { DataProblem, RenderState, TemplateRegistry } from '../../../src/shared/contract.js'
 import type { ContentElement as Element } from '../../../src/shared/types.js'
 
 const baseState = (overrides: Partial<RenderState> = {}): RenderState => ({
@@ -50,7 +51,7 @@ const registry = {
   ErrorPage: () => null,
 } as unknown as TemplateRegistry
 
-function render(node: ReactNode, overrides: Partial<RenderState> = {}, problems: string[] = []): string {
+function render(node: ReactNode, overrides: Partial<RenderState> = {}, problems: DataProblem[] = []): string {
   const state = baseState(overrides)
   return renderToString(<SiteContext.Provider value={{ site: state, registry, problems }}>{node}</SiteContext.Provider>)
 }
@@ -110,7 +111,7 @@ describe('Frame and ContentElement (contract 7.6)', () => {
   })
 
   it('skips and reports unusable envelopes instead of throwing', () => {
-    const problems: string[] = []
+    const problems: DataProblem[] = []
     const html = render(
       <>
         <ContentElement element={null} />
@@ -235,7 +236,7 @@ describe('media', () => {
           }}
         />,
       ),
-    ).toContain('<iframe src="https://www.youtube.com/embed/x" title="Intro"')
+    ).toContain(`<iframe src="https://www.youtube.com/embed/x" title="Intro" loading="lazy" sandbox="${EMBED_SANDBOX}"`)
     expect(
       render(
         <Media
@@ -250,6 +251,42 @@ describe('media', () => {
         />,
       ),
     ).toBe('<a href="https://cdn.example.com/f.pdf" rel="noopener">f.pdf</a>')
+  })
+
+  // Issue 13, item 10: any https URL typed as a video became an unsandboxed iframe.
+  it.each([
+    ['https://www.youtube.com/embed/abc?start=5', 'video/youtube'],
+    ['https://www.youtube-nocookie.com/embed/abc', 'video/youtube'],
+    ['https://player.vimeo.com/video/123', 'video/vimeo'],
+  ])('embeds %s in a sandboxed frame', (url, mimeType) => {
+    const problems: DataProblem[] = []
+    const html = render(<Media file={{ publicUrl: url, properties: { mimeType, type: 'video' } }} />, {}, problems)
+    expect(html).toMatch(/^<iframe /)
+    expect(html).toContain(` sandbox="${EMBED_SANDBOX}"`)
+    expect(EMBED_SANDBOX.split(' ')).not.toContain('allow-top-navigation')
+    expect(problems).toEqual([])
+  })
+
+  it.each([
+    ['https://evil.example/embed/abc', 'video/youtube'],
+    ['https://www.youtube.com.evil.example/embed/abc', 'video/youtube'],
+    ['https://evil.example@www.youtube.com/embed/abc', 'video/youtube'],
+    ['https://www.youtube.com:8443/embed/abc', 'video/youtube'],
+    ['http://www.youtube.com/embed/abc', 'video/youtube'],
+    ['https://www.youtube.com/redirect?q=https://evil.example', 'video/youtube'],
+    ['https://player.vimeo.com/video/1', 'video/youtube'],
+    ['https://www.youtube.com/embed/abc', 'video/vimeo'],
+    ['/fileadmin/embed/abc', 'video/vimeo'],
+  ])('does not embed %s typed %s: a plain link, and a problem for the report', (url, mimeType) => {
+    const problems: DataProblem[] = []
+    const html = render(
+      <Media file={{ publicUrl: url, properties: { mimeType, type: 'video', title: 'Clip' } }} />,
+      {},
+      problems,
+    )
+    expect(html).not.toContain('<iframe')
+    expect(html).toMatch(/^<a href="[^"]+"[^>]*>Clip<\/a>$/)
+    expect(problems).toEqual([{ kind: 'EMBED_REFUSED', message: expect.stringContaining('is not a player URL') }])
   })
 
   it('renders gallery rows and columns in order with figcaptions', () => {

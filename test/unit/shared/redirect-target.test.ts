@@ -12,6 +12,24 @@ describe('checkRedirectTarget: one rule for the build and for preview', () => {
     ['/fileadmin/a.pdf', { type: 'internal', path: '/fileadmin/a.pdf', to: '/fileadmin/a.pdf', page: false }],
     ['https://other.example/x?y=1', { type: 'external', to: 'https://other.example/x?y=1' }],
     ['http://example.com', { type: 'external', to: 'http://example.com' }],
+    // Issue 13, item 6: raw non-ASCII in query and hash reached Location headers (500 in serve and preview).
+    [
+      '/pl/o-nas?q=zażółć gęślą#sekcja-ü',
+      {
+        type: 'internal',
+        path: '/pl/o-nas',
+        to: '/pl/o-nas?q=za%C5%BC%C3%B3%C5%82%C4%87%20g%C4%99%C5%9Bl%C4%85#sekcja-%C3%BC',
+        page: true,
+      },
+    ],
+    ['/a?x="<y>"|^#b#c', { type: 'internal', path: '/a', to: '/a?x=%22%3Cy%3E%22%7C%5E#b%23c', page: true }],
+    ['/a?ok=1%20&b=2#top', { type: 'internal', path: '/a', to: '/a?ok=1%20&b=2#top', page: true }],
+    ['/a?emoji=😀', { type: 'internal', path: '/a', to: '/a?emoji=%F0%9F%98%80', page: true }],
+    [
+      'https://other.example/szukaj/żółw?q=ą#ę',
+      { type: 'external', to: 'https://other.example/szukaj/%C5%BC%C3%B3%C5%82w?q=%C4%85#%C4%99' },
+    ],
+    ['https://bücher.example/a?b=ü', { type: 'external', to: 'https://xn--bcher-kva.example/a?b=%C3%BC' }],
   ])('%s', (url, target) => expect(checkRedirectTarget(url, BASE)).toEqual(target))
 
   it.each([
@@ -23,6 +41,9 @@ describe('checkRedirectTarget: one rule for the build and for preview', () => {
     ['/a/%2f', 'encoded slash or NUL'],
     ['/a%2fb', 'encoded slash or NUL'],
     ['/a\r\nSet-Cookie: x=1', 'control character'],
+    ['/a?next=\u0085x', 'control character'],
+    ['https://x.example/#\u009b31m', 'control character'],
+    ['/a?\u007f', 'control character'],
     ['ftp://x.example/f', 'unsafe URL scheme'],
     ['relative', 'not a site path or an http(s) URL'],
     ['//cdn.example/x', 'not a site path or an http(s) URL'],

@@ -1,0 +1,31 @@
+/**
+ * Pure: one line per failure, skipped item and note of a build, for stderr in every mode (a CI log
+ * that sends stdout to a file still says why a build failed). Each line is written from the item's
+ * fields: severity, kind, path, status, cause, and where it came from.
+ * Example: `error BROKEN_NAV_LINK /careers 404: broken link: the API answers 404 (linked from /) [from /; page uid 1]`
+ */
+import type { BuildResult } from '../index.js'
+
+type Source = Pick<BuildResult['failures'][number], 'from' | 'pageUid' | 'elementUid'>
+
+/** `[from /about; page uid 12; content element uid 34]`, with what is known; '' when nothing is. */
+export function formatSource(source: Source): string {
+  const parts = [
+    source.from === undefined ? undefined : `from ${source.from}`,
+    source.pageUid === undefined ? undefined : `page uid ${source.pageUid}`,
+    source.elementUid === undefined ? undefined : `content element uid ${source.elementUid}`,
+  ].filter((part) => part !== undefined)
+  return parts.length ? ` [${parts.join('; ')}]` : ''
+}
+
+/** The lines, failures first, then skipped items, then notes. Not yet escaped for the terminal. */
+export function formatDiagnostics(result: Pick<BuildResult, 'failures' | 'skipped' | 'notes'>): string[] {
+  return [
+    ...result.failures.map((f) => `error ${f.kind} ${f.path} ${f.status}: ${f.reason}${formatSource(f)}`),
+    ...result.skipped.map(
+      (s) =>
+        `warning ${s.kind} ${s.item}${s.status === undefined ? '' : ` ${s.status}`}: ${s.reason}${formatSource(s)}`,
+    ),
+    ...result.notes.map((note) => `note: ${note}`),
+  ]
+}

@@ -1,0 +1,64 @@
+/**
+ * Issue 13, item 13: a template that does not compile stops `site build` with one code, one
+ * message naming the file and line, and exit 2, every time: whichever bundle (browser or render
+ * workers) meets it first, and whatever the API does meanwhile (here: refuses connections).
+ */
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
+import { REPO_ROOT } from './build-helpers.js'
+import { runSite } from './cli-helpers.js'
+
+const RUNS = 5
+const BROKEN = 'export default function Text() {\n  const x =\n  return <p>{x</p>\n}\n'
+
+let api: DemoApi
+let project: string
+/** A loopback origin nothing listens on: every API request is refused at once. */
+let refusing: string
+
+/** A port that was free a moment ago (a server bound to it, then closed). */
+async function closedPort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+  const { port } = server.address() as { port: number }
+  await new Promise<void>((done) => server.close(() => done()))
+  return port
+}
+
+beforeAll(async () => {
+  api = await startDemoApi({ port: 0 })
+  refusing = `http://127.0.0.1:${await closedPort()}`
+  project = await mkdtemp(join(tmpdir(), 'site-broken-templates-'))
+  for (const dir of ['templates', 'config', 'public'])
+    await cp(join(REPO_ROOT, dir), join(project, dir), { recursive: true })
+  await writeFile(join(project, 'templates/content/Text.tsx'), BROKEN)
+})
+
+afterAll(async () => {
+  await api?.close()
+  if (project) await rm(project, { recursive: true, force: true })
+})
+
+describe('site build with a template that does not compile (issue 13)', () => {
+  it.each([
+    ['the API answers', () => api.url],
+    ['the API refuses connections', () => refusing],
+  ])(
+    `exits 2 with the same message naming file and line, ${RUNS} runs out of ${RUNS}, when %s`,
+    async (_name, apiUrl) => {
+      const runs = []
+      for (let i = 0; i < RUNS; i++)
+        runs.push(await runSite(['build', '--api', apiUrl(), '--out', join(project, 'out')], { cwd: project }))
+      for (const run of runs) {
+        expect(run.code).toBe(2)
+        expect(run.stderr).toContain('Templates failed to compile:\n  templates/content/Text.tsx:3:')
+      }
+      expect(new Set(runs.map((run) => run.stderr)).size).toBe(1)
+    },
+    120_000,
+  )
+})
