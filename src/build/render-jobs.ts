@@ -88,7 +88,12 @@ export function runPageJob(ctx: JobContext, job: PageJob): PageOutput {
       ...[...problems, ...rendered.problems].map((reason) => ({ item: path, reason })),
       ...discovered.refused,
     ]
-    const fact = toPageFact({ path, locale: job.locale, page, baseUrl: ctx.site.baseUrl })
+    const fact = toPageFact({ path, locale: job.locale, page, site: ctx.site })
+    if (fact.canonical !== undefined)
+      skipped.push({
+        item: path,
+        reason: `left out of the sitemap: its canonical names another page (${fact.canonical})`,
+      })
     return { type: 'page', files: rendered.files, fact, paths: discovered.paths, skipped, renderMs: renderMs() }
   } catch (error) {
     return {

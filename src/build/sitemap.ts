@@ -3,10 +3,13 @@
  * Without `baseUrl`, URLs stay root-relative (`/pl/o-nas`): the sitemap
  * protocol wants absolute URLs, so the build report says so.
  */
+
+import { pageUrls } from '../runtime/page-urls.js'
+import type { PublicSiteInfo } from '../shared/contract.js'
 import { escapeHtml } from '../shared/escape.js'
 import { SITEMAP_FILE, sitemapPartFile } from '../shared/layout.js'
-import { classifyLink } from '../shared/links.js'
 import type { PageData } from '../shared/types.js'
+import { toSiteUrl } from '../shared/url.js'
 import type { PageFact } from './types.js'
 
 /** The sitemap protocol's limit of URLs per file; past it, an index points at numbered files. */
@@ -16,26 +19,23 @@ const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n'
 const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
 
 /**
- * The small facts the sitemap needs of a page; its data can then be dropped.
- * Alternates come from the page's available `i18n` entries (hreflang, else the
- * language code), plus `x-default` for the default language (languageId 0).
+ * The small facts the sitemap needs of a page; its data can then be dropped. Its alternates
+ * and canonical are the ones of its head tags (src/runtime/page-urls.ts).
  */
-export function toPageFact(options: { path: string; locale: string; page: PageData; baseUrl?: string }): PageFact {
-  const { path, locale, page, baseUrl } = options
-  const alternates: PageFact['alternates'] = []
-  for (const entry of Array.isArray(page.i18n) ? page.i18n : []) {
-    if (!entry?.available) continue
-    const link = classifyLink(entry.link, baseUrl)
-    const hreflang = entry.hreflang || entry.twoLetterIsoCode
-    if (link.type !== 'page' || typeof hreflang !== 'string' || hreflang === '') continue
-    alternates.push({ hreflang, path: link.path })
-    if (entry.languageId === 0) alternates.push({ hreflang: 'x-default', path: link.path })
-  }
-  return { path, locale, noIndex: Boolean(page.meta?.robots?.noIndex), alternates }
+export function toPageFact(options: {
+  path: string
+  locale: string
+  page: PageData
+  site: Pick<PublicSiteInfo, 'baseUrl' | 'i18n'>
+}): PageFact {
+  const { path, locale, page, site } = options
+  const urls = pageUrls({ path, page, site })
+  const fact: PageFact = { path, locale, noIndex: Boolean(page.meta?.robots?.noIndex), alternates: urls.alternates }
+  if (urls.elsewhere !== undefined) fact.canonical = urls.elsewhere
+  return fact
 }
 
-/** Absolute URL of a path when `baseUrl` is set: ('/pl', 'https://x.com') -> 'https://x.com/pl'. */
-export const toSiteUrl = (path: string, baseUrl: string | undefined): string => `${baseUrl ?? ''}${path}`
+export { toSiteUrl }
 
 function renderUrl(fact: PageFact, indexable: ReadonlySet<string>, baseUrl: string | undefined): string {
   const alternates = fact.alternates
@@ -62,14 +62,15 @@ export interface SitemapFile {
 /**
  * The sitemap files: `sitemap.xml` alone, or (past SITEMAP_MAX_URLS pages) an
  * index `sitemap.xml` plus `sitemap-1.xml`, `sitemap-2.xml`, …. Pages with
- * robots noIndex are left out, and so are alternates pointing at them.
+ * robots noIndex are left out, and so are pages whose canonical names another page (a sitemap
+ * lists canonical URLs only), and alternates pointing at either.
  */
 export function planSitemaps(
   facts: readonly PageFact[],
   baseUrl: string | undefined,
   maxUrls = SITEMAP_MAX_URLS,
 ): SitemapFile[] {
-  const pages = facts.filter((f) => !f.noIndex).sort(byPath)
+  const pages = facts.filter((f) => !f.noIndex && f.canonical === undefined).sort(byPath)
   const indexable = new Set(pages.map((p) => p.path))
   const chunks: PageFact[][] = []
   for (let i = 0; i < pages.length || i === 0; i += maxUrls) chunks.push(pages.slice(i, i + maxUrls))

@@ -55,6 +55,13 @@ describe('renderSitemaps', () => {
     expect(files[2]!.contents).toContain('<loc>https://x.example/c</loc>')
   })
 
+  it('leaves out a page whose canonical names another page, and alternates pointing at it (issue 14)', () => {
+    const copy = { ...fact('/pl/o-nas', 'pl', trio), canonical: 'https://www.example.com/pl/inna' }
+    const xml = renderSitemaps([fact('/about', 'en', trio), copy], 'https://www.example.com')[0]!.contents
+    expect(xml).toContain('<loc>https://www.example.com/about</loc>')
+    expect(xml).not.toContain('/pl/o-nas')
+  })
+
   it('writes a valid empty sitemap when no page is indexable', () => {
     expect(renderSitemaps([], 'https://x.example')[0]!.contents).toContain('<urlset')
   })
@@ -90,14 +97,15 @@ describe('toPageFact', () => {
         { languageId: 3, twoLetterIsoCode: 'fr', navigationTitle: 'FR', link: 'javascript:x', available: 1, active: 0 },
       ],
     } as unknown as PageData
-    expect(toPageFact({ path: '/about', locale: 'en', page })).toEqual({
+    const site = { baseUrl: undefined, i18n: { default: 'en', locales: ['en', 'pl', 'de', 'fr'] } }
+    expect(toPageFact({ path: '/about', locale: 'en', page, site })).toEqual({
       path: '/about',
       locale: 'en',
       noIndex: true,
       alternates: [
         { hreflang: 'en-US', path: '/about' },
-        { hreflang: 'x-default', path: '/about' },
         { hreflang: 'pl', path: '/pl/o-nas' },
+        { hreflang: 'x-default', path: '/about' },
       ],
     })
   })
