@@ -105,10 +105,10 @@ async function buildRedirect(
   }
   const canonical = target.type === 'internal' ? toSiteUrl(target.to, p.site.baseUrl) : target.to
   const payload = redirectPayload({ buildId: p.buildId, locale, path, to: target.to, statusCode })
-  const files = [
-    { path: toHtmlFile(path), contents: renderRedirectHtml({ to: target.to, canonical, lang: locale }) },
-    { path: toPayloadFile(path), contents: JSON.stringify(payload) },
-  ]
+  // No page at the old path unless asked for: Netlify would serve it instead of the `_redirects` rule (issue 14).
+  const files = [{ path: toPayloadFile(path), contents: JSON.stringify(payload) }]
+  if (p.site.build.redirectPages)
+    files.push({ path: toHtmlFile(path), contents: renderRedirectHtml({ to: target.to, canonical, lang: locale }) })
   if (!(await writeFiles(p, path, files))) return []
   p.state.redirects.push({ from: path, to: target.to, statusCode })
   return target.type === 'internal' && target.page ? [{ path: target.path, origin: p.originOf(path), from: path }] : []

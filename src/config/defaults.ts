@@ -17,7 +17,7 @@ export const DEFAULTS = {
   features: { contentPreview: true, initInitialData: true, i18nMiddleware: true, debug: false },
   preview: { queryParam: 'pce' },
   tracking: { gtmId: undefined, consentHost: undefined },
-  build: { outDir: '.output/public', concurrency: BUILD_CONCURRENCY },
+  build: { outDir: '.output/public', concurrency: BUILD_CONCURRENCY, redirectPages: false },
 } as const
 
 /** Config file names tried, in order, when `--config` is not given. */

@@ -66,6 +66,12 @@ export interface SiteOptions {
     outDir?: string
     /** Parallel API requests during a build, 1 to 64. @default 4 */
     concurrency?: number
+    /**
+     * Also write a page at each redirect's old path that redirects with a meta refresh, for static
+     * hosts that do not read `_redirects` (S3, nginx, GitHub Pages). Leave it off on Netlify, where
+     * such a page would be served instead of the `_redirects` rule (200, not 301). @default false
+     */
+    redirectPages?: boolean
   }
 }
 
@@ -114,7 +120,7 @@ export interface ResolvedSite {
   readonly features: DeepRequired<NonNullable<SiteOptions['features']>>
   readonly preview: Readonly<{ queryParam: string }>
   readonly tracking: Readonly<{ gtmId: string | undefined; consentHost: string | undefined }>
-  readonly build: Readonly<{ outDir: string; concurrency: number }>
+  readonly build: Readonly<{ outDir: string; concurrency: number; redirectPages: boolean }>
 }
 
 export interface ResolvedConfig {

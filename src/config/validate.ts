@@ -91,7 +91,7 @@ const SITE_SHAPE: Shape = {
       typeof v === 'string' && /^[A-Z0-9-]+$/i.test(v) ? undefined : "expected a container id such as 'GTM-ABC123'",
     consentHost: httpUrl,
   },
-  build: { outDir: string, concurrency },
+  build: { outDir: string, concurrency, redirectPages: boolean },
 }
 
 function checkShape(value: unknown, shape: Shape, path: string, issues: ConfigIssue[]): void {

@@ -96,7 +96,11 @@ beforeAll(async () => {
     apiUrl,
     outDir: join(dir, 'out'),
     tools,
-    user: { baseUrl: 'https://www.example.com', i18n: { default: 'en', locales: ['en'] } },
+    user: {
+      baseUrl: 'https://www.example.com',
+      i18n: { default: 'en', locales: ['en'] },
+      build: { redirectPages: true },
+    },
   })
 }, 60_000)
 
@@ -145,7 +149,7 @@ describe('hostile paths', () => {
   it('writes nothing outside the output folder, and only expected files inside it', async () => {
     expect(await readdir(dir)).toEqual(['out'])
     const files = [...(await readTree(join(dir, 'out'))).keys()].filter(
-      (f) => !f.startsWith('_site/') && !/^[^/]+\.(ico|js|txt|xml)$/.test(f),
+      (f) => !f.startsWith('_site/') && !/^[^/]+\.(ico|js|svg|txt|xml)$/.test(f),
     )
     expect(files.sort()).toEqual(
       [

@@ -9,11 +9,18 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BuildResult } from '../../src/build/types.js'
 import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
+import { createStaticHandler } from '../../src/serve/handler.js'
 import { toHtmlFile, toSiteUrl } from '../../src/shared/url.js'
 import { type BuildTools, buildSite, loadBuildTools } from './build-helpers.js'
+import { checkRedirectsWithNetlify, checkRobots, checkSitemapsWithXmllint, hasXmllint } from './output-validators.js'
 import { headUrls, readSitemapEntries } from './seo-helpers.js'
 
 const SITE_URL = 'http://127.0.0.1:8080'
+
+if (!hasXmllint)
+  console.warn(
+    'seo: the sitemap schema check is SKIPPED: no `xmllint` on the PATH (bash scripts/setup.sh installs one)',
+  )
 
 let api: DemoApi
 let tools: BuildTools
@@ -60,5 +67,44 @@ describe('one URL per page (issue 14, item 1)', () => {
     expect(alternatesCompared).toBeGreaterThan(20)
     expect([...sitemap.keys()]).toContain(`${SITE_URL}/pl`)
     expect(headUrls(await readFile(join(out, 'pl/index.html'), 'utf8')).canonical).toEqual([`${SITE_URL}/pl`])
+  })
+})
+
+describe('redirects a host answers with a real 301 (issue 14, item 2)', () => {
+  it("Netlify's parser reads every rule of _redirects, and no file shadows one", async () => {
+    const check = await checkRedirectsWithNetlify(out)
+    console.log(
+      `seo: netlify-redirect-parser read ${check.checked} rules: ${check.errors.length} errors, ${check.shadowed.length} shadowed by a file`,
+    )
+    expect(check.errors).toEqual([])
+    expect(check.shadowed).toEqual([])
+    expect(check.rules).toContainEqual({ from: '/old-services', to: '/services', status: 301, force: false })
+    expect(check.rules).toHaveLength(result.redirects.length)
+  })
+
+  it('site serve answers each rule with its status and Location, and never serves _redirects itself', async () => {
+    const handler = createStaticHandler({ dir: out })
+    for (const redirect of result.redirects) {
+      const response = await handler(new Request(`${SITE_URL}${redirect.from}`))
+      expect(response.status, redirect.from).toBe(redirect.statusCode)
+      expect(response.headers.get('location'), redirect.from).toBe(redirect.to)
+    }
+    expect((await handler(new Request(`${SITE_URL}/_redirects`))).status).toBe(404)
+  })
+})
+
+describe('sitemap and robots.txt, as their own checkers read them', () => {
+  it.skipIf(!hasXmllint)('every sitemap file validates against the sitemaps.org schema', async () => {
+    const check = await checkSitemapsWithXmllint(out)
+    console.log(`seo: xmllint read ${check.checked} sitemap files: ${check.errors.length} errors`)
+    expect(check.checked).toBeGreaterThanOrEqual(1)
+    expect(check.errors).toEqual([])
+  })
+
+  it('robots.txt allows every sitemap URL and names the sitemap', async () => {
+    const urls = (await readSitemapEntries(out, SITE_URL)).map((e) => e.loc)
+    const check = await checkRobots(out, { siteUrl: SITE_URL, urls, sitemapUrl: `${SITE_URL}/sitemap.xml` })
+    console.log(`seo: robots-parser checked ${check.checked} URLs: ${check.errors.length} errors`)
+    expect(check.errors).toEqual([])
   })
 })
