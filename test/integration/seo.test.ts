@@ -3,11 +3,12 @@
  * with the demo config's baseUrl (http://127.0.0.1:8080), another host than the one the demo
  * CMS writes into its canonicals and language links (https://www.amberline.example).
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { BuildResult } from '../../src/build/types.js'
+import { renderSitemaps } from '../../src/build/sitemap.js'
+import type { BuildResult, PageFact } from '../../src/build/types.js'
 import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
 import { createStaticHandler } from '../../src/serve/handler.js'
 import { toHtmlFile, toSiteUrl } from '../../src/shared/url.js'
@@ -99,6 +100,29 @@ describe('sitemap and robots.txt, as their own checkers read them', () => {
     console.log(`seo: xmllint read ${check.checked} sitemap files: ${check.errors.length} errors`)
     expect(check.checked).toBeGreaterThanOrEqual(1)
     expect(check.errors).toEqual([])
+  })
+
+  // Issue 14, item 3: a sitemap split by size is an index plus numbered files, each valid.
+  it.skipIf(!hasXmllint)('a sitemap split by size is a valid index and valid numbered files', async () => {
+    const split = join(dir, 'split')
+    await mkdir(split)
+    const facts: PageFact[] = ['/', '/pl', '/de', '/about-us', '/pl/o-nas', '/de/ueber-uns'].map((path) => ({
+      path,
+      locale: 'en',
+      noIndex: false,
+      alternates: [
+        { hreflang: 'en-US', path: '/about-us' },
+        { hreflang: 'pl-PL', path: '/pl/o-nas' },
+        { hreflang: 'x-default', path: '/about-us' },
+      ],
+    }))
+    const files = renderSitemaps(facts, SITE_URL, { maxBytes: 900 })
+    for (const file of files) await writeFile(join(split, file.path), file.contents)
+    const check = await checkSitemapsWithXmllint(split)
+    console.log(`seo: xmllint read ${check.checked} files of a split sitemap: ${check.errors.length} errors`)
+    expect(check.checked).toBeGreaterThanOrEqual(3)
+    expect(check.errors).toEqual([])
+    expect((await readSitemapEntries(split, SITE_URL)).map((e) => e.loc)).toHaveLength(facts.length)
   })
 
   it('robots.txt allows every sitemap URL and names the sitemap', async () => {
