@@ -3,7 +3,7 @@
  * with the demo config's baseUrl (http://127.0.0.1:8080), another host than the one the demo
  * CMS writes into its canonicals and language links (https://www.amberline.example).
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -130,5 +130,18 @@ describe('sitemap and robots.txt, as their own checkers read them', () => {
     const check = await checkRobots(out, { siteUrl: SITE_URL, urls, sitemapUrl: `${SITE_URL}/sitemap.xml` })
     console.log(`seo: robots-parser checked ${check.checked} URLs: ${check.errors.length} errors`)
     expect(check.errors).toEqual([])
+  })
+})
+
+describe('page speed (issue 14, item 5)', () => {
+  it("inlines the site's stylesheet into every page: no request blocks the first paint", async () => {
+    const css = (await readdir(join(out, '_site/assets'))).filter((file) => file.endsWith('.css'))
+    expect(css.length).toBeGreaterThan(0)
+    const styles = await readFile(join(out, '_site/assets', css[0]!), 'utf8')
+    for (const path of result.pages.paths) {
+      const head = (await readFile(join(out, toHtmlFile(path)), 'utf8')).split('</head>')[0]!
+      expect(head, path).not.toContain('rel="stylesheet"')
+      expect(head, path).toContain(`<style>${styles}</style>`)
+    }
   })
 })
