@@ -4,7 +4,7 @@
 // Each page is measured LIGHTHOUSE_RUNS times; it prints each category's lowest and median score,
 // the metrics of the lowest performance run and the audits that cost points, against the target of 100.
 // Needs `npm run compile` first (npm run bench does it).
-// Env: LIGHTHOUSE_PAGES="/,/services" (demo pages), LIGHTHOUSE_GENERATED="/,/section-1/page-4,/pl/dzial-2"
+// Env: LIGHTHOUSE_PAGES="/,/services" (demo pages), LIGHTHOUSE_GENERATED="/,/section-1/page-4,/pl/dzial-1"
 // (generated pages; empty for none), LIGHTHOUSE_RUNS=3.
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -28,7 +28,7 @@ const METRICS = [
 ]
 const list = (value, fallback) => (value ?? fallback).split(',').filter(Boolean)
 const demoPages = list(process.env.LIGHTHOUSE_PAGES, '/,/services')
-const generatedPages = list(process.env.LIGHTHOUSE_GENERATED, '/,/section-1/page-4,/pl/dzial-2')
+const generatedPages = list(process.env.LIGHTHOUSE_GENERATED, '/,/section-1/page-4,/pl/dzial-1')
 const runs = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 3))
 const root = new URL('..', import.meta.url).pathname
 
@@ -84,6 +84,7 @@ try {
           logLevel: 'error',
           onlyCategories: CATEGORIES,
         })
+        if (runner.lhr.runtimeError) throw new Error(`${site.name} ${path}: ${runner.lhr.runtimeError.message}`)
         results.push(runner.lhr)
       }
       const scores = CATEGORIES.map((c) => results.map((lhr) => Math.round((lhr.categories[c]?.score ?? 0) * 100)))

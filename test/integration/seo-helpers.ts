@@ -4,6 +4,7 @@
  */
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { toHtmlFile, toSiteUrl } from '../../src/shared/url.js'
 
 const decode = (text: string): string =>
   text
@@ -64,4 +65,45 @@ export async function readSitemapEntries(outDir: string, baseUrl: string): Promi
     }
   }
   return entries
+}
+
+export interface UrlConsistency {
+  /** Pages whose canonical, og:url or alternates name them otherwise than by their URL on `siteUrl`. */
+  mismatches: string[]
+  /** Sitemap entries whose alternates differ from the page's head alternates (those that are in the sitemap). */
+  alternateMismatches: string[]
+  sitemapUrls: Set<string>
+  /** Sitemap entries with alternates, compared with their page's head. */
+  alternatesCompared: number
+}
+
+/**
+ * Issue 14, item 1: each built page's canonical and og:url are its own URL on `siteUrl`, its hreflang
+ * alternates are on `siteUrl`, and its sitemap entry names it and its alternates by the same URLs.
+ */
+export async function checkUrlConsistency(
+  outDir: string,
+  paths: readonly string[],
+  siteUrl: string,
+): Promise<UrlConsistency> {
+  const sitemap = new Map((await readSitemapEntries(outDir, siteUrl)).map((e) => [e.loc, e]))
+  const mismatches: string[] = []
+  const alternateMismatches: string[] = []
+  let alternatesCompared = 0
+  for (const path of paths) {
+    const own = toSiteUrl(path, siteUrl)
+    const head = headUrls(await readFile(join(outDir, toHtmlFile(path)), 'utf8'))
+    if (head.canonical.join() !== own) mismatches.push(`${path}: canonical ${head.canonical.join()}`)
+    if (head.ogUrl.join() !== own) mismatches.push(`${path}: og:url ${head.ogUrl.join()}`)
+    for (const href of Object.values(head.alternates))
+      if (!href.startsWith(`${siteUrl}/`)) mismatches.push(`${path}: alternate ${href}`)
+    const entry = sitemap.get(own)
+    if (!entry || Object.keys(entry.alternates).length === 0) continue // noindex pages are not in the sitemap
+    alternatesCompared++
+    // The sitemap lists the alternates that are indexable pages of the build, each as the head names it.
+    const indexed = Object.fromEntries(Object.entries(head.alternates).filter(([, href]) => sitemap.has(href)))
+    if (JSON.stringify(entry.alternates) !== JSON.stringify(Object.fromEntries(Object.entries(indexed).sort())))
+      alternateMismatches.push(`${path}: sitemap ${JSON.stringify(entry.alternates)}, head ${JSON.stringify(indexed)}`)
+  }
+  return { mismatches, alternateMismatches, sitemapUrls: new Set(sitemap.keys()), alternatesCompared }
 }

@@ -11,10 +11,10 @@ import { renderSitemaps } from '../../src/build/sitemap.js'
 import type { BuildResult, PageFact } from '../../src/build/types.js'
 import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
 import { createStaticHandler } from '../../src/serve/handler.js'
-import { toHtmlFile, toSiteUrl } from '../../src/shared/url.js'
+import { toHtmlFile } from '../../src/shared/url.js'
 import { type BuildTools, buildSite, loadBuildTools } from './build-helpers.js'
 import { checkRedirectsWithNetlify, checkRobots, checkSitemapsWithXmllint, hasXmllint } from './output-validators.js'
-import { headUrls, readSitemapEntries } from './seo-helpers.js'
+import { checkUrlConsistency, headUrls, readSitemapEntries } from './seo-helpers.js'
 
 const SITE_URL = 'http://127.0.0.1:8080'
 
@@ -43,31 +43,30 @@ afterAll(async () => {
 })
 
 describe('one URL per page (issue 14, item 1)', () => {
-  it('canonical, og:url, hreflang alternates and the sitemap name every page by the URL it is served at', async () => {
-    const sitemap = new Map((await readSitemapEntries(out, SITE_URL)).map((e) => [e.loc, e]))
-    const mismatches: string[] = []
-    let alternatesCompared = 0
-    for (const path of result.pages.paths) {
-      const own = toSiteUrl(path, SITE_URL)
-      const head = headUrls(await readFile(join(out, toHtmlFile(path)), 'utf8'))
-      if (head.canonical.join() !== own) mismatches.push(`${path}: canonical ${head.canonical.join()}`)
-      if (head.ogUrl.join() !== own) mismatches.push(`${path}: og:url ${head.ogUrl.join()}`)
-      for (const href of Object.values(head.alternates))
-        if (!href.startsWith(`${SITE_URL}/`)) mismatches.push(`${path}: alternate ${href}`)
-      const entry = sitemap.get(own)
-      if (!entry) continue // noindex pages are not in the sitemap
-      // The sitemap lists the alternates that are indexable pages of the build: each as the head names it.
-      const indexed = Object.entries(head.alternates).filter(([, href]) => sitemap.has(href))
-      if (Object.keys(entry.alternates).length > 0) {
-        alternatesCompared++
-        expect(entry.alternates, path).toEqual(Object.fromEntries(indexed))
-      }
-    }
-    expect(mismatches).toEqual([])
-    expect(sitemap.size).toBeGreaterThan(30)
-    expect(alternatesCompared).toBeGreaterThan(20)
-    expect([...sitemap.keys()]).toContain(`${SITE_URL}/pl`)
+  it('canonical, og:url, hreflang alternates and the sitemap name every demo page by the URL it is served at', async () => {
+    const check = await checkUrlConsistency(out, result.pages.paths, SITE_URL)
+    expect(check.mismatches).toEqual([])
+    expect(check.alternateMismatches).toEqual([])
+    expect(check.sitemapUrls.size).toBeGreaterThan(30)
+    expect(check.alternatesCompared).toBeGreaterThan(20)
+    expect([...check.sitemapUrls]).toContain(`${SITE_URL}/pl`)
     expect(headUrls(await readFile(join(out, 'pl/index.html'), 'utf8')).canonical).toEqual([`${SITE_URL}/pl`])
+  })
+
+  it('and every page of a generated site with every kind of content', async () => {
+    const generated = await startDemoApi({ port: 0, generate: { pagesPerLocale: 12, everyKind: true } })
+    try {
+      const genOut = join(dir, 'generated')
+      const built = await buildSite({ apiUrl: generated.url, outDir: genOut, tools, user: { baseUrl: SITE_URL } })
+      expect(built.failures).toEqual([])
+      const check = await checkUrlConsistency(genOut, built.pages.paths, SITE_URL)
+      expect(check.mismatches).toEqual([])
+      expect(check.alternateMismatches).toEqual([])
+      expect(check.sitemapUrls.size).toBe(built.pages.total)
+      expect(check.alternatesCompared).toBe(built.pages.total)
+    } finally {
+      await generated.close()
+    }
   })
 })
 
