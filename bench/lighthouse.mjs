@@ -70,6 +70,24 @@ const chrome = await chromeLauncher.launch({
   ],
 })
 
+/** One Lighthouse run; a tab that crashes (it happens on a loaded machine) is measured again, once. */
+async function measure(url, retried = false) {
+  try {
+    const runner = await lighthouse(url, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: CATEGORIES,
+    })
+    if (runner.lhr.runtimeError) throw new Error(`${url}: ${runner.lhr.runtimeError.message}`)
+    return runner.lhr
+  } catch (error) {
+    if (retried) throw error
+    console.log(`    (${url}: ${error.code ?? error.message}; measured again)`)
+    return measure(url, true)
+  }
+}
+
 let below = 0
 try {
   console.log(`${runs} run(s) per page; each category: lowest / median score`)
@@ -77,16 +95,7 @@ try {
   for (const { site, pages } of sites) {
     for (const path of pages) {
       const results = []
-      for (let i = 0; i < runs; i++) {
-        const runner = await lighthouse(`${site.url}${path}`, {
-          port: chrome.port,
-          output: 'json',
-          logLevel: 'error',
-          onlyCategories: CATEGORIES,
-        })
-        if (runner.lhr.runtimeError) throw new Error(`${site.name} ${path}: ${runner.lhr.runtimeError.message}`)
-        results.push(runner.lhr)
-      }
+      for (let i = 0; i < runs; i++) results.push(await measure(`${site.url}${path}`))
       const scores = CATEGORIES.map((c) => results.map((lhr) => Math.round((lhr.categories[c]?.score ?? 0) * 100)))
       below += scores.filter((s) => Math.min(...s) < TARGET).length
       const cells = scores.map((s) => `${Math.min(...s)} / ${median(s)}`.padStart(16))

@@ -7,7 +7,7 @@
 import type { PublicSiteInfo } from '../shared/contract.js'
 import { classifyLink, isSafeHref } from '../shared/links.js'
 import type { PageData } from '../shared/types.js'
-import { normalizePagePath, toSiteUrl } from '../shared/url.js'
+import { toSiteUrl } from '../shared/url.js'
 import { isRecord } from './element.js'
 import { siteLanguages } from './languages.js'
 
@@ -45,11 +45,11 @@ function cmsCanonical(page: PageData): string {
 }
 
 /**
- * The site path a CMS link names when its host is ignored: `https://cms.example/pl/` -> `/pl`,
- * `/pl/o-nas/?a=1` -> `/pl/o-nas?a=1`; undefined for anything else (`mailto:`, a file, a bad path).
+ * The page of this site a CMS link names when its host is ignored: `https://cms.example/pl/` -> `/pl`,
+ * `/pl/o-nas/?a=1` -> `/pl/o-nas` with `?a=1`; undefined for anything else (`mailto:`, a file, a bad path).
  * The CMS knows the site under its own host name (staging, a demo), so its host says nothing.
  */
-function sitePathOf(href: string): string | undefined {
+function sitePageOf(href: string): { path: string; search: string } | undefined {
   let pathAndQuery = href
   if (HTTP_URL_RE.test(href)) {
     try {
@@ -60,7 +60,7 @@ function sitePathOf(href: string): string | undefined {
     }
   }
   const kind = classifyLink(pathAndQuery)
-  return kind.type === 'page' ? `${kind.path}${kind.search}` : undefined
+  return kind.type === 'page' ? { path: kind.path, search: kind.search } : undefined
 }
 
 /** The translations of a page (available entries of the site's locales), named by their site paths. */
@@ -70,14 +70,13 @@ export function pageAlternates(page: PageData, site: SiteUrlInfo): PageAlternate
   let xDefault: string | undefined
   for (const entry of siteLanguages(page.i18n, site.i18n)) {
     if (!entry.available) continue
-    const found = sitePathOf(entry.link)
-    const path = found === undefined ? undefined : normalizePagePath(found.split('?')[0])
-    if (!path?.ok) continue
-    if (entry.languageId === 0) xDefault ??= path.path
+    const path = sitePageOf(entry.link)?.path
+    if (path === undefined) continue
+    if (entry.languageId === 0) xDefault ??= path
     const hreflang = text(entry.hreflang) || entry.twoLetterIsoCode
     if (seen.has(hreflang)) continue
     seen.add(hreflang)
-    alternates.push({ hreflang, path: path.path })
+    alternates.push({ hreflang, path })
   }
   if (xDefault !== undefined) alternates.push({ hreflang: 'x-default', path: xDefault })
   return alternates
@@ -96,8 +95,9 @@ export function pageUrls(input: { path: string; page: PageData; site: SiteUrlInf
   const alternates = pageAlternates(page, site)
   const cms = cmsCanonical(page)
   if (cms === '') return { self, canonical: site.baseUrl ? self : '', alternates }
-  const named = sitePathOf(cms)
-  if (named === path) return { self, canonical: site.baseUrl || !HTTP_URL_RE.test(cms) ? self : cms, alternates }
+  const named = sitePageOf(cms)
+  if (named?.path === path && named.search === '')
+    return { self, canonical: site.baseUrl || !HTTP_URL_RE.test(cms) ? self : cms, alternates }
   const kind = HTTP_URL_RE.test(cms) ? undefined : classifyLink(cms)
   const canonical =
     kind?.type === 'page' || kind?.type === 'file' ? toSiteUrl(`${kind.path}${kind.search}`, site.baseUrl) : cms
