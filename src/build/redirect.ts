@@ -63,15 +63,15 @@ export function checkCloudflareLimits(file: string): string[] {
     )
   const kept = rules.filter((line) => line.length <= lineChars)
   const dynamic = kept.filter((line) => DYNAMIC_FROM_RE.test(fromOf(line)))
-  const counts = [
-    { kind: 'static', count: kept.length - dynamic.length, limit: staticRules, rules: kept },
-    { kind: 'dynamic', count: dynamic.length, limit: dynamicRules, rules: dynamic },
+  const groups = [
+    { kind: 'static', limit: staticRules, rules: kept.filter((line) => !DYNAMIC_FROM_RE.test(fromOf(line))) },
+    { kind: 'dynamic', limit: dynamicRules, rules: dynamic },
   ]
-  for (const { kind, count, limit, rules: some } of counts) {
-    if (count <= limit) continue
-    const firstIgnored = some.filter((line) => (kind === 'static') !== DYNAMIC_FROM_RE.test(fromOf(line)))[limit]!
+  const number = (n: number) => n.toLocaleString('en-US')
+  for (const { kind, limit, rules: group } of groups) {
+    if (group.length <= limit) continue
     warnings.push(
-      `_redirects: ${count.toLocaleString('en-US')} ${kind} rules, over Cloudflare Pages' limit of ${limit.toLocaleString('en-US')}: Cloudflare applies the first ${limit.toLocaleString('en-US')} and ignores the other ${(count - limit).toLocaleString('en-US')} (from ${fromOf(firstIgnored)} on, in file order), which answer 404 there; Netlify and \`site serve\` apply them all`,
+      `_redirects: ${number(group.length)} ${kind} rules, over Cloudflare Pages' limit of ${number(limit)}: Cloudflare applies the first ${number(limit)} and ignores the other ${number(group.length - limit)} (from ${fromOf(group[limit]!)} on, in file order), which answer 404 there; Netlify and \`site serve\` apply them all`,
     )
   }
   return warnings
