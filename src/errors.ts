@@ -47,6 +47,7 @@ export type BuildIssueKind =
   | 'UNSAFE_LINK'
   | 'RESERVED_PATH'
   | 'PUBLIC_FILE_SKIPPED'
+  | 'CANONICAL_ELSEWHERE'
   | DataProblemKind
 
 /** Codes of a failed API call (FetchError). */

@@ -9,14 +9,13 @@ import type { ApiClient } from '../api/client.js'
 import type { ResolvedSite } from '../config/types.js'
 import { redirectPayload } from '../render/payload.js'
 import { checkRedirectTarget } from '../shared/redirect-target.js'
-import { getLocaleFromPath, toHtmlFile, toPayloadFile } from '../shared/url.js'
+import { getLocaleFromPath, toHtmlFile, toPayloadFile, toSiteUrl } from '../shared/url.js'
 import type { DiscoveredPath, LinkOrigin } from './crawl.js'
 import { fetchPage } from './fetch-page.js'
 import { renderRedirectHtml } from './redirect.js'
 import type { OutputFile } from './render-files.js'
 import type { PageJob, PageOutput } from './render-jobs.js'
 import type { RenderService } from './render-pool.js'
-import { toSiteUrl } from './sitemap.js'
 import type { BuildState } from './state.js'
 import type { FileWriter } from './write.js'
 
@@ -137,10 +136,10 @@ async function buildRedirect(
   }
   const canonical = target.type === 'internal' ? toSiteUrl(target.to, p.site.baseUrl) : target.to
   const payload = redirectPayload({ buildId: p.buildId, locale, path, to: target.to, statusCode })
-  const files = [
-    { path: toHtmlFile(path), contents: renderRedirectHtml({ to: target.to, canonical, lang: locale }) },
-    { path: toPayloadFile(path), contents: JSON.stringify(payload) },
-  ]
+  // No page at the old path unless asked for: Netlify would serve it instead of the `_redirects` rule (issue 14).
+  const files = [{ path: toPayloadFile(path), contents: JSON.stringify(payload) }]
+  if (p.site.build.redirectPages)
+    files.push({ path: toHtmlFile(path), contents: renderRedirectHtml({ to: target.to, canonical, lang: locale }) })
   if (!(await writeFiles(p, path, files))) return []
   p.state.redirects.push({ from: path, to: target.to, statusCode })
   return target.type === 'internal' && target.page ? [{ path: target.path, origin: p.originOf(path), from: path }] : []

@@ -1,7 +1,11 @@
 /**
  * Pure: what a redirect record (contract 3.5) becomes in a static output besides its
- * payload (src/render/payload.ts): a small HTML page that redirects (meta refresh,
- * canonical, a plain link) and a line of `_redirects`.
+ * payload (src/render/payload.ts): a line of `_redirects` and, with `build.redirectPages`,
+ * a small HTML page that redirects (meta refresh, canonical, a plain link).
+ *
+ * The rules carry no force flag (`301!`): Cloudflare Pages refuses the whole line for it, and
+ * applies its rules before any file anyway. Netlify serves an existing file instead of an
+ * unforced rule, so by default no page is written at an old path: both hosts answer 301.
  */
 
 import { escapeHtml } from '../shared/escape.js'
@@ -35,4 +39,40 @@ export function renderRedirectsFile(redirects: readonly BuildRedirect[]): string
     .sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0))
     .map((r) => `${r.from} ${r.to.replace(/\s/g, encodeURIComponent)} ${r.statusCode}`)
   return lines.length ? `${lines.join('\n')}\n` : ''
+}
+
+/** Cloudflare Pages' limits on `_redirects`: rules past them, and longer lines, are ignored there. */
+export const CLOUDFLARE_REDIRECT_LIMITS = { staticRules: 2_000, dynamicRules: 100, lineChars: 1_000 } as const
+
+// A splat or a placeholder makes a rule dynamic; the build's own `from` paths are percent-encoded and never are.
+const DYNAMIC_FROM_RE = /\*|\/:/
+
+/**
+ * What Cloudflare Pages would leave out of a `_redirects` file, one warning per limit passed; []
+ * when it applies every rule. Example: 2,100 static rules -> one warning naming the 100 ignored.
+ */
+export function checkCloudflareLimits(file: string): string[] {
+  const { lineChars, staticRules, dynamicRules } = CLOUDFLARE_REDIRECT_LIMITS
+  const rules = file.split('\n').filter((line) => line.trim() !== '' && !line.trimStart().startsWith('#'))
+  const fromOf = (line: string): string => line.trim().split(/\s/, 1)[0]!
+  const warnings: string[] = []
+  const tooLong = rules.filter((line) => line.length > lineChars)
+  if (tooLong.length > 0)
+    warnings.push(
+      `_redirects: ${tooLong.length} rule(s) longer than Cloudflare Pages' ${lineChars.toLocaleString('en-US')} characters are ignored there (first: ${fromOf(tooLong[0]!).slice(0, 80)}); those old paths answer 404 on Cloudflare Pages`,
+    )
+  const kept = rules.filter((line) => line.length <= lineChars)
+  const dynamic = kept.filter((line) => DYNAMIC_FROM_RE.test(fromOf(line)))
+  const groups = [
+    { kind: 'static', limit: staticRules, rules: kept.filter((line) => !DYNAMIC_FROM_RE.test(fromOf(line))) },
+    { kind: 'dynamic', limit: dynamicRules, rules: dynamic },
+  ]
+  const number = (n: number) => n.toLocaleString('en-US')
+  for (const { kind, limit, rules: group } of groups) {
+    if (group.length <= limit) continue
+    warnings.push(
+      `_redirects: ${number(group.length)} ${kind} rules, over Cloudflare Pages' limit of ${number(limit)}: Cloudflare applies the first ${number(limit)} and ignores the other ${number(group.length - limit)} (from ${fromOf(group[limit]!)} on, in file order), which answer 404 there; Netlify and \`site serve\` apply them all`,
+    )
+  }
+  return warnings
 }

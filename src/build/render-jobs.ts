@@ -103,7 +103,15 @@ export function runPageJob(ctx: JobContext, job: PageJob): PageOutput {
       ...[...problems, ...rendered.problems].map((problem) => toSkippedItem(path, problem, page.id)),
       ...discovered.refused,
     ]
-    const fact = toPageFact({ path, locale: job.locale, page, baseUrl: ctx.site.baseUrl })
+    const fact = toPageFact({ path, locale: job.locale, page, site: ctx.site })
+    if (fact.canonical !== undefined)
+      skipped.push({
+        kind: 'CANONICAL_ELSEWHERE',
+        item: path,
+        reason: `left out of the sitemap: its canonical names another page (${fact.canonical})`,
+        from: path,
+        pageUid: page.id,
+      })
     const { files } = rendered
     return { type: 'page', files, fact, pageUid: page.id, paths: discovered.paths, skipped, renderMs: renderMs() }
   } catch (error) {

@@ -3,39 +3,49 @@
  * Without `baseUrl`, URLs stay root-relative (`/pl/o-nas`): the sitemap
  * protocol wants absolute URLs, so the build report says so.
  */
+
+import { pageUrls } from '../runtime/page-urls.js'
+import type { PublicSiteInfo } from '../shared/contract.js'
 import { escapeHtml } from '../shared/escape.js'
 import { SITEMAP_FILE, sitemapPartFile } from '../shared/layout.js'
-import { classifyLink } from '../shared/links.js'
 import type { PageData } from '../shared/types.js'
+import { toSiteUrl } from '../shared/url.js'
 import type { PageFact } from './types.js'
 
 /** The sitemap protocol's limit of URLs per file; past it, an index points at numbered files. */
 export const SITEMAP_MAX_URLS = 50_000
+/** The protocol's (and Google's) limit of one uncompressed sitemap file: 50 MB, 52,428,800 bytes. */
+export const SITEMAP_MAX_BYTES = 52_428_800
+
+/** Per-file limits of planSitemaps (tests lower them). */
+export interface SitemapLimits {
+  /** @default SITEMAP_MAX_URLS */
+  maxUrls?: number
+  /** @default SITEMAP_MAX_BYTES */
+  maxBytes?: number
+}
 
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n'
 const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
 
 /**
- * The small facts the sitemap needs of a page; its data can then be dropped.
- * Alternates come from the page's available `i18n` entries (hreflang, else the
- * language code), plus `x-default` for the default language (languageId 0).
+ * The small facts the sitemap needs of a page; its data can then be dropped. Its alternates
+ * and canonical are the ones of its head tags (src/runtime/page-urls.ts).
  */
-export function toPageFact(options: { path: string; locale: string; page: PageData; baseUrl?: string }): PageFact {
-  const { path, locale, page, baseUrl } = options
-  const alternates: PageFact['alternates'] = []
-  for (const entry of Array.isArray(page.i18n) ? page.i18n : []) {
-    if (!entry?.available) continue
-    const link = classifyLink(entry.link, baseUrl)
-    const hreflang = entry.hreflang || entry.twoLetterIsoCode
-    if (link.type !== 'page' || typeof hreflang !== 'string' || hreflang === '') continue
-    alternates.push({ hreflang, path: link.path })
-    if (entry.languageId === 0) alternates.push({ hreflang: 'x-default', path: link.path })
-  }
-  return { path, locale, noIndex: Boolean(page.meta?.robots?.noIndex), alternates }
+export function toPageFact(options: {
+  path: string
+  locale: string
+  page: PageData
+  site: Pick<PublicSiteInfo, 'baseUrl' | 'i18n'>
+}): PageFact {
+  const { path, locale, page, site } = options
+  const urls = pageUrls({ path, page, site })
+  const fact: PageFact = { path, locale, noIndex: Boolean(page.meta?.robots?.noIndex), alternates: urls.alternates }
+  if (urls.elsewhere !== undefined) fact.canonical = urls.elsewhere
+  return fact
 }
 
-/** Absolute URL of a path when `baseUrl` is set: ('/pl', 'https://x.com') -> 'https://x.com/pl'. */
-export const toSiteUrl = (path: string, baseUrl: string | undefined): string => `${baseUrl ?? ''}${path}`
+export { toSiteUrl }
 
 function renderUrl(fact: PageFact, indexable: ReadonlySet<string>, baseUrl: string | undefined): string {
   const alternates = fact.alternates
@@ -59,25 +69,58 @@ export interface SitemapFile {
   parts(): Iterable<string>
 }
 
+const URLSET_HEAD = `${XML_HEAD}<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n`
+const URLSET_TAIL = '</urlset>\n'
+
 /**
- * The sitemap files: `sitemap.xml` alone, or (past SITEMAP_MAX_URLS pages) an
- * index `sitemap.xml` plus `sitemap-1.xml`, `sitemap-2.xml`, …. Pages with
- * robots noIndex are left out, and so are alternates pointing at them.
+ * Splits sorted pages into files within both limits. Each entry is rendered once here only to
+ * be measured (and dropped): holding 50 MB of text per file would cost the build its memory.
+ */
+function splitPages(
+  pages: readonly PageFact[],
+  render: (fact: PageFact) => string,
+  limits: Required<SitemapLimits>,
+): PageFact[][] {
+  const frame = Buffer.byteLength(URLSET_HEAD) + Buffer.byteLength(URLSET_TAIL)
+  const chunks: PageFact[][] = [[]]
+  let bytes = frame
+  for (const fact of pages) {
+    const size = Buffer.byteLength(render(fact))
+    const chunk = chunks[chunks.length - 1]!
+    if (chunk.length > 0 && (chunk.length >= limits.maxUrls || bytes + size > limits.maxBytes)) {
+      chunks.push([fact])
+      bytes = frame + size
+    } else {
+      chunk.push(fact)
+      bytes += size
+    }
+  }
+  return chunks
+}
+
+/**
+ * The sitemap files: `sitemap.xml` alone, or (past SITEMAP_MAX_URLS pages or SITEMAP_MAX_BYTES)
+ * an index `sitemap.xml` plus `sitemap-1.xml`, `sitemap-2.xml`, …. Pages with robots noIndex are
+ * left out, and so are pages whose canonical names another page (a sitemap lists canonical URLs
+ * only), and alternates pointing at either.
  */
 export function planSitemaps(
   facts: readonly PageFact[],
   baseUrl: string | undefined,
-  maxUrls = SITEMAP_MAX_URLS,
+  limits: SitemapLimits = {},
 ): SitemapFile[] {
-  const pages = facts.filter((f) => !f.noIndex).sort(byPath)
+  const pages = facts.filter((f) => !f.noIndex && f.canonical === undefined).sort(byPath)
   const indexable = new Set(pages.map((p) => p.path))
-  const chunks: PageFact[][] = []
-  for (let i = 0; i < pages.length || i === 0; i += maxUrls) chunks.push(pages.slice(i, i + maxUrls))
+  const render = (fact: PageFact) => renderUrl(fact, indexable, baseUrl)
+  const chunks = splitPages(pages, render, {
+    maxUrls: limits.maxUrls ?? SITEMAP_MAX_URLS,
+    maxBytes: limits.maxBytes ?? SITEMAP_MAX_BYTES,
+  })
   const urlset = (chunk: PageFact[]) =>
     function* (): Iterable<string> {
-      yield `${XML_HEAD}<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n`
-      for (const fact of chunk) yield renderUrl(fact, indexable, baseUrl)
-      yield '</urlset>\n'
+      yield URLSET_HEAD
+      for (const fact of chunk) yield render(fact)
+      yield URLSET_TAIL
     }
   if (chunks.length === 1) return [{ path: SITEMAP_FILE, parts: urlset(chunks[0]!) }]
   const files = chunks.map((chunk, i) => ({ path: sitemapPartFile(i + 1), parts: urlset(chunk) }))
@@ -92,9 +135,9 @@ export function planSitemaps(
 export const renderSitemaps = (
   facts: readonly PageFact[],
   baseUrl: string | undefined,
-  maxUrls = SITEMAP_MAX_URLS,
+  limits: SitemapLimits = {},
 ): Array<{ path: string; contents: string }> =>
-  planSitemaps(facts, baseUrl, maxUrls).map((file) => ({ path: file.path, contents: [...file.parts()].join('') }))
+  planSitemaps(facts, baseUrl, limits).map((file) => ({ path: file.path, contents: [...file.parts()].join('') }))
 
 /**
  * `robots.txt`: the project's own `public/robots.txt` when it has one (kept as

@@ -17,7 +17,7 @@ import { fetchInitialData, prepareLocaleData } from './initial-data.js'
 import { createManifest, renderManifestFiles } from './manifest.js'
 import { fetchNotFoundBody } from './not-found.js'
 import { buildPath } from './pages.js'
-import { renderRedirectsFile } from './redirect.js'
+import { checkCloudflareLimits, renderRedirectsFile } from './redirect.js'
 import { toSkippedItem } from './render-jobs.js'
 import { createInlineRenderService, createRenderPool, type RenderService } from './render-pool.js'
 import type { BuildRun } from './run.js'
@@ -214,7 +214,11 @@ export async function writeNotFoundPages(
 /** `_redirects`, `sitemap.xml` and `robots.txt`. */
 export async function writeSiteFiles(run: BuildRun, writer: FileWriter, inputs: BuildInputs): Promise<void> {
   const { state, site } = run
-  if (state.redirects.length) await writer.write(REDIRECTS_FILE, renderRedirectsFile(state.redirects))
+  if (state.redirects.length) {
+    const redirects = renderRedirectsFile(state.redirects)
+    await writer.write(REDIRECTS_FILE, redirects)
+    state.notes.push(...checkCloudflareLimits(redirects))
+  }
   if (!site.baseUrl)
     state.notes.push(
       'baseUrl is not set: sitemap.xml and robots.txt use root-relative URLs (set baseUrl for absolute ones)',

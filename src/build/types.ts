@@ -118,6 +118,8 @@ export interface PageFact {
   noIndex: boolean
   /** Available translations: hreflang and normalised path (`x-default` for the default language). */
   alternates: Array<{ hreflang: string; path: string }>
+  /** The page's canonical when it names another page: the page is then left out of the sitemap. */
+  canonical?: string
 }
 
 /** Initial data of one locale, prepared and written once. */

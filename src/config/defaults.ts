@@ -28,6 +28,7 @@ export const DEFAULTS = {
     concurrency: BUILD_CONCURRENCY,
     maxPages: BUILD_MAX_PAGES,
     maxPageBytes: BUILD_MAX_PAGE_BYTES,
+    redirectPages: false,
   },
 } as const
 

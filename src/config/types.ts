@@ -70,6 +70,12 @@ export interface SiteOptions {
     maxPages?: number
     /** Largest `index.html` of one page, in bytes; a larger page fails the build and stops it. @default 16777216 (16 MiB) */
     maxPageBytes?: number
+    /**
+     * Also write a page at each redirect's old path that redirects with a meta refresh, for static
+     * hosts that do not read `_redirects` (S3, nginx, GitHub Pages). Leave it off on Netlify, where
+     * such a page would be served instead of the `_redirects` rule (200, not 301). @default false
+     */
+    redirectPages?: boolean
   }
 }
 
@@ -120,7 +126,13 @@ export interface ResolvedSite {
   readonly features: DeepRequired<NonNullable<SiteOptions['features']>>
   readonly preview: Readonly<{ queryParam: string }>
   readonly tracking: Readonly<{ gtmId: string | undefined; consentHost: string | undefined }>
-  readonly build: Readonly<{ outDir: string; concurrency: number; maxPages: number; maxPageBytes: number }>
+  readonly build: Readonly<{
+    outDir: string
+    concurrency: number
+    maxPages: number
+    maxPageBytes: number
+    redirectPages: boolean
+  }>
 }
 
 export interface ResolvedConfig {

@@ -91,7 +91,7 @@ const SITE_SHAPE: Shape = {
       typeof v === 'string' && /^[A-Z0-9-]+$/i.test(v) ? undefined : "expected a container id such as 'GTM-ABC123'",
     consentHost: httpUrl,
   },
-  build: { outDir: string, concurrency, maxPages: positiveInt, maxPageBytes: positiveInt },
+  build: { outDir: string, concurrency, maxPages: positiveInt, maxPageBytes: positiveInt, redirectPages: boolean },
 }
 
 function checkShape(value: unknown, shape: Shape, path: string, issues: ConfigIssue[]): void {

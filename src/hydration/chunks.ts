@@ -6,6 +6,7 @@
  */
 import { basename, dirname, extname, relative, resolve, sep } from 'node:path'
 import type * as esbuild from 'esbuild'
+import { INLINE_STYLES_MAX_BYTES } from '../shared/constants.js'
 import type { ClientAssets, TemplateChunks } from '../shared/contract.js'
 import { ASSETS_DIR } from '../shared/layout.js'
 import { TEMPLATE_LAYOUT, type TemplateManifest } from './manifest.js'
@@ -58,6 +59,18 @@ export function planChunks(input: ChunkPlanInput): ChunkPlan {
   )
   const preloads = staticImports(js)
   const assets: ClientAssets = { scripts: [toUrl(js)], styles: css.map(toUrl), modulePreloads: preloads.map(toUrl) }
+  const cssTexts = css.map(
+    (file) => input.outputFiles.find((out) => out.path === resolve(input.absWorkingDir, file))?.text,
+  )
+  const cssBytes = cssTexts.reduce(
+    (sum, text) => sum + (text === undefined ? Number.POSITIVE_INFINITY : Buffer.byteLength(text)),
+    0,
+  )
+  // The files are written all the same: a page of an older build, still open, may ask for them.
+  if (css.length > 0 && cssBytes <= INLINE_STYLES_MAX_BYTES) {
+    assets.inlineStyles = cssTexts as string[]
+    assets.styles = []
+  }
   if (input.manifest) {
     const loaded = new Set([js, ...preloads])
     const templateChunks: TemplateChunks = { layouts: {}, content: {}, texts: {}, client: [...input.manifest.client] }

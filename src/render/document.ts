@@ -99,6 +99,8 @@ export function renderDocument({ result, boot, assets, preloads, bootJson }: Doc
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     ...result.head.map(headTag),
+    // CSS text cannot end the element early: `</style` is written `<\/style` (a CSS escape of the same text).
+    ...(assets.inlineStyles ?? []).map((css) => `<style>${css.replace(/<\/(style)/gi, '<\\/$1')}</style>`),
     ...assets.styles.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
     ...preloads.map((href) => `<link rel="modulepreload" href="${escapeHtml(href)}">`),
     ...trackingHead(boot),

@@ -2,16 +2,18 @@
  * Head tags of a page (contract 7.7, SPEC point 3 defaults), and the attributes of `<html>`
  * and `<body>`. Pure: the server writes them into the document, the browser client replaces
  * the tags marked `data-site-head` and the attributes after a navigation. The `seo` block
- * (contract 3.3) wins over `meta` key by key.
+ * (contract 3.3) wins over `meta` key by key, but for `og:url`, which always names the canonical.
  */
 
 import { DEFAULT_OG_TYPE, DEFAULT_TWITTER_CARD } from '../shared/constants.js'
 import type { HeadTag, RenderState } from '../shared/contract.js'
-import { classifyLink, isSafeHref, isSiteLink } from '../shared/links.js'
+import { isSafeHref } from '../shared/links.js'
 import type { LanguageEntry, PageData } from '../shared/types.js'
+import { toSiteUrl } from '../shared/url.js'
 import { classToken, isRecord } from './element.js'
 import { ENGINE_TEXTS } from './engine-texts.js'
-import { langOf, pageLanguages, siteLanguages } from './languages.js'
+import { langOf, pageLanguages } from './languages.js'
+import { type PageUrls, pageUrls } from './page-urls.js'
 import { pickLocale } from './texts.js'
 
 /** Attribute that marks the tags the client may replace. */
@@ -38,45 +40,18 @@ export function robotsContent(robots: unknown, forceNoIndex = false): string {
   return values.filter(Boolean).join(', ')
 }
 
-/** An absolute URL on `baseUrl` for a path (`/pl/` -> `https://example.com/pl`, `/` -> `https://example.com/`); absolute http(s) URLs are kept. */
-export function absoluteUrl(baseUrl: string, href: string): string | undefined {
-  if (/^https?:\/\//i.test(href)) return isSafeHref(href) ? href : undefined
-  const kind = classifyLink(href, baseUrl)
-  return isSiteLink(kind) ? `${baseUrl.replace(/\/+$/, '')}${kind.path}${kind.search}` : undefined
-}
-
-function canonicalOf(page: PageData): string {
-  const fromSeo = Array.isArray(page.seo?.link)
-    ? page.seo.link.find((link) => isRecord(link) && link.rel === 'canonical')
-    : undefined
-  const canonical = page.meta?.canonical
-  const value = text(fromSeo?.href) || (isRecord(canonical) ? text(canonical.href) : text(canonical))
-  return isSafeHref(value) && !/^(mailto|tel):/i.test(value) ? value : ''
-}
-
-function linkTags(state: RenderState, page: PageData): HeadTag[] {
+/** Canonical and hreflang alternates (page-urls.ts: the same URLs as the sitemap's). */
+function linkTags(state: RenderState, urls: PageUrls): HeadTag[] {
   const { baseUrl } = state.site
-  const canonical = canonicalOf(page)
-  if (!baseUrl) return canonical ? [tag('link', { rel: 'canonical', href: canonical })] : []
-  const tags: HeadTag[] = []
-  const absolute = absoluteUrl(baseUrl, canonical || state.path)
-  if (absolute) tags.push(tag('link', { rel: 'canonical', href: absolute }))
-  const seen = new Set<string>()
-  let xDefault: string | undefined
-  for (const entry of siteLanguages(page.i18n, state.site.i18n)) {
-    const href = entry.available ? absoluteUrl(baseUrl, entry.link) : undefined
-    if (!href) continue
-    if (entry.languageId === 0) xDefault = href
-    const hreflang = text(entry.hreflang) || entry.twoLetterIsoCode
-    if (seen.has(hreflang)) continue
-    seen.add(hreflang)
-    tags.push(tag('link', { rel: 'alternate', hreflang, href }))
-  }
-  if (xDefault) tags.push(tag('link', { rel: 'alternate', hreflang: 'x-default', href: xDefault }))
+  const tags: HeadTag[] = urls.canonical ? [tag('link', { rel: 'canonical', href: urls.canonical })] : []
+  if (!baseUrl) return tags
+  for (const { hreflang, path } of urls.alternates)
+    tags.push(tag('link', { rel: 'alternate', hreflang, href: toSiteUrl(path, baseUrl) }))
   return tags
 }
 
-function metaTags(page: PageData, isError: boolean): HeadTag[] {
+function metaTags(page: PageData, options: { isError: boolean; ogUrl: string }): HeadTag[] {
+  const { isError } = options
   const m = isRecord(page.meta) ? page.meta : {}
   const metas = new Map<string, { attr: MetaAttr; key: string; contents: string[] }>()
   const set = (attr: MetaAttr, key: string, value: string) => {
@@ -105,6 +80,10 @@ function metaTags(page: PageData, isError: boolean): HeadTag[] {
     fromSeo.add(id)
     metas.get(id)?.contents.push(content)
   }
+  // og:url names the page as its canonical does, whatever the CMS's seo block says (issue 14).
+  if (/^https?:\/\//i.test(options.ogUrl))
+    metas.set('property:og:url', { attr: 'property', key: 'og:url', contents: [options.ogUrl] })
+  else metas.delete('property:og:url')
   if (isError) {
     const robots = metas.get('name:robots')?.contents[0] ?? ''
     if (!/noindex/i.test(robots)) set('name', 'robots', robots ? `noindex, ${robots}` : 'noindex')
@@ -129,7 +108,9 @@ export function buildHead(state: RenderState): HeadTag[] {
   const crumbs = Array.isArray(page.breadcrumbs) ? page.breadcrumbs : []
   const title =
     text(page.seo?.title) || text(page.meta?.title) || text(crumbs[crumbs.length - 1]?.title) || decodeURI(state.path)
-  return [tag('title', {}, title), ...metaTags(page, isError), ...(isError ? [] : linkTags(state, page))]
+  if (isError) return [tag('title', {}, title), ...metaTags(page, { isError, ogUrl: '' })]
+  const urls = pageUrls({ path: state.path, page, site: state.site })
+  return [tag('title', {}, title), ...metaTags(page, { isError, ogUrl: urls.canonical }), ...linkTags(state, urls)]
 }
 
 /** `<body class>`: `pid-<id> layout-<layout>` (contract 7.7); `pid-0 layout-default` for an error without page. */

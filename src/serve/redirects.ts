@@ -1,14 +1,20 @@
 /**
  * The `_redirects` file a build writes for static hosts: one rule a line,
- * `from to [status]` (status 301 when left out), `#` comments. A `from` ending
- * in `/*` matches everything below it and `:splat` in `to` takes the rest.
- * Example: `/old /new 301`, `/blog/* /news/:splat 302`.
+ * `from to [status[!]]` (status 301 when left out), `#` comments. A `from` ending
+ * in `/*` matches everything below it and `:splat` in `to` takes the rest. A `!`
+ * forces the rule over an existing file (Netlify); rules come before files here
+ * anyway, as on Cloudflare Pages, so forced or not, a rule answers.
+ * Example: `/old /new 301`, `/old /new 301!`, `/blog/* /news/:splat 302`.
  */
 export interface RedirectRule {
   from: string
   to: string
   status: number
+  /** Written `301!`: applied even where a file exists at `from`. */
+  force: boolean
 }
+
+const STATUS_RE = /^(\d{3})(!?)$/
 
 const trimSlash = (path: string): string => (path.length > 1 ? path.replace(/\/+$/, '') : path)
 
@@ -19,9 +25,10 @@ export function parseRedirects(text: string): RedirectRule[] {
     if (trimmed === '' || trimmed.startsWith('#')) continue
     const [from, to, code] = trimmed.split(/\s+/)
     if (!from?.startsWith('/') || !to) continue
-    const status = code === undefined ? 301 : Number.parseInt(code, 10)
-    if (!(status >= 300 && status < 400)) continue
-    rules.push({ from: from.endsWith('/*') ? from : trimSlash(from), to, status })
+    const parsed = code === undefined ? ['301', '301', ''] : STATUS_RE.exec(code)
+    const status = Number(parsed?.[1])
+    if (!parsed || !(status >= 300 && status < 400)) continue
+    rules.push({ from: from.endsWith('/*') ? from : trimSlash(from), to, status, force: parsed[2] === '!' })
   }
   return rules
 }

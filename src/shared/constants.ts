@@ -47,6 +47,13 @@ export const API_TIMEOUT_MS = 15_000
 /** An API answer larger than this is refused (32 MiB): a page answer is tens of kilobytes. */
 export const API_MAX_RESPONSE_BYTES = 32 * 1024 * 1024
 
+/**
+ * The site's stylesheets are inlined into every page (`<style>`) while they total at most this many
+ * bytes: one request less before the first paint (Lighthouse's render-blocking audit, issue 14) for a
+ * few kilobytes more per page once compressed. Larger ones stay `<link rel="stylesheet">`, cached.
+ */
+export const INLINE_STYLES_MAX_BYTES = 64 * 1024
+
 /** Longest path the router accepts, in characters. */
 export const MAX_PATH_LENGTH = 1024
 /** Longest single path segment (most file systems allow 255 bytes per name). */

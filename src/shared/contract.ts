@@ -132,7 +132,10 @@ export type { ReactNode }
 export interface ClientAssets {
   /** Module scripts, in order. */
   scripts: string[]
+  /** Stylesheet URLs, linked. */
   styles: string[]
+  /** Stylesheets small enough to be inlined into every page (INLINE_STYLES_MAX_BYTES), as CSS text. */
+  inlineStyles?: string[]
   /** Extra `<link rel="modulepreload">` URLs. */
   modulePreloads?: string[]
   /**

@@ -124,3 +124,9 @@ export function fromPayloadUrl(pathname: string): string | undefined {
   if (!pathname.endsWith(`/${PAYLOAD_FILE}`)) return undefined
   return pathname.slice(0, -PAYLOAD_FILE.length - 1) || '/'
 }
+
+/**
+ * The URL of a site path: absolute on `baseUrl` when the site has one, root-relative otherwise. ('/pl', 'https://x.com') -> 'https://x.com/pl'; ('/', 'https://x.com') -> 'https://x.com/'.
+ */
+export const toSiteUrl = (path: string, baseUrl: string | undefined): string =>
+  baseUrl ? `${baseUrl.endsWith('/') ? baseUrl.replace(/\/+$/, '') : baseUrl}${path}` : path

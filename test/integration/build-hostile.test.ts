@@ -96,7 +96,11 @@ beforeAll(async () => {
     apiUrl,
     outDir: join(dir, 'out'),
     tools,
-    user: { baseUrl: 'https://www.example.com', i18n: { default: 'en', locales: ['en'] } },
+    user: {
+      baseUrl: 'https://www.example.com',
+      i18n: { default: 'en', locales: ['en'] },
+      build: { redirectPages: true },
+    },
   })
 }, 60_000)
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { renderRedirectHtml, renderRedirectsFile } from '../../../src/build/redirect.js'
+import { checkCloudflareLimits, renderRedirectHtml, renderRedirectsFile } from '../../../src/build/redirect.js'
 import { redirectPayload } from '../../../src/render/payload.js'
 
 describe('redirect page', () => {
@@ -37,4 +37,37 @@ describe('_redirects', () => {
   })
 
   it('is empty without redirects', () => expect(renderRedirectsFile([])).toBe(''))
+})
+
+// Issue 14, item 2: Cloudflare Pages applies 2,000 static and 100 dynamic rules, lines of 1,000 characters at most.
+describe('checkCloudflareLimits', () => {
+  const redirects = (n: number) =>
+    renderRedirectsFile(
+      Array.from({ length: n }, (_, i) => ({
+        from: `/old-${String(i).padStart(4, '0')}`,
+        to: '/new',
+        statusCode: 301,
+      })),
+    )
+
+  it('says nothing at the limit', () => {
+    expect(checkCloudflareLimits(redirects(2_000))).toEqual([])
+    expect(checkCloudflareLimits('')).toEqual([])
+  })
+
+  it('names how many rules Cloudflare ignores past 2,000 static ones, and from where', () => {
+    expect(checkCloudflareLimits(redirects(2_150))).toEqual([
+      "_redirects: 2,150 static rules, over Cloudflare Pages' limit of 2,000: Cloudflare applies the first 2,000 and ignores the other 150 (from /old-2000 on, in file order), which answer 404 there; Netlify and `site serve` apply them all",
+    ])
+  })
+
+  it('counts dynamic rules apart, and lines over 1,000 characters', () => {
+    const dynamic = Array.from({ length: 101 }, (_, i) => `/blog-${i}/* /news/:splat 301`).join('\n')
+    const long = `/${'a'.repeat(1_000)} /b 301`
+    const warnings = checkCloudflareLimits(`${long}\n${dynamic}\n/a /b 301\n`)
+    expect(warnings).toHaveLength(2)
+    expect(warnings[0]).toContain("1 rule(s) longer than Cloudflare Pages' 1,000 characters are ignored there")
+    expect(warnings[1]).toContain("101 dynamic rules, over Cloudflare Pages' limit of 100")
+    expect(warnings[1]).toContain('(from /blog-100/* on, in file order)')
+  })
 })

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { renderRobots, renderSitemaps, toPageFact } from '../../../src/build/sitemap.js'
+import {
+  planSitemaps,
+  renderRobots,
+  renderSitemaps,
+  SITEMAP_MAX_BYTES,
+  SITEMAP_MAX_URLS,
+  toPageFact,
+} from '../../../src/build/sitemap.js'
 import type { PageFact } from '../../../src/build/types.js'
 import type { PageData } from '../../../src/shared/types.js'
 
@@ -48,11 +55,64 @@ describe('renderSitemaps', () => {
   })
 
   it('splits into an index and numbered files past the URL limit', () => {
-    const files = renderSitemaps([fact('/a', 'en'), fact('/b', 'en'), fact('/c', 'en')], 'https://x.example', 2)
+    const files = renderSitemaps([fact('/a', 'en'), fact('/b', 'en'), fact('/c', 'en')], 'https://x.example', {
+      maxUrls: 2,
+    })
     expect(files.map((f) => f.path)).toEqual(['sitemap.xml', 'sitemap-1.xml', 'sitemap-2.xml'])
     expect(files[0]!.contents).toContain('<sitemapindex')
     expect(files[0]!.contents).toContain('<loc>https://x.example/sitemap-2.xml</loc>')
     expect(files[2]!.contents).toContain('<loc>https://x.example/c</loc>')
+  })
+
+  it('leaves out a page whose canonical names another page, and alternates pointing at it (issue 14)', () => {
+    const copy = { ...fact('/pl/o-nas', 'pl', trio), canonical: 'https://www.example.com/pl/inna' }
+    const xml = renderSitemaps([fact('/about', 'en', trio), copy], 'https://www.example.com')[0]!.contents
+    expect(xml).toContain('<loc>https://www.example.com/about</loc>')
+    expect(xml).not.toContain('/pl/o-nas')
+  })
+
+  // Issue 14, item 3: 49,998 URLs in three locales with 120-character paths made one 50.5 MiB sitemap.xml.
+  it("splits by size too, keeping every file within Google's 50 MB", () => {
+    const slug = (i: number) => `${String(i).padStart(6, '0')}-${'x'.repeat(113)}`
+    const facts: PageFact[] = []
+    for (let i = 0; facts.length < 49_998; i++) {
+      const paths = { en: `/${slug(i)}`, pl: `/pl/${slug(i)}`.slice(0, 121), de: `/de/${slug(i)}`.slice(0, 121) }
+      const alternates = [
+        { hreflang: 'en-US', path: paths.en },
+        { hreflang: 'pl-PL', path: paths.pl },
+        { hreflang: 'de-DE', path: paths.de },
+        { hreflang: 'x-default', path: paths.en },
+      ]
+      for (const locale of ['en', 'pl', 'de'] as const)
+        if (facts.length < 49_998) facts.push(fact(paths[locale], locale, alternates))
+    }
+    const files = planSitemaps(facts, 'https://www.amberline-software.example')
+    const sizes = files.map((file) => {
+      let bytes = 0
+      let urls = 0
+      for (const part of file.parts()) {
+        bytes += Buffer.byteLength(part)
+        urls += part.split('<url>').length - 1
+      }
+      return { path: file.path, bytes, urls }
+    })
+    const total = sizes.reduce((sum, s) => sum + s.bytes, 0)
+    expect(total).toBeGreaterThan(SITEMAP_MAX_BYTES) // the case of the issue: one file would be too large
+    expect(sizes[0]!.path).toBe('sitemap.xml')
+    expect([...files[0]!.parts()].join('')).toContain('<sitemapindex')
+    expect(sizes.length).toBeGreaterThanOrEqual(3)
+    for (const size of sizes) {
+      expect(size.bytes, size.path).toBeLessThanOrEqual(SITEMAP_MAX_BYTES)
+      expect(size.urls, size.path).toBeLessThanOrEqual(SITEMAP_MAX_URLS)
+    }
+    expect(sizes.reduce((sum, s) => sum + s.urls, 0)).toBe(49_998)
+  })
+
+  it('puts an entry larger than the byte limit in a file of its own', () => {
+    const files = renderSitemaps([fact('/a', 'en'), fact('/b', 'en'), fact('/c', 'en')], 'https://x.example', {
+      maxBytes: 200,
+    })
+    expect(files.map((f) => f.path)).toEqual(['sitemap.xml', 'sitemap-1.xml', 'sitemap-2.xml', 'sitemap-3.xml'])
   })
 
   it('writes a valid empty sitemap when no page is indexable', () => {
@@ -90,14 +150,15 @@ describe('toPageFact', () => {
         { languageId: 3, twoLetterIsoCode: 'fr', navigationTitle: 'FR', link: 'javascript:x', available: 1, active: 0 },
       ],
     } as unknown as PageData
-    expect(toPageFact({ path: '/about', locale: 'en', page })).toEqual({
+    const site = { baseUrl: undefined, i18n: { default: 'en', locales: ['en', 'pl', 'de', 'fr'] } }
+    expect(toPageFact({ path: '/about', locale: 'en', page, site })).toEqual({
       path: '/about',
       locale: 'en',
       noIndex: true,
       alternates: [
         { hreflang: 'en-US', path: '/about' },
-        { hreflang: 'x-default', path: '/about' },
         { hreflang: 'pl', path: '/pl/o-nas' },
+        { hreflang: 'x-default', path: '/about' },
       ],
     })
   })

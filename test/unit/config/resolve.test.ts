@@ -38,6 +38,7 @@ describe('resolveConfig', () => {
       concurrency: 4,
       maxPages: 200_000,
       maxPageBytes: 16 * 1024 * 1024,
+      redirectPages: false,
     })
   })
 
@@ -58,7 +59,7 @@ describe('resolveConfig', () => {
       `export default { api: { baseUrl: 'http://127.0.0.1:2' }, build: { concurrency: 8 } }`,
     )
     const config = await resolveConfig({ root, configFile: mjs, outDir: 'dist/site', concurrency: 2 })
-    expect(config.sites[0]!.build).toMatchObject({ outDir: 'dist/site', concurrency: 2 })
+    expect(config.sites[0]!.build).toMatchObject({ outDir: 'dist/site', concurrency: 2, redirectPages: false })
     const error = (await resolveConfig({ root, configFile: mjs, concurrency: 0, apiBaseUrl: 'ftp://x' }).catch(
       (e: unknown) => e,
     )) as SiteError

@@ -32,6 +32,15 @@ const assets = {
 }
 
 describe('renderDocument', () => {
+  // Issue 14, item 5: a small stylesheet is inlined, so the first paint waits for no request.
+  it('inlines the stylesheets the bundle inlines, so that no stylesheet blocks rendering', () => {
+    const inline = { scripts: [], styles: [], inlineStyles: ['body{margin:0}a::after{content:"</style><script>"}'] }
+    const html = renderDocument({ result: result(), boot: boot(), assets: inline, preloads: [] })
+    expect(html).toContain('<style>body{margin:0}a::after{content:"<\\/style><script>"}</style>')
+    expect(html).not.toContain('rel="stylesheet"')
+    expect(html.match(/<\/style>/g)).toHaveLength(1)
+  })
+
   it('writes the shell: doctype, html lang/dir, charset, viewport, head tags, assets, body class, app root', () => {
     const html = renderDocument({ result: result(), boot: boot(), assets, preloads: assets.modulePreloads })
     expect(html.startsWith('<!doctype html>\n<html lang="pl" dir="ltr">\n<head>\n<meta charset="utf-8">')).toBe(true)

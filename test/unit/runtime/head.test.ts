@@ -147,6 +147,55 @@ describe('buildHead', () => {
     expect(linksOf(absolute, 'canonical').map((l) => l.href)).toEqual(['https://other.example.com/x'])
   })
 
+  // Issue 14, item 1: canonical, og:url, hreflang and the sitemap name a page by one URL.
+  describe('one URL per page (issue 14)', () => {
+    const site = { ...state().site, baseUrl: 'http://127.0.0.1:8080' }
+    const cms = (path: string, canonical: string, links: LanguageEntry[]) =>
+      buildHead(
+        state({
+          site,
+          path,
+          locale: 'pl',
+          page: page({
+            seo: { link: [{ rel: 'canonical', href: canonical }] },
+            i18n: links,
+          }),
+        }),
+      )
+    const home = [
+      lang('en', 0, 'https://www.amberline.example/'),
+      lang('pl', 1, 'https://www.amberline.example/pl/', { hreflang: 'pl-PL' }),
+      lang('de', 2, '/de/'),
+    ]
+
+    it("names a locale home by the site's URL, not the CMS's host or trailing slash", () => {
+      const tags = cms('/pl', 'https://www.amberline.example/pl/', home)
+      expect(linksOf(tags, 'canonical').map((l) => l.href)).toEqual(['http://127.0.0.1:8080/pl'])
+      expect(metaOf(tags, 'og:url')).toEqual(['http://127.0.0.1:8080/pl'])
+      expect(linksOf(tags, 'alternate').map((l) => [l.hreflang, l.href])).toEqual([
+        ['en', 'http://127.0.0.1:8080/'],
+        ['pl-PL', 'http://127.0.0.1:8080/pl'],
+        ['de', 'http://127.0.0.1:8080/de'],
+        ['x-default', 'http://127.0.0.1:8080/'],
+      ])
+    })
+
+    it('keeps a canonical that names another page, and og:url follows it', () => {
+      const tags = cms('/pl/kopia', 'https://www.amberline.example/pl/oryginal', home)
+      expect(linksOf(tags, 'canonical').map((l) => l.href)).toEqual(['https://www.amberline.example/pl/oryginal'])
+      expect(metaOf(tags, 'og:url')).toEqual(['https://www.amberline.example/pl/oryginal'])
+      const relative = cms('/pl/kopia', '/pl/oryginal/', home)
+      expect(linksOf(relative, 'canonical').map((l) => l.href)).toEqual(['http://127.0.0.1:8080/pl/oryginal'])
+    })
+
+    it("gives every page an og:url, the CMS's own og:url replaced", () => {
+      const seo = { meta: [{ property: 'og:url', content: 'https://www.amberline.example/about/' }] }
+      const tags = buildHead(state({ site, page: page({ seo }) }))
+      expect(metaOf(tags, 'og:url')).toEqual(['http://127.0.0.1:8080/about'])
+      expect(linksOf(tags, 'canonical').map((l) => l.href)).toEqual(['http://127.0.0.1:8080/about'])
+    })
+  })
+
   it('gives error pages a localised title, noindex and no canonical', () => {
     const bare = buildHead(state({ status: 404, page: null, locale: 'pl', path: '/pl/nope' }))
     expect(bare[0]?.children).toBe('Nie znaleziono strony')

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest'
+import { pageUrls } from '../../../src/runtime/page-urls.js'
+import type { PageData } from '../../../src/shared/types.js'
+
+const site = { baseUrl: 'https://www.example.com', i18n: { default: 'en', locales: ['en', 'pl'] } }
+const page = (canonical: string, i18n: unknown[] = []): PageData =>
+  ({ id: 1, meta: { title: 't', canonical: { href: canonical } }, appearance: {}, content: {}, i18n }) as PageData
+
+// Issue 14, item 1: one URL per page.
+describe('pageUrls', () => {
+  it.each([
+    ['no CMS canonical', '/pl/o-nas', '', 'https://www.example.com/pl/o-nas', undefined],
+    ['another host', '/pl/o-nas', 'https://cms.example/pl/o-nas', 'https://www.example.com/pl/o-nas', undefined],
+    ['a trailing slash', '/pl', 'https://www.example.com/pl/', 'https://www.example.com/pl', undefined],
+    ['a fragment only', '/pl', '/pl/#top', 'https://www.example.com/pl', undefined],
+    ['the home page', '/', 'https://cms.example', 'https://www.example.com/', undefined],
+    ['another page', '/pl/kopia', '/pl/oryginal', 'https://www.example.com/pl/oryginal', 'elsewhere'],
+    ['another query', '/pl/x', '/pl/x?page=2', 'https://www.example.com/pl/x?page=2', 'elsewhere'],
+    ['another site', '/a', 'https://partner.example/b', 'https://partner.example/b', 'elsewhere'],
+  ])('canonical with %s', (_, path, cms, canonical, elsewhere) => {
+    const urls = pageUrls({ path, page: page(cms), site })
+    expect(urls.self).toBe(`https://www.example.com${path}`)
+    expect(urls.canonical).toBe(canonical)
+    expect(urls.elsewhere).toBe(elsewhere === undefined ? undefined : canonical)
+  })
+
+  it("names translations by their site paths, one per hreflang, of the site's locales only", () => {
+    const entry = (languageId: number, code: string, link: string, hreflang = '') => ({
+      languageId,
+      twoLetterIsoCode: code,
+      hreflang,
+      navigationTitle: code,
+      link,
+      available: 1,
+      active: 0,
+    })
+    const urls = pageUrls({
+      path: '/about',
+      page: page('', [
+        entry(0, 'en', 'https://cms.example/about/', 'en-US'),
+        entry(1, 'pl', '/pl/o-nas?x=1', 'pl-PL'),
+        entry(2, 'pl', '/pl/o-nas-2', 'pl-PL'),
+        entry(3, 'fr', '/fr/a-propos'),
+        entry(4, 'pl', 'mailto:x@example.com', 'pl'),
+      ]),
+      site,
+    })
+    expect(urls.alternates).toEqual([
+      { hreflang: 'en-US', path: '/about' },
+      { hreflang: 'pl-PL', path: '/pl/o-nas' },
+      { hreflang: 'x-default', path: '/about' },
+    ])
+  })
+})
