@@ -6,6 +6,7 @@ import { existsSync, statSync } from 'node:fs'
 import { readdir, readFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { matchRedirect, parseRedirects, type RedirectRule } from '../../src/serve/redirects.js'
 import { type BuiltSite, startBuiltSite } from '../e2e/helpers/site.js'
 
 const ATTR_RE = /\s(href|src)="([^"]*)"/g
@@ -15,8 +16,16 @@ async function htmlFiles(dir: string): Promise<string[]> {
   return entries.filter((e) => e.isFile() && e.name.endsWith('.html')).map((e) => join(e.parentPath, e.name))
 }
 
-/** The file a static host answers a URL path with (as `site serve` and common hosts do). */
-function resolveTarget(outDir: string, pathname: string): string | undefined {
+/**
+ * The file a static host answers a URL path with (as `site serve` and common hosts do), following
+ * the output's `_redirects` rules first: a link to a redirecting path resolves to its target.
+ */
+function resolveTarget(outDir: string, pathname: string, rules: readonly RedirectRule[] = []): string | undefined {
+  const redirect = matchRedirect(rules, pathname)
+  if (redirect)
+    return redirect.to.startsWith('/')
+      ? resolveTarget(outDir, new URL(redirect.to, 'http://site.test').pathname)
+      : redirect.to
   const decoded = decodeURIComponent(pathname)
   const direct = join(outDir, decoded)
   if (existsSync(direct) && statSync(direct).isFile()) return direct
@@ -40,6 +49,7 @@ describe('link check of the built demo site (issue 7)', () => {
   it('resolves every internal link and asset of every page to a file', async () => {
     const files = await htmlFiles(site.outDir)
     expect(files.length).toBeGreaterThan(40)
+    const rules = parseRedirects(await readFile(join(site.outDir, '_redirects'), 'utf8'))
     const broken: string[] = []
     let checked = 0
     for (const file of files) {
@@ -49,7 +59,8 @@ describe('link check of the built demo site (issue 7)', () => {
         if (!value.startsWith('/') || value.startsWith('//')) continue
         const { pathname } = new URL(value, 'http://site.test')
         checked++
-        if (!resolveTarget(site.outDir, pathname)) broken.push(`${relative(site.outDir, file)}: ${attr}="${value}"`)
+        if (!resolveTarget(site.outDir, pathname, rules))
+          broken.push(`${relative(site.outDir, file)}: ${attr}="${value}"`)
       }
     }
     expect(checked).toBeGreaterThan(500)

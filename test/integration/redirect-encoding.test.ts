@@ -54,7 +54,8 @@ beforeAll(async () => {
     [CONTROL]: { body: { redirectUrl: '/?next=\u0085evil', statusCode: 302 } },
   })
   dir = await mkdtemp(join(tmpdir(), 'site-redirect-encoding-'))
-  const user = { i18n: { default: 'en', locales: ['en'] } }
+  // With the redirect pages hosts without `_redirects` need, so that their encoding is checked too.
+  const user = { i18n: { default: 'en', locales: ['en'] }, build: { redirectPages: true } }
   result = await buildSite({ apiUrl: api.url, outDir: join(dir, 'out'), tools: await loadBuildTools(), user })
   serve = await startStaticServer({ dir: join(dir, 'out'), host: '127.0.0.1', port: 0 })
   const inline = { root: REPO_ROOT, apiBaseUrl: api.url }
