@@ -89,6 +89,7 @@ async function buildPage(p: PagePipeline, job: PageJob): Promise<DiscoveredPath[
     return []
   }
   for (const item of output.skipped) p.state.skip(item)
+  p.state.fellBack(job.path, output.fallbacks)
   if (!(await writeFiles(p, job.path, output.files))) return []
   p.state.addPage(output.fact)
   return output.paths

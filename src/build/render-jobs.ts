@@ -5,6 +5,7 @@
  */
 import { readPageAnswer } from '../api/answer.js'
 import type { RawAnswer } from '../api/client.js'
+import type { TemplateFallback } from '../shared/contract.js'
 import { withLocale } from '../shared/url.js'
 import type { DiscoveredPath } from './crawl.js'
 import { discoverFromPage } from './discover.js'
@@ -33,6 +34,8 @@ export type PageOutput =
       fact: PageFact
       paths: DiscoveredPath[]
       skipped: SkippedItem[]
+      /** Layouts and content element types rendered with `Default`, once per use. */
+      fallbacks: TemplateFallback[]
       renderMs: number
     }
   /** The answer was a redirect record (contract 3.5). */
@@ -89,7 +92,15 @@ export function runPageJob(ctx: JobContext, job: PageJob): PageOutput {
       ...discovered.refused,
     ]
     const fact = toPageFact({ path, locale: job.locale, page, baseUrl: ctx.site.baseUrl })
-    return { type: 'page', files: rendered.files, fact, paths: discovered.paths, skipped, renderMs: renderMs() }
+    return {
+      type: 'page',
+      files: rendered.files,
+      fact,
+      paths: discovered.paths,
+      skipped,
+      fallbacks: rendered.fallbacks,
+      renderMs: renderMs(),
+    }
   } catch (error) {
     return {
       type: 'failed',

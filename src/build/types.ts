@@ -5,6 +5,7 @@
 import type { Dispatcher } from 'undici'
 import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
 import type { ClientBundle } from '../hydration/bundle.js'
+import type { MissingTemplate } from '../render/missing-templates.js'
 import type { PageRenderer } from '../render/renderer.js'
 import type { InitialData } from '../shared/types.js'
 
@@ -87,8 +88,10 @@ export interface BuildResult {
   redirects: BuildRedirect[]
   failures: BuildFailure[]
   skipped: SkippedItem[]
-  /** Remarks on the output as a whole (e.g. sitemap without `baseUrl`). */
+  /** Remarks on the output as a whole (e.g. sitemap without `baseUrl`, a content element type without a template). */
   notes: string[]
+  /** Backend layouts and content element types the API sent that have no template: `Default` rendered them. */
+  missingTemplates: MissingTemplate[]
   bytesWritten: number
   filesWritten: number
   durationMs: number

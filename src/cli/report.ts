@@ -15,6 +15,7 @@ export interface BuildSummary {
   failures: BuildResult['failures']
   skipped: BuildResult['skipped']
   notes: string[]
+  missingTemplates: BuildResult['missingTemplates']
   filesWritten: number
   bytesWritten: number
   durationMs: number
@@ -34,6 +35,7 @@ export function toBuildSummary(result: BuildResult): BuildSummary {
     failures: result.failures,
     skipped: result.skipped,
     notes: result.notes,
+    missingTemplates: result.missingTemplates,
     filesWritten: result.filesWritten,
     bytesWritten: result.bytesWritten,
     durationMs: Math.round(result.durationMs),

@@ -2,6 +2,7 @@ import { type ApiClient, type ApiClientOptions, createApiClient } from '../api/c
 import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
 import type { ClientBundle } from '../hydration/bundle.js'
 import { renderDocument } from '../render/document.js'
+import { createMissingTemplates, type MissingTemplates } from '../render/missing-templates.js'
 import { renderPage } from '../render/render-page.js'
 import type { PageRenderer } from '../render/renderer.js'
 import { toPublicSiteInfo } from '../render/site-info.js'
@@ -37,6 +38,8 @@ export interface PreviewContext {
   readonly builtAt: number
   /** Where unexpected errors (a template that throws) are reported; one line each. */
   readonly log: (line: string) => void
+  /** Layouts and content element types rendered with `Default` since this context was built (each noted once). */
+  readonly missingTemplates: MissingTemplates
 }
 
 export interface PreviewContextInput {
@@ -70,5 +73,6 @@ export function createPreviewContext(input: PreviewContextInput): PreviewContext
     events: input.events,
     builtAt: (input.now ?? Date.now)(),
     log: input.log ?? ((line) => process.stderr.write(`${line}\n`)),
+    missingTemplates: createMissingTemplates(),
   }
 }

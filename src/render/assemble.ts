@@ -7,7 +7,15 @@
  * build's once-per-locale initial data file.
  */
 import { decideHydration, preloadUrls } from '../hydration/plan.js'
-import type { BootState, ClientAssets, PageError, PublicSiteInfo, RenderMode, RenderState } from '../shared/contract.js'
+import type {
+  BootState,
+  ClientAssets,
+  PageError,
+  PublicSiteInfo,
+  RenderMode,
+  RenderState,
+  TemplateFallback,
+} from '../shared/contract.js'
 import type { InitialData, PageData } from '../shared/types.js'
 import { jsonWithMember, pagePayloadJson } from './payload.js'
 import type { PageRenderer } from './renderer.js'
@@ -53,6 +61,8 @@ export interface AssembledPage {
   payload: string | undefined
   status: number
   problems: string[]
+  /** Layouts and content element types the page rendered with `Default` (see RenderResult). */
+  fallbacks: TemplateFallback[]
 }
 
 // The visitor's assets (template chunks included, so that the page preloads what it hydrates with) plus the editor's.
@@ -117,5 +127,5 @@ export function assemblePage(ctx: AssemblyContext, view: PageView): AssembledPag
           },
           pageJson,
         )
-  return { state, html, payload, status: result.status, problems: result.problems }
+  return { state, html, payload, status: result.status, problems: result.problems, fallbacks: result.fallbacks ?? [] }
 }

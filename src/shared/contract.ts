@@ -62,6 +62,15 @@ export interface RenderResult {
   status: number
   /** Problems found in the data (skipped elements, refused links): listed in the build report. */
   problems: string[]
+  /** Each time a backend layout or content element type the page uses had no template of its own and `Default` stood in. */
+  fallbacks?: TemplateFallback[]
+}
+
+/** A backend layout or content element type rendered with `Default`: `{ kind: 'content', name: 'textpic' }`. */
+export interface TemplateFallback {
+  kind: 'layout' | 'content'
+  /** As the API sends it (`appearance.backendLayout`, the element's `type`). */
+  name: string
 }
 
 // ---- What templates/ provides (the registry) -------------------------------------------

@@ -10,6 +10,7 @@ const result = (over: Partial<BuildResult> = {}): BuildResult => ({
   failures: [],
   skipped: [{ item: '/../x', reason: 'dot segment', from: '/' }],
   notes: [],
+  missingTemplates: [],
   bytesWritten: 2048,
   filesWritten: 9,
   durationMs: 1500,
