@@ -50,6 +50,7 @@ export function createProgram(): Command {
     .option('--port <n>', 'port to listen on', toInt('--port', 0, 65535), 3000)
     .option('--host <addr>', 'address to listen on', '127.0.0.1')
     .option('--no-watch', 'do not watch templates/, config/ and public/')
+    .option('--debug', 'honour ?debug: raw API errors and stack traces on error pages (features.debug)')
     .action(async (opts) => {
       const { runPreviewCommand } = await import('./commands/preview.js')
       process.exitCode = await runPreviewCommand(opts, program.opts())

@@ -15,7 +15,7 @@ export const DEFAULTS = {
   },
   i18n: { default: 'en', locales: ['en', 'pl', 'de'] },
   features: { contentPreview: true, initInitialData: true, i18nMiddleware: true, debug: false },
-  preview: { queryParam: 'pce' },
+  preview: { queryParam: 'pce', allowedHosts: [] as readonly string[] },
   tracking: { gtmId: undefined, consentHost: undefined },
   build: { outDir: '.output/public', concurrency: BUILD_CONCURRENCY },
 } as const

@@ -34,7 +34,10 @@ export function resolveSiteOptions(options: SiteOptions, hostnames: readonly str
     api: { ...api, baseUrl: trimSlashes(api.baseUrl) ?? '' },
     i18n: { default: i18n.default, locales: unique(i18n.locales) },
     features: merged.features,
-    preview: merged.preview,
+    preview: {
+      queryParam: merged.preview.queryParam,
+      allowedHosts: merged.preview.allowedHosts.map((h) => h.toLowerCase()),
+    },
     tracking: { gtmId: tracking.gtmId, consentHost: trimSlashes(tracking.consentHost) },
     build: merged.build,
   }
@@ -44,6 +47,7 @@ export function resolveSiteOptions(options: SiteOptions, hostnames: readonly str
 const flagOptions = (inline: InlineConfig): SiteOptions => ({
   api: { baseUrl: inline.apiBaseUrl },
   build: { outDir: inline.outDir, concurrency: inline.concurrency },
+  ...(inline.debug ? { features: { debug: true } } : {}),
 })
 
 /**

@@ -25,6 +25,8 @@ export interface PageError {
   status: number
   message: string
   raw?: unknown
+  /** Preview: what the editor can do about it (the API did not answer: which option to check). */
+  hint?: string
 }
 
 /** Everything one render needs. The same value hydrates the browser (see `BootState`). */
