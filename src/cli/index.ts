@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module'
 import { Command, CommanderError, InvalidArgumentError } from 'commander'
 import { handleError } from './exit.js'
 
@@ -6,6 +7,10 @@ import { handleError } from './exit.js'
  * programmatic API in src/index.ts. No business rules here. Heavy modules are
  * imported lazily so that `site --help` answers at once.
  */
+
+/** `version` of package.json (dist/cli/ and src/cli/ both sit two folders below it). */
+const packageVersion = (): string =>
+  (createRequire(import.meta.url)('../../package.json') as { version: string }).version
 
 const toInt = (name: string, min: number, max: number) => (value: string) => {
   const n = Number(value)
@@ -21,6 +26,7 @@ const asNumber = (value: string) => (value.trim() === '' ? Number.NaN : Number(v
 export function createProgram(): Command {
   const program = new Command('site')
     .description('Publish a multilingual website from a TYPO3 EXT:headless content API.')
+    .version(packageVersion(), '-V, --version', 'print the version of site')
     .option('--verbose', 'print stack traces of errors')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
@@ -87,6 +93,15 @@ export function createProgram(): Command {
     .option(
       '--every-kind',
       'with --generate: pages and menus that use every content type, header layout and menu entry kind',
+    )
+    .option(
+      '--fail <path=status>',
+      'answer requests for PATH (an optional ?query must be in theirs; * for any path) with STATUS: 404, 500, 503, or reset, hang, malformed-json, html; repeatable',
+      (value: string, list: string[] = []) => [...list, value],
+    )
+    .option(
+      '--fail-initial [status]',
+      'fail every initial data request (?type=834) of every locale, with 500 or STATUS',
     )
     .action(async (opts) => {
       const { runDemoApiCommand } = await import('./commands/demo-api.js')

@@ -79,8 +79,10 @@ export function formatSummary(result: BuildResult): string {
     ...list('Skipped', s.skipped, (i) => `${i.item}: ${i.reason}${i.from ? ` (in ${i.from})` : ''}`, SUMMARY_MAX_ITEMS),
     ...s.notes.map((note) => `Note: ${note}`),
     ...list('Failures', s.failures, (f) => `${f.path}  ${f.status}  ${f.reason}`),
-    `Written: ${s.filesWritten} files, ${formatBytes(s.bytesWritten)}`,
-    s.ok ? `Output: ${s.outDir}` : `Build failed: ${s.failures.length} path(s) failed; ${s.outDir} was left as it was.`,
+    // A failed build's files were thrown away with its temporary folder: nothing was written.
+    ...(s.ok
+      ? [`Written: ${s.filesWritten} files, ${formatBytes(s.bytesWritten)}`, `Output: ${s.outDir}`]
+      : [`Build failed: ${s.failures.length} path(s) failed; ${s.outDir} was left as it was.`]),
   ]
   return `${lines.join('\n')}\n`
 }

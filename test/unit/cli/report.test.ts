@@ -33,6 +33,8 @@ describe('build summary', () => {
     const text = formatSummary(result({ failures: [{ path: '/pl/x', status: 500, reason: 'API error: HTTP 500' }] }))
     expect(text).toContain('/pl/x  500  API error: HTTP 500')
     expect(text).toContain('Build failed: 1 path(s) failed; /out was left as it was.')
+    // Its files went with the temporary folder (issue 15, item 6: it said 'Written: 170 files').
+    expect(text).not.toContain('Written')
   })
 
   it('has a JSON form for pipelines', () => {
