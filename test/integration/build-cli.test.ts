@@ -1,5 +1,4 @@
 /** `site build` through the real CLI (bin/site.js, compiled dist/): exit codes, JSON summary, progress off stdout. */
-import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -7,21 +6,9 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BuildSummary } from '../../src/cli/report.js'
 import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
-import { REPO_ROOT, readTree } from './build-helpers.js'
+import { readTree, runScript } from './build-helpers.js'
 
-const bin = join(REPO_ROOT, 'bin/site.js')
-
-function site(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: REPO_ROOT, env: { ...process.env, CI: 'true' } })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk) => (stdout += chunk))
-    child.stderr.on('data', (chunk) => (stderr += chunk))
-    child.on('error', fail)
-    child.on('close', (code) => done({ code, stdout, stderr }))
-  })
-}
+const site = (args: string[]) => runScript('bin/site.js', args)
 
 let api: DemoApi
 let dir: string

@@ -1,4 +1,5 @@
 /** Shared set-up of the build tests: config on the repo's templates, a render core and client bundle loaded once per file, file-tree helpers. */
+import { spawn } from 'node:child_process'
 import { readdir, readFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -78,4 +79,23 @@ export function readBoot(html: string): { buildId: string; initialDataUrl?: stri
   const match = /<script id="__SITE_BOOT__" type="application\/json">([\s\S]*?)<\/script>/.exec(html)
   if (!match) throw new Error('no boot JSON in the page')
   return JSON.parse(match[1]!)
+}
+
+/** Runs `node SCRIPT ...args` (`bin/site.js`, `scripts/demo.mjs`) in the repository, as CI does (CI=true), to its end. */
+export function runScript(
+  script: string,
+  args: string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [join(REPO_ROOT, script), ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, CI: 'true' },
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk) => (stdout += chunk))
+    child.stderr.on('data', (chunk) => (stderr += chunk))
+    child.on('error', fail)
+    child.on('close', (code) => done({ code, stdout, stderr }))
+  })
 }

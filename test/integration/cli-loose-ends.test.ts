@@ -3,30 +3,16 @@
  * scripts/demo.mjs: --version, a busy port for demo-api and `npm run demo`, a failed build that said
  * 'Written: N files', and demo-api's faults from the shell (--fail, --fail-initial).
  */
-import { spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { REPO_ROOT } from './build-helpers.js'
+import { REPO_ROOT, runScript } from './build-helpers.js'
 import { startCli } from './preview-helpers.js'
 
-function run(script: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [join(REPO_ROOT, script), ...args], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, CI: 'true' },
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk) => (stdout += chunk))
-    child.stderr.on('data', (chunk) => (stderr += chunk))
-    child.on('error', fail)
-    child.on('close', (code) => done({ code, stdout, stderr }))
-  })
-}
-const site = (args: string[]) => run('bin/site.js', args)
+const run = runScript
+const site = (args: string[]) => runScript('bin/site.js', args)
 
 let busy: Server
 let busyPort: number
