@@ -20,6 +20,12 @@ export const DEFAULTS = {
   build: { outDir: '.output/public', concurrency: BUILD_CONCURRENCY },
 } as const
 
+/**
+ * `build.outDir` of each site when a config has several and sets none: a folder per site, named after
+ * its first hostname, so that one site's build never replaces another's output.
+ */
+export const siteOutDir = (hostname: string): string => `.output/${hostname}/public`
+
 /** Config file names tried, in order, when `--config` is not given. */
 export const CONFIG_FILES = [
   'config/site.config.ts',
