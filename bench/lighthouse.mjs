@@ -27,7 +27,7 @@ const result = await build({ config, site: selectSite(config.sites), logger: { i
 if (result.failures.length) throw new Error(`demo build failed: ${JSON.stringify(result.failures)}`)
 const server = await startStaticServer({ dir: outDir, host: '127.0.0.1', port: 0 })
 const chrome = await chromeLauncher.launch({
-  chromePath: '/usr/bin/chromium',
+  chromePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
   chromeFlags: [
     '--headless=new',
     '--no-sandbox',

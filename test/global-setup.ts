@@ -10,6 +10,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { CHROMIUM_PATH, hasChromium } from './e2e/helpers/chromium-path.js'
 
 // Spins, and gives up when vitest is gone (its parent changes), so that no hog outlives a killed run.
 const HOG_SOURCE = `const parent = process.ppid; for (;;) { for (let i = 0; i < 5e7; i++); if (process.ppid !== parent) process.exit(0) }`
@@ -36,6 +37,8 @@ function startHogs(count: number): ChildProcess[] {
 export default function setup(): () => void {
   const script = fileURLToPath(new URL('../scripts/compile.mjs', import.meta.url))
   execFileSync(process.execPath, [script], { stdio: 'inherit' })
+  if (!hasChromium)
+    console.warn(`global setup: no browser at ${CHROMIUM_PATH}: the browser tests are SKIPPED (set CHROMIUM_PATH)`)
   const hogs = startHogs(loadFromEnv(process.env))
   if (hogs.length > 0)
     console.log(`global setup: ${hogs.length} core(s) kept busy while the tests run (SITE_TEST_LOAD)`)

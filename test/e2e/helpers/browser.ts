@@ -1,12 +1,11 @@
 /**
- * Debian's Chromium driven by playwright-core (never a downloaded browser), kept on
- * loopback: every host name but 127.0.0.1 fails to resolve.
+ * Chromium driven by playwright-core (Debian's, or CHROMIUM_PATH: see chromium-path.ts; never a
+ * downloaded browser), kept on loopback: every host name but 127.0.0.1 fails to resolve.
  */
-import { existsSync } from 'node:fs'
 import { type Browser, type BrowserContext, chromium, type Frame, type Page } from 'playwright-core'
+import { CHROMIUM_PATH } from './chromium-path.js'
 
-export const CHROMIUM_PATH = '/usr/bin/chromium'
-export const hasChromium = existsSync(CHROMIUM_PATH)
+export { CHROMIUM_PATH, hasChromium } from './chromium-path.js'
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
