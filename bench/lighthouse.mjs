@@ -59,7 +59,7 @@ const sites = [
     : []),
 ]
 const chrome = await chromeLauncher.launch({
-  chromePath: '/usr/bin/chromium',
+  chromePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
   chromeFlags: [
     '--headless=new',
     '--no-sandbox',

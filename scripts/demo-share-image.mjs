@@ -29,7 +29,7 @@ const card = `<!doctype html><html><body style="margin:0">
 </svg></body></html>`
 
 const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
+  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
   headless: true,
   args: ['--no-sandbox', '--disable-gpu'],
 })

@@ -26,6 +26,8 @@ export { resolveConfig } from './config/load.js'
 /** Picks the site for a host name (`--site`, or a request's Host); the only site when there is one. */
 export { selectSite } from './config/resolve.js'
 export type { InlineConfig, ResolvedConfig, ResolvedSite, SiteEntry, SiteOptions, UserConfig } from './config/types.js'
+/** `site demo-api --fail PATH=STATUS` and `--fail-initial`: faults from the shell. */
+export { describeDemoFault, initialDataFault, parseDemoFault } from './demo/faults.js'
 /** `site demo-api`: the bundled demo content API. */
 export { type DemoApi, type DemoApiOptions, type DemoFault, startDemoApi } from './demo/server.js'
 /** The error catalogue (SPEC point 8); USAGE_CODES are the codes of bad input (exit code 2). */

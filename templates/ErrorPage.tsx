@@ -1,7 +1,7 @@
 /**
  * The error page (no page content came with the error): 404 says the page was not found
  * and links to the current locale's home; other statuses say Error and the code.
- * The raw error shows only in a preview with `?debug`.
+ * The raw error shows only in a preview with `?debug`; preview's hint (the API did not answer) always.
  */
 import { type ErrorPageProps, useHomePath, useSite } from 'site/runtime'
 import { useTexts } from './texts.js'
@@ -37,6 +37,7 @@ export default function ErrorPage({ error }: ErrorPageProps) {
       <h1 id="error-title" className="error-page__title">
         {notFound ? t.notFound : `${t.error} ${error.status}`}
       </h1>
+      {error.hint && <p className="error-page__hint">{error.hint}</p>}
       <p className="error-page__home">
         <a href={home} className="btn btn--primary">
           {t.checkHomePage}

@@ -4,6 +4,7 @@
  * Everything is written to a temporary folder beside OUT, which replaces OUT
  * only when no path failed.
  */
+import { missingTemplateNotes } from '../render/missing-templates.js'
 import { checkOutDir, createTempOutput, discardOutput, type OutputFolders, swapInOutput } from './output.js'
 import { type BuildRun, createBuildRun } from './run.js'
 import {
@@ -75,7 +76,8 @@ async function finish(
     redirects: [...state.redirects].sort((a, b) => compare(a.from, b.from)),
     failures: [...state.failures].sort((a, b) => compare(a.path, b.path)),
     skipped: [...state.skipped].sort((a, b) => compare(a.item, b.item) || compare(a.reason, b.reason)),
-    notes: [...state.notes],
+    notes: [...state.notes, ...missingTemplateNotes(state.missingTemplates)],
+    missingTemplates: state.missingTemplates.list(),
     bytesWritten: bytes,
     filesWritten: files,
     durationMs: run.now() - run.startedAt,

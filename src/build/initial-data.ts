@@ -45,3 +45,43 @@ export function prepareLocaleData(
   const file = toInitialDataFile(locale, value)
   return { data: { locale, initialData: value, initialDataUrl: file.url }, file, problems }
 }
+
+/** Longest list of languages named in a note (the data is the API's). */
+const MAX_LANGUAGES_NAMED = 10
+
+const quoted = (text: string, max: number): string => JSON.stringify(text.slice(0, max))
+
+/**
+ * Issue 15, item 7: a site configured for fewer locales than the API serves (German only, against a
+ * three-language API) built every page, reached through the language menu, under its own locale, without
+ * a word. Notes for the languages the initial data offers that `i18n.locales` lacks, and for a locale
+ * whose initial data the API marks as another language (the default locale is fetched from the API's root).
+ */
+export function languageNotes(
+  i18n: { default: string; locales: readonly string[] },
+  locales: Iterable<LocaleData>,
+): string[] {
+  const missing = new Map<string, string>()
+  const mismatched: string[] = []
+  for (const { locale, initialData } of locales) {
+    for (const entry of Array.isArray(initialData.i18n) ? initialData.i18n : []) {
+      const code = typeof entry?.twoLetterIsoCode === 'string' ? entry.twoLetterIsoCode.toLowerCase() : ''
+      if (!code) continue
+      const language = locale.toLowerCase().split('-')[0]
+      if (entry.active && code !== language)
+        mismatched.push(`the API answers the ${locale} locale's initial data in ${quoted(code, 12)}`)
+      if (i18n.locales.includes(code) || missing.has(code) || !entry.available) continue
+      missing.set(code, typeof entry.link === 'string' ? entry.link : '')
+    }
+  }
+  const notes = mismatched.slice(0, MAX_LANGUAGES_NAMED)
+  if (missing.size > 0) {
+    const named = [...missing]
+      .slice(0, MAX_LANGUAGES_NAMED)
+      .map(([code, link]) => `${quoted(code, 12)}${link ? ` at ${quoted(link, 80)}` : ''}`)
+    notes.push(
+      `the API offers languages that i18n.locales (${i18n.locales.join(', ')}) does not list: ${named.join(', ')}; pages linked in them are built as ${i18n.default} pages. List them in i18n.locales to build each in its own language (docs/configuration.md)`,
+    )
+  }
+  return notes
+}

@@ -114,6 +114,7 @@ async function buildPage(p: PagePipeline, job: PageJob): Promise<DiscoveredPath[
     return []
   }
   for (const item of output.skipped) p.state.skip(item)
+  p.state.fellBack(job.path, output.fallbacks)
   if (!(await writeFiles(p, job.path, output.files, output.pageUid))) return []
   p.state.addPage(output.fact)
   return output.paths

@@ -4,7 +4,7 @@
  */
 import { type AssembledPage, assemblePage, type PageView } from '../render/assemble.js'
 import type { PageRenderer } from '../render/renderer.js'
-import type { ClientAssets, DataProblem, PublicSiteInfo } from '../shared/contract.js'
+import type { ClientAssets, DataProblem, PublicSiteInfo, TemplateFallback } from '../shared/contract.js'
 import type { PageData } from '../shared/types.js'
 import { toHtmlFile, toPayloadFile } from '../shared/url.js'
 import type { LocaleData } from './types.js'
@@ -39,13 +39,14 @@ export function assembleStatic(
 export function renderPageFiles(
   ctx: RenderContext,
   input: { path: string; locale: LocaleData; page: PageData },
-): { files: OutputFile[]; problems: DataProblem[] } {
-  const { html, payload, problems } = assembleStatic(ctx, { ...input, status: 200 })
+): { files: OutputFile[]; problems: DataProblem[]; fallbacks: TemplateFallback[] } {
+  const { html, payload, problems, fallbacks } = assembleStatic(ctx, { ...input, status: 200 })
   return {
     files: [
       { path: toHtmlFile(input.path), contents: html },
       { path: toPayloadFile(input.path), contents: payload ?? '' },
     ],
     problems,
+    fallbacks,
   }
 }

@@ -5,7 +5,7 @@
  */
 import { readPageAnswer } from '../api/answer.js'
 import type { RawAnswer } from '../api/client.js'
-import type { DataProblem } from '../shared/contract.js'
+import type { DataProblem, TemplateFallback } from '../shared/contract.js'
 import { withLocale } from '../shared/url.js'
 import type { DiscoveredPath } from './crawl.js'
 import { discoverFromPage } from './discover.js'
@@ -36,6 +36,8 @@ export type PageOutput =
       pageUid: number
       paths: DiscoveredPath[]
       skipped: SkippedItem[]
+      /** Layouts and content element types rendered with `Default`, once per use. */
+      fallbacks: TemplateFallback[]
       renderMs: number
     }
   /** The answer was a redirect record (contract 3.5). */
@@ -112,8 +114,16 @@ export function runPageJob(ctx: JobContext, job: PageJob): PageOutput {
         from: path,
         pageUid: page.id,
       })
-    const { files } = rendered
-    return { type: 'page', files, fact, pageUid: page.id, paths: discovered.paths, skipped, renderMs: renderMs() }
+    return {
+      type: 'page',
+      files: rendered.files,
+      fact,
+      pageUid: page.id,
+      paths: discovered.paths,
+      skipped,
+      fallbacks: rendered.fallbacks,
+      renderMs: renderMs(),
+    }
   } catch (error) {
     return {
       type: 'failed',

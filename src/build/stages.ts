@@ -13,7 +13,7 @@ import { REDIRECTS_FILE, ROBOTS_FILE } from '../shared/layout.js'
 import { localeHome } from '../shared/url.js'
 import { createCrawler } from './crawl.js'
 import { discoverFromInitialData } from './discover.js'
-import { fetchInitialData, prepareLocaleData } from './initial-data.js'
+import { fetchInitialData, languageNotes, prepareLocaleData } from './initial-data.js'
 import { createManifest, renderManifestFiles } from './manifest.js'
 import { fetchNotFoundBody } from './not-found.js'
 import { buildPath } from './pages.js'
@@ -110,6 +110,7 @@ export async function writeInitialData(
     await writer.write(file.path, file.contents)
     locales.set(locale, data)
   }
+  run.state.notes.push(...languageNotes(run.site.i18n, locales.values()))
   return locales
 }
 

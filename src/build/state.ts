@@ -3,6 +3,8 @@
  * skipped items, redirects and timings. One object per run (no module state);
  * page data never lands here.
  */
+import { createMissingTemplates, type MissingTemplates } from '../render/missing-templates.js'
+import type { TemplateFallback } from '../shared/contract.js'
 import type { BuildFailure, BuildRedirect, BuildTimings, PageFact, SkippedItem } from './types.js'
 
 /** A path whose API answer was 404: a failure or a skipped item depending on where it was linked from. */
@@ -18,12 +20,16 @@ export interface BuildState {
   readonly redirects: BuildRedirect[]
   readonly notFound: NotFoundPath[]
   readonly notes: string[]
+  /** Layouts and content element types rendered with `Default`, with counts and first page. */
+  readonly missingTemplates: MissingTemplates
   readonly timings: BuildTimings
   /** Pages written per locale. */
   readonly pagesByLocale: Record<string, number>
   addPage(fact: PageFact): void
   fail(failure: BuildFailure): void
   skip(item: SkippedItem): void
+  /** A page rendered these layouts or content element types with `Default`. */
+  fellBack(path: string, fallbacks: readonly TemplateFallback[]): void
   /** Adds `ms` to one of the timings. */
   time(kind: keyof BuildTimings, ms: number): void
 }
@@ -45,6 +51,7 @@ export function createBuildState(locales: readonly string[]): BuildState {
     redirects: [],
     notFound: [],
     notes: [],
+    missingTemplates: createMissingTemplates(),
     timings,
     pagesByLocale,
     addPage(fact) {
@@ -60,6 +67,9 @@ export function createBuildState(locales: readonly string[]): BuildState {
       if (skippedKeys.has(key)) return
       skippedKeys.add(key)
       state.skipped.push(clipped)
+    },
+    fellBack(path, fallbacks) {
+      state.missingTemplates.add(path, fallbacks)
     },
     time(kind, ms) {
       timings[kind] += ms

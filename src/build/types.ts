@@ -6,6 +6,7 @@ import type { Dispatcher } from 'undici'
 import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
 import type { BuildIssueKind } from '../errors.js'
 import type { ClientBundle } from '../hydration/bundle.js'
+import type { MissingTemplate } from '../render/missing-templates.js'
 import type { PageRenderer } from '../render/renderer.js'
 import type { InitialData } from '../shared/types.js'
 
@@ -102,8 +103,10 @@ export interface BuildResult {
   redirects: BuildRedirect[]
   failures: BuildFailure[]
   skipped: SkippedItem[]
-  /** Remarks on the output as a whole (e.g. sitemap without `baseUrl`). */
+  /** Remarks on the output as a whole (e.g. sitemap without `baseUrl`, a content element type without a template). */
   notes: string[]
+  /** Backend layouts and content element types the API sent that have no template: `Default` rendered them. */
+  missingTemplates: MissingTemplate[]
   bytesWritten: number
   filesWritten: number
   durationMs: number

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module'
 import { Command, CommanderError, InvalidArgumentError } from 'commander'
 import { handleError } from './exit.js'
 import { toTerminalText } from './terminal.js'
@@ -7,6 +8,10 @@ import { toTerminalText } from './terminal.js'
  * programmatic API in src/index.ts. No business rules here. Heavy modules are
  * imported lazily so that `site --help` answers at once.
  */
+
+/** `version` of package.json (dist/cli/ and src/cli/ both sit two folders below it). */
+const packageVersion = (): string =>
+  (createRequire(import.meta.url)('../../package.json') as { version: string }).version
 
 const toInt = (name: string, min: number, max: number) => (value: string) => {
   const n = Number(value)
@@ -22,6 +27,7 @@ const asNumber = (value: string) => (value.trim() === '' ? Number.NaN : Number(v
 export function createProgram(): Command {
   const program = new Command('site')
     .description('Publish a multilingual website from a TYPO3 EXT:headless content API.')
+    .version(packageVersion(), '-V, --version', 'print the version of site')
     .option('--verbose', 'print stack traces of errors')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
@@ -61,6 +67,7 @@ export function createProgram(): Command {
     .option('--port <n>', 'port to listen on', toInt('--port', 0, 65535), 3000)
     .option('--host <addr>', 'address to listen on', '127.0.0.1')
     .option('--no-watch', 'do not watch templates/, config/ and public/')
+    .option('--debug', 'honour ?debug: raw API errors and stack traces on error pages (features.debug)')
     .action(async (opts) => {
       const { runPreviewCommand } = await import('./commands/preview.js')
       process.exitCode = await runPreviewCommand(opts, program.opts())
@@ -97,6 +104,15 @@ export function createProgram(): Command {
     .option(
       '--every-kind',
       'with --generate: pages and menus that use every content type, header layout and menu entry kind',
+    )
+    .option(
+      '--fail <path=status>',
+      'answer requests for PATH (an optional ?query must be in theirs; * for any path) with STATUS: 404, 500, 503, or reset, hang, malformed-json, html; repeatable',
+      (value: string, list: string[] = []) => [...list, value],
+    )
+    .option(
+      '--fail-initial [status]',
+      'fail every initial data request (?type=834) of every locale, with 500 or STATUS',
     )
     .action(async (opts) => {
       const { runDemoApiCommand } = await import('./commands/demo-api.js')

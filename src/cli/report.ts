@@ -16,6 +16,7 @@ export interface BuildSummary {
   failures: BuildResult['failures']
   skipped: BuildResult['skipped']
   notes: string[]
+  missingTemplates: BuildResult['missingTemplates']
   filesWritten: number
   bytesWritten: number
   durationMs: number
@@ -35,6 +36,7 @@ export function toBuildSummary(result: BuildResult): BuildSummary {
     failures: result.failures,
     skipped: result.skipped,
     notes: result.notes,
+    missingTemplates: result.missingTemplates,
     filesWritten: result.filesWritten,
     bytesWritten: result.bytesWritten,
     durationMs: Math.round(result.durationMs),
@@ -78,8 +80,10 @@ export function formatSummary(result: BuildResult): string {
     ...list('Skipped', s.skipped, (i) => `${i.item}: ${i.reason}${i.from ? ` (in ${i.from})` : ''}`, SUMMARY_MAX_ITEMS),
     ...s.notes.map((note) => `Note: ${note}`),
     ...list('Failures', s.failures, (f) => `${f.path}  ${f.status}  ${f.reason}`),
-    `Written: ${s.filesWritten} files, ${formatBytes(s.bytesWritten)}`,
-    s.ok ? `Output: ${s.outDir}` : `Build failed: ${s.failures.length} path(s) failed; ${s.outDir} was left as it was.`,
+    // A failed build's files were thrown away with its temporary folder: nothing was written.
+    ...(s.ok
+      ? [`Written: ${s.filesWritten} files, ${formatBytes(s.bytesWritten)}`, `Output: ${s.outDir}`]
+      : [`Build failed: ${s.failures.length} path(s) failed; ${s.outDir} was left as it was.`]),
   ]
   // Each entry is one line: API text in it may break no line and start no CI command (issue 13, item 7).
   return `${lines.map(toTerminalLine).join('\n')}\n`

@@ -21,7 +21,7 @@ export const DEFAULTS = {
   },
   i18n: { default: 'en', locales: ['en', 'pl', 'de'] },
   features: { contentPreview: true, initInitialData: true, i18nMiddleware: true, debug: false },
-  preview: { queryParam: 'pce' },
+  preview: { queryParam: 'pce', allowedHosts: [] as readonly string[] },
   tracking: { gtmId: undefined, consentHost: undefined },
   build: {
     outDir: '.output/public',
@@ -31,6 +31,12 @@ export const DEFAULTS = {
     redirectPages: false,
   },
 } as const
+
+/**
+ * `build.outDir` of each site when a config has several and sets none: a folder per site, named after
+ * its first hostname, so that one site's build never replaces another's output.
+ */
+export const siteOutDir = (hostname: string): string => `.output/${hostname}/public`
 
 /** Config file names tried, in order, when `--config` is not given. */
 export const CONFIG_FILES = [

@@ -1,6 +1,6 @@
 import { type ConfigIssue, errors } from '../errors.js'
 import { isRecord } from '../shared/values.js'
-import { DEFAULTS } from './defaults.js'
+import { DEFAULTS, siteOutDir } from './defaults.js'
 import type { InlineConfig, ResolvedSite, SiteEntry, SiteOptions, UserConfig } from './types.js'
 import { validateFlags } from './validate.js'
 
@@ -34,7 +34,10 @@ export function resolveSiteOptions(options: SiteOptions, hostnames: readonly str
     api: { ...api, baseUrl: trimSlashes(api.baseUrl) ?? '' },
     i18n: { default: i18n.default, locales: unique(i18n.locales) },
     features: merged.features,
-    preview: merged.preview,
+    preview: {
+      queryParam: merged.preview.queryParam,
+      allowedHosts: merged.preview.allowedHosts.map((h) => h.toLowerCase()),
+    },
     tracking: { gtmId: tracking.gtmId, consentHost: trimSlashes(tracking.consentHost) },
     build: merged.build,
   }
@@ -49,12 +52,14 @@ const flagOptions = (inline: InlineConfig): SiteOptions => ({
     maxPages: inline.maxPages,
     maxPageBytes: inline.maxPageBytes,
   },
+  ...(inline.debug ? { features: { debug: true } } : {}),
 })
 
 /**
  * Turns a validated user config plus CLI flags into complete sites (the flags are validated
  * here, with the rules of the options they set). With `sites`, each site is deep-merged over
- * the top-level options and its locales are the union of both (as nuxt-typo3 does).
+ * the top-level options and its locales are the union of both lists as the file writes them (as nuxt-typo3
+ * does; the default locales are not added). Of several sites, each builds into a folder of its own.
  */
 export function resolveSites(user: UserConfig, inline: InlineConfig, file: string): ResolvedSite[] {
   const flagIssues = validateFlags(inline)
@@ -69,15 +74,15 @@ export function resolveSites(user: UserConfig, inline: InlineConfig, file: strin
           locales: unique([...(top.i18n?.locales ?? []), ...(rest.i18n?.locales ?? [])]),
         }
         if (!options.i18n.locales?.length) delete options.i18n.locales
-        return {
-          options,
-          hostnames: (Array.isArray(hostname) ? hostname : [hostname]).map((h) => h.toLowerCase()),
-          path: `sites[${i}].`,
-        }
+        const hostnames = (Array.isArray(hostname) ? hostname : [hostname]).map((h) => h.toLowerCase())
+        // Of several sites, each gets a folder of its own unless the file names one (no two may share one: checkOutDirs).
+        if (sites.length > 1 && options.build?.outDir === undefined)
+          options.build = { ...options.build, outDir: siteOutDir(hostnames[0]!) }
+        return { options, hostnames, path: `sites[${i}].` }
       })
     : [{ options: top, hostnames: [], path: '' }]
 
-  const issues: ConfigIssue[] = []
+  const issues: ConfigIssue[] = [...checkOutDirs(entries)]
   const resolved = entries.map(({ options, hostnames, path }) => {
     const site = resolveSiteOptions(deepMerge(options, flagOptions(inline)), hostnames)
     if (!site.api.baseUrl && !inline.apiOptional)
@@ -94,6 +99,28 @@ export function resolveSites(user: UserConfig, inline: InlineConfig, file: strin
   })
   if (issues.length) throw errors.configInvalid(file, issues)
   return resolved
+}
+
+const normalDir = (dir: string): string => dir.replace(/\\/g, '/').replace(/\/+$/, '').replace(/^\.\//, '')
+
+/** Several sites with one output folder (from the file; `--out` is one run's): each would replace the other's output. */
+function checkOutDirs(
+  entries: ReadonlyArray<{ options: SiteOptions; hostnames: string[]; path: string }>,
+): ConfigIssue[] {
+  const seen = new Map<string, { hostnames: string[]; path: string }>()
+  const issues: ConfigIssue[] = []
+  for (const { options, hostnames, path } of entries) {
+    if (!path || options.build?.outDir === undefined) continue
+    const dir = normalDir(options.build.outDir)
+    const first = seen.get(dir)
+    if (first)
+      issues.push({
+        path: `${path}build.outDir`,
+        message: `'${options.build.outDir}' is also the output folder of ${first.path.slice(0, -1)} (${first.hostnames[0]}): each site needs a folder of its own`,
+      })
+    else seen.set(dir, { hostnames, path })
+  }
+  return issues
 }
 
 /** Bare host name of a `Host` header or URL: scheme, port and path removed, lower-cased. */

@@ -48,12 +48,20 @@ export interface SiteOptions {
     initInitialData?: boolean
     /** Re-fetch initial data when a client navigation changes locale. @default true */
     i18nMiddleware?: boolean
-    /** Show raw content-element data for unknown types in preview. @default false */
+    /**
+     * Honour `?debug` in `site preview`: raw API errors and stack traces on error pages, the raw data of
+     * content elements without a template. Off, `?debug` is ignored; `site preview --debug` turns it on for one run. @default false
+     */
     debug?: boolean
   }
   preview?: {
     /** Query parameter that switches editor preview mode on when it equals `1`. @default 'pce' */
     queryParam?: string
+    /**
+     * Host names `site preview` answers for besides loopback names, the sites' `hostname`s and the `baseUrl` hosts
+     * (DNS rebinding). A leading dot allows the subdomains too: `'.preview.example.com'`. @default []
+     */
+    allowedHosts?: string[]
   }
   tracking?: {
     /** Tag-manager container id, e.g. `GTM-XXXXXXX`; no script when unset. @default undefined */
@@ -99,6 +107,8 @@ export interface InlineConfig {
   concurrency?: number
   maxPages?: number
   maxPageBytes?: number
+  /** `site preview --debug`: `features.debug` on for this run. */
+  debug?: boolean
   /** For commands that never call the API (`site serve`): no error when no `api.baseUrl` is set (it is then ''). */
   apiOptional?: boolean
 }
@@ -124,7 +134,7 @@ export interface ResolvedSite {
   }>
   readonly i18n: Readonly<{ default: string; locales: readonly string[] }>
   readonly features: DeepRequired<NonNullable<SiteOptions['features']>>
-  readonly preview: Readonly<{ queryParam: string }>
+  readonly preview: Readonly<{ queryParam: string; allowedHosts: readonly string[] }>
   readonly tracking: Readonly<{ gtmId: string | undefined; consentHost: string | undefined }>
   readonly build: Readonly<{
     outDir: string

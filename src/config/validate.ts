@@ -85,6 +85,10 @@ const SITE_SHAPE: Shape = {
   preview: {
     queryParam: (v) =>
       typeof v === 'string' && /^[A-Za-z0-9_-]+$/.test(v) ? undefined : 'expected a query parameter name',
+    allowedHosts: (v) =>
+      Array.isArray(v) && v.every((h) => typeof h === 'string' && /^\.?[a-z0-9-]+(?:\.[a-z0-9-]+)*$/i.test(h))
+        ? undefined
+        : "expected a list of bare host names (no scheme, port or path), such as ['preview.example.com']",
   },
   tracking: {
     gtmId: (v) =>

@@ -3,8 +3,55 @@
  * with a broken content API. Each kind imitates a real failure mode.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { SiteError } from '../errors.js'
 import type { DemoUrl } from './paths.js'
 import type { DemoFault } from './types.js'
+
+/** A fault's `path` that matches every request path. */
+const ANY_PATH = '*'
+
+/** What `--fail PATH=STATUS` accepts after `=`, and the fault kind each means. */
+const FAULT_NAMES: Readonly<Record<string, DemoFault['kind']>> = {
+  '404': 'status404',
+  '500': 'status500',
+  '503': 'status503',
+  reset: 'reset',
+  hang: 'hang',
+  'malformed-json': 'malformed-json',
+  html: 'html',
+}
+
+/** The query of initial data requests (the default `api.endpoints.initialData`, `/?type=834`). */
+const INITIAL_DATA_QUERY = 'type=834'
+
+/**
+ * `site demo-api --fail PATH=STATUS`, for rehearsing a failure from the shell. The last `=` splits;
+ * a query after `?` must be contained in the request's. Example: `/about-us=500` ->
+ * `{ path: '/about-us', kind: 'status500' }`; `/pl?type=834=reset` -> Polish initial data reset.
+ */
+export function parseDemoFault(spec: string): DemoFault {
+  const at = spec.lastIndexOf('=')
+  const target = at > 0 ? spec.slice(0, at) : ''
+  const kind = FAULT_NAMES[spec.slice(at + 1)]
+  const [path = '', query] = target.split(/\?(.*)/s)
+  if (!kind || !(path === ANY_PATH || path.startsWith('/')))
+    throw new SiteError(
+      'USAGE',
+      `--fail expects PATH=STATUS, PATH starting with / (or *) and STATUS one of ${Object.keys(FAULT_NAMES).join(', ')}; got ${JSON.stringify(spec)}`,
+    )
+  return query ? { path, query, kind } : { path, kind }
+}
+
+/** `--fail-initial[=STATUS]`: every initial data request of every locale fails (the build stops: Initial Data is unavailable). */
+export function initialDataFault(status = '500'): DemoFault {
+  return parseDemoFault(`${ANY_PATH}?${INITIAL_DATA_QUERY}=${status}`)
+}
+
+/** `/about-us -> 500`, `* ?type=834 -> reset`: one line of the banner. */
+export function describeDemoFault(fault: DemoFault): string {
+  const name = Object.entries(FAULT_NAMES).find(([, kind]) => kind === fault.kind)?.[0] ?? fault.kind
+  return `${fault.path}${fault.query ? `?${fault.query}` : ''} -> ${name}`
+}
 
 /** The first rule whose path equals the pathname (as sent or decoded) and whose query is in the raw query. */
 export function findDemoFault(
@@ -13,7 +60,7 @@ export function findDemoFault(
 ): DemoFault | undefined {
   return faults.find(
     (fault) =>
-      (fault.path === url.rawPath || fault.path === url.path) &&
+      (fault.path === ANY_PATH || fault.path === url.rawPath || fault.path === url.path) &&
       (fault.query === undefined || url.rawQuery.includes(fault.query)),
   )
 }

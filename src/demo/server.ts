@@ -4,12 +4,13 @@
  * Routing rules: routing.ts. Content layout: demo/README.md.
  */
 import { readFile } from 'node:fs/promises'
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { resolve } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { SiteError } from '../errors.js'
+import { listen } from '../serve/server.js'
 import { loadDemoContent } from './content.js'
 import { applyDemoFault, findDemoFault } from './faults.js'
 import { type DemoFile, indexDemoFiles } from './files.js'
@@ -77,7 +78,8 @@ export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoAp
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
     else socket.destroy()
   })
-  await listen(server, port, host)
+  // A port in use is a usage error naming it, as for the other commands.
+  await listen(server, host, port)
   state.url = `http://${urlHost(host)}:${(server.address() as AddressInfo).port}`
 
   return {
@@ -95,16 +97,6 @@ export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoAp
         server.closeAllConnections() // hanging and keep-alive connections too
       }),
   }
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((done, fail) => {
-    server.once('error', fail)
-    server.listen(port, host, () => {
-      server.off('error', fail)
-      done()
-    })
-  })
 }
 
 /** The host part of the API url: wildcard addresses become loopback, IPv6 gets brackets. */

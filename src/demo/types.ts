@@ -6,7 +6,7 @@ import type { LanguageEntry, RedirectData } from '../shared/types.js'
 
 /** Makes one request matching `path` (and `query`, when given) fail as `kind` says. */
 export interface DemoFault {
-  /** Equals the request pathname, as sent or once decoded: `/pl/o-nas`. */
+  /** Equals the request pathname, as sent or once decoded: `/pl/o-nas`; `*` matches every path. */
   path: string
   /** When set, must be contained in the raw query string (without `?`): `type=834`. */
   query?: string

@@ -2,11 +2,14 @@ import { type ApiClient, type ApiClientOptions, createApiClient } from '../api/c
 import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
 import type { ClientBundle } from '../hydration/bundle.js'
 import { renderDocument } from '../render/document.js'
+import { createMissingTemplates, type MissingTemplates } from '../render/missing-templates.js'
 import { renderPage } from '../render/render-page.js'
 import type { PageRenderer } from '../render/renderer.js'
 import { toPublicSiteInfo } from '../render/site-info.js'
 import type { PublicSiteInfo, TemplateRegistry } from '../shared/contract.js'
+import { type ApiWatch, createApiWatch } from './api-errors.js'
 import type { ReloadEvents } from './events.js'
+import { createHostGuard } from './hosts.js'
 
 /**
  * Everything one preview answer needs, built once per (re)load and swapped as
@@ -37,6 +40,12 @@ export interface PreviewContext {
   readonly builtAt: number
   /** Where unexpected errors (a template that throws) are reported; one line each. */
   readonly log: (line: string) => void
+  /** Layouts and content element types rendered with `Default` since this context was built (each noted once). */
+  readonly missingTemplates: MissingTemplates
+  /** Says on the terminal when an API stops answering, and when it answers again. */
+  readonly apiWatch: ApiWatch
+  /** Undefined when a request's `Host` may be answered, else the 403 answer (see hosts.ts). */
+  readonly guardHost: (host: string) => Response | undefined
 }
 
 export interface PreviewContextInput {
@@ -56,6 +65,7 @@ export const PREVIEW_BUILD_ID = 'preview'
 
 /** Assembles a context: one API client per site, the bundle files indexed by URL. No I/O. */
 export function createPreviewContext(input: PreviewContextInput): PreviewContext {
+  const log = input.log ?? ((line: string) => process.stderr.write(`${line}\n`))
   return {
     config: input.config,
     sites: input.config.sites.map((site) => ({
@@ -69,6 +79,9 @@ export function createPreviewContext(input: PreviewContextInput): PreviewContext
     publicFiles: input.publicFiles ?? new Map(),
     events: input.events,
     builtAt: (input.now ?? Date.now)(),
-    log: input.log ?? ((line) => process.stderr.write(`${line}\n`)),
+    log,
+    missingTemplates: createMissingTemplates(),
+    apiWatch: createApiWatch({ log, configFile: input.config.configFile }),
+    guardHost: createHostGuard(input.config.sites, log),
   }
 }

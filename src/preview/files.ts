@@ -5,6 +5,7 @@ import { contentTypeOf, IMMUTABLE_CACHE, NO_CACHE } from '../serve/content-types
 import { textResponse } from '../serve/http-checks.js'
 import { toSafeSegments } from '../serve/safe-path.js'
 import { buildMetaUrl, LATEST_MANIFEST_URL, localeOfLiveInitialDataUrl, RELOAD_EVENTS_URL } from '../shared/layout.js'
+import { publicMessage } from './api-errors.js'
 import { toApiRequestHeaders } from './api-headers.js'
 import { PREVIEW_BUILD_ID, type PreviewContext, type PreviewSite } from './context.js'
 
@@ -43,14 +44,13 @@ export async function serveInternal(
       { 'cache-control': NO_CACHE },
     )
   const locale = localeOfLiveInitialDataUrl(pathname)
-  if (locale !== undefined) return serveInitialData(request, url, locale, pickSite)
+  if (locale !== undefined) return serveInitialData(ctx, { request, url, locale }, pickSite)
   return textResponse(404, '404 Not Found')
 }
 
 async function serveInitialData(
-  request: Request,
-  url: URL,
-  locale: string,
+  ctx: PreviewContext,
+  { request, url, locale }: { request: Request; url: URL; locale: string },
   pickSite: (url: URL) => PreviewSite,
 ): Promise<Response> {
   let target: PreviewSite
@@ -68,10 +68,13 @@ async function serveInitialData(
       {},
       { headers: toApiRequestHeaders(request, target.site.api), signal: request.signal },
     )
+    ctx.apiWatch.saw(target.api.baseUrl)
     return jsonResponse(200, prepareInitialData(data).data)
   } catch (error) {
+    ctx.apiWatch.saw(target.api.baseUrl, error)
     const status = isSiteError(error) ? error.status : 500
-    return jsonResponse(status, { status, message: (error as Error).message })
+    // Without the API's address (issue 13, item 8).
+    return jsonResponse(status, { status, message: publicMessage(error) })
   }
 }
 

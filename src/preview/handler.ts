@@ -50,6 +50,9 @@ const plainError = (status: number, message: string): Response =>
 
 async function answer(ctx: PreviewContext, request: Request): Promise<Response> {
   const url = new URL(request.url)
+  // DNS rebinding (issue 13, item 1): only the hosts preview is meant to be reached by.
+  const wrongHost = ctx.guardHost(request.headers.get('host') ?? url.host)
+  if (wrongHost) return wrongHost
   const refused = checkRequest(request, url)
   if (refused) return refused
   if (isEngineUrl(url.pathname)) return serveInternal(ctx, request, url, (u) => pickSite(ctx, request, u))
@@ -63,7 +66,7 @@ async function answer(ctx: PreviewContext, request: Request): Promise<Response> 
     if (!isSiteError(error)) throw error
     return plainError(error.status, isBotRequest(request) ? '' : error.message)
   }
-  return (await servePayload(target, request, url)) ?? answerPage(ctx, request, url, target)
+  return (await servePayload(ctx, target, request, url)) ?? answerPage(ctx, request, url, target)
 }
 
 /** The HTML of one page path: the page, a redirect, or the error page (plain text for bots). */
@@ -71,7 +74,8 @@ async function answerPage(ctx: PreviewContext, request: Request, url: URL, targe
   const checked = normalizePagePath(url.pathname)
   const path = checked.ok ? checked.path : url.pathname
   const locale = getLocaleFromPath(path, target.site.i18n)
-  const debug = url.searchParams.has('debug')
+  // Raw API errors and stack traces only when the one running preview asked for them (issue 13, item 9).
+  const debug = url.searchParams.has('debug') && target.site.features.debug
   const editorPreview =
     target.site.features.contentPreview && url.searchParams.get(target.site.preview.queryParam) === '1'
   const view: HtmlView = {
@@ -92,7 +96,7 @@ async function answerPage(ctx: PreviewContext, request: Request, url: URL, targe
     // The error page still gets the locale's header and footer when initial data answers.
     const initial = await target.api
       .getInitialData(locale, { path: '/' }, { headers, signal: request.signal })
-      .catch(() => undefined)
+      .catch((error: unknown) => void ctx.apiWatch.saw(target.api.baseUrl, error))
     const initialData = initial ? prepareInitialData(initial.data).data : EMPTY_INITIAL_DATA
     return htmlResponse(
       ctx,
@@ -111,6 +115,7 @@ async function answerPage(ctx: PreviewContext, request: Request, url: URL, targe
     debug,
     signal: request.signal,
   })
+  ctx.apiWatch.saw(target.api.baseUrl, loaded.type === 'page' ? loaded.failure : undefined)
   const proxied = toProxiedResponseHeaders(loaded.apiHeaders, target.site.api)
   if (loaded.type === 'redirect') {
     const redirect = checkRedirectTarget(loaded.to, target.site.baseUrl)

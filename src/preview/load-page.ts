@@ -3,6 +3,7 @@ import { FetchError, isSiteError, SiteError } from '../errors.js'
 import { prepareInitialData, preparePage } from '../render/prepare.js'
 import type { PageError } from '../shared/contract.js'
 import type { InitialData, PageData } from '../shared/types.js'
+import { apiUnreachableHint, publicMessage, unansweredCall } from './api-errors.js'
 import type { PreviewSite } from './context.js'
 
 /**
@@ -34,6 +35,8 @@ export type LoadedPage =
       page: PageData | null
       initialData: InitialData
       error?: PageError
+      /** The API call that failed, as thrown (for the terminal: see ApiWatch). */
+      failure?: unknown
       apiHeaders: Array<Record<string, string> | undefined>
     }
 
@@ -43,20 +46,19 @@ export const EMPTY_INITIAL_DATA: InitialData = { navigation: [], i18n: [] }
 const notAPage = (path: string): SiteError =>
   new SiteError('API_BAD_RESPONSE', `The API answer for ${path} is not a page (no numeric id)`, { status: 502 })
 
-/** `HTTP 500 (GET http://api.internal/x)` -> `HTTP 500`: the suffix the API client adds to its messages. */
-const API_CALL_SUFFIX_RE = / \(GET [^)]*\)$/
-
-/** The error shown by the error page; `raw` (the API's status, URL and body) only with `?debug`. */
+/** The error shown by the error page; `raw` (the API's status, URL and body) only with `debug` (`?debug` and `features.debug`). */
 export function toPageError(error: unknown, path: string, debug: boolean): PageError {
   const status = isSiteError(error) ? error.status : 500
-  const message =
-    error instanceof FetchError && error.code === 'API_HTTP' && status === 404
-      ? `Page not found: ${path}`
-      : error instanceof Error
-        ? error.message
-        : String(error)
-  // The API's address stays out of the page (and its boot JSON) unless `?debug` asks for it.
-  if (!debug) return { status, message: message.replace(API_CALL_SUFFIX_RE, '') }
+  const notFound = error instanceof FetchError && error.code === 'API_HTTP' && status === 404
+  // The API's address stays out of the page (and its boot JSON) unless debugging is on.
+  const message = notFound ? `Page not found: ${path}` : publicMessage(error)
+  const unanswered = unansweredCall(error)
+  const shown: PageError = {
+    status,
+    message,
+    ...(unanswered ? { hint: apiUnreachableHint(publicMessage(unanswered)) } : {}),
+  }
+  if (!debug) return shown
   const raw =
     error instanceof FetchError
       ? {
@@ -70,7 +72,7 @@ export function toPageError(error: unknown, path: string, debug: boolean): PageE
       : isSiteError(error)
         ? { code: error.code, status: error.status, message: error.message }
         : { message }
-  return { status, message, raw }
+  return { ...shown, raw }
 }
 
 /** The query initial data is asked with: the page's allowed parameters, never `type` (it would replace the endpoint's own). */
@@ -107,7 +109,15 @@ export async function loadPage(q: PageQuery): Promise<LoadedPage> {
   if (initialAnswer.status === 'rejected') {
     // `Initial Data is unavailable: …` is fatal (SPEC point 8): shown instead of the page.
     const error = toPageError(initialAnswer.reason, q.path, q.debug)
-    return { type: 'page', status: error.status, page: null, initialData, error, apiHeaders }
+    return {
+      type: 'page',
+      status: error.status,
+      page: null,
+      initialData,
+      error,
+      failure: initialAnswer.reason,
+      apiHeaders,
+    }
   }
   if (initialAnswer.value) initialData = prepareInitialData(initialAnswer.value.data).data
 
@@ -115,7 +125,15 @@ export async function loadPage(q: PageQuery): Promise<LoadedPage> {
     const reason: unknown = pageAnswer.status === 'rejected' ? pageAnswer.reason : undefined
     const error = toPageError(reason, q.path, q.debug)
     const data = reason instanceof FetchError ? reason.data : undefined
-    return { type: 'page', status: error.status, page: preparePage(data).page, initialData, error, apiHeaders }
+    return {
+      type: 'page',
+      status: error.status,
+      page: preparePage(data).page,
+      initialData,
+      error,
+      failure: reason,
+      apiHeaders,
+    }
   }
   const page = preparePage(result.data).page
   if (page) return { type: 'page', status: 200, page, initialData, apiHeaders }

@@ -5,7 +5,7 @@ import { liveInitialDataUrl } from '../shared/layout.js'
 import { checkRedirectTarget } from '../shared/redirect-target.js'
 import { fromPayloadUrl, getLocaleFromPath, normalizePagePath } from '../shared/url.js'
 import { toApiRequestHeaders, toProxiedResponseHeaders } from './api-headers.js'
-import { PREVIEW_BUILD_ID, type PreviewSite } from './context.js'
+import { PREVIEW_BUILD_ID, type PreviewContext, type PreviewSite } from './context.js'
 import { jsonResponse, jsonTextResponse } from './files.js'
 import { loadPage } from './load-page.js'
 
@@ -14,7 +14,12 @@ import { loadPage } from './load-page.js'
  * build writes, so client navigation works in preview as on the static site.
  * Undefined when the URL is not a payload URL.
  */
-export async function servePayload(target: PreviewSite, request: Request, url: URL): Promise<Response | undefined> {
+export async function servePayload(
+  ctx: Pick<PreviewContext, 'apiWatch'>,
+  target: PreviewSite,
+  request: Request,
+  url: URL,
+): Promise<Response | undefined> {
   const pagePath = fromPayloadUrl(url.pathname)
   if (pagePath === undefined) return undefined
   const checked = normalizePagePath(pagePath)
@@ -35,6 +40,7 @@ export async function servePayload(target: PreviewSite, request: Request, url: U
     debug: false,
     signal: request.signal,
   })
+  ctx.apiWatch.saw(target.api.baseUrl, loaded.type === 'page' ? loaded.failure : undefined)
   const headers = toProxiedResponseHeaders(loaded.apiHeaders, target.site.api)
   const base = { buildId: PREVIEW_BUILD_ID, locale, path }
   if (loaded.type === 'redirect') {

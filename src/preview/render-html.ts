@@ -1,5 +1,6 @@
 import { SiteError } from '../errors.js'
 import { assemblePage, type PageView } from '../render/assemble.js'
+import { describeMissingTemplate } from '../render/missing-templates.js'
 import { liveInitialDataUrl, RELOAD_EVENTS_URL } from '../shared/layout.js'
 import { PREVIEW_BUILD_ID, type PreviewContext, type PreviewSite } from './context.js'
 import { EMPTY_INITIAL_DATA } from './load-page.js'
@@ -22,6 +23,9 @@ function renderOnce(ctx: PreviewContext, view: HtmlView): { html: string; status
     },
     { ...fields, initialDataUrl: liveInitialDataUrl(fields.locale) },
   )
+  // Once per layout or type until templates change (a new context): the developer adds the file, or not.
+  for (const missing of ctx.missingTemplates.add(view.path, assembled.fallbacks))
+    ctx.log(`preview: note: ${describeMissingTemplate(missing, { count: false })}`)
   return { html: assembled.html, status: assembled.status }
 }
 

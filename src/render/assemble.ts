@@ -15,6 +15,7 @@ import type {
   PublicSiteInfo,
   RenderMode,
   RenderState,
+  TemplateFallback,
 } from '../shared/contract.js'
 import type { InitialData, PageData } from '../shared/types.js'
 import { jsonWithMember, pagePayloadJson } from './payload.js'
@@ -61,6 +62,8 @@ export interface AssembledPage {
   payload: string | undefined
   status: number
   problems: DataProblem[]
+  /** Layouts and content element types the page rendered with `Default` (see RenderResult). */
+  fallbacks: TemplateFallback[]
 }
 
 // The visitor's assets (template chunks included, so that the page preloads what it hydrates with) plus the editor's.
@@ -125,5 +128,5 @@ export function assemblePage(ctx: AssemblyContext, view: PageView): AssembledPag
           },
           pageJson,
         )
-  return { state, html, payload, status: result.status, problems: result.problems }
+  return { state, html, payload, status: result.status, problems: result.problems, fallbacks: result.fallbacks ?? [] }
 }

@@ -19,7 +19,7 @@ export function renderPage(state: RenderState, registry: TemplateRegistry): Rend
   const skipped: DataProblem[] = []
   for (;;) {
     const problems: DataProblem[] = []
-    const trace: RenderTrace = { stack: [], skip }
+    const trace: RenderTrace = { stack: [], skip, fallbacks: [] }
     try {
       const appHtml = renderToString(<SiteApp state={state} registry={registry} problems={problems} trace={trace} />)
       return {
@@ -29,6 +29,7 @@ export function renderPage(state: RenderState, registry: TemplateRegistry): Rend
         bodyAttrs: { class: getBodyClass(state) },
         status: state.status,
         problems: [...skipped, ...problems],
+        fallbacks: trace.fallbacks,
       }
     } catch (error) {
       const failed = trace.stack.at(-1)

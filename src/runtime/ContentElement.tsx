@@ -11,7 +11,7 @@ import type { RenderTrace } from './context.js'
 import { ElementContext, useSiteContext } from './context.js'
 import { checkElement, isFrameless } from './element.js'
 import { Frame } from './Frame.js'
-import { resolveContent } from './names.js'
+import { findContent, resolveContent } from './names.js'
 
 class ElementBoundary extends Component<{ children?: ReactNode }, { failed: boolean }> {
   override state = { failed: false }
@@ -79,7 +79,9 @@ export function ElementBody({
     index,
     element: el,
   }
-  const body = createElement(resolveContent(ctx.registry, el.type), props)
+  const own = findContent(ctx.registry, el.type)
+  if (!own) ctx.trace?.fallbacks.push({ kind: 'content', name: el.type })
+  const body = createElement(own ?? resolveContent(ctx.registry, el.type), props)
   return (
     <ElementContext.Provider value={{ element: el, index, frameless: isFrameless(el.appearance) }}>
       <ElementBoundary>{framed ? <Frame element={el}>{body}</Frame> : body}</ElementBoundary>

@@ -8,7 +8,7 @@ import type { NavEntry } from '../shared/types.js'
 import { type RenderTrace, SiteContext, type SiteContextValue } from './context.js'
 import { isRecord } from './element.js'
 import { pageLanguages } from './languages.js'
-import { resolveLayout } from './names.js'
+import { findLayout, resolveLayout } from './names.js'
 
 /** Id of the empty element the browser client turns into the route loading bar. */
 export const LOADING_BAR_ID = 'site-loading-bar'
@@ -30,6 +30,13 @@ export interface SiteAppProps {
   keptMain?: { __html: string }
 }
 
+interface MainProps {
+  state: RenderState
+  registry: TemplateRegistry
+  problems: DataProblem[]
+  trace?: RenderTrace
+}
+
 const isOn = (flag: unknown): boolean => flag === true || flag === 1 || flag === '1'
 
 /** The top menu: the children of the site root `navigation[0]` (contract 4.2). */
@@ -38,18 +45,13 @@ export function topNavigation(state: RenderState): NavEntry[] {
   return isRecord(root) && Array.isArray(root.children) ? root.children : []
 }
 
-function Main({
-  state,
-  registry,
-  problems,
-}: {
-  state: RenderState
-  registry: TemplateRegistry
-  problems: DataProblem[]
-}) {
+function Main({ state, registry, problems, trace }: MainProps) {
   const { page } = state
   if (page) {
-    const Layout = resolveLayout(registry, page.appearance?.backendLayout)
+    const backendLayout = page.appearance?.backendLayout
+    const own = findLayout(registry, backendLayout)
+    if (!own) trace?.fallbacks.push({ kind: 'layout', name: String(backendLayout) })
+    const Layout = own ?? resolveLayout(registry, backendLayout)
     return <Layout content={isRecord(page.content) ? page.content : {}} page={page} />
   }
   if (state.status < 400) problems.push({ kind: 'INVALID_DATA', message: `${state.path}: no page data to render` })
@@ -86,7 +88,7 @@ export function SiteApp({ state, registry, problems, trace, keptMain }: SiteAppP
         <main key="kept" id={MAIN_ID} tabIndex={-1} dangerouslySetInnerHTML={keptMain} />
       ) : (
         <main key="rendered" id={MAIN_ID} tabIndex={-1}>
-          <Main state={value.site} registry={registry} problems={value.problems} />
+          <Main state={value.site} registry={registry} problems={value.problems} trace={trace} />
         </main>
       )}
       <Footer />

@@ -4,7 +4,13 @@
  * problems into it, the browser passes a throwaway array.
  */
 import { createContext, useContext } from 'react'
-import type { DataProblem, DataProblemKind, RenderState, TemplateRegistry } from '../shared/contract.js'
+import type {
+  DataProblem,
+  DataProblemKind,
+  RenderState,
+  TemplateFallback,
+  TemplateRegistry,
+} from '../shared/contract.js'
 import type { ContentElement } from '../shared/types.js'
 import { localeHome } from '../shared/url.js'
 import { localeKey, pickLocale } from './texts.js'
@@ -15,6 +21,8 @@ export interface RenderTrace {
   stack: ContentElement[]
   /** Uids of elements not to render. */
   skip: ReadonlySet<number>
+  /** Layouts and content element types rendered with `Default`, once per use (for the build report). */
+  fallbacks: TemplateFallback[]
 }
 
 /** What templates see through `useSite()`: the render state, `debug` only ever true in preview. */

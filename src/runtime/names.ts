@@ -23,13 +23,23 @@ export function pascalCase(name: string): string {
 // Own properties only: a type called `constructor` must not find Object.prototype.constructor.
 const pick = <T>(map: Record<string, T>, key: string): T | undefined => (Object.hasOwn(map, key) ? map[key] : undefined)
 
+/** The layout component of a backend layout name (none named: `Default`); undefined when the name has no template. */
+export function findLayout(registry: TemplateRegistry, backendLayout: unknown): ComponentType<LayoutProps> | undefined {
+  const name = typeof backendLayout === 'string' && backendLayout !== '' ? pascalCase(backendLayout) : 'Default'
+  return pick(registry.layouts, name)
+}
+
+/** The component of a content element type; undefined when the type has no template. */
+export function findContent(registry: TemplateRegistry, type: string): ComponentType<ContentElementProps> | undefined {
+  return pick(registry.content, pascalCase(type))
+}
+
 /** The layout component of a backend layout name; `Default` when none matches. */
 export function resolveLayout(registry: TemplateRegistry, backendLayout: unknown): ComponentType<LayoutProps> {
-  const name = typeof backendLayout === 'string' && backendLayout !== '' ? pascalCase(backendLayout) : 'Default'
-  return pick(registry.layouts, name) ?? (registry.layouts.Default as ComponentType<LayoutProps>)
+  return findLayout(registry, backendLayout) ?? (registry.layouts.Default as ComponentType<LayoutProps>)
 }
 
 /** The component of a content element type; `Default` when none matches. */
 export function resolveContent(registry: TemplateRegistry, type: string): ComponentType<ContentElementProps> {
-  return pick(registry.content, pascalCase(type)) ?? (registry.content.Default as ComponentType<ContentElementProps>)
+  return findContent(registry, type) ?? (registry.content.Default as ComponentType<ContentElementProps>)
 }

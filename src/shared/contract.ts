@@ -25,6 +25,8 @@ export interface PageError {
   status: number
   message: string
   raw?: unknown
+  /** Preview: what the editor can do about it (the API did not answer: which option to check). */
+  hint?: string
 }
 
 /** Everything one render needs. The same value hydrates the browser (see `BootState`). */
@@ -78,6 +80,15 @@ export interface RenderResult {
   status: number
   /** Problems found in the data (skipped elements, refused links): listed in the build report. */
   problems: DataProblem[]
+  /** Each time a backend layout or content element type the page uses had no template of its own and `Default` stood in. */
+  fallbacks?: TemplateFallback[]
+}
+
+/** A backend layout or content element type rendered with `Default`: `{ kind: 'content', name: 'textpic' }`. */
+export interface TemplateFallback {
+  kind: 'layout' | 'content'
+  /** As the API sends it (`appearance.backendLayout`, the element's `type`). */
+  name: string
 }
 
 // ---- What templates/ provides (the registry) -------------------------------------------

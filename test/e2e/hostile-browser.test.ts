@@ -6,7 +6,6 @@
  * happen after load, after synthetic events on every element, nor after client
  * navigations through the page's links.
  */
-import { existsSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { type Browser, type BrowserContext, chromium, type Dialog, type Page } from 'playwright-core'
@@ -14,8 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningServer, startStaticServer } from '../../src/serve/server.js'
 import { buildHostileSite, type HostileBuild } from '../integration/hostile-helpers.js'
 import { isSameDocument, markDocument, waitForHydration } from './helpers/browser.js'
-
-const CHROMIUM = '/usr/bin/chromium'
+import { CHROMIUM_PATH, hasChromium } from './helpers/chromium-path.js'
 
 const PAGES = [
   '/',
@@ -135,7 +133,7 @@ const provokeHandlers = (page: Page) =>
     }
   })
 
-describe.skipIf(!existsSync(CHROMIUM))('hostile corpus in Chromium (issue 7)', () => {
+describe.skipIf(!hasChromium)('hostile corpus in Chromium (issue 7)', () => {
   let site: HostileBuild
   let server: RunningServer
   let browser: Browser
@@ -145,7 +143,7 @@ describe.skipIf(!existsSync(CHROMIUM))('hostile corpus in Chromium (issue 7)', (
     ;[site, browser] = await Promise.all([
       buildHostileSite(),
       chromium.launch({
-        executablePath: CHROMIUM,
+        executablePath: CHROMIUM_PATH,
         headless: true,
         // Names other than 127.0.0.1 do not resolve: a payload cannot reach evil.example.
         args: [

@@ -33,6 +33,8 @@ interface BarSnapshot {
   state: string
   color: string
   height: number
+  /** `performance.now()` when the state was seen. */
+  at: number
 }
 
 /** Records the bar's `data-state` (with its colour and height) each time it changes from now on. */
@@ -46,6 +48,7 @@ const recordBarStates = (page: Page) =>
         state: bar.getAttribute('data-state') ?? '',
         color: getComputedStyle(bar).backgroundColor,
         height: bar.getBoundingClientRect().height,
+        at: performance.now(),
       }),
     ).observe(bar, { attributes: true, attributeFilter: ['data-state'] })
   })
@@ -101,9 +104,11 @@ describe.skipIf(!hasChromium)('route loading bar (issue 5)', () => {
     expect(shown).toEqual({ height: LOADING_BAR.heightPx, opacity: '1', position: 'fixed', top: 0 })
     await waitForPageView(page, target, 2)
     await page.waitForSelector('#site-loading-bar[data-state="idle"]', { state: 'attached' })
-    expect(
-      await page.evaluate(() => getComputedStyle(document.getElementById('site-loading-bar') as HTMLElement).opacity),
-    ).toBe('0')
+    // Idle fades the bar out (a CSS transition): how far it got when the test looks depends on the
+    // machine's load (issue 15, item 1), so wait for the end of the fade, not a moment of it.
+    await page.waitForFunction(
+      () => getComputedStyle(document.getElementById('site-loading-bar') as HTMLElement).opacity === '0',
+    )
     expect(await isSameDocument(page)).toBe(true)
     expect(problems.errors).toEqual([])
     await context.close()
@@ -116,10 +121,23 @@ describe.skipIf(!hasChromium)('route loading bar (issue 5)', () => {
     // templates are already in (this also keeps the test independent of the machine's load).
     await page.hover(`footer a[href="${target}"]`)
     await page.waitForLoadState('networkidle')
-    await scriptClick(page, target)
+    // When the navigation started and when its page was shown, in the page's own clock.
+    const clickedAt = await page.evaluate((href) => {
+      const w = window as unknown as { __shownAt?: number }
+      window.addEventListener('site:page', () => (w.__shownAt ??= performance.now()))
+      const at = performance.now()
+      ;(document.querySelector(`footer a[href="${href}"]`) as HTMLElement).click()
+      return at
+    }, target)
     await waitForPageView(page, target, 2)
     await page.waitForTimeout(LOADING_BAR.throttleMs + 100)
-    expect((await barStates(page)).map((snapshot) => snapshot.state)).not.toContain('loading')
+    const shownAt = await page.evaluate(() => (window as unknown as { __shownAt: number }).__shownAt)
+    const loading = (await barStates(page)).filter((snapshot) => snapshot.state === 'loading')
+    // Never before the throttle; and not at all when the page came within it. How long the navigation
+    // takes depends on the machine's load (issue 15, item 1): on a busy one it may outlast the throttle,
+    // and then showing the bar is right.
+    for (const snapshot of loading) expect(snapshot.at - clickedAt).toBeGreaterThanOrEqual(LOADING_BAR.throttleMs)
+    if (shownAt - clickedAt < LOADING_BAR.throttleMs) expect(loading).toEqual([])
     expect(await isSameDocument(page)).toBe(true)
     expect(problems.errors).toEqual([])
     await context.close()

@@ -13,7 +13,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bundleClient } from '../../src/hydration/bundle.js'
 import type { BootState, TemplateChunks } from '../../src/shared/contract.js'
 import { toHtmlFile } from '../../src/shared/url.js'
-import { hasChromium, isSameDocument, markDocument, openPage, waitForHydration } from './helpers/browser.js'
+import {
+  hasChromium,
+  isSameDocument,
+  markDocument,
+  openPage,
+  recordHydrationTime,
+  scriptsBeforeHydration,
+  waitForHydration,
+} from './helpers/browser.js'
 import { waitForPageView } from './helpers/pages.js'
 import { type BuiltSite, REPO_ROOT, useSiteAndBrowser } from './helpers/site.js'
 
@@ -69,11 +77,8 @@ describe.skipIf(!hasChromium)('templates loaded on demand (issue 5)', () => {
         w.__main = document.getElementById('main')
         w.__element = document.querySelector('#main [id^="c"]')
       })
-      window.addEventListener('site:page', (event) => {
-        const w = window as unknown as { __hydratedAt?: number }
-        if ((event as CustomEvent<{ kind: string }>).detail.kind === 'hydrate') w.__hydratedAt ??= performance.now()
-      })
     })
+    await recordHydrationTime(page)
     for (const [path, scripts] of [
       ['/', home],
       ['/case-studies', cases],
@@ -81,16 +86,7 @@ describe.skipIf(!hasChromium)('templates loaded on demand (issue 5)', () => {
     ] as const) {
       await page.goto(`${site.url}${path}`)
       await waitForHydration(page)
-      const before = await page.evaluate(() => {
-        const hydratedAt = (window as unknown as { __hydratedAt: number }).__hydratedAt
-        return performance
-          .getEntriesByType('resource')
-          .filter(
-            (entry) =>
-              entry.startTime < hydratedAt && /^\/_site\/assets\/[^/]+\.js$/.test(new URL(entry.name).pathname),
-          )
-          .map((entry) => new URL(entry.name).pathname)
-      })
+      const before = await scriptsBeforeHydration(page)
       expect(new Set(before), path).toEqual(new Set([scripts.entry, ...scripts.preloads]))
       // Hydration kept the server's elements of the main: the same nodes, still in the document.
       const kept = await page.evaluate(() => {
@@ -231,6 +227,7 @@ describe.skipIf(!hasChromium)('a template marked use client (issue 5)', () => {
         w.__main = document.getElementById('main')
       })
     })
+    await recordHydrationTime(page)
     await page.goto(`${site.url}/`)
     await waitForHydration(page)
     // The home page has two Text elements: 103 in a column, 1601 in a shortcut (not 'use client').
@@ -240,9 +237,8 @@ describe.skipIf(!hasChromium)('a template marked use client (issue 5)', () => {
     expect(
       await page.evaluate(() => [...(window as unknown as { __textEffects: number[] }).__textEffects].sort()),
     ).toEqual([103, 1601])
-    const loaded = await page.evaluate(() =>
-      performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname),
-    )
+    // Before it hydrated (once the client is idle, prefetched links load the templates of their pages too).
+    const loaded = await scriptsBeforeHydration(page)
     expect(loaded.filter((url) => others.has(url))).toEqual([])
     for (const url of island) expect(loaded).toContain(url)
     // The main is the server's element, kept; the islands work.

@@ -1,4 +1,3 @@
-/** Shared set-up of the build tests: config on the repo's templates, a render core and client bundle loaded once per file, file-tree helpers. */
 import { readdir, readFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'

@@ -9,14 +9,23 @@ export interface CliRun {
   stderr: string
 }
 
+export interface RunOptions {
+  cwd?: string
+  env?: Record<string, string>
+}
+
+/** `site ...args`: see runScript. */
+export const runSite = (args: string[], options: RunOptions = {}): Promise<CliRun> =>
+  runScript('bin/site.js', args, options)
+
 /**
- * `site ...args` with `CI=true` (no progress bar) and without the GitHub Actions variables of the
- * machine running the tests, unless `env` sets them.
+ * `node SCRIPT ...args` (`bin/site.js`, `scripts/demo.mjs`) to its end, as CI runs it: `CI=true` (no
+ * progress bar), without the GitHub Actions variables of the machine running the tests unless `env` sets them.
  */
-export function runSite(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<CliRun> {
+export function runScript(script: string, args: string[], options: RunOptions = {}): Promise<CliRun> {
   const { GITHUB_ACTIONS: _actions, GITHUB_STEP_SUMMARY: _summary, ...inherited } = process.env
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/site.js'), ...args], {
+    const child = spawn(process.execPath, [join(REPO_ROOT, script), ...args], {
       cwd: options.cwd ?? REPO_ROOT,
       env: { ...inherited, CI: 'true', ...options.env },
     })

@@ -164,8 +164,9 @@ describe('preview handler and the content API', () => {
       ],
     }
 
-    it('chooses the site by Host and answers an unknown host with 404 and the spec message', async () => {
-      const { handle } = await makeHandler({ apiUrl: demo.url, registry, user })
+    it('chooses the site by Host and answers an allowed host of no site with 404 and the spec message', async () => {
+      const allowed = { ...user, preview: { ...user.preview, allowedHosts: ['evil.example'] } }
+      const { handle } = await makeHandler({ apiUrl: demo.url, registry, user: allowed })
       const known = await handle(new Request('http://www.example.com:3000/about-us'))
       expect(known.status).toBe(200)
       await known.text()

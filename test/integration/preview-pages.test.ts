@@ -109,11 +109,16 @@ describe('preview handler: pages, errors, redirects, bots, editor preview', () =
     expect(html).not.toContain('HTTP 404 (GET')
   })
 
-  it('shows the raw error only with ?debug', async () => {
-    const html = await (await get('/no-such-page?debug')).text()
+  it('shows the raw error with ?debug when preview runs with features.debug (--debug)', async () => {
+    const debugging = await makeHandler({
+      apiUrl: api.url,
+      registry,
+      user: { ...DEMO_OPTIONS, features: { ...DEMO_OPTIONS.features, debug: true } },
+    })
+    const html = await (await debugging.handle(new Request('http://localhost:3000/no-such-page?debug'))).text()
     expect(html).toContain('HTTP 404 (GET')
     api.setFaults([{ path: '/services', kind: 'status500' }])
-    const failed = await get('/services?debug=1')
+    const failed = await debugging.handle(new Request('http://localhost:3000/services?debug=1'))
     expect(failed.status).toBe(500)
     expect(await failed.text()).toContain('Internal Server Error (demo fault)')
   })

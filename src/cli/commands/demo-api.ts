@@ -1,4 +1,4 @@
-import { startDemoApi } from '../../index.js'
+import { type DemoFault, describeDemoFault, initialDataFault, parseDemoFault, startDemoApi } from '../../index.js'
 import { handleError } from '../exit.js'
 import { waitForShutdown } from './shutdown.js'
 
@@ -8,18 +8,28 @@ export interface DemoApiCommandOptions {
   latency: number
   generate?: number
   everyKind?: boolean
+  /** `--fail PATH=STATUS`, repeatable. */
+  fail?: string[]
+  /** `--fail-initial[=STATUS]`: true, or the status. */
+  failInitial?: boolean | string
 }
 
 /** `site demo-api`: runs the bundled demo content API until SIGINT/SIGTERM. */
 export async function runDemoApiCommand(opts: DemoApiCommandOptions, global: { verbose?: boolean }): Promise<number> {
   try {
+    const faults: DemoFault[] = [
+      ...(opts.fail ?? []).map(parseDemoFault),
+      ...(opts.failInitial ? [initialDataFault(opts.failInitial === true ? undefined : opts.failInitial)] : []),
+    ]
     const api = await startDemoApi({
+      faults,
       port: opts.port,
       host: opts.host,
       latencyMs: opts.latency,
       generate: opts.generate ? { pagesPerLocale: opts.generate, everyKind: opts.everyKind === true } : undefined,
     })
     process.stdout.write(`Demo content API on ${api.url} (en /, pl /pl, de /de; initial data at /?type=834)\n`)
+    if (faults.length) process.stdout.write(`Failing on purpose: ${faults.map(describeDemoFault).join(', ')}\n`)
     await waitForShutdown()
     await api.close()
     return 0

@@ -9,6 +9,7 @@ export interface PreviewCommandOptions {
   port: number
   host: string
   watch: boolean
+  debug?: boolean
 }
 
 /** `site preview`: starts the preview server, prints its URL, and runs until SIGINT/SIGTERM. */
@@ -23,6 +24,7 @@ export async function runPreviewCommand(opts: PreviewCommandOptions, global: { v
       root: process.cwd(),
       ...(opts.config ? { configFile: opts.config } : {}),
       ...(opts.api ? { apiBaseUrl: opts.api } : {}),
+      ...(opts.debug ? { debug: true } : {}),
     }
     const config = await resolveConfig(inline)
     const server = await startPreviewServer({

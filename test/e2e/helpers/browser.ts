@@ -1,12 +1,11 @@
 /**
- * Debian's Chromium driven by playwright-core (never a downloaded browser), kept on
- * loopback: every host name but 127.0.0.1 fails to resolve.
+ * Chromium driven by playwright-core (Debian's, or CHROMIUM_PATH: see chromium-path.ts; never a
+ * downloaded browser), kept on loopback: every host name but 127.0.0.1 fails to resolve.
  */
-import { existsSync } from 'node:fs'
 import { type Browser, type BrowserContext, chromium, type Frame, type Page } from 'playwright-core'
+import { CHROMIUM_PATH } from './chromium-path.js'
 
-export const CHROMIUM_PATH = '/usr/bin/chromium'
-export const hasChromium = existsSync(CHROMIUM_PATH)
+export { CHROMIUM_PATH, hasChromium } from './chromium-path.js'
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
@@ -67,4 +66,35 @@ export async function waitForHydration(page: Page): Promise<void> {
   await page.waitForFunction(
     () => (window as unknown as Record<symbol, unknown>)[Symbol.for('site:page')] !== undefined,
   )
+}
+
+/**
+ * Records when the client announces that it hydrated the page (`site:page`, kind `hydrate`), as
+ * `performance.now()` time. Call before `goto`; read with `resourcesBeforeHydration`.
+ */
+export async function recordHydrationTime(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    window.addEventListener('site:page', (event) => {
+      const w = window as unknown as { __hydratedAt?: number }
+      if ((event as CustomEvent<{ kind: string }>).detail.kind === 'hydrate') w.__hydratedAt ??= performance.now()
+    })
+  })
+}
+
+/**
+ * Paths of the scripts under `/_site/assets/` that the page started to load before it hydrated.
+ * What loads after (the navigation chunk on idle, templates of prefetched links) depends on how
+ * long the test takes to ask, which on a loaded machine is anything (issue 15, item 1).
+ */
+export function scriptsBeforeHydration(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const hydratedAt = (window as unknown as { __hydratedAt?: number }).__hydratedAt
+    if (hydratedAt === undefined) throw new Error('no hydration recorded (recordHydrationTime before goto)')
+    return performance
+      .getEntriesByType('resource')
+      .filter(
+        (entry) => entry.startTime < hydratedAt && /^\/_site\/assets\/[^/]+\.js$/.test(new URL(entry.name).pathname),
+      )
+      .map((entry) => new URL(entry.name).pathname)
+  })
 }

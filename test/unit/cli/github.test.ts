@@ -9,6 +9,7 @@ const result = (over: Partial<BuildResult> = {}): BuildResult => ({
   outDir: '/out',
   pages: { total: 3, byLocale: { en: 2, pl: 1 }, paths: ['/', '/a', '/pl'] },
   redirects: [],
+  missingTemplates: [],
   failures: [
     {
       kind: 'BROKEN_NAV_LINK',

@@ -10,6 +10,7 @@ const result = (over: Partial<BuildResult> = {}): BuildResult => ({
   failures: [],
   skipped: [{ kind: 'UNSAFE_LINK', item: '/../x', reason: 'dot segment', from: '/' }],
   notes: [],
+  missingTemplates: [],
   bytesWritten: 2048,
   filesWritten: 9,
   durationMs: 1500,
@@ -34,6 +35,8 @@ describe('build summary', () => {
     )
     expect(text).toContain('/pl/x  500  API error: HTTP 500')
     expect(text).toContain('Build failed: 1 path(s) failed; /out was left as it was.')
+    // Its files went with the temporary folder (issue 15, item 6: it said 'Written: 170 files').
+    expect(text).not.toContain('Written')
   })
 
   it('has a JSON form for pipelines', () => {

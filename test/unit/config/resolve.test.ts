@@ -136,6 +136,38 @@ describe('sites', () => {
     expect(sites[1]!.i18n).toEqual({ default: 'de', locales: ['en', 'pl', 'de'] })
   })
 
+  it('gives each of several sites an output folder of its own, unless the file names one (issue 15)', async () => {
+    const file = await write('config/multi.json', JSON.stringify(multi))
+    const { sites } = await resolveConfig({ root, configFile: file })
+    expect(sites.map((s) => s.build.outDir)).toEqual([
+      '.output/www.example.com/public',
+      '.output/www.example.de/public',
+    ])
+    // --out is one run's folder (with --site): it applies as given.
+    const once = await resolveConfig({ root, configFile: file, outDir: 'out' })
+    expect(once.sites.map((s) => s.build.outDir)).toEqual(['out', 'out'])
+    // One site keeps the plain default.
+    const single = await write('config/single.json', JSON.stringify({ ...multi, sites: [multi.sites[0]] }))
+    expect((await resolveConfig({ root, configFile: single })).sites[0]!.build.outDir).toBe('.output/public')
+  })
+
+  it('refuses two sites that would build into the same folder, naming the key', async () => {
+    const shared = { ...multi, build: { outDir: 'dist' } }
+    const file = await write('config/shared.json', JSON.stringify(shared))
+    await expect(resolveConfig({ root, configFile: file })).rejects.toThrow(
+      "  - sites[1].build.outDir: 'dist' is also the output folder of sites[0] (www.example.com): each site needs a folder of its own",
+    )
+    const own = {
+      ...shared,
+      sites: [multi.sites[0], { ...multi.sites[1], build: { outDir: 'dist-de/' } }],
+    }
+    const ok = await write('config/own.json', JSON.stringify(own))
+    expect((await resolveConfig({ root, configFile: ok })).sites.map((s) => s.build.outDir)).toEqual([
+      'dist',
+      'dist-de/',
+    ])
+  })
+
   it('selects by host, with the spec message for an unknown host', async () => {
     const file = await write('config/multi.json', JSON.stringify(multi))
     const { sites } = await resolveConfig({ root, configFile: file })

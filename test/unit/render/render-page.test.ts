@@ -100,6 +100,29 @@ describe('layouts and the page class', () => {
     expect(unknown.appHtml).toContain('layout--default')
   })
 
+  it('reports each layout and content element type that had no template of its own (issue 15)', () => {
+    const page = makePage(
+      [
+        makeElement('text', { header: 'Known' }),
+        { ...makeElement('textpic_custom', { header: 'Unknown' }), id: 12 },
+        { ...makeElement('textpic_custom', { header: 'Again' }), id: 13 },
+        { ...makeElement('shortcut', { shortcut: [{ ...makeElement('nested_thing', {}), id: 14 }] }), id: 15 },
+      ],
+      { appearance: { backendLayout: 'pagets__landing' } },
+    )
+    const result = renderPage(makeState({ page }), registry)
+    expect(result.appHtml).toContain('layout--default')
+    expect(result.fallbacks).toEqual([
+      { kind: 'layout', name: 'pagets__landing' },
+      { kind: 'content', name: 'textpic_custom' },
+      { kind: 'content', name: 'textpic_custom' },
+      { kind: 'content', name: 'nested_thing' },
+    ])
+    // A page without a backend layout, and types that have their file, fall back to nothing.
+    const plain = makePage([makeElement('text', { header: 'Known' })], { appearance: {} })
+    expect(renderPage(makeState({ page: plain }), registry).fallbacks).toEqual([])
+  })
+
   it('builds the page class from the page id and layout', () => {
     const result = renderPage(
       makeState({ page: makePage([], { id: 31, appearance: { layout: 'layout-2' } }) }),

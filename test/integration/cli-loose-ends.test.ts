@@ -1,0 +1,111 @@
+/**
+ * Issue 15, item 6: the CLI's loose ends, through the real executable (bin/site.js, compiled dist/) and
+ * scripts/demo.mjs: --version, a busy port for demo-api and `npm run demo`, a failed build that said
+ * 'Written: N files', and demo-api's faults from the shell (--fail, --fail-initial).
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { createServer, type Server } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { REPO_ROOT } from './build-helpers.js'
+import { runScript, runSite } from './cli-helpers.js'
+import { startCli } from './preview-helpers.js'
+
+const run = runScript
+const site = (args: string[]) => runSite(args)
+
+let busy: Server
+let busyPort: number
+let dir: string
+
+beforeAll(async () => {
+  busy = createServer()
+  await new Promise<void>((done) => busy.listen(0, '127.0.0.1', done))
+  busyPort = (busy.address() as { port: number }).port
+  dir = await mkdtemp(join(tmpdir(), 'site-cli-loose-ends-'))
+})
+afterAll(async () => {
+  await new Promise<void>((done) => busy.close(() => done()))
+  await rm(dir, { recursive: true, force: true })
+})
+
+describe('site CLI loose ends (issue 15, item 6)', () => {
+  it('--version prints the version of package.json', async () => {
+    const { version } = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }
+    for (const flag of ['--version', '-V']) {
+      const res = await site([flag])
+      expect(res.code).toBe(0)
+      expect(res.stdout).toBe(`${version}\n`)
+    }
+  })
+
+  it('demo-api on a busy port says so and how to choose another, exit 2, no stack', async () => {
+    const res = await site(['demo-api', '--port', String(busyPort)])
+    expect(res.code).toBe(2)
+    expect(res.stderr).toBe(`Port ${busyPort} on 127.0.0.1 is already in use; pass --port N\n`)
+  })
+
+  it('npm run demo on a busy port names its own way to choose another', async () => {
+    const site = await run('scripts/demo.mjs', ['--port', String(busyPort)])
+    expect(site.code).toBe(2)
+    expect(site.stderr).toBe(
+      `npm run demo: port ${busyPort} for the site is already in use; choose another with npm run demo -- --port N (or PORT=N)\n`,
+    )
+    const api = await run('scripts/demo.mjs', ['--port', '1', '--api-port', String(busyPort)])
+    expect(api.code).toBe(2)
+    expect(api.stderr).toContain(`port ${busyPort} for the demo API is already in use`)
+  })
+
+  it('demo-api refuses a --fail it cannot read, naming the flag', async () => {
+    const res = await site(['demo-api', '--port', '0', '--fail', 'about-us=500'])
+    expect(res.code).toBe(2)
+    expect(res.stderr).toContain('--fail expects PATH=STATUS')
+    expect(res.stderr).toContain('"about-us=500"')
+  })
+
+  it('demo-api --fail PATH=STATUS fails that path; a build against it fails, names it and writes nothing', async () => {
+    const api = startCli(
+      ['demo-api', '--port', '0', '--fail', '/services=503', '--fail', '/about-us?x=1=reset'],
+      REPO_ROOT,
+      // Both lines: the banner names the faults.
+      /Demo content API on (http:\/\/\S+) .*\nFailing on purpose: ([^\n]*)\n/,
+    )
+    try {
+      const [, url, failing] = await api.started
+      expect(failing).toBe('/services -> 503, /about-us?x=1 -> reset')
+      expect((await fetch(`${url}/services`)).status).toBe(503)
+      expect((await fetch(`${url}/about-us`)).status).toBe(200)
+      await expect(fetch(`${url}/about-us?x=1`)).rejects.toThrow()
+      const out = join(dir, 'out')
+      const build = await site(['build', '--api', url as string, '--out', out])
+      expect(build.code).toBe(1)
+      expect(build.stdout + build.stderr).toMatch(/\/services\s+503/)
+      expect(build.stdout + build.stderr).toContain(`Build failed: 1 path(s) failed; ${out} was left as it was.`)
+      expect(build.stdout + build.stderr).not.toContain('Written:')
+    } finally {
+      api.child.kill('SIGTERM')
+      await api.exited
+    }
+  })
+
+  it('demo-api --fail-initial fails initial data of every locale: the build stops with the spec message', async () => {
+    const api = startCli(
+      ['demo-api', '--port', '0', '--fail-initial'],
+      REPO_ROOT,
+      /Demo content API on (http:\/\/[^ ]+) /,
+    )
+    try {
+      const [, url] = await api.started
+      for (const path of ['/?type=834', '/pl?type=834', '/de/?type=834'])
+        expect((await fetch(`${url}${path}`)).status, path).toBe(500)
+      expect((await fetch(`${url}/about-us`)).status).toBe(200)
+      const build = await site(['build', '--api', url as string, '--out', join(dir, 'out-initial')])
+      expect(build.code).toBe(1)
+      expect(build.stderr).toContain('Initial Data is unavailable: HTTP 500')
+    } finally {
+      api.child.kill('SIGTERM')
+      await api.exited
+    }
+  })
+})
