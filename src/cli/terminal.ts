@@ -37,3 +37,8 @@ export function toTerminalLine(text: string): string {
 
 /** Text of several lines (an error message, commander's usage): each line escaped, the line breaks kept. */
 export const toTerminalText = (text: string): string => text.split('\n').map(toTerminalLine).join('\n')
+
+/** Writes one line of a server's log to stderr, escaped (CMS text and paths pass through these lines). */
+export const printLine = (line: string): void => {
+  process.stderr.write(`${toTerminalText(line)}\n`)
+}

@@ -12,6 +12,8 @@ export interface StaticServerOptions {
   host: string
   /** 0 picks a free port. */
   port: number
+  /** Where unexpected errors are reported, one line each; stderr by default. */
+  log?: (line: string) => void
 }
 
 export interface RunningServer {
@@ -49,10 +51,9 @@ export async function startStaticServer(options: StaticServerOptions): Promise<R
   const info = await stat(dir).catch(() => undefined)
   if (!info?.isDirectory())
     throw new SiteError('USAGE', `Folder not found: ${dir} (run \`site build\` first, or pass the folder to serve)`)
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
   const server = createServer(
-    toNodeListener(createStaticHandler({ dir }), (error) =>
-      process.stderr.write(`serve: ${(error as Error).message}\n`),
-    ),
+    toNodeListener(createStaticHandler({ dir }), (error) => log(`serve: ${(error as Error).message}`)),
   )
   const url = await listen(server, options.host, options.port)
   return { url, close: () => closeServer(server) }

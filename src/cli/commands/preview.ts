@@ -1,5 +1,6 @@
 import type { InlineConfig } from '../../index.js'
 import { handleError } from '../exit.js'
+import { printLine } from '../terminal.js'
 import { waitForShutdown } from './shutdown.js'
 
 export interface PreviewCommandOptions {
@@ -33,6 +34,7 @@ export async function runPreviewCommand(opts: PreviewCommandOptions, global: { v
       port: opts.port,
       watch: opts.watch,
       inline,
+      log: printLine,
       ...(opts.site ? { site: opts.site } : {}),
     })
     const hosts = config.sites.flatMap((s) => s.hostnames)

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { DEFAULTS, isSiteError, resolveConfig, startStaticServer } from '../../index.js'
 import { handleError } from '../exit.js'
+import { printLine } from '../terminal.js'
 import { waitForShutdown } from './shutdown.js'
 
 /** The folder `site serve` serves without DIR: `build.outDir` of the config (which needs no API here), else `.output/public`. */
@@ -24,7 +25,7 @@ export async function runServeCommand(
   try {
     const root = process.cwd()
     const folder = dir ? resolve(root, dir) : await defaultDir(root, opts.config)
-    const server = await startStaticServer({ dir: folder, host: opts.host, port: opts.port })
+    const server = await startStaticServer({ dir: folder, host: opts.host, port: opts.port, log: printLine })
     process.stdout.write(`Serving ${folder} at ${server.url}/\n`)
     await waitForShutdown()
     await server.close()

@@ -1,7 +1,7 @@
 /** Issue 13, item 7: CMS text in what the CLI prints may break no line and start no GitHub Actions command. */
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
-import { toTerminalLine, toTerminalText } from '../../../src/cli/terminal.js'
+import { describe, expect, it, vi } from 'vitest'
+import { printLine, toTerminalLine, toTerminalText } from '../../../src/cli/terminal.js'
 
 /** What GitHub Actions' runner reads as a command: `::` first after white space, or `##[` anywhere. */
 const isWorkflowCommand = (line: string): boolean => /^\s*::/.test(line) || line.includes('##[')
@@ -40,5 +40,22 @@ describe('toTerminalText', () => {
     expect(toTerminalText('Templates failed to compile:\n  ::error::x\n\u001b[2J')).toBe(
       'Templates failed to compile:\n  \\x3a:error::x\n\\x1b[2J',
     )
+  })
+})
+
+describe('printLine: the servers’ log lines (preview, serve)', () => {
+  it('escapes what it writes to stderr', () => {
+    const written: string[] = []
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk))
+      return true
+    })
+    try {
+      printLine('preview: Rendering /x failed: ::error::pwned\n::warning::too')
+    } finally {
+      spy.mockRestore()
+    }
+    expect(written).toEqual([`${toTerminalText('preview: Rendering /x failed: ::error::pwned\n::warning::too')}\n`])
+    expect(written.join('')).not.toMatch(/^\s*::/m)
   })
 })
