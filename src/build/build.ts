@@ -4,7 +4,15 @@
  * Everything is written to a temporary folder beside OUT, which replaces OUT
  * only when no path failed.
  */
-import { checkOutDir, createTempOutput, discardOutput, type OutputFolders, swapInOutput } from './output.js'
+import {
+  checkOutDir,
+  checkOutDirContents,
+  createTempOutput,
+  discardOutput,
+  type OutputFolders,
+  removeStaleSiblings,
+  swapInOutput,
+} from './output.js'
 import { type BuildRun, createBuildRun } from './run.js'
 import {
   crawlPages,
@@ -30,13 +38,17 @@ export type { BuildOptions, BuildResult } from './types.js'
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const run = createBuildRun(options)
   checkOutDir(run.outDir, run.config.root)
+  await checkOutDirContents(run.outDir, { force: options.force })
+  const stale = await removeStaleSiblings(run.outDir)
+  if (stale.length) run.logger.info(`Removed what interrupted builds left beside ${run.outDir}: ${stale.join(', ')}`)
   run.logger.info(`Building ${run.site.i18n.locales.join(', ')} from ${run.site.api.baseUrl} into ${run.outDir}`)
   const render = createRenderService(run, options) // render workers load the templates while the rest starts
   try {
-    const output = await createTempOutput(run.outDir, run.buildId)
+    const output = await createTempOutput(run.outDir)
     const writer = createFileWriter(output.tempDir)
     try {
       const inputs = await loadInputs(run, render, options)
+      run.checkInterrupted()
       await writeStaticFiles(run, writer, inputs)
       const locales = await writeInitialData(run, writer, { inputs, options })
       await startRenderers(run, render, { inputs, locales })
@@ -44,6 +56,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       await writeNotFoundPages(run, writer, { render, inputs })
       await writeSiteFiles(run, writer, inputs)
       const manifest = await writeManifests(run, writer)
+      run.checkInterrupted()
       return await finish(run, { output, writer, manifest })
     } catch (error) {
       await discardOutput(output)

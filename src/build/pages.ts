@@ -30,6 +30,8 @@ export interface PagePipeline {
   writer: FileWriter
   state: BuildState
   originOf(path: string): LinkOrigin
+  /** Aborts requests in flight when the build is interrupted. */
+  signal?: AbortSignal
 }
 
 const elapsed = (since: number): number => performance.now() - since
@@ -39,7 +41,7 @@ const message = (error: unknown): string => (error instanceof Error ? error.mess
 export async function buildPath(p: PagePipeline, path: string): Promise<DiscoveredPath[]> {
   const answer = await p.apiSlot(async () => {
     const started = performance.now()
-    const result = await fetchPage(p.api, path)
+    const result = await fetchPage(p.api, path, p.signal)
     p.state.time('apiWaitMs', elapsed(started))
     return result
   })

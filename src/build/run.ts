@@ -42,7 +42,11 @@ export interface BuildRun {
   readonly state: BuildState
   readonly logger: BuildLogger
   readonly now: () => number
+  /** Aborted when the build is to stop (SIGINT, SIGTERM): see BuildOptions.signal. */
+  readonly signal: AbortSignal | undefined
   progress(event: BuildProgress): void
+  /** Throws BUILD_INTERRUPTED once the signal was aborted; stages call it between steps. */
+  checkInterrupted(): void
 }
 
 const SILENT: BuildLogger = { info: () => {}, warn: () => {} }
@@ -71,6 +75,10 @@ export function createBuildRun(options: BuildOptions): BuildRun {
     state: createBuildState(site.i18n.locales),
     logger: options.logger ?? SILENT,
     now,
+    signal: options.signal,
     progress: options.onProgress ?? (() => {}),
+    checkInterrupted() {
+      if (options.signal?.aborted) throw errors.buildInterrupted(String(options.signal.reason ?? 'an abort signal'))
+    },
   }
 }

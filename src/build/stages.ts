@@ -117,6 +117,7 @@ export async function crawlPages(
   const { site, state } = run
   const crawler = createCrawler({
     maxInFlight: run.maxPagesInFlight,
+    signal: run.signal,
     visit: async (path) => {
       const found = await buildPath(pipeline, path)
       run.progress({ type: 'page', done: crawler.visited + 1, total: crawler.known, failures: state.failures.length })
@@ -133,6 +134,7 @@ export async function crawlPages(
     state,
     buildId: run.buildId,
     originOf,
+    signal: run.signal,
   }
   const options = { baseUrl: site.baseUrl, locales: site.i18n.locales }
   for (const [locale, data] of input.locales) {
@@ -142,6 +144,7 @@ export async function crawlPages(
     run.progress({ type: 'locale', locale, links: seeds.paths.length })
   }
   await crawler.run()
+  run.checkInterrupted()
   for (const { path, status } of state.notFound) {
     const { origin, from } = crawler.originOf(path) ?? { origin: 'nav', from: 'unknown' }
     if (origin === 'nav')

@@ -39,6 +39,14 @@ export interface BuildOptions {
   renderThreads?: number
   /** The browser client; bundled from `src/client` by default. */
   bundleClient?: () => Promise<ClientBundle>
+  /** Replace an output folder that holds something else than a previous `site` output (`--force`). @default false */
+  force?: boolean
+  /**
+   * Stops the build (the CLI aborts it on SIGINT and SIGTERM, with the signal's name as the reason):
+   * no new request starts, requests in flight are aborted, the temporary folder is removed and
+   * `build()` rejects with BUILD_INTERRUPTED, OUT left as it was.
+   */
+  signal?: AbortSignal
 }
 
 /** A path that could not be built: the build fails and OUT stays as it was. */

@@ -36,6 +36,7 @@ export function createProgram(): Command {
     .option('--concurrency <n>', 'parallel API requests, 1 to 64 (default: build.concurrency, 4)', asNumber)
     .option('--json', 'print the build summary as JSON on stdout')
     .option('--no-progress', 'no progress bar, even on a terminal')
+    .option('--force', 'replace the output folder even when it holds something else than a previous site output')
     .action(async (opts) => {
       const { runBuildCommand } = await import('./commands/build.js')
       process.exitCode = await runBuildCommand(opts, program.opts())

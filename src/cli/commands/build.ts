@@ -1,3 +1,4 @@
+import { isSiteError } from '../../errors.js'
 import { handleError } from '../exit.js'
 import { createProgressReporter, isInteractive } from '../progress.js'
 import { formatSummary, toBuildSummary } from '../report.js'
@@ -10,6 +11,28 @@ export interface BuildCommandOptions {
   concurrency?: number
   json?: boolean
   progress: boolean
+  force?: boolean
+}
+
+/** Exit codes of a build stopped by a signal: 128 + the signal's number, as shells report it. */
+const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const
+type StopSignal = keyof typeof SIGNAL_EXIT_CODES
+
+/**
+ * The first SIGINT or SIGTERM stops the build (it removes its temporary folder and rejects);
+ * a second one exits at once (the next build removes what is left).
+ */
+function onStopSignals(controller: AbortController): () => void {
+  const stop = (signal: StopSignal) => {
+    if (controller.signal.aborted) process.exit(SIGNAL_EXIT_CODES[signal])
+    controller.abort(signal)
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+  return () => {
+    process.off('SIGINT', stop)
+    process.off('SIGTERM', stop)
+  }
 }
 
 /**
@@ -21,6 +44,8 @@ export async function runBuildCommand(opts: BuildCommandOptions, global: { verbo
     stream: process.stderr,
     interactive: isInteractive({ isTTY: process.stderr.isTTY, env: process.env, progress: opts.progress }),
   })
+  const controller = new AbortController()
+  const release = onStopSignals(controller)
   try {
     // React picks its development or production build when first loaded: a site build is production.
     process.env.NODE_ENV ??= 'production'
@@ -32,13 +57,25 @@ export async function runBuildCommand(opts: BuildCommandOptions, global: { verbo
       concurrency: opts.concurrency,
     })
     const site = selectSite(config.sites, opts.site)
-    const result = await build({ config, site, onProgress: reporter.onProgress, logger: reporter.logger })
+    const result = await build({
+      config,
+      site,
+      onProgress: reporter.onProgress,
+      logger: reporter.logger,
+      force: opts.force,
+      signal: controller.signal,
+    })
     reporter.stop()
     if (opts.json) process.stdout.write(`${JSON.stringify(toBuildSummary(result), null, 2)}\n`)
     else process.stdout.write(formatSummary(result))
     return result.failures.length ? 1 : 0
   } catch (error) {
     reporter.stop()
-    return handleError(error, global)
+    const code = handleError(error, global)
+    if (isSiteError(error) && error.code === 'BUILD_INTERRUPTED')
+      return SIGNAL_EXIT_CODES[controller.signal.reason as StopSignal] ?? code
+    return code
+  } finally {
+    release()
   }
 }
