@@ -52,10 +52,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       await writeStaticFiles(run, writer, inputs)
       const locales = await writeInitialData(run, writer, { inputs, options })
       await startRenderers(run, render, { inputs, locales })
-      await crawlPages(run, { render, writer, locales })
+      await crawlPages(run, { render, writer, locales, clientVersion: inputs.clientVersion })
       await writeNotFoundPages(run, writer, { render, inputs })
       await writeSiteFiles(run, writer, inputs)
-      const manifest = await writeManifests(run, writer)
+      const manifest = await writeManifests(run, writer, inputs)
       run.checkInterrupted()
       return await finish(run, { output, writer, manifest })
     } catch (error) {
@@ -78,7 +78,7 @@ async function finish(
   const { files, bytes } = input.writer.stats()
   const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
   return {
-    buildId: run.buildId,
+    buildId: input.manifest.id,
     outDir: run.outDir,
     pages: {
       total: state.facts.length,

@@ -23,7 +23,7 @@ import type { FileWriter } from './write.js'
 export interface PagePipeline {
   render: RenderService
   site: ResolvedSite
-  buildId: string
+  clientVersion: string
   api: ApiClient
   /** The API's share of the concurrency: held while a request is in flight, nothing else. */
   apiSlot: LimitFunction
@@ -107,7 +107,7 @@ async function buildRedirect(
     return []
   }
   const canonical = target.type === 'internal' ? toSiteUrl(target.to, p.site.baseUrl) : target.to
-  const payload = redirectPayload({ buildId: p.buildId, locale, path, to: target.to, statusCode })
+  const payload = redirectPayload({ clientVersion: p.clientVersion, locale, path, to: target.to, statusCode })
   const files = [
     { path: toHtmlFile(path), contents: renderRedirectHtml({ to: target.to, canonical, lang: locale }) },
     { path: toPayloadFile(path), contents: JSON.stringify(payload) },

@@ -13,7 +13,8 @@ import type { LocaleData } from './types.js'
 export interface RenderContext {
   renderer: PageRenderer
   site: PublicSiteInfo
-  buildId: string
+  /** The version of the client code (a hash of the client bundle's files): the same in every build with the same templates. */
+  clientVersion: string
   assets: ClientAssets
 }
 
@@ -30,7 +31,7 @@ export function assembleStatic(
 ): AssembledPage {
   const { locale, ...rest } = view
   return assemblePage(
-    { renderer: ctx.renderer, mode: 'static', site: ctx.site, buildId: ctx.buildId, assets: ctx.assets },
+    { renderer: ctx.renderer, mode: 'static', site: ctx.site, clientVersion: ctx.clientVersion, assets: ctx.assets },
     { ...rest, locale: locale.locale, initialData: locale.initialData, initialDataUrl: locale.initialDataUrl },
   )
 }

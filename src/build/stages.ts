@@ -14,7 +14,7 @@ import { localeHome } from '../shared/url.js'
 import { createCrawler } from './crawl.js'
 import { discoverFromInitialData } from './discover.js'
 import { fetchInitialData, prepareLocaleData } from './initial-data.js'
-import { createManifest, renderManifestFiles } from './manifest.js'
+import { buildIdOf, clientVersionOf, createManifest, renderManifestFiles } from './manifest.js'
 import { fetchNotFoundBody } from './not-found.js'
 import { buildPath } from './pages.js'
 import { renderRedirectsFile } from './redirect.js'
@@ -29,6 +29,8 @@ export interface BuildInputs {
   initialData: Map<string, unknown>
   notFound: Map<string, { raw?: unknown; note?: string }>
   client: ClientBundle
+  /** The version of the client code (clientVersionOf the bundle): what pages and payloads carry instead of a build id. */
+  clientVersion: string
   publicFiles: string[]
 }
 
@@ -62,7 +64,7 @@ export async function loadInputs(
   ])
   for (const { path, reason } of listed.skipped) run.state.skip({ item: `public/${path}`, reason })
   run.state.notes.push(...(client.hints ?? []))
-  return { initialData, notFound, client, publicFiles: listed.files }
+  return { initialData, notFound, client, clientVersion: clientVersionOf(client.files), publicFiles: listed.files }
 }
 
 /** The client bundle under `_site/` and `public/` as it is (its robots.txt is merged by writeSiteFiles; files the build generates replace public ones). */
@@ -92,7 +94,7 @@ export async function writeInitialData(
   return locales
 }
 
-/** Hands the renderers what every page shares: public site info, build id, client assets, initial data. */
+/** Hands the renderers what every page shares: public site info, client version and assets, initial data. */
 export function startRenderers(
   run: BuildRun,
   render: RenderService,
@@ -100,7 +102,7 @@ export function startRenderers(
 ): Promise<void> {
   return render.start({
     site: toPublicSiteInfo(run.site),
-    buildId: run.buildId,
+    clientVersion: input.inputs.clientVersion,
     assets: input.inputs.client.assets,
     locales: input.locales,
   })
@@ -112,7 +114,7 @@ export function startRenderers(
  */
 export async function crawlPages(
   run: BuildRun,
-  input: { render: RenderService; writer: FileWriter; locales: Map<string, LocaleData> },
+  input: { render: RenderService; writer: FileWriter; locales: Map<string, LocaleData>; clientVersion: string },
 ): Promise<void> {
   const { site, state } = run
   const crawler = createCrawler({
@@ -132,7 +134,7 @@ export async function crawlPages(
     api: run.api,
     apiSlot: run.apiSlot,
     state,
-    buildId: run.buildId,
+    clientVersion: input.clientVersion,
     originOf,
     signal: run.signal,
   }
@@ -183,10 +185,11 @@ export async function writeSiteFiles(run: BuildRun, writer: FileWriter, inputs: 
   await writer.write(ROBOTS_FILE, renderRobots(site.baseUrl, ownRobots))
 }
 
-/** `_site/builds/latest.json` and `_site/builds/meta/<id>.json`. */
-export async function writeManifests(run: BuildRun, writer: FileWriter): Promise<BuildManifest> {
+/** `_site/builds/latest.json` and `_site/builds/meta/<id>.json`; last, as the id is a digest of every other file. */
+export async function writeManifests(run: BuildRun, writer: FileWriter, inputs: BuildInputs): Promise<BuildManifest> {
   const prerendered = [...run.state.facts.map((f) => f.path), ...run.state.redirects.map((r) => r.from)]
-  const manifest = createManifest({ id: run.buildId, timestamp: run.now(), prerendered })
+  const id = buildIdOf(writer.outputs())
+  const manifest = createManifest({ id, clientVersion: inputs.clientVersion, prerendered })
   for (const file of renderManifestFiles(manifest)) await writer.write(file.path, file.contents)
   return manifest
 }

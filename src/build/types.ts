@@ -28,11 +28,9 @@ export interface BuildOptions {
   /** undici dispatcher for the API client (tests, keep-alive pools). */
   dispatcher?: Dispatcher
   logger?: BuildLogger
-  /** Clock for the manifest timestamp and the wall time. @default Date.now */
+  /** Clock for the wall time (nothing in the output comes from it). @default Date.now */
   now?: () => number
   onProgress?: (progress: BuildProgress) => void
-  /** Build id; a random one by default (tests pin it to compare outputs byte for byte). */
-  buildId?: string
   /** A render core to use in the main thread (tests hand in stubs); by default render workers load `templates/` under `config.root`. */
   renderer?: PageRenderer
   /** Render worker threads; 0 renders in the main thread. @default one per CPU but one, 1 to RENDER_THREADS_MAX */
@@ -72,8 +70,10 @@ export interface BuildRedirect {
 }
 
 export interface BuildManifest {
+  /** Derived from what the build output (see buildIdOf), never from the clock. */
   id: string
-  timestamp: number
+  /** The version of the client code its pages were rendered for (see clientVersionOf). */
+  clientVersion: string
   /** Every path that has a `_payload.json` (pages and redirects), sorted. */
   prerendered: string[]
 }
@@ -88,6 +88,7 @@ export interface BuildTimings {
 }
 
 export interface BuildResult {
+  /** The id of the output (manifest.id): the same for two builds of the same content. */
   buildId: string
   /** Absolute output folder. Only replaced when `failures` is empty. */
   outDir: string

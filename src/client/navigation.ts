@@ -25,7 +25,8 @@ import { pushPageView } from './tracking.js'
 
 export interface NavigationOptions {
   window: Window
-  buildId: string
+  /** The version of this tab's client code (BootState.clientVersion). */
+  clientVersion: string
   state: RenderState
   initialDataUrl: string | undefined
   loadInitialData: InitialDataLoader
@@ -62,14 +63,19 @@ export function startNavigation(options: NavigationOptions): Router {
   // The new-build check (its first read is deferred further) and the service worker: static site only.
   const isStatic = options.state.mode === 'static'
   const manifest = isStatic
-    ? createManifestCheck({ buildId: options.buildId, fetch: fetchFn, timers: browserTimers, visibility: doc })
+    ? createManifestCheck({
+        clientVersion: options.clientVersion,
+        fetch: fetchFn,
+        timers: browserTimers,
+        visibility: doc,
+      })
     : undefined
   manifest?.start()
-  if (isStatic) registerServiceWorker(win, options.buildId)
+  if (isStatic) registerServiceWorker(win, options.clientVersion)
   const barElement = doc.getElementById(options.ids.loadingBar) ?? doc.body.appendChild(doc.createElement('div'))
   const bar = createLoadingBar({ timers: browserTimers, paint: createBarPainter(barElement) })
   const payloads = createPayloadCache({
-    load: (path) => fetchPayload({ path, buildId: options.buildId, fetch: fetchFn }),
+    load: (path) => fetchPayload({ path, clientVersion: options.clientVersion, fetch: fetchFn }),
   })
   const router = createRouter({
     ...options,

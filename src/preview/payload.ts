@@ -36,7 +36,7 @@ export async function servePayload(target: PreviewSite, request: Request, url: U
     signal: request.signal,
   })
   const headers = toProxiedResponseHeaders(loaded.apiHeaders, target.site.api)
-  const base = { buildId: PREVIEW_BUILD_ID, locale, path }
+  const base = { clientVersion: PREVIEW_BUILD_ID, locale, path }
   if (loaded.type === 'redirect') {
     const checked = checkRedirectTarget(loaded.to, target.site.baseUrl)
     if (checked.type === 'refused') {

@@ -74,7 +74,11 @@ export function navigationPaths(initialData: Record<string, unknown>): Set<strin
 }
 
 /** The JSON a page embeds for hydration. */
-export function readBoot(html: string): { buildId: string; initialDataUrl?: string; state: Record<string, unknown> } {
+export function readBoot(html: string): {
+  clientVersion: string
+  initialDataUrl?: string
+  state: Record<string, unknown>
+} {
   const match = /<script id="__SITE_BOOT__" type="application\/json">([\s\S]*?)<\/script>/.exec(html)
   if (!match) throw new Error('no boot JSON in the page')
   return JSON.parse(match[1]!)

@@ -46,7 +46,7 @@ const stub: PageRenderer = {
 const ctx: JobContext = {
   renderer: stub,
   site: { baseUrl: 'https://x.example', i18n, gtmId: undefined, consentHost: undefined, i18nMiddleware: true },
-  buildId: 'b1',
+  clientVersion: 'c1',
   assets: { scripts: [], styles: [] },
   locales: new Map([
     [
@@ -75,7 +75,7 @@ describe('runPageJob', () => {
     if (output.type !== 'page') throw new Error(output.type)
     expect(output.files.map((f) => f.path)).toEqual(['pl/o-nas/index.html', 'pl/o-nas/_payload.json'])
     expect(JSON.parse(output.files[1]!.contents as string)).toMatchObject({
-      buildId: 'b1',
+      clientVersion: 'c1',
       locale: 'pl',
       path: '/pl/o-nas',
       status: 200,
@@ -83,7 +83,7 @@ describe('runPageJob', () => {
     })
     const boot = JSON.parse(/<script>(.*)<\/script>/.exec(output.files[0]!.contents as string)![1]!)
     expect(boot).toMatchObject({
-      buildId: 'b1',
+      clientVersion: 'c1',
       initialDataUrl: '/_site/data/initial-pl-1.json',
       state: { mode: 'static', editorPreview: false, debug: false },
     })

@@ -14,7 +14,7 @@ const result = (over: Partial<BuildResult> = {}): BuildResult => ({
   filesWritten: 9,
   durationMs: 1500,
   timings: { apiWaitMs: 100.4, renderMs: 10.6, writeMs: 5 },
-  manifest: { id: 'b1', timestamp: 1, prerendered: ['/', '/de', '/pl', '/old'] },
+  manifest: { id: 'b1', clientVersion: 'c1', prerendered: ['/', '/de', '/pl', '/old'] },
   ...over,
 })
 
