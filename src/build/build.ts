@@ -5,6 +5,7 @@
  * only when no path failed.
  */
 import {
+  applyToOutput,
   checkOutDir,
   checkOutDirContents,
   createTempOutput,
@@ -13,6 +14,7 @@ import {
   removeStaleSiblings,
   swapInOutput,
 } from './output.js'
+import { currentEngine, loadPrevious, type PreviousOutput } from './previous.js'
 import { type BuildRun, createBuildRun } from './run.js'
 import {
   crawlPages,
@@ -24,6 +26,7 @@ import {
   writeNotFoundPages,
   writeSiteFiles,
   writeStaticFiles,
+  writeStore,
 } from './stages.js'
 import type { BuildManifest, BuildOptions, BuildResult } from './types.js'
 import { createFileWriter, type FileWriter } from './write.js'
@@ -38,14 +41,18 @@ export type { BuildOptions, BuildResult } from './types.js'
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const run = createBuildRun(options)
   checkOutDir(run.outDir, run.config.root)
-  await checkOutDirContents(run.outDir, { force: options.force })
+  const contents = await checkOutDirContents(run.outDir, { force: options.force })
   const stale = await removeStaleSiblings(run.outDir)
   if (stale.length) run.logger.info(`Removed what interrupted builds left beside ${run.outDir}: ${stale.join(', ')}`)
   run.logger.info(`Building ${run.site.i18n.locales.join(', ')} from ${run.site.api.baseUrl} into ${run.outDir}`)
   const render = createRenderService(run, options) // render workers load the templates while the rest starts
   try {
+    const lookup = await loadPrevious(run.outDir, contents)
+    const previous = lookup.type === 'found' ? lookup.previous : undefined
+    const engine = currentEngine()
     const output = await createTempOutput(run.outDir)
-    const writer = createFileWriter(output.tempDir)
+    // With a previous output, only files whose bytes change are written (and then moved into OUT).
+    const writer = createFileWriter(output.tempDir, { previous: previous?.files })
     try {
       const inputs = await loadInputs(run, render, options)
       run.checkInterrupted()
@@ -56,8 +63,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       await writeNotFoundPages(run, writer, { render, inputs })
       await writeSiteFiles(run, writer, inputs)
       const manifest = await writeManifests(run, writer, inputs)
+      await writeStore(run, writer, { engine, manifest, locales })
       run.checkInterrupted()
-      return await finish(run, { output, writer, manifest })
+      return await finish(run, { output, writer, manifest, previous })
     } catch (error) {
       await discardOutput(output)
       throw error
@@ -70,12 +78,18 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
 /** Swaps the output in (no failures) or throws it away, and sums up the run. */
 async function finish(
   run: BuildRun,
-  input: { output: OutputFolders; writer: FileWriter; manifest: BuildManifest },
+  input: { output: OutputFolders; writer: FileWriter; manifest: BuildManifest; previous: PreviousOutput | undefined },
 ): Promise<BuildResult> {
   const { state } = run
-  if (state.failures.length === 0) await swapInOutput(input.output)
-  else await discardOutput(input.output)
-  const { files, bytes } = input.writer.stats()
+  const { output, writer, previous } = input
+  if (state.failures.length > 0) await discardOutput(output)
+  else if (!previous) await swapInOutput(output)
+  else {
+    const outputs = writer.outputs()
+    const removed = [...previous.files.keys()].filter((path) => !outputs.has(path))
+    await applyToOutput(output, { written: writer.written(), removed })
+  }
+  const { files, bytes, kept } = writer.stats()
   const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
   return {
     buildId: input.manifest.id,
@@ -91,6 +105,7 @@ async function finish(
     notes: [...state.notes],
     bytesWritten: bytes,
     filesWritten: files,
+    filesKept: kept,
     durationMs: run.now() - run.startedAt,
     timings: { ...state.timings },
     manifest: input.manifest,

@@ -6,10 +6,11 @@
  */
 import { randomBytes } from 'node:crypto'
 import { rmSync } from 'node:fs'
-import { lstat, mkdir, readdir, rename } from 'node:fs/promises'
+import { lstat, mkdir, readdir, rename, rmdir, unlink } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path'
 import { errors } from '../errors.js'
-import { LATEST_MANIFEST_FILE } from '../shared/layout.js'
+import { ASSETS_DIR, BUILD_STORE_FILE, LATEST_MANIFEST_FILE, SITE_DIR } from '../shared/layout.js'
+import { resolveInside } from './write.js'
 
 export interface OutputFolders {
   /** The final output folder (absolute). */
@@ -149,6 +150,55 @@ export async function swapInOutput({ outDir, tempDir, oldDir: old }: OutputFolde
     throw error
   }
   if (hadOutput) removeTree(old)
+}
+
+/** Where a file goes in the order of a commit: content-hashed files first, the manifests last, the store at the very end. */
+function commitRank(path: string): number {
+  if (path === BUILD_STORE_FILE) return 4
+  if (path === LATEST_MANIFEST_FILE) return 3
+  if (path.startsWith(`${SITE_DIR}/builds/`)) return 2
+  if (path.startsWith(`${ASSETS_DIR}/`) || path.startsWith(`${SITE_DIR}/data/`)) return 0
+  return 1
+}
+
+/**
+ * Applies an incremental build to OUT in place: the files it wrote (staged in the temporary
+ * folder) are renamed into OUT, content-hashed files first, pages next, the manifests last;
+ * then the files of the previous output that this build no longer has are removed, with the
+ * folders they leave empty. Files the build kept are not touched, so they keep their
+ * modification times. The build store goes first and comes back last: should the commit be
+ * cut short, the next build finds no store and starts from scratch instead of trusting it.
+ */
+export async function applyToOutput(
+  { outDir, tempDir }: OutputFolders,
+  changes: { written: readonly string[]; removed: readonly string[] },
+): Promise<void> {
+  const written = [...new Set(changes.written)].sort((a, b) => commitRank(a) - commitRank(b))
+  // Any change changes the store (it holds every file's hash); nothing written and nothing removed: nothing to do.
+  if (written.includes(BUILD_STORE_FILE)) await unlink(resolveInside(outDir, BUILD_STORE_FILE)).catch(() => undefined)
+  const made = new Set<string>()
+  const removedLast = (path: string) => commitRank(path) === 4
+  for (const path of written.filter((p) => !removedLast(p))) await moveIn(path)
+  const emptied = new Set<string>()
+  for (const path of changes.removed) {
+    const target = resolveInside(outDir, path)
+    await unlink(target).catch(() => undefined)
+    for (let dir = dirname(target); dir !== outDir && isInsideOrEqual(outDir, dir); dir = dirname(dir)) emptied.add(dir)
+  }
+  // deepest first; a folder that still holds something stays
+  for (const dir of [...emptied].sort((a, b) => b.length - a.length)) await rmdir(dir).catch(() => undefined)
+  for (const path of written.filter(removedLast)) await moveIn(path)
+  removeTree(tempDir)
+
+  async function moveIn(path: string): Promise<void> {
+    const target = resolveInside(outDir, path)
+    const dir = dirname(target)
+    if (!made.has(dir)) {
+      await mkdir(dir, { recursive: true })
+      made.add(dir)
+    }
+    await rename(resolveInside(tempDir, path), target)
+  }
 }
 
 /** Removes the temporary folder of a failed or interrupted build. */

@@ -18,6 +18,7 @@ import type { PageJob, PageOutput } from './render-jobs.js'
 import type { RenderService } from './render-pool.js'
 import { toSiteUrl } from './sitemap.js'
 import type { BuildState } from './state.js'
+import type { PageRecord } from './types.js'
 import type { FileWriter } from './write.js'
 
 export interface PagePipeline {
@@ -35,6 +36,14 @@ export interface PagePipeline {
 }
 
 const elapsed = (since: number): number => performance.now() - since
+
+/** The paths a page links to, each once, by where they were found. */
+export function toLinks(paths: readonly DiscoveredPath[]): PageRecord['links'] {
+  const nav = new Set<string>()
+  const content = new Set<string>()
+  for (const { path, origin } of paths) (origin === 'nav' ? nav : content).add(path)
+  return { nav: [...nav], content: [...content] }
+}
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 
 /** Fetches, renders and writes one path; resolves to the paths it links to. Never rejects. */
@@ -92,7 +101,7 @@ async function buildPage(p: PagePipeline, job: PageJob): Promise<DiscoveredPath[
   }
   for (const item of output.skipped) p.state.skip(item)
   if (!(await writeFiles(p, job.path, output.files))) return []
-  p.state.addPage(output.fact)
+  p.state.addPage({ ...output.fact, uid: output.uid, links: toLinks(output.paths) })
   return output.paths
 }
 

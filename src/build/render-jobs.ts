@@ -31,6 +31,8 @@ export type PageOutput =
       type: 'page'
       files: OutputFile[]
       fact: PageFact
+      /** The page's uid (its `id`). */
+      uid: number
       paths: DiscoveredPath[]
       skipped: SkippedItem[]
       renderMs: number
@@ -89,7 +91,15 @@ export function runPageJob(ctx: JobContext, job: PageJob): PageOutput {
       ...discovered.refused,
     ]
     const fact = toPageFact({ path, locale: job.locale, page, baseUrl: ctx.site.baseUrl })
-    return { type: 'page', files: rendered.files, fact, paths: discovered.paths, skipped, renderMs: renderMs() }
+    return {
+      type: 'page',
+      files: rendered.files,
+      fact,
+      uid: page.id,
+      paths: discovered.paths,
+      skipped,
+      renderMs: renderMs(),
+    }
   } catch (error) {
     return {
       type: 'failed',

@@ -9,8 +9,8 @@ import { listPublicFiles } from '../project/public-files.js'
 import { prepareInitialData } from '../render/prepare.js'
 import { loadRenderer } from '../render/renderer.js'
 import { toPublicSiteInfo } from '../render/site-info.js'
-import { REDIRECTS_FILE, ROBOTS_FILE } from '../shared/layout.js'
-import { localeHome } from '../shared/url.js'
+import { BUILD_STORE_FILE, REDIRECTS_FILE, ROBOTS_FILE } from '../shared/layout.js'
+import { getLocaleFromPath, localeHome } from '../shared/url.js'
 import { createCrawler } from './crawl.js'
 import { discoverFromInitialData } from './discover.js'
 import { fetchInitialData, prepareLocaleData } from './initial-data.js'
@@ -21,6 +21,7 @@ import { renderRedirectsFile } from './redirect.js'
 import { createInlineRenderService, createRenderPool, type RenderService } from './render-pool.js'
 import type { BuildRun } from './run.js'
 import { planSitemaps, renderRobots } from './sitemap.js'
+import { configDigest, renderStore, STORE_FORMAT, type StoredRedirect } from './store.js'
 import type { BuildManifest, BuildOptions, LocaleData } from './types.js'
 import type { FileWriter } from './write.js'
 
@@ -192,4 +193,38 @@ export async function writeManifests(run: BuildRun, writer: FileWriter, inputs: 
   const manifest = createManifest({ id, clientVersion: inputs.clientVersion, prerendered })
   for (const file of renderManifestFiles(manifest)) await writer.write(file.path, file.contents)
   return manifest
+}
+
+/**
+ * The build store (`_site/builds/state.json`, see store.ts), written after everything else: every
+ * page with its uid and links, the redirects, and the hash of every file the output holds.
+ */
+export async function writeStore(
+  run: BuildRun,
+  writer: FileWriter,
+  input: { engine: string; manifest: BuildManifest; locales: Map<string, LocaleData> },
+): Promise<void> {
+  const { state, site } = run
+  const redirects: StoredRedirect[] = state.redirects.map((r) => ({
+    ...r,
+    locale: getLocaleFromPath(r.from, site.i18n),
+    kind: 'api',
+  }))
+  const files = Object.fromEntries([...writer.outputs()].filter(([path]) => path !== BUILD_STORE_FILE))
+  const store = renderStore({
+    format: STORE_FORMAT,
+    engine: input.engine,
+    config: configDigest(site),
+    id: input.manifest.id,
+    clientVersion: input.manifest.clientVersion,
+    locales: Object.fromEntries(
+      [...input.locales].map(([locale, data]) => [locale, { initialDataUrl: data.initialDataUrl }]),
+    ),
+    pages: state.facts,
+    redirects,
+    notFound: state.notFound,
+    builds: [],
+    files,
+  })
+  await writer.write(BUILD_STORE_FILE, store)
 }

@@ -3,7 +3,7 @@
  * skipped items, redirects and timings. One object per run (no module state);
  * page data never lands here.
  */
-import type { BuildFailure, BuildRedirect, BuildTimings, PageFact, SkippedItem } from './types.js'
+import type { BuildFailure, BuildRedirect, BuildTimings, PageRecord, SkippedItem } from './types.js'
 
 /** A path whose API answer was 404: a failure or a skipped item depending on where it was linked from. */
 export interface NotFoundPath {
@@ -12,7 +12,7 @@ export interface NotFoundPath {
 }
 
 export interface BuildState {
-  readonly facts: PageFact[]
+  readonly facts: PageRecord[]
   readonly failures: BuildFailure[]
   readonly skipped: SkippedItem[]
   readonly redirects: BuildRedirect[]
@@ -21,7 +21,7 @@ export interface BuildState {
   readonly timings: BuildTimings
   /** Pages written per locale. */
   readonly pagesByLocale: Record<string, number>
-  addPage(fact: PageFact): void
+  addPage(page: PageRecord): void
   fail(failure: BuildFailure): void
   skip(item: SkippedItem): void
   /** Adds `ms` to one of the timings. */

@@ -100,6 +100,8 @@ export interface BuildResult {
   notes: string[]
   bytesWritten: number
   filesWritten: number
+  /** Files of the previous output left as they were (same bytes, same modification time). */
+  filesKept: number
   durationMs: number
   timings: BuildTimings
   manifest: BuildManifest
@@ -112,6 +114,17 @@ export interface PageFact {
   noIndex: boolean
   /** Available translations: hreflang and normalised path (`x-default` for the default language). */
   alternates: Array<{ hreflang: string; path: string }>
+}
+
+/**
+ * A page as the build keeps it after its files are written, and as the build store records it for
+ * the next build: its sitemap facts, its uid and the page paths its API answer links to.
+ */
+export interface PageRecord extends PageFact {
+  /** The page's uid (`id` of its API answer): the same page in every locale; `--only` and slug history follow it. */
+  uid?: number
+  /** Page paths its API answer links to, by where they were found (see discoverFromPage). */
+  links: { nav: string[]; content: string[] }
 }
 
 /** Initial data of one locale, prepared and written once. */

@@ -53,19 +53,8 @@ export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoAp
     throw new SiteError('USAGE', `Demo API port must be an integer from 0 to 65535, got ${port}.`)
   const host = options.host ?? DEMO_API_DEFAULT_HOST
   const contentDir = resolve(options.contentDir ?? defaultDemoContentDir())
-  const content = await loadDemoContent(contentDir)
-  const source = options.generate
-    ? createGeneratedSource({
-        languages: content.source.languages,
-        pagesPerLocale: options.generate.pagesPerLocale,
-        everyKind: options.generate.everyKind,
-        notFound: content.source.notFound,
-        extras: content.initialData,
-      })
-    : content.source
   const state: ServerState = {
-    source,
-    files: await indexDemoFiles(contentDir),
+    ...(await loadSource(contentDir, options.generate)),
     requests: [],
     faults: [...(options.faults ?? [])],
     latencyMs: checkDelay(options.latencyMs ?? 0),
@@ -89,12 +78,33 @@ export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoAp
     setLatency(ms) {
       state.latencyMs = checkDelay(ms)
     },
+    async reload() {
+      Object.assign(state, await loadSource(contentDir, options.generate))
+    },
     close: () =>
       new Promise<void>((done) => {
         server.close(() => done())
         server.closeAllConnections() // hanging and keep-alive connections too
       }),
   }
+}
+
+/** The answers' source and the files of a content folder: its pages, or a generated site. */
+async function loadSource(
+  contentDir: string,
+  generate: DemoApiOptions['generate'],
+): Promise<Pick<ServerState, 'source' | 'files'>> {
+  const content = await loadDemoContent(contentDir)
+  const source = generate
+    ? createGeneratedSource({
+        languages: content.source.languages,
+        pagesPerLocale: generate.pagesPerLocale,
+        everyKind: generate.everyKind,
+        notFound: content.source.notFound,
+        extras: content.initialData,
+      })
+    : content.source
+  return { source, files: await indexDemoFiles(contentDir) }
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

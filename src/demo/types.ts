@@ -47,6 +47,11 @@ export interface DemoApi {
   requests: DemoRequest[]
   setFaults(faults: DemoFault[]): void
   setLatency(ms: number): void
+  /**
+   * Reads the content folder again, as a CMS publishes: the next answers come from the files as they
+   * are now (a generated site is generated anew). Rejects, serving the content as it was, when a file is invalid.
+   */
+  reload(): Promise<void>
   close(): Promise<void>
 }
 

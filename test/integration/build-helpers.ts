@@ -1,5 +1,5 @@
 /** Shared set-up of the build tests: config on the repo's templates, a render core and client bundle loaded once per file, file-tree helpers. */
-import { readdir, readFile } from 'node:fs/promises'
+import { cp, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from '../../src/build/build.js'
@@ -82,4 +82,34 @@ export function readBoot(html: string): {
   const match = /<script id="__SITE_BOOT__" type="application\/json">([\s\S]*?)<\/script>/.exec(html)
   if (!match) throw new Error('no boot JSON in the page')
   return JSON.parse(match[1]!)
+}
+
+/** A copy of demo/content under `dir`, for tests that change the CMS's data between builds (then `api.reload()`). */
+export async function copyDemoContent(dir: string): Promise<string> {
+  const target = join(dir, 'content')
+  await cp(join(REPO_ROOT, 'demo/content'), target, { recursive: true })
+  return target
+}
+
+/** Replaces `from` by `to` in a content file (it must be there), as an editor publishing a change. */
+export async function editFile(file: string, from: string, to: string): Promise<void> {
+  const text = await readFile(file, 'utf8')
+  if (!text.includes(from)) throw new Error(`${file} has no ${JSON.stringify(from)}`)
+  await writeFile(file, text.replaceAll(from, to))
+}
+
+/** Every file under `dir` with its inode and modification time: a file that was rewritten has another. */
+export async function readFileIdentities(dir: string): Promise<Map<string, string>> {
+  const identities = new Map<string, string>()
+  for (const path of (await readTree(dir)).keys()) {
+    const info = await stat(join(dir, path), { bigint: true })
+    identities.set(path, `${info.ino}:${info.mtimeNs}`)
+  }
+  return identities
+}
+
+/** Paths whose bytes differ between two trees, and paths only one of them has. */
+export function diffTrees(a: Map<string, Buffer>, b: Map<string, Buffer>): string[] {
+  const paths = new Set([...a.keys(), ...b.keys()])
+  return [...paths].filter((path) => !a.get(path)?.equals(b.get(path) ?? Buffer.alloc(0)) || !b.has(path)).sort()
 }

@@ -146,7 +146,9 @@ describe('an interrupted build (issue 13, item 12)', () => {
     // and one from an older `site` version, and a previous output moved aside by an interrupted swap
     await mkdir(join(parent, '.out-tmp-3f2a9c01d4e5b6a7/de'), { recursive: true })
     await mkdir(join(parent, '.out-old-3f2a9c01d4e5b6a7'))
-    expect((await siblings(parent)).sort()).toEqual(['.out-old-3f2a9c01d4e5b6a7', '.out-tmp-3f2a9c01d4e5b6a7', temp])
+    expect((await siblings(parent)).sort()).toEqual(
+      ['.out-old-3f2a9c01d4e5b6a7', '.out-tmp-3f2a9c01d4e5b6a7', temp].sort(),
+    )
 
     const res = await site(['build', '--api', api.url, '--out', out])
     expect(res.code).toBe(0)

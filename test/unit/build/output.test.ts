@@ -1,8 +1,9 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
+  applyToOutput,
   checkOutDir,
   checkOutDirContents,
   createTempOutput,
@@ -119,5 +120,55 @@ describe('removeStaleSiblings (issue 13, item 12)', () => {
     await removeStaleSiblings(join(dir, 'out'))
     expect(await readdir(dir)).toEqual(['out'])
     expect(await readFile(join(dir, 'out/index.html'), 'utf8')).toBe('previous')
+  })
+})
+
+describe('applyToOutput (issue 12: incremental commit)', () => {
+  it('moves the written files into OUT, removes the removed ones and their empty folders, leaves the rest', async () => {
+    const out = join(dir, 'out')
+    await mkdir(join(out, 'kept'), { recursive: true })
+    await mkdir(join(out, 'gone/deep'), { recursive: true })
+    await mkdir(join(out, '_site/builds'), { recursive: true })
+    await writeFile(join(out, 'kept/index.html'), 'kept')
+    await writeFile(join(out, 'changed.html'), 'before')
+    await writeFile(join(out, 'gone/deep/index.html'), 'gone')
+    await writeFile(join(out, '_site/builds/state.json'), 'old state')
+    const keptBefore = await stat(join(out, 'kept/index.html'), { bigint: true })
+    const folders = await createTempOutput(out)
+    await mkdir(join(folders.tempDir, 'new'), { recursive: true })
+    await mkdir(join(folders.tempDir, '_site/builds'), { recursive: true })
+    await writeFile(join(folders.tempDir, 'changed.html'), 'after')
+    await writeFile(join(folders.tempDir, 'new/index.html'), 'new')
+    await writeFile(join(folders.tempDir, '_site/builds/state.json'), 'new state')
+    await applyToOutput(folders, {
+      written: ['_site/builds/state.json', 'changed.html', 'new/index.html'],
+      removed: ['gone/deep/index.html'],
+    })
+    expect(await readdir(dir)).toEqual(['out'])
+    expect((await readdir(out, { recursive: true })).sort()).toEqual([
+      '_site',
+      '_site/builds',
+      '_site/builds/state.json',
+      'changed.html',
+      'kept',
+      'kept/index.html',
+      'new',
+      'new/index.html',
+    ])
+    expect(await readFile(join(out, 'changed.html'), 'utf8')).toBe('after')
+    expect(await readFile(join(out, '_site/builds/state.json'), 'utf8')).toBe('new state')
+    const keptAfter = await stat(join(out, 'kept/index.html'), { bigint: true })
+    expect([keptAfter.ino, keptAfter.mtimeNs]).toEqual([keptBefore.ino, keptBefore.mtimeNs])
+  })
+
+  it('never removes anything outside OUT', async () => {
+    const out = join(dir, 'out')
+    await mkdir(out)
+    await writeFile(join(dir, 'neighbour.txt'), 'mine')
+    const folders = await createTempOutput(out)
+    await expect(applyToOutput(folders, { written: [], removed: ['../neighbour.txt'] })).rejects.toMatchObject({
+      code: 'WRITE_OUTSIDE_OUT_DIR',
+    })
+    expect(await readFile(join(dir, 'neighbour.txt'), 'utf8')).toBe('mine')
   })
 })

@@ -11,6 +11,7 @@ const result = (over: Partial<BuildResult> = {}): BuildResult => ({
   skipped: [{ item: '/../x', reason: 'dot segment', from: '/' }],
   notes: [],
   bytesWritten: 2048,
+  filesKept: 0,
   filesWritten: 9,
   durationMs: 1500,
   timings: { apiWaitMs: 100.4, renderMs: 10.6, writeMs: 5 },

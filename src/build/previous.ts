@@ -1,0 +1,87 @@
+/**
+ * The previous output as a build finds it in OUT: its build store (store.ts), read and
+ * checked once, or why there is none to use. What a build reuses depends on what it finds:
+ * a store of this format lets it keep unchanged files, carry slug history and keep the
+ * assets of earlier builds; `--only` also needs the same engine and config (previous
+ * pages are rendered again from their payloads, see reuse.ts).
+ */
+import { createHash } from 'node:crypto'
+import { readdirSync, readFileSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { BUILD_STORE_FILE, LATEST_MANIFEST_FILE } from '../shared/layout.js'
+import type { OutDirContents } from './output.js'
+import { type BuildStore, engineId, parseStore, type StoredRedirect } from './store.js'
+import type { PageRecord } from './types.js'
+import { hashContents, resolveInside } from './write.js'
+
+export interface PreviousOutput {
+  store: BuildStore
+  /** Every file of the previous output, the store itself included: path -> content hash. */
+  files: Map<string, string>
+  pages: Map<string, PageRecord>
+  redirects: Map<string, StoredRedirect>
+}
+
+export type PreviousLookup = { type: 'found'; previous: PreviousOutput } | { type: 'none'; reason: string }
+
+/** The engine folders whose code shapes what a build writes. */
+const ENGINE_DIRS = ['api', 'build', 'hydration', 'render', 'runtime', 'shared']
+const ENGINE_FILE_RE = /\.(?:js|ts|tsx)$/
+
+/**
+ * The running engine's identity: site's version plus a digest of its own code (src/ or dist/),
+ * so that page data prepared by other engine code is never reused, released or not.
+ */
+export function currentEngine(): string {
+  const root = fileURLToPath(new URL('../', import.meta.url))
+  const version = (createRequire(import.meta.url)('../../package.json') as { version: string }).version
+  const hash = createHash('sha256')
+  for (const dir of ENGINE_DIRS) {
+    const names = readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
+    for (const name of names.filter((n) => ENGINE_FILE_RE.test(n)).sort()) {
+      hash.update(`${dir}/${name}\0`)
+      hash.update(readFileSync(join(root, dir, name)))
+    }
+  }
+  return engineId(version, hash.digest('hex').slice(0, 12))
+}
+
+const readText = (path: string): Promise<string | undefined> => readFile(path, 'utf8').catch(() => undefined)
+
+function readLatestId(text: string | undefined): unknown {
+  try {
+    return text === undefined ? undefined : (JSON.parse(text) as { id?: unknown }).id
+  } catch {
+    return undefined
+  }
+}
+
+/** Reads the previous output's build store, when OUT holds a previous output (see inspectOutDir). */
+export async function loadPrevious(outDir: string, contents: OutDirContents): Promise<PreviousLookup> {
+  if (contents === 'missing' || contents === 'empty') return { type: 'none', reason: 'there is no previous output' }
+  if (contents === 'other') return { type: 'none', reason: 'the output folder held no previous site output' }
+  const text = await readText(resolveInside(outDir, BUILD_STORE_FILE))
+  if (text === undefined)
+    return {
+      type: 'none',
+      reason: `the previous output has no ${BUILD_STORE_FILE} (an older site wrote it, or its build stopped while replacing files)`,
+    }
+  const parsed = parseStore(text)
+  if ('reason' in parsed) return { type: 'none', reason: `the previous output is not usable: ${parsed.reason}` }
+  const { store } = parsed
+  const latest = await readText(resolveInside(outDir, LATEST_MANIFEST_FILE))
+  if (readLatestId(latest) !== store.id)
+    return { type: 'none', reason: `the previous output's ${LATEST_MANIFEST_FILE} names another build than its state` }
+  return {
+    type: 'found',
+    previous: {
+      store,
+      files: new Map([...Object.entries(store.files), [BUILD_STORE_FILE, hashContents(text)]]),
+      pages: new Map(store.pages.map((page) => [page.path, page])),
+      redirects: new Map(store.redirects.map((r) => [r.from, r])),
+    },
+  }
+}
