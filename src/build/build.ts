@@ -19,6 +19,7 @@ import { type BuildRun, createBuildRun } from './run.js'
 import {
   crawlPages,
   createRenderService,
+  keepEarlierBuilds,
   loadInputs,
   startRenderers,
   writeInitialData,
@@ -62,8 +63,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       await crawlPages(run, { render, writer, locales, clientVersion: inputs.clientVersion })
       await writeNotFoundPages(run, writer, { render, inputs })
       await writeSiteFiles(run, writer, inputs)
+      const builds = keepEarlierBuilds(run, writer, previous)
       const manifest = await writeManifests(run, writer, inputs)
-      await writeStore(run, writer, { engine, manifest, locales })
+      await writeStore(run, writer, { engine, manifest, locales, builds })
       run.checkInterrupted()
       return await finish(run, { output, writer, manifest, previous })
     } catch (error) {

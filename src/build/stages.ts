@@ -14,14 +14,16 @@ import { getLocaleFromPath, localeHome } from '../shared/url.js'
 import { createCrawler } from './crawl.js'
 import { discoverFromInitialData } from './discover.js'
 import { fetchInitialData, prepareLocaleData } from './initial-data.js'
+import { isContentHashedFile, planKeptBuilds } from './kept-builds.js'
 import { buildIdOf, clientVersionOf, createManifest, renderManifestFiles } from './manifest.js'
 import { fetchNotFoundBody } from './not-found.js'
 import { buildPath } from './pages.js'
+import type { PreviousOutput } from './previous.js'
 import { renderRedirectsFile } from './redirect.js'
 import { createInlineRenderService, createRenderPool, type RenderService } from './render-pool.js'
 import type { BuildRun } from './run.js'
 import { planSitemaps, renderRobots } from './sitemap.js'
-import { configDigest, renderStore, STORE_FORMAT, type StoredRedirect } from './store.js'
+import { configDigest, renderStore, STORE_FORMAT, type StoredBuild, type StoredRedirect } from './store.js'
 import type { BuildManifest, BuildOptions, LocaleData } from './types.js'
 import type { FileWriter } from './write.js'
 
@@ -186,6 +188,22 @@ export async function writeSiteFiles(run: BuildRun, writer: FileWriter, inputs: 
   await writer.write(ROBOTS_FILE, renderRobots(site.baseUrl, ownRobots))
 }
 
+/**
+ * Keeps the content-hashed files of the last `build.keepBuilds` builds (see kept-builds.ts) beside this
+ * build's, so that tabs opened on them still load their chunks. Resolves to this build's own such files
+ * and the earlier builds kept, for the build store.
+ */
+export function keepEarlierBuilds(
+  run: BuildRun,
+  writer: FileWriter,
+  previous: PreviousOutput | undefined,
+): { current: string[]; earlier: StoredBuild[] } {
+  const current = [...writer.outputs().keys()].filter(isContentHashedFile).sort()
+  const plan = planKeptBuilds({ current, earlier: previous?.store.builds ?? [], keepBuilds: run.site.build.keepBuilds })
+  for (const file of plan.keep) writer.keep(file)
+  return { current, earlier: plan.earlier }
+}
+
 /** `_site/builds/latest.json` and `_site/builds/meta/<id>.json`; last, as the id is a digest of every other file. */
 export async function writeManifests(run: BuildRun, writer: FileWriter, inputs: BuildInputs): Promise<BuildManifest> {
   const prerendered = [...run.state.facts.map((f) => f.path), ...run.state.redirects.map((r) => r.from)]
@@ -202,7 +220,12 @@ export async function writeManifests(run: BuildRun, writer: FileWriter, inputs: 
 export async function writeStore(
   run: BuildRun,
   writer: FileWriter,
-  input: { engine: string; manifest: BuildManifest; locales: Map<string, LocaleData> },
+  input: {
+    engine: string
+    manifest: BuildManifest
+    locales: Map<string, LocaleData>
+    builds: { current: string[]; earlier: StoredBuild[] }
+  },
 ): Promise<void> {
   const { state, site } = run
   const redirects: StoredRedirect[] = state.redirects.map((r) => ({
@@ -223,7 +246,10 @@ export async function writeStore(
     pages: state.facts,
     redirects,
     notFound: state.notFound,
-    builds: [],
+    builds: [
+      { id: input.manifest.id, clientVersion: input.manifest.clientVersion, files: input.builds.current },
+      ...input.builds.earlier,
+    ],
     files,
   })
   await writer.write(BUILD_STORE_FILE, store)

@@ -1,4 +1,4 @@
-import { API_MAX_RESPONSE_BYTES, API_TIMEOUT_MS, BUILD_CONCURRENCY } from '../shared/constants.js'
+import { API_MAX_RESPONSE_BYTES, API_TIMEOUT_MS, BUILD_CONCURRENCY, KEEP_BUILDS } from '../shared/constants.js'
 
 /** The one defaults object: every option's default, in one place. */
 export const DEFAULTS = {
@@ -17,7 +17,7 @@ export const DEFAULTS = {
   features: { contentPreview: true, initInitialData: true, i18nMiddleware: true, debug: false },
   preview: { queryParam: 'pce' },
   tracking: { gtmId: undefined, consentHost: undefined },
-  build: { outDir: '.output/public', concurrency: BUILD_CONCURRENCY },
+  build: { outDir: '.output/public', concurrency: BUILD_CONCURRENCY, keepBuilds: KEEP_BUILDS },
 } as const
 
 /** Config file names tried, in order, when `--config` is not given. */

@@ -66,6 +66,12 @@ export interface SiteOptions {
     outDir?: string
     /** Parallel API requests during a build, 1 to 64. @default 4 */
     concurrency?: number
+    /**
+     * Builds whose content-hashed files (scripts, styles, initial data) stay in the output, so that a tab
+     * opened on an older build still loads its lazy chunks; builds that changed none of them do not count. 1 to 100.
+     * @default 3
+     */
+    keepBuilds?: number
   }
 }
 
@@ -114,7 +120,7 @@ export interface ResolvedSite {
   readonly features: DeepRequired<NonNullable<SiteOptions['features']>>
   readonly preview: Readonly<{ queryParam: string }>
   readonly tracking: Readonly<{ gtmId: string | undefined; consentHost: string | undefined }>
-  readonly build: Readonly<{ outDir: string; concurrency: number }>
+  readonly build: Readonly<{ outDir: string; concurrency: number; keepBuilds: number }>
 }
 
 export interface ResolvedConfig {

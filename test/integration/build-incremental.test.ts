@@ -5,10 +5,11 @@
  * between builds as an editor would.
  */
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { appendFile, cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { build as buildWith } from '../../src/build/build.js'
 import type { BuildResult } from '../../src/build/types.js'
 import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
 import { BUILD_STORE_FILE } from '../../src/shared/layout.js'
@@ -20,6 +21,8 @@ import {
   diffTrees,
   editFile,
   loadBuildTools,
+  makeConfig,
+  REPO_ROOT,
   readFileIdentities,
   readTree,
 } from './build-helpers.js'
@@ -167,5 +170,49 @@ describe('the build state in OUT', () => {
     }
     const store = JSON.parse(await readFile(join(other, BUILD_STORE_FILE), 'utf8')) as { pages: unknown[] }
     expect(store.pages).toContainEqual(expect.objectContaining({ path: '/pl/o-nas', locale: 'pl', uid: 2 }))
+  })
+})
+
+describe('the content-hashed files of the last builds (issue 12, item 4)', () => {
+  let root: string
+  let projectOut: string
+
+  /** A build of the demo with the templates of the project copy at `root`. */
+  async function buildProject(keepBuilds: number): Promise<BuildResult> {
+    const config = { ...makeConfig(api.url, { baseUrl: BASE_URL, build: { keepBuilds } }, projectOut), root }
+    const result = await buildWith({ config, site: config.sites[0]!, renderThreads: 0 })
+    expect(result.failures).toEqual([])
+    return result
+  }
+  const assetsOf = async () => (await readdir(join(projectOut, '_site/assets'))).sort()
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(REPO_ROOT, '.site', 'test-kept-builds-'))
+    for (const folder of ['templates', 'config', 'public'])
+      await cp(join(REPO_ROOT, folder), join(root, folder), { recursive: true })
+    projectOut = join(dir, 'project-out')
+  })
+  afterAll(() => rm(root, { recursive: true, force: true }))
+
+  it('stay in the output for keepBuilds builds that changed them, then go', async () => {
+    const styles = join(root, 'templates/styles.css')
+    const generations: string[][] = []
+    for (let n = 1; n <= 4; n++) {
+      await appendFile(styles, `\n.kept-build-${n} { color: #${n}${n}${n}; }\n`)
+      await buildProject(3)
+      const assets = await assetsOf()
+      generations.push(assets)
+    }
+    // Each template change brings a new stylesheet; the last three builds' stay, the first one's goes.
+    const stylesheets = generations.map((assets) => assets.filter((a) => a.startsWith('styles-')))
+    expect(stylesheets.map((list) => list.length)).toEqual([1, 2, 3, 3])
+    const [first, , , last] = stylesheets
+    expect(last).not.toContain(first![0])
+    // A build that changes no template keeps the same set.
+    await buildProject(3)
+    expect(await assetsOf()).toEqual(generations[3])
+    // Lowered to one: only this build's files.
+    await buildProject(1)
+    expect((await assetsOf()).filter((a) => a.startsWith('styles-'))).toHaveLength(1)
   })
 })

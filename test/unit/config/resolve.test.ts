@@ -33,7 +33,7 @@ describe('resolveConfig', () => {
     expect(site!.preview.queryParam).toBe('pce')
     expect(site!.api.allowQuery).toBe(true)
     expect(site!.api).toMatchObject({ timeoutMs: 15_000, maxResponseBytes: 32 * 1024 * 1024 })
-    expect(site!.build).toEqual({ outDir: '.output/public', concurrency: 4 })
+    expect(site!.build).toEqual({ outDir: '.output/public', concurrency: 4, keepBuilds: 3 })
   })
 
   it('loads .json and .mjs files, and --api overrides api.baseUrl', async () => {
@@ -53,7 +53,7 @@ describe('resolveConfig', () => {
       `export default { api: { baseUrl: 'http://127.0.0.1:2' }, build: { concurrency: 8 } }`,
     )
     const config = await resolveConfig({ root, configFile: mjs, outDir: 'dist/site', concurrency: 2 })
-    expect(config.sites[0]!.build).toEqual({ outDir: 'dist/site', concurrency: 2 })
+    expect(config.sites[0]!.build).toEqual({ outDir: 'dist/site', concurrency: 2, keepBuilds: 3 })
     const error = (await resolveConfig({ root, configFile: mjs, concurrency: 0, apiBaseUrl: 'ftp://x' }).catch(
       (e: unknown) => e,
     )) as SiteError
@@ -64,6 +64,14 @@ describe('resolveConfig', () => {
     expect(validateUserConfig({ build: { concurrency: 65 } })).toEqual([
       { path: 'build.concurrency', message: 'expected a whole number from 1 to 64' },
     ])
+  })
+
+  it('checks build.keepBuilds (issue 12)', () => {
+    expect(validateUserConfig({ build: { keepBuilds: 5 } })).toEqual([])
+    for (const keepBuilds of [0, 101, 2.5, '3'])
+      expect(validateUserConfig({ build: { keepBuilds } })).toEqual([
+        { path: 'build.keepBuilds', message: 'expected a whole number from 1 to 100' },
+      ])
   })
 
   it('reports every problem at once with its key path', async () => {
