@@ -4,6 +4,9 @@
  * Everything is written to a temporary folder beside OUT, which replaces OUT
  * only when no path failed.
  */
+
+import { summarizePageChanges } from './changes.js'
+import { type OnlyReport, planOnly, readOnlyOption } from './only.js'
 import {
   applyToOutput,
   checkOutDir,
@@ -19,7 +22,6 @@ import { type BuildRun, createBuildRun } from './run.js'
 import {
   crawlPages,
   createRenderService,
-  keepEarlierBuilds,
   loadInputs,
   startRenderers,
   writeInitialData,
@@ -27,8 +29,8 @@ import {
   writeNotFoundPages,
   writeSiteFiles,
   writeStaticFiles,
-  writeStore,
 } from './stages.js'
+import { keepEarlierBuilds, writeStore } from './store-stages.js'
 import type { BuildManifest, BuildOptions, BuildResult } from './types.js'
 import { createFileWriter, type FileWriter } from './write.js'
 
@@ -41,6 +43,7 @@ export type { BuildOptions, BuildResult } from './types.js'
  */
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const run = createBuildRun(options)
+  const only = readOnlyOption(options.only)
   checkOutDir(run.outDir, run.config.root)
   const contents = await checkOutDirContents(run.outDir, { force: options.force })
   const stale = await removeStaleSiblings(run.outDir)
@@ -60,14 +63,18 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       await writeStaticFiles(run, writer, inputs)
       const locales = await writeInitialData(run, writer, { inputs, options })
       await startRenderers(run, render, { inputs, locales })
-      await crawlPages(run, { render, writer, locales, clientVersion: inputs.clientVersion })
+      const { clientVersion } = inputs
+      const partial = only
+        ? planOnly(run, { only, requested: options.only ?? [], lookup, engine, clientVersion, locales })
+        : undefined
+      await crawlPages(run, { render, writer, locales, clientVersion, reuse: partial?.plan })
       await writeNotFoundPages(run, writer, { render, inputs })
       await writeSiteFiles(run, writer, inputs)
       const builds = keepEarlierBuilds(run, writer, previous)
       const manifest = await writeManifests(run, writer, inputs)
       await writeStore(run, writer, { engine, manifest, locales, builds })
       run.checkInterrupted()
-      return await finish(run, { output, writer, manifest, previous })
+      return await finish(run, { output, writer, manifest, previous, only: partial?.report })
     } catch (error) {
       await discardOutput(output)
       throw error
@@ -80,7 +87,13 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
 /** Swaps the output in (no failures) or throws it away, and sums up the run. */
 async function finish(
   run: BuildRun,
-  input: { output: OutputFolders; writer: FileWriter; manifest: BuildManifest; previous: PreviousOutput | undefined },
+  input: {
+    output: OutputFolders
+    writer: FileWriter
+    manifest: BuildManifest
+    previous: PreviousOutput | undefined
+    only: OnlyReport | undefined
+  },
 ): Promise<BuildResult> {
   const { state } = run
   const { output, writer, previous } = input
@@ -108,6 +121,14 @@ async function finish(
     bytesWritten: bytes,
     filesWritten: files,
     filesKept: kept,
+    changes: {
+      pages: summarizePageChanges({
+        previous: previous?.pages.keys(),
+        pages: state.facts.map((f) => f.path),
+        written: writer.written(),
+      }),
+    },
+    ...(input.only ? { only: input.only } : {}),
     durationMs: run.now() - run.startedAt,
     timings: { ...state.timings },
     manifest: input.manifest,

@@ -2,8 +2,11 @@
  * One path through the build: fetch (holding an API slot only while waiting on
  * the API), then render (render-jobs.ts, in a worker or inline) and write
  * outside the slot. Page data lives only for the duration of this call; what
- * stays is a PageFact and the paths it links to.
+ * stays is a PageRecord and the paths it links to. In a partial build (`--only`,
+ * reuse.ts) a path the plan does not ask of the API is kept as the previous build
+ * wrote it, or rendered again from the payload it kept.
  */
+import { readFile } from 'node:fs/promises'
 import type { LimitFunction } from 'p-limit'
 import type { ApiClient } from '../api/client.js'
 import type { ResolvedSite } from '../config/types.js'
@@ -16,10 +19,11 @@ import { renderRedirectHtml } from './redirect.js'
 import type { OutputFile } from './render-files.js'
 import type { PageJob, PageOutput } from './render-jobs.js'
 import type { RenderService } from './render-pool.js'
+import type { PathSource, ReusePlan } from './reuse.js'
 import { toSiteUrl } from './sitemap.js'
 import type { BuildState } from './state.js'
 import type { PageRecord } from './types.js'
-import type { FileWriter } from './write.js'
+import { type FileWriter, resolveInside } from './write.js'
 
 export interface PagePipeline {
   render: RenderService
@@ -33,6 +37,10 @@ export interface PagePipeline {
   originOf(path: string): LinkOrigin
   /** Aborts requests in flight when the build is interrupted. */
   signal?: AbortSignal
+  /** A partial build's plan: how each path is obtained (see reuse.ts); without it every path is fetched. */
+  reuse?: ReusePlan
+  /** The previous output the plan's kept pages are read from. */
+  outDir: string
 }
 
 const elapsed = (since: number): number => performance.now() - since
@@ -46,8 +54,58 @@ export function toLinks(paths: readonly DiscoveredPath[]): PageRecord['links'] {
 }
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 
-/** Fetches, renders and writes one path; resolves to the paths it links to. Never rejects. */
+const FETCH: PathSource = { type: 'fetch' }
+
+/** Fetches (or reuses), renders and writes one path; resolves to the paths it links to. Never rejects. */
 export async function buildPath(p: PagePipeline, path: string): Promise<DiscoveredPath[]> {
+  const source = p.reuse?.decide(path) ?? FETCH
+  switch (source.type) {
+    case 'keep':
+      if (keepPage(p, source.page)) return discoveredFrom(source.page)
+      break
+    case 'render': {
+      const found = await renderKeptPage(p, source.page)
+      if (found) return found
+      break
+    }
+    case 'redirect': {
+      const { to, statusCode, locale } = source.redirect
+      return buildRedirect(p, { path, locale, redirectUrl: to, statusCode })
+    }
+    case 'not-found':
+      p.state.notFound.push({ path, status: source.status })
+      return []
+  }
+  // Nothing usable kept for this path: the API is asked, as in a full build.
+  return fetchAndBuild(p, path)
+}
+
+/** A previous page's links, as its answer gave them. */
+const discoveredFrom = (page: PageRecord): DiscoveredPath[] => [
+  ...page.links.nav.map((path) => ({ path, origin: 'nav' as const, from: page.path })),
+  ...page.links.content.map((path) => ({ path, origin: 'content' as const, from: page.path })),
+]
+
+/** Leaves a previous page's files as they are; false when the previous output lacks one. */
+function keepPage(p: PagePipeline, page: PageRecord): boolean {
+  if (!p.writer.keep(toHtmlFile(page.path)) || !p.writer.keep(toPayloadFile(page.path))) return false
+  p.state.addPage(page)
+  return true
+}
+
+/** Renders a previous page again from its payload (no API request); undefined when that is not possible. */
+async function renderKeptPage(p: PagePipeline, page: PageRecord): Promise<DiscoveredPath[] | undefined> {
+  let payload: string
+  try {
+    payload = await readFile(resolveInside(p.outDir, toPayloadFile(page.path)), 'utf8')
+  } catch {
+    return undefined
+  }
+  const output = await renderJob(p, { path: page.path, locale: page.locale, payload })
+  return output.type === 'page' ? finishPage(p, page.path, output) : undefined
+}
+
+async function fetchAndBuild(p: PagePipeline, path: string): Promise<DiscoveredPath[]> {
   const answer = await p.apiSlot(async () => {
     const started = performance.now()
     const result = await fetchPage(p.api, path, p.signal)
@@ -80,7 +138,7 @@ async function writeFiles(p: PagePipeline, path: string, files: OutputFile[]): P
   }
 }
 
-async function buildPage(p: PagePipeline, job: PageJob): Promise<DiscoveredPath[]> {
+async function renderJob(p: PagePipeline, job: PageJob): Promise<PageOutput> {
   let output: PageOutput
   try {
     output = await p.render.page(job)
@@ -88,6 +146,11 @@ async function buildPage(p: PagePipeline, job: PageJob): Promise<DiscoveredPath[
     output = { type: 'failed', status: 500, reason: `render error: ${message(error)}`, renderMs: 0 }
   }
   p.state.time('renderMs', output.renderMs)
+  return output
+}
+
+async function buildPage(p: PagePipeline, job: PageJob): Promise<DiscoveredPath[]> {
+  const output = await renderJob(p, job)
   if (output.type === 'redirect')
     return buildRedirect(p, {
       path: job.path,
@@ -99,8 +162,17 @@ async function buildPage(p: PagePipeline, job: PageJob): Promise<DiscoveredPath[
     p.state.fail({ path: job.path, status: output.status, reason: output.reason })
     return []
   }
+  return finishPage(p, job.path, output)
+}
+
+/** Writes a rendered page's files and records it. */
+async function finishPage(
+  p: PagePipeline,
+  path: string,
+  output: Extract<PageOutput, { type: 'page' }>,
+): Promise<DiscoveredPath[]> {
   for (const item of output.skipped) p.state.skip(item)
-  if (!(await writeFiles(p, job.path, output.files))) return []
+  if (!(await writeFiles(p, path, output.files))) return []
   p.state.addPage({ ...output.fact, uid: output.uid, links: toLinks(output.paths) })
   return output.paths
 }

@@ -5,7 +5,10 @@
  */
 import { readPageAnswer } from '../api/answer.js'
 import type { RawAnswer } from '../api/client.js'
+import type { PageRenderer } from '../render/renderer.js'
+import type { PageData } from '../shared/types.js'
 import { withLocale } from '../shared/url.js'
+import { isRecord } from '../shared/values.js'
 import type { DiscoveredPath } from './crawl.js'
 import { discoverFromPage } from './discover.js'
 import { toApiFailure } from './fetch-page.js'
@@ -19,12 +22,22 @@ export interface JobContext extends RenderContext {
   locales: ReadonlyMap<string, LocaleData>
 }
 
-export interface PageJob {
+export type PageJob = {
   path: string
   locale: string
-  /** The API's 2xx answer to the page request, as text. */
-  answer: RawAnswer
-}
+} & (
+  | {
+      /** The API's 2xx answer to the page request, as text. */
+      answer: RawAnswer
+    }
+  | {
+      /**
+       * The page's `_payload.json` of the previous build, as text (`--only`): the page is rendered again
+       * from the data it kept, already prepared, with no API request.
+       */
+      payload: string
+    }
+)
 
 export type PageOutput =
   | {
@@ -58,11 +71,31 @@ const localeOf = (ctx: JobContext, locale: string): LocaleData => {
   return data
 }
 
-/** Reads the answer, then prepares, renders and reads the links of one page. API and render errors come back as a failed output. */
+/** The prepared page a previous build's payload holds; undefined when it holds none. */
+function readKeptPage(payload: string): PageData | undefined {
+  try {
+    const body = JSON.parse(payload) as unknown
+    return isRecord(body) && isRecord(body.page) && typeof body.page.id === 'number'
+      ? (body.page as unknown as PageData)
+      : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Reads the answer, then prepares, renders and reads the links of one page (or renders a page again from
+ * the payload a previous build kept). API and render errors come back as a failed output.
+ */
 export function runPageJob(ctx: JobContext, job: PageJob): PageOutput {
   const started = performance.now()
   const renderMs = () => performance.now() - started
-  const { path } = job
+  if ('payload' in job) {
+    const page = readKeptPage(job.payload)
+    if (!page)
+      return { type: 'failed', status: 500, reason: 'the previous build kept no page data here', renderMs: renderMs() }
+    return renderPage(ctx, { job, page, problems: [], renderMs })
+  }
   let raw: unknown
   try {
     const result = readPageAnswer(job.answer)
@@ -72,15 +105,38 @@ export function runPageJob(ctx: JobContext, job: PageJob): PageOutput {
   } catch (error) {
     return { type: 'failed', ...toApiFailure(error), renderMs: renderMs() }
   }
+  let prepared: ReturnType<PageRenderer['preparePage']>
   try {
-    const { page, problems } = ctx.renderer.preparePage(raw)
-    if (!page)
-      return {
-        type: 'failed',
-        status: 502,
-        reason: `the API answer is not a page: ${problems.join('; ')}`,
-        renderMs: renderMs(),
-      }
+    prepared = ctx.renderer.preparePage(raw)
+  } catch (error) {
+    return renderFailure(error, renderMs)
+  }
+  const { page, problems } = prepared
+  if (!page)
+    return {
+      type: 'failed',
+      status: 502,
+      reason: `the API answer is not a page: ${problems.join('; ')}`,
+      renderMs: renderMs(),
+    }
+  return renderPage(ctx, { job, page, problems, renderMs })
+}
+
+const renderFailure = (error: unknown, renderMs: () => number): PageOutput => ({
+  type: 'failed',
+  status: 500,
+  reason: `render error: ${error instanceof Error ? error.message : String(error)}`,
+  renderMs: renderMs(),
+})
+
+/** Renders a prepared page and reads its links and sitemap facts. */
+function renderPage(
+  ctx: JobContext,
+  input: { job: PageJob; page: PageData; problems: string[]; renderMs: () => number },
+): PageOutput {
+  const { job, page, problems, renderMs } = input
+  const { path } = job
+  try {
     const locale = localeOf(ctx, job.locale)
     const rendered = renderPageFiles(ctx, { path, locale, page })
     const options = { baseUrl: ctx.site.baseUrl, locales: ctx.site.i18n.locales }
@@ -101,12 +157,7 @@ export function runPageJob(ctx: JobContext, job: PageJob): PageOutput {
       renderMs: renderMs(),
     }
   } catch (error) {
-    return {
-      type: 'failed',
-      status: 500,
-      reason: `render error: ${error instanceof Error ? error.message : String(error)}`,
-      renderMs: renderMs(),
-    }
+    return renderFailure(error, renderMs)
   }
 }
 

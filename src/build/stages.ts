@@ -9,21 +9,19 @@ import { listPublicFiles } from '../project/public-files.js'
 import { prepareInitialData } from '../render/prepare.js'
 import { loadRenderer } from '../render/renderer.js'
 import { toPublicSiteInfo } from '../render/site-info.js'
-import { BUILD_STORE_FILE, REDIRECTS_FILE, ROBOTS_FILE } from '../shared/layout.js'
-import { getLocaleFromPath, localeHome } from '../shared/url.js'
+import { REDIRECTS_FILE, ROBOTS_FILE } from '../shared/layout.js'
+import { localeHome } from '../shared/url.js'
 import { createCrawler } from './crawl.js'
 import { discoverFromInitialData } from './discover.js'
 import { fetchInitialData, prepareLocaleData } from './initial-data.js'
-import { isContentHashedFile, planKeptBuilds } from './kept-builds.js'
 import { buildIdOf, clientVersionOf, createManifest, renderManifestFiles } from './manifest.js'
 import { fetchNotFoundBody } from './not-found.js'
 import { buildPath } from './pages.js'
-import type { PreviousOutput } from './previous.js'
 import { renderRedirectsFile } from './redirect.js'
 import { createInlineRenderService, createRenderPool, type RenderService } from './render-pool.js'
+import type { ReusePlan } from './reuse.js'
 import type { BuildRun } from './run.js'
 import { planSitemaps, renderRobots } from './sitemap.js'
-import { configDigest, renderStore, STORE_FORMAT, type StoredBuild, type StoredRedirect } from './store.js'
 import type { BuildManifest, BuildOptions, LocaleData } from './types.js'
 import type { FileWriter } from './write.js'
 
@@ -117,7 +115,14 @@ export function startRenderers(
  */
 export async function crawlPages(
   run: BuildRun,
-  input: { render: RenderService; writer: FileWriter; locales: Map<string, LocaleData>; clientVersion: string },
+  input: {
+    render: RenderService
+    writer: FileWriter
+    locales: Map<string, LocaleData>
+    clientVersion: string
+    /** A partial build's plan (`--only`); without it every page is fetched. */
+    reuse?: ReusePlan
+  },
 ): Promise<void> {
   const { site, state } = run
   const crawler = createCrawler({
@@ -140,6 +145,8 @@ export async function crawlPages(
     clientVersion: input.clientVersion,
     originOf,
     signal: run.signal,
+    reuse: input.reuse,
+    outDir: run.outDir,
   }
   const options = { baseUrl: site.baseUrl, locales: site.i18n.locales }
   for (const [locale, data] of input.locales) {
@@ -188,22 +195,6 @@ export async function writeSiteFiles(run: BuildRun, writer: FileWriter, inputs: 
   await writer.write(ROBOTS_FILE, renderRobots(site.baseUrl, ownRobots))
 }
 
-/**
- * Keeps the content-hashed files of the last `build.keepBuilds` builds (see kept-builds.ts) beside this
- * build's, so that tabs opened on them still load their chunks. Resolves to this build's own such files
- * and the earlier builds kept, for the build store.
- */
-export function keepEarlierBuilds(
-  run: BuildRun,
-  writer: FileWriter,
-  previous: PreviousOutput | undefined,
-): { current: string[]; earlier: StoredBuild[] } {
-  const current = [...writer.outputs().keys()].filter(isContentHashedFile).sort()
-  const plan = planKeptBuilds({ current, earlier: previous?.store.builds ?? [], keepBuilds: run.site.build.keepBuilds })
-  for (const file of plan.keep) writer.keep(file)
-  return { current, earlier: plan.earlier }
-}
-
 /** `_site/builds/latest.json` and `_site/builds/meta/<id>.json`; last, as the id is a digest of every other file. */
 export async function writeManifests(run: BuildRun, writer: FileWriter, inputs: BuildInputs): Promise<BuildManifest> {
   const prerendered = [...run.state.facts.map((f) => f.path), ...run.state.redirects.map((r) => r.from)]
@@ -211,46 +202,4 @@ export async function writeManifests(run: BuildRun, writer: FileWriter, inputs: 
   const manifest = createManifest({ id, clientVersion: inputs.clientVersion, prerendered })
   for (const file of renderManifestFiles(manifest)) await writer.write(file.path, file.contents)
   return manifest
-}
-
-/**
- * The build store (`_site/builds/state.json`, see store.ts), written after everything else: every
- * page with its uid and links, the redirects, and the hash of every file the output holds.
- */
-export async function writeStore(
-  run: BuildRun,
-  writer: FileWriter,
-  input: {
-    engine: string
-    manifest: BuildManifest
-    locales: Map<string, LocaleData>
-    builds: { current: string[]; earlier: StoredBuild[] }
-  },
-): Promise<void> {
-  const { state, site } = run
-  const redirects: StoredRedirect[] = state.redirects.map((r) => ({
-    ...r,
-    locale: getLocaleFromPath(r.from, site.i18n),
-    kind: 'api',
-  }))
-  const files = Object.fromEntries([...writer.outputs()].filter(([path]) => path !== BUILD_STORE_FILE))
-  const store = renderStore({
-    format: STORE_FORMAT,
-    engine: input.engine,
-    config: configDigest(site),
-    id: input.manifest.id,
-    clientVersion: input.manifest.clientVersion,
-    locales: Object.fromEntries(
-      [...input.locales].map(([locale, data]) => [locale, { initialDataUrl: data.initialDataUrl }]),
-    ),
-    pages: state.facts,
-    redirects,
-    notFound: state.notFound,
-    builds: [
-      { id: input.manifest.id, clientVersion: input.manifest.clientVersion, files: input.builds.current },
-      ...input.builds.earlier,
-    ],
-    files,
-  })
-  await writer.write(BUILD_STORE_FILE, store)
 }

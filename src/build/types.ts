@@ -7,6 +7,7 @@ import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
 import type { ClientBundle } from '../hydration/bundle.js'
 import type { PageRenderer } from '../render/renderer.js'
 import type { InitialData } from '../shared/types.js'
+import type { OnlyReport } from './only.js'
 
 export interface BuildLogger {
   info(line: string): void
@@ -39,6 +40,13 @@ export interface BuildOptions {
   bundleClient?: () => Promise<ClientBundle>
   /** Replace an output folder that holds something else than a previous `site` output (`--force`). @default false */
   force?: boolean
+  /**
+   * A partial build (`--only`): page uids (`'12'`) and page paths (`'/pl/o-nas'`) that changed. Those pages
+   * are fetched again in every locale, with the pages whose previous answer linked to them; every other page
+   * is kept, or rendered again from the data the previous output kept when its locale's initial data or the
+   * templates changed. The output equals a full build's. Without a usable previous output, every page is fetched.
+   */
+  only?: string[]
   /**
    * Stops the build (the CLI aborts it on SIGINT and SIGTERM, with the signal's name as the reason):
    * no new request starts, requests in flight are aborted, the temporary folder is removed and
@@ -102,6 +110,10 @@ export interface BuildResult {
   filesWritten: number
   /** Files of the previous output left as they were (same bytes, same modification time). */
   filesKept: number
+  /** Pages added, changed, removed and unchanged since the previous output (all added without one). */
+  changes: { pages: PageChanges }
+  /** What `--only` did, when it was given. */
+  only?: OnlyReport
   durationMs: number
   timings: BuildTimings
   manifest: BuildManifest
@@ -114,6 +126,15 @@ export interface PageFact {
   noIndex: boolean
   /** Available translations: hreflang and normalised path (`x-default` for the default language). */
   alternates: Array<{ hreflang: string; path: string }>
+}
+
+/** Pages of the output compared with the previous output's, by path. */
+export interface PageChanges {
+  added: string[]
+  /** Pages one of whose files (HTML, payload) was written anew: their bytes changed. */
+  changed: string[]
+  removed: string[]
+  unchanged: number
 }
 
 /**

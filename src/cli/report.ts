@@ -17,6 +17,12 @@ export interface BuildSummary {
   notes: string[]
   filesWritten: number
   bytesWritten: number
+  /** Files of the previous output left as they were (issue 12). */
+  filesKept: number
+  /** Pages added, changed, removed and unchanged since the previous output. */
+  changes: BuildResult['changes']
+  /** What `--only` did, when it was given. */
+  only?: BuildResult['only']
   durationMs: number
   pagesPerSecond: number
   timings: BuildResult['timings']
@@ -36,6 +42,9 @@ export function toBuildSummary(result: BuildResult): BuildSummary {
     notes: result.notes,
     filesWritten: result.filesWritten,
     bytesWritten: result.bytesWritten,
+    filesKept: result.filesKept,
+    changes: result.changes,
+    ...(result.only ? { only: result.only } : {}),
     durationMs: Math.round(result.durationMs),
     pagesPerSecond: result.durationMs > 0 ? round((result.pages.total * 1000) / result.durationMs) : 0,
     timings: {
@@ -65,6 +74,33 @@ const list = <T>(title: string, items: readonly T[], line: (item: T) => string, 
   return [`${title} (${items.length}):`, ...shown, ...more]
 }
 
+/** `Changes: 1 added, 2 changed, 0 removed, 54 unchanged` and the paths (up to SUMMARY_MAX_ITEMS of each kind). */
+function changeLines(changes: BuildSummary['changes']): string[] {
+  const { added, changed, removed, unchanged } = changes.pages
+  const paths = (mark: string, list: string[]) => [
+    ...list.slice(0, SUMMARY_MAX_ITEMS).map((path) => `  ${mark} ${path}`),
+    ...(list.length > SUMMARY_MAX_ITEMS
+      ? [`  ${mark} … and ${list.length - SUMMARY_MAX_ITEMS} more (--json lists them all)`]
+      : []),
+  ]
+  return [
+    `Changes: ${added.length} added, ${changed.length} changed, ${removed.length} removed, ${unchanged} unchanged`,
+    ...paths('+', added),
+    ...paths('~', changed),
+    ...paths('-', removed),
+  ]
+}
+
+/** What `--only` did: how many pages it asked for again, or why it built every page. */
+function onlyLines(only: BuildSummary['only']): string[] {
+  if (!only) return []
+  if (only.fallback !== undefined) return [`Only: every page was built, as ${only.fallback}`]
+  const rendered = only.rerenderedLocales.length
+    ? `; every page of ${only.rerenderedLocales.join(', ')} rendered again from kept data`
+    : ''
+  return [`Only: ${only.refetched.length} page(s) asked of the API again for ${only.requested.join(',')}${rendered}`]
+}
+
 /** The summary people read at the end of `site build`. */
 export function formatSummary(result: BuildResult): string {
   const s = toBuildSummary(result)
@@ -77,7 +113,9 @@ export function formatSummary(result: BuildResult): string {
     ...list('Skipped', s.skipped, (i) => `${i.item}: ${i.reason}${i.from ? ` (in ${i.from})` : ''}`, SUMMARY_MAX_ITEMS),
     ...s.notes.map((note) => `Note: ${note}`),
     ...list('Failures', s.failures, (f) => `${f.path}  ${f.status}  ${f.reason}`),
-    `Written: ${s.filesWritten} files, ${formatBytes(s.bytesWritten)}`,
+    ...changeLines(s.changes),
+    ...onlyLines(s.only),
+    `Written: ${s.filesWritten} files, ${formatBytes(s.bytesWritten)}; kept ${s.filesKept} files as they were`,
     s.ok ? `Output: ${s.outDir}` : `Build failed: ${s.failures.length} path(s) failed; ${s.outDir} was left as it was.`,
   ]
   return `${lines.join('\n')}\n`

@@ -6,25 +6,24 @@
  */
 import { existsSync } from 'node:fs'
 import { appendFile, cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { build as buildWith } from '../../src/build/build.js'
 import type { BuildResult } from '../../src/build/types.js'
-import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
+import type { DemoApi } from '../../src/demo/server.js'
 import { BUILD_STORE_FILE } from '../../src/shared/layout.js'
 import {
   BASE_URL,
   type BuildTools,
   buildSite,
-  copyDemoContent,
   diffTrees,
+  type EditableDemo,
   editFile,
-  loadBuildTools,
   makeConfig,
   REPO_ROOT,
   readFileIdentities,
   readTree,
+  startEditableDemo,
 } from './build-helpers.js'
 
 let api: DemoApi
@@ -38,19 +37,17 @@ const build = (outDir = out) => buildSite({ apiUrl: api.url, outDir, tools })
 const unchanged = (a: Map<string, string>, b: Map<string, string>) =>
   [...a].filter(([path, id]) => b.get(path) === id).map(([path]) => path)
 
+let demo: EditableDemo
+
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'site-incremental-'))
-  content = await copyDemoContent(dir)
-  ;[api, tools] = await Promise.all([startDemoApi({ port: 0, contentDir: content }), loadBuildTools()])
+  demo = await startEditableDemo('site-incremental-')
+  ;({ dir, content, api, tools } = demo)
   out = join(dir, 'out')
   first = await build()
   expect(first.failures).toEqual([])
 }, 120_000)
 
-afterAll(async () => {
-  await api?.close()
-  if (dir) await rm(dir, { recursive: true, force: true })
-})
+afterAll(() => demo?.close())
 
 describe('a build over its previous output (issue 12, item 1)', () => {
   it('rewrites no file when nothing changed: same bytes, same inodes, same modification times', async () => {

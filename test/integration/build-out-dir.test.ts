@@ -4,42 +4,22 @@
  * (SIGINT, SIGTERM) removes its temporary folder; a build removes the stale temporary folders that
  * an earlier, killed build left beside OUT.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
-import { REPO_ROOT, readTree } from './build-helpers.js'
+import { readTree, type SiteProcess, startSite } from './build-helpers.js'
 
-const bin = join(REPO_ROOT, 'bin/site.js')
-
-interface Run {
-  child: ChildProcess
-  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>
-}
-
-function start(args: string[]): Run {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: REPO_ROOT, env: { ...process.env, CI: 'true' } })
-  let stdout = ''
-  let stderr = ''
-  child.stdout?.on('data', (chunk) => (stdout += chunk))
-  child.stderr?.on('data', (chunk) => (stderr += chunk))
-  const done = new Promise<Awaited<Run['done']>>((resolve, reject) => {
-    child.on('error', reject)
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }))
-  })
-  return { child, done }
-}
-
+const start = startSite
 const site = (args: string[]) => start(args).done
 
 /** Temporary folders a build keeps beside OUT (`.out-tmp-…`, `.out-old-…`). */
 const siblings = async (dir: string) => (await readdir(dir)).filter((name) => name.startsWith('.out-'))
 
 /** Resolves once a temporary folder beside OUT holds a written page (the build is past its start-up). */
-async function waitForPagesInTemp(dir: string, run: Run): Promise<string> {
+async function waitForPagesInTemp(dir: string, run: SiteProcess): Promise<string> {
   let exited = false
   void run.done.then(() => (exited = true))
   for (;;) {

@@ -12,6 +12,7 @@ export interface BuildCommandOptions {
   json?: boolean
   progress: boolean
   force?: boolean
+  only?: string[]
 }
 
 /** Exit codes of a build stopped by a signal: 128 + the signal's number, as shells report it. */
@@ -63,6 +64,7 @@ export async function runBuildCommand(opts: BuildCommandOptions, global: { verbo
       onProgress: reporter.onProgress,
       logger: reporter.logger,
       force: opts.force,
+      only: opts.only,
       signal: controller.signal,
     })
     reporter.stop()

@@ -1,0 +1,71 @@
+/**
+ * The stages around the build store (`_site/builds/state.json`, store.ts), in the order build.ts
+ * runs them after the site files: keep the content-hashed files of earlier builds, then (after
+ * the manifests) write the store the next build starts from.
+ */
+import { BUILD_STORE_FILE } from '../shared/layout.js'
+import { getLocaleFromPath } from '../shared/url.js'
+import { isContentHashedFile, planKeptBuilds } from './kept-builds.js'
+import type { PreviousOutput } from './previous.js'
+import type { BuildRun } from './run.js'
+import { configDigest, renderStore, STORE_FORMAT, type StoredBuild, type StoredRedirect } from './store.js'
+import type { BuildManifest, LocaleData } from './types.js'
+import type { FileWriter } from './write.js'
+
+/**
+ * Keeps the content-hashed files of the last `build.keepBuilds` builds (see kept-builds.ts) beside this
+ * build's, so that tabs opened on them still load their chunks. Resolves to this build's own such files
+ * and the earlier builds kept, for the build store.
+ */
+export function keepEarlierBuilds(
+  run: BuildRun,
+  writer: FileWriter,
+  previous: PreviousOutput | undefined,
+): { current: string[]; earlier: StoredBuild[] } {
+  const current = [...writer.outputs().keys()].filter(isContentHashedFile).sort()
+  const plan = planKeptBuilds({ current, earlier: previous?.store.builds ?? [], keepBuilds: run.site.build.keepBuilds })
+  for (const file of plan.keep) writer.keep(file)
+  return { current, earlier: plan.earlier }
+}
+
+/**
+ * The build store (`_site/builds/state.json`, see store.ts), written after everything else: every
+ * page with its uid and links, the redirects, and the hash of every file the output holds.
+ */
+export async function writeStore(
+  run: BuildRun,
+  writer: FileWriter,
+  input: {
+    engine: string
+    manifest: BuildManifest
+    locales: Map<string, LocaleData>
+    builds: { current: string[]; earlier: StoredBuild[] }
+  },
+): Promise<void> {
+  const { state, site } = run
+  const redirects: StoredRedirect[] = state.redirects.map((r) => ({
+    ...r,
+    locale: getLocaleFromPath(r.from, site.i18n),
+    kind: 'api',
+  }))
+  const files = Object.fromEntries([...writer.outputs()].filter(([path]) => path !== BUILD_STORE_FILE))
+  const store = renderStore({
+    format: STORE_FORMAT,
+    engine: input.engine,
+    config: configDigest(site),
+    id: input.manifest.id,
+    clientVersion: input.manifest.clientVersion,
+    locales: Object.fromEntries(
+      [...input.locales].map(([locale, data]) => [locale, { initialDataUrl: data.initialDataUrl }]),
+    ),
+    pages: state.facts,
+    redirects,
+    notFound: state.notFound,
+    builds: [
+      { id: input.manifest.id, clientVersion: input.manifest.clientVersion, files: input.builds.current },
+      ...input.builds.earlier,
+    ],
+    files,
+  })
+  await writer.write(BUILD_STORE_FILE, store)
+}
