@@ -19,6 +19,7 @@ import {
 } from './output.js'
 import { currentEngine, loadPrevious, type PreviousOutput } from './previous.js'
 import { type BuildRun, createBuildRun } from './run.js'
+import type { SlugChange } from './slug-history.js'
 import {
   crawlPages,
   createRenderService,
@@ -28,6 +29,7 @@ import {
   writeManifests,
   writeNotFoundPages,
   writeSiteFiles,
+  writeSlugRedirects,
   writeStaticFiles,
 } from './stages.js'
 import { keepEarlierBuilds, writeStore } from './store-stages.js'
@@ -67,14 +69,15 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       const partial = only
         ? planOnly(run, { only, requested: options.only ?? [], lookup, engine, clientVersion, locales })
         : undefined
-      await crawlPages(run, { render, writer, locales, clientVersion, reuse: partial?.plan })
+      const pipeline = await crawlPages(run, { render, writer, locales, clientVersion, reuse: partial?.plan })
+      const slugs = await writeSlugRedirects(run, { pipeline, previous })
       await writeNotFoundPages(run, writer, { render, inputs })
       await writeSiteFiles(run, writer, inputs)
       const builds = keepEarlierBuilds(run, writer, previous)
       const manifest = await writeManifests(run, writer, inputs)
-      await writeStore(run, writer, { engine, manifest, locales, builds })
+      await writeStore(run, writer, { engine, manifest, locales, builds, slugs: slugs.redirects })
       run.checkInterrupted()
-      return await finish(run, { output, writer, manifest, previous, only: partial?.report })
+      return await finish(run, { output, writer, manifest, previous, only: partial?.report, slugs: slugs.changes })
     } catch (error) {
       await discardOutput(output)
       throw error
@@ -93,6 +96,7 @@ async function finish(
     manifest: BuildManifest
     previous: PreviousOutput | undefined
     only: OnlyReport | undefined
+    slugs: SlugChange[]
   },
 ): Promise<BuildResult> {
   const { state } = run
@@ -126,7 +130,9 @@ async function finish(
         previous: previous?.pages.keys(),
         pages: state.facts.map((f) => f.path),
         written: writer.written(),
+        moved: input.slugs,
       }),
+      slugs: input.slugs,
     },
     ...(input.only ? { only: input.only } : {}),
     durationMs: run.now() - run.startedAt,

@@ -17,10 +17,16 @@ export function summarizePageChanges(input: {
   previous: Iterable<string> | undefined
   pages: Iterable<string>
   written: Iterable<string>
+  /** Pages that moved (slug changes): reported as such, not as removed and added. */
+  moved?: ReadonlyArray<{ from: string; to: string }>
 }): PageChanges {
   const before = new Set(input.previous ?? [])
   const written = new Set(input.written)
   const now = new Set(input.pages)
+  for (const { from, to } of input.moved ?? []) {
+    before.delete(from)
+    now.delete(to)
+  }
   const changes: PageChanges = { added: [], changed: [], removed: [], unchanged: 0 }
   for (const path of now) {
     if (!before.has(path)) changes.added.push(path)

@@ -177,7 +177,8 @@ async function finishPage(
   return output.paths
 }
 
-async function buildRedirect(
+/** A redirect's page, payload and `_redirects` entry: the API's redirect records and slug history alike. */
+export async function buildRedirect(
   p: PagePipeline,
   input: { path: string; locale: string; redirectUrl: string; statusCode: number },
 ): Promise<DiscoveredPath[]> {

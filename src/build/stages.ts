@@ -16,12 +16,14 @@ import { discoverFromInitialData } from './discover.js'
 import { fetchInitialData, prepareLocaleData } from './initial-data.js'
 import { buildIdOf, clientVersionOf, createManifest, renderManifestFiles } from './manifest.js'
 import { fetchNotFoundBody } from './not-found.js'
-import { buildPath } from './pages.js'
+import { buildPath, buildRedirect, type PagePipeline } from './pages.js'
+import type { PreviousOutput } from './previous.js'
 import { renderRedirectsFile } from './redirect.js'
 import { createInlineRenderService, createRenderPool, type RenderService } from './render-pool.js'
 import type { ReusePlan } from './reuse.js'
 import type { BuildRun } from './run.js'
 import { planSitemaps, renderRobots } from './sitemap.js'
+import { planSlugRedirects, SLUG_REDIRECT_STATUS, type SlugChange } from './slug-history.js'
 import type { BuildManifest, BuildOptions, LocaleData } from './types.js'
 import type { FileWriter } from './write.js'
 
@@ -123,7 +125,7 @@ export async function crawlPages(
     /** A partial build's plan (`--only`); without it every page is fetched. */
     reuse?: ReusePlan
   },
-): Promise<void> {
+): Promise<PagePipeline> {
   const { site, state } = run
   const crawler = createCrawler({
     maxInFlight: run.maxPagesInFlight,
@@ -135,7 +137,7 @@ export async function crawlPages(
     },
   })
   const originOf = (path: string) => crawler.originOf(path)?.origin ?? 'nav'
-  const pipeline = {
+  const pipeline: PagePipeline = {
     render: input.render,
     writer: input.writer,
     site,
@@ -163,6 +165,28 @@ export async function crawlPages(
       state.fail({ path, status, reason: `broken link: the API answers ${status} (linked from ${from})` })
     else state.skip({ item: path, reason: `broken link in content: the API answers ${status}`, from })
   }
+  return pipeline
+}
+
+/**
+ * Slug history (slug-history.ts): a 301 from each earlier path of a page that moved, through the
+ * same redirect pages, payloads and `_redirects` lines as the API's redirects. Needs a previous output.
+ */
+export async function writeSlugRedirects(
+  run: BuildRun,
+  input: { pipeline: PagePipeline; previous: PreviousOutput | undefined },
+): Promise<{ redirects: SlugChange[]; changes: SlugChange[] }> {
+  const { previous, pipeline } = input
+  if (!previous) return { redirects: [], changes: [] }
+  const plan = planSlugRedirects({
+    previousPages: previous.pages.values(),
+    previousRedirects: previous.store.redirects,
+    pages: run.state.facts,
+    apiRedirects: run.state.redirects.map((r) => r.from),
+  })
+  for (const { from, to, locale } of plan.redirects)
+    await buildRedirect(pipeline, { path: from, locale, redirectUrl: to, statusCode: SLUG_REDIRECT_STATUS })
+  return plan
 }
 
 /** `404.html` of every locale. */

@@ -8,6 +8,7 @@ import { getLocaleFromPath } from '../shared/url.js'
 import { isContentHashedFile, planKeptBuilds } from './kept-builds.js'
 import type { PreviousOutput } from './previous.js'
 import type { BuildRun } from './run.js'
+import type { SlugChange } from './slug-history.js'
 import { configDigest, renderStore, STORE_FORMAT, type StoredBuild, type StoredRedirect } from './store.js'
 import type { BuildManifest, LocaleData } from './types.js'
 import type { FileWriter } from './write.js'
@@ -40,14 +41,18 @@ export async function writeStore(
     manifest: BuildManifest
     locales: Map<string, LocaleData>
     builds: { current: string[]; earlier: StoredBuild[] }
+    /** Slug history redirects among the build's redirects. */
+    slugs: readonly SlugChange[]
   },
 ): Promise<void> {
   const { state, site } = run
-  const redirects: StoredRedirect[] = state.redirects.map((r) => ({
-    ...r,
-    locale: getLocaleFromPath(r.from, site.i18n),
-    kind: 'api',
-  }))
+  const slugs = new Map(input.slugs.map((slug) => [slug.from, slug]))
+  const redirects: StoredRedirect[] = state.redirects.map((r) => {
+    const slug = slugs.get(r.from)
+    return slug
+      ? { ...r, locale: slug.locale, kind: 'slug', uid: slug.uid }
+      : { ...r, locale: getLocaleFromPath(r.from, site.i18n), kind: 'api' }
+  })
   const files = Object.fromEntries([...writer.outputs()].filter(([path]) => path !== BUILD_STORE_FILE))
   const store = renderStore({
     format: STORE_FORMAT,

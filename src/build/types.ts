@@ -8,6 +8,7 @@ import type { ClientBundle } from '../hydration/bundle.js'
 import type { PageRenderer } from '../render/renderer.js'
 import type { InitialData } from '../shared/types.js'
 import type { OnlyReport } from './only.js'
+import type { SlugChange } from './slug-history.js'
 
 export interface BuildLogger {
   info(line: string): void
@@ -110,8 +111,11 @@ export interface BuildResult {
   filesWritten: number
   /** Files of the previous output left as they were (same bytes, same modification time). */
   filesKept: number
-  /** Pages added, changed, removed and unchanged since the previous output (all added without one). */
-  changes: { pages: PageChanges }
+  /**
+   * Pages added, changed, removed and unchanged since the previous output (all added without one), and the
+   * pages whose path changed (slug changes: their old path now redirects with 301; not counted as removed and added).
+   */
+  changes: { pages: PageChanges; slugs: SlugChange[] }
   /** What `--only` did, when it was given. */
   only?: OnlyReport
   durationMs: number

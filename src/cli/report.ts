@@ -74,7 +74,10 @@ const list = <T>(title: string, items: readonly T[], line: (item: T) => string, 
   return [`${title} (${items.length}):`, ...shown, ...more]
 }
 
-/** `Changes: 1 added, 2 changed, 0 removed, 54 unchanged` and the paths (up to SUMMARY_MAX_ITEMS of each kind). */
+/**
+ * `Changes: 1 added, 2 changed, 0 removed, 54 unchanged` and the paths (up to SUMMARY_MAX_ITEMS of each kind),
+ * then the slug changes (`/pl/o-nas -> /pl/o-firmie`).
+ */
 function changeLines(changes: BuildSummary['changes']): string[] {
   const { added, changed, removed, unchanged } = changes.pages
   const paths = (mark: string, list: string[]) => [
@@ -88,6 +91,14 @@ function changeLines(changes: BuildSummary['changes']): string[] {
     ...paths('+', added),
     ...paths('~', changed),
     ...paths('-', removed),
+    ...(changes.slugs.length
+      ? list(
+          'Slug changes (old path now redirects, 301)',
+          changes.slugs,
+          (s) => `${s.from} -> ${s.to}`,
+          SUMMARY_MAX_ITEMS,
+        )
+      : []),
   ]
 }
 

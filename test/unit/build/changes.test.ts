@@ -20,4 +20,15 @@ describe('summarizePageChanges (issue 12, item 5)', () => {
       unchanged: 0,
     })
   })
+
+  it('reports a page that moved as a slug change, not as removed and added', () => {
+    expect(
+      summarizePageChanges({
+        previous: ['/a', '/b'],
+        pages: ['/a2', '/b'],
+        written: ['a2/index.html', 'a2/_payload.json'],
+        moved: [{ from: '/a', to: '/a2' }],
+      }),
+    ).toEqual({ added: [], changed: [], removed: [], unchanged: 1 })
+  })
 })

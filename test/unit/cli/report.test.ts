@@ -13,7 +13,7 @@ const result = (over: Partial<BuildResult> = {}): BuildResult => ({
   bytesWritten: 2048,
   filesKept: 0,
   filesWritten: 9,
-  changes: { pages: { added: [], changed: [], removed: [], unchanged: 3 } },
+  changes: { pages: { added: [], changed: [], removed: [], unchanged: 3 }, slugs: [] },
   durationMs: 1500,
   timings: { apiWaitMs: 100.4, renderMs: 10.6, writeMs: 5 },
   manifest: { id: 'b1', clientVersion: 'c1', prerendered: ['/', '/de', '/pl', '/old'] },
@@ -34,12 +34,16 @@ describe('build summary', () => {
     const text = formatSummary(
       result({
         filesKept: 120,
-        changes: { pages: { added: ['/new'], changed: ['/pl', '/de'], removed: ['/gone'], unchanged: 1 } },
+        changes: {
+          pages: { added: ['/new'], changed: ['/pl', '/de'], removed: ['/gone'], unchanged: 1 },
+          slugs: [{ from: '/pl/a', to: '/pl/b', locale: 'pl', uid: 4 }],
+        },
         only: { requested: ['2'], unknownUids: [], refetched: ['/pl', '/de'], rerenderedLocales: ['de'] },
       }),
     )
     expect(text).toContain('Changes: 1 added, 2 changed, 1 removed, 1 unchanged')
     expect(text).toContain('  + /new\n  ~ /pl\n  ~ /de\n  - /gone')
+    expect(text).toContain('Slug changes (old path now redirects, 301) (1):\n  /pl/a -> /pl/b')
     expect(text).toContain(
       'Only: 2 page(s) asked of the API again for 2; every page of de rendered again from kept data',
     )
