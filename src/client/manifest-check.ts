@@ -43,6 +43,11 @@ export interface ManifestCheckOptions {
   intervalMs?: number
   /** Called once, when the newest build has other client code than this tab. */
   onNewBuild?: (latest: LatestBuild) => void
+  /**
+   * Called when a read names another build than the read before, with the same client code: content
+   * changed. The tab keeps navigating on payloads; payloads it fetched before are from the older build.
+   */
+  onNewContent?: (latest: LatestBuild) => void
 }
 
 /** The newest build in a latest.json body (`{ id, clientVersion }`; `{ buildId }` accepted for the id); undefined without an id. */
@@ -58,6 +63,7 @@ export function createManifestCheck(options: ManifestCheckOptions): ManifestChec
   const { clientVersion, timers, visibility } = options
   const url = options.url ?? LATEST_MANIFEST_URL
   let stale = false
+  let lastId: string | undefined
   let inFlight: Promise<LatestBuild | undefined> | undefined
   let first: unknown
   let interval: unknown
@@ -79,12 +85,14 @@ export function createManifestCheck(options: ManifestCheckOptions): ManifestChec
   function check(): Promise<LatestBuild | undefined> {
     inFlight ??= read().then((latest) => {
       inFlight = undefined
+      if (latest === undefined) return latest
       // A latest.json without a client version comes from an older engine: its code is not this tab's either.
-      if (latest !== undefined && latest.clientVersion !== clientVersion && !stale) {
+      if (latest.clientVersion !== clientVersion && !stale) {
         stale = true
         stop()
         options.onNewBuild?.(latest)
-      }
+      } else if (lastId !== undefined && latest.id !== lastId) options.onNewContent?.(latest)
+      lastId = latest.id
       return latest
     })
     return inFlight

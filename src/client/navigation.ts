@@ -10,7 +10,7 @@ import { buildHead, getBodyClass, getHtmlAttrs } from '../runtime/head.js'
 import type { RenderState } from '../shared/contract.js'
 import type { PageData } from '../shared/types.js'
 import type { InitialDataLoader } from './boot.js'
-import { announcePage } from './events.js'
+import { announceBuild, announcePage } from './events.js'
 import { applyDocumentAttrs, applyHead } from './head.js'
 import { createBarPainter, createLoadingBar } from './loading-bar.js'
 import { createManifestCheck } from './manifest-check.js'
@@ -68,6 +68,12 @@ export function startNavigation(options: NavigationOptions): Router {
         fetch: fetchFn,
         timers: browserTimers,
         visibility: doc,
+        // payloads fetched before are of the older build: the next navigations ask for the current ones
+        onNewContent: (latest) => {
+          payloads.clear()
+          announceBuild(win, { ...latest, reload: false })
+        },
+        onNewBuild: (latest) => announceBuild(win, { ...latest, reload: true }),
       })
     : undefined
   manifest?.start()

@@ -81,6 +81,23 @@ describe('manifest check (SPEC point 4: new build detection)', () => {
     expect(check.isStale()).toBe(false)
   })
 
+  it('tells of a newer build with the same client code, without marking the tab stale', async () => {
+    let latest = { id: 'b1', clientVersion: 'c1' }
+    const fetch = vi.fn(async () => json(latest))
+    const onNewContent = vi.fn()
+    const check = createManifestCheck({ clientVersion: 'c1', fetch, timers: fakeTimers(), onNewContent })
+    await check.check()
+    await check.check()
+    expect(onNewContent).not.toHaveBeenCalled()
+    latest = { id: 'b2', clientVersion: 'c1' }
+    await check.check()
+    expect(onNewContent).toHaveBeenCalledTimes(1)
+    expect(onNewContent).toHaveBeenCalledWith({ id: 'b2', clientVersion: 'c1' })
+    await check.check()
+    expect(onNewContent).toHaveBeenCalledTimes(1)
+    expect(check.isStale()).toBe(false)
+  })
+
   it('takes a latest.json of an older engine (no client version) for other client code', async () => {
     const fetch = vi.fn(async () => json({ id: 'b1', timestamp: 1 }))
     const check = createManifestCheck({ clientVersion: 'c1', fetch, timers: fakeTimers() })
