@@ -58,7 +58,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const engine = currentEngine()
     const output = await createTempOutput(run.outDir)
     // With a previous output, only files whose bytes change are written (and then moved into OUT).
-    const writer = createFileWriter(output.tempDir, { previous: previous?.files })
+    const writer = createFileWriter(output.tempDir, { previous: previous?.hashOf })
     try {
       const inputs = await loadInputs(run, render, options)
       run.checkInterrupted()
@@ -105,7 +105,7 @@ async function finish(
   else if (!previous) await swapInOutput(output)
   else {
     const outputs = writer.outputs()
-    const removed = [...previous.files.keys()].filter((path) => !outputs.has(path))
+    const removed = [...previous.filePaths()].filter((path) => !outputs.has(path))
     await applyToOutput(output, { written: writer.written(), removed })
   }
   const { files, bytes, kept } = writer.stats()

@@ -16,7 +16,7 @@ import { getLocaleFromPath, toHtmlFile, toPayloadFile } from '../shared/url.js'
 import type { DiscoveredPath, LinkOrigin } from './crawl.js'
 import { fetchPage } from './fetch-page.js'
 import { renderRedirectHtml } from './redirect.js'
-import type { OutputFile } from './render-files.js'
+import type { PageFile } from './render-files.js'
 import type { PageJob, PageOutput } from './render-jobs.js'
 import type { RenderService } from './render-pool.js'
 import type { PathSource, ReusePlan } from './reuse.js'
@@ -41,6 +41,8 @@ export interface PagePipeline {
   reuse?: ReusePlan
   /** The previous output the plan's kept pages are read from. */
   outDir: string
+  /** The build's one string per path (see createPathPool). */
+  intern: (path: string) => string
 }
 
 const elapsed = (since: number): number => performance.now() - since
@@ -51,6 +53,37 @@ export function toLinks(paths: readonly DiscoveredPath[]): PageRecord['links'] {
   const content = new Set<string>()
   for (const { path, origin } of paths) (origin === 'nav' ? nav : content).add(path)
   return { nav: [...nav], content: [...content] }
+}
+
+/**
+ * One string per path for the whole build: every page's record and every link the crawl keeps
+ * name a path by the same string. A page's answer arrives from its render worker with its own
+ * copies, and a site of 30,000 pages has some 400,000 links and alternates (tens of megabytes).
+ */
+export function createPathPool(): (path: string) => string {
+  const pool = new Map<string, string>()
+  return (path) => {
+    const known = pool.get(path)
+    if (known !== undefined) return known
+    pool.set(path, path)
+    return path
+  }
+}
+
+/** A rendered page as the build keeps it: its paths pooled, one shape for every record. */
+function toRecord(p: PagePipeline, output: Extract<PageOutput, { type: 'page' }>): PageRecord {
+  const { fact } = output
+  const { intern } = p
+  const paths = output.paths.map((d) => ({ path: intern(d.path), origin: d.origin, from: intern(d.from) }))
+  output.paths = paths
+  return {
+    path: intern(fact.path),
+    locale: fact.locale,
+    noIndex: fact.noIndex,
+    alternates: fact.alternates.map((a) => ({ hreflang: intern(a.hreflang), path: intern(a.path) })),
+    uid: output.uid,
+    links: toLinks(paths),
+  }
 }
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 
@@ -101,7 +134,12 @@ async function renderKeptPage(p: PagePipeline, page: PageRecord): Promise<Discov
   } catch {
     return undefined
   }
-  const output = await renderJob(p, { path: page.path, locale: page.locale, payload })
+  const output = await renderJob(p, {
+    path: page.path,
+    locale: page.locale,
+    payload,
+    previous: previousFiles(p, page.path),
+  })
   return output.type === 'page' ? finishPage(p, page.path, output) : undefined
 }
 
@@ -115,7 +153,7 @@ async function fetchAndBuild(p: PagePipeline, path: string): Promise<DiscoveredP
   const locale = getLocaleFromPath(path, p.site.i18n)
   switch (answer.type) {
     case 'answer':
-      return buildPage(p, { path, locale, answer: answer.answer })
+      return buildPage(p, { path, locale, answer: answer.answer, previous: previousFiles(p, path) })
     case 'not-found':
       p.state.notFound.push({ path, status: answer.status })
       return []
@@ -125,10 +163,16 @@ async function fetchAndBuild(p: PagePipeline, path: string): Promise<DiscoveredP
   }
 }
 
-async function writeFiles(p: PagePipeline, path: string, files: OutputFile[]): Promise<boolean> {
+async function writeFiles(p: PagePipeline, path: string, files: PageFile[]): Promise<boolean> {
   const started = performance.now()
   try {
-    await Promise.all(files.map((file) => p.writer.write(file.path, file.contents)))
+    await Promise.all(
+      files.map(async (file) => {
+        if (file.contents !== undefined) return p.writer.write(file.path, file.contents, file.hash)
+        if (!p.writer.keep(file.path)) throw new Error(`the previous output has no ${file.path} to keep`)
+        return 0
+      }),
+    )
     return true
   } catch (error) {
     p.state.fail({ path, status: 500, reason: `write error: ${message(error)}` })
@@ -136,6 +180,13 @@ async function writeFiles(p: PagePipeline, path: string, files: OutputFile[]): P
   } finally {
     p.state.time('writeMs', elapsed(started))
   }
+}
+
+/** The hashes of a page's files in the previous output, for its render job (unchanged ones are not handed back). */
+function previousFiles(p: PagePipeline, path: string): PageJob['previous'] {
+  const html = p.writer.previousHash(toHtmlFile(path))
+  const payload = p.writer.previousHash(toPayloadFile(path))
+  return html === undefined && payload === undefined ? undefined : [html, payload]
 }
 
 async function renderJob(p: PagePipeline, job: PageJob): Promise<PageOutput> {
@@ -173,7 +224,7 @@ async function finishPage(
 ): Promise<DiscoveredPath[]> {
   for (const item of output.skipped) p.state.skip(item)
   if (!(await writeFiles(p, path, output.files))) return []
-  p.state.addPage({ ...output.fact, uid: output.uid, links: toLinks(output.paths) })
+  p.state.addPage(toRecord(p, output))
   return output.paths
 }
 

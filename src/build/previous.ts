@@ -11,18 +11,28 @@ import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { BUILD_STORE_FILE, LATEST_MANIFEST_FILE } from '../shared/layout.js'
+import { BUILD_STORE_FILE, LATEST_MANIFEST_FILE, PAYLOAD_FILE } from '../shared/layout.js'
+import { normalizePagePath, toHtmlFile, toPayloadFile } from '../shared/url.js'
 import type { OutDirContents } from './output.js'
-import { type BuildStore, engineId, parseStore, type StoredRedirect } from './store.js'
-import type { PageRecord } from './types.js'
+import { engineId, parseStore, type StoredPageRecord, type StoredRedirect, type StoreHead } from './store.js'
 import { hashContents, resolveInside } from './write.js'
 
 export interface PreviousOutput {
-  store: BuildStore
-  /** Every file of the previous output, the store itself included: path -> content hash. */
-  files: Map<string, string>
-  pages: Map<string, PageRecord>
+  store: StoreHead
+  pages: Map<string, StoredPageRecord>
   redirects: Map<string, StoredRedirect>
+  /** The content hash of a file of the previous output (the store itself included); undefined for one it has not. */
+  hashOf(path: string): string | undefined
+  /** Every file of the previous output. */
+  filePaths(): Iterable<string>
+}
+
+/** The page whose `index.html` (0) or `_payload.json` (1) a file is: 'pl/o-nas/index.html' -> ['/pl/o-nas', 0]. */
+export function pageOfFile(file: string): [path: string, which: 0 | 1] | undefined {
+  const name = file.endsWith(PAYLOAD_FILE) ? PAYLOAD_FILE : file.endsWith('index.html') ? 'index.html' : undefined
+  if (!name || (file !== name && !file.endsWith(`/${name}`))) return undefined
+  const path = normalizePagePath(`/${file.slice(0, -name.length)}`)
+  return path.ok ? [path.path, name === PAYLOAD_FILE ? 1 : 0] : undefined
 }
 
 export type PreviousLookup = { type: 'found'; previous: PreviousOutput } | { type: 'none'; reason: string }
@@ -71,17 +81,28 @@ export async function loadPrevious(outDir: string, contents: OutDirContents): Pr
     }
   const parsed = parseStore(text)
   if ('reason' in parsed) return { type: 'none', reason: `the previous output is not usable: ${parsed.reason}` }
-  const { store } = parsed
+  const { pages: list, files, ...store } = parsed.store
   const latest = await readText(resolveInside(outDir, LATEST_MANIFEST_FILE))
   if (readLatestId(latest) !== store.id)
     return { type: 'none', reason: `the previous output's ${LATEST_MANIFEST_FILE} names another build than its state` }
+  const storeHash = hashContents(text)
+  const pages = new Map(list.map((page) => [page.path, page]))
   return {
     type: 'found',
     previous: {
       store,
-      files: new Map([...Object.entries(store.files), [BUILD_STORE_FILE, hashContents(text)]]),
-      pages: new Map(store.pages.map((page) => [page.path, page])),
+      pages,
       redirects: new Map(store.redirects.map((r) => [r.from, r])),
+      hashOf(path) {
+        const page = pageOfFile(path)
+        const record = page && pages.get(page[0])
+        return record ? record.files[page![1]] : path === BUILD_STORE_FILE ? storeHash : files.get(path)
+      },
+      *filePaths() {
+        for (const page of pages.values()) yield* [toHtmlFile(page.path), toPayloadFile(page.path)]
+        yield* files.keys()
+        yield BUILD_STORE_FILE
+      },
     },
   }
 }

@@ -22,7 +22,12 @@ export interface OutputFile {
   path: string
   /** Text, or its UTF-8 bytes (how render workers hand files over without a copy). */
   contents: string | Uint8Array
+  /** The content hash of the bytes (see hashContents), when the render worker computed it. */
+  hash?: string
 }
+
+/** A page file as a render job hands it over: or only its hash, when its bytes are the previous output's. */
+export type PageFile = OutputFile | { path: string; hash: string; contents?: undefined }
 
 /** A build's page, as a static page: initial data referenced by its once-per-locale file. */
 export function assembleStatic(

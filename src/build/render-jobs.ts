@@ -13,7 +13,7 @@ import type { DiscoveredPath } from './crawl.js'
 import { discoverFromPage } from './discover.js'
 import { toApiFailure } from './fetch-page.js'
 import { renderNotFoundFile } from './not-found.js'
-import { type OutputFile, type RenderContext, renderPageFiles } from './render-files.js'
+import { type OutputFile, type PageFile, type RenderContext, renderPageFiles } from './render-files.js'
 import { toPageFact } from './sitemap.js'
 import type { LocaleData, PageFact, SkippedItem } from './types.js'
 
@@ -25,6 +25,11 @@ export interface JobContext extends RenderContext {
 export type PageJob = {
   path: string
   locale: string
+  /**
+   * Content hashes of the page's `index.html` and `_payload.json` in the previous output: a render worker
+   * that renders the same bytes hands back no file, only its hash (the file is kept as it is).
+   */
+  previous?: [html: string | undefined, payload: string | undefined]
 } & (
   | {
       /** The API's 2xx answer to the page request, as text. */
@@ -42,7 +47,7 @@ export type PageJob = {
 export type PageOutput =
   | {
       type: 'page'
-      files: OutputFile[]
+      files: PageFile[]
       fact: PageFact
       /** The page's uid (its `id`). */
       uid: number

@@ -16,7 +16,7 @@ import { discoverFromInitialData } from './discover.js'
 import { fetchInitialData, prepareLocaleData } from './initial-data.js'
 import { buildIdOf, clientVersionOf, createManifest, renderManifestFiles } from './manifest.js'
 import { fetchNotFoundBody } from './not-found.js'
-import { buildPath, buildRedirect, type PagePipeline } from './pages.js'
+import { buildPath, buildRedirect, createPathPool, type PagePipeline } from './pages.js'
 import type { PreviousOutput } from './previous.js'
 import { renderRedirectsFile } from './redirect.js'
 import { createInlineRenderService, createRenderPool, type RenderService } from './render-pool.js'
@@ -149,6 +149,7 @@ export async function crawlPages(
     signal: run.signal,
     reuse: input.reuse,
     outDir: run.outDir,
+    intern: createPathPool(),
   }
   const options = { baseUrl: site.baseUrl, locales: site.i18n.locales }
   for (const [locale, data] of input.locales) {

@@ -4,12 +4,19 @@
  * the manifests) write the store the next build starts from.
  */
 import { BUILD_STORE_FILE } from '../shared/layout.js'
-import { getLocaleFromPath } from '../shared/url.js'
+import { getLocaleFromPath, toHtmlFile, toPayloadFile } from '../shared/url.js'
 import { isContentHashedFile, planKeptBuilds } from './kept-builds.js'
-import type { PreviousOutput } from './previous.js'
+import { type PreviousOutput, pageOfFile } from './previous.js'
 import type { BuildRun } from './run.js'
 import type { SlugChange } from './slug-history.js'
-import { configDigest, renderStore, STORE_FORMAT, type StoredBuild, type StoredRedirect } from './store.js'
+import {
+  configDigest,
+  renderStoreParts,
+  STORE_FORMAT,
+  type StoredBuild,
+  type StoredPageRecord,
+  type StoredRedirect,
+} from './store.js'
 import type { BuildManifest, LocaleData } from './types.js'
 import type { FileWriter } from './write.js'
 
@@ -53,8 +60,21 @@ export async function writeStore(
       ? { ...r, locale: slug.locale, kind: 'slug', uid: slug.uid }
       : { ...r, locale: getLocaleFromPath(r.from, site.i18n), kind: 'api' }
   })
-  const files = Object.fromEntries([...writer.outputs()].filter(([path]) => path !== BUILD_STORE_FILE))
-  const store = renderStore({
+  const outputs = writer.outputs()
+  // a page's two files go with the page; `files` keeps the others
+  const pages = state.facts.map(
+    (page): StoredPageRecord => ({
+      ...page,
+      files: [outputs.get(toHtmlFile(page.path)) ?? '', outputs.get(toPayloadFile(page.path)) ?? ''],
+    }),
+  )
+  const pagePaths = new Set(state.facts.map((page) => page.path))
+  const files = new Map<string, string>()
+  for (const [path, hash] of outputs) {
+    const page = pageOfFile(path)
+    if (path !== BUILD_STORE_FILE && !(page && pagePaths.has(page[0]))) files.set(path, hash)
+  }
+  const store = renderStoreParts({
     format: STORE_FORMAT,
     engine: input.engine,
     config: configDigest(site),
@@ -63,7 +83,7 @@ export async function writeStore(
     locales: Object.fromEntries(
       [...input.locales].map(([locale, data]) => [locale, { initialDataUrl: data.initialDataUrl }]),
     ),
-    pages: state.facts,
+    pages,
     redirects,
     notFound: state.notFound,
     builds: [
@@ -72,5 +92,6 @@ export async function writeStore(
     ],
     files,
   })
-  await writer.write(BUILD_STORE_FILE, store)
+  // in parts: the store of a large site is tens of megabytes, never one string
+  await writer.writeParts(BUILD_STORE_FILE, store)
 }

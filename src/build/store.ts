@@ -7,7 +7,10 @@
  * each page's path, locale, uid, sitemap facts and links; the redirects; the content hash of
  * every file; the content-hashed files of the last builds. The page data itself is each page's
  * `_payload.json`. The config (API URL and headers included) is recorded as a one-way digest only.
- * Pure: parse and render, no I/O (loading it from OUT is previous.ts).
+ *
+ * Compact, as it grows with the site (30,000 pages): every path once in `paths`, pages as tuples
+ * that point into it, written in parts (no one large string) and read back with each path string
+ * shared by all the links to it. Pure: render and parse, no I/O (previous.ts reads it from OUT).
  */
 import { createHash } from 'node:crypto'
 import type { ResolvedSite } from '../config/types.js'
@@ -35,7 +38,8 @@ export interface StoredBuild {
   files: string[]
 }
 
-export interface BuildStore {
+/** Everything of the store but its pages and files. */
+export interface StoreHead {
   format: typeof STORE_FORMAT
   /** The engine that wrote it (site's version and a digest of its code): page data is reused only by the same. */
   engine: string
@@ -45,17 +49,28 @@ export interface BuildStore {
   clientVersion: string
   /** Per locale: its content-hashed initial data file. */
   locales: Record<string, { initialDataUrl: string }>
-  /** Every page, sorted by path. */
-  pages: PageRecord[]
-  /** API redirects and slug history, sorted by `from`. */
+  /** API redirects and slug history. */
   redirects: StoredRedirect[]
-  /** Crawled paths the API answered with 404 (broken links), sorted. */
+  /** Crawled paths the API answered with 404 (broken links). */
   notFound: Array<{ path: string; status: number }>
   /** The content-hashed files of the last builds that changed them, newest first. */
   builds: StoredBuild[]
-  /** Every file of the output but the store itself: path -> content hash (see hashContents). */
-  files: Record<string, string>
 }
+
+/** A page as the store holds it: the record plus the content hashes of its `index.html` and `_payload.json`. */
+export type StoredPageRecord = PageRecord & { files: [html: string, payload: string] }
+
+export interface BuildStore extends StoreHead {
+  pages: StoredPageRecord[]
+  /** Every other file of the output (not a page's, not the store itself): path -> content hash. */
+  files: ReadonlyMap<string, string>
+}
+
+/**
+ * A page in the file: [locale, uid or null, noIndex (0 or 1), alternates as [hreflang, path index],
+ * nav links, content links (path indexes), hash of index.html, hash of _payload.json]. Page `i` is at `paths[i]`.
+ */
+type PageTuple = [string, number | null, 0 | 1, Array<[string, number]>, number[], number[], string, string]
 
 const digest = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16)
 
@@ -70,35 +85,69 @@ export function configDigest(site: ResolvedSite): string {
   return digest(JSON.stringify({ ...rest, api: apiRest }))
 }
 
-/** The engine's identity in the store: its version plus a digest of its own code (see engineDigest in previous.ts). */
+/** The engine's identity in the store: its version plus a digest of its own code (see currentEngine in previous.ts). */
 export const engineId = (version: string, codeDigest: string): string => `${version}+${codeDigest}`
 
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+/** Parts of about this many pages are yielded at once. */
+const PAGES_PER_PART = 500
 
-/** The store as JSON text, everything sorted: two builds of the same content write the same bytes. */
-export function renderStore(store: BuildStore): string {
-  const sorted: BuildStore = {
-    ...store,
-    pages: [...store.pages].sort((a, b) => compare(a.path, b.path)),
-    redirects: [...store.redirects].sort((a, b) => compare(a.from, b.from)),
-    notFound: [...store.notFound].sort((a, b) => compare(a.path, b.path)),
-    files: Object.fromEntries(Object.entries(store.files).sort(([a], [b]) => compare(a, b))),
+/**
+ * The store as JSON text, in parts (for FileWriter.writeParts), everything sorted: two builds of
+ * the same content write the same bytes.
+ */
+export function* renderStoreParts(store: BuildStore): Iterable<string> {
+  const pages = [...store.pages].sort((a, b) => compare(a.path, b.path))
+  const index = new Map(pages.map((page, i) => [page.path, i]))
+  const extra: string[] = []
+  const indexOf = (path: string): number => {
+    let i = index.get(path)
+    if (i === undefined) {
+      i = index.size
+      index.set(path, i)
+      extra.push(path)
+    }
+    return i
   }
-  return `${JSON.stringify(sorted)}\n`
+  const toTuple = (page: StoredPageRecord): PageTuple => [
+    page.locale,
+    page.uid ?? null,
+    page.noIndex ? 1 : 0,
+    page.alternates.map((a): [string, number] => [a.hreflang, indexOf(a.path)]),
+    page.links.nav.map(indexOf),
+    page.links.content.map(indexOf),
+    page.files[0],
+    page.files[1],
+  ]
+  const { pages: _pages, files, ...head } = store
+  const sortedHead: StoreHead = {
+    ...head,
+    redirects: [...head.redirects].sort((a, b) => compare(a.from, b.from)),
+    notFound: [...head.notFound].sort((a, b) => compare(a.path, b.path)),
+  }
+  // pages first: the paths their links name beyond the pages are known once they are written
+  yield `${JSON.stringify(sortedHead).slice(0, -1)},"pages":[`
+  for (let i = 0; i < pages.length; i += PAGES_PER_PART)
+    yield `${i ? ',' : ''}${pages
+      .slice(i, i + PAGES_PER_PART)
+      .map((p) => JSON.stringify(toTuple(p)))
+      .join(',')}`
+  yield '],"paths":['
+  const paths = [...pages.map((p) => p.path), ...extra]
+  for (let i = 0; i < paths.length; i += PAGES_PER_PART)
+    yield `${i ? ',' : ''}${paths
+      .slice(i, i + PAGES_PER_PART)
+      .map((p) => JSON.stringify(p))
+      .join(',')}`
+  const sortedFiles = [...files].sort(([a], [b]) => compare(a, b))
+  yield `],"files":${JSON.stringify(Object.fromEntries(sortedFiles))}}\n`
 }
+
+/** The store as one string (small sites, tests). */
+export const renderStore = (store: BuildStore): string => [...renderStoreParts(store)].join('')
 
 const isString = (v: unknown): v is string => typeof v === 'string'
 const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString)
-
-function isPageRecord(v: unknown): v is PageRecord {
-  if (!isRecord(v) || !isString(v.path) || !isString(v.locale) || typeof v.noIndex !== 'boolean') return false
-  if (v.uid !== undefined && typeof v.uid !== 'number') return false
-  const links = v.links
-  if (!isRecord(links) || !isStringList(links.nav) || !isStringList(links.content)) return false
-  return (
-    Array.isArray(v.alternates) && v.alternates.every((a) => isRecord(a) && isString(a.hreflang) && isString(a.path))
-  )
-}
 
 const isRedirect = (v: unknown): v is StoredRedirect =>
   isRecord(v) &&
@@ -108,6 +157,58 @@ const isRedirect = (v: unknown): v is StoredRedirect =>
   isString(v.locale) &&
   (v.kind === 'api' || v.kind === 'slug') &&
   (v.uid === undefined || typeof v.uid === 'number')
+
+function isHead(v: Record<string, unknown>): boolean {
+  return (
+    isString(v.engine) &&
+    isString(v.config) &&
+    isString(v.id) &&
+    isString(v.clientVersion) &&
+    isRecord(v.locales) &&
+    Object.values(v.locales).every((l) => isRecord(l) && isString(l.initialDataUrl)) &&
+    Array.isArray(v.redirects) &&
+    v.redirects.every(isRedirect) &&
+    Array.isArray(v.notFound) &&
+    v.notFound.every((n) => isRecord(n) && isString(n.path) && typeof n.status === 'number') &&
+    Array.isArray(v.builds) &&
+    v.builds.every((b) => isRecord(b) && isString(b.id) && isString(b.clientVersion) && isStringList(b.files)) &&
+    isRecord(v.files) &&
+    Object.values(v.files).every(isString) &&
+    isStringList(v.paths) &&
+    Array.isArray(v.pages) &&
+    v.pages.length <= v.paths.length
+  )
+}
+
+/** The page at `paths[i]`, its links resolved to the shared path strings; undefined when the tuple is damaged. */
+function toRecord(tuple: unknown, path: string, paths: readonly string[]): StoredPageRecord | undefined {
+  if (!Array.isArray(tuple) || tuple.length !== 8) return undefined
+  const [locale, uid, noIndex, alternates, nav, content, html, payload] = tuple as unknown[]
+  const at = (i: unknown): string | undefined => (Number.isInteger(i) ? paths[i as number] : undefined)
+  const resolve = (list: unknown): string[] | undefined => {
+    if (!Array.isArray(list)) return undefined
+    const out = list.map(at)
+    return out.every(isString) ? (out as string[]) : undefined
+  }
+  const links = { nav: resolve(nav), content: resolve(content) }
+  if (!isString(locale) || !(uid === null || typeof uid === 'number') || (noIndex !== 0 && noIndex !== 1))
+    return undefined
+  if (!links.nav || !links.content || !isString(html) || !isString(payload) || !Array.isArray(alternates))
+    return undefined
+  const resolved = alternates.map((a) =>
+    Array.isArray(a) && isString(a[0]) && at(a[1]) !== undefined ? { hreflang: a[0], path: at(a[1])! } : undefined,
+  )
+  if (!resolved.every((a) => a !== undefined)) return undefined
+  return {
+    path,
+    locale,
+    ...(uid === null ? {} : { uid }),
+    noIndex: noIndex === 1,
+    alternates: resolved as PageRecord['alternates'],
+    links: { nav: links.nav, content: links.content },
+    files: [html, payload],
+  }
+}
 
 /**
  * Reads store JSON text: the store, or why it cannot be used. Every field is checked, so a damaged
@@ -123,24 +224,21 @@ export function parseStore(text: string): { store: BuildStore } | { reason: stri
   if (!isRecord(value)) return { reason: 'its build state is not an object' }
   if (value.format !== STORE_FORMAT)
     return { reason: `its build state has format ${JSON.stringify(value.format)}, this site reads ${STORE_FORMAT}` }
-  const ok =
-    isString(value.engine) &&
-    isString(value.config) &&
-    isString(value.id) &&
-    isString(value.clientVersion) &&
-    isRecord(value.locales) &&
-    Object.values(value.locales).every((l) => isRecord(l) && isString(l.initialDataUrl)) &&
-    Array.isArray(value.pages) &&
-    value.pages.every(isPageRecord) &&
-    Array.isArray(value.redirects) &&
-    value.redirects.every(isRedirect) &&
-    Array.isArray(value.notFound) &&
-    value.notFound.every((n) => isRecord(n) && isString(n.path) && typeof n.status === 'number') &&
-    Array.isArray(value.builds) &&
-    value.builds.every((b) => isRecord(b) && isString(b.id) && isString(b.clientVersion) && isStringList(b.files)) &&
-    isRecord(value.files) &&
-    Object.values(value.files).every(isString)
-  return ok
-    ? { store: value as unknown as BuildStore }
-    : { reason: 'its build state is damaged (a field is missing or of the wrong type)' }
+  const damaged = { reason: 'its build state is damaged (a field is missing or of the wrong type)' }
+  if (!isHead(value)) return damaged
+  const paths = value.paths as string[]
+  const pages: StoredPageRecord[] = []
+  for (const [i, tuple] of (value.pages as unknown[]).entries()) {
+    const page = toRecord(tuple, paths[i]!, paths)
+    if (!page) return damaged
+    pages.push(page)
+  }
+  const { paths: _paths, pages: _pages, files, ...head } = value
+  return {
+    store: {
+      ...(head as unknown as StoreHead),
+      pages,
+      files: new Map(Object.entries(files as Record<string, string>)),
+    },
+  }
 }

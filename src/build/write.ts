@@ -15,14 +15,19 @@ import { SiteError } from '../errors.js'
 export interface FileWriter {
   /** Absolute root folder every path is resolved against. */
   readonly root: string
-  /** Writes a file at `path` (relative to the root, `/` separated); resolves to the bytes written (0 when kept). */
-  write(path: string, contents: string | Uint8Array): Promise<number>
+  /**
+   * Writes a file at `path` (relative to the root, `/` separated); resolves to the bytes written (0 when kept).
+   * `hash` is the contents' hash when the caller has it already (see hashContents).
+   */
+  write(path: string, contents: string | Uint8Array, hash?: string): Promise<number>
   /** Writes text parts one after another (large generated files), in batches; resolves to the bytes written (0 when kept). */
   writeParts(path: string, parts: Iterable<string>): Promise<number>
   /** Copies the file `source` (absolute, anywhere) to `path` under the root; resolves to the bytes written (0 when kept). */
   copy(source: string, path: string): Promise<number>
   /** Records that the previous output's file at `path` stays as it is; false when the previous output has no such file. */
   keep(path: string): boolean
+  /** The content hash of the previous output's file at `path`, if it has one. */
+  previousHash(path: string): string | undefined
   /** Files and bytes written so far, and files kept from the previous output. */
   stats(): { files: number; bytes: number; kept: number }
   /** Every file of this output, written or kept: path -> content hash (see hashContents). */
@@ -33,20 +38,24 @@ export interface FileWriter {
 
 export interface FileWriterOptions {
   /**
-   * The files of the previous output (path -> content hash). A file whose new contents hash the same
-   * is not written but kept; without it every file is written.
+   * The content hash of a file of the previous output, undefined for one it has not. A file whose new
+   * contents hash the same is not written but kept; without it every file is written.
    */
-  previous?: ReadonlyMap<string, string>
+  previous?: (path: string) => string | undefined
 }
 
 const MAX_RELATIVE_PATH_LENGTH = 4096
 /** writeParts collects parts up to this size before each write. */
 const PART_BATCH_BYTES = 256 * 1024
 
-/** The content hash the writer keeps per file: SHA-256, base64url, 128 bits. */
+/**
+ * The content hash the writer keeps per file: the first 128 bits of SHA-256, base64url (22 characters).
+ * Encoded from those bytes, not sliced from a longer string: a slice would keep the whole string alive
+ * (tens of thousands of them in a large build).
+ */
 export const hashContents = (contents: string | Uint8Array): string =>
-  hash('sha256', contents, 'base64url').slice(0, 22)
-const digestOf = (h: ReturnType<typeof createHash>): string => h.digest('base64url').slice(0, 22)
+  (hash('sha256', contents, 'buffer') as unknown as Buffer).toString('base64url', 0, 16)
+const digestOf = (h: ReturnType<typeof createHash>): string => h.digest().toString('base64url', 0, 16)
 
 // The callback writeFile: one libuv request chain instead of a FileHandle's open/write/close
 // promises; measurably less main-thread time per file in a build of thousands of pages.
@@ -73,7 +82,7 @@ export function resolveInside(root: string, path: string): string {
   return target
 }
 
-/** Creates a FileWriter for `root`. Folders are created once each (remembered on this writer). */
+/** Creates a FileWriter for `root`. A folder is created once for the writes in flight into it. */
 export function createFileWriter(root: string, options: FileWriterOptions = {}): FileWriter {
   const base = resolve(root)
   const { previous } = options
@@ -84,10 +93,11 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
   let bytes = 0
   let kept = 0
 
+  // Forgotten once made: a site of 30,000 pages has as many folders, and mkdir of a made one costs little.
   const ensureDir = (dir: string): Promise<unknown> => {
     let made = dirs.get(dir)
     if (!made) {
-      made = mkdir(dir, { recursive: true })
+      made = mkdir(dir, { recursive: true }).finally(() => dirs.delete(dir))
       dirs.set(dir, made)
     }
     return made
@@ -96,7 +106,7 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
   /** Records a file's hash; true when the previous output has these very bytes (the file is kept). */
   const record = (path: string, contentHash: string): boolean => {
     outputs.set(path, contentHash)
-    if (previous?.get(path) !== contentHash) return false
+    if (previous?.(path) !== contentHash) return false
     kept += 1
     return true
   }
@@ -110,9 +120,9 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
 
   return {
     root: base,
-    async write(path, contents) {
+    async write(path, contents, hash) {
       const target = resolveInside(base, path)
-      if (record(path, hashContents(contents))) return 0
+      if (record(path, hash ?? hashContents(contents))) return 0
       await ensureDir(dirname(target))
       await writeFileFast(target, contents)
       return count(path, typeof contents === 'string' ? Buffer.byteLength(contents) : contents.byteLength)
@@ -167,12 +177,13 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
     },
     keep(path) {
       resolveInside(base, path)
-      const contentHash = previous?.get(path)
+      const contentHash = previous?.(path)
       if (contentHash === undefined) return false
       outputs.set(path, contentHash)
       kept += 1
       return true
     },
+    previousHash: (path) => previous?.(path),
     stats: () => ({ files, bytes, kept }),
     outputs: () => outputs,
     written: () => written,

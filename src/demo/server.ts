@@ -11,14 +11,14 @@ import { setTimeout as delay } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { SiteError } from '../errors.js'
 import { loadDemoContent } from './content.js'
-import { applyDemoFault, findDemoFault } from './faults.js'
+import { applyDemoEdits, applyDemoFault, findDemoFault } from './faults.js'
 import { type DemoFile, indexDemoFiles } from './files.js'
 import { createGeneratedSource } from './generator.js'
 import { parseDemoUrl } from './paths.js'
 import { answerDemoRequest } from './routing.js'
-import type { DemoApi, DemoApiOptions, DemoFault, DemoRequest, DemoSource } from './types.js'
+import type { DemoApi, DemoApiOptions, DemoEdit, DemoFault, DemoRequest, DemoSource } from './types.js'
 
-export type { DemoApi, DemoApiOptions, DemoFault, DemoRequest } from './types.js'
+export type { DemoApi, DemoApiOptions, DemoEdit, DemoFault, DemoRequest } from './types.js'
 
 /** The request log keeps this many latest requests, so long benchmarks do not grow memory. */
 export const DEMO_REQUEST_LOG_LIMIT = 10_000
@@ -32,6 +32,7 @@ interface ServerState {
   files: ReadonlyMap<string, DemoFile>
   requests: DemoRequest[]
   faults: DemoFault[]
+  edits: DemoEdit[]
   latencyMs: number
   url: string
 }
@@ -57,6 +58,7 @@ export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoAp
     ...(await loadSource(contentDir, options.generate)),
     requests: [],
     faults: [...(options.faults ?? [])],
+    edits: [],
     latencyMs: checkDelay(options.latencyMs ?? 0),
     url: '',
   }
@@ -74,6 +76,9 @@ export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoAp
     requests: state.requests,
     setFaults(faults) {
       state.faults = [...faults]
+    },
+    setEdits(edits) {
+      state.edits = [...edits]
     },
     setLatency(ms) {
       state.latencyMs = checkDelay(ms)
@@ -167,14 +172,9 @@ async function handle(state: ServerState, req: IncomingMessage, res: ServerRespo
     const head = method === 'HEAD'
     if (answer.kind === 'file')
       return send(res, 200, answer.file.contentType, await readFile(answer.file.absolutePath), {}, head)
-    return send(
-      res,
-      answer.status,
-      answer.kind === 'json' ? JSON_TYPE : 'text/html; charset=utf-8',
-      answer.body,
-      {},
-      head,
-    )
+    const body =
+      answer.kind === 'json' && parsed.ok ? applyDemoEdits(state.edits, parsed.url, answer.body) : answer.body
+    return send(res, answer.status, answer.kind === 'json' ? JSON_TYPE : 'text/html; charset=utf-8', body, {}, head)
   } catch (error) {
     if (res.headersSent) res.destroy()
     else

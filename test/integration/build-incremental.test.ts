@@ -9,6 +9,7 @@ import { appendFile, cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { build as buildWith } from '../../src/build/build.js'
+import { parseStore } from '../../src/build/store.js'
 import type { BuildResult } from '../../src/build/types.js'
 import type { DemoApi } from '../../src/demo/server.js'
 import { BUILD_STORE_FILE } from '../../src/shared/layout.js'
@@ -61,6 +62,19 @@ describe('a build over its previous output (issue 12, item 1)', () => {
     expect(diffTrees(tree, await readTree(out))).toEqual([])
     expect(await readFileIdentities(out)).toEqual(ids)
     expect(existsSync(join(out, BUILD_STORE_FILE))).toBe(true)
+  })
+
+  it('rewrites nothing either when render workers render (they hand back no unchanged file)', async () => {
+    const ids = await readFileIdentities(out)
+    const again = await buildSite({
+      apiUrl: api.url,
+      outDir: out,
+      tools: { bundleClient: tools.bundleClient },
+      renderThreads: 1,
+    })
+    expect(again.failures).toEqual([])
+    expect(again.filesWritten).toBe(0)
+    expect(await readFileIdentities(out)).toEqual(ids)
   })
 
   it('rewrites only the changed page and the manifests when one page changed', async () => {
@@ -165,8 +179,9 @@ describe('the build state in OUT', () => {
       expect(bytes.includes(secret), path).toBe(false)
       if (path.startsWith('_site/builds/')) expect(bytes.includes(host), path).toBe(false)
     }
-    const store = JSON.parse(await readFile(join(other, BUILD_STORE_FILE), 'utf8')) as { pages: unknown[] }
-    expect(store.pages).toContainEqual(expect.objectContaining({ path: '/pl/o-nas', locale: 'pl', uid: 2 }))
+    const parsed = parseStore(await readFile(join(other, BUILD_STORE_FILE), 'utf8'))
+    if (!('store' in parsed)) throw new Error(parsed.reason)
+    expect(parsed.store.pages).toContainEqual(expect.objectContaining({ path: '/pl/o-nas', locale: 'pl', uid: 2 }))
   })
 })
 

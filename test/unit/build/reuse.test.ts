@@ -1,19 +1,26 @@
 import { describe, expect, it } from 'vitest'
 import type { PreviousOutput } from '../../../src/build/previous.js'
 import { createReusePlan, parseOnly } from '../../../src/build/reuse.js'
+import type { StoredPageRecord } from '../../../src/build/store.js'
 import { STORE_FORMAT } from '../../../src/build/store.js'
-import type { PageRecord } from '../../../src/build/types.js'
 
-const page = (path: string, locale: string, uid: number, nav: string[] = [], content: string[] = []): PageRecord => ({
+const page = (
+  path: string,
+  locale: string,
+  uid: number,
+  nav: string[] = [],
+  content: string[] = [],
+): StoredPageRecord => ({
   path,
   locale,
   uid,
   noIndex: false,
   alternates: [],
   links: { nav, content },
+  files: ['h', 'p'],
 })
 
-function previousOf(pages: PageRecord[]): PreviousOutput {
+function previousOf(pages: StoredPageRecord[]): PreviousOutput {
   return {
     store: {
       format: STORE_FORMAT,
@@ -22,15 +29,14 @@ function previousOf(pages: PageRecord[]): PreviousOutput {
       id: 'b',
       clientVersion: 'v',
       locales: {},
-      pages,
       redirects: [],
       notFound: [{ path: '/gone', status: 404 }],
       builds: [],
-      files: {},
     },
-    files: new Map(),
     pages: new Map(pages.map((p) => [p.path, p])),
     redirects: new Map([['/old', { from: '/old', to: '/a', statusCode: 301, locale: 'en', kind: 'api' }]]),
+    hashOf: () => undefined,
+    filePaths: () => [],
   }
 }
 

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { type BuildStore, configDigest, parseStore, renderStore, STORE_FORMAT } from '../../../src/build/store.js'
+import { pageOfFile } from '../../../src/build/previous.js'
+import {
+  type BuildStore,
+  configDigest,
+  parseStore,
+  renderStore,
+  renderStoreParts,
+  STORE_FORMAT,
+} from '../../../src/build/store.js'
 import { resolveSiteOptions } from '../../../src/config/resolve.js'
 
 const store: BuildStore = {
@@ -10,34 +18,68 @@ const store: BuildStore = {
   clientVersion: 'v1',
   locales: { en: { initialDataUrl: '/_site/data/initial-en-1.json' } },
   pages: [
-    { path: '/b', locale: 'en', uid: 2, noIndex: false, alternates: [], links: { nav: ['/'], content: [] } },
-    { path: '/', locale: 'en', uid: 1, noIndex: false, alternates: [], links: { nav: [], content: ['/b'] } },
+    {
+      path: '/b',
+      locale: 'en',
+      uid: 2,
+      noIndex: true,
+      alternates: [{ hreflang: 'pl-PL', path: '/pl/b' }],
+      links: { nav: ['/'], content: ['/gone'] },
+      files: ['hb', 'pb'],
+    },
+    {
+      path: '/',
+      locale: 'en',
+      uid: 1,
+      noIndex: false,
+      alternates: [],
+      links: { nav: [], content: ['/b'] },
+      files: ['h', 'p'],
+    },
   ],
   redirects: [{ from: '/old', to: '/b', statusCode: 301, locale: 'en', kind: 'slug', uid: 2 }],
   notFound: [{ path: '/gone', status: 404 }],
   builds: [{ id: 'b1', clientVersion: 'v1', files: ['_site/assets/entry-1.js'] }],
-  files: { 'index.html': 'h2', '_payload.json': 'h1' },
+  files: new Map([
+    ['sitemap.xml', 's'],
+    ['404.html', 'n'],
+  ]),
 }
 
 describe('build store (issue 12)', () => {
-  it('renders sorted JSON that reads back as it was', () => {
+  it('renders sorted, compact JSON that reads back as it was', () => {
     const text = renderStore(store)
+    const json = JSON.parse(text)
+    expect(json.paths).toEqual(['/', '/b', '/pl/b', '/gone'])
+    expect(json.pages).toEqual([
+      ['en', 1, 0, [], [], [1], 'h', 'p'],
+      ['en', 2, 1, [['pl-PL', 2]], [0], [3], 'hb', 'pb'],
+    ])
     const parsed = parseStore(text)
-    expect('store' in parsed && parsed.store.pages.map((p) => p.path)).toEqual(['/', '/b'])
-    expect('store' in parsed && Object.keys(parsed.store.files)).toEqual(['_payload.json', 'index.html'])
+    if (!('store' in parsed)) throw new Error(parsed.reason)
+    expect(parsed.store.pages).toEqual([...store.pages].reverse())
+    expect([...parsed.store.files]).toEqual([
+      ['404.html', 'n'],
+      ['sitemap.xml', 's'],
+    ])
     expect(renderStore({ ...store, pages: [...store.pages].reverse() })).toBe(text)
+    expect([...renderStoreParts(store)].length).toBeGreaterThan(3)
+  })
+
+  it('shares one string per path among the links that read back', () => {
+    const parsed = parseStore(renderStore(store))
+    if (!('store' in parsed)) throw new Error(parsed.reason)
+    const [home, b] = parsed.store.pages
+    expect(b!.links.nav[0]).toBe(home!.path)
   })
 
   it.each([
     ['not JSON', '{"format":', 'not valid JSON'],
-    ['another format', JSON.stringify({ ...store, format: 2 }), 'format 2'],
-    ['a damaged page', JSON.stringify({ ...store, pages: [{ path: '/' }] }), 'damaged'],
-    ['damaged files', JSON.stringify({ ...store, files: { a: 1 } }), 'damaged'],
-    [
-      'a foreign redirect kind',
-      JSON.stringify({ ...store, redirects: [{ ...store.redirects[0], kind: 'x' }] }),
-      'damaged',
-    ],
+    ['another format', renderStore(store).replace('"format":1', '"format":2'), 'format 2'],
+    ['a damaged page', renderStore(store).replace('["en",1,0', '["en","1",0'), 'damaged'],
+    ['a link out of range', renderStore(store).replace('[1],"h"', '[9],"h"'), 'damaged'],
+    ['damaged files', renderStore(store).replace('"404.html":"n"', '"404.html":1'), 'damaged'],
+    ['a foreign redirect kind', renderStore(store).replace('"kind":"slug"', '"kind":"x"'), 'damaged'],
   ])('refuses %s as a whole', (_, text, reason) => {
     const parsed = parseStore(text)
     expect(parsed).toEqual({ reason: expect.stringContaining(reason) })
@@ -54,4 +96,13 @@ describe('build store (issue 12)', () => {
     expect(site({ api: { ...base.api, headers: {} } })).not.toBe(digest)
     expect(site({ ...base, baseUrl: 'https://www.example.com' })).not.toBe(digest)
   })
+
+  it.each([
+    ['index.html', ['/', 0]],
+    ['_payload.json', ['/', 1]],
+    ['pl/o-nas/index.html', ['/pl/o-nas', 0]],
+    ['de/über-uns/_payload.json', ['/de/%C3%BCber-uns', 1]],
+    ['sitemap.xml', undefined],
+    ['x/myindex.html', undefined],
+  ])('knows the page of a file: %s', (file, page) => expect(pageOfFile(file)).toEqual(page))
 })

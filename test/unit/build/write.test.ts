@@ -73,7 +73,7 @@ describe('createFileWriter', () => {
       ['public.txt', hashContents('public')],
       ['kept/index.html', 'h-kept'],
     ])
-    const writer = createFileWriter(join(dir, 'stage'), { previous })
+    const writer = createFileWriter(join(dir, 'stage'), { previous: (path) => previous.get(path) })
     expect(await writer.write('same.html', 'same')).toBe(0)
     expect(await writer.write('changed.html', 'after')).toBe(5)
     expect(await writer.write('new.html', new TextEncoder().encode('new'))).toBe(3)
