@@ -85,7 +85,9 @@ async function identities(dir) {
   return map
 }
 
-const pageRequests = (api, from) => api.requests.slice(from).filter((r) => r.query.type === undefined).length
+/** Page requests (not initial data) the API got after `marker`, its latest request before a build (the log is capped). */
+const pageRequests = (api, marker) =>
+  api.requests.slice(api.requests.lastIndexOf(marker) + 1).filter((r) => r.query.type === undefined).length
 const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`
 const mb = (bytes) => `${Math.round(bytes / MB)} MB`
 const verdict = (ok) => (ok ? 'ok' : 'MISSED')
@@ -140,7 +142,7 @@ async function runBench() {
     }
     const pageEdits = page.paths.map((path) => ({ path, find: '"subtitle":""', replace: '"subtitle":"Updated"' }))
     api.setEdits(pageEdits)
-    let from = api.requests.length
+    let from = api.requests.at(-1)
     const one = await build('--only', String(page.uid))
     line(
       `2. --only ${page.uid} (its page changed, 3 locales)`,
@@ -166,7 +168,7 @@ async function runBench() {
       ['en, pl, de', entries.map((entry) => navEdit(entry, '**'))],
     ]) {
       api.setEdits([...pageEdits, ...edits])
-      from = api.requests.length
+      from = api.requests.at(-1)
       const nav = await build('--only', '2')
       navRuns.push(nav)
       line(
