@@ -19,11 +19,12 @@
 // rendering for a trivial document (the real prepare step stays), in the main thread:
 // what the engine itself costs, apart from the templates.
 import { spawn } from 'node:child_process'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
+import { sampleVmHwm } from './peak-rss.mjs'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const dist = (path) => pathToFileURL(join(ROOT, 'dist', path)).href
@@ -104,21 +105,6 @@ async function createStubRenderer() {
     }),
     renderDocument: ({ result, boot }) =>
       `<!doctype html><html lang="${result.htmlAttrs.lang}"><body>${result.appHtml}<script type="application/json">${JSON.stringify(boot)}</script></body></html>`,
-  }
-}
-
-/** Peak RSS of a running process from /proc (Linux), sampled until it exits. */
-function sampleVmHwm(pid) {
-  let peak = 0
-  const timer = setInterval(async () => {
-    try {
-      const match = /VmHWM:\s+(\d+) kB/.exec(await readFile(`/proc/${pid}/status`, 'utf8'))
-      if (match) peak = Math.max(peak, Number(match[1]) * 1024)
-    } catch {}
-  }, 50)
-  return () => {
-    clearInterval(timer)
-    return peak
   }
 }
 

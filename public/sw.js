@@ -5,8 +5,9 @@
  *   never changes its bytes, so a cached copy is always right.
  * - Everything else (HTML, _payload.json, /_site/builds/, /_site/data/) is not touched:
  *   the browser goes to the network as if there were no worker. No stale pages, ever.
- * - Assets are cached per build generation. Pages tell the worker their build id; on a
- *   new id, caches older than the previous build are dropped (the previous one stays for
+ * - Assets are cached per generation of the client code. Pages tell the worker their client
+ *   version (in the message's `buildId` field; builds that change only content keep it); on a
+ *   new one, caches older than the previous generation are dropped (the previous one stays for
  *   tabs still open on it). Caches of older worker versions are dropped on activate.
  */
 const VERSION = 'v1'

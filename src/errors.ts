@@ -23,6 +23,8 @@ export type ErrorCode =
   | 'RENDER_FAILED'
   | 'WRITE_OUTSIDE_OUT_DIR'
   | 'BUILD_FAILED'
+  | 'BUILD_INTERRUPTED'
+  | 'OUT_DIR_NOT_SITE_OUTPUT'
   | 'TEMPLATES_INVALID'
   | 'DEMO_CONTENT_INVALID'
 
@@ -102,6 +104,7 @@ export const USAGE_CODES: ReadonlySet<ErrorCode> = new Set([
   'HOSTNAME_NOT_FOUND',
   'SITE_AMBIGUOUS',
   'USAGE',
+  'OUT_DIR_NOT_SITE_OUTPUT',
   'TEMPLATES_INVALID',
   'DEMO_CONTENT_INVALID',
 ])
@@ -144,6 +147,15 @@ export const errors = {
       },
     ),
   usage: (message: string) => new SiteError('USAGE', message, { status: 400 }),
+  outDirNotSiteOutput: (outDir: string, why: string) =>
+    new SiteError('OUT_DIR_NOT_SITE_OUTPUT', `Refusing to build into ${outDir}: ${why}`, {
+      status: 400,
+      hint: 'A build replaces its output folder: point --out at an empty folder or at a previous site output, or pass --force to replace it anyway.',
+    }),
+  buildInterrupted: (signal: string) =>
+    new SiteError('BUILD_INTERRUPTED', `Build interrupted by ${signal}: the output folder was left as it was`, {
+      status: 500,
+    }),
   siteAmbiguous: (known: readonly string[]) =>
     new SiteError('SITE_AMBIGUOUS', `Several sites are configured; choose one with --site HOST (${known.join(', ')})`, {
       status: 400,

@@ -5,8 +5,21 @@
  * only when no path failed.
  */
 import { missingTemplateNotes } from '../render/missing-templates.js'
-import { checkOutDir, createTempOutput, discardOutput, type OutputFolders, swapInOutput } from './output.js'
+import { summarizePageChanges } from './changes.js'
+import { type OnlyReport, planOnly, readOnlyOption } from './only.js'
+import {
+  applyToOutput,
+  checkOutDir,
+  checkOutDirContents,
+  createTempOutput,
+  discardOutput,
+  type OutputFolders,
+  removeStaleSiblings,
+  swapInOutput,
+} from './output.js'
+import { currentEngine, loadPrevious, type PreviousOutput } from './previous.js'
 import { type BuildRun, createBuildRun } from './run.js'
+import type { SlugChange } from './slug-history.js'
 import {
   crawlPages,
   createRenderService,
@@ -16,8 +29,10 @@ import {
   writeManifests,
   writeNotFoundPages,
   writeSiteFiles,
+  writeSlugRedirects,
   writeStaticFiles,
 } from './stages.js'
+import { keepEarlierBuilds, writeStore } from './store-stages.js'
 import type { BuildManifest, BuildOptions, BuildResult } from './types.js'
 import { createFileWriter, type FileWriter } from './write.js'
 
@@ -30,22 +45,39 @@ export type { BuildOptions, BuildResult } from './types.js'
  */
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const run = createBuildRun(options)
+  const only = readOnlyOption(options.only)
   checkOutDir(run.outDir, run.config.root)
+  const contents = await checkOutDirContents(run.outDir, { force: options.force })
+  const stale = await removeStaleSiblings(run.outDir)
+  if (stale.length) run.logger.info(`Removed what interrupted builds left beside ${run.outDir}: ${stale.join(', ')}`)
   run.logger.info(`Building ${run.site.i18n.locales.join(', ')} from ${run.site.api.baseUrl} into ${run.outDir}`)
   const render = createRenderService(run, options) // render workers load the templates while the rest starts
   try {
-    const output = await createTempOutput(run.outDir, run.buildId)
-    const writer = createFileWriter(output.tempDir)
+    const lookup = await loadPrevious(run.outDir, contents)
+    const previous = lookup.type === 'found' ? lookup.previous : undefined
+    const engine = currentEngine()
+    const output = await createTempOutput(run.outDir)
+    // With a previous output, only files whose bytes change are written (and then moved into OUT).
+    const writer = createFileWriter(output.tempDir, { previous: previous?.hashOf })
     try {
       const inputs = await loadInputs(run, render, options)
+      run.checkInterrupted()
       await writeStaticFiles(run, writer, inputs)
       const locales = await writeInitialData(run, writer, { inputs, options })
       await startRenderers(run, render, { inputs, locales })
-      await crawlPages(run, { render, writer, locales })
+      const { clientVersion } = inputs
+      const partial = only
+        ? planOnly(run, { only, requested: options.only ?? [], lookup, engine, clientVersion, locales })
+        : undefined
+      const pipeline = await crawlPages(run, { render, writer, locales, clientVersion, reuse: partial?.plan })
+      const slugs = await writeSlugRedirects(run, { pipeline, previous })
       await writeNotFoundPages(run, writer, { render, inputs })
       await writeSiteFiles(run, writer, inputs)
-      const manifest = await writeManifests(run, writer)
-      return await finish(run, { output, writer, manifest })
+      const builds = keepEarlierBuilds(run, writer, previous)
+      const manifest = await writeManifests(run, writer, inputs)
+      await writeStore(run, writer, { engine, manifest, locales, builds, slugs: slugs.redirects })
+      run.checkInterrupted()
+      return await finish(run, { output, writer, manifest, previous, only: partial?.report, slugs: slugs.changes })
     } catch (error) {
       await discardOutput(output)
       throw error
@@ -58,15 +90,28 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
 /** Swaps the output in (no failures) or throws it away, and sums up the run. */
 async function finish(
   run: BuildRun,
-  input: { output: OutputFolders; writer: FileWriter; manifest: BuildManifest },
+  input: {
+    output: OutputFolders
+    writer: FileWriter
+    manifest: BuildManifest
+    previous: PreviousOutput | undefined
+    only: OnlyReport | undefined
+    slugs: SlugChange[]
+  },
 ): Promise<BuildResult> {
   const { state } = run
-  if (state.failures.length === 0) await swapInOutput(input.output)
-  else await discardOutput(input.output)
-  const { files, bytes } = input.writer.stats()
+  const { output, writer, previous } = input
+  if (state.failures.length > 0) await discardOutput(output)
+  else if (!previous) await swapInOutput(output)
+  else {
+    const outputs = writer.outputs()
+    const removed = [...previous.filePaths()].filter((path) => !outputs.has(path))
+    await applyToOutput(output, { written: writer.written(), removed })
+  }
+  const { files, bytes, kept } = writer.stats()
   const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
   return {
-    buildId: run.buildId,
+    buildId: input.manifest.id,
     outDir: run.outDir,
     pages: {
       total: state.facts.length,
@@ -80,6 +125,17 @@ async function finish(
     missingTemplates: state.missingTemplates.list(),
     bytesWritten: bytes,
     filesWritten: files,
+    filesKept: kept,
+    changes: {
+      pages: summarizePageChanges({
+        previous: previous?.pages.keys(),
+        pages: state.facts.map((f) => f.path),
+        written: writer.written(),
+        moved: input.slugs,
+      }),
+      slugs: input.slugs,
+    },
+    ...(input.only ? { only: input.only } : {}),
     durationMs: run.now() - run.startedAt,
     timings: { ...state.timings },
     manifest: input.manifest,

@@ -39,6 +39,8 @@ export interface CrawlerOptions {
   onLimit?(found: DiscoveredPath): void
   /** Processes one path and resolves to the paths it links to. Must not reject. */
   visit(path: string): Promise<Iterable<DiscoveredPath>>
+  /** Once aborted, no further visit starts; `run()` resolves when those in flight are done. */
+  signal?: AbortSignal
 }
 
 export function createCrawler(options: CrawlerOptions): Crawler {
@@ -90,7 +92,7 @@ export function createCrawler(options: CrawlerOptions): Crawler {
     }
     try {
       for (;;) {
-        while (inFlight.size < options.maxInFlight) {
+        while (inFlight.size < options.maxInFlight && !options.signal?.aborted) {
           const path = next()
           if (path === undefined) break
           start(path)

@@ -28,9 +28,9 @@ export function toApiFailure(error: unknown): ApiFailure {
   }
 }
 
-export async function fetchPage(api: ApiClient, path: string): Promise<ApiAnswer> {
+export async function fetchPage(api: ApiClient, path: string, signal?: AbortSignal): Promise<ApiAnswer> {
   try {
-    return { type: 'answer', answer: await api.getPageAnswer(path) }
+    return { type: 'answer', answer: await api.getPageAnswer(path, { signal }) }
   } catch (error) {
     if (error instanceof FetchError && error.code === 'API_HTTP' && error.status === 404)
       return { type: 'not-found', status: 404, data: error.data }

@@ -1,27 +1,58 @@
 /**
- * Pure: the build manifests the client polls (SPEC point 7): `_site/builds/latest.json`
- * = `{ id, timestamp }` and `_site/builds/meta/<id>.json` = `{ id, timestamp, prerendered }`.
- * They are the only files whose bytes change between two builds of the same content.
+ * Pure: the build manifests the client polls (SPEC point 7) and the ids in them.
+ * `_site/builds/latest.json` = `{ id, clientVersion }`, `_site/builds/meta/<id>.json` =
+ * `{ id, clientVersion, prerendered }`. Nothing in them comes from the clock or chance:
+ * a build's id is a digest of the files it output and the client version a digest of
+ * the client bundle, so two builds of the same content write the same manifests.
  */
-import { buildMetaFile, LATEST_MANIFEST_FILE } from '../shared/layout.js'
+import { createHash } from 'node:crypto'
+import { buildMetaFile, LATEST_MANIFEST_FILE, SITE_DIR } from '../shared/layout.js'
 import type { BuildManifest } from './types.js'
 
 const sortUnique = (paths: Iterable<string>): string[] => [...new Set(paths)].sort()
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+
+/** The manifests' own folder: its files are left out of the build id. */
+const BUILDS_DIR = `${SITE_DIR}/builds/`
+
+/**
+ * The version of the client code: a digest of the client bundle's file names, which are
+ * content-hashed (`_site/assets/entry-AB12CD.js`). Changes when a template, a text, the
+ * styles or the engine's client code changes; builds that change only content keep it.
+ */
+export function clientVersionOf(files: ReadonlyArray<{ path: string }>): string {
+  const names = files.map((f) => f.path).sort(compare)
+  return createHash('sha256').update(names.join('\n')).digest('hex').slice(0, 12)
+}
+
+/**
+ * A build's id, derived from what it built: a digest of every file of its output (path and
+ * content hash, sorted by path), the manifests left out. Example: the same API data, templates
+ * and config give the same id; one changed page gives another.
+ */
+export function buildIdOf(outputs: ReadonlyMap<string, string>): string {
+  const digest = createHash('sha256')
+  for (const path of [...outputs.keys()].sort(compare)) {
+    if (path.startsWith(BUILDS_DIR)) continue
+    digest.update(`${path}\0${outputs.get(path)}\n`)
+  }
+  return digest.digest('hex').slice(0, 16)
+}
 
 /** The manifest of a build; `prerendered` sorted and de-duplicated. */
 export const createManifest = (options: {
   id: string
-  timestamp: number
+  clientVersion: string
   prerendered: Iterable<string>
 }): BuildManifest => ({
   id: options.id,
-  timestamp: options.timestamp,
+  clientVersion: options.clientVersion,
   prerendered: sortUnique(options.prerendered),
 })
 
 /** The two manifest files, paths relative to the output folder. */
 export function renderManifestFiles(manifest: BuildManifest): Array<{ path: string; contents: string }> {
-  const latest = { id: manifest.id, timestamp: manifest.timestamp }
+  const latest = { id: manifest.id, clientVersion: manifest.clientVersion }
   return [
     { path: LATEST_MANIFEST_FILE, contents: `${JSON.stringify(latest)}\n` },
     { path: buildMetaFile(manifest.id), contents: `${JSON.stringify(manifest)}\n` },

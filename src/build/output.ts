@@ -1,21 +1,28 @@
 /**
  * Atomic output: a build writes into a temporary folder beside OUT and only a
- * build without failures swaps it in. A failed build removes its temporary
- * folder and leaves OUT exactly as it was.
+ * build without failures swaps it in. A failed or interrupted build removes its
+ * temporary folder and leaves OUT exactly as it was; a build that was killed
+ * (SIGKILL, a lost CI runner) leaves it behind, and the next build removes it.
  */
+import { randomBytes } from 'node:crypto'
 import { rmSync } from 'node:fs'
-import { lstat, mkdir, rename } from 'node:fs/promises'
+import { lstat, mkdir, readdir, rename, rmdir, unlink } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path'
 import { errors } from '../errors.js'
+import { ASSETS_DIR, BUILD_STORE_FILE, LATEST_MANIFEST_FILE, SITE_DIR } from '../shared/layout.js'
+import { resolveInside } from './write.js'
 
 export interface OutputFolders {
   /** The final output folder (absolute). */
   outDir: string
-  /** Where this build writes: `.<name>-tmp-<id>` beside OUT. */
+  /** Where this build writes: `.<name>-tmp-<pid>-<random>` beside OUT. */
   tempDir: string
-  /** Where the previous OUT goes during the swap: `.<name>-old-<id>`. */
+  /** Where the previous OUT goes during the swap: `.<name>-old-<pid>-<random>`. */
   oldDir: string
 }
+
+/** What OUT holds before a build: nothing, an empty folder, a previous `site` output (its manifest), or something else. */
+export type OutDirContents = 'missing' | 'empty' | 'site-output' | 'other'
 
 const isInsideOrEqual = (parent: string, child: string): boolean => {
   const rel = relative(parent, child)
@@ -39,17 +46,6 @@ export function checkOutDir(outDir: string, projectRoot: string): void {
     throw errors.usage(`Refusing to build into ${out}: it is inside public/, which the build copies from`)
 }
 
-/** Creates the empty temporary folder beside OUT. */
-export async function createTempOutput(outDir: string, buildId: string): Promise<OutputFolders> {
-  const out = resolve(outDir)
-  const beside = (kind: string) => join(dirname(out), `.${basename(out)}-${kind}-${buildId}`)
-  const folders = { outDir: out, tempDir: beside('tmp'), oldDir: beside('old') }
-  await mkdir(dirname(out), { recursive: true })
-  removeTree(folders.tempDir)
-  await mkdir(folders.tempDir)
-  return folders
-}
-
 const exists = async (path: string): Promise<boolean> => {
   try {
     await lstat(path)
@@ -57,6 +53,86 @@ const exists = async (path: string): Promise<boolean> => {
   } catch {
     return false
   }
+}
+
+/** What OUT holds; a previous output is recognised by its `_site/builds/latest.json`. */
+export async function inspectOutDir(outDir: string): Promise<OutDirContents> {
+  const out = resolve(outDir)
+  let stats: Awaited<ReturnType<typeof lstat>>
+  try {
+    stats = await lstat(out)
+  } catch {
+    return 'missing'
+  }
+  if (!stats.isDirectory()) return 'other'
+  if ((await readdir(out)).length === 0) return 'empty'
+  return (await exists(join(out, LATEST_MANIFEST_FILE))) ? 'site-output' : 'other'
+}
+
+/**
+ * Refuses (OUT_DIR_NOT_SITE_OUTPUT, exit code 2) an OUT that a build must not replace: a file, or a
+ * folder that holds something else than a previous `site` output, unless `force`. Resolves to what OUT holds.
+ */
+export async function checkOutDirContents(outDir: string, options: { force?: boolean } = {}): Promise<OutDirContents> {
+  const out = resolve(outDir)
+  const contents = await inspectOutDir(out)
+  if (contents !== 'other' || options.force) return contents
+  const isFolder = (await lstat(out)).isDirectory()
+  throw errors.outDirNotSiteOutput(
+    out,
+    isFolder
+      ? `it is not empty and holds no previous site output (no ${LATEST_MANIFEST_FILE})`
+      : 'it is a file, not a folder',
+  )
+}
+
+/** `.out-tmp-<id>` / `.out-old-<id>` beside OUT; the id is `<pid>-<random>` (or a build id, before pids were recorded). */
+const siblingName = (out: string, kind: 'tmp' | 'old', id: string): string => `.${basename(out)}-${kind}-${id}`
+
+const isRunning = (pid: number): boolean => {
+  if (pid === process.pid) return false // this build made none of the siblings it finds at its start
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/**
+ * Removes what earlier builds left beside OUT when they were killed: temporary folders and
+ * previous outputs moved aside for a swap. Folders of a build that is still running (its pid is
+ * alive) are left alone. When OUT itself is missing because a swap was cut between its two
+ * renames, the previous output moved aside is put back first. Resolves to the names removed.
+ */
+export async function removeStaleSiblings(outDir: string): Promise<string[]> {
+  const out = resolve(outDir)
+  const parent = dirname(out)
+  const prefix = `.${basename(out)}-`
+  const names = (await readdir(parent).catch(() => [] as string[])).filter((name) => name.startsWith(prefix))
+  const stale = names.flatMap((name) => {
+    const match = /^(tmp|old)-(?:(\d+)-)?[A-Za-z0-9_-]+$/.exec(name.slice(prefix.length))
+    if (!match || (match[2] !== undefined && isRunning(Number(match[2])))) return []
+    return [{ name, kind: match[1] as 'tmp' | 'old' }]
+  })
+  const moved = stale.find((s) => s.kind === 'old')
+  if (moved && !(await exists(out))) {
+    await rename(join(parent, moved.name), out)
+    stale.splice(stale.indexOf(moved), 1)
+  }
+  for (const { name } of stale) removeTree(join(parent, name))
+  return stale.map((s) => s.name)
+}
+
+/** Creates the empty temporary folder beside OUT. */
+export async function createTempOutput(outDir: string): Promise<OutputFolders> {
+  const out = resolve(outDir)
+  const id = `${process.pid}-${randomBytes(6).toString('hex')}`
+  const beside = (kind: 'tmp' | 'old') => join(dirname(out), siblingName(out, kind, id))
+  const folders = { outDir: out, tempDir: beside('tmp'), oldDir: beside('old') }
+  await mkdir(dirname(out), { recursive: true })
+  await mkdir(folders.tempDir)
+  return folders
 }
 
 /**
@@ -76,7 +152,56 @@ export async function swapInOutput({ outDir, tempDir, oldDir: old }: OutputFolde
   if (hadOutput) removeTree(old)
 }
 
-/** Removes the temporary folder of a failed build. */
+/** Where a file goes in the order of a commit: content-hashed files first, the manifests last, the store at the very end. */
+function commitRank(path: string): number {
+  if (path === BUILD_STORE_FILE) return 4
+  if (path === LATEST_MANIFEST_FILE) return 3
+  if (path.startsWith(`${SITE_DIR}/builds/`)) return 2
+  if (path.startsWith(`${ASSETS_DIR}/`) || path.startsWith(`${SITE_DIR}/data/`)) return 0
+  return 1
+}
+
+/**
+ * Applies an incremental build to OUT in place: the files it wrote (staged in the temporary
+ * folder) are renamed into OUT, content-hashed files first, pages next, the manifests last;
+ * then the files of the previous output that this build no longer has are removed, with the
+ * folders they leave empty. Files the build kept are not touched, so they keep their
+ * modification times. The build store goes first and comes back last: should the commit be
+ * cut short, the next build finds no store and starts from scratch instead of trusting it.
+ */
+export async function applyToOutput(
+  { outDir, tempDir }: OutputFolders,
+  changes: { written: readonly string[]; removed: readonly string[] },
+): Promise<void> {
+  const written = [...new Set(changes.written)].sort((a, b) => commitRank(a) - commitRank(b))
+  // Any change changes the store (it holds every file's hash); nothing written and nothing removed: nothing to do.
+  if (written.includes(BUILD_STORE_FILE)) await unlink(resolveInside(outDir, BUILD_STORE_FILE)).catch(() => undefined)
+  const made = new Set<string>()
+  const removedLast = (path: string) => commitRank(path) === 4
+  for (const path of written.filter((p) => !removedLast(p))) await moveIn(path)
+  const emptied = new Set<string>()
+  for (const path of changes.removed) {
+    const target = resolveInside(outDir, path)
+    await unlink(target).catch(() => undefined)
+    for (let dir = dirname(target); dir !== outDir && isInsideOrEqual(outDir, dir); dir = dirname(dir)) emptied.add(dir)
+  }
+  // deepest first; a folder that still holds something stays
+  for (const dir of [...emptied].sort((a, b) => b.length - a.length)) await rmdir(dir).catch(() => undefined)
+  for (const path of written.filter(removedLast)) await moveIn(path)
+  removeTree(tempDir)
+
+  async function moveIn(path: string): Promise<void> {
+    const target = resolveInside(outDir, path)
+    const dir = dirname(target)
+    if (!made.has(dir)) {
+      await mkdir(dir, { recursive: true })
+      made.add(dir)
+    }
+    await rename(resolveInside(tempDir, path), target)
+  }
+}
+
+/** Removes the temporary folder of a failed or interrupted build. */
 export async function discardOutput({ tempDir }: OutputFolders): Promise<void> {
   removeTree(tempDir)
 }

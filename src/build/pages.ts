@@ -2,8 +2,11 @@
  * One path through the build: fetch (holding an API slot only while waiting on
  * the API), then render (render-jobs.ts, in a worker or inline) and write
  * outside the slot. Page data lives only for the duration of this call; what
- * stays is a PageFact and the paths it links to.
+ * stays is a PageRecord and the paths it links to. In a partial build (`--only`,
+ * reuse.ts) a path the plan does not ask of the API is kept as the previous build
+ * wrote it, or rendered again from the payload it kept.
  */
+import { readFile } from 'node:fs/promises'
 import type { LimitFunction } from 'p-limit'
 import type { ApiClient } from '../api/client.js'
 import type { ResolvedSite } from '../config/types.js'
@@ -13,16 +16,18 @@ import { getLocaleFromPath, toHtmlFile, toPayloadFile, toSiteUrl } from '../shar
 import type { DiscoveredPath, LinkOrigin } from './crawl.js'
 import { fetchPage } from './fetch-page.js'
 import { renderRedirectHtml } from './redirect.js'
-import type { OutputFile } from './render-files.js'
+import type { PageFile } from './render-files.js'
 import type { PageJob, PageOutput } from './render-jobs.js'
 import type { RenderService } from './render-pool.js'
+import type { PathSource, ReusePlan } from './reuse.js'
 import type { BuildState } from './state.js'
-import type { FileWriter } from './write.js'
+import type { PageRecord } from './types.js'
+import { type FileWriter, resolveInside } from './write.js'
 
 export interface PagePipeline {
   render: RenderService
   site: ResolvedSite
-  buildId: string
+  clientVersion: string
   api: ApiClient
   /** The API's share of the concurrency: held while a request is in flight, nothing else. */
   apiSlot: LimitFunction
@@ -33,25 +38,128 @@ export interface PagePipeline {
   maxPageBytes: number
   /** Starts no further page (a limit was reached). */
   stopCrawl(): void
+  /** Aborts requests in flight when the build is interrupted. */
+  signal?: AbortSignal
+  /** A partial build's plan: how each path is obtained (see reuse.ts); without it every path is fetched. */
+  reuse?: ReusePlan
+  /** The previous output the plan's kept pages are read from. */
+  outDir: string
+  /** The build's one string per path (see createPathPool). */
+  intern: (path: string) => string
 }
 
 const elapsed = (since: number): number => performance.now() - since
 const byteLength = (contents: string | Uint8Array): number =>
   typeof contents === 'string' ? Buffer.byteLength(contents) : contents.byteLength
+
+/** The paths a page links to, each once, by where they were found. */
+export function toLinks(paths: readonly DiscoveredPath[]): PageRecord['links'] {
+  const nav = new Set<string>()
+  const content = new Set<string>()
+  for (const { path, origin } of paths) (origin === 'nav' ? nav : content).add(path)
+  return { nav: [...nav], content: [...content] }
+}
+
+/**
+ * One string per path for the whole build: every page's record and every link the crawl keeps
+ * name a path by the same string. A page's answer arrives from its render worker with its own
+ * copies, and a site of 30,000 pages has some 400,000 links and alternates (tens of megabytes).
+ */
+export function createPathPool(): (path: string) => string {
+  const pool = new Map<string, string>()
+  return (path) => {
+    const known = pool.get(path)
+    if (known !== undefined) return known
+    pool.set(path, path)
+    return path
+  }
+}
+
+/** A rendered page as the build keeps it: its paths pooled, one shape for every record. */
+function toRecord(p: PagePipeline, output: Extract<PageOutput, { type: 'page' }>): PageRecord {
+  const { fact } = output
+  const { intern } = p
+  const paths = output.paths.map((d) => ({ ...d, path: intern(d.path), from: intern(d.from) }))
+  output.paths = paths
+  return {
+    path: intern(fact.path),
+    locale: fact.locale,
+    noIndex: fact.noIndex,
+    alternates: fact.alternates.map((a) => ({ hreflang: intern(a.hreflang), path: intern(a.path) })),
+    canonical: fact.canonical,
+    uid: output.uid,
+    links: toLinks(paths),
+  }
+}
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 
-/** Fetches, renders and writes one path; resolves to the paths it links to. Never rejects. */
+const FETCH: PathSource = { type: 'fetch' }
+
+/** Fetches (or reuses), renders and writes one path; resolves to the paths it links to. Never rejects. */
 export async function buildPath(p: PagePipeline, path: string): Promise<DiscoveredPath[]> {
+  const source = p.reuse?.decide(path) ?? FETCH
+  switch (source.type) {
+    case 'keep':
+      if (keepPage(p, source.page)) return discoveredFrom(source.page)
+      break
+    case 'render': {
+      const found = await renderKeptPage(p, source.page)
+      if (found) return found
+      break
+    }
+    case 'redirect': {
+      const { to, statusCode, locale } = source.redirect
+      return buildRedirect(p, { path, locale, redirectUrl: to, statusCode })
+    }
+    case 'not-found':
+      p.state.notFound.push({ path, status: source.status })
+      return []
+  }
+  // Nothing usable kept for this path: the API is asked, as in a full build.
+  return fetchAndBuild(p, path)
+}
+
+/** A previous page's links, as its answer gave them. */
+const discoveredFrom = (page: PageRecord): DiscoveredPath[] => [
+  ...page.links.nav.map((path) => ({ path, origin: 'nav' as const, from: page.path })),
+  ...page.links.content.map((path) => ({ path, origin: 'content' as const, from: page.path })),
+]
+
+/** Leaves a previous page's files as they are; false when the previous output lacks one. */
+function keepPage(p: PagePipeline, page: PageRecord): boolean {
+  if (!p.writer.keep(toHtmlFile(page.path)) || !p.writer.keep(toPayloadFile(page.path))) return false
+  p.state.addPage(page)
+  return true
+}
+
+/** Renders a previous page again from its payload (no API request); undefined when that is not possible. */
+async function renderKeptPage(p: PagePipeline, page: PageRecord): Promise<DiscoveredPath[] | undefined> {
+  let payload: string
+  try {
+    payload = await readFile(resolveInside(p.outDir, toPayloadFile(page.path)), 'utf8')
+  } catch {
+    return undefined
+  }
+  const output = await renderJob(p, {
+    path: page.path,
+    locale: page.locale,
+    payload,
+    previous: previousFiles(p, page.path),
+  })
+  return output.type === 'page' ? finishPage(p, page.path, output) : undefined
+}
+
+async function fetchAndBuild(p: PagePipeline, path: string): Promise<DiscoveredPath[]> {
   const answer = await p.apiSlot(async () => {
     const started = performance.now()
-    const result = await fetchPage(p.api, path)
+    const result = await fetchPage(p.api, path, p.signal)
     p.state.time('apiWaitMs', elapsed(started))
     return result
   })
   const locale = getLocaleFromPath(path, p.site.i18n)
   switch (answer.type) {
     case 'answer':
-      return buildPage(p, { path, locale, answer: answer.answer })
+      return buildPage(p, { path, locale, answer: answer.answer, previous: previousFiles(p, path) })
     case 'not-found':
       p.state.notFound.push({ path, status: answer.status })
       return []
@@ -61,10 +169,16 @@ export async function buildPath(p: PagePipeline, path: string): Promise<Discover
   }
 }
 
-async function writeFiles(p: PagePipeline, path: string, files: OutputFile[], pageUid?: number): Promise<boolean> {
+async function writeFiles(p: PagePipeline, path: string, files: PageFile[], pageUid?: number): Promise<boolean> {
   const started = performance.now()
   try {
-    await Promise.all(files.map((file) => p.writer.write(file.path, file.contents)))
+    await Promise.all(
+      files.map(async (file) => {
+        if (file.contents !== undefined) return p.writer.write(file.path, file.contents, file.hash)
+        if (!p.writer.keep(file.path)) throw new Error(`the previous output has no ${file.path} to keep`)
+        return 0
+      }),
+    )
     return true
   } catch (error) {
     p.state.fail({ kind: 'WRITE_FAILED', path, status: 500, reason: `write error: ${message(error)}`, pageUid })
@@ -74,7 +188,14 @@ async function writeFiles(p: PagePipeline, path: string, files: OutputFile[], pa
   }
 }
 
-async function buildPage(p: PagePipeline, job: PageJob): Promise<DiscoveredPath[]> {
+/** The hashes of a page's files in the previous output, for its render job (unchanged ones are not handed back). */
+function previousFiles(p: PagePipeline, path: string): PageJob['previous'] {
+  const html = p.writer.previousHash(toHtmlFile(path))
+  const payload = p.writer.previousHash(toPayloadFile(path))
+  return html === undefined && payload === undefined ? undefined : [html, payload]
+}
+
+async function renderJob(p: PagePipeline, job: PageJob): Promise<PageOutput> {
   let output: PageOutput
   try {
     output = await p.render.page(job)
@@ -88,6 +209,11 @@ async function buildPage(p: PagePipeline, job: PageJob): Promise<DiscoveredPath[
     }
   }
   p.state.time('renderMs', output.renderMs)
+  return output
+}
+
+async function buildPage(p: PagePipeline, job: PageJob): Promise<DiscoveredPath[]> {
+  const output = await renderJob(p, job)
   if (output.type === 'redirect')
     return buildRedirect(p, {
       path: job.path,
@@ -101,7 +227,8 @@ async function buildPage(p: PagePipeline, job: PageJob): Promise<DiscoveredPath[
     return []
   }
   const html = output.files.find((file) => file.path === toHtmlFile(job.path))
-  const htmlBytes = html === undefined ? 0 : byteLength(html.contents)
+  // A file handed back without contents has the bytes of the previous output's, which was within the limit.
+  const htmlBytes = html?.contents === undefined ? 0 : byteLength(html.contents)
   if (htmlBytes > p.maxPageBytes) {
     p.stopCrawl()
     p.state.fail({
@@ -109,18 +236,28 @@ async function buildPage(p: PagePipeline, job: PageJob): Promise<DiscoveredPath[
       path: job.path,
       status: 500,
       reason: `the page's HTML is ${htmlBytes} bytes, over the limit of ${p.maxPageBytes} (build.maxPageBytes, --max-page-bytes): the build stopped here`,
-      pageUid: output.pageUid,
+      pageUid: output.uid,
     })
     return []
   }
+  return finishPage(p, job.path, output)
+}
+
+/** Writes a rendered page's files and records it. */
+async function finishPage(
+  p: PagePipeline,
+  path: string,
+  output: Extract<PageOutput, { type: 'page' }>,
+): Promise<DiscoveredPath[]> {
   for (const item of output.skipped) p.state.skip(item)
-  p.state.fellBack(job.path, output.fallbacks)
-  if (!(await writeFiles(p, job.path, output.files, output.pageUid))) return []
-  p.state.addPage(output.fact)
+  p.state.fellBack(path, output.fallbacks)
+  if (!(await writeFiles(p, path, output.files, output.uid))) return []
+  p.state.addPage(toRecord(p, output))
   return output.paths
 }
 
-async function buildRedirect(
+/** A redirect's page, payload and `_redirects` entry: the API's redirect records and slug history alike. */
+export async function buildRedirect(
   p: PagePipeline,
   input: { path: string; locale: string; redirectUrl: string; statusCode: number },
 ): Promise<DiscoveredPath[]> {
@@ -136,9 +273,9 @@ async function buildRedirect(
     return []
   }
   const canonical = target.type === 'internal' ? toSiteUrl(target.to, p.site.baseUrl) : target.to
-  const payload = redirectPayload({ buildId: p.buildId, locale, path, to: target.to, statusCode })
+  const payload = redirectPayload({ clientVersion: p.clientVersion, locale, path, to: target.to, statusCode })
   // No page at the old path unless asked for: Netlify would serve it instead of the `_redirects` rule (issue 14).
-  const files = [{ path: toPayloadFile(path), contents: JSON.stringify(payload) }]
+  const files: PageFile[] = [{ path: toPayloadFile(path), contents: JSON.stringify(payload) }]
   if (p.site.build.redirectPages)
     files.push({ path: toHtmlFile(path), contents: renderRedirectHtml({ to: target.to, canonical, lang: locale }) })
   if (!(await writeFiles(p, path, files))) return []

@@ -13,7 +13,8 @@ import type { LocaleData } from './types.js'
 export interface RenderContext {
   renderer: PageRenderer
   site: PublicSiteInfo
-  buildId: string
+  /** The version of the client code (a hash of the client bundle's files): the same in every build with the same templates. */
+  clientVersion: string
   assets: ClientAssets
 }
 
@@ -21,7 +22,12 @@ export interface OutputFile {
   path: string
   /** Text, or its UTF-8 bytes (how render workers hand files over without a copy). */
   contents: string | Uint8Array
+  /** The content hash of the bytes (see hashContents), when the render worker computed it. */
+  hash?: string
 }
+
+/** A page file as a render job hands it over: or only its hash, when its bytes are the previous output's. */
+export type PageFile = OutputFile | { path: string; hash: string; contents?: undefined }
 
 /** A build's page, as a static page: initial data referenced by its once-per-locale file. */
 export function assembleStatic(
@@ -30,7 +36,7 @@ export function assembleStatic(
 ): AssembledPage {
   const { locale, ...rest } = view
   return assemblePage(
-    { renderer: ctx.renderer, mode: 'static', site: ctx.site, buildId: ctx.buildId, assets: ctx.assets },
+    { renderer: ctx.renderer, mode: 'static', site: ctx.site, clientVersion: ctx.clientVersion, assets: ctx.assets },
     { ...rest, locale: locale.locale, initialData: locale.initialData, initialDataUrl: locale.initialDataUrl },
   )
 }

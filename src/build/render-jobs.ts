@@ -5,13 +5,16 @@
  */
 import { readPageAnswer } from '../api/answer.js'
 import type { RawAnswer } from '../api/client.js'
+import type { PageRenderer } from '../render/renderer.js'
 import type { DataProblem, TemplateFallback } from '../shared/contract.js'
+import type { PageData } from '../shared/types.js'
 import { withLocale } from '../shared/url.js'
+import { isRecord } from '../shared/values.js'
 import type { DiscoveredPath } from './crawl.js'
 import { discoverFromPage } from './discover.js'
 import { toApiFailure } from './fetch-page.js'
 import { renderNotFoundFile } from './not-found.js'
-import { type OutputFile, type RenderContext, renderPageFiles } from './render-files.js'
+import { type OutputFile, type PageFile, type RenderContext, renderPageFiles } from './render-files.js'
 import { toPageFact } from './sitemap.js'
 import type { BuildFailure, LocaleData, PageFact, SkippedItem } from './types.js'
 
@@ -20,20 +23,35 @@ export interface JobContext extends RenderContext {
   locales: ReadonlyMap<string, LocaleData>
 }
 
-export interface PageJob {
+export type PageJob = {
   path: string
   locale: string
-  /** The API's 2xx answer to the page request, as text. */
-  answer: RawAnswer
-}
+  /**
+   * Content hashes of the page's `index.html` and `_payload.json` in the previous output: a render worker
+   * that renders the same bytes hands back no file, only its hash (the file is kept as it is).
+   */
+  previous?: [html: string | undefined, payload: string | undefined]
+} & (
+  | {
+      /** The API's 2xx answer to the page request, as text. */
+      answer: RawAnswer
+    }
+  | {
+      /**
+       * The page's `_payload.json` of the previous build, as text (`--only`): the page is rendered again
+       * from the data it kept, already prepared, with no API request.
+       */
+      payload: string
+    }
+)
 
 export type PageOutput =
   | {
       type: 'page'
-      files: OutputFile[]
+      files: PageFile[]
       fact: PageFact
-      /** The CMS page's uid (its `id`). */
-      pageUid: number
+      /** The CMS page's uid (its `id`): `--only`, slug history and diagnostics follow it. */
+      uid: number
       paths: DiscoveredPath[]
       skipped: SkippedItem[]
       /** Layouts and content element types rendered with `Default`, once per use. */
@@ -70,13 +88,38 @@ const localeOf = (ctx: JobContext, locale: string): LocaleData => {
   return data
 }
 
-/** Reads the answer, then prepares, renders and reads the links of one page. API and render errors come back as a failed output. */
+/** The prepared page a previous build's payload holds; undefined when it holds none. */
+function readKeptPage(payload: string): PageData | undefined {
+  try {
+    const body = JSON.parse(payload) as unknown
+    return isRecord(body) && isRecord(body.page) && typeof body.page.id === 'number'
+      ? (body.page as unknown as PageData)
+      : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Reads the answer, then prepares, renders and reads the links of one page (or renders a page again from
+ * the payload a previous build kept). API and render errors come back as a failed output.
+ */
 export function runPageJob(ctx: JobContext, job: PageJob): PageOutput {
   const started = performance.now()
   const renderMs = () => performance.now() - started
-  const { path } = job
+  if ('payload' in job) {
+    const page = readKeptPage(job.payload)
+    if (!page)
+      return {
+        type: 'failed',
+        kind: 'RENDER_FAILED',
+        status: 500,
+        reason: 'the previous build kept no page data here',
+        renderMs: renderMs(),
+      }
+    return renderPage(ctx, { job, page, problems: [], renderMs })
+  }
   let raw: unknown
-  let pageUid: number | undefined
   try {
     const result = readPageAnswer(job.answer)
     if (result.type === 'redirect')
@@ -85,17 +128,41 @@ export function runPageJob(ctx: JobContext, job: PageJob): PageOutput {
   } catch (error) {
     return { type: 'failed', ...toApiFailure(error), renderMs: renderMs() }
   }
+  let prepared: ReturnType<PageRenderer['preparePage']>
   try {
-    const { page, problems } = ctx.renderer.preparePage(raw)
-    if (!page)
-      return {
-        type: 'failed',
-        kind: 'API_BAD_RESPONSE',
-        status: 502,
-        reason: `the API answer is not a page: ${problems.map((problem) => problem.message).join('; ')}`,
-        renderMs: renderMs(),
-      }
-    pageUid = page.id
+    prepared = ctx.renderer.preparePage(raw)
+  } catch (error) {
+    return renderFailure(error, renderMs)
+  }
+  const { page, problems } = prepared
+  if (!page)
+    return {
+      type: 'failed',
+      kind: 'API_BAD_RESPONSE',
+      status: 502,
+      reason: `the API answer is not a page: ${problems.map((problem) => problem.message).join('; ')}`,
+      renderMs: renderMs(),
+    }
+  return renderPage(ctx, { job, page, problems, renderMs })
+}
+
+const renderFailure = (error: unknown, renderMs: () => number, pageUid?: number): PageOutput => ({
+  type: 'failed',
+  kind: 'RENDER_FAILED',
+  status: 500,
+  ...(pageUid === undefined ? {} : { pageUid }),
+  reason: `render error: ${error instanceof Error ? error.message : String(error)}`,
+  renderMs: renderMs(),
+})
+
+/** Renders a prepared page and reads its links and sitemap facts. */
+function renderPage(
+  ctx: JobContext,
+  input: { job: PageJob; page: PageData; problems: readonly DataProblem[]; renderMs: () => number },
+): PageOutput {
+  const { job, page, problems, renderMs } = input
+  const { path } = job
+  try {
     const locale = localeOf(ctx, job.locale)
     const rendered = renderPageFiles(ctx, { path, locale, page })
     const options = { baseUrl: ctx.site.baseUrl, locales: ctx.site.i18n.locales }
@@ -118,21 +185,14 @@ export function runPageJob(ctx: JobContext, job: PageJob): PageOutput {
       type: 'page',
       files: rendered.files,
       fact,
-      pageUid: page.id,
+      uid: page.id,
       paths: discovered.paths,
       skipped,
       fallbacks: rendered.fallbacks,
       renderMs: renderMs(),
     }
   } catch (error) {
-    return {
-      type: 'failed',
-      kind: 'RENDER_FAILED',
-      status: 500,
-      reason: `render error: ${error instanceof Error ? error.message : String(error)}`,
-      ...(pageUid === undefined ? {} : { pageUid }),
-      renderMs: renderMs(),
-    }
+    return renderFailure(error, renderMs, page.id)
   }
 }
 

@@ -7,6 +7,7 @@ import { isSiteError } from '../errors.js'
 import { loadRenderer, type PageRenderer } from '../render/renderer.js'
 import { type JobContext, runNotFoundJob, runPageJob } from './render-jobs.js'
 import type { FromWorker, ToWorker } from './render-pool.js'
+import { hashContents } from './write.js'
 
 async function serve(port: MessagePort, root: string): Promise<void> {
   const send = (message: FromWorker) => port.postMessage(message)
@@ -36,13 +37,18 @@ async function serve(port: MessagePort, root: string): Promise<void> {
       if (message.type === 'not-found')
         return send({ type: 'done', id: message.id, output: runNotFoundJob(context, message.job) })
       const output = runPageJob(context, message.job)
-      // Encoded here and transferred, the page's files cost the main thread neither a copy nor an encoding.
+      // Encoded and hashed here and transferred, the page's files cost the main thread neither a copy nor an
+      // encoding nor a hash; a file with the previous output's bytes is not handed over at all.
       const transfer: ArrayBuffer[] = []
       if (output.type === 'page') {
-        output.files = output.files.map((file) => {
+        const previous = message.job.previous ?? []
+        output.files = output.files.map((file, i) => {
+          if (file.contents === undefined) return file
           const bytes = typeof file.contents === 'string' ? encoder.encode(file.contents) : file.contents
+          const hash = hashContents(bytes)
+          if (hash === previous[i]) return { path: file.path, hash }
           transfer.push(bytes.buffer as ArrayBuffer)
-          return { path: file.path, contents: bytes }
+          return { path: file.path, contents: bytes, hash }
         })
       }
       port.postMessage({ type: 'done', id: message.id, output } satisfies FromWorker, transfer)

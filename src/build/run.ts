@@ -3,7 +3,6 @@
  * `build()` from its options (clock, API client, limits, collectors). Nothing
  * here outlives the run.
  */
-import { randomBytes } from 'node:crypto'
 import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
 import pLimit, { type LimitFunction } from 'p-limit'
@@ -26,7 +25,6 @@ export const PAGES_IN_FLIGHT_PER_API_SLOT = 4
 export const RENDER_THREADS_MAX = 4
 
 export interface BuildRun {
-  readonly buildId: string
   readonly startedAt: number
   readonly config: ResolvedConfig
   readonly site: ResolvedSite
@@ -42,24 +40,23 @@ export interface BuildRun {
   readonly state: BuildState
   readonly logger: BuildLogger
   readonly now: () => number
+  /** Aborted when the build is to stop (SIGINT, SIGTERM): see BuildOptions.signal. */
+  readonly signal: AbortSignal | undefined
   progress(event: BuildProgress): void
+  /** Throws BUILD_INTERRUPTED once the signal was aborted; stages call it between steps. */
+  checkInterrupted(): void
 }
 
 const SILENT: BuildLogger = { info: () => {}, warn: () => {} }
-const BUILD_ID_RE = /^[A-Za-z0-9_-]{1,64}$/
 
 export function createBuildRun(options: BuildOptions): BuildRun {
   const { config, site } = options
   const now = options.now ?? Date.now
-  const buildId = options.buildId ?? randomBytes(8).toString('hex')
-  if (!BUILD_ID_RE.test(buildId))
-    throw errors.usage(`Invalid build id ${JSON.stringify(buildId)}: letters, digits, - and _ only`)
   const { concurrency } = site.build
   const renderThreads = options.renderThreads ?? Math.max(1, Math.min(availableParallelism() - 1, RENDER_THREADS_MAX))
   if (!Number.isInteger(renderThreads) || renderThreads < 0)
     throw errors.usage(`Render threads must be a whole number of at least 0, got ${renderThreads}`)
   return {
-    buildId,
     startedAt: now(),
     config,
     site,
@@ -71,6 +68,10 @@ export function createBuildRun(options: BuildOptions): BuildRun {
     state: createBuildState(site.i18n.locales),
     logger: options.logger ?? SILENT,
     now,
+    signal: options.signal,
     progress: options.onProgress ?? (() => {}),
+    checkInterrupted() {
+      if (options.signal?.aborted) throw errors.buildInterrupted(String(options.signal.reason ?? 'an abort signal'))
+    },
   }
 }

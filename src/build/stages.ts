@@ -14,14 +14,17 @@ import { localeHome } from '../shared/url.js'
 import { createCrawler } from './crawl.js'
 import { discoverFromInitialData } from './discover.js'
 import { fetchInitialData, languageNotes, prepareLocaleData } from './initial-data.js'
-import { createManifest, renderManifestFiles } from './manifest.js'
+import { buildIdOf, clientVersionOf, createManifest, renderManifestFiles } from './manifest.js'
 import { fetchNotFoundBody } from './not-found.js'
-import { buildPath } from './pages.js'
+import { buildPath, buildRedirect, createPathPool, type PagePipeline } from './pages.js'
+import type { PreviousOutput } from './previous.js'
 import { checkCloudflareLimits, renderRedirectsFile } from './redirect.js'
 import { toSkippedItem } from './render-jobs.js'
 import { createInlineRenderService, createRenderPool, type RenderService } from './render-pool.js'
+import type { ReusePlan } from './reuse.js'
 import type { BuildRun } from './run.js'
 import { planSitemaps, renderRobots } from './sitemap.js'
+import { planSlugRedirects, SLUG_REDIRECT_STATUS, type SlugChange } from './slug-history.js'
 import type { BuildManifest, BuildOptions, LocaleData } from './types.js'
 import type { FileWriter } from './write.js'
 
@@ -30,6 +33,8 @@ export interface BuildInputs {
   initialData: Map<string, unknown>
   notFound: Map<string, { raw?: unknown; note?: string }>
   client: ClientBundle
+  /** The version of the client code (clientVersionOf the bundle): what pages and payloads carry instead of a build id. */
+  clientVersion: string
   publicFiles: string[]
 }
 
@@ -83,7 +88,7 @@ export async function loadInputs(
   for (const { path, reason } of listed.skipped)
     run.state.skip({ kind: 'PUBLIC_FILE_SKIPPED', item: `public/${path}`, reason })
   run.state.notes.push(...(client.hints ?? []))
-  return { initialData, notFound, client, publicFiles: listed.files }
+  return { initialData, notFound, client, clientVersion: clientVersionOf(client.files), publicFiles: listed.files }
 }
 
 /** The client bundle under `_site/` and `public/` as it is (its robots.txt is merged by writeSiteFiles; files the build generates replace public ones). */
@@ -114,7 +119,7 @@ export async function writeInitialData(
   return locales
 }
 
-/** Hands the renderers what every page shares: public site info, build id, client assets, initial data. */
+/** Hands the renderers what every page shares: public site info, client version and assets, initial data. */
 export function startRenderers(
   run: BuildRun,
   render: RenderService,
@@ -122,7 +127,7 @@ export function startRenderers(
 ): Promise<void> {
   return render.start({
     site: toPublicSiteInfo(run.site),
-    buildId: run.buildId,
+    clientVersion: input.inputs.clientVersion,
     assets: input.inputs.client.assets,
     locales: input.locales,
   })
@@ -134,8 +139,15 @@ export function startRenderers(
  */
 export async function crawlPages(
   run: BuildRun,
-  input: { render: RenderService; writer: FileWriter; locales: Map<string, LocaleData> },
-): Promise<void> {
+  input: {
+    render: RenderService
+    writer: FileWriter
+    locales: Map<string, LocaleData>
+    clientVersion: string
+    /** A partial build's plan (`--only`); without it every page is fetched. */
+    reuse?: ReusePlan
+  },
+): Promise<PagePipeline> {
   const { site, state } = run
   const { maxPages, maxPageBytes } = site.build
   const crawler = createCrawler({
@@ -149,6 +161,7 @@ export async function crawlPages(
         reason: `more than ${maxPages} pages (build.maxPages, --max-pages): this link is one too many, the build stopped here`,
         ...source,
       }),
+    signal: run.signal,
     visit: async (path) => {
       const found = await buildPath(pipeline, path)
       run.progress({ type: 'page', done: crawler.visited + 1, total: crawler.known, failures: state.failures.length })
@@ -156,17 +169,21 @@ export async function crawlPages(
     },
   })
   const originOf = (path: string) => crawler.originOf(path)?.origin ?? 'nav'
-  const pipeline = {
+  const pipeline: PagePipeline = {
     render: input.render,
     writer: input.writer,
     site,
     api: run.api,
     apiSlot: run.apiSlot,
     state,
-    buildId: run.buildId,
+    clientVersion: input.clientVersion,
     originOf,
     maxPageBytes,
     stopCrawl: () => crawler.stop(),
+    signal: run.signal,
+    reuse: input.reuse,
+    outDir: run.outDir,
+    intern: createPathPool(),
   }
   const options = { baseUrl: site.baseUrl, locales: site.i18n.locales }
   for (const [locale, data] of input.locales) {
@@ -176,6 +193,7 @@ export async function crawlPages(
     run.progress({ type: 'locale', locale, links: seeds.paths.length })
   }
   await crawler.run()
+  run.checkInterrupted()
   for (const { path, status } of state.notFound) {
     const { origin, path: _path, ...source } = crawler.originOf(path) ?? { origin: 'nav', from: 'unknown' }
     if (origin === 'nav')
@@ -195,6 +213,28 @@ export async function crawlPages(
         ...source,
       })
   }
+  return pipeline
+}
+
+/**
+ * Slug history (slug-history.ts): a 301 from each earlier path of a page that moved, through the
+ * same redirect pages, payloads and `_redirects` lines as the API's redirects. Needs a previous output.
+ */
+export async function writeSlugRedirects(
+  run: BuildRun,
+  input: { pipeline: PagePipeline; previous: PreviousOutput | undefined },
+): Promise<{ redirects: SlugChange[]; changes: SlugChange[] }> {
+  const { previous, pipeline } = input
+  if (!previous) return { redirects: [], changes: [] }
+  const plan = planSlugRedirects({
+    previousPages: previous.pages.values(),
+    previousRedirects: previous.store.redirects,
+    pages: run.state.facts,
+    apiRedirects: run.state.redirects.map((r) => r.from),
+  })
+  for (const { from, to, locale } of plan.redirects)
+    await buildRedirect(pipeline, { path: from, locale, redirectUrl: to, statusCode: SLUG_REDIRECT_STATUS })
+  return plan
 }
 
 /** `404.html` of every locale. */
@@ -231,10 +271,11 @@ export async function writeSiteFiles(run: BuildRun, writer: FileWriter, inputs: 
   await writer.write(ROBOTS_FILE, renderRobots(site.baseUrl, ownRobots))
 }
 
-/** `_site/builds/latest.json` and `_site/builds/meta/<id>.json`. */
-export async function writeManifests(run: BuildRun, writer: FileWriter): Promise<BuildManifest> {
+/** `_site/builds/latest.json` and `_site/builds/meta/<id>.json`; last, as the id is a digest of every other file. */
+export async function writeManifests(run: BuildRun, writer: FileWriter, inputs: BuildInputs): Promise<BuildManifest> {
   const prerendered = [...run.state.facts.map((f) => f.path), ...run.state.redirects.map((r) => r.from)]
-  const manifest = createManifest({ id: run.buildId, timestamp: run.now(), prerendered })
+  const id = buildIdOf(writer.outputs())
+  const manifest = createManifest({ id, clientVersion: inputs.clientVersion, prerendered })
   for (const file of renderManifestFiles(manifest)) await writer.write(file.path, file.contents)
   return manifest
 }

@@ -5,7 +5,7 @@
  */
 import { createMissingTemplates, type MissingTemplates } from '../render/missing-templates.js'
 import type { TemplateFallback } from '../shared/contract.js'
-import type { BuildFailure, BuildRedirect, BuildTimings, PageFact, SkippedItem } from './types.js'
+import type { BuildFailure, BuildRedirect, BuildTimings, PageRecord, SkippedItem } from './types.js'
 
 /** A path whose API answer was 404: a failure or a skipped item depending on where it was linked from. */
 export interface NotFoundPath {
@@ -14,7 +14,7 @@ export interface NotFoundPath {
 }
 
 export interface BuildState {
-  readonly facts: PageFact[]
+  readonly facts: PageRecord[]
   readonly failures: BuildFailure[]
   readonly skipped: SkippedItem[]
   readonly redirects: BuildRedirect[]
@@ -25,7 +25,7 @@ export interface BuildState {
   readonly timings: BuildTimings
   /** Pages written per locale. */
   readonly pagesByLocale: Record<string, number>
-  addPage(fact: PageFact): void
+  addPage(page: PageRecord): void
   fail(failure: BuildFailure): void
   skip(item: SkippedItem): void
   /** A page rendered these layouts or content element types with `Default`. */

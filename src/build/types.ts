@@ -9,6 +9,8 @@ import type { ClientBundle } from '../hydration/bundle.js'
 import type { MissingTemplate } from '../render/missing-templates.js'
 import type { PageRenderer } from '../render/renderer.js'
 import type { InitialData } from '../shared/types.js'
+import type { OnlyReport } from './only.js'
+import type { SlugChange } from './slug-history.js'
 
 export interface BuildLogger {
   info(line: string): void
@@ -30,17 +32,30 @@ export interface BuildOptions {
   /** undici dispatcher for the API client (tests, keep-alive pools). */
   dispatcher?: Dispatcher
   logger?: BuildLogger
-  /** Clock for the manifest timestamp and the wall time. @default Date.now */
+  /** Clock for the wall time (nothing in the output comes from it). @default Date.now */
   now?: () => number
   onProgress?: (progress: BuildProgress) => void
-  /** Build id; a random one by default (tests pin it to compare outputs byte for byte). */
-  buildId?: string
   /** A render core to use in the main thread (tests hand in stubs); by default render workers load `templates/` under `config.root`. */
   renderer?: PageRenderer
   /** Render worker threads; 0 renders in the main thread. @default one per CPU but one, 1 to RENDER_THREADS_MAX */
   renderThreads?: number
   /** The browser client; bundled from `src/client` by default. */
   bundleClient?: () => Promise<ClientBundle>
+  /** Replace an output folder that holds something else than a previous `site` output (`--force`). @default false */
+  force?: boolean
+  /**
+   * A partial build (`--only`): page uids (`'12'`) and page paths (`'/pl/o-nas'`) that changed. Those pages
+   * are fetched again in every locale, with the pages whose previous answer linked to them; every other page
+   * is kept, or rendered again from the data the previous output kept when its locale's initial data or the
+   * templates changed. The output equals a full build's. Without a usable previous output, every page is fetched.
+   */
+  only?: string[]
+  /**
+   * Stops the build (the CLI aborts it on SIGINT and SIGTERM, with the signal's name as the reason):
+   * no new request starts, requests in flight are aborted, the temporary folder is removed and
+   * `build()` rejects with BUILD_INTERRUPTED, OUT left as it was.
+   */
+  signal?: AbortSignal
 }
 
 /** Where in the CMS a failure or skipped item comes from: the records an editor opens to fix it. */
@@ -80,8 +95,10 @@ export interface BuildRedirect {
 }
 
 export interface BuildManifest {
+  /** Derived from what the build output (see buildIdOf), never from the clock. */
   id: string
-  timestamp: number
+  /** The version of the client code its pages were rendered for (see clientVersionOf). */
+  clientVersion: string
   /** Every path that has a `_payload.json` (pages and redirects), sorted. */
   prerendered: string[]
 }
@@ -96,6 +113,7 @@ export interface BuildTimings {
 }
 
 export interface BuildResult {
+  /** The id of the output (manifest.id): the same for two builds of the same content. */
   buildId: string
   /** Absolute output folder. Only replaced when `failures` is empty. */
   outDir: string
@@ -109,6 +127,15 @@ export interface BuildResult {
   missingTemplates: MissingTemplate[]
   bytesWritten: number
   filesWritten: number
+  /** Files of the previous output left as they were (same bytes, same modification time). */
+  filesKept: number
+  /**
+   * Pages added, changed, removed and unchanged since the previous output (all added without one), and the
+   * pages whose path changed (slug changes: their old path now redirects with 301; not counted as removed and added).
+   */
+  changes: { pages: PageChanges; slugs: SlugChange[] }
+  /** What `--only` did, when it was given. */
+  only?: OnlyReport
   durationMs: number
   timings: BuildTimings
   manifest: BuildManifest
@@ -123,6 +150,26 @@ export interface PageFact {
   alternates: Array<{ hreflang: string; path: string }>
   /** The page's canonical when it names another page: the page is then left out of the sitemap. */
   canonical?: string
+}
+
+/** Pages of the output compared with the previous output's, by path. */
+export interface PageChanges {
+  added: string[]
+  /** Pages one of whose files (HTML, payload) was written anew: their bytes changed. */
+  changed: string[]
+  removed: string[]
+  unchanged: number
+}
+
+/**
+ * A page as the build keeps it after its files are written, and as the build store records it for
+ * the next build: its sitemap facts, its uid and the page paths its API answer links to.
+ */
+export interface PageRecord extends PageFact {
+  /** The page's uid (`id` of its API answer): the same page in every locale; `--only` and slug history follow it. */
+  uid?: number
+  /** Page paths its API answer links to, by where they were found (see discoverFromPage). */
+  links: { nav: string[]; content: string[] }
 }
 
 /** Initial data of one locale, prepared and written once. */

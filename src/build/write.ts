@@ -1,28 +1,61 @@
 /**
  * The one way a build touches the output: every file goes through a FileWriter
  * bound to a root folder, which refuses any path that would land outside it.
+ * The writer hashes every file; with the previous output's hashes it writes only
+ * files whose bytes changed and records the others as kept, so that an incremental
+ * build leaves unchanged files (and their modification times) as they are.
  */
-import { writeFile } from 'node:fs'
-import { copyFile, mkdir, open, stat } from 'node:fs/promises'
+import { createHash, hash } from 'node:crypto'
+import { createReadStream, writeFile } from 'node:fs'
+import { copyFile, mkdir, open, rm } from 'node:fs/promises'
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path'
+import { pipeline } from 'node:stream/promises'
 import { SiteError } from '../errors.js'
 
 export interface FileWriter {
   /** Absolute root folder every path is resolved against. */
   readonly root: string
-  /** Writes a file at `path` (relative to the root, `/` separated); resolves to the bytes written. */
-  write(path: string, contents: string | Uint8Array): Promise<number>
-  /** Writes text parts one after another (large generated files), in batches; resolves to the bytes written. */
+  /**
+   * Writes a file at `path` (relative to the root, `/` separated); resolves to the bytes written (0 when kept).
+   * `hash` is the contents' hash when the caller has it already (see hashContents).
+   */
+  write(path: string, contents: string | Uint8Array, hash?: string): Promise<number>
+  /** Writes text parts one after another (large generated files), in batches; resolves to the bytes written (0 when kept). */
   writeParts(path: string, parts: Iterable<string>): Promise<number>
-  /** Copies the file `source` (absolute, anywhere) to `path` under the root; resolves to its size. */
+  /** Copies the file `source` (absolute, anywhere) to `path` under the root; resolves to the bytes written (0 when kept). */
   copy(source: string, path: string): Promise<number>
-  /** Files and bytes written so far. */
-  stats(): { files: number; bytes: number }
+  /** Records that the previous output's file at `path` stays as it is; false when the previous output has no such file. */
+  keep(path: string): boolean
+  /** The content hash of the previous output's file at `path`, if it has one. */
+  previousHash(path: string): string | undefined
+  /** Files and bytes written so far, and files kept from the previous output. */
+  stats(): { files: number; bytes: number; kept: number }
+  /** Every file of this output, written or kept: path -> content hash (see hashContents). */
+  outputs(): ReadonlyMap<string, string>
+  /** The files written under the root (not kept), in the order they were written. */
+  written(): readonly string[]
+}
+
+export interface FileWriterOptions {
+  /**
+   * The content hash of a file of the previous output, undefined for one it has not. A file whose new
+   * contents hash the same is not written but kept; without it every file is written.
+   */
+  previous?: (path: string) => string | undefined
 }
 
 const MAX_RELATIVE_PATH_LENGTH = 4096
 /** writeParts collects parts up to this size before each write. */
 const PART_BATCH_BYTES = 256 * 1024
+
+/**
+ * The content hash the writer keeps per file: the first 128 bits of SHA-256, base64url (22 characters).
+ * Encoded from those bytes, not sliced from a longer string: a slice would keep the whole string alive
+ * (tens of thousands of them in a large build).
+ */
+export const hashContents = (contents: string | Uint8Array): string =>
+  (hash('sha256', contents, 'buffer') as unknown as Buffer).toString('base64url', 0, 16)
+const digestOf = (h: ReturnType<typeof createHash>): string => h.digest().toString('base64url', 0, 16)
 
 // The callback writeFile: one libuv request chain instead of a FileHandle's open/write/close
 // promises; measurably less main-thread time per file in a build of thousands of pages.
@@ -49,23 +82,37 @@ export function resolveInside(root: string, path: string): string {
   return target
 }
 
-/** Creates a FileWriter for `root`. Folders are created once each (remembered on this writer). */
-export function createFileWriter(root: string): FileWriter {
+/** Creates a FileWriter for `root`. A folder is created once for the writes in flight into it. */
+export function createFileWriter(root: string, options: FileWriterOptions = {}): FileWriter {
   const base = resolve(root)
+  const { previous } = options
   const dirs = new Map<string, Promise<unknown>>()
+  const outputs = new Map<string, string>()
+  const written: string[] = []
   let files = 0
   let bytes = 0
+  let kept = 0
 
+  // Forgotten once made: a site of 30,000 pages has as many folders, and mkdir of a made one costs little.
   const ensureDir = (dir: string): Promise<unknown> => {
     let made = dirs.get(dir)
     if (!made) {
-      made = mkdir(dir, { recursive: true })
+      made = mkdir(dir, { recursive: true }).finally(() => dirs.delete(dir))
       dirs.set(dir, made)
     }
     return made
   }
 
-  const count = (size: number): number => {
+  /** Records a file's hash; true when the previous output has these very bytes (the file is kept). */
+  const record = (path: string, contentHash: string): boolean => {
+    outputs.set(path, contentHash)
+    if (previous?.(path) !== contentHash) return false
+    kept += 1
+    return true
+  }
+
+  const count = (path: string, size: number): number => {
+    written.push(path)
     files += 1
     bytes += size
     return size
@@ -73,24 +120,27 @@ export function createFileWriter(root: string): FileWriter {
 
   return {
     root: base,
-    async write(path, contents) {
+    async write(path, contents, hash) {
       const target = resolveInside(base, path)
+      if (record(path, hash ?? hashContents(contents))) return 0
       await ensureDir(dirname(target))
       await writeFileFast(target, contents)
-      return count(typeof contents === 'string' ? Buffer.byteLength(contents) : contents.byteLength)
+      return count(path, typeof contents === 'string' ? Buffer.byteLength(contents) : contents.byteLength)
     },
     async writeParts(path, parts) {
       const target = resolveInside(base, path)
       await ensureDir(dirname(target))
       const file = await open(target, 'w')
+      const digest = createHash('sha256')
       let size = 0
       try {
         let batch: string[] = []
         let batchLength = 0
         const flush = async () => {
-          const bytes = Buffer.from(batch.join(''))
-          await file.write(bytes)
-          size += bytes.byteLength
+          const chunk = Buffer.from(batch.join(''))
+          digest.update(chunk)
+          await file.write(chunk)
+          size += chunk.byteLength
           batch = []
           batchLength = 0
         }
@@ -103,14 +153,39 @@ export function createFileWriter(root: string): FileWriter {
       } finally {
         await file.close()
       }
-      return count(size)
+      // Streamed, so hashed while written: an unchanged file is written and then dropped again.
+      if (record(path, digestOf(digest))) {
+        await rm(target)
+        return 0
+      }
+      return count(path, size)
     },
     async copy(source, path) {
       const target = resolveInside(base, path)
+      const digest = createHash('sha256')
+      let size = 0
+      await pipeline(createReadStream(source), async (chunks: AsyncIterable<Buffer>) => {
+        for await (const chunk of chunks) {
+          digest.update(chunk)
+          size += chunk.byteLength
+        }
+      })
+      if (record(path, digestOf(digest))) return 0
       await ensureDir(dirname(target))
       await copyFile(source, target)
-      return count((await stat(target)).size)
+      return count(path, size)
     },
-    stats: () => ({ files, bytes }),
+    keep(path) {
+      resolveInside(base, path)
+      const contentHash = previous?.(path)
+      if (contentHash === undefined) return false
+      outputs.set(path, contentHash)
+      kept += 1
+      return true
+    },
+    previousHash: (path) => previous?.(path),
+    stats: () => ({ files, bytes, kept }),
+    outputs: () => outputs,
+    written: () => written,
   }
 }

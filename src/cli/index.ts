@@ -20,6 +20,12 @@ const toInt = (name: string, min: number, max: number) => (value: string) => {
   return n
 }
 
+/** `--only 12,/pl/o-nas --only 14` -> ['12', '/pl/o-nas', '14']: items are checked by the build, which names a bad one. */
+const collectList = (value: string, previous: string[] = []): string[] => [
+  ...previous,
+  ...value.split(',').map((item) => item.trim()),
+]
+
 // Flags that set config options go through as given: the config layer checks them with those
 // options' rules (src/config/validate.ts validateFlags), so a value is validated in one place.
 const asNumber = (value: string) => (value.trim() === '' ? Number.NaN : Number(value))
@@ -53,6 +59,12 @@ export function createProgram(): Command {
     )
     .option('--json', 'print the build summary as JSON on stdout')
     .option('--no-progress', 'no progress bar, even on a terminal')
+    .option('--force', 'replace the output folder even when it holds something else than a previous site output')
+    .option(
+      '--only <uids-or-paths>',
+      'rebuild only these pages (page uids or paths, comma-separated, as a CMS event names them) and the pages linking to them; the rest comes from the previous output',
+      collectList,
+    )
     .action(async (opts) => {
       const { runBuildCommand } = await import('./commands/build.js')
       process.exitCode = await runBuildCommand(opts, program.opts())

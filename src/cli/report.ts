@@ -19,6 +19,12 @@ export interface BuildSummary {
   missingTemplates: BuildResult['missingTemplates']
   filesWritten: number
   bytesWritten: number
+  /** Files of the previous output left as they were (issue 12). */
+  filesKept: number
+  /** Pages added, changed, removed and unchanged since the previous output. */
+  changes: BuildResult['changes']
+  /** What `--only` did, when it was given. */
+  only?: BuildResult['only']
   durationMs: number
   pagesPerSecond: number
   timings: BuildResult['timings']
@@ -39,6 +45,9 @@ export function toBuildSummary(result: BuildResult): BuildSummary {
     missingTemplates: result.missingTemplates,
     filesWritten: result.filesWritten,
     bytesWritten: result.bytesWritten,
+    filesKept: result.filesKept,
+    changes: result.changes,
+    ...(result.only ? { only: result.only } : {}),
     durationMs: Math.round(result.durationMs),
     pagesPerSecond: result.durationMs > 0 ? round((result.pages.total * 1000) / result.durationMs) : 0,
     timings: {
@@ -68,6 +77,44 @@ const list = <T>(title: string, items: readonly T[], line: (item: T) => string, 
   return [`${title} (${items.length}):`, ...shown, ...more]
 }
 
+/**
+ * `Changes: 1 added, 2 changed, 0 removed, 54 unchanged` and the paths (up to SUMMARY_MAX_ITEMS of each kind),
+ * then the slug changes (`/pl/o-nas -> /pl/o-firmie`).
+ */
+function changeLines(changes: BuildSummary['changes']): string[] {
+  const { added, changed, removed, unchanged } = changes.pages
+  const paths = (mark: string, list: string[]) => [
+    ...list.slice(0, SUMMARY_MAX_ITEMS).map((path) => `  ${mark} ${path}`),
+    ...(list.length > SUMMARY_MAX_ITEMS
+      ? [`  ${mark} … and ${list.length - SUMMARY_MAX_ITEMS} more (--json lists them all)`]
+      : []),
+  ]
+  return [
+    `Changes: ${added.length} added, ${changed.length} changed, ${removed.length} removed, ${unchanged} unchanged`,
+    ...paths('+', added),
+    ...paths('~', changed),
+    ...paths('-', removed),
+    ...(changes.slugs.length
+      ? list(
+          'Slug changes (old path now redirects, 301)',
+          changes.slugs,
+          (s) => `${s.from} -> ${s.to}`,
+          SUMMARY_MAX_ITEMS,
+        )
+      : []),
+  ]
+}
+
+/** What `--only` did: how many pages it asked for again, or why it built every page. */
+function onlyLines(only: BuildSummary['only']): string[] {
+  if (!only) return []
+  if (only.fallback !== undefined) return [`Only: every page was built, as ${only.fallback}`]
+  const rendered = only.rerenderedLocales.length
+    ? `; every page of ${only.rerenderedLocales.join(', ')} rendered again from kept data`
+    : ''
+  return [`Only: ${only.refetched.length} page(s) asked of the API again for ${only.requested.join(',')}${rendered}`]
+}
+
 /** The summary people read at the end of `site build`. */
 export function formatSummary(result: BuildResult): string {
   const s = toBuildSummary(result)
@@ -80,9 +127,14 @@ export function formatSummary(result: BuildResult): string {
     ...list('Skipped', s.skipped, (i) => `${i.item}: ${i.reason}${i.from ? ` (in ${i.from})` : ''}`, SUMMARY_MAX_ITEMS),
     ...s.notes.map((note) => `Note: ${note}`),
     ...list('Failures', s.failures, (f) => `${f.path}  ${f.status}  ${f.reason}`),
-    // A failed build's files were thrown away with its temporary folder: nothing was written.
+    // A failed build's files were thrown away with its temporary folder: nothing was written or changed.
     ...(s.ok
-      ? [`Written: ${s.filesWritten} files, ${formatBytes(s.bytesWritten)}`, `Output: ${s.outDir}`]
+      ? [
+          ...changeLines(s.changes),
+          ...onlyLines(s.only),
+          `Written: ${s.filesWritten} files, ${formatBytes(s.bytesWritten)}; kept ${s.filesKept} files as they were`,
+          `Output: ${s.outDir}`,
+        ]
       : [`Build failed: ${s.failures.length} path(s) failed; ${s.outDir} was left as it was.`]),
   ]
   // Each entry is one line: API text in it may break no line and start no CI command (issue 13, item 7).

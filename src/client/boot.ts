@@ -8,7 +8,7 @@ export function readBoot(doc: Document): BootState {
   const text = doc.getElementById(BOOT_ELEMENT_ID)?.textContent
   if (!text) throw new Error(`site: #${BOOT_ELEMENT_ID} is missing; the page cannot hydrate`)
   const boot = JSON.parse(text) as BootState
-  if (!boot || typeof boot.buildId !== 'string' || typeof boot.state !== 'object')
+  if (!boot || typeof boot.clientVersion !== 'string' || typeof boot.state !== 'object')
     throw new Error(`site: #${BOOT_ELEMENT_ID} is not a boot state`)
   // The server always decides how the main hydrates; a boot without it is not one it wrote: hydrate in full.
   const kind = (boot.hydration as { kind?: unknown } | undefined)?.kind

@@ -117,7 +117,7 @@ async function start(win: Window): Promise<void> {
     (loading ??= import('./navigation.js').then(({ startNavigation }) => {
       router = startNavigation({
         window: win,
-        buildId: boot.buildId,
+        clientVersion: boot.clientVersion,
         state,
         initialDataUrl: boot.initialDataUrl,
         loadInitialData,

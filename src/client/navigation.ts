@@ -10,7 +10,7 @@ import { buildHead, getBodyClass, getHtmlAttrs } from '../runtime/head.js'
 import type { RenderState } from '../shared/contract.js'
 import type { PageData } from '../shared/types.js'
 import type { InitialDataLoader } from './boot.js'
-import { announcePage } from './events.js'
+import { announceBuild, announcePage } from './events.js'
 import { applyDocumentAttrs, applyHead } from './head.js'
 import { createBarPainter, createLoadingBar } from './loading-bar.js'
 import { createManifestCheck } from './manifest-check.js'
@@ -25,7 +25,8 @@ import { pushPageView } from './tracking.js'
 
 export interface NavigationOptions {
   window: Window
-  buildId: string
+  /** The version of this tab's client code (BootState.clientVersion). */
+  clientVersion: string
   state: RenderState
   initialDataUrl: string | undefined
   loadInitialData: InitialDataLoader
@@ -62,14 +63,25 @@ export function startNavigation(options: NavigationOptions): Router {
   // The new-build check (its first read is deferred further) and the service worker: static site only.
   const isStatic = options.state.mode === 'static'
   const manifest = isStatic
-    ? createManifestCheck({ buildId: options.buildId, fetch: fetchFn, timers: browserTimers, visibility: doc })
+    ? createManifestCheck({
+        clientVersion: options.clientVersion,
+        fetch: fetchFn,
+        timers: browserTimers,
+        visibility: doc,
+        // payloads fetched before are of the older build: the next navigations ask for the current ones
+        onNewContent: (latest) => {
+          payloads.clear()
+          announceBuild(win, { ...latest, reload: false })
+        },
+        onNewBuild: (latest) => announceBuild(win, { ...latest, reload: true }),
+      })
     : undefined
   manifest?.start()
-  if (isStatic) registerServiceWorker(win, options.buildId)
+  if (isStatic) registerServiceWorker(win, options.clientVersion)
   const barElement = doc.getElementById(options.ids.loadingBar) ?? doc.body.appendChild(doc.createElement('div'))
   const bar = createLoadingBar({ timers: browserTimers, paint: createBarPainter(barElement) })
   const payloads = createPayloadCache({
-    load: (path) => fetchPayload({ path, buildId: options.buildId, fetch: fetchFn }),
+    load: (path) => fetchPayload({ path, clientVersion: options.clientVersion, fetch: fetchFn }),
   })
   const router = createRouter({
     ...options,

@@ -12,6 +12,8 @@ export interface PayloadCache {
   get(path: string): Promise<PayloadResult>
   /** Forgets a path (before a retry). */
   delete(path: string): void
+  /** Forgets every answer (a newer build was published: they are of the older one). */
+  clear(): void
 }
 
 export function createPayloadCache(input: {
@@ -39,6 +41,9 @@ export function createPayloadCache(input: {
     },
     delete(path) {
       entries.delete(path)
+    },
+    clear() {
+      entries.clear()
     },
   }
 }

@@ -1,6 +1,8 @@
 /**
- * Fetching a page payload (`{path}/_payload.json?_b=<buildId>`) and deciding
+ * Fetching a page payload (`{path}/_payload.json?_b=<clientVersion>`) and deciding
  * what the router does with the answer. Pure apart from the injected `fetch`.
+ * A payload rendered for other client code than this tab's is refused (a full load);
+ * one of another build with the same client code is rendered, with its own initial data.
  */
 
 import { BUILD_ID_QUERY } from '../shared/constants.js'
@@ -14,20 +16,20 @@ export type PagePayloadData = Extract<PagePayload, { page: PageData }>
 export type PayloadResult =
   | { type: 'page'; payload: PagePayloadData }
   | { type: 'redirect'; to: string; statusCode: number }
-  /** Not something to render here: load the URL in full (404, not JSON, another build). */
-  | { type: 'full-load'; reason: 'not-found' | 'not-json' | 'other-build' }
+  /** Not something to render here: load the URL in full (404, not JSON, a build with other client code). */
+  | { type: 'full-load'; reason: 'not-found' | 'not-json' | 'other-client' }
   /** Network failure or server error: worth one retry. */
   | { type: 'error'; message: string }
 
-/** `/pl/o-nas`, `b1` -> `/pl/o-nas/_payload.json?_b=b1` */
-export const toPayloadRequestUrl = (path: string, buildId: string): string =>
-  `${toPayloadUrl(path)}?${BUILD_ID_QUERY}=${encodeURIComponent(buildId)}`
+/** `/pl/o-nas`, `c1` -> `/pl/o-nas/_payload.json?_b=c1` */
+export const toPayloadRequestUrl = (path: string, clientVersion: string): string =>
+  `${toPayloadUrl(path)}?${BUILD_ID_QUERY}=${encodeURIComponent(clientVersion)}`
 
 /** Checks the shape of a parsed payload; undefined when it is not one. */
 export function readPayload(body: unknown): PagePayload | undefined {
   if (
     !isRecord(body) ||
-    typeof body.buildId !== 'string' ||
+    typeof body.clientVersion !== 'string' ||
     typeof body.path !== 'string' ||
     typeof body.locale !== 'string'
   )
@@ -38,13 +40,13 @@ export function readPayload(body: unknown): PagePayload | undefined {
 
 export async function fetchPayload(input: {
   path: string
-  buildId: string
+  clientVersion: string
   fetch: (url: string, init: RequestInit) => Promise<Response>
   signal?: AbortSignal
 }): Promise<PayloadResult> {
   let response: Response
   try {
-    response = await input.fetch(toPayloadRequestUrl(input.path, input.buildId), {
+    response = await input.fetch(toPayloadRequestUrl(input.path, input.clientVersion), {
       credentials: 'same-origin',
       headers: { accept: 'application/json' },
       signal: input.signal,
@@ -62,7 +64,7 @@ export async function fetchPayload(input: {
   }
   const payload = readPayload(body)
   if (!payload) return { type: 'full-load', reason: 'not-json' }
-  if (payload.buildId !== input.buildId) return { type: 'full-load', reason: 'other-build' }
+  if (payload.clientVersion !== input.clientVersion) return { type: 'full-load', reason: 'other-client' }
   if ('redirect' in payload)
     return { type: 'redirect', to: payload.redirect.to, statusCode: payload.redirect.statusCode }
   return { type: 'page', payload }

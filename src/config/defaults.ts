@@ -4,6 +4,7 @@ import {
   BUILD_CONCURRENCY,
   BUILD_MAX_PAGE_BYTES,
   BUILD_MAX_PAGES,
+  KEEP_BUILDS,
 } from '../shared/constants.js'
 
 /** The one defaults object: every option's default, in one place. */
@@ -29,6 +30,7 @@ export const DEFAULTS = {
     maxPages: BUILD_MAX_PAGES,
     maxPageBytes: BUILD_MAX_PAGE_BYTES,
     redirectPages: false,
+    keepBuilds: KEEP_BUILDS,
   },
 } as const
 

@@ -84,6 +84,12 @@ export interface SiteOptions {
      * such a page would be served instead of the `_redirects` rule (200, not 301). @default false
      */
     redirectPages?: boolean
+    /**
+     * Builds whose content-hashed files (scripts, styles, initial data) stay in the output, so that a tab
+     * opened on an older build still loads its lazy chunks; builds that changed none of them do not count. 1 to 100.
+     * @default 3
+     */
+    keepBuilds?: number
   }
 }
 
@@ -142,6 +148,7 @@ export interface ResolvedSite {
     maxPages: number
     maxPageBytes: number
     redirectPages: boolean
+    keepBuilds: number
   }>
 }
 

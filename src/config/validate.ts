@@ -28,6 +28,12 @@ const concurrency: Check = (v) =>
   Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MAX_CONCURRENCY
     ? undefined
     : `expected a whole number from 1 to ${MAX_CONCURRENCY}`
+/** Builds kept in the output: enough for any deploy rhythm, bounded so the output does not grow without end. */
+export const MAX_KEEP_BUILDS = 100
+const keepBuilds: Check = (v) =>
+  Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MAX_KEEP_BUILDS
+    ? undefined
+    : `expected a whole number from 1 to ${MAX_KEEP_BUILDS}`
 const positiveInt: Check = (v) =>
   Number.isInteger(v) && (v as number) > 0 ? undefined : 'expected a whole number greater than 0'
 const stringList: Check = (v) =>
@@ -95,7 +101,14 @@ const SITE_SHAPE: Shape = {
       typeof v === 'string' && /^[A-Z0-9-]+$/i.test(v) ? undefined : "expected a container id such as 'GTM-ABC123'",
     consentHost: httpUrl,
   },
-  build: { outDir: string, concurrency, maxPages: positiveInt, maxPageBytes: positiveInt, redirectPages: boolean },
+  build: {
+    outDir: string,
+    concurrency,
+    maxPages: positiveInt,
+    maxPageBytes: positiveInt,
+    redirectPages: boolean,
+    keepBuilds,
+  },
 }
 
 function checkShape(value: unknown, shape: Shape, path: string, issues: ConfigIssue[]): void {

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { SiteError } from '../errors.js'
 import type { DemoUrl } from './paths.js'
-import type { DemoFault } from './types.js'
+import type { DemoEdit, DemoFault } from './types.js'
 
 /** A fault's `path` that matches every request path. */
 const ANY_PATH = '*'
@@ -53,15 +53,23 @@ export function describeDemoFault(fault: DemoFault): string {
   return `${fault.path}${fault.query ? `?${fault.query}` : ''} -> ${name}`
 }
 
-/** The first rule whose path equals the pathname (as sent or decoded) and whose query is in the raw query. */
-export function findDemoFault(
-  faults: readonly DemoFault[],
-  url: Pick<DemoUrl, 'rawPath' | 'path' | 'rawQuery'>,
-): DemoFault | undefined {
-  return faults.find(
-    (fault) =>
-      (fault.path === ANY_PATH || fault.path === url.rawPath || fault.path === url.path) &&
-      (fault.query === undefined || url.rawQuery.includes(fault.query)),
+type UrlParts = Pick<DemoUrl, 'rawPath' | 'path' | 'rawQuery'>
+
+/** True when a rule's path is `*` or equals the pathname (as sent or decoded) and its query, if any, is in the raw query. */
+export const matchesDemoRule = (rule: { path: string; query?: string }, url: UrlParts): boolean =>
+  (rule.path === ANY_PATH || rule.path === url.rawPath || rule.path === url.path) &&
+  (rule.query === undefined || url.rawQuery.includes(rule.query))
+
+/** The first fault that matches the request (see matchesDemoRule). */
+export function findDemoFault(faults: readonly DemoFault[], url: UrlParts): DemoFault | undefined {
+  return faults.find((fault) => matchesDemoRule(fault, url))
+}
+
+/** A JSON answer with every matching edit applied, in order (see DemoEdit). */
+export function applyDemoEdits(edits: readonly DemoEdit[], url: UrlParts, body: string): string {
+  return edits.reduce(
+    (text, edit) => (matchesDemoRule(edit, url) ? text.replaceAll(edit.find, edit.replace) : text),
+    body,
   )
 }
 

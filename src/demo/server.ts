@@ -12,14 +12,14 @@ import { fileURLToPath } from 'node:url'
 import { SiteError } from '../errors.js'
 import { listen } from '../serve/server.js'
 import { loadDemoContent } from './content.js'
-import { applyDemoFault, findDemoFault } from './faults.js'
+import { applyDemoEdits, applyDemoFault, findDemoFault } from './faults.js'
 import { type DemoFile, indexDemoFiles } from './files.js'
 import { createGeneratedSource } from './generator.js'
 import { parseDemoUrl } from './paths.js'
 import { answerDemoRequest } from './routing.js'
-import type { DemoApi, DemoApiOptions, DemoFault, DemoRequest, DemoSource } from './types.js'
+import type { DemoApi, DemoApiOptions, DemoEdit, DemoFault, DemoRequest, DemoSource } from './types.js'
 
-export type { DemoApi, DemoApiOptions, DemoFault, DemoRequest } from './types.js'
+export type { DemoApi, DemoApiOptions, DemoEdit, DemoFault, DemoRequest } from './types.js'
 
 /** The request log keeps this many latest requests, so long benchmarks do not grow memory. */
 export const DEMO_REQUEST_LOG_LIMIT = 10_000
@@ -33,6 +33,7 @@ interface ServerState {
   files: ReadonlyMap<string, DemoFile>
   requests: DemoRequest[]
   faults: DemoFault[]
+  edits: DemoEdit[]
   latencyMs: number
   url: string
 }
@@ -54,21 +55,11 @@ export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoAp
     throw new SiteError('USAGE', `Demo API port must be an integer from 0 to 65535, got ${port}.`)
   const host = options.host ?? DEMO_API_DEFAULT_HOST
   const contentDir = resolve(options.contentDir ?? defaultDemoContentDir())
-  const content = await loadDemoContent(contentDir)
-  const source = options.generate
-    ? createGeneratedSource({
-        languages: content.source.languages,
-        pagesPerLocale: options.generate.pagesPerLocale,
-        everyKind: options.generate.everyKind,
-        notFound: content.source.notFound,
-        extras: content.initialData,
-      })
-    : content.source
   const state: ServerState = {
-    source,
-    files: await indexDemoFiles(contentDir),
+    ...(await loadSource(contentDir, options.generate)),
     requests: [],
     faults: [...(options.faults ?? [])],
+    edits: [],
     latencyMs: checkDelay(options.latencyMs ?? 0),
     url: '',
   }
@@ -88,8 +79,14 @@ export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoAp
     setFaults(faults) {
       state.faults = [...faults]
     },
+    setEdits(edits) {
+      state.edits = [...edits]
+    },
     setLatency(ms) {
       state.latencyMs = checkDelay(ms)
+    },
+    async reload() {
+      Object.assign(state, await loadSource(contentDir, options.generate))
     },
     close: () =>
       new Promise<void>((done) => {
@@ -97,6 +94,24 @@ export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoAp
         server.closeAllConnections() // hanging and keep-alive connections too
       }),
   }
+}
+
+/** The answers' source and the files of a content folder: its pages, or a generated site. */
+async function loadSource(
+  contentDir: string,
+  generate: DemoApiOptions['generate'],
+): Promise<Pick<ServerState, 'source' | 'files'>> {
+  const content = await loadDemoContent(contentDir)
+  const source = generate
+    ? createGeneratedSource({
+        languages: content.source.languages,
+        pagesPerLocale: generate.pagesPerLocale,
+        everyKind: generate.everyKind,
+        notFound: content.source.notFound,
+        extras: content.initialData,
+      })
+    : content.source
+  return { source, files: await indexDemoFiles(contentDir) }
 }
 
 /** The host part of the API url: wildcard addresses become loopback, IPv6 gets brackets. */
@@ -149,14 +164,9 @@ async function handle(state: ServerState, req: IncomingMessage, res: ServerRespo
     const head = method === 'HEAD'
     if (answer.kind === 'file')
       return send(res, 200, answer.file.contentType, await readFile(answer.file.absolutePath), {}, head)
-    return send(
-      res,
-      answer.status,
-      answer.kind === 'json' ? JSON_TYPE : 'text/html; charset=utf-8',
-      answer.body,
-      {},
-      head,
-    )
+    const body =
+      answer.kind === 'json' && parsed.ok ? applyDemoEdits(state.edits, parsed.url, answer.body) : answer.body
+    return send(res, answer.status, answer.kind === 'json' ? JSON_TYPE : 'text/html; charset=utf-8', body, {}, head)
   } catch (error) {
     if (res.headersSent) res.destroy()
     else

@@ -13,6 +13,20 @@ export interface DemoFault {
   kind: 'status500' | 'status503' | 'status404' | 'reset' | 'hang' | 'malformed-json' | 'html'
 }
 
+/**
+ * Changes the answers of the demo API at run time, as an editor publishing in the CMS: what benchmarks of a
+ * generated site (whose content is no files to edit) change between builds.
+ */
+export interface DemoEdit {
+  /** Equals the request pathname, as sent or once decoded: `/section-1/page-2`, or `/pl` for Polish initial data. */
+  path: string
+  /** When set, must be contained in the raw query string: `type=834` for initial data. Unset: every query. */
+  query?: string
+  /** Every occurrence of `find` in the JSON answer becomes `replace`. */
+  find: string
+  replace: string
+}
+
 /** One request as the demo API saw it. */
 export interface DemoRequest {
   method: string
@@ -46,7 +60,14 @@ export interface DemoApi {
   /** The latest requests, oldest first (capped, see DEMO_REQUEST_LOG_LIMIT). */
   requests: DemoRequest[]
   setFaults(faults: DemoFault[]): void
+  /** Replaces the edits applied to answers (none by default). */
+  setEdits(edits: DemoEdit[]): void
   setLatency(ms: number): void
+  /**
+   * Reads the content folder again, as a CMS publishes: the next answers come from the files as they
+   * are now (a generated site is generated anew). Rejects, serving the content as it was, when a file is invalid.
+   */
+  reload(): Promise<void>
   close(): Promise<void>
 }
 

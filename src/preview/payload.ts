@@ -42,7 +42,7 @@ export async function servePayload(
   })
   ctx.apiWatch.saw(target.api.baseUrl, loaded.type === 'page' ? loaded.failure : undefined)
   const headers = toProxiedResponseHeaders(loaded.apiHeaders, target.site.api)
-  const base = { buildId: PREVIEW_BUILD_ID, locale, path }
+  const base = { clientVersion: PREVIEW_BUILD_ID, locale, path }
   if (loaded.type === 'redirect') {
     const checked = checkRedirectTarget(loaded.to, target.site.baseUrl)
     if (checked.type === 'refused') {

@@ -16,7 +16,7 @@ function renderOnce(ctx: PreviewContext, view: HtmlView): { html: string; status
       renderer: ctx.renderer,
       mode: 'preview',
       site: target.info,
-      buildId: PREVIEW_BUILD_ID,
+      clientVersion: PREVIEW_BUILD_ID,
       assets: ctx.client.assets,
       editorAssets: ctx.client.editorAssets,
       reloadEventsUrl: RELOAD_EVENTS_URL,

@@ -26,7 +26,8 @@ export interface AssemblyContext {
   renderer: Pick<PageRenderer, 'renderPage' | 'renderDocument'>
   mode: RenderMode
   site: PublicSiteInfo
-  buildId: string
+  /** The version of the client code (BootState.clientVersion): the build's asset hash, or preview's constant. */
+  clientVersion: string
   /** The visitor's assets, with the template chunks the hydration plan reads. */
   assets: ClientAssets
   /** Preview: the editor widgets' assets, loaded after the visitor's on editor preview pages. */
@@ -101,7 +102,7 @@ export function assemblePage(ctx: AssemblyContext, view: PageView): AssembledPag
   const inline = ctx.mode === 'preview'
   const { initialData: _referenced, ...withoutInitialData } = state
   const boot: BootState = {
-    buildId: ctx.buildId,
+    clientVersion: ctx.clientVersion,
     state: inline ? state : withoutInitialData,
     ...(inline ? {} : { initialDataUrl: view.initialDataUrl }),
     ...(ctx.reloadEventsUrl ? { reloadEventsUrl: ctx.reloadEventsUrl } : {}),
@@ -120,7 +121,7 @@ export function assemblePage(ctx: AssemblyContext, view: PageView): AssembledPag
       ? undefined
       : pagePayloadJson(
           {
-            buildId: ctx.buildId,
+            clientVersion: ctx.clientVersion,
             locale: view.locale,
             path: view.path,
             status: result.status,

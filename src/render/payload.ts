@@ -15,7 +15,7 @@ export function jsonWithMember(object: object, key: string, valueJson: string): 
 }
 
 export interface PayloadHead {
-  buildId: string
+  clientVersion: string
   locale: string
   path: string
   status: number
@@ -28,13 +28,13 @@ export const pagePayloadJson = (head: PayloadHead, pageJson: string): string => 
 
 /** The payload the client reads instead of a page at a redirecting path. */
 export const redirectPayload = (options: {
-  buildId: string
+  clientVersion: string
   locale: string
   path: string
   to: string
   statusCode: number
 }): PagePayload => ({
-  buildId: options.buildId,
+  clientVersion: options.clientVersion,
   locale: options.locale,
   path: options.path,
   redirect: { to: options.to, statusCode: options.statusCode },

@@ -33,6 +33,12 @@ export const MANIFEST_CHECK_DELAY_MS = 1_000
 /** Then latest.json is polled on this interval (and when the tab becomes visible). */
 export const MANIFEST_CHECK_INTERVAL_MS = 60_000
 
+/**
+ * Builds whose content-hashed files (`_site/assets/`, `_site/data/`) stay in the output by default: tabs
+ * opened on one of them still load their lazy chunks after later deploys.
+ */
+export const KEEP_BUILDS = 3
+
 /** Parallel API requests of a build (the API's share; render and write do not hold a slot). */
 export const BUILD_CONCURRENCY = 4
 /**

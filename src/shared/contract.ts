@@ -177,7 +177,13 @@ export interface TemplateChunks {
  * `initialDataUrl` points at the once-per-locale file; in preview it is inlined.
  */
 export interface BootState {
-  buildId: string
+  /**
+   * The version of the client code this page was rendered for (a hash of its assets, the same for every
+   * page and for every build with the same templates and engine): nothing per build is in a page. An open
+   * tab compares it with `_site/builds/latest.json` and with each payload it loads (src/client/manifest-check.ts,
+   * payloads.ts): another version means its code is not the newest, and the next navigation is a full load.
+   */
+  clientVersion: string
   state: Omit<RenderState, 'initialData'> & { initialData?: InitialData }
   initialDataUrl?: string
   /** Preview only: URL of the server-sent events stream that announces reloads. */
@@ -206,7 +212,11 @@ export interface BootIsland {
   template: string
 }
 
-/** A page payload (`{path}/_payload.json`): what client navigation renders from. */
+/**
+ * A page payload (`{path}/_payload.json`): what client navigation renders from. `clientVersion` is the
+ * version of the client code it was rendered for (see BootState); `initialDataUrl` names the locale's
+ * content-hashed initial data it was built with, so a page is always rendered with the navigation of its own build.
+ */
 export type PagePayload =
-  | { buildId: string; locale: string; path: string; status: number; page: PageData; initialDataUrl?: string }
-  | { buildId: string; locale: string; path: string; redirect: { to: string; statusCode: number } }
+  | { clientVersion: string; locale: string; path: string; status: number; page: PageData; initialDataUrl?: string }
+  | { clientVersion: string; locale: string; path: string; redirect: { to: string; statusCode: number } }

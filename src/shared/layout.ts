@@ -28,6 +28,11 @@ export const LATEST_MANIFEST_URL = `/${LATEST_MANIFEST_FILE}`
 /** The manifest of one build: `_site/builds/meta/<id>.json`. */
 export const buildMetaFile = (buildId: string): string => `${SITE_DIR}/builds/meta/${buildId}.json`
 export const buildMetaUrl = (buildId: string): string => `/${buildMetaFile(buildId)}`
+/**
+ * The build store: what a build leaves for the next one (pages, uids, links, file hashes; public
+ * facts only), written last, read first (src/build/store.ts).
+ */
+export const BUILD_STORE_FILE = `${SITE_DIR}/builds/state.json`
 
 /** A locale's initial data in a build, named by its content hash: ('pl', '1a2b') -> `_site/data/initial-pl-1a2b.json`. */
 export const initialDataFile = (locale: string, hash: string): string =>

@@ -54,7 +54,7 @@ describe.skipIf(!hasChromium)('visitor navigation (issue 5)', () => {
 
     const aboutPayloads = payloads.filter((url) => new URL(url).pathname === '/about-us/_payload.json')
     expect(aboutPayloads).toHaveLength(1)
-    expect(new URL(aboutPayloads[0] as string).searchParams.get('_b')).toBe(site.result.buildId)
+    expect(new URL(aboutPayloads[0] as string).searchParams.get('_b')).toBe(site.result.manifest.clientVersion)
     expect((await pageViews(page)).at(-1)).toEqual({ event: 'page_view', page_title: title, page_path: '/about-us' })
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('main')
     expect(problems.errors).toEqual([])

@@ -62,7 +62,7 @@ describe.skipIf(!hasChromium)('demo pages in the browser (issue 5)', () => {
     const paths = cached.map((entry) => entry.split(' ')[1] as string)
     expect(paths.some((path) => /^\/_site\/assets\/entry-[^/]+\.js$/.test(path))).toBe(true)
     expect(paths.filter((path) => !path.startsWith('/_site/assets/') && path !== '/__site-sw/builds')).toEqual([])
-    expect(cached.some((entry) => entry.startsWith(`site-v1-build-${site.result.buildId} `))).toBe(true)
+    expect(cached.some((entry) => entry.startsWith(`site-v1-build-${site.result.manifest.clientVersion} `))).toBe(true)
     expect(problems.errors).toEqual([])
     await context.close()
   })

@@ -75,6 +75,7 @@ beforeAll(async () => {
   for (const [file, text] of [
     ['index.html', '<!doctype html><title>previous</title>'],
     ['p/1/index.html', 'previous page'],
+    ['_site/builds/latest.json', '{"id":"previous"}'],
   ] as const) {
     await mkdir(dirname(join(out, file)), { recursive: true })
     await writeFile(join(out, file), text)

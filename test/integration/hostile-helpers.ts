@@ -181,7 +181,6 @@ export async function buildHostileSite(options: HostileSiteOptions = {}): Promis
     const result = await build({
       config: resolved,
       site: selectSite(resolved.sites),
-      buildId: 'hostile',
       logger: { info: () => {}, warn: () => {} },
     })
     return { api, contentDir, parent, outDir, parentBefore, configFile: config.file, result, close }

@@ -23,7 +23,7 @@ const headOf = (html: string): string[] => {
 }
 /** A payload without what differs by design: the build id and where the locale's initial data is. */
 const comparable = (json: string) => {
-  const { buildId: _id, initialDataUrl: _data, ...rest } = JSON.parse(json) as Record<string, unknown>
+  const { clientVersion: _id, initialDataUrl: _data, ...rest } = JSON.parse(json) as Record<string, unknown>
   return rest
 }
 

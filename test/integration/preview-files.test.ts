@@ -40,7 +40,7 @@ describe('preview handler: payloads, files, refused requests', () => {
     expect(res.headers.get('content-type')).toMatch(/^application\/json/)
     const payload = await res.json()
     expect(payload).toMatchObject({
-      buildId: 'preview',
+      clientVersion: 'preview',
       locale: 'en',
       path: '/about-us',
       status: 200,
@@ -58,7 +58,7 @@ describe('preview handler: payloads, files, refused requests', () => {
     const moved = await get('/old-services/_payload.json')
     expect(moved.status).toBe(200)
     expect(await moved.json()).toMatchObject({
-      buildId: 'preview',
+      clientVersion: 'preview',
       path: '/old-services',
       redirect: { to: '/services', statusCode: 301 },
     })

@@ -90,7 +90,7 @@ export async function startScriptedApi(answers: Record<string, ScriptedAnswer>):
 
 /** The JSON embedded in a page for hydration. */
 export function readBoot(html: string): {
-  buildId: string
+  clientVersion: string
   reloadEventsUrl?: string
   hydration?: unknown
   state: Record<string, unknown> & { initialData?: unknown }

@@ -38,7 +38,7 @@ describe('preview handler: pages, errors, redirects, bots, editor preview', () =
     expect(html).toContain('About us')
     expect(html).toContain('/_site/assets/entry-1a2b3c.js')
     const boot = readBoot(html)
-    expect(boot.buildId).toBe('preview')
+    expect(boot.clientVersion).toBe('preview')
     expect(boot.reloadEventsUrl).toBe('/_site/events')
     expect(boot.state).toMatchObject({
       mode: 'preview',

@@ -1,4 +1,5 @@
 import { appendFile } from 'node:fs/promises'
+import { isSiteError } from '../../errors.js'
 import type { BuildResult } from '../../index.js'
 import { formatDiagnostics } from '../diagnostics.js'
 import { handleError } from '../exit.js'
@@ -17,6 +18,29 @@ export interface BuildCommandOptions {
   maxPageBytes?: number
   json?: boolean
   progress: boolean
+  force?: boolean
+  only?: string[]
+}
+
+/** Exit codes of a build stopped by a signal: 128 + the signal's number, as shells report it. */
+const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const
+type StopSignal = keyof typeof SIGNAL_EXIT_CODES
+
+/**
+ * The first SIGINT or SIGTERM stops the build (it removes its temporary folder and rejects);
+ * a second one exits at once (the next build removes what is left).
+ */
+function onStopSignals(controller: AbortController): () => void {
+  const stop = (signal: StopSignal) => {
+    if (controller.signal.aborted) process.exit(SIGNAL_EXIT_CODES[signal])
+    controller.abort(signal)
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+  return () => {
+    process.off('SIGINT', stop)
+    process.off('SIGTERM', stop)
+  }
 }
 
 /**
@@ -47,6 +71,8 @@ export async function runBuildCommand(opts: BuildCommandOptions, global: { verbo
     stream: process.stderr,
     interactive: isInteractive({ isTTY: process.stderr.isTTY, env: process.env, progress: opts.progress }),
   })
+  const controller = new AbortController()
+  const release = onStopSignals(controller)
   try {
     // React picks its development or production build when first loaded: a site build is production.
     process.env.NODE_ENV ??= 'production'
@@ -60,7 +86,15 @@ export async function runBuildCommand(opts: BuildCommandOptions, global: { verbo
       maxPageBytes: opts.maxPageBytes,
     })
     const site = selectSite(config.sites, opts.site)
-    const result = await build({ config, site, onProgress: reporter.onProgress, logger: reporter.logger })
+    const result = await build({
+      config,
+      site,
+      onProgress: reporter.onProgress,
+      logger: reporter.logger,
+      force: opts.force,
+      only: opts.only,
+      signal: controller.signal,
+    })
     reporter.stop()
     await writeDiagnostics(result, process.env)
     if (opts.json) process.stdout.write(`${JSON.stringify(toBuildSummary(result), null, 2)}\n`)
@@ -68,6 +102,11 @@ export async function runBuildCommand(opts: BuildCommandOptions, global: { verbo
     return result.failures.length ? 1 : 0
   } catch (error) {
     reporter.stop()
-    return handleError(error, global)
+    const code = handleError(error, global)
+    if (isSiteError(error) && error.code === 'BUILD_INTERRUPTED')
+      return SIGNAL_EXIT_CODES[controller.signal.reason as StopSignal] ?? code
+    return code
+  } finally {
+    release()
   }
 }

@@ -25,8 +25,6 @@ export interface BuiltSite {
   /** `http://127.0.0.1:PORT` of the static server. */
   url: string
   result: BuildResult
-  /** Builds the demo again into a fresh folder (not served) and returns it. */
-  buildAgain(): Promise<{ outDir: string; result: BuildResult }>
   close(): Promise<void>
 }
 
@@ -53,17 +51,12 @@ export async function startBuiltSite(root = REPO_ROOT, demo: DemoApiOptions = {}
     const outDir = join(temp, 'out')
     const result = await buildInto(root, api.url, outDir)
     server = await startStaticServer({ dir: outDir, host: '127.0.0.1', port: 0 })
-    let builds = 0
     const running = server
     return {
       api,
       outDir,
       url: running.url,
       result,
-      async buildAgain() {
-        const again = join(temp, `again-${++builds}`)
-        return { outDir: again, result: await buildInto(root, api.url, again) }
-      },
       async close() {
         await running.close()
         await api.close()

@@ -1,16 +1,41 @@
 import { describe, expect, it } from 'vitest'
-import { createManifest, renderManifestFiles } from '../../../src/build/manifest.js'
+import { buildIdOf, clientVersionOf, createManifest, renderManifestFiles } from '../../../src/build/manifest.js'
 
 describe('manifest', () => {
   it('sorts and de-duplicates the prerendered paths', () => {
-    const manifest = createManifest({ id: 'abc', timestamp: 1000, prerendered: ['/pl', '/', '/about', '/pl'] })
-    expect(manifest).toEqual({ id: 'abc', timestamp: 1000, prerendered: ['/', '/about', '/pl'] })
+    const manifest = createManifest({ id: 'abc', clientVersion: 'c1', prerendered: ['/pl', '/', '/about', '/pl'] })
+    expect(manifest).toEqual({ id: 'abc', clientVersion: 'c1', prerendered: ['/', '/about', '/pl'] })
   })
 
-  it('renders latest.json and meta/<id>.json under _site/builds', () => {
-    const files = renderManifestFiles({ id: 'abc', timestamp: 1000, prerendered: ['/'] })
+  it('renders latest.json and meta/<id>.json under _site/builds, with nothing from the clock', () => {
+    const files = renderManifestFiles({ id: 'abc', clientVersion: 'c1', prerendered: ['/'] })
     expect(files.map((f) => f.path)).toEqual(['_site/builds/latest.json', '_site/builds/meta/abc.json'])
-    expect(JSON.parse(files[0]!.contents)).toEqual({ id: 'abc', timestamp: 1000 })
-    expect(JSON.parse(files[1]!.contents)).toEqual({ id: 'abc', timestamp: 1000, prerendered: ['/'] })
+    expect(JSON.parse(files[0]!.contents)).toEqual({ id: 'abc', clientVersion: 'c1' })
+    expect(JSON.parse(files[1]!.contents)).toEqual({ id: 'abc', clientVersion: 'c1', prerendered: ['/'] })
+  })
+})
+
+describe('ids derived from what was built (issue 12)', () => {
+  const outputs = new Map([
+    ['index.html', 'h1'],
+    ['_payload.json', 'h2'],
+    ['_site/builds/latest.json', 'x'],
+  ])
+
+  it('gives a build the same id for the same files, whatever their order, manifests left out', () => {
+    const id = buildIdOf(outputs)
+    expect(id).toMatch(/^[0-9a-f]{16}$/)
+    expect(buildIdOf(new Map([...outputs].reverse()))).toBe(id)
+    expect(buildIdOf(new Map([...outputs, ['_site/builds/latest.json', 'y']]))).toBe(id)
+    expect(buildIdOf(new Map([...outputs, ['index.html', 'h3']]))).not.toBe(id)
+    expect(buildIdOf(new Map([...outputs, ['about/index.html', 'h1']]))).not.toBe(id)
+  })
+
+  it('names the client code by its content-hashed files', () => {
+    const files = [{ path: '_site/assets/entry-AB12.js' }, { path: '_site/assets/styles-CD34.css' }]
+    const version = clientVersionOf(files)
+    expect(version).toMatch(/^[0-9a-f]{12}$/)
+    expect(clientVersionOf([...files].reverse())).toBe(version)
+    expect(clientVersionOf([files[0]!, { path: '_site/assets/styles-EF56.css' }])).not.toBe(version)
   })
 })

@@ -1,8 +1,22 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { checkOutDir, createTempOutput, discardOutput, swapInOutput } from '../../../src/build/output.js'
+import {
+  applyToOutput,
+  checkOutDir,
+  checkOutDirContents,
+  createTempOutput,
+  discardOutput,
+  removeStaleSiblings,
+  swapInOutput,
+} from '../../../src/build/output.js'
+
+let dir: string
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'site-output-'))
+})
+afterEach(() => rm(dir, { recursive: true, force: true }))
 
 describe('checkOutDir', () => {
   it.each([
@@ -23,26 +37,19 @@ describe('checkOutDir', () => {
 })
 
 describe('temporary output and swap', () => {
-  let dir: string
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'site-output-'))
-  })
-  afterEach(() => rm(dir, { recursive: true, force: true }))
-
-  it('creates the temporary folder beside OUT', async () => {
-    const folders = await createTempOutput(join(dir, 'nested/out'), 'b1')
-    expect(folders).toEqual({
-      outDir: join(dir, 'nested/out'),
-      tempDir: join(dir, 'nested/.out-tmp-b1'),
-      oldDir: join(dir, 'nested/.out-old-b1'),
-    })
-    expect(await readdir(join(dir, 'nested'))).toEqual(['.out-tmp-b1'])
+  it('creates the temporary folder beside OUT, named with the pid of this build', async () => {
+    const folders = await createTempOutput(join(dir, 'nested/out'))
+    expect(folders.outDir).toBe(join(dir, 'nested/out'))
+    const id = folders.tempDir.slice(join(dir, 'nested/.out-tmp-').length)
+    expect(id).toMatch(new RegExp(`^${process.pid}-[0-9a-f]{12}$`))
+    expect(folders.oldDir).toBe(join(dir, `nested/.out-old-${id}`))
+    expect(await readdir(join(dir, 'nested'))).toEqual([`.out-tmp-${id}`])
   })
 
   it('swaps a new output in and removes the old one', async () => {
     await mkdir(join(dir, 'out'))
     await writeFile(join(dir, 'out/old.html'), 'old')
-    const folders = await createTempOutput(join(dir, 'out'), 'b2')
+    const folders = await createTempOutput(join(dir, 'out'))
     await writeFile(join(folders.tempDir, 'new.html'), 'new')
     await swapInOutput(folders)
     expect(await readdir(dir)).toEqual(['out'])
@@ -50,7 +57,7 @@ describe('temporary output and swap', () => {
   })
 
   it('swaps in when there was no output yet', async () => {
-    const folders = await createTempOutput(join(dir, 'out'), 'b3')
+    const folders = await createTempOutput(join(dir, 'out'))
     await writeFile(join(folders.tempDir, 'index.html'), 'x')
     await swapInOutput(folders)
     expect(await readFile(join(dir, 'out/index.html'), 'utf8')).toBe('x')
@@ -59,10 +66,109 @@ describe('temporary output and swap', () => {
   it('discarding leaves OUT as it was', async () => {
     await mkdir(join(dir, 'out'))
     await writeFile(join(dir, 'out/keep.html'), 'keep')
-    const folders = await createTempOutput(join(dir, 'out'), 'b4')
+    const folders = await createTempOutput(join(dir, 'out'))
     await writeFile(join(folders.tempDir, 'half.html'), 'half')
     await discardOutput(folders)
     expect(await readdir(dir)).toEqual(['out'])
     expect(await readFile(join(dir, 'out/keep.html'), 'utf8')).toBe('keep')
+  })
+})
+
+describe('checkOutDirContents (issue 13, item 2)', () => {
+  it('accepts a missing folder, an empty one and a previous site output', async () => {
+    expect(await checkOutDirContents(join(dir, 'missing'))).toBe('missing')
+    await mkdir(join(dir, 'empty'))
+    expect(await checkOutDirContents(join(dir, 'empty'))).toBe('empty')
+    await mkdir(join(dir, 'site/_site/builds'), { recursive: true })
+    await writeFile(join(dir, 'site/_site/builds/latest.json'), '{"id":"a"}')
+    expect(await checkOutDirContents(join(dir, 'site'))).toBe('site-output')
+  })
+
+  it('refuses anything else, naming the folder, unless forced', async () => {
+    await mkdir(join(dir, 'docs'))
+    await writeFile(join(dir, 'docs/readme.txt'), 'x')
+    await expect(checkOutDirContents(join(dir, 'docs'))).rejects.toMatchObject({
+      code: 'OUT_DIR_NOT_SITE_OUTPUT',
+      message: expect.stringContaining(join(dir, 'docs')),
+    })
+    expect(await checkOutDirContents(join(dir, 'docs'), { force: true })).toBe('other')
+    await writeFile(join(dir, 'file'), 'x')
+    await expect(checkOutDirContents(join(dir, 'file'))).rejects.toMatchObject({
+      message: expect.stringContaining('a file, not a folder'),
+    })
+  })
+})
+
+describe('removeStaleSiblings (issue 13, item 12)', () => {
+  it('removes the folders of builds that are gone, not those of a running build or of other folders', async () => {
+    await mkdir(join(dir, 'out'))
+    // pid 1 is always running; a pid above the kernel's maximum never is
+    const names = ['.out-tmp-4194305-aa', '.out-old-4194305-bb', '.out-tmp-deadbeef', '.out-tmp-1-cc', '.other-tmp-x']
+    for (const name of names) await mkdir(join(dir, name))
+    expect((await removeStaleSiblings(join(dir, 'out'))).sort()).toEqual([
+      '.out-old-4194305-bb',
+      '.out-tmp-4194305-aa',
+      '.out-tmp-deadbeef',
+    ])
+    expect((await readdir(dir)).sort()).toEqual(['.other-tmp-x', '.out-tmp-1-cc', 'out'])
+  })
+
+  it('puts back a previous output that a cut swap left aside', async () => {
+    await mkdir(join(dir, '.out-old-4194305-aa'))
+    await writeFile(join(dir, '.out-old-4194305-aa/index.html'), 'previous')
+    await mkdir(join(dir, '.out-tmp-4194305-aa'))
+    await removeStaleSiblings(join(dir, 'out'))
+    expect(await readdir(dir)).toEqual(['out'])
+    expect(await readFile(join(dir, 'out/index.html'), 'utf8')).toBe('previous')
+  })
+})
+
+describe('applyToOutput (issue 12: incremental commit)', () => {
+  it('moves the written files into OUT, removes the removed ones and their empty folders, leaves the rest', async () => {
+    const out = join(dir, 'out')
+    await mkdir(join(out, 'kept'), { recursive: true })
+    await mkdir(join(out, 'gone/deep'), { recursive: true })
+    await mkdir(join(out, '_site/builds'), { recursive: true })
+    await writeFile(join(out, 'kept/index.html'), 'kept')
+    await writeFile(join(out, 'changed.html'), 'before')
+    await writeFile(join(out, 'gone/deep/index.html'), 'gone')
+    await writeFile(join(out, '_site/builds/state.json'), 'old state')
+    const keptBefore = await stat(join(out, 'kept/index.html'), { bigint: true })
+    const folders = await createTempOutput(out)
+    await mkdir(join(folders.tempDir, 'new'), { recursive: true })
+    await mkdir(join(folders.tempDir, '_site/builds'), { recursive: true })
+    await writeFile(join(folders.tempDir, 'changed.html'), 'after')
+    await writeFile(join(folders.tempDir, 'new/index.html'), 'new')
+    await writeFile(join(folders.tempDir, '_site/builds/state.json'), 'new state')
+    await applyToOutput(folders, {
+      written: ['_site/builds/state.json', 'changed.html', 'new/index.html'],
+      removed: ['gone/deep/index.html'],
+    })
+    expect(await readdir(dir)).toEqual(['out'])
+    expect((await readdir(out, { recursive: true })).sort()).toEqual([
+      '_site',
+      '_site/builds',
+      '_site/builds/state.json',
+      'changed.html',
+      'kept',
+      'kept/index.html',
+      'new',
+      'new/index.html',
+    ])
+    expect(await readFile(join(out, 'changed.html'), 'utf8')).toBe('after')
+    expect(await readFile(join(out, '_site/builds/state.json'), 'utf8')).toBe('new state')
+    const keptAfter = await stat(join(out, 'kept/index.html'), { bigint: true })
+    expect([keptAfter.ino, keptAfter.mtimeNs]).toEqual([keptBefore.ino, keptBefore.mtimeNs])
+  })
+
+  it('never removes anything outside OUT', async () => {
+    const out = join(dir, 'out')
+    await mkdir(out)
+    await writeFile(join(dir, 'neighbour.txt'), 'mine')
+    const folders = await createTempOutput(out)
+    await expect(applyToOutput(folders, { written: [], removed: ['../neighbour.txt'] })).rejects.toMatchObject({
+      code: 'WRITE_OUTSIDE_OUT_DIR',
+    })
+    expect(await readFile(join(dir, 'neighbour.txt'), 'utf8')).toBe('mine')
   })
 })

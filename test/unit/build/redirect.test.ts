@@ -18,8 +18,8 @@ describe('redirect page', () => {
   })
 
   it('has a payload the client reads as a redirect', () => {
-    expect(redirectPayload({ buildId: 'b', locale: 'pl', path: '/pl/x', to: '/pl/y', statusCode: 302 })).toEqual({
-      buildId: 'b',
+    expect(redirectPayload({ clientVersion: 'c', locale: 'pl', path: '/pl/x', to: '/pl/y', statusCode: 302 })).toEqual({
+      clientVersion: 'c',
       locale: 'pl',
       path: '/pl/x',
       redirect: { to: '/pl/y', statusCode: 302 },

@@ -24,7 +24,7 @@ const ctx: RenderContext = {
     renderDocument,
   },
   site: { baseUrl: 'https://x.example', i18n, gtmId: undefined, consentHost: undefined, i18nMiddleware: true },
-  buildId: 'b1',
+  clientVersion: 'c1',
   assets: { scripts: ['/_site/assets/entry.js'], styles: [] },
 }
 
@@ -64,7 +64,7 @@ describe('renderPageFiles', () => {
     expect(html).not.toContain('\u2028')
     const boot = bootOf(html!) as BootState
     const expected: BootState = {
-      buildId: 'b1',
+      clientVersion: 'c1',
       initialDataUrl: '/_site/data/initial-pl-1.json',
       state: {
         site: ctx.site,
@@ -82,7 +82,7 @@ describe('renderPageFiles', () => {
     // The same value the general serialiser gives, whatever the key order.
     expect(boot).toEqual(JSON.parse(serializeBoot(expected)))
     expect(JSON.parse(payload!)).toEqual({
-      buildId: 'b1',
+      clientVersion: 'c1',
       locale: 'pl',
       path: '/pl/o-nas',
       status: 200,

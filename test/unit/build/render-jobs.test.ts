@@ -52,7 +52,7 @@ const stub: PageRenderer = {
 const ctx: JobContext = {
   renderer: stub,
   site: { baseUrl: 'https://x.example', i18n, gtmId: undefined, consentHost: undefined, i18nMiddleware: true },
-  buildId: 'b1',
+  clientVersion: 'c1',
   assets: { scripts: [], styles: [] },
   locales: new Map([
     [
@@ -81,7 +81,7 @@ describe('runPageJob', () => {
     if (output.type !== 'page') throw new Error(output.type)
     expect(output.files.map((f) => f.path)).toEqual(['pl/o-nas/index.html', 'pl/o-nas/_payload.json'])
     expect(JSON.parse(output.files[1]!.contents as string)).toMatchObject({
-      buildId: 'b1',
+      clientVersion: 'c1',
       locale: 'pl',
       path: '/pl/o-nas',
       status: 200,
@@ -89,7 +89,7 @@ describe('runPageJob', () => {
     })
     const boot = JSON.parse(/<script>(.*)<\/script>/.exec(output.files[0]!.contents as string)![1]!)
     expect(boot).toMatchObject({
-      buildId: 'b1',
+      clientVersion: 'c1',
       initialDataUrl: '/_site/data/initial-pl-1.json',
       state: { mode: 'static', editorPreview: false, debug: false },
     })
@@ -112,7 +112,7 @@ describe('runPageJob', () => {
       { kind: 'ELEMENT_SKIPPED', item: '/pl/o-nas', reason: 'unknown type x skipped', pageUid: 7, elementUid: 1 },
       { kind: 'UNSAFE_LINK', item: '/../up', reason: 'dot segment', ...source },
     ])
-    expect(output.pageUid).toBe(7)
+    expect(output.uid).toBe(7)
     expect(output.fact).toEqual({ path: '/pl/o-nas', locale: 'pl', noIndex: false, alternates: [] })
   })
 

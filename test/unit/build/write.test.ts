@@ -1,8 +1,8 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createFileWriter, resolveInside } from '../../../src/build/write.js'
+import { createFileWriter, hashContents, resolveInside } from '../../../src/build/write.js'
 
 describe('resolveInside', () => {
   it.each([
@@ -32,7 +32,7 @@ describe('createFileWriter', () => {
     expect(await writer.write('a/b/index.html', 'żółw')).toBe(7)
     await writer.write('a/b/_payload.json', new Uint8Array([1, 2, 3]))
     expect(await readFile(join(dir, 'out/a/b/index.html'), 'utf8')).toBe('żółw')
-    expect(writer.stats()).toEqual({ files: 2, bytes: 10 })
+    expect(writer.stats()).toEqual({ files: 2, bytes: 10, kept: 0 })
   })
 
   it('copies a file through the same guard', async () => {
@@ -62,5 +62,35 @@ describe('createFileWriter', () => {
     await expect(writer.write('../outside.txt', 'x')).rejects.toMatchObject({ code: 'WRITE_OUTSIDE_OUT_DIR' })
     await expect(writer.write('/tmp/abs.txt', 'x')).rejects.toMatchObject({ code: 'WRITE_OUTSIDE_OUT_DIR' })
     expect(await readdir(dir)).toEqual([])
+  })
+
+  it('writes only what changed from the previous output, and keeps the rest (issue 12)', async () => {
+    await writeFile(join(dir, 'public.txt'), 'public')
+    const previous = new Map([
+      ['same.html', hashContents('same')],
+      ['changed.html', hashContents('before')],
+      ['sitemap.xml', hashContents('<urlset></urlset>')],
+      ['public.txt', hashContents('public')],
+      ['kept/index.html', 'h-kept'],
+    ])
+    const writer = createFileWriter(join(dir, 'stage'), { previous: (path) => previous.get(path) })
+    expect(await writer.write('same.html', 'same')).toBe(0)
+    expect(await writer.write('changed.html', 'after')).toBe(5)
+    expect(await writer.write('new.html', new TextEncoder().encode('new'))).toBe(3)
+    expect(await writer.writeParts('sitemap.xml', ['<urlset>', '</urlset>'])).toBe(0)
+    expect(await writer.copy(join(dir, 'public.txt'), 'public.txt')).toBe(0)
+    expect(writer.keep('kept/index.html')).toBe(true)
+    expect(writer.keep('never/index.html')).toBe(false)
+    expect((await readdir(join(dir, 'stage'), { recursive: true })).sort()).toEqual(['changed.html', 'new.html'])
+    expect(writer.written()).toEqual(['changed.html', 'new.html'])
+    expect(writer.stats()).toEqual({ files: 2, bytes: 8, kept: 4 })
+    expect(Object.fromEntries(writer.outputs())).toEqual({
+      'same.html': hashContents('same'),
+      'changed.html': hashContents('after'),
+      'new.html': hashContents('new'),
+      'sitemap.xml': hashContents('<urlset></urlset>'),
+      'public.txt': hashContents('public'),
+      'kept/index.html': 'h-kept',
+    })
   })
 })

@@ -37,7 +37,9 @@ const result = (over: Partial<BuildResult> = {}): BuildResult => ({
   filesWritten: 1,
   durationMs: 1500,
   timings: { apiWaitMs: 0, renderMs: 0, writeMs: 0 },
-  manifest: { id: 'b1', timestamp: 1, prerendered: [] },
+  filesKept: 0,
+  changes: { pages: { added: [], changed: [], removed: [], unchanged: 0 }, slugs: [] },
+  manifest: { id: 'b1', clientVersion: 'c1', prerendered: [] },
   ...over,
 })
 

@@ -12,10 +12,12 @@ const result = (over: Partial<BuildResult> = {}): BuildResult => ({
   notes: [],
   missingTemplates: [],
   bytesWritten: 2048,
+  filesKept: 0,
   filesWritten: 9,
+  changes: { pages: { added: [], changed: [], removed: [], unchanged: 3 }, slugs: [] },
   durationMs: 1500,
   timings: { apiWaitMs: 100.4, renderMs: 10.6, writeMs: 5 },
-  manifest: { id: 'b1', timestamp: 1, prerendered: ['/', '/de', '/pl', '/old'] },
+  manifest: { id: 'b1', clientVersion: 'c1', prerendered: ['/', '/de', '/pl', '/old'] },
   ...over,
 })
 
@@ -27,6 +29,34 @@ describe('build summary', () => {
     expect(text).toContain('/../x: dot segment (in /)')
     expect(text).toContain('Written: 9 files, 2.0 KB')
     expect(text).toContain('Output: /out')
+  })
+
+  it('says what changed since the previous output, and what --only did (issue 12, item 5)', () => {
+    const text = formatSummary(
+      result({
+        filesKept: 120,
+        changes: {
+          pages: { added: ['/new'], changed: ['/pl', '/de'], removed: ['/gone'], unchanged: 1 },
+          slugs: [{ from: '/pl/a', to: '/pl/b', locale: 'pl', uid: 4 }],
+        },
+        only: { requested: ['2'], unknownUids: [], refetched: ['/pl', '/de'], rerenderedLocales: ['de'] },
+      }),
+    )
+    expect(text).toContain('Changes: 1 added, 2 changed, 1 removed, 1 unchanged')
+    expect(text).toContain('  + /new\n  ~ /pl\n  ~ /de\n  - /gone')
+    expect(text).toContain('Slug changes (old path now redirects, 301) (1):\n  /pl/a -> /pl/b')
+    expect(text).toContain(
+      'Only: 2 page(s) asked of the API again for 2; every page of de rendered again from kept data',
+    )
+    expect(text).toContain('Written: 9 files, 2.0 KB; kept 120 files as they were')
+    const fallback = formatSummary(
+      result({ only: { requested: ['2'], unknownUids: [], refetched: [], rerenderedLocales: [], fallback: 'x' } }),
+    )
+    expect(fallback).toContain('Only: every page was built, as x')
+    expect(toBuildSummary(result({ filesKept: 7 }))).toMatchObject({
+      filesKept: 7,
+      changes: { pages: { unchanged: 3 } },
+    })
   })
 
   it('lists every failure with status and reason, and says OUT was kept', () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createManifestCheck, readManifestId } from '../../../src/client/manifest-check.js'
+import { createManifestCheck, readLatestBuild } from '../../../src/client/manifest-check.js'
 import { MANIFEST_CHECK_DELAY_MS, MANIFEST_CHECK_INTERVAL_MS } from '../../../src/shared/constants.js'
 import { LATEST_MANIFEST_URL } from '../../../src/shared/layout.js'
 import { fakeTimers } from './fake-timers.js'
@@ -28,11 +28,11 @@ describe('manifest check (SPEC point 4: new build detection)', () => {
     vi.useRealTimers()
   })
 
-  it('waits 1 s after start, reads latest.json with no-store, and detects a new id', async () => {
-    let latest = 'b1'
-    const fetch = vi.fn(async (_url: string, _init: RequestInit) => json({ id: latest, timestamp: 1 }))
+  it('waits 1 s after start, reads latest.json with no-store, and detects new client code', async () => {
+    let latest = { id: 'b1', clientVersion: 'c1' }
+    const fetch = vi.fn(async (_url: string, _init: RequestInit) => json(latest))
     const onNewBuild = vi.fn()
-    const check = createManifestCheck({ buildId: 'b1', fetch, timers: fakeTimers(), onNewBuild })
+    const check = createManifestCheck({ clientVersion: 'c1', fetch, timers: fakeTimers(), onNewBuild })
     check.start()
     await vi.advanceTimersByTimeAsync(MANIFEST_CHECK_DELAY_MS - 1)
     expect(fetch).not.toHaveBeenCalled()
@@ -40,20 +40,25 @@ describe('manifest check (SPEC point 4: new build detection)', () => {
     expect(fetch).toHaveBeenCalledTimes(1)
     expect(fetch).toHaveBeenCalledWith(LATEST_MANIFEST_URL, expect.objectContaining({ cache: 'no-store' }))
     expect(check.isStale()).toBe(false)
-    latest = 'b2'
+    // a build of other content with the same client code: the tab keeps navigating on payloads
+    latest = { id: 'b2', clientVersion: 'c1' }
     await vi.advanceTimersByTimeAsync(MANIFEST_CHECK_INTERVAL_MS)
     expect(fetch).toHaveBeenCalledTimes(2)
+    expect(check.isStale()).toBe(false)
+    latest = { id: 'b3', clientVersion: 'c2' }
+    await vi.advanceTimersByTimeAsync(MANIFEST_CHECK_INTERVAL_MS)
+    expect(fetch).toHaveBeenCalledTimes(3)
     expect(check.isStale()).toBe(true)
-    expect(onNewBuild).toHaveBeenCalledWith('b2')
+    expect(onNewBuild).toHaveBeenCalledWith({ id: 'b3', clientVersion: 'c2' })
     // Once stale, polling stops.
     await vi.advanceTimersByTimeAsync(MANIFEST_CHECK_INTERVAL_MS * 3)
-    expect(fetch).toHaveBeenCalledTimes(2)
+    expect(fetch).toHaveBeenCalledTimes(3)
   })
 
   it('checks again when the tab becomes visible', async () => {
-    const fetch = vi.fn(async () => json({ id: 'b2' }))
+    const fetch = vi.fn(async () => json({ id: 'b2', clientVersion: 'c2' }))
     const source = visibility()
-    const check = createManifestCheck({ buildId: 'b1', fetch, timers: fakeTimers(), visibility: source })
+    const check = createManifestCheck({ clientVersion: 'c1', fetch, timers: fakeTimers(), visibility: source })
     check.start()
     source.fire()
     await vi.advanceTimersByTimeAsync(0)
@@ -64,7 +69,7 @@ describe('manifest check (SPEC point 4: new build detection)', () => {
 
   it('ignores failures and bodies without an id; concurrent checks share one request', async () => {
     const fetch = vi.fn(async () => json({ nope: true }))
-    const check = createManifestCheck({ buildId: 'b1', fetch, timers: fakeTimers() })
+    const check = createManifestCheck({ clientVersion: 'c1', fetch, timers: fakeTimers() })
     const [a, b] = await Promise.all([check.check(), check.check()])
     expect(a).toBeUndefined()
     expect(b).toBeUndefined()
@@ -76,10 +81,35 @@ describe('manifest check (SPEC point 4: new build detection)', () => {
     expect(check.isStale()).toBe(false)
   })
 
-  it('reads { id } and { buildId }', () => {
-    expect(readManifestId({ id: 'x' })).toBe('x')
-    expect(readManifestId({ buildId: 'y' })).toBe('y')
-    expect(readManifestId({ id: '' })).toBeUndefined()
-    expect(readManifestId(null)).toBeUndefined()
+  it('tells of a newer build with the same client code, without marking the tab stale', async () => {
+    let latest = { id: 'b1', clientVersion: 'c1' }
+    const fetch = vi.fn(async () => json(latest))
+    const onNewContent = vi.fn()
+    const check = createManifestCheck({ clientVersion: 'c1', fetch, timers: fakeTimers(), onNewContent })
+    await check.check()
+    await check.check()
+    expect(onNewContent).not.toHaveBeenCalled()
+    latest = { id: 'b2', clientVersion: 'c1' }
+    await check.check()
+    expect(onNewContent).toHaveBeenCalledTimes(1)
+    expect(onNewContent).toHaveBeenCalledWith({ id: 'b2', clientVersion: 'c1' })
+    await check.check()
+    expect(onNewContent).toHaveBeenCalledTimes(1)
+    expect(check.isStale()).toBe(false)
+  })
+
+  it('takes a latest.json of an older engine (no client version) for other client code', async () => {
+    const fetch = vi.fn(async () => json({ id: 'b1', timestamp: 1 }))
+    const check = createManifestCheck({ clientVersion: 'c1', fetch, timers: fakeTimers() })
+    await check.check()
+    expect(check.isStale()).toBe(true)
+  })
+
+  it('reads { id, clientVersion } and { buildId }', () => {
+    expect(readLatestBuild({ id: 'x', clientVersion: 'c' })).toEqual({ id: 'x', clientVersion: 'c' })
+    expect(readLatestBuild({ id: 'x' })).toEqual({ id: 'x' })
+    expect(readLatestBuild({ buildId: 'y' })).toEqual({ id: 'y' })
+    expect(readLatestBuild({ id: '' })).toBeUndefined()
+    expect(readLatestBuild(null)).toBeUndefined()
   })
 })

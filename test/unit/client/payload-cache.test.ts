@@ -17,4 +17,15 @@ describe('payload cache', () => {
     await cache.get('/a')
     expect(load).toHaveBeenCalledTimes(6)
   })
+
+  it('forgets every answer on clear (a newer build was published)', async () => {
+    const load = vi.fn(async () => ({ type: 'full-load', reason: 'not-found' }) as const)
+    const cache = createPayloadCache({ load })
+    await cache.get('/a')
+    await cache.get('/b')
+    cache.clear()
+    await cache.get('/a')
+    await cache.get('/b')
+    expect(load).toHaveBeenCalledTimes(4)
+  })
 })

@@ -8,26 +8,33 @@ const answer =
     new Response(typeof body === 'string' ? body : JSON.stringify(body), { status })
 
 describe('payload requests', () => {
-  it('carry the build id in the query', () => {
-    expect(toPayloadRequestUrl('/', 'b1')).toBe('/_payload.json?_b=b1')
+  it('carry the client version in the query', () => {
+    expect(toPayloadRequestUrl('/', 'c1')).toBe('/_payload.json?_b=c1')
     expect(toPayloadRequestUrl('/pl/o-nas', 'a b')).toBe('/pl/o-nas/_payload.json?_b=a%20b')
   })
 
-  it('classify the answer: page, redirect, full load (404, not JSON, other build), error', async () => {
+  it('classify the answer: page, redirect, full load (404, not JSON, other client code), error', async () => {
     const run = (fetch: (url: string, init: RequestInit) => Promise<Response>) =>
-      fetchPayload({ path: '/a', buildId: 'b1', fetch })
-    await expect(run(answer({ buildId: 'b1', locale: 'en', path: '/a', status: 200, page }))).resolves.toMatchObject({
+      fetchPayload({ path: '/a', clientVersion: 'c1', fetch })
+    await expect(
+      run(answer({ clientVersion: 'c1', locale: 'en', path: '/a', status: 200, page })),
+    ).resolves.toMatchObject({
       type: 'page',
     })
     await expect(
-      run(answer({ buildId: 'b1', locale: 'en', path: '/a', redirect: { to: '/b', statusCode: 301 } })),
+      run(answer({ clientVersion: 'c1', locale: 'en', path: '/a', redirect: { to: '/b', statusCode: 301 } })),
     ).resolves.toEqual({ type: 'redirect', to: '/b', statusCode: 301 })
     await expect(run(answer('nope', 404))).resolves.toEqual({ type: 'full-load', reason: 'not-found' })
     await expect(run(answer('<!doctype html><html>'))).resolves.toEqual({ type: 'full-load', reason: 'not-json' })
     await expect(run(answer({ hello: 1 }))).resolves.toEqual({ type: 'full-load', reason: 'not-json' })
-    await expect(run(answer({ buildId: 'b2', locale: 'en', path: '/a', status: 200, page }))).resolves.toEqual({
+    await expect(run(answer({ clientVersion: 'c2', locale: 'en', path: '/a', status: 200, page }))).resolves.toEqual({
       type: 'full-load',
-      reason: 'other-build',
+      reason: 'other-client',
+    })
+    // a payload of an older engine, with a build id and no client version, is not one this code renders
+    await expect(run(answer({ buildId: 'c1', locale: 'en', path: '/a', status: 200, page }))).resolves.toEqual({
+      type: 'full-load',
+      reason: 'not-json',
     })
     await expect(run(answer('boom', 503))).resolves.toMatchObject({ type: 'error' })
     await expect(run(async () => Promise.reject(new TypeError('Failed to fetch')))).resolves.toEqual({

@@ -39,6 +39,7 @@ describe('resolveConfig', () => {
       maxPages: 200_000,
       maxPageBytes: 16 * 1024 * 1024,
       redirectPages: false,
+      keepBuilds: 3,
     })
   })
 
@@ -59,7 +60,12 @@ describe('resolveConfig', () => {
       `export default { api: { baseUrl: 'http://127.0.0.1:2' }, build: { concurrency: 8 } }`,
     )
     const config = await resolveConfig({ root, configFile: mjs, outDir: 'dist/site', concurrency: 2 })
-    expect(config.sites[0]!.build).toMatchObject({ outDir: 'dist/site', concurrency: 2, redirectPages: false })
+    expect(config.sites[0]!.build).toMatchObject({
+      outDir: 'dist/site',
+      concurrency: 2,
+      redirectPages: false,
+      keepBuilds: 3,
+    })
     const error = (await resolveConfig({ root, configFile: mjs, concurrency: 0, apiBaseUrl: 'ftp://x' }).catch(
       (e: unknown) => e,
     )) as SiteError
@@ -74,6 +80,14 @@ describe('resolveConfig', () => {
     ])
     const limited = await resolveConfig({ root, configFile: mjs, maxPages: 10, maxPageBytes: 5000 })
     expect(limited.sites[0]!.build).toMatchObject({ maxPages: 10, maxPageBytes: 5000 })
+  })
+
+  it('checks build.keepBuilds (issue 12)', () => {
+    expect(validateUserConfig({ build: { keepBuilds: 5 } })).toEqual([])
+    for (const keepBuilds of [0, 101, 2.5, '3'])
+      expect(validateUserConfig({ build: { keepBuilds } })).toEqual([
+        { path: 'build.keepBuilds', message: 'expected a whole number from 1 to 100' },
+      ])
   })
 
   it('reports every problem at once with its key path', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { findDemoFault } from '../../../src/demo/faults.js'
+import { applyDemoEdits, findDemoFault } from '../../../src/demo/faults.js'
 import type { DemoFault } from '../../../src/demo/types.js'
 
 const url = (rawPath: string, rawQuery = '', path = rawPath) => ({ rawPath, rawQuery, path })
@@ -33,5 +33,18 @@ describe('findDemoFault', () => {
         url('/a'),
       )?.kind,
     ).toBe('html')
+  })
+})
+
+describe('applyDemoEdits', () => {
+  it('applies every edit whose path and query match, in order', () => {
+    const edits = [
+      { path: '/', query: 'type=834', find: 'Home', replace: 'Start' },
+      { path: '/', find: 'Start', replace: 'Begin' },
+      { path: '/a', find: 'Home', replace: 'never' },
+    ]
+    expect(applyDemoEdits(edits, url('/', 'type=834'), '{"title":"Home"}')).toBe('{"title":"Begin"}')
+    expect(applyDemoEdits(edits, url('/'), '{"title":"Home","x":"Start"}')).toBe('{"title":"Home","x":"Begin"}')
+    expect(applyDemoEdits([], url('/'), '{}')).toBe('{}')
   })
 })

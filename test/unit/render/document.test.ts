@@ -22,7 +22,7 @@ const boot = (
   extra: Partial<ReturnType<typeof makeState>> = {},
 ): BootState => {
   const state = makeState({ ...extra, site: { ...makeState().site, ...site } })
-  return { buildId: 'b1', state, initialDataUrl: '/_site/data/en.json', hydration: { kind: 'kept' } }
+  return { clientVersion: 'c1', state, initialDataUrl: '/_site/data/en.json', hydration: { kind: 'kept' } }
 }
 
 const assets = {
@@ -85,7 +85,7 @@ describe('renderDocument', () => {
       path: '/</script><script>alert(1)</script>',
       error: { status: 404, message: '<!-- & \u2028\u2029 -->' },
     })
-    const payload: BootState = { buildId: 'b', state, hydration: { kind: 'kept' } }
+    const payload: BootState = { clientVersion: 'c', state, hydration: { kind: 'kept' } }
     const html = renderDocument({ result: result(), boot: payload, assets: { scripts: [], styles: [] }, preloads: [] })
     const json = html.slice(
       html.indexOf('application/json">') + 18,

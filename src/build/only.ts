@@ -1,0 +1,83 @@
+/**
+ * `site build --only <uid|path>,…` (issue 12, item 2): reads the option, and decides whether the
+ * previous output can serve a partial build (the plan: reuse.ts) or the build must fetch every
+ * page, saying why in one line.
+ */
+import { errors } from '../errors.js'
+import type { PreviousLookup } from './previous.js'
+import { createReusePlan, type OnlyTargets, parseOnly, type ReusePlan } from './reuse.js'
+import type { BuildRun } from './run.js'
+import { configDigest } from './store.js'
+import type { LocaleData } from './types.js'
+
+/** What the build result says of `--only`. */
+export interface OnlyReport {
+  /** The items as given. */
+  requested: string[]
+  /** Why every page was fetched instead (no usable previous output…); absent for a partial build. */
+  fallback?: string
+  /** Uids no page of the previous build has (reported, not fatal). */
+  unknownUids: number[]
+  /** Pages asked of the API again: the ones named, in every locale, and the ones linking to them. */
+  refetched: string[]
+  /** Locales whose pages were rendered again from kept data (their initial data or the client code changed). */
+  rerenderedLocales: string[]
+}
+
+/** Reads `--only` items; a bad one stops the build before it starts (USAGE, exit code 2), named. */
+export function readOnlyOption(items: readonly string[] | undefined): OnlyTargets | undefined {
+  if (items === undefined) return undefined
+  const { targets, invalid } = parseOnly(items)
+  if (items.length === 0) throw errors.usage('--only needs at least one page uid or path')
+  if (invalid.length)
+    throw errors.usage(
+      `--only takes page uids (12) and page paths (/pl/o-nas); not: ${invalid.map((i) => JSON.stringify(i)).join(', ')}`,
+    )
+  return targets
+}
+
+/**
+ * The plan of a partial build over the previous output, or undefined (with the report's `fallback`,
+ * logged in one line) when the previous output cannot serve one: none, another engine, another config.
+ */
+export function planOnly(
+  run: BuildRun,
+  input: {
+    only: OnlyTargets
+    requested: readonly string[]
+    lookup: PreviousLookup
+    engine: string
+    clientVersion: string
+    locales: ReadonlyMap<string, LocaleData>
+  },
+): { plan?: ReusePlan; report: OnlyReport } {
+  const { lookup, requested } = input
+  const report: OnlyReport = { requested: [...requested], unknownUids: [], refetched: [], rerenderedLocales: [] }
+  const fallback =
+    lookup.type === 'none'
+      ? lookup.reason
+      : lookup.previous.store.engine !== input.engine
+        ? 'the previous output was built by another version of site'
+        : lookup.previous.store.config !== configDigest(run.site)
+          ? 'the configuration (site, API or options) changed since the previous build'
+          : undefined
+  if (fallback !== undefined || lookup.type === 'none') {
+    report.fallback = fallback
+    run.logger.info(`--only: building every page, as ${fallback}`)
+    return { report }
+  }
+  const { previous } = lookup
+  const clientChanged = previous.store.clientVersion !== input.clientVersion
+  const changedLocales = new Set(
+    [...input.locales]
+      .filter(([locale, data]) => previous.store.locales[locale]?.initialDataUrl !== data.initialDataUrl)
+      .map(([l]) => l),
+  )
+  const plan = createReusePlan({ previous, only: input.only, changedLocales, clientChanged })
+  report.unknownUids = plan.unknownUids
+  report.refetched = [...plan.targets, ...plan.dependents].sort()
+  report.rerenderedLocales = clientChanged ? [...input.locales.keys()] : [...changedLocales]
+  for (const uid of plan.unknownUids)
+    run.state.notes.push(`--only ${uid}: no page of the previous build has this uid (nothing to rebuild for it)`)
+  return { plan, report }
+}

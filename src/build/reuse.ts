@@ -1,0 +1,111 @@
+/**
+ * Pure: a partial build (`site build --only <uid|path>,…`, issue 12 item 2) as a plan over the
+ * previous build's pages. The crawl stays the full build's crawl (same seeds, same links, so
+ * the same pages are reached); only how each path is obtained differs:
+ *
+ * - `fetch`: asked of the API, as in a full build: the pages named by `--only` in every locale,
+ *   the pages whose previous answer linked to one of them (menus, teasers and context menus show
+ *   a linked page's title), and every path the previous build did not have;
+ * - `render`: rendered again from the data it kept (its `_payload.json`), with no API request,
+ *   when its locale's initial data or the client code changed;
+ * - `keep`: its files stay as they are;
+ * - `redirect` / `not-found`: as the previous build found it.
+ *
+ * So the result is what a full build over the same API state writes, byte for byte.
+ */
+import { normalizePagePath } from '../shared/url.js'
+import type { PreviousOutput } from './previous.js'
+import type { StoredRedirect } from './store.js'
+import type { PageRecord } from './types.js'
+
+export type PathSource =
+  | { type: 'fetch' }
+  | { type: 'keep'; page: PageRecord }
+  | { type: 'render'; page: PageRecord }
+  | { type: 'redirect'; redirect: StoredRedirect }
+  | { type: 'not-found'; status: number }
+
+/** What `--only` names: page uids (as TYPO3's page events send them) and normalised paths. */
+export interface OnlyTargets {
+  uids: number[]
+  paths: string[]
+}
+
+export interface ReusePlan {
+  decide(path: string): PathSource
+  /** Paths asked of the API again because `--only` names them (in any locale). */
+  readonly targets: ReadonlySet<string>
+  /** Paths asked again because their previous answer linked to a target. */
+  readonly dependents: ReadonlySet<string>
+  /** `--only` uids no page of the previous build has: reported, not fatal. */
+  readonly unknownUids: number[]
+}
+
+const UID_RE = /^[1-9][0-9]{0,15}$/
+
+/**
+ * Reads `--only` items: a page uid (`12`) or a page path (`/pl/o-nas`, normalised). Returns the
+ * items it cannot read as `invalid`, so the caller can name them.
+ */
+export function parseOnly(items: readonly string[]): { targets: OnlyTargets; invalid: string[] } {
+  const targets: OnlyTargets = { uids: [], paths: [] }
+  const invalid: string[] = []
+  for (const raw of items) {
+    const item = raw.trim()
+    if (UID_RE.test(item)) targets.uids.push(Number(item))
+    else {
+      const path = normalizePagePath(item)
+      if (path.ok) targets.paths.push(path.path)
+      else invalid.push(raw)
+    }
+  }
+  return { targets, invalid }
+}
+
+export function createReusePlan(input: {
+  previous: PreviousOutput
+  only: OnlyTargets
+  /** Locales whose initial data changed since the previous build: their pages are rendered again. */
+  changedLocales: ReadonlySet<string>
+  /** The client code changed (a template, the styles): every page is rendered again. */
+  clientChanged: boolean
+}): ReusePlan {
+  const { previous, only, changedLocales, clientChanged } = input
+  const pathsOfUid = new Map<number, string[]>()
+  for (const page of previous.pages.values())
+    if (page.uid !== undefined) pathsOfUid.set(page.uid, [...(pathsOfUid.get(page.uid) ?? []), page.path])
+  const targets = new Set<string>()
+  const unknownUids: number[] = []
+  for (const uid of only.uids) {
+    const paths = pathsOfUid.get(uid)
+    if (paths) for (const path of paths) targets.add(path)
+    else unknownUids.push(uid)
+  }
+  for (const path of only.paths) {
+    targets.add(path)
+    const uid = previous.pages.get(path)?.uid
+    for (const other of uid === undefined ? [] : (pathsOfUid.get(uid) ?? [])) targets.add(other)
+  }
+  const dependents = new Set<string>()
+  for (const page of previous.pages.values()) {
+    if (targets.has(page.path)) continue
+    if (page.links.nav.some((p) => targets.has(p)) || page.links.content.some((p) => targets.has(p)))
+      dependents.add(page.path)
+  }
+  const notFound = new Map(previous.store.notFound.map((n) => [n.path, n.status]))
+  return {
+    targets,
+    dependents,
+    unknownUids,
+    decide(path) {
+      if (targets.has(path) || dependents.has(path)) return { type: 'fetch' }
+      const page = previous.pages.get(path)
+      if (page)
+        return clientChanged || changedLocales.has(page.locale) ? { type: 'render', page } : { type: 'keep', page }
+      const redirect = previous.redirects.get(path)
+      if (redirect?.kind === 'api') return { type: 'redirect', redirect }
+      const status = notFound.get(path)
+      return status === undefined ? { type: 'fetch' } : { type: 'not-found', status }
+    },
+  }
+}

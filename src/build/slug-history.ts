@@ -1,0 +1,58 @@
+/**
+ * Pure: slug history (issue 12, item 3). When a page's path changes between builds (same uid,
+ * same locale), its old path becomes a 301 to the new one, written like the API's redirects
+ * (a `_redirects` line, a redirect page, a redirect payload: pages.ts `buildRedirect`). The
+ * redirect stays in later builds, following the page if it moves again, until the CMS serves
+ * a page or a redirect at the old path again (as far as the crawl reaches it), or the page is gone.
+ */
+import type { StoredRedirect } from './store.js'
+import type { PageRecord } from './types.js'
+
+/** The status of a slug history redirect: the page moved for good. */
+export const SLUG_REDIRECT_STATUS = 301
+
+export interface SlugChange {
+  from: string
+  to: string
+  locale: string
+  uid: number
+}
+
+const keyOf = (uid: number, locale: string): string => `${uid}\u0000${locale}`
+
+/**
+ * The slug history redirects of this build and the slug changes it found (a subset of them).
+ * Example: previous page uid 2 at `/pl/o-nas`, now at `/pl/o-firmie` -> redirect `/pl/o-nas` ->
+ * `/pl/o-firmie`; a stored one `/pl/kim-jestesmy` -> `/pl/o-nas` of the same page follows it to `/pl/o-firmie`.
+ */
+export function planSlugRedirects(input: {
+  previousPages: Iterable<PageRecord>
+  previousRedirects: Iterable<StoredRedirect>
+  pages: readonly PageRecord[]
+  /** Paths the CMS serves a redirect at in this build (the crawl reached them). */
+  apiRedirects: Iterable<string>
+}): { redirects: SlugChange[]; changes: SlugChange[] } {
+  const now = new Map<string, string>()
+  for (const page of input.pages) if (page.uid !== undefined) now.set(keyOf(page.uid, page.locale), page.path)
+  const served = new Set([...input.pages.map((p) => p.path), ...input.apiRedirects])
+  const redirects = new Map<string, SlugChange>()
+  const changes: SlugChange[] = []
+  const follow = (from: string, uid: number, locale: string): SlugChange | undefined => {
+    const to = now.get(keyOf(uid, locale))
+    return to === undefined || to === from || served.has(from) ? undefined : { from, to, locale, uid }
+  }
+  for (const old of input.previousRedirects) {
+    if (old.kind !== 'slug' || old.uid === undefined) continue
+    const redirect = follow(old.from, old.uid, old.locale)
+    if (redirect) redirects.set(redirect.from, redirect)
+  }
+  for (const page of input.previousPages) {
+    if (page.uid === undefined) continue
+    const change = follow(page.path, page.uid, page.locale)
+    if (!change) continue
+    changes.push(change)
+    redirects.set(change.from, change)
+  }
+  const byFrom = (a: SlugChange, b: SlugChange) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0)
+  return { redirects: [...redirects.values()].sort(byFrom), changes: changes.sort(byFrom) }
+}

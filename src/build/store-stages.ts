@@ -1,0 +1,97 @@
+/**
+ * The stages around the build store (`_site/builds/state.json`, store.ts), in the order build.ts
+ * runs them after the site files: keep the content-hashed files of earlier builds, then (after
+ * the manifests) write the store the next build starts from.
+ */
+import { BUILD_STORE_FILE } from '../shared/layout.js'
+import { getLocaleFromPath, toHtmlFile, toPayloadFile } from '../shared/url.js'
+import { isContentHashedFile, planKeptBuilds } from './kept-builds.js'
+import { type PreviousOutput, pageOfFile } from './previous.js'
+import type { BuildRun } from './run.js'
+import type { SlugChange } from './slug-history.js'
+import {
+  configDigest,
+  renderStoreParts,
+  STORE_FORMAT,
+  type StoredBuild,
+  type StoredPageRecord,
+  type StoredRedirect,
+} from './store.js'
+import type { BuildManifest, LocaleData } from './types.js'
+import type { FileWriter } from './write.js'
+
+/**
+ * Keeps the content-hashed files of the last `build.keepBuilds` builds (see kept-builds.ts) beside this
+ * build's, so that tabs opened on them still load their chunks. Resolves to this build's own such files
+ * and the earlier builds kept, for the build store.
+ */
+export function keepEarlierBuilds(
+  run: BuildRun,
+  writer: FileWriter,
+  previous: PreviousOutput | undefined,
+): { current: string[]; earlier: StoredBuild[] } {
+  const current = [...writer.outputs().keys()].filter(isContentHashedFile).sort()
+  const plan = planKeptBuilds({ current, earlier: previous?.store.builds ?? [], keepBuilds: run.site.build.keepBuilds })
+  for (const file of plan.keep) writer.keep(file)
+  return { current, earlier: plan.earlier }
+}
+
+/**
+ * The build store (`_site/builds/state.json`, see store.ts), written after everything else: every
+ * page with its uid and links, the redirects, and the hash of every file the output holds.
+ */
+export async function writeStore(
+  run: BuildRun,
+  writer: FileWriter,
+  input: {
+    engine: string
+    manifest: BuildManifest
+    locales: Map<string, LocaleData>
+    builds: { current: string[]; earlier: StoredBuild[] }
+    /** Slug history redirects among the build's redirects. */
+    slugs: readonly SlugChange[]
+  },
+): Promise<void> {
+  const { state, site } = run
+  const slugs = new Map(input.slugs.map((slug) => [slug.from, slug]))
+  const redirects: StoredRedirect[] = state.redirects.map((r) => {
+    const slug = slugs.get(r.from)
+    return slug
+      ? { ...r, locale: slug.locale, kind: 'slug', uid: slug.uid }
+      : { ...r, locale: getLocaleFromPath(r.from, site.i18n), kind: 'api' }
+  })
+  const outputs = writer.outputs()
+  // a page's two files go with the page; `files` keeps the others
+  const pages = state.facts.map(
+    (page): StoredPageRecord => ({
+      ...page,
+      files: [outputs.get(toHtmlFile(page.path)) ?? '', outputs.get(toPayloadFile(page.path)) ?? ''],
+    }),
+  )
+  const pagePaths = new Set(state.facts.map((page) => page.path))
+  const files = new Map<string, string>()
+  for (const [path, hash] of outputs) {
+    const page = pageOfFile(path)
+    if (path !== BUILD_STORE_FILE && !(page && pagePaths.has(page[0]))) files.set(path, hash)
+  }
+  const store = renderStoreParts({
+    format: STORE_FORMAT,
+    engine: input.engine,
+    config: configDigest(site),
+    id: input.manifest.id,
+    clientVersion: input.manifest.clientVersion,
+    locales: Object.fromEntries(
+      [...input.locales].map(([locale, data]) => [locale, { initialDataUrl: data.initialDataUrl }]),
+    ),
+    pages,
+    redirects,
+    notFound: state.notFound,
+    builds: [
+      { id: input.manifest.id, clientVersion: input.manifest.clientVersion, files: input.builds.current },
+      ...input.builds.earlier,
+    ],
+    files,
+  })
+  // in parts: the store of a large site is tens of megabytes, never one string
+  await writer.writeParts(BUILD_STORE_FILE, store)
+}

@@ -1,0 +1,230 @@
+/**
+ * Incremental, byte-stable builds (issue 12): a build over a previous output writes only the files
+ * whose bytes change, leaves the others as they were (same inode, same modification time) and
+ * gives the same tree as a build from scratch. The CMS is a copy of the demo content, changed
+ * between builds as an editor would.
+ */
+import { existsSync } from 'node:fs'
+import { appendFile, cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { build as buildWith } from '../../src/build/build.js'
+import { parseStore } from '../../src/build/store.js'
+import type { BuildResult } from '../../src/build/types.js'
+import type { DemoApi } from '../../src/demo/server.js'
+import { BUILD_STORE_FILE } from '../../src/shared/layout.js'
+import {
+  BASE_URL,
+  type BuildTools,
+  buildSite,
+  diffTrees,
+  type EditableDemo,
+  editFile,
+  makeConfig,
+  REPO_ROOT,
+  readFileIdentities,
+  readTree,
+  startEditableDemo,
+} from './build-helpers.js'
+
+let api: DemoApi
+let tools: BuildTools
+let dir: string
+let content: string
+let out: string
+let first: BuildResult
+
+const build = (outDir = out) => buildSite({ apiUrl: api.url, outDir, tools })
+const unchanged = (a: Map<string, string>, b: Map<string, string>) =>
+  [...a].filter(([path, id]) => b.get(path) === id).map(([path]) => path)
+
+let demo: EditableDemo
+
+beforeAll(async () => {
+  demo = await startEditableDemo('site-incremental-')
+  ;({ dir, content, api, tools } = demo)
+  out = join(dir, 'out')
+  first = await build()
+  expect(first.failures).toEqual([])
+}, 120_000)
+
+afterAll(() => demo?.close())
+
+describe('a build over its previous output (issue 12, item 1)', () => {
+  it('rewrites no file when nothing changed: same bytes, same inodes, same modification times', async () => {
+    const [tree, ids] = await Promise.all([readTree(out), readFileIdentities(out)])
+    const again = await build()
+    expect(again.failures).toEqual([])
+    expect(again.buildId).toBe(first.buildId)
+    expect(again.filesWritten).toBe(0)
+    expect(again.bytesWritten).toBe(0)
+    expect(again.filesKept).toBe(tree.size)
+    expect(diffTrees(tree, await readTree(out))).toEqual([])
+    expect(await readFileIdentities(out)).toEqual(ids)
+    expect(existsSync(join(out, BUILD_STORE_FILE))).toBe(true)
+  })
+
+  it('rewrites nothing either when render workers render (they hand back no unchanged file)', async () => {
+    const ids = await readFileIdentities(out)
+    const again = await buildSite({
+      apiUrl: api.url,
+      outDir: out,
+      tools: { bundleClient: tools.bundleClient },
+      renderThreads: 1,
+    })
+    expect(again.failures).toEqual([])
+    expect(again.filesWritten).toBe(0)
+    expect(await readFileIdentities(out)).toEqual(ids)
+  })
+
+  it('rewrites only the changed page and the manifests when one page changed', async () => {
+    const [tree, ids] = await Promise.all([readTree(out), readFileIdentities(out)])
+    await editFile(join(content, 'pages/pl/o-nas.json'), 'Założyło je trzech', 'Założyło je czterech')
+    await api.reload()
+    const next = await build()
+    expect(next.failures).toEqual([])
+    expect(next.buildId).not.toBe(first.buildId)
+    const after = await readTree(out)
+    expect(diffTrees(tree, after)).toEqual(
+      [
+        BUILD_STORE_FILE,
+        '_site/builds/latest.json',
+        `_site/builds/meta/${first.buildId}.json`,
+        `_site/builds/meta/${next.buildId}.json`,
+        'pl/o-nas/_payload.json',
+        'pl/o-nas/index.html',
+      ].sort(),
+    )
+    expect(after.get('pl/o-nas/index.html')?.toString()).toContain('Założyło je czterech')
+    expect(next.filesWritten).toBe(5)
+    const idsAfter = await readFileIdentities(out)
+    expect(unchanged(ids, idsAfter).length).toBe(tree.size - 5)
+  })
+
+  it('gives the same tree, byte for byte, as a build from scratch over the same API data', async () => {
+    const fresh = join(dir, 'fresh')
+    expect((await build(fresh)).failures).toEqual([])
+    expect(diffTrees(await readTree(fresh), await readTree(out))).toEqual([])
+  })
+
+  it('removes what the API no longer has, with the folders left empty', async () => {
+    const redirects = join(content, 'redirects.json')
+    const rules = JSON.parse(await readFile(redirects, 'utf8')) as Array<{ source: string }>
+    await editFile(redirects, JSON.stringify(rules, null, 2), JSON.stringify(rules.slice(1), null, 2))
+    await api.reload()
+    expect(existsSync(join(out, 'old-services/_payload.json'))).toBe(true)
+    const next = await build()
+    expect(next.failures).toEqual([])
+    expect(next.redirects.map((r) => r.from)).not.toContain('/old-services')
+    expect(existsSync(join(out, 'old-services'))).toBe(false)
+    expect(await readFile(join(out, '_redirects'), 'utf8')).not.toContain('/old-services')
+    const fresh = join(dir, 'fresh-2')
+    expect((await build(fresh)).failures).toEqual([])
+    expect(diffTrees(await readTree(fresh), await readTree(out))).toEqual([])
+  })
+
+  it('leaves OUT untouched when a page fails', async () => {
+    const [tree, ids] = await Promise.all([readTree(out), readFileIdentities(out)])
+    const page = join(content, 'pages/de/kontakt.json')
+    await editFile(page, '"id": 16', '"id": 16, "x": 1')
+    await api.reload()
+    api.setFaults([{ path: '/de/kontakt', kind: 'status500' }])
+    try {
+      const failed = await build()
+      expect(failed.failures.map((f) => f.path)).toEqual(['/de/kontakt'])
+    } finally {
+      api.setFaults([])
+      await editFile(page, '"id": 16, "x": 1', '"id": 16')
+      await api.reload()
+    }
+    expect(diffTrees(tree, await readTree(out))).toEqual([])
+    expect(await readFileIdentities(out)).toEqual(ids)
+  })
+
+  it('starts from scratch when the previous build state is of another format or damaged, never half-using it', async () => {
+    const tree = await readTree(out)
+    const storeFile = join(out, BUILD_STORE_FILE)
+    const store = JSON.parse(await readFile(storeFile, 'utf8')) as Record<string, unknown>
+    for (const damaged of [
+      JSON.stringify({ ...store, format: 0 }),
+      '{"format":1',
+      JSON.stringify({ ...store, pages: 7 }),
+    ]) {
+      await writeFile(storeFile, damaged)
+      const ids = await readFileIdentities(out)
+      const next = await build()
+      expect(next.failures).toEqual([])
+      expect(next.filesKept).toBe(0)
+      expect(next.filesWritten).toBe(tree.size)
+      expect(unchanged(ids, await readFileIdentities(out))).toEqual([])
+      expect(diffTrees(tree, await readTree(out))).toEqual([])
+    }
+  })
+})
+
+describe('the build state in OUT', () => {
+  it('holds public facts only: no API URL, no API header', async () => {
+    const secret = 'Bearer 7f3c9e1d-secret'
+    const other = join(dir, 'with-headers')
+    const built = await buildSite({
+      apiUrl: api.url,
+      outDir: other,
+      tools,
+      user: { baseUrl: BASE_URL, api: { headers: { authorization: secret } } },
+    })
+    expect(built.failures).toEqual([])
+    // Pages and initial data show the CMS's images by their URLs; the manifests and the build state do not.
+    const host = new URL(api.url).host
+    for (const [path, bytes] of await readTree(other)) {
+      expect(bytes.includes(secret), path).toBe(false)
+      if (path.startsWith('_site/builds/')) expect(bytes.includes(host), path).toBe(false)
+    }
+    const parsed = parseStore(await readFile(join(other, BUILD_STORE_FILE), 'utf8'))
+    if (!('store' in parsed)) throw new Error(parsed.reason)
+    expect(parsed.store.pages).toContainEqual(expect.objectContaining({ path: '/pl/o-nas', locale: 'pl', uid: 2 }))
+  })
+})
+
+describe('the content-hashed files of the last builds (issue 12, item 4)', () => {
+  let root: string
+  let projectOut: string
+
+  /** A build of the demo with the templates of the project copy at `root`. */
+  async function buildProject(keepBuilds: number): Promise<BuildResult> {
+    const config = { ...makeConfig(api.url, { baseUrl: BASE_URL, build: { keepBuilds } }, projectOut), root }
+    const result = await buildWith({ config, site: config.sites[0]!, renderThreads: 0 })
+    expect(result.failures).toEqual([])
+    return result
+  }
+  const assetsOf = async () => (await readdir(join(projectOut, '_site/assets'))).sort()
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(REPO_ROOT, '.site', 'test-kept-builds-'))
+    for (const folder of ['templates', 'config', 'public'])
+      await cp(join(REPO_ROOT, folder), join(root, folder), { recursive: true })
+    projectOut = join(dir, 'project-out')
+  })
+  afterAll(() => rm(root, { recursive: true, force: true }))
+
+  it('stay in the output for keepBuilds builds that changed them, then go', async () => {
+    const styles = join(root, 'templates/styles.css')
+    const generations: string[][] = []
+    for (let n = 1; n <= 4; n++) {
+      await appendFile(styles, `\n.kept-build-${n} { color: #${n}${n}${n}; }\n`)
+      await buildProject(3)
+      const assets = await assetsOf()
+      generations.push(assets)
+    }
+    // Each template change brings a new stylesheet; the last three builds' stay, the first one's goes.
+    const stylesheets = generations.map((assets) => assets.filter((a) => a.startsWith('styles-')))
+    expect(stylesheets.map((list) => list.length)).toEqual([1, 2, 3, 3])
+    const [first, , , last] = stylesheets
+    expect(last).not.toContain(first![0])
+    // A build that changes no template keeps the same set.
+    await buildProject(3)
+    expect(await assetsOf()).toEqual(generations[3])
+    // Lowered to one: only this build's files.
+    await buildProject(1)
+    expect((await assetsOf()).filter((a) => a.startsWith('styles-'))).toHaveLength(1)
+  })
+})

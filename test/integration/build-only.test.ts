@@ -1,0 +1,256 @@
+/**
+ * `site build --only <uid|path>` (issue 12, item 2): a partial build from a CMS event asks the API
+ * only for the named pages (every locale) and the pages whose previous answer linked to them,
+ * renders the rest from what the previous output kept when navigation or templates changed, and
+ * writes exactly what a full build over the same API state writes.
+ */
+import { cp, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { BuildResult } from '../../src/build/types.js'
+import type { BuildSummary } from '../../src/cli/report.js'
+import type { DemoApi } from '../../src/demo/server.js'
+import { BUILD_STORE_FILE } from '../../src/shared/layout.js'
+import {
+  BASE_URL,
+  type BuildTools,
+  buildSite,
+  diffTrees,
+  type EditableDemo,
+  editFile,
+  readFileIdentities,
+  readTree,
+  startEditableDemo,
+  startSite,
+} from './build-helpers.js'
+
+let api: DemoApi
+let tools: BuildTools
+let dir: string
+let content: string
+let out: string
+let builds = 0
+
+const build = (options: { only?: string[]; outDir?: string; baseUrl?: string } = {}) =>
+  buildSite({
+    apiUrl: api.url,
+    outDir: options.outDir ?? out,
+    tools,
+    only: options.only,
+    user: { baseUrl: options.baseUrl ?? BASE_URL },
+  })
+
+/** A copy of OUT as it is now: the previous output a full build is run over, to compare with a partial build. */
+async function twinOfOutput(): Promise<string> {
+  const twin = join(dir, `twin-${++builds}`)
+  await cp(out, twin, { recursive: true })
+  return twin
+}
+
+/** A full build over `twin` (a copy of the previous output) and the API as it is now: what a partial build must equal. */
+async function expectSameAsFullBuild(twin: string): Promise<void> {
+  const full = await build({ outDir: twin })
+  expect(full.failures).toEqual([])
+  expect(full.only).toBeUndefined()
+  expect(diffTrees(await readTree(twin), await readTree(out))).toEqual([])
+  await rm(twin, { recursive: true, force: true })
+}
+
+/** Page paths the API was asked for since `from` (initial data and the 404 probes left out). */
+const pageRequests = (from: number) =>
+  api.requests
+    .slice(from)
+    .filter((r) => r.query.type === undefined && !r.path.includes('__site-404__'))
+    .map((r) => decodeURI(r.path).replace(/\/$/, '') || '/')
+
+/** Deletes the page `uid` in every language, and every link to it, as a CMS does. */
+async function deletePage(uid: number): Promise<string[]> {
+  const site = JSON.parse(await readFile(join(content, 'site.json'), 'utf8')) as {
+    languages: Array<{ twoLetterIsoCode: string; base: string }>
+  }
+  const paths: string[] = []
+  for (const { twoLetterIsoCode: code, base } of site.languages) {
+    for (const name of await readdir(join(content, 'pages', code))) {
+      const file = join(content, 'pages', code, name)
+      const page = JSON.parse(await readFile(file, 'utf8')) as { id: number; slug: string }
+      if (page.id !== uid) continue
+      paths.push(`${base.replace(/\/$/, '')}${page.slug}`.replace(/\/$/, '') || '/')
+      await unlink(file)
+    }
+  }
+  const links = new Set(paths)
+  const drop = (value: unknown): unknown => {
+    if (Array.isArray(value))
+      return value
+        .filter((v) => !(v && typeof v === 'object' && links.has((v as { link?: string }).link ?? '')))
+        .map(drop)
+    if (value && typeof value === 'object')
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, drop(v)]))
+    if (typeof value === 'string')
+      return [...links].reduce(
+        (text, path) => text.replace(new RegExp(`<a [^>]*href="${path}"[^>]*>(.*?)</a>`, 'g'), '$1'),
+        value,
+      )
+    return value
+  }
+  for (const folder of ['pages/en', 'pages/pl', 'pages/de', 'initial-data']) {
+    for (const name of await readdir(join(content, folder))) {
+      const file = join(content, folder, name)
+      await writeFile(file, JSON.stringify(drop(JSON.parse(await readFile(file, 'utf8')))))
+    }
+  }
+  return paths
+}
+
+let demo: EditableDemo
+
+beforeAll(async () => {
+  demo = await startEditableDemo('site-only-')
+  ;({ dir, content, api, tools } = demo)
+  out = join(dir, 'out')
+  expect((await build()).failures).toEqual([])
+}, 120_000)
+
+afterAll(() => demo?.close())
+
+describe('site build --only (issue 12, item 2)', () => {
+  it('asks the API only for the page in every locale and the pages that linked to it, and equals a full build', async () => {
+    await editFile(join(content, 'pages/en/about-us.json'), 'Amberline Software was founded', 'Amberline was founded')
+    await editFile(join(content, 'pages/pl/o-nas.json'), 'Założyło je trzech', 'Założyło je czterech')
+    await api.reload()
+    const [before, ids, twin] = await Promise.all([readTree(out), readFileIdentities(out), twinOfOutput()])
+    const from = api.requests.length
+    const result = await build({ only: ['2'] })
+    expect(result.failures).toEqual([])
+    expect(result.only).toMatchObject({ requested: ['2'], unknownUids: [], rerenderedLocales: [] })
+    expect(result.only?.fallback).toBeUndefined()
+    const refetched = result.only!.refetched
+    expect(refetched).toEqual(expect.arrayContaining(['/about-us', '/pl/o-nas', '/de/ueber-uns', '/about-us/team']))
+    const requested = pageRequests(from)
+    expect(new Set(requested)).toEqual(new Set(refetched))
+    expect(requested.length).toBeLessThan(result.pages.total / 2)
+    // only files whose bytes changed were written: the two pages in two locales, and the manifests
+    const [after, idsAfter] = await Promise.all([readTree(out), readFileIdentities(out)])
+    const rewritten = [...idsAfter].filter(([path, id]) => ids.get(path) !== id).map(([path]) => path)
+    expect(rewritten.sort()).toEqual(diffTrees(before, after).filter((path) => after.has(path)))
+    expect(rewritten.filter((path) => !path.startsWith('_site/builds/')).sort()).toEqual([
+      'about-us/_payload.json',
+      'about-us/index.html',
+      'pl/o-nas/_payload.json',
+      'pl/o-nas/index.html',
+    ])
+    await expectSameAsFullBuild(twin)
+  })
+
+  it('renders every page of a locale whose navigation changed from kept data, with no page request for them', async () => {
+    await editFile(join(content, 'initial-data/de.json'), '"title": "Kontakt"', '"title": "Kontakt & Anfahrt"')
+    await api.reload()
+    const [before, twin] = await Promise.all([readTree(out), twinOfOutput()])
+    const from = api.requests.length
+    const result = await build({ only: ['16'] })
+    expect(result.failures).toEqual([])
+    expect(result.only?.rerenderedLocales).toEqual(['de'])
+    expect(new Set(pageRequests(from))).toEqual(new Set(result.only!.refetched))
+    const after = await readTree(out)
+    const dePages = result.pages.paths.filter((p) => p.startsWith('/de'))
+    for (const path of dePages) {
+      const html = `${path.slice(1)}/index.html`
+      expect(after.get(html)?.toString(), html).toContain('Kontakt &amp; Anfahrt')
+    }
+    expect(diffTrees(before, after).filter((p) => p.startsWith('pl/') || p.startsWith('about-us'))).toEqual([])
+    await expectSameAsFullBuild(twin)
+  })
+
+  it('removes a page that now answers 404 from the output, sitemap and manifests, and rebuilds the pages that linked to it', async () => {
+    const paths = await deletePage(15)
+    expect(paths).toContain('/news/new-office-in-berlin')
+    await api.reload()
+    const twin = await twinOfOutput()
+    const result = await build({ only: ['15'] })
+    expect(result.failures).toEqual([])
+    for (const path of paths) {
+      expect(result.pages.paths).not.toContain(path)
+      expect(await readdir(join(out, ...path.split('/').slice(1, -1)))).not.toContain(path.split('/').pop())
+    }
+    expect(await readFile(join(out, 'sitemap.xml'), 'utf8')).not.toContain('new-office-in-berlin')
+    const meta = JSON.parse(await readFile(join(out, `_site/builds/meta/${result.buildId}.json`), 'utf8'))
+    expect(meta.prerendered).not.toContain('/news/new-office-in-berlin')
+    expect(await readFile(join(out, 'news/index.html'), 'utf8')).not.toContain('/news/new-office-in-berlin')
+    await expectSameAsFullBuild(twin)
+  })
+
+  it('takes page paths too, and reports a uid no page has without failing', async () => {
+    const page = join(content, 'pages/pl/kontakt.json')
+    await writeFile(page, JSON.stringify({ ...JSON.parse(await readFile(page, 'utf8')), extra: 'x' }))
+    await api.reload()
+    const twin = await twinOfOutput()
+    const result = await build({ only: ['/pl/kontakt', '987654'] })
+    expect(result.failures).toEqual([])
+    expect(result.only?.unknownUids).toEqual([987654])
+    expect(result.notes).toContainEqual(expect.stringContaining('--only 987654: no page of the previous build has'))
+    expect(result.only?.refetched).toEqual(expect.arrayContaining(['/contact', '/pl/kontakt', '/de/kontakt']))
+    await expectSameAsFullBuild(twin)
+  })
+})
+
+describe('site build --only without a usable previous output', () => {
+  const fallbackOf = (result: BuildResult) => result.only?.fallback
+
+  it('builds every page, and says why: no previous output', async () => {
+    const other = join(dir, 'first')
+    const result = await build({ only: ['2'], outDir: other })
+    expect(result.failures).toEqual([])
+    expect(fallbackOf(result)).toBe('there is no previous output')
+    expect(result.pages.total).toBeGreaterThan(40)
+  })
+
+  it('another config, a damaged or older build state', async () => {
+    const other = join(dir, 'first')
+    expect(fallbackOf(await build({ only: ['2'], outDir: other, baseUrl: 'https://www.example.org' }))).toContain(
+      'configuration',
+    )
+    const storeFile = join(other, BUILD_STORE_FILE)
+    const store = JSON.parse(await readFile(storeFile, 'utf8')) as Record<string, unknown>
+    await writeFile(storeFile, JSON.stringify({ ...store, engine: '0.0.1+000000000000' }))
+    expect(fallbackOf(await build({ only: ['2'], outDir: other }))).toBe(
+      'the previous output was built by another version of site',
+    )
+    await writeFile(storeFile, '{ "format": 1, ')
+    expect(fallbackOf(await build({ only: ['2'], outDir: other }))).toContain('not valid JSON')
+  })
+
+  it('refuses items that are neither a uid nor a page path, naming them', async () => {
+    await expect(build({ only: ['2', 'about-us', '/a/../b'] })).rejects.toMatchObject({
+      code: 'USAGE',
+      message: expect.stringContaining('"about-us", "/a/../b"'),
+    })
+  })
+
+  it('through the CLI: --only items, the JSON summary, and exit code 2 for a bad item', async () => {
+    const cliOut = join(dir, 'cli')
+    expect((await startSite(['build', '--api', api.url, '--out', cliOut]).done).code).toBe(0)
+    const res = await startSite([
+      'build',
+      '--api',
+      api.url,
+      '--out',
+      cliOut,
+      '--only',
+      '2,/pl/kontakt',
+      '--only',
+      '13',
+      '--json',
+    ]).done
+    expect(res.code).toBe(0)
+    const summary = JSON.parse(res.stdout) as BuildSummary
+    expect(summary.only).toMatchObject({ requested: ['2', '/pl/kontakt', '13'], unknownUids: [] })
+    expect(summary.only?.fallback).toBeUndefined()
+    expect(summary.changes.pages).toMatchObject({ added: [], changed: [], removed: [] })
+    expect(summary.changes.pages.unchanged).toBe(summary.pages.total)
+    expect(summary.filesWritten).toBe(0)
+    expect(summary.filesKept).toBeGreaterThan(summary.pages.total * 2)
+    const bad = await startSite(['build', '--api', api.url, '--out', cliOut, '--only', '2,about']).done
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('"about"')
+  }, 90_000)
+})

@@ -1,0 +1,138 @@
+/**
+ * The output folder through the real CLI (issue 13, items 2 and 12): `--out` never replaces a folder
+ * that holds something else than a previous `site` output unless `--force`; an interrupted build
+ * (SIGINT, SIGTERM) removes its temporary folder; a build removes the stale temporary folders that
+ * an earlier, killed build left beside OUT.
+ */
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
+import { readTree, type SiteProcess, startSite } from './build-helpers.js'
+
+const start = startSite
+const site = (args: string[]) => start(args).done
+
+/** Temporary folders a build keeps beside OUT (`.out-tmp-…`, `.out-old-…`). */
+const siblings = async (dir: string) => (await readdir(dir)).filter((name) => name.startsWith('.out-'))
+
+/** Resolves once a temporary folder beside OUT holds a written page (the build is past its start-up). */
+async function waitForPagesInTemp(dir: string, run: SiteProcess): Promise<string> {
+  let exited = false
+  void run.done.then(() => (exited = true))
+  for (;;) {
+    if (exited) throw new Error(`the build ended before it wrote a page: ${(await run.done).stderr}`)
+    for (const name of await siblings(dir))
+      if (name.startsWith('.out-tmp-') && existsSync(join(dir, name, 'index.html'))) return name
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+}
+
+let api: DemoApi
+let slowApi: DemoApi
+let dir: string
+
+beforeAll(async () => {
+  // A slow API of many pages: a build of it is still crawling when the test interrupts it.
+  ;[api, slowApi] = await Promise.all([
+    startDemoApi({ port: 0 }),
+    startDemoApi({ port: 0, latencyMs: 100, generate: { pagesPerLocale: 400 } }),
+  ])
+  dir = await mkdtemp(join(tmpdir(), 'site-out-dir-'))
+})
+
+afterAll(async () => {
+  await Promise.all([api?.close(), slowApi?.close()])
+  if (dir) await rm(dir, { recursive: true, force: true })
+})
+
+describe('site build --out DIR (issue 13, item 2)', () => {
+  it('refuses a folder with unrelated files, with exit code 2 and the path named, and keeps the files', async () => {
+    const out = join(dir, 'unrelated')
+    await mkdir(out)
+    await writeFile(join(out, 'notes.txt'), 'mine')
+    const res = await site(['build', '--api', api.url, '--out', out])
+    expect(res.code).toBe(2)
+    expect(res.stderr).toContain(out)
+    expect(res.stderr).toContain('--force')
+    expect(await readFile(join(out, 'notes.txt'), 'utf8')).toBe('mine')
+    expect(await readdir(out)).toEqual(['notes.txt'])
+    expect(await siblings(dir)).toEqual([])
+  }, 60_000)
+
+  it('replaces that folder with --force', async () => {
+    const out = join(dir, 'forced')
+    await mkdir(out)
+    await writeFile(join(out, 'notes.txt'), 'mine')
+    const res = await site(['build', '--api', api.url, '--out', out, '--force'])
+    expect(res.code).toBe(0)
+    expect(existsSync(join(out, 'notes.txt'))).toBe(false)
+    expect(existsSync(join(out, 'index.html'))).toBe(true)
+  }, 60_000)
+
+  it('builds into an empty folder and over its own previous output', async () => {
+    const out = join(dir, 'empty')
+    await mkdir(out)
+    expect((await site(['build', '--api', api.url, '--out', out])).code).toBe(0)
+    expect((await site(['build', '--api', api.url, '--out', out])).code).toBe(0)
+    expect(existsSync(join(out, 'pl/o-nas/index.html'))).toBe(true)
+  }, 90_000)
+
+  it('refuses a file in place of the folder', async () => {
+    const out = join(dir, 'a-file')
+    await writeFile(out, 'not a folder')
+    const res = await site(['build', '--api', api.url, '--out', out])
+    expect(res.code).toBe(2)
+    expect(res.stderr).toContain(out)
+    expect(await readFile(out, 'utf8')).toBe('not a folder')
+  }, 60_000)
+})
+
+describe('an interrupted build (issue 13, item 12)', () => {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
+    it(`removes its temporary folder on ${signal} and leaves OUT as it was`, async () => {
+      const parent = join(dir, signal)
+      const out = join(parent, 'out')
+      await mkdir(out, { recursive: true })
+      await writeFile(join(out, 'index.html'), 'previous')
+      await mkdir(join(out, '_site/builds'), { recursive: true })
+      await writeFile(join(out, '_site/builds/latest.json'), '{"id":"previous"}\n')
+      const before = await readTree(out)
+
+      const run = start(['build', '--api', slowApi.url, '--out', out])
+      await waitForPagesInTemp(parent, run)
+      run.child.kill(signal)
+      const res = await run.done
+      expect(res.code).toBe(code)
+      expect(res.stderr).toContain('interrupted')
+      expect(await siblings(parent)).toEqual([])
+      expect(await readTree(out)).toEqual(before)
+    }, 120_000)
+  }
+
+  it('leaves stale temporary folders behind on SIGKILL, and the next build removes them', async () => {
+    const parent = join(dir, 'killed')
+    const out = join(parent, 'out')
+    await mkdir(parent)
+    const run = start(['build', '--api', slowApi.url, '--out', out])
+    const temp = await waitForPagesInTemp(parent, run)
+    run.child.kill('SIGKILL')
+    await run.done
+    // and one from an older `site` version, and a previous output moved aside by an interrupted swap
+    await mkdir(join(parent, '.out-tmp-3f2a9c01d4e5b6a7/de'), { recursive: true })
+    await mkdir(join(parent, '.out-old-3f2a9c01d4e5b6a7'))
+    expect((await siblings(parent)).sort()).toEqual(
+      ['.out-old-3f2a9c01d4e5b6a7', '.out-tmp-3f2a9c01d4e5b6a7', temp].sort(),
+    )
+
+    const res = await site(['build', '--api', api.url, '--out', out])
+    expect(res.code).toBe(0)
+    expect(await siblings(parent)).toEqual([])
+    expect(existsSync(join(out, 'index.html'))).toBe(true)
+  }, 120_000)
+})
