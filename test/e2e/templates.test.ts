@@ -49,11 +49,13 @@ describe.skipIf(!hasChromium)('templates loaded on demand (issue 5)', () => {
   /** The module script and the modulepreload links the build wrote into a page. */
   async function scriptsOf(path: string): Promise<PageScripts> {
     const html = await readFile(join(site.outDir, toHtmlFile(path)), 'utf8')
-    const entry = /<script type="module" src="([^"]+)"><\/script>/.exec(html)?.[1]
+    const entry = /<script type="module" src="([^"]+)" fetchpriority="low"><\/script>/.exec(html)?.[1]
     if (!entry) throw new Error(`${path}: no module script`)
     return {
       entry,
-      preloads: [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1] as string),
+      preloads: [...html.matchAll(/<link rel="modulepreload" href="([^"]+)" fetchpriority="low">/g)].map(
+        (m) => m[1] as string,
+      ),
     }
   }
 
@@ -194,7 +196,9 @@ describe.skipIf(!hasChromium)('a template marked use client (issue 5)', () => {
   it('a page that renders it hydrates just its elements (islands): preloads and loads their chunks only, its main kept, and their effects run', async () => {
     expect(chunks.client).toEqual(['content/Text'])
     const html = await readFile(join(site.outDir, toHtmlFile('/')), 'utf8')
-    const preloads = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1] as string)
+    const preloads = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)" fetchpriority="low">/g)].map(
+      (m) => m[1] as string,
+    )
     const island = new Set([...(chunks.islands ?? []), ...(chunks.content.Text ?? [])])
     expect(island.size).toBeGreaterThan(0)
     for (const url of island) expect(preloads).toContain(url)

@@ -74,8 +74,10 @@ describe('preview handler: pages, errors, redirects, bots, editor preview', () =
     expect(readBoot(editing).hydration).toEqual({ kind: 'full' })
     expect(readBoot(plain).hydration).toEqual({ kind: 'kept' })
     // Editor preview hydrates the main, so it preloads the main's templates; a visitor's page keeps its main.
-    expect(editing).toContain('<link rel="modulepreload" href="/_site/assets/main-33.js">')
-    expect(editing).toContain('<link rel="modulepreload" href="/_site/assets/Default-layout-11.js">')
+    expect(editing).toContain('<link rel="modulepreload" href="/_site/assets/main-33.js" fetchpriority="low">')
+    expect(editing).toContain(
+      '<link rel="modulepreload" href="/_site/assets/Default-layout-11.js" fetchpriority="low">',
+    )
     expect(plain).not.toContain('main-33.js')
   })
 

@@ -118,7 +118,9 @@ describe('the boot hydration and the modulepreloads of a page', () => {
       (f) => f.contents as string,
     )
     const boot = bootOf(html!) as BootState
-    const preloads = [...html!.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1])
+    const preloads = [...html!.matchAll(/<link rel="modulepreload" href="([^"]+)" fetchpriority="low">/g)].map(
+      (m) => m[1],
+    )
     // The preloads follow the boot's answer: the two cannot drift apart.
     expect(preloads).toEqual(preloadUrls(withChunks.assets, { ...boot.state, page: target }, boot.hydration))
     expect(renderPageFiles(withChunks, { path: '/pl/o-nas', locale, page: target }).files[0]!.contents).toBe(html)
