@@ -8,12 +8,11 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { type Browser, type BrowserContext, chromium, type Dialog, type Page } from 'playwright-core'
+import type { Browser, BrowserContext, Dialog, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningServer, startStaticServer } from '../../src/serve/server.js'
 import { buildHostileSite, type HostileBuild } from '../integration/hostile-helpers.js'
-import { isSameDocument, markDocument, waitForHydration } from './helpers/browser.js'
-import { CHROMIUM_PATH, hasChromium } from './helpers/chromium-path.js'
+import { hasChromium, isSameDocument, launchBrowser, markDocument, waitForHydration } from './helpers/browser.js'
 
 const PAGES = [
   '/',
@@ -142,19 +141,8 @@ describe.skipIf(!hasChromium)('hostile corpus in Chromium (issue 7)', () => {
   beforeAll(async () => {
     ;[site, browser] = await Promise.all([
       buildHostileSite(),
-      chromium.launch({
-        executablePath: CHROMIUM_PATH,
-        headless: true,
-        // Names other than 127.0.0.1 do not resolve: a payload cannot reach evil.example.
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-        ],
-      }),
+      // Names other than 127.0.0.1 do not resolve there: a payload cannot reach evil.example.
+      launchBrowser(),
     ])
     expect(site.result.failures).toEqual([])
     server = await startStaticServer({ dir: site.outDir, host: '127.0.0.1', port: 0 })

@@ -20,25 +20,10 @@ import {
 import { EMBED_SANDBOX } from '../../../src/runtime/Media.js'
 import type { DataProblem, RenderState, TemplateRegistry } from '../../../src/shared/contract.js'
 import type { ContentElement as Element } from '../../../src/shared/types.js'
+import { makeState } from '../render/helpers.js'
 
-const baseState = (overrides: Partial<RenderState> = {}): RenderState => ({
-  site: {
-    baseUrl: 'https://www.example.com',
-    i18n: { default: 'en', locales: ['en', 'pl', 'de'] },
-    gtmId: undefined,
-    consentHost: undefined,
-    i18nMiddleware: true,
-  },
-  mode: 'static',
-  editorPreview: false,
-  debug: false,
-  path: '/',
-  locale: 'en',
-  status: 200,
-  page: null,
-  initialData: { navigation: [], i18n: [] },
-  ...overrides,
-})
+const baseState = (overrides: Partial<RenderState> = {}): RenderState =>
+  makeState({ site: { ...makeState().site, baseUrl: 'https://www.example.com' }, ...overrides })
 
 const Probe = (props: ContentElementProps) => (
   <ElementRoot className="probe">{`probe ${props.uid} ${String(props.title)}`}</ElementRoot>

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { buildHead, getBodyClass, getHtmlAttrs, robotsContent } from '../../../src/runtime/head.js'
 import type { HeadTag, RenderState } from '../../../src/shared/contract.js'
 import type { LanguageEntry, PageData } from '../../../src/shared/types.js'
+import { makeState } from '../render/helpers.js'
 
 const lang = (code: string, id: number, link: string, extra: Partial<LanguageEntry> = {}): LanguageEntry => ({
   languageId: id,
@@ -35,24 +36,8 @@ const page = (extra: Partial<PageData> = {}): PageData => ({
   ...extra,
 })
 
-const state = (overrides: Partial<RenderState> = {}): RenderState => ({
-  site: {
-    baseUrl: undefined,
-    i18n: { default: 'en', locales: ['en', 'pl', 'de'] },
-    gtmId: undefined,
-    consentHost: undefined,
-    i18nMiddleware: true,
-  },
-  mode: 'static',
-  editorPreview: false,
-  debug: false,
-  path: '/about',
-  locale: 'en',
-  status: 200,
-  page: page(),
-  initialData: { navigation: [], i18n: [] },
-  ...overrides,
-})
+const state = (overrides: Partial<RenderState> = {}): RenderState =>
+  makeState({ path: '/about', page: page(), ...overrides })
 
 const metaOf = (tags: HeadTag[], key: string): string[] =>
   tags
