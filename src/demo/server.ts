@@ -202,15 +202,3 @@ function send(
   })
   res.end(head ? undefined : body)
 }
-
-/** A few lines for the terminal after `site demo-api` started. */
-export function formatDemoApiBanner(api: Pick<DemoApi, 'url'>): string {
-  const { url } = api
-  return [
-    `Demo content API listening on ${url}`,
-    `  initial data  ${url}/?type=834   ${url}/pl?type=834   ${url}/de?type=834`,
-    `  pages         ${url}/about-us   ${url}/pl/o-nas   ${url}/de/ueber-uns`,
-    `  use it        set api.baseUrl to "${url}" in the site config`,
-    '  stop          Ctrl+C',
-  ].join('\n')
-}
