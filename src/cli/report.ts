@@ -89,6 +89,9 @@ function changeLines(changes: BuildSummary['changes']): string[] {
       ? [`  ${mark} … and ${list.length - SUMMARY_MAX_ITEMS} more (--json lists them all)`]
       : []),
   ]
+  // Nothing to compare with (a first build): a list of every page says nothing.
+  if (added.length && !changed.length && !removed.length && !unchanged && !changes.slugs.length)
+    return [`Changes: every page is new (${added.length}); no previous output to compare with`]
   return [
     `Changes: ${added.length} added, ${changed.length} changed, ${removed.length} removed, ${unchanged} unchanged`,
     ...paths('+', added),

@@ -31,6 +31,15 @@ describe('build summary', () => {
     expect(text).toContain('Output: /out')
   })
 
+  it('lists no pages on a first build, where every page is new', () => {
+    const added = ['/', '/de', '/pl']
+    const text = formatSummary(
+      result({ changes: { pages: { added, changed: [], removed: [], unchanged: 0 }, slugs: [] } }),
+    )
+    expect(text).toContain('Changes: every page is new (3); no previous output to compare with')
+    expect(text).not.toContain('  + /')
+  })
+
   it('says what changed since the previous output, and what --only did (issue 12, item 5)', () => {
     const text = formatSummary(
       result({
