@@ -80,6 +80,19 @@ function trackingBody(boot: BootState): string {
   return `<noscript><iframe src="${src}" height="0" width="0" style="display:none;visibility:hidden" title="Google Tag Manager"></iframe></noscript>`
 }
 
+/** The `<style>` elements of a bundle's inline styles, made once per bundle (every page of a build shares them). */
+const styleCache = new WeakMap<readonly string[], string[]>()
+function styleElements(inlineStyles: readonly string[] | undefined): string[] {
+  if (!inlineStyles) return []
+  let elements = styleCache.get(inlineStyles)
+  if (!elements) {
+    // CSS text cannot end the element early: `</style` is written `<\/style` (a CSS escape of the same text).
+    elements = inlineStyles.map((css) => `<style>${css.replace(/<\/(style)/gi, '<\\/$1')}</style>`)
+    styleCache.set(inlineStyles, elements)
+  }
+  return elements
+}
+
 export interface DocumentInput {
   result: RenderResult
   boot: BootState
@@ -99,8 +112,7 @@ export function renderDocument({ result, boot, assets, preloads, bootJson }: Doc
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     ...result.head.map(headTag),
-    // CSS text cannot end the element early: `</style` is written `<\/style` (a CSS escape of the same text).
-    ...(assets.inlineStyles ?? []).map((css) => `<style>${css.replace(/<\/(style)/gi, '<\\/$1')}</style>`),
+    ...styleElements(assets.inlineStyles),
     ...assets.styles.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
     // The client is fetched at low priority: the page is whole without it (prerendered), so the document,
     // its images and its first paint go first, and hydration follows (issue 14: first paint on slow networks).
