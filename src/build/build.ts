@@ -5,6 +5,7 @@
  * only when no path failed.
  */
 import { missingTemplateNotes } from '../render/missing-templates.js'
+import { compareStrings } from '../shared/values.js'
 import { summarizePageChanges } from './changes.js'
 import { type OnlyReport, planOnly, readOnlyOption } from './only.js'
 import {
@@ -109,18 +110,17 @@ async function finish(
     await applyToOutput(output, { written: writer.written(), removed })
   }
   const { files, bytes, kept } = writer.stats()
-  const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
   return {
     buildId: input.manifest.id,
     outDir: run.outDir,
     pages: {
       total: state.facts.length,
       byLocale: { ...state.pagesByLocale },
-      paths: state.facts.map((f) => f.path).sort(compare),
+      paths: state.facts.map((f) => f.path).sort(compareStrings),
     },
-    redirects: [...state.redirects].sort((a, b) => compare(a.from, b.from)),
-    failures: [...state.failures].sort((a, b) => compare(a.path, b.path)),
-    skipped: [...state.skipped].sort((a, b) => compare(a.item, b.item) || compare(a.reason, b.reason)),
+    redirects: [...state.redirects].sort((a, b) => compareStrings(a.from, b.from)),
+    failures: [...state.failures].sort((a, b) => compareStrings(a.path, b.path)),
+    skipped: [...state.skipped].sort((a, b) => compareStrings(a.item, b.item) || compareStrings(a.reason, b.reason)),
     notes: [...state.notes, ...missingTemplateNotes(state.missingTemplates)],
     missingTemplates: state.missingTemplates.list(),
     bytesWritten: bytes,

@@ -4,9 +4,8 @@
  * and how many stayed as they were.
  */
 import { toHtmlFile, toPayloadFile } from '../shared/url.js'
+import { compareStrings } from '../shared/values.js'
 import type { PageChanges } from './types.js'
-
-const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
 /**
  * Example: previous ['/a', '/b'], now ['/b', '/c'], '/b/index.html' written ->
@@ -34,6 +33,6 @@ export function summarizePageChanges(input: {
     else changes.unchanged += 1
   }
   for (const path of before) if (!now.has(path)) changes.removed.push(path)
-  for (const list of [changes.added, changes.changed, changes.removed]) list.sort(compare)
+  for (const list of [changes.added, changes.changed, changes.removed]) list.sort(compareStrings)
   return changes
 }

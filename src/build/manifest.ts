@@ -7,10 +7,10 @@
  */
 import { createHash } from 'node:crypto'
 import { buildMetaFile, LATEST_MANIFEST_FILE, SITE_DIR } from '../shared/layout.js'
+import { compareStrings } from '../shared/values.js'
 import type { BuildManifest } from './types.js'
 
 const sortUnique = (paths: Iterable<string>): string[] => [...new Set(paths)].sort()
-const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
 /** The manifests' own folder: its files are left out of the build id. */
 const BUILDS_DIR = `${SITE_DIR}/builds/`
@@ -21,7 +21,7 @@ const BUILDS_DIR = `${SITE_DIR}/builds/`
  * styles or the engine's client code changes; builds that change only content keep it.
  */
 export function clientVersionOf(files: ReadonlyArray<{ path: string }>): string {
-  const names = files.map((f) => f.path).sort(compare)
+  const names = files.map((f) => f.path).sort(compareStrings)
   return createHash('sha256').update(names.join('\n')).digest('hex').slice(0, 12)
 }
 
@@ -32,7 +32,7 @@ export function clientVersionOf(files: ReadonlyArray<{ path: string }>): string 
  */
 export function buildIdOf(outputs: ReadonlyMap<string, string>): string {
   const digest = createHash('sha256')
-  for (const path of [...outputs.keys()].sort(compare)) {
+  for (const path of [...outputs.keys()].sort(compareStrings)) {
     if (path.startsWith(BUILDS_DIR)) continue
     digest.update(`${path}\0${outputs.get(path)}\n`)
   }

@@ -10,6 +10,7 @@ import { escapeHtml } from '../shared/escape.js'
 import { SITEMAP_FILE, sitemapPartFile } from '../shared/layout.js'
 import type { PageData } from '../shared/types.js'
 import { toSiteUrl } from '../shared/url.js'
+import { compareStrings } from '../shared/values.js'
 import type { PageFact } from './types.js'
 
 /** The sitemap protocol's limit of URLs per file; past it, an index points at numbered files. */
@@ -26,7 +27,7 @@ export interface SitemapLimits {
 }
 
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n'
-const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
+const byPath = (a: { path: string }, b: { path: string }) => compareStrings(a.path, b.path)
 
 /**
  * The small facts the sitemap needs of a page; its data can then be dropped. Its alternates
@@ -44,8 +45,6 @@ export function toPageFact(options: {
   if (urls.elsewhere !== undefined) fact.canonical = urls.elsewhere
   return fact
 }
-
-export { toSiteUrl }
 
 function renderUrl(fact: PageFact, indexable: ReadonlySet<string>, baseUrl: string | undefined): string {
   const alternates = fact.alternates

@@ -14,7 +14,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { ResolvedSite } from '../config/types.js'
-import { isRecord } from '../shared/values.js'
+import { compareStrings, isRecord } from '../shared/values.js'
 import type { PageRecord } from './types.js'
 
 /** The store's format; a store of another format is not read (the build starts from scratch). */
@@ -99,7 +99,6 @@ export function configDigest(site: ResolvedSite): string {
 /** The engine's identity in the store: its version plus a digest of its own code (see currentEngine in previous.ts). */
 export const engineId = (version: string, codeDigest: string): string => `${version}+${codeDigest}`
 
-const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 /** Parts of about this many pages are yielded at once. */
 const PAGES_PER_PART = 500
 
@@ -108,7 +107,7 @@ const PAGES_PER_PART = 500
  * the same content write the same bytes.
  */
 export function* renderStoreParts(store: BuildStore): Iterable<string> {
-  const pages = [...store.pages].sort((a, b) => compare(a.path, b.path))
+  const pages = [...store.pages].sort((a, b) => compareStrings(a.path, b.path))
   const index = new Map(pages.map((page, i) => [page.path, i]))
   const extra: string[] = []
   const indexOf = (path: string): number => {
@@ -134,8 +133,8 @@ export function* renderStoreParts(store: BuildStore): Iterable<string> {
   const { pages: _pages, files, ...head } = store
   const sortedHead: StoreHead = {
     ...head,
-    redirects: [...head.redirects].sort((a, b) => compare(a.from, b.from)),
-    notFound: [...head.notFound].sort((a, b) => compare(a.path, b.path)),
+    redirects: [...head.redirects].sort((a, b) => compareStrings(a.from, b.from)),
+    notFound: [...head.notFound].sort((a, b) => compareStrings(a.path, b.path)),
   }
   // pages first: the paths their links name beyond the pages are known once they are written
   yield `${JSON.stringify(sortedHead).slice(0, -1)},"pages":[`
@@ -151,7 +150,7 @@ export function* renderStoreParts(store: BuildStore): Iterable<string> {
       .slice(i, i + PAGES_PER_PART)
       .map((p) => JSON.stringify(p))
       .join(',')}`
-  const sortedFiles = [...files].sort(([a], [b]) => compare(a, b))
+  const sortedFiles = [...files].sort(([a], [b]) => compareStrings(a, b))
   yield `],"files":${JSON.stringify(Object.fromEntries(sortedFiles))}}\n`
 }
 
