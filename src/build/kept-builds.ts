@@ -4,12 +4,7 @@
  * later deploys. A build counts when it changed content-hashed files: consecutive builds with
  * the same ones (content-only publishes that left navigation alone) are one entry.
  */
-import { ASSETS_DIR, SITE_DIR } from '../shared/layout.js'
 import type { StoredBuild } from './store.js'
-
-/** True for a file whose name is its content hash: scripts, styles and their assets, initial data. */
-export const isContentHashedFile = (path: string): boolean =>
-  path.startsWith(`${ASSETS_DIR}/`) || path.startsWith(`${SITE_DIR}/data/`)
 
 const sameFiles = (a: readonly string[], b: readonly string[]): boolean =>
   a.length === b.length && a.every((file, i) => file === b[i])

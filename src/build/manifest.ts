@@ -6,14 +6,11 @@
  * the client bundle, so two builds of the same content write the same manifests.
  */
 import { createHash } from 'node:crypto'
-import { buildMetaFile, LATEST_MANIFEST_FILE, SITE_DIR } from '../shared/layout.js'
+import { BUILDS_DIR, buildMetaFile, LATEST_MANIFEST_FILE } from '../shared/layout.js'
 import { compareStrings } from '../shared/values.js'
 import type { BuildManifest } from './types.js'
 
 const sortUnique = (paths: Iterable<string>): string[] => [...new Set(paths)].sort()
-
-/** The manifests' own folder: its files are left out of the build id. */
-const BUILDS_DIR = `${SITE_DIR}/builds/`
 
 /**
  * The version of the client code: a digest of the client bundle's file names, which are
@@ -33,7 +30,8 @@ export function clientVersionOf(files: ReadonlyArray<{ path: string }>): string 
 export function buildIdOf(outputs: ReadonlyMap<string, string>): string {
   const digest = createHash('sha256')
   for (const path of [...outputs.keys()].sort(compareStrings)) {
-    if (path.startsWith(BUILDS_DIR)) continue
+    // the manifests' own folder is left out of the id (the manifests name it)
+    if (path.startsWith(`${BUILDS_DIR}/`)) continue
     digest.update(`${path}\0${outputs.get(path)}\n`)
   }
   return digest.digest('hex').slice(0, 16)

@@ -9,7 +9,7 @@ import { rmSync } from 'node:fs'
 import { lstat, mkdir, readdir, rename, rmdir, unlink } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path'
 import { errors } from '../errors.js'
-import { ASSETS_DIR, BUILD_STORE_FILE, LATEST_MANIFEST_FILE, SITE_DIR } from '../shared/layout.js'
+import { BUILD_STORE_FILE, BUILDS_DIR, isContentHashedFile, LATEST_MANIFEST_FILE } from '../shared/layout.js'
 import { resolveInside } from './write.js'
 
 export interface OutputFolders {
@@ -156,8 +156,8 @@ export async function swapInOutput({ outDir, tempDir, oldDir: old }: OutputFolde
 function commitRank(path: string): number {
   if (path === BUILD_STORE_FILE) return 4
   if (path === LATEST_MANIFEST_FILE) return 3
-  if (path.startsWith(`${SITE_DIR}/builds/`)) return 2
-  if (path.startsWith(`${ASSETS_DIR}/`) || path.startsWith(`${SITE_DIR}/data/`)) return 0
+  if (path.startsWith(`${BUILDS_DIR}/`)) return 2
+  if (isContentHashedFile(path)) return 0
   return 1
 }
 

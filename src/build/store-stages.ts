@@ -3,9 +3,9 @@
  * runs them after the site files: keep the content-hashed files of earlier builds, then (after
  * the manifests) write the store the next build starts from.
  */
-import { BUILD_STORE_FILE } from '../shared/layout.js'
+import { BUILD_STORE_FILE, isContentHashedFile } from '../shared/layout.js'
 import { getLocaleFromPath, toHtmlFile, toPayloadFile } from '../shared/url.js'
-import { isContentHashedFile, planKeptBuilds } from './kept-builds.js'
+import { planKeptBuilds } from './kept-builds.js'
 import { type PreviousOutput, pageOfFile } from './previous.js'
 import type { BuildRun } from './run.js'
 import type { SlugChange } from './slug-history.js'

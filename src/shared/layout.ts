@@ -22,23 +22,34 @@ export const ASSETS_DIR = `${SITE_DIR}/assets`
 /** URL prefix of ASSETS_DIR, with the trailing slash: `/_site/assets/`. */
 export const ASSETS_URL = `/${ASSETS_DIR}/`
 
-/** `{ id, timestamp }` of the newest build, polled by open tabs (SPEC point 7). */
-export const LATEST_MANIFEST_FILE = `${SITE_DIR}/builds/latest.json`
+/** Content-hashed data a build writes (each locale's initial data; cached for a year). */
+export const DATA_DIR = `${SITE_DIR}/data`
+
+/**
+ * True for a file of the output whose name is its content hash: scripts, styles and their assets,
+ * initial data. Such a file never changes; a build keeps those of earlier builds for open tabs.
+ */
+export const isContentHashedFile = (path: string): boolean =>
+  path.startsWith(`${ASSETS_DIR}/`) || path.startsWith(`${DATA_DIR}/`)
+
+/** The build manifests and the build store. */
+export const BUILDS_DIR = `${SITE_DIR}/builds`
+/** `{ id, clientVersion }` of the newest build, polled by open tabs (SPEC point 7). */
+export const LATEST_MANIFEST_FILE = `${BUILDS_DIR}/latest.json`
 export const LATEST_MANIFEST_URL = `/${LATEST_MANIFEST_FILE}`
 /** The manifest of one build: `_site/builds/meta/<id>.json`. */
-export const buildMetaFile = (buildId: string): string => `${SITE_DIR}/builds/meta/${buildId}.json`
+export const buildMetaFile = (buildId: string): string => `${BUILDS_DIR}/meta/${buildId}.json`
 export const buildMetaUrl = (buildId: string): string => `/${buildMetaFile(buildId)}`
 /**
  * The build store: what a build leaves for the next one (pages, uids, links, file hashes; public
  * facts only), written last, read first (src/build/store.ts).
  */
-export const BUILD_STORE_FILE = `${SITE_DIR}/builds/state.json`
+export const BUILD_STORE_FILE = `${BUILDS_DIR}/state.json`
 
 /** A locale's initial data in a build, named by its content hash: ('pl', '1a2b') -> `_site/data/initial-pl-1a2b.json`. */
-export const initialDataFile = (locale: string, hash: string): string =>
-  `${SITE_DIR}/data/initial-${locale}-${hash}.json`
+export const initialDataFile = (locale: string, hash: string): string => `${DATA_DIR}/initial-${locale}-${hash}.json`
 /** A locale's live initial data in preview (no hash: it is fetched anew): `/_site/data/initial-pl.json`. */
-export const liveInitialDataUrl = (locale: string): string => `/${SITE_DIR}/data/initial-${locale}.json`
+export const liveInitialDataUrl = (locale: string): string => `/${DATA_DIR}/initial-${locale}.json`
 /** The locale of a live initial data URL (`/_site/data/initial-pl.json`, also `initial-pl.<tag>.json`); undefined for others. */
 export const localeOfLiveInitialDataUrl = (pathname: string): string | undefined =>
   LIVE_INITIAL_DATA_RE.exec(pathname)?.[1]

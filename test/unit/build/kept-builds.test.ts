@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { isContentHashedFile, planKeptBuilds } from '../../../src/build/kept-builds.js'
+import { planKeptBuilds } from '../../../src/build/kept-builds.js'
+import { isContentHashedFile } from '../../../src/shared/layout.js'
 
 const build = (id: string, files: string[]) => ({ id, clientVersion: `c-${id}`, files })
 
