@@ -6,7 +6,9 @@
  */
 import type { BuildResult } from '../index.js'
 
-type Source = Pick<BuildResult['failures'][number], 'from' | 'pageUid' | 'elementUid'>
+type Failure = BuildResult['failures'][number]
+type Skipped = BuildResult['skipped'][number]
+type Source = Pick<Failure, 'from' | 'pageUid' | 'elementUid'>
 
 /** `[from /about; page uid 12; content element uid 34]`, with what is known; '' when nothing is. */
 export function formatSource(source: Source): string {
@@ -18,14 +20,18 @@ export function formatSource(source: Source): string {
   return parts.length ? ` [${parts.join('; ')}]` : ''
 }
 
+/** What failed, with what and where: `/careers 404: broken link… [from /; page uid 1]` (stderr lines and annotations). */
+export const describeFailure = (f: Failure): string => `${f.path} ${f.status}: ${f.reason}${formatSource(f)}`
+
+/** What was skipped, why and where: `/gone 404: broken link in content… [from /a]`; the status when there is one. */
+export const describeSkipped = (s: Skipped): string =>
+  `${s.item}${s.status === undefined ? '' : ` ${s.status}`}: ${s.reason}${formatSource(s)}`
+
 /** The lines, failures first, then skipped items, then notes. Not yet escaped for the terminal. */
 export function formatDiagnostics(result: Pick<BuildResult, 'failures' | 'skipped' | 'notes'>): string[] {
   return [
-    ...result.failures.map((f) => `error ${f.kind} ${f.path} ${f.status}: ${f.reason}${formatSource(f)}`),
-    ...result.skipped.map(
-      (s) =>
-        `warning ${s.kind} ${s.item}${s.status === undefined ? '' : ` ${s.status}`}: ${s.reason}${formatSource(s)}`,
-    ),
+    ...result.failures.map((f) => `error ${f.kind} ${describeFailure(f)}`),
+    ...result.skipped.map((s) => `warning ${s.kind} ${describeSkipped(s)}`),
     ...result.notes.map((note) => `note: ${note}`),
   ]
 }

@@ -5,7 +5,7 @@
  * as the workflow command's own syntax (or Markdown) wants it.
  */
 import type { BuildResult } from '../index.js'
-import { formatSource } from './diagnostics.js'
+import { describeFailure, describeSkipped } from './diagnostics.js'
 import { toTerminalLine } from './terminal.js'
 
 /** Rows of each table of the step summary (GitHub keeps at most 1 MiB of it); `--json` has them all. */
@@ -30,14 +30,10 @@ const isBrokenLink = (item: Skipped): boolean => item.kind === 'BROKEN_CONTENT_L
 /** One workflow command a line: `::error title=BROKEN_NAV_LINK::/careers 404: broken link… [from /; page uid 1]`. */
 export function formatAnnotations(result: Pick<BuildResult, 'failures' | 'skipped'>): string[] {
   return [
-    ...result.failures.map((f) =>
-      annotation('error', `site build: ${f.kind}`, `${f.path} ${f.status}: ${f.reason}${formatSource(f)}`),
-    ),
+    ...result.failures.map((f) => annotation('error', `site build: ${f.kind}`, describeFailure(f))),
     ...result.skipped
       .filter(isBrokenLink)
-      .map((s) =>
-        annotation('warning', `site build: ${s.kind}`, `${s.item} ${s.status ?? ''}: ${s.reason}${formatSource(s)}`),
-      ),
+      .map((s) => annotation('warning', `site build: ${s.kind}`, describeSkipped(s))),
   ]
 }
 
