@@ -111,6 +111,9 @@ export const USAGE_CODES: ReadonlySet<ErrorCode> = new Set([
 
 export const isSiteError = (error: unknown): error is SiteError => error instanceof SiteError
 
+/** The message of anything thrown: an Error's message, anything else as text. */
+export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
+
 /** One problem of a config file: where it is and what was expected. */
 export interface ConfigIssue {
   path: string

@@ -5,7 +5,7 @@
  * record, src/api/answer.ts), so the main thread never parses page JSON.
  */
 import type { ApiClient, RawAnswer } from '../api/client.js'
-import { FetchError } from '../errors.js'
+import { FetchError, messageOf } from '../errors.js'
 import type { BuildFailure } from './types.js'
 
 /** An API error as the build lists it. */
@@ -24,7 +24,7 @@ export function toApiFailure(error: unknown): ApiFailure {
   return {
     kind: 'API_NETWORK',
     status: 500,
-    reason: `API error: ${error instanceof Error ? error.message : String(error)}`,
+    reason: `API error: ${messageOf(error)}`,
   }
 }
 

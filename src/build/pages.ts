@@ -6,10 +6,12 @@
  * reuse.ts) a path the plan does not ask of the API is kept as the previous build
  * wrote it, or rendered again from the payload it kept.
  */
+
 import { readFile } from 'node:fs/promises'
 import type { LimitFunction } from 'p-limit'
 import type { ApiClient } from '../api/client.js'
 import type { ResolvedSite } from '../config/types.js'
+import { messageOf } from '../errors.js'
 import { redirectPayload } from '../render/payload.js'
 import { checkRedirectTarget } from '../shared/redirect-target.js'
 import { getLocaleFromPath, toHtmlFile, toPayloadFile, toSiteUrl } from '../shared/url.js'
@@ -91,7 +93,6 @@ function toRecord(p: PagePipeline, output: Extract<PageOutput, { type: 'page' }>
     links: toLinks(paths),
   }
 }
-const message = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 
 const FETCH: PathSource = { type: 'fetch' }
 
@@ -181,7 +182,7 @@ async function writeFiles(p: PagePipeline, path: string, files: PageFile[], page
     )
     return true
   } catch (error) {
-    p.state.fail({ kind: 'WRITE_FAILED', path, status: 500, reason: `write error: ${message(error)}`, pageUid })
+    p.state.fail({ kind: 'WRITE_FAILED', path, status: 500, reason: `write error: ${messageOf(error)}`, pageUid })
     return false
   } finally {
     p.state.time('writeMs', elapsed(started))
@@ -204,7 +205,7 @@ async function renderJob(p: PagePipeline, job: PageJob): Promise<PageOutput> {
       type: 'failed',
       kind: 'RENDER_FAILED',
       status: 500,
-      reason: `render error: ${message(error)}`,
+      reason: `render error: ${messageOf(error)}`,
       renderMs: 0,
     }
   }

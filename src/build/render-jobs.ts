@@ -3,8 +3,10 @@
  * with no I/O. They run in the main thread or in a render worker alike
  * (render-pool.ts); only plain data goes in and comes out.
  */
+
 import { readPageAnswer } from '../api/answer.js'
 import type { RawAnswer } from '../api/client.js'
+import { messageOf } from '../errors.js'
 import type { PageRenderer } from '../render/renderer.js'
 import type { DataProblem, TemplateFallback } from '../shared/contract.js'
 import type { PageData } from '../shared/types.js'
@@ -151,7 +153,7 @@ const renderFailure = (error: unknown, renderMs: () => number, pageUid?: number)
   kind: 'RENDER_FAILED',
   status: 500,
   ...(pageUid === undefined ? {} : { pageUid }),
-  reason: `render error: ${error instanceof Error ? error.message : String(error)}`,
+  reason: `render error: ${messageOf(error)}`,
   renderMs: renderMs(),
 })
 

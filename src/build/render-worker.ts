@@ -3,7 +3,7 @@
  * render jobs the main thread posts, one at a time.
  */
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads'
-import { isSiteError } from '../errors.js'
+import { isSiteError, messageOf } from '../errors.js'
 import { loadRenderer, type PageRenderer } from '../render/renderer.js'
 import { type JobContext, runNotFoundJob, runPageJob } from './render-jobs.js'
 import type { FromWorker, ToWorker } from './render-pool.js'
@@ -19,7 +19,7 @@ async function serve(port: MessagePort, root: string): Promise<void> {
     send({
       type: 'load-failed',
       code,
-      message: error instanceof Error ? error.message : String(error),
+      message: messageOf(error),
       hint: isSiteError(error) ? error.hint : undefined,
     })
     port.close()
@@ -53,7 +53,7 @@ async function serve(port: MessagePort, root: string): Promise<void> {
       }
       port.postMessage({ type: 'done', id: message.id, output } satisfies FromWorker, transfer)
     } catch (error) {
-      send({ type: 'done', id: message.id, error: error instanceof Error ? error.message : String(error) })
+      send({ type: 'done', id: message.id, error: messageOf(error) })
     }
   })
   send({ type: 'ready' })

@@ -4,15 +4,13 @@
  * reported; an error anywhere else (layout, header, footer) fails the render.
  */
 import { renderToString } from 'react-dom/server'
-import { SiteError } from '../errors.js'
+import { messageOf, SiteError } from '../errors.js'
 import { buildHead, getBodyClass } from '../runtime/head.js'
 import { getHtmlAttrs, type RenderTrace, SiteApp } from '../runtime/index.js'
 import type { DataProblem, RenderResult, RenderState, TemplateRegistry } from '../shared/contract.js'
 
 /** Give up after skipping this many throwing elements: beyond that the templates are broken, not the data. */
 const MAX_SKIPPED_ELEMENTS = 25
-
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 
 export function renderPage(state: RenderState, registry: TemplateRegistry): RenderResult {
   const skip = new Set<number>()

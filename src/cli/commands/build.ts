@@ -1,5 +1,5 @@
 import { appendFile } from 'node:fs/promises'
-import { isSiteError } from '../../errors.js'
+import { isSiteError, messageOf } from '../../errors.js'
 import type { BuildResult } from '../../index.js'
 import { formatDiagnostics } from '../diagnostics.js'
 import { handleError } from '../exit.js'
@@ -57,7 +57,7 @@ async function writeDiagnostics(result: BuildResult, env: Record<string, string 
   try {
     await appendFile(summaryFile, formatStepSummary(result))
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error)
+    const reason = messageOf(error)
     process.stderr.write(`${toTerminalLine(`note: the step summary was not written to ${summaryFile}: ${reason}`)}\n`)
   }
 }
