@@ -24,7 +24,7 @@ import type { RenderService } from './render-pool.js'
 import type { PathSource, ReusePlan } from './reuse.js'
 import type { BuildState } from './state.js'
 import type { PageRecord } from './types.js'
-import { type FileWriter, resolveInside } from './write.js'
+import { byteLengthOf, type FileWriter, resolveInside } from './write.js'
 
 export interface PagePipeline {
   render: RenderService
@@ -51,8 +51,6 @@ export interface PagePipeline {
 }
 
 const elapsed = (since: number): number => performance.now() - since
-const byteLength = (contents: string | Uint8Array): number =>
-  typeof contents === 'string' ? Buffer.byteLength(contents) : contents.byteLength
 
 /** The paths a page links to, each once, by where they were found. */
 export function toLinks(paths: readonly DiscoveredPath[]): PageRecord['links'] {
@@ -229,7 +227,7 @@ async function buildPage(p: PagePipeline, job: PageJob): Promise<DiscoveredPath[
   }
   const html = output.files.find((file) => file.path === toHtmlFile(job.path))
   // A file handed back without contents has the bytes of the previous output's, which was within the limit.
-  const htmlBytes = html?.contents === undefined ? 0 : byteLength(html.contents)
+  const htmlBytes = html?.contents === undefined ? 0 : byteLengthOf(html.contents)
   if (htmlBytes > p.maxPageBytes) {
     p.stopCrawl()
     p.state.fail({

@@ -44,6 +44,10 @@ export interface FileWriterOptions {
   previous?: (path: string) => string | undefined
 }
 
+/** Bytes a file's contents take on disk (UTF-8 for text). */
+export const byteLengthOf = (contents: string | Uint8Array): number =>
+  typeof contents === 'string' ? Buffer.byteLength(contents) : contents.byteLength
+
 const MAX_RELATIVE_PATH_LENGTH = 4096
 /** writeParts collects parts up to this size before each write. */
 const PART_BATCH_BYTES = 256 * 1024
@@ -125,7 +129,7 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
       if (record(path, hash ?? hashContents(contents))) return 0
       await ensureDir(dirname(target))
       await writeFileFast(target, contents)
-      return count(path, typeof contents === 'string' ? Buffer.byteLength(contents) : contents.byteLength)
+      return count(path, byteLengthOf(contents))
     },
     async writeParts(path, parts) {
       const target = resolveInside(base, path)
