@@ -175,10 +175,10 @@ export async function applyToOutput(
 ): Promise<void> {
   const written = [...new Set(changes.written)].sort((a, b) => commitRank(a) - commitRank(b))
   // Any change changes the store (it holds every file's hash); nothing written and nothing removed: nothing to do.
-  if (written.includes(BUILD_STORE_FILE)) await unlink(resolveInside(outDir, BUILD_STORE_FILE)).catch(() => undefined)
+  const storeWritten = written.includes(BUILD_STORE_FILE)
+  if (storeWritten) await unlink(resolveInside(outDir, BUILD_STORE_FILE)).catch(() => undefined)
   const made = new Set<string>()
-  const removedLast = (path: string) => commitRank(path) === 4
-  for (const path of written.filter((p) => !removedLast(p))) await moveIn(path)
+  for (const path of written) if (path !== BUILD_STORE_FILE) await moveIn(path)
   const emptied = new Set<string>()
   for (const path of changes.removed) {
     const target = resolveInside(outDir, path)
@@ -187,7 +187,7 @@ export async function applyToOutput(
   }
   // deepest first; a folder that still holds something stays
   for (const dir of [...emptied].sort((a, b) => b.length - a.length)) await rmdir(dir).catch(() => undefined)
-  for (const path of written.filter(removedLast)) await moveIn(path)
+  if (storeWritten) await moveIn(BUILD_STORE_FILE)
   removeTree(tempDir)
 
   async function moveIn(path: string): Promise<void> {
