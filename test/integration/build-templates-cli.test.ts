@@ -4,13 +4,13 @@
  * workers) meets it first, and whatever the API does meanwhile (here: refuses connections).
  */
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
 import { REPO_ROOT } from './build-helpers.js'
 import { runSite } from './cli-helpers.js'
+import { closedPort } from './ports.js'
 
 const RUNS = 5
 const BROKEN = 'export default function Text() {\n  const x =\n  return <p>{x</p>\n}\n'
@@ -19,15 +19,6 @@ let api: DemoApi
 let project: string
 /** A loopback origin nothing listens on: every API request is refused at once. */
 let refusing: string
-
-/** A port that was free a moment ago (a server bound to it, then closed). */
-async function closedPort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
-  const { port } = server.address() as { port: number }
-  await new Promise<void>((done) => server.close(() => done()))
-  return port
-}
 
 beforeAll(async () => {
   api = await startDemoApi({ port: 0 })

@@ -3,23 +3,14 @@
  * issue 13 (items 1, 8, 9) and issue 15 (item 3). Handler tests: a Request in, a Response out.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { UserConfig } from '../../src/config/types.js'
 import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
 import type { TemplateRegistry } from '../../src/shared/contract.js'
+import { closedPort } from './ports.js'
 import { DEMO_OPTIONS, loadTestRegistry, makeHandler, readBoot } from './preview-helpers.js'
-
-/** A loopback port nothing listens on (taken, then freed). */
-async function closedPort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
-  const { port } = server.address() as { port: number }
-  await new Promise<void>((done) => server.close(() => done()))
-  return port
-}
 
 let cacheDir: string
 let registry: TemplateRegistry
