@@ -185,8 +185,9 @@ async function runBench() {
     const small = await startDemoApi({ port: 0, generate: { pagesPerLocale: 1 } })
     const fixed = await runSiteBuild(['--api', small.url, '--out', join(workDir, 'fixed')])
     await small.close()
-    const store = JSON.parse(await readFile(join(cpuOut, '_site/builds/state.json'), 'utf8'))
-    const paths = store.paths.slice(0, store.pages.length)
+    // the build state (JSON Lines): a first line with the counts, then the paths, the pages' own first
+    const [stateHead, ...lines] = (await readFile(join(cpuOut, '_site/builds/state.jsonl'), 'utf8')).split('\n')
+    const paths = lines.slice(0, JSON.parse(stateHead).pages).map((line) => JSON.parse(line))
     const loop = await runReferenceLoop({ apiUrl: api.url, outDir: join(workDir, 'loop'), paths })
     const pages = full.summary.pages.total
     const perPage = (full.cpuMs - fixed.cpuMs) / (pages - fixed.summary.pages.total)

@@ -54,7 +54,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   run.logger.info(`Building ${run.site.i18n.locales.join(', ')} from ${run.site.api.baseUrl} into ${run.outDir}`)
   const render = createRenderService(run, options) // render workers load the templates while the rest starts
   try {
-    const lookup = await loadPrevious(run.outDir, contents)
+    const lookup = await loadPrevious(run.outDir, contents, run.pool)
     const previous = lookup.type === 'found' ? lookup.previous : undefined
     const engine = currentEngine()
     const output = await createTempOutput(run.outDir)
@@ -114,9 +114,9 @@ async function finish(
     buildId: input.manifest.id,
     outDir: run.outDir,
     pages: {
-      total: state.facts.length,
+      total: state.pages.size,
       byLocale: { ...state.pagesByLocale },
-      paths: state.facts.map((f) => f.path).sort(compareStrings),
+      paths: [...state.pages.paths()].sort(compareStrings),
     },
     redirects: [...state.redirects].sort((a, b) => compareStrings(a.from, b.from)),
     failures: [...state.failures].sort((a, b) => compareStrings(a.path, b.path)),
@@ -128,8 +128,8 @@ async function finish(
     filesKept: kept,
     changes: {
       pages: summarizePageChanges({
-        previous: previous?.pages.keys(),
-        pages: state.facts.map((f) => f.path),
+        previous: previous?.pages.paths(),
+        pages: state.pages.paths(),
         written: writer.written(),
         moved: input.slugs,
       }),

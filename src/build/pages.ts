@@ -46,7 +46,7 @@ export interface PagePipeline {
   reuse?: ReusePlan
   /** The previous output the plan's kept pages are read from. */
   outDir: string
-  /** The build's one string per path (see createPathPool). */
+  /** The build's one string per path (see BuildRun.pool). */
   intern: (path: string) => string
 }
 
@@ -60,36 +60,11 @@ export function toLinks(paths: readonly DiscoveredPath[]): PageRecord['links'] {
   return { nav: [...nav], content: [...content] }
 }
 
-/**
- * One string per path for the whole build: every page's record and every link the crawl keeps
- * name a path by the same string. A page's answer arrives from its render worker with its own
- * copies, and a site of 30,000 pages has some 400,000 links and alternates (tens of megabytes).
- */
-export function createPathPool(): (path: string) => string {
-  const pool = new Map<string, string>()
-  return (path) => {
-    const known = pool.get(path)
-    if (known !== undefined) return known
-    pool.set(path, path)
-    return path
-  }
-}
-
-/** A rendered page as the build keeps it: its paths pooled, one shape for every record. */
+/** A rendered page as the build keeps it (the crawl keeps its links' paths: they are pooled). */
 function toRecord(p: PagePipeline, output: Extract<PageOutput, { type: 'page' }>): PageRecord {
   const { fact } = output
-  const { intern } = p
-  const paths = output.paths.map((d) => ({ ...d, path: intern(d.path), from: intern(d.from) }))
-  output.paths = paths
-  return {
-    path: intern(fact.path),
-    locale: fact.locale,
-    noIndex: fact.noIndex,
-    alternates: fact.alternates.map((a) => ({ hreflang: intern(a.hreflang), path: intern(a.path) })),
-    canonical: fact.canonical,
-    uid: output.uid,
-    links: toLinks(paths),
-  }
+  output.paths = output.paths.map((d) => ({ ...d, path: p.intern(d.path), from: p.intern(d.from) }))
+  return { ...fact, uid: output.uid, links: toLinks(output.paths) }
 }
 
 const FETCH: PathSource = { type: 'fetch' }

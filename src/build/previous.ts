@@ -14,12 +14,13 @@ import { fileURLToPath } from 'node:url'
 import { BUILD_STORE_FILE, LATEST_MANIFEST_FILE, PAYLOAD_FILE } from '../shared/layout.js'
 import { normalizePagePath, toHtmlFile, toPayloadFile } from '../shared/url.js'
 import type { OutDirContents } from './output.js'
-import { engineId, parseStore, type StoredPageRecord, type StoredRedirect, type StoreHead } from './store.js'
+import type { PageTable, StringPool } from './page-table.js'
+import { engineId, parseStore, type StoredRedirect, type StoreHead } from './store.js'
 import { hashContents, resolveInside } from './write.js'
 
 export interface PreviousOutput {
   store: StoreHead
-  pages: Map<string, StoredPageRecord>
+  pages: PageTable
   redirects: Map<string, StoredRedirect>
   /** The content hash of a file of the previous output (the store itself included); undefined for one it has not. */
   hashOf(path: string): string | undefined
@@ -69,24 +70,31 @@ function readLatestId(text: string | undefined): unknown {
   }
 }
 
-/** Reads the previous output's build store, when OUT holds a previous output (see inspectOutDir). */
-export async function loadPrevious(outDir: string, contents: OutDirContents): Promise<PreviousLookup> {
+/**
+ * Reads the previous output's build store, when OUT holds a previous output (see inspectOutDir),
+ * its paths as `pool`'s strings.
+ */
+export async function loadPrevious(
+  outDir: string,
+  contents: OutDirContents,
+  pool?: StringPool,
+): Promise<PreviousLookup> {
   if (contents === 'missing' || contents === 'empty') return { type: 'none', reason: 'there is no previous output' }
   if (contents === 'other') return { type: 'none', reason: 'the output folder held no previous site output' }
-  const text = await readText(resolveInside(outDir, BUILD_STORE_FILE))
-  if (text === undefined)
+  // read as bytes and parsed line by line: never the whole text as one string beside the pages
+  const bytes = await readFile(resolveInside(outDir, BUILD_STORE_FILE)).catch(() => undefined)
+  if (bytes === undefined)
     return {
       type: 'none',
       reason: `the previous output has no ${BUILD_STORE_FILE} (an older site wrote it, or its build stopped while replacing files)`,
     }
-  const parsed = parseStore(text)
+  const storeHash = hashContents(bytes)
+  const parsed = parseStore(bytes, pool)
   if ('reason' in parsed) return { type: 'none', reason: `the previous output is not usable: ${parsed.reason}` }
-  const { pages: list, files, ...store } = parsed.store
+  const { pages, files, ...store } = parsed.store
   const latest = await readText(resolveInside(outDir, LATEST_MANIFEST_FILE))
   if (readLatestId(latest) !== store.id)
     return { type: 'none', reason: `the previous output's ${LATEST_MANIFEST_FILE} names another build than its state` }
-  const storeHash = hashContents(text)
-  const pages = new Map(list.map((page) => [page.path, page]))
   return {
     type: 'found',
     previous: {
@@ -95,11 +103,11 @@ export async function loadPrevious(outDir: string, contents: OutDirContents): Pr
       redirects: new Map(store.redirects.map((r) => [r.from, r])),
       hashOf(path) {
         const page = pageOfFile(path)
-        const record = page && pages.get(page[0])
-        return record ? record.files[page![1]] : path === BUILD_STORE_FILE ? storeHash : files.get(path)
+        if (page && pages.has(page[0])) return pages.fileHash(page[0], page[1])
+        return path === BUILD_STORE_FILE ? storeHash : files.get(path)
       },
       *filePaths() {
-        for (const page of pages.values()) yield* [toHtmlFile(page.path), toPayloadFile(page.path)]
+        for (const path of pages.paths()) yield* [toHtmlFile(path), toPayloadFile(path)]
         yield* files.keys()
         yield BUILD_STORE_FILE
       },

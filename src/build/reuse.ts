@@ -71,9 +71,12 @@ export function createReusePlan(input: {
   clientChanged: boolean
 }): ReusePlan {
   const { previous, only, changedLocales, clientChanged } = input
+  const { pages } = previous
   const pathsOfUid = new Map<number, string[]>()
-  for (const page of previous.pages.values())
-    if (page.uid !== undefined) pathsOfUid.set(page.uid, [...(pathsOfUid.get(page.uid) ?? []), page.path])
+  for (const path of pages.paths()) {
+    const uid = pages.uidOf(path)
+    if (uid !== undefined) pathsOfUid.set(uid, [...(pathsOfUid.get(uid) ?? []), path])
+  }
   const targets = new Set<string>()
   const unknownUids: number[] = []
   for (const uid of only.uids) {
@@ -83,15 +86,12 @@ export function createReusePlan(input: {
   }
   for (const path of only.paths) {
     targets.add(path)
-    const uid = previous.pages.get(path)?.uid
+    const uid = pages.uidOf(path)
     for (const other of uid === undefined ? [] : (pathsOfUid.get(uid) ?? [])) targets.add(other)
   }
+  const targetIds = new Set([...targets].map((path) => pages.pool.id(path)))
   const dependents = new Set<string>()
-  for (const page of previous.pages.values()) {
-    if (targets.has(page.path)) continue
-    if (page.links.nav.some((p) => targets.has(p)) || page.links.content.some((p) => targets.has(p)))
-      dependents.add(page.path)
-  }
+  for (const path of pages.paths()) if (!targets.has(path) && pages.linksToAny(path, targetIds)) dependents.add(path)
   const notFound = new Map(previous.store.notFound.map((n) => [n.path, n.status]))
   return {
     targets,
@@ -99,7 +99,7 @@ export function createReusePlan(input: {
     unknownUids,
     decide(path) {
       if (targets.has(path) || dependents.has(path)) return { type: 'fetch' }
-      const page = previous.pages.get(path)
+      const page = pages.get(path)
       if (page)
         return clientChanged || changedLocales.has(page.locale) ? { type: 'render', page } : { type: 'keep', page }
       const redirect = previous.redirects.get(path)

@@ -9,6 +9,7 @@ import pLimit, { type LimitFunction } from 'p-limit'
 import { type ApiClient, createApiClient } from '../api/client.js'
 import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
 import { errors } from '../errors.js'
+import { StringPool } from './page-table.js'
 import { type BuildState, createBuildState } from './state.js'
 import type { BuildLogger, BuildOptions, BuildProgress } from './types.js'
 
@@ -38,6 +39,11 @@ export interface BuildRun {
   /** Render worker threads (0: render in the main thread). */
   readonly renderThreads: number
   readonly state: BuildState
+  /**
+   * One string per path for the whole build: this build's pages, the previous output's and every link
+   * name a path by the same string (a page's answer arrives from its render worker with its own copies).
+   */
+  readonly pool: StringPool
   readonly logger: BuildLogger
   readonly now: () => number
   /** Aborted when the build is to stop (SIGINT, SIGTERM): see BuildOptions.signal. */
@@ -56,6 +62,7 @@ export function createBuildRun(options: BuildOptions): BuildRun {
   const renderThreads = options.renderThreads ?? Math.max(1, Math.min(availableParallelism() - 1, RENDER_THREADS_MAX))
   if (!Number.isInteger(renderThreads) || renderThreads < 0)
     throw errors.usage(`Render threads must be a whole number of at least 0, got ${renderThreads}`)
+  const pool = new StringPool()
   return {
     startedAt: now(),
     config,
@@ -65,7 +72,8 @@ export function createBuildRun(options: BuildOptions): BuildRun {
     apiSlot: pLimit(concurrency),
     maxPagesInFlight: concurrency * PAGES_IN_FLIGHT_PER_API_SLOT,
     renderThreads,
-    state: createBuildState(site.i18n.locales),
+    state: createBuildState(site.i18n.locales, pool),
+    pool,
     logger: options.logger ?? SILENT,
     now,
     signal: options.signal,

@@ -104,11 +104,13 @@ function splitPages(
  * only), and alternates pointing at either.
  */
 export function planSitemaps(
-  facts: readonly PageFact[],
+  facts: Iterable<PageFact>,
   baseUrl: string | undefined,
   limits: SitemapLimits = {},
 ): SitemapFile[] {
-  const pages = facts.filter((f) => !f.noIndex && f.canonical === undefined).sort(byPath)
+  const pages: PageFact[] = []
+  for (const fact of facts) if (!fact.noIndex && fact.canonical === undefined) pages.push(fact)
+  pages.sort(byPath)
   const indexable = new Set(pages.map((p) => p.path))
   const render = (fact: PageFact) => renderUrl(fact, indexable, baseUrl)
   const chunks = splitPages(pages, render, {

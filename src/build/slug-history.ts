@@ -28,13 +28,16 @@ const keyOf = (uid: number, locale: string): string => `${uid}\u0000${locale}`
 export function planSlugRedirects(input: {
   previousPages: Iterable<PageRecord>
   previousRedirects: Iterable<StoredRedirect>
-  pages: readonly PageRecord[]
+  pages: Iterable<PageRecord>
   /** Paths the CMS serves a redirect at in this build (the crawl reached them). */
   apiRedirects: Iterable<string>
 }): { redirects: SlugChange[]; changes: SlugChange[] } {
   const now = new Map<string, string>()
-  for (const page of input.pages) if (page.uid !== undefined) now.set(keyOf(page.uid, page.locale), page.path)
-  const served = new Set([...input.pages.map((p) => p.path), ...input.apiRedirects])
+  const served = new Set(input.apiRedirects)
+  for (const page of input.pages) {
+    if (page.uid !== undefined) now.set(keyOf(page.uid, page.locale), page.path)
+    served.add(page.path)
+  }
   const redirects = new Map<string, SlugChange>()
   const changes: SlugChange[] = []
   const follow = (from: string, uid: number, locale: string): SlugChange | undefined => {

@@ -16,7 +16,7 @@ import { discoverFromInitialData } from './discover.js'
 import { fetchInitialData, languageNotes, prepareLocaleData } from './initial-data.js'
 import { buildIdOf, clientVersionOf, createManifest, renderManifestFiles } from './manifest.js'
 import { fetchNotFoundBody } from './not-found.js'
-import { buildPath, buildRedirect, createPathPool, type PagePipeline } from './pages.js'
+import { buildPath, buildRedirect, type PagePipeline } from './pages.js'
 import type { PreviousOutput } from './previous.js'
 import { checkCloudflareLimits, renderRedirectsFile } from './redirect.js'
 import { toSkippedItem } from './render-jobs.js'
@@ -183,7 +183,7 @@ export async function crawlPages(
     signal: run.signal,
     reuse: input.reuse,
     outDir: run.outDir,
-    intern: createPathPool(),
+    intern: (path) => run.pool.intern(path),
   }
   const options = { baseUrl: site.baseUrl, locales: site.i18n.locales }
   for (const [locale, data] of input.locales) {
@@ -229,7 +229,7 @@ export async function writeSlugRedirects(
   const plan = planSlugRedirects({
     previousPages: previous.pages.values(),
     previousRedirects: previous.store.redirects,
-    pages: run.state.facts,
+    pages: run.state.pages,
     apiRedirects: run.state.redirects.map((r) => r.from),
   })
   for (const { from, to, locale } of plan.redirects)
@@ -264,7 +264,7 @@ export async function writeSiteFiles(run: BuildRun, writer: FileWriter, inputs: 
     state.notes.push(
       'baseUrl is not set: sitemap.xml and robots.txt use root-relative URLs (set baseUrl for absolute ones)',
     )
-  for (const file of planSitemaps(state.facts, site.baseUrl)) await writer.writeParts(file.path, file.parts())
+  for (const file of planSitemaps(state.pages.facts(), site.baseUrl)) await writer.writeParts(file.path, file.parts())
   const ownRobots = inputs.publicFiles.includes(ROBOTS_FILE)
     ? await readFile(join(publicDir(run), ROBOTS_FILE), 'utf8')
     : undefined
@@ -273,7 +273,7 @@ export async function writeSiteFiles(run: BuildRun, writer: FileWriter, inputs: 
 
 /** `_site/builds/latest.json` and `_site/builds/meta/<id>.json`; last, as the id is a digest of every other file. */
 export async function writeManifests(run: BuildRun, writer: FileWriter, inputs: BuildInputs): Promise<BuildManifest> {
-  const prerendered = [...run.state.facts.map((f) => f.path), ...run.state.redirects.map((r) => r.from)]
+  const prerendered = [...run.state.pages.paths(), ...run.state.redirects.map((r) => r.from)]
   const id = buildIdOf(writer.outputs())
   const manifest = createManifest({ id, clientVersion: inputs.clientVersion, prerendered })
   for (const file of renderManifestFiles(manifest)) await writer.write(file.path, file.contents)

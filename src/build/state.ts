@@ -5,6 +5,7 @@
  */
 import { createMissingTemplates, type MissingTemplates } from '../render/missing-templates.js'
 import type { TemplateFallback } from '../shared/contract.js'
+import { PageTable, type StringPool } from './page-table.js'
 import type { BuildFailure, BuildRedirect, BuildTimings, PageRecord, SkippedItem } from './types.js'
 
 /** A path whose API answer was 404: a failure or a skipped item depending on where it was linked from. */
@@ -14,7 +15,8 @@ export interface NotFoundPath {
 }
 
 export interface BuildState {
-  readonly facts: PageRecord[]
+  /** Every page built or kept, packed (page-table.ts). */
+  readonly pages: PageTable
   readonly failures: BuildFailure[]
   readonly skipped: SkippedItem[]
   readonly redirects: BuildRedirect[]
@@ -39,13 +41,14 @@ const MAX_ITEM_LENGTH = 200
 
 const clip = (text: string): string => (text.length > MAX_ITEM_LENGTH ? `${text.slice(0, MAX_ITEM_LENGTH)}…` : text)
 
-export function createBuildState(locales: readonly string[]): BuildState {
+/** `pool`: the build's one string per path, shared with the previous output's pages (see BuildRun.pool). */
+export function createBuildState(locales: readonly string[], pool?: StringPool): BuildState {
   const pagesByLocale = Object.fromEntries(locales.map((l) => [l, 0]))
   const timings: BuildTimings = { apiWaitMs: 0, renderMs: 0, writeMs: 0 }
   // the same refused link in a menu on every page is listed once, with the first page that had it
   const skippedKeys = new Set<string>()
   const state: BuildState = {
-    facts: [],
+    pages: new PageTable(pool),
     failures: [],
     skipped: [],
     redirects: [],
@@ -54,9 +57,9 @@ export function createBuildState(locales: readonly string[]): BuildState {
     missingTemplates: createMissingTemplates(),
     timings,
     pagesByLocale,
-    addPage(fact) {
-      state.facts.push(fact)
-      pagesByLocale[fact.locale] = (pagesByLocale[fact.locale] ?? 0) + 1
+    addPage(page) {
+      state.pages.add(page)
+      pagesByLocale[page.locale] = (pagesByLocale[page.locale] ?? 0) + 1
     },
     fail(failure) {
       state.failures.push({ ...failure, path: clip(failure.path) })

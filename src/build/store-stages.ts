@@ -1,5 +1,5 @@
 /**
- * The stages around the build store (`_site/builds/state.json`, store.ts), in the order build.ts
+ * The stages around the build store (`_site/builds/state.jsonl`, store.ts), in the order build.ts
  * runs them after the site files: keep the content-hashed files of earlier builds, then (after
  * the manifests) write the store the next build starts from.
  */
@@ -9,14 +9,7 @@ import { planKeptBuilds } from './kept-builds.js'
 import { type PreviousOutput, pageOfFile } from './previous.js'
 import type { BuildRun } from './run.js'
 import type { SlugChange } from './slug-history.js'
-import {
-  configDigest,
-  renderStoreParts,
-  STORE_FORMAT,
-  type StoredBuild,
-  type StoredPageRecord,
-  type StoredRedirect,
-} from './store.js'
+import { configDigest, renderStoreParts, STORE_FORMAT, type StoredBuild, type StoredRedirect } from './store.js'
 import type { BuildManifest, LocaleData } from './types.js'
 import type { FileWriter } from './write.js'
 
@@ -37,7 +30,7 @@ export function keepEarlierBuilds(
 }
 
 /**
- * The build store (`_site/builds/state.json`, see store.ts), written after everything else: every
+ * The build store (`_site/builds/state.jsonl`, see store.ts), written after everything else: every
  * page with its uid and links, the redirects, and the hash of every file the output holds.
  */
 export async function writeStore(
@@ -62,17 +55,13 @@ export async function writeStore(
   })
   const outputs = writer.outputs()
   // a page's two files go with the page; `files` keeps the others
-  const pages = state.facts.map(
-    (page): StoredPageRecord => ({
-      ...page,
-      files: [outputs.get(toHtmlFile(page.path)) ?? '', outputs.get(toPayloadFile(page.path)) ?? ''],
-    }),
-  )
-  const pagePaths = new Set(state.facts.map((page) => page.path))
+  const { pages } = state
+  for (const path of pages.paths())
+    pages.setFiles(path, [outputs.get(toHtmlFile(path)) ?? '', outputs.get(toPayloadFile(path)) ?? ''])
   const files = new Map<string, string>()
   for (const [path, hash] of outputs) {
     const page = pageOfFile(path)
-    if (path !== BUILD_STORE_FILE && !(page && pagePaths.has(page[0]))) files.set(path, hash)
+    if (path !== BUILD_STORE_FILE && !(page && pages.has(page[0]))) files.set(path, hash)
   }
   const store = renderStoreParts({
     format: STORE_FORMAT,

@@ -1,5 +1,5 @@
 /**
- * The build store: what a build leaves in OUT for the next one (`_site/builds/state.json`),
+ * The build store: what a build leaves in OUT for the next one (`_site/builds/state.jsonl`),
  * so that OUT itself is the state between builds, wherever CI keeps it (a cache, the previous
  * deploy). Versioned (STORE_FORMAT), written last by a build and read first by the next.
  *
@@ -8,17 +8,18 @@
  * every file; the content-hashed files of the last builds. The page data itself is each page's
  * `_payload.json`. The config (API URL and headers included) is recorded as a one-way digest only.
  *
- * Compact, as it grows with the site (30,000 pages): every path once in `paths`, pages as tuples
- * that point into it, written in parts (no one large string) and read back with each path string
- * shared by all the links to it. Pure: render and parse, no I/O (previous.ts reads it from OUT).
+ * JSON Lines, compact, as it grows with the site (30,000 pages): every path once on a line of its
+ * own, pages as tuples that point at them by index, written in parts (no one large string) and read
+ * line by line into a page table (page-table.ts), so neither text nor parse tree is whole in memory
+ * beside the table. Pure: render and parse, no I/O (previous.ts reads it from OUT).
  */
 import { createHash } from 'node:crypto'
 import type { ResolvedSite } from '../config/types.js'
 import { compareStrings, isRecord } from '../shared/values.js'
-import type { PageRecord } from './types.js'
+import { type PageRow, PageTable, StringPool } from './page-table.js'
 
 /** The store's format; a store of another format is not read (the build starts from scratch). */
-export const STORE_FORMAT = 1
+export const STORE_FORMAT = 2
 
 /** A redirect the next build must know about: the API's (a redirect record at a crawled path) or a slug change's. */
 export interface StoredRedirect {
@@ -57,21 +58,22 @@ export interface StoreHead {
   builds: StoredBuild[]
 }
 
-/** A page as the store holds it: the record plus the content hashes of its `index.html` and `_payload.json`. */
-export type StoredPageRecord = PageRecord & { files: [html: string, payload: string] }
-
 export interface BuildStore extends StoreHead {
-  pages: StoredPageRecord[]
+  pages: PageTable
   /** Every other file of the output (not a page's, not the store itself): path -> content hash. */
   files: ReadonlyMap<string, string>
 }
 
 /**
- * A page in the file: [locale, uid or null, noIndex (0 or 1), alternates as [hreflang, path index],
- * nav links, content links (path indexes), hash of index.html, hash of _payload.json, canonical naming another
- * page or null]. Page `i` is at `paths[i]`.
+ * The first line of the file: the head, the other files' hashes, and how many path and page lines follow.
+ * Then one line per path (a JSON string): the pages' paths, sorted, then the other paths their links name.
+ * Then one line per page, in the order of their paths: [locale, uid or null, noIndex (0 or 1),
+ * alternates as [hreflang, path index], nav links, content links (path indexes), hash of index.html,
+ * hash of _payload.json, canonical naming another page or null].
  */
-type PageTuple = [
+type FirstLine = StoreHead & { files: Record<string, string>; paths: number; pages: number }
+
+type PageLine = [
   string,
   number | null,
   0 | 1,
@@ -99,59 +101,69 @@ export function configDigest(site: ResolvedSite): string {
 /** The engine's identity in the store: its version plus a digest of its own code (see currentEngine in previous.ts). */
 export const engineId = (version: string, codeDigest: string): string => `${version}+${codeDigest}`
 
-/** Parts of about this many pages are yielded at once. */
-const PAGES_PER_PART = 500
+/** Lines are yielded in parts of about this many. */
+const LINES_PER_PART = 500
+
+function* inParts<T>(items: readonly T[], line: (item: T) => string): Iterable<string> {
+  for (let i = 0; i < items.length; i += LINES_PER_PART) {
+    let part = ''
+    for (const item of items.slice(i, i + LINES_PER_PART)) part += `${line(item)}\n`
+    yield part
+  }
+}
 
 /**
- * The store as JSON text, in parts (for FileWriter.writeParts), everything sorted: two builds of
+ * The store as JSON Lines, in parts (for FileWriter.writeParts), everything sorted: two builds of
  * the same content write the same bytes.
  */
 export function* renderStoreParts(store: BuildStore): Iterable<string> {
-  const pages = [...store.pages].sort((a, b) => compareStrings(a.path, b.path))
-  const index = new Map(pages.map((page, i) => [page.path, i]))
-  const extra: string[] = []
-  const indexOf = (path: string): number => {
-    let i = index.get(path)
+  const { pages: table, files, ...head } = store
+  const { pool } = table
+  const sorted = [...table.paths()].sort(compareStrings)
+  // each pool id's line among the paths: the pages' own first, then the paths only their links name;
+  // rows are made again per part below, so that no more than a part of them is in memory at once
+  const index = new Map<number, number>(sorted.map((path, i) => [pool.id(path), i]))
+  const paths = sorted.map((path) => pool.id(path))
+  const indexOf = (id: number): number => {
+    let i = index.get(id)
     if (i === undefined) {
-      i = index.size
-      index.set(path, i)
-      extra.push(path)
+      i = paths.length
+      index.set(id, i)
+      paths.push(id)
     }
     return i
   }
-  const toTuple = (page: StoredPageRecord): PageTuple => [
-    page.locale,
-    page.uid ?? null,
-    page.noIndex ? 1 : 0,
-    page.alternates.map((a): [string, number] => [a.hreflang, indexOf(a.path)]),
-    page.links.nav.map(indexOf),
-    page.links.content.map(indexOf),
-    page.files[0],
-    page.files[1],
-    page.canonical ?? null,
-  ]
-  const { pages: _pages, files, ...head } = store
-  const sortedHead: StoreHead = {
+  for (const path of sorted) {
+    const row = table.rowOf(path)!
+    for (const [, id] of row.alternates) indexOf(id)
+    for (const id of row.nav) indexOf(id)
+    for (const id of row.content) indexOf(id)
+  }
+  const first: FirstLine = {
     ...head,
     redirects: [...head.redirects].sort((a, b) => compareStrings(a.from, b.from)),
     notFound: [...head.notFound].sort((a, b) => compareStrings(a.path, b.path)),
+    files: Object.fromEntries([...files].sort(([a], [b]) => compareStrings(a, b))),
+    paths: paths.length,
+    pages: sorted.length,
   }
-  // pages first: the paths their links name beyond the pages are known once they are written
-  yield `${JSON.stringify(sortedHead).slice(0, -1)},"pages":[`
-  for (let i = 0; i < pages.length; i += PAGES_PER_PART)
-    yield `${i ? ',' : ''}${pages
-      .slice(i, i + PAGES_PER_PART)
-      .map((p) => JSON.stringify(toTuple(p)))
-      .join(',')}`
-  yield '],"paths":['
-  const paths = [...pages.map((p) => p.path), ...extra]
-  for (let i = 0; i < paths.length; i += PAGES_PER_PART)
-    yield `${i ? ',' : ''}${paths
-      .slice(i, i + PAGES_PER_PART)
-      .map((p) => JSON.stringify(p))
-      .join(',')}`
-  const sortedFiles = [...files].sort(([a], [b]) => compareStrings(a, b))
-  yield `],"files":${JSON.stringify(Object.fromEntries(sortedFiles))}}\n`
+  yield `${JSON.stringify(first)}\n`
+  yield* inParts(paths, (id) => JSON.stringify(pool.at(id)))
+  yield* inParts(sorted, (path) => {
+    const row = table.rowOf(path)!
+    const line: PageLine = [
+      pool.at(row.locale),
+      row.uid ?? null,
+      row.noIndex ? 1 : 0,
+      row.alternates.map(([hreflang, id]): [string, number] => [pool.at(hreflang), index.get(id)!]),
+      row.nav.map((id) => index.get(id)!),
+      row.content.map((id) => index.get(id)!),
+      row.files[0],
+      row.files[1],
+      row.canonical ?? null,
+    ]
+    return JSON.stringify(line)
+  })
 }
 
 /** The store as one string (small sites, tests). */
@@ -159,6 +171,7 @@ export const renderStore = (store: BuildStore): string => [...renderStoreParts(s
 
 const isString = (v: unknown): v is string => typeof v === 'string'
 const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString)
+const isCount = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0
 
 const isRedirect = (v: unknown): v is StoredRedirect =>
   isRecord(v) &&
@@ -169,7 +182,7 @@ const isRedirect = (v: unknown): v is StoredRedirect =>
   (v.kind === 'api' || v.kind === 'slug') &&
   (v.uid === undefined || typeof v.uid === 'number')
 
-function isHead(v: Record<string, unknown>): boolean {
+function isFirstLine(v: Record<string, unknown>): boolean {
   return (
     isString(v.engine) &&
     isString(v.config) &&
@@ -185,73 +198,109 @@ function isHead(v: Record<string, unknown>): boolean {
     v.builds.every((b) => isRecord(b) && isString(b.id) && isString(b.clientVersion) && isStringList(b.files)) &&
     isRecord(v.files) &&
     Object.values(v.files).every(isString) &&
-    isStringList(v.paths) &&
-    Array.isArray(v.pages) &&
-    v.pages.length <= v.paths.length
+    isCount(v.paths) &&
+    isCount(v.pages) &&
+    v.pages <= v.paths
   )
 }
 
-/** The page at `paths[i]`, its links resolved to the shared path strings; undefined when the tuple is damaged. */
-function toRecord(tuple: unknown, path: string, paths: readonly string[]): StoredPageRecord | undefined {
-  if (!Array.isArray(tuple) || tuple.length !== 9) return undefined
-  const [locale, uid, noIndex, alternates, nav, content, html, payload, canonical] = tuple as unknown[]
-  const at = (i: unknown): string | undefined => (Number.isInteger(i) ? paths[i as number] : undefined)
-  const resolve = (list: unknown): string[] | undefined => {
+/** A page line as pool ids; undefined when it is damaged. `ids[i]` is the pool id of path line `i`. */
+function toRow(value: unknown, path: number, ids: Int32Array, pool: StringPool): PageRow | undefined {
+  if (!Array.isArray(value) || value.length !== 9) return undefined
+  const [locale, uid, noIndex, alternates, nav, content, html, payload, canonical] = value as unknown[]
+  const idOf = (i: unknown): number | undefined =>
+    Number.isInteger(i) && (i as number) >= 0 && (i as number) < ids.length ? ids[i as number] : undefined
+  const idsOf = (list: unknown): number[] | undefined => {
     if (!Array.isArray(list)) return undefined
-    const out = list.map(at)
-    return out.every(isString) ? (out as string[]) : undefined
+    const out = list.map(idOf)
+    return out.every((id) => id !== undefined) ? (out as number[]) : undefined
   }
-  const links = { nav: resolve(nav), content: resolve(content) }
+  const links = { nav: idsOf(nav), content: idsOf(content) }
   if (!isString(locale) || !(uid === null || typeof uid === 'number') || (noIndex !== 0 && noIndex !== 1))
     return undefined
   if (!links.nav || !links.content || !isString(html) || !isString(payload) || !Array.isArray(alternates))
     return undefined
   if (!(canonical === null || isString(canonical))) return undefined
-  const resolved = alternates.map((a) =>
-    Array.isArray(a) && isString(a[0]) && at(a[1]) !== undefined ? { hreflang: a[0], path: at(a[1])! } : undefined,
+  const pairs = alternates.map((a) =>
+    Array.isArray(a) && a.length === 2 && isString(a[0]) && idOf(a[1]) !== undefined
+      ? ([pool.id(a[0]), idOf(a[1])!] as const)
+      : undefined,
   )
-  if (!resolved.every((a) => a !== undefined)) return undefined
+  if (!pairs.every((a) => a !== undefined)) return undefined
   return {
     path,
-    locale,
-    ...(uid === null ? {} : { uid }),
+    locale: pool.id(locale),
+    uid: uid === null ? undefined : uid,
     noIndex: noIndex === 1,
-    alternates: resolved as PageRecord['alternates'],
-    ...(canonical === null ? {} : { canonical }),
-    links: { nav: links.nav, content: links.content },
+    alternates: pairs as Array<readonly [number, number]>,
+    nav: links.nav,
+    content: links.content,
     files: [html, payload],
+    canonical: canonical === null ? undefined : canonical,
+  }
+}
+
+/** The lines of `text` (a string, or UTF-8 bytes as read from disk), one after another, without splitting it all at once. */
+function* linesOf(text: string | Uint8Array): Iterable<string> {
+  const bytes = typeof text === 'string' ? undefined : Buffer.from(text.buffer, text.byteOffset, text.byteLength)
+  const length = bytes ? bytes.length : (text as string).length
+  const lineAt = (start: number, end: number): string =>
+    bytes ? bytes.toString('utf8', start, end) : (text as string).slice(start, end)
+  let start = 0
+  while (start < length) {
+    const end = bytes ? bytes.indexOf(10, start) : (text as string).indexOf('\n', start)
+    if (end === -1) {
+      yield lineAt(start, length)
+      return
+    }
+    yield lineAt(start, end)
+    start = end + 1
+  }
+}
+
+const parseLine = (line: string | undefined): unknown => {
+  if (line === undefined) return undefined
+  try {
+    return JSON.parse(line)
+  } catch {
+    return undefined
   }
 }
 
 /**
- * Reads store JSON text: the store, or why it cannot be used. Every field is checked, so a damaged
- * or foreign file is refused as a whole, never half-used.
+ * Reads store text (or its UTF-8 bytes): the store, or why it cannot be used. Every field is checked, so a damaged
+ * or foreign file is refused as a whole, never half-used. Read line by line into a page table
+ * whose paths are `pool`'s strings: the text's parse tree is never whole in memory.
  */
-export function parseStore(text: string): { store: BuildStore } | { reason: string } {
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    return { reason: 'its build state is not valid JSON' }
+export function parseStore(
+  text: string | Uint8Array,
+  pool: StringPool = new StringPool(),
+): { store: BuildStore } | { reason: string } {
+  const lines = linesOf(text)[Symbol.iterator]()
+  const next = (): string | undefined => {
+    const line = lines.next()
+    return line.done ? undefined : line.value
   }
-  if (!isRecord(value)) return { reason: 'its build state is not an object' }
-  if (value.format !== STORE_FORMAT)
-    return { reason: `its build state has format ${JSON.stringify(value.format)}, this site reads ${STORE_FORMAT}` }
-  const damaged = { reason: 'its build state is damaged (a field is missing or of the wrong type)' }
-  if (!isHead(value)) return damaged
-  const paths = value.paths as string[]
-  const pages: StoredPageRecord[] = []
-  for (const [i, tuple] of (value.pages as unknown[]).entries()) {
-    const page = toRecord(tuple, paths[i]!, paths)
-    if (!page) return damaged
-    pages.push(page)
+  const first = parseLine(next())
+  if (!isRecord(first)) return { reason: 'its build state does not start with a JSON object' }
+  if (first.format !== STORE_FORMAT)
+    return { reason: `its build state has format ${JSON.stringify(first.format)}, this site reads ${STORE_FORMAT}` }
+  const damaged = { reason: 'its build state is damaged (a line is missing, not JSON, or of the wrong shape)' }
+  if (!isFirstLine(first)) return damaged
+  const { paths: pathCount, pages: pageCount, files, ...head } = first as unknown as FirstLine
+  const ids = new Int32Array(pathCount)
+  for (let i = 0; i < pathCount; i++) {
+    const path = parseLine(next())
+    if (!isString(path)) return damaged
+    ids[i] = pool.id(path)
   }
-  const { paths: _paths, pages: _pages, files, ...head } = value
-  return {
-    store: {
-      ...(head as unknown as StoreHead),
-      pages,
-      files: new Map(Object.entries(files as Record<string, string>)),
-    },
+  const pages = new PageTable(pool)
+  for (let i = 0; i < pageCount; i++) {
+    const row = toRow(parseLine(next()), ids[i]!, ids, pool)
+    if (!row || pages.has(pool.at(row.path))) return damaged
+    pages.addRow(row)
   }
+  const rest = next()
+  if (rest !== undefined && (rest !== '' || next() !== undefined)) return damaged
+  return { store: { ...head, pages, files: new Map(Object.entries(files)) } }
 }

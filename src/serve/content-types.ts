@@ -5,6 +5,8 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
   '.htm': 'text/html; charset=utf-8',
   '.json': 'application/json; charset=utf-8',
+  // JSON Lines (the build state): text, one JSON value per line
+  '.jsonl': 'application/jsonl; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',

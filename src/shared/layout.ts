@@ -44,7 +44,7 @@ export const buildMetaUrl = (buildId: string): string => `/${buildMetaFile(build
  * The build store: what a build leaves for the next one (pages, uids, links, file hashes; public
  * facts only), written last, read first (src/build/store.ts).
  */
-export const BUILD_STORE_FILE = `${BUILDS_DIR}/state.json`
+export const BUILD_STORE_FILE = `${BUILDS_DIR}/state.jsonl`
 
 /** A locale's initial data in a build, named by its content hash: ('pl', '1a2b') -> `_site/data/initial-pl-1a2b.json`. */
 export const initialDataFile = (locale: string, hash: string): string => `${DATA_DIR}/initial-${locale}-${hash}.json`

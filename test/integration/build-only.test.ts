@@ -210,13 +210,16 @@ describe('site build --only without a usable previous output', () => {
       'configuration',
     )
     const storeFile = join(other, BUILD_STORE_FILE)
-    const store = JSON.parse(await readFile(storeFile, 'utf8')) as Record<string, unknown>
-    await writeFile(storeFile, JSON.stringify({ ...store, engine: '0.0.1+000000000000' }))
+    const [first = '', ...lines] = (await readFile(storeFile, 'utf8')).split('\n')
+    await writeFile(
+      storeFile,
+      [JSON.stringify({ ...JSON.parse(first), engine: '0.0.1+000000000000' }), ...lines].join('\n'),
+    )
     expect(fallbackOf(await build({ only: ['2'], outDir: other }))).toBe(
       'the previous output was built by another version of site',
     )
-    await writeFile(storeFile, '{ "format": 1, ')
-    expect(fallbackOf(await build({ only: ['2'], outDir: other }))).toContain('not valid JSON')
+    await writeFile(storeFile, '{ "format": 2, ')
+    expect(fallbackOf(await build({ only: ['2'], outDir: other }))).toContain('does not start with a JSON object')
   })
 
   it('refuses items that are neither a uid nor a page path, naming them', async () => {

@@ -132,23 +132,23 @@ describe('applyToOutput (issue 12: incremental commit)', () => {
     await writeFile(join(out, 'kept/index.html'), 'kept')
     await writeFile(join(out, 'changed.html'), 'before')
     await writeFile(join(out, 'gone/deep/index.html'), 'gone')
-    await writeFile(join(out, '_site/builds/state.json'), 'old state')
+    await writeFile(join(out, '_site/builds/state.jsonl'), 'old state')
     const keptBefore = await stat(join(out, 'kept/index.html'), { bigint: true })
     const folders = await createTempOutput(out)
     await mkdir(join(folders.tempDir, 'new'), { recursive: true })
     await mkdir(join(folders.tempDir, '_site/builds'), { recursive: true })
     await writeFile(join(folders.tempDir, 'changed.html'), 'after')
     await writeFile(join(folders.tempDir, 'new/index.html'), 'new')
-    await writeFile(join(folders.tempDir, '_site/builds/state.json'), 'new state')
+    await writeFile(join(folders.tempDir, '_site/builds/state.jsonl'), 'new state')
     await applyToOutput(folders, {
-      written: ['_site/builds/state.json', 'changed.html', 'new/index.html'],
+      written: ['_site/builds/state.jsonl', 'changed.html', 'new/index.html'],
       removed: ['gone/deep/index.html'],
     })
     expect(await readdir(dir)).toEqual(['out'])
     expect((await readdir(out, { recursive: true })).sort()).toEqual([
       '_site',
       '_site/builds',
-      '_site/builds/state.json',
+      '_site/builds/state.jsonl',
       'changed.html',
       'kept',
       'kept/index.html',
@@ -156,7 +156,7 @@ describe('applyToOutput (issue 12: incremental commit)', () => {
       'new/index.html',
     ])
     expect(await readFile(join(out, 'changed.html'), 'utf8')).toBe('after')
-    expect(await readFile(join(out, '_site/builds/state.json'), 'utf8')).toBe('new state')
+    expect(await readFile(join(out, '_site/builds/state.jsonl'), 'utf8')).toBe('new state')
     const keptAfter = await stat(join(out, 'kept/index.html'), { bigint: true })
     expect([keptAfter.ino, keptAfter.mtimeNs]).toEqual([keptBefore.ino, keptBefore.mtimeNs])
   })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { PageTable, type StoredPageRecord } from '../../../src/build/page-table.js'
 import type { PreviousOutput } from '../../../src/build/previous.js'
 import { createReusePlan, parseOnly } from '../../../src/build/reuse.js'
-import type { StoredPageRecord } from '../../../src/build/store.js'
 import { STORE_FORMAT } from '../../../src/build/store.js'
 
 const page = (
@@ -33,7 +33,7 @@ function previousOf(pages: StoredPageRecord[]): PreviousOutput {
       notFound: [{ path: '/gone', status: 404 }],
       builds: [],
     },
-    pages: new Map(pages.map((p) => [p.path, p])),
+    pages: PageTable.of(pages),
     redirects: new Map([['/old', { from: '/old', to: '/a', statusCode: 301, locale: 'en', kind: 'api' }]]),
     hashOf: () => undefined,
     filePaths: () => [],

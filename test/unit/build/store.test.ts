@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { PageTable, StringPool } from '../../../src/build/page-table.js'
 import { pageOfFile } from '../../../src/build/previous.js'
 import {
   type BuildStore,
@@ -17,7 +18,7 @@ const store: BuildStore = {
   id: 'b1',
   clientVersion: 'v1',
   locales: { en: { initialDataUrl: '/_site/data/initial-en-1.json' } },
-  pages: [
+  pages: PageTable.of([
     {
       path: '/b',
       locale: 'en',
@@ -37,7 +38,7 @@ const store: BuildStore = {
       links: { nav: [], content: ['/b'] },
       files: ['h', 'p'],
     },
-  ],
+  ]),
   redirects: [{ from: '/old', to: '/b', statusCode: 301, locale: 'en', kind: 'slug', uid: 2 }],
   notFound: [{ path: '/gone', status: 404 }],
   builds: [{ id: 'b1', clientVersion: 'v1', files: ['_site/assets/entry-1.js'] }],
@@ -48,23 +49,55 @@ const store: BuildStore = {
 }
 
 describe('build store (issue 12)', () => {
-  it('renders sorted, compact JSON that reads back as it was', () => {
+  it('renders sorted, compact JSON Lines that read back as they were', () => {
     const text = renderStore(store)
-    const json = JSON.parse(text)
-    expect(json.paths).toEqual(['/', '/b', '/pl/b', '/gone'])
-    expect(json.pages).toEqual([
+    const lines = text.split('\n')
+    expect(lines.at(-1)).toBe('')
+    const [first, ...rest] = lines.slice(0, -1).map((line) => JSON.parse(line))
+    expect(first).toMatchObject({ format: STORE_FORMAT, id: 'b1', paths: 4, pages: 2 })
+    expect(first.files).toEqual({ '404.html': 'n', 'sitemap.xml': 's' })
+    expect(rest).toEqual([
+      '/',
+      '/b',
+      '/pl/b',
+      '/gone',
       ['en', 1, 0, [], [], [1], 'h', 'p', null],
       ['en', 2, 1, [['pl-PL', 2]], [0], [3], 'hb', 'pb', 'https://other.example/b'],
     ])
     const parsed = parseStore(text)
     if (!('store' in parsed)) throw new Error(parsed.reason)
-    expect(parsed.store.pages).toEqual([...store.pages].reverse())
+    expect([...parsed.store.pages]).toEqual([...store.pages].reverse())
     expect([...parsed.store.files]).toEqual([
       ['404.html', 'n'],
       ['sitemap.xml', 's'],
     ])
-    expect(renderStore({ ...store, pages: [...store.pages].reverse() })).toBe(text)
-    expect([...renderStoreParts(store)].length).toBeGreaterThan(3)
+    expect(renderStore({ ...store, pages: PageTable.of([...store.pages].reverse()) })).toBe(text)
+  })
+
+  it('writes a large store in parts and reads it back through a shared pool', () => {
+    const pages = Array.from({ length: 1200 }, (_, i) => ({
+      path: `/p${i}`,
+      locale: 'en',
+      uid: i + 1,
+      noIndex: false,
+      alternates: [{ hreflang: 'en-US', path: `/p${i}` }],
+      links: { nav: ['/p0'], content: [`/p${(i + 1) % 1200}`, '/elsewhere'] },
+      files: [`h${i}`, `p${i}`] as [string, string],
+    }))
+    const big = { ...store, pages: PageTable.of(pages) }
+    expect([...renderStoreParts(big)].length).toBeGreaterThan(3)
+    const pool = new StringPool()
+    const shared = pool.intern('/p7')
+    const parsed = parseStore(renderStore(big), pool)
+    if (!('store' in parsed)) throw new Error(parsed.reason)
+    expect(parsed.store.pages.size).toBe(1200)
+    expect(parsed.store.pages.get('/p7')).toEqual(pages[7])
+    expect(parsed.store.pages.get('/p6')!.links.content[0]).toBe(shared)
+    expect(parsed.store.pages.fileHash('/p1199', 1)).toBe('p1199')
+    // as previous.ts reads it: the file's bytes, line by line
+    const fromBytes = parseStore(Buffer.from(renderStore(big)))
+    if (!('store' in fromBytes)) throw new Error(fromBytes.reason)
+    expect([...fromBytes.store.pages]).toEqual([...pages].sort((a, b) => (a.path < b.path ? -1 : 1)))
   })
 
   it('shares one string per path among the links that read back', () => {
@@ -75,8 +108,11 @@ describe('build store (issue 12)', () => {
   })
 
   it.each([
-    ['not JSON', '{"format":', 'not valid JSON'],
-    ['another format', renderStore(store).replace('"format":1', '"format":2'), 'format 2'],
+    ['not JSON', '{"format":', 'does not start with a JSON object'],
+    ['another format', renderStore(store).replace('"format":2', '"format":1'), 'format 1'],
+    ['a missing page line', renderStore(store).replace(/\n\["en",2.*\n$/, '\n'), 'damaged'],
+    ['a line too many', `${renderStore(store)}"/x"\n`, 'damaged'],
+    ['a page twice', renderStore(store).replace('\n"/b"\n', '\n"/"\n'), 'damaged'],
     ['a damaged page', renderStore(store).replace('["en",1,0', '["en","1",0'), 'damaged'],
     ['a link out of range', renderStore(store).replace('[1],"h"', '[9],"h"'), 'damaged'],
     ['damaged files', renderStore(store).replace('"404.html":"n"', '"404.html":1'), 'damaged'],

@@ -1,0 +1,286 @@
+/**
+ * The pages of a build as it keeps them, packed: one row per page in typed arrays, every path
+ * and hreflang named by the id of one shared string (StringPool). A site of 30,000 pages has
+ * some 500,000 links, alternates and file hashes; as objects (PageRecord) they took about
+ * 1 KB a page, twice over in a build with a previous output (its pages and this build's), and
+ * V8 lets the heap grow to four times what is live. Packed, a page takes about 200 bytes.
+ *
+ * Rows are added once per path (the crawl visits a path once) and read back as PageRecord
+ * objects made on demand: `get(path)`, `values()` (in the order they were added).
+ */
+import type { PageFact, PageRecord } from './types.js'
+
+/** One string per distinct value (paths, hreflangs, locales) with a small integer id for each. */
+export class StringPool {
+  readonly #ids = new Map<string, number>()
+  readonly #values: string[] = []
+
+  /** The id of `value`, added when new. */
+  id(value: string): number {
+    let id = this.#ids.get(value)
+    if (id === undefined) {
+      id = this.#values.length
+      this.#ids.set(value, id)
+      this.#values.push(value)
+    }
+    return id
+  }
+
+  /** The id of `value` if the pool has it. */
+  find(value: string): number | undefined {
+    return this.#ids.get(value)
+  }
+
+  at(id: number): string {
+    const value = this.#values[id]
+    if (value === undefined) throw new RangeError(`no string with id ${id}`)
+    return value
+  }
+
+  /** The pool's own string equal to `value`: every user of a path shares one string. */
+  intern(value: string): string {
+    return this.#values[this.id(value)]!
+  }
+
+  get size(): number {
+    return this.#values.length
+  }
+}
+
+/** A page as the table hands it back: its record plus the content hashes of its `index.html` and `_payload.json`. */
+export type StoredPageRecord = PageRecord & { files: [html: string, payload: string] }
+
+/** A row as stored: ids into the pool (see PageTable.addRow). */
+export interface PageRow {
+  path: number
+  locale: number
+  uid: number | undefined
+  noIndex: boolean
+  /** [hreflang id, path id] pairs. */
+  alternates: ReadonlyArray<readonly [number, number]>
+  nav: readonly number[]
+  content: readonly number[]
+  files: readonly [string, string]
+  canonical: string | undefined
+}
+
+const INITIAL_ROWS = 256
+
+function grown<T extends Int32Array | Float64Array | Uint8Array>(array: T, needed: number): T {
+  if (needed <= array.length) return array
+  let length = array.length * 2
+  while (length < needed) length *= 2
+  const next = new (array.constructor as new (length: number) => T)(length)
+  next.set(array)
+  return next
+}
+
+export class PageTable {
+  readonly pool: StringPool
+  /** pool id of a page's path -> its row */
+  readonly #rowOfPath = new Map<number, number>()
+  #size = 0
+  #path = new Int32Array(INITIAL_ROWS)
+  #locale = new Int32Array(INITIAL_ROWS)
+  #uid = new Float64Array(INITIAL_ROWS)
+  #noIndex = new Uint8Array(INITIAL_ROWS)
+  /** Per row: where its references start in #refs, then how many alternates, nav and content links it has. */
+  #refStart = new Int32Array(INITIAL_ROWS)
+  #counts = new Int32Array(INITIAL_ROWS * 3)
+  /** Alternates as hreflang and path id pairs, then nav path ids, then content path ids, row after row. */
+  #refs = new Int32Array(INITIAL_ROWS * 16)
+  #refLength = 0
+  /** Two per row: the hashes of `index.html` and `_payload.json` ('' when not known yet). */
+  readonly #files: string[] = []
+  readonly #canonical = new Map<number, string>()
+
+  constructor(pool: StringPool = new StringPool()) {
+    this.pool = pool
+  }
+
+  /** A table of these records (tests, small sites). */
+  static of(records: Iterable<PageRecord & { files?: readonly [string, string] }>, pool?: StringPool): PageTable {
+    const table = new PageTable(pool)
+    for (const record of records) table.add(record)
+    return table
+  }
+
+  get size(): number {
+    return this.#size
+  }
+
+  has(path: string): boolean {
+    return this.#row(path) !== undefined
+  }
+
+  /** Adds a page; its path must not be in the table yet. */
+  add(record: PageRecord & { files?: readonly [string, string] }): void {
+    const { pool } = this
+    this.addRow({
+      path: pool.id(record.path),
+      locale: pool.id(record.locale),
+      uid: record.uid,
+      noIndex: record.noIndex,
+      alternates: record.alternates.map((a) => [pool.id(a.hreflang), pool.id(a.path)] as const),
+      nav: record.links.nav.map((path) => pool.id(path)),
+      content: record.links.content.map((path) => pool.id(path)),
+      files: record.files ?? ['', ''],
+      canonical: record.canonical,
+    })
+  }
+
+  /** Adds a page given as pool ids (the store reads them so); its path must not be in the table yet. */
+  addRow(row: PageRow): void {
+    if (this.#rowOfPath.has(row.path)) throw new Error(`page ${this.pool.at(row.path)} is in the table twice`)
+    const i = this.#size
+    this.#size += 1
+    this.#path = grown(this.#path, i + 1)
+    this.#locale = grown(this.#locale, i + 1)
+    this.#uid = grown(this.#uid, i + 1)
+    this.#noIndex = grown(this.#noIndex, i + 1)
+    this.#refStart = grown(this.#refStart, i + 1)
+    this.#counts = grown(this.#counts, (i + 1) * 3)
+    this.#path[i] = row.path
+    this.#locale[i] = row.locale
+    this.#uid[i] = row.uid ?? Number.NaN
+    this.#noIndex[i] = row.noIndex ? 1 : 0
+    const refs = row.alternates.length * 2 + row.nav.length + row.content.length
+    this.#refs = grown(this.#refs, this.#refLength + refs)
+    this.#refStart[i] = this.#refLength
+    this.#counts[i * 3] = row.alternates.length
+    this.#counts[i * 3 + 1] = row.nav.length
+    this.#counts[i * 3 + 2] = row.content.length
+    let at = this.#refLength
+    for (const [hreflang, path] of row.alternates) {
+      this.#refs[at++] = hreflang
+      this.#refs[at++] = path
+    }
+    for (const id of row.nav) this.#refs[at++] = id
+    for (const id of row.content) this.#refs[at++] = id
+    this.#refLength = at
+    this.#files.push(row.files[0], row.files[1])
+    if (row.canonical !== undefined) this.#canonical.set(i, row.canonical)
+    this.#rowOfPath.set(row.path, i)
+  }
+
+  #row(path: string): number | undefined {
+    const id = this.pool.find(path)
+    return id === undefined ? undefined : this.#rowOfPath.get(id)
+  }
+
+  /** The page at `path`, as a record made for the caller. */
+  get(path: string): StoredPageRecord | undefined {
+    const row = this.#row(path)
+    return row === undefined ? undefined : this.#record(row)
+  }
+
+  /** The uid of the page at `path`, without making its record. */
+  uidOf(path: string): number | undefined {
+    const row = this.#row(path)
+    return row === undefined ? undefined : this.#uidAt(row)
+  }
+
+  /** The content hash of the page's `index.html` (0) or `_payload.json` (1); undefined when not known. */
+  fileHash(path: string, which: 0 | 1): string | undefined {
+    const row = this.#row(path)
+    return (row === undefined ? undefined : this.#files[row * 2 + which]) || undefined
+  }
+
+  /** Sets the content hashes of the page's files (the build knows them once they are written). */
+  setFiles(path: string, files: readonly [string, string]): void {
+    const row = this.#row(path)
+    if (row === undefined) throw new Error(`no page ${path} in the table`)
+    this.#files[row * 2] = files[0]
+    this.#files[row * 2 + 1] = files[1]
+  }
+
+  /** Every page's path, in the order added. */
+  *paths(): IterableIterator<string> {
+    for (let i = 0; i < this.#size; i++) yield this.pool.at(this.#path[i]!)
+  }
+
+  /** Every page, in the order added; each record is made as it is reached. */
+  *values(): IterableIterator<StoredPageRecord> {
+    for (let i = 0; i < this.#size; i++) yield this.#record(i)
+  }
+
+  /** Every page's sitemap facts (no links, no hashes), in the order added. */
+  *facts(): IterableIterator<PageFact> {
+    const { pool } = this
+    for (let i = 0; i < this.#size; i++) {
+      const alternates: PageFact['alternates'] = []
+      let at = this.#refStart[i]!
+      for (let n = this.#counts[i * 3]!; n > 0; n--, at += 2)
+        alternates.push({ hreflang: pool.at(this.#refs[at]!), path: pool.at(this.#refs[at + 1]!) })
+      const canonical = this.#canonical.get(i)
+      yield {
+        path: pool.at(this.#path[i]!),
+        locale: pool.at(this.#locale[i]!),
+        noIndex: this.#noIndex[i] === 1,
+        alternates,
+        ...(canonical === undefined ? {} : { canonical }),
+      }
+    }
+  }
+
+  [Symbol.iterator](): IterableIterator<StoredPageRecord> {
+    return this.values()
+  }
+
+  /** Whether the page at `path` links (nav or content) to a path among `ids` (pool ids). */
+  linksToAny(path: string, ids: ReadonlySet<number>): boolean {
+    const row = this.#row(path)
+    if (row === undefined) return false
+    const start = this.#refStart[row]! + this.#counts[row * 3]! * 2
+    const end = start + this.#counts[row * 3 + 1]! + this.#counts[row * 3 + 2]!
+    for (let at = start; at < end; at++) if (ids.has(this.#refs[at]!)) return true
+    return false
+  }
+
+  /** The page at `path` as pool ids (the store writes them so). */
+  rowOf(path: string): PageRow | undefined {
+    const i = this.#row(path)
+    return i === undefined ? undefined : this.#rowAt(i)
+  }
+
+  #rowAt(i: number): PageRow {
+    const refs = this.#refs
+    let at = this.#refStart[i]!
+    const alternates: Array<[number, number]> = []
+    for (let n = this.#counts[i * 3]!; n > 0; n--, at += 2) alternates.push([refs[at]!, refs[at + 1]!])
+    const nav = Array.from(refs.subarray(at, at + this.#counts[i * 3 + 1]!))
+    at += nav.length
+    const content = Array.from(refs.subarray(at, at + this.#counts[i * 3 + 2]!))
+    return {
+      path: this.#path[i]!,
+      locale: this.#locale[i]!,
+      uid: this.#uidAt(i),
+      noIndex: this.#noIndex[i] === 1,
+      alternates,
+      nav,
+      content,
+      files: [this.#files[i * 2]!, this.#files[i * 2 + 1]!],
+      canonical: this.#canonical.get(i),
+    }
+  }
+
+  #uidAt(i: number): number | undefined {
+    const uid = this.#uid[i]!
+    return Number.isNaN(uid) ? undefined : uid
+  }
+
+  #record(i: number): StoredPageRecord {
+    const row = this.#rowAt(i)
+    const { pool } = this
+    return {
+      path: pool.at(row.path),
+      locale: pool.at(row.locale),
+      ...(row.uid === undefined ? {} : { uid: row.uid }),
+      noIndex: row.noIndex,
+      alternates: row.alternates.map(([hreflang, path]) => ({ hreflang: pool.at(hreflang), path: pool.at(path) })),
+      ...(row.canonical === undefined ? {} : { canonical: row.canonical }),
+      links: { nav: row.nav.map((id) => pool.at(id)), content: row.content.map((id) => pool.at(id)) },
+      files: [row.files[0], row.files[1]],
+    }
+  }
+}

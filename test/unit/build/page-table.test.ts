@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest'
+import { PageTable, StringPool } from '../../../src/build/page-table.js'
+
+const about = {
+  path: '/about',
+  locale: 'en',
+  uid: 2,
+  noIndex: false,
+  alternates: [
+    { hreflang: 'en-US', path: '/about' },
+    { hreflang: 'pl-PL', path: '/pl/o-nas' },
+  ],
+  links: { nav: ['/', '/pl/o-nas'], content: ['/contact'] },
+}
+const hidden = {
+  path: '/hidden',
+  locale: 'en',
+  noIndex: true,
+  alternates: [],
+  canonical: 'https://www.example.com/about',
+  links: { nav: ['/'], content: [] },
+}
+
+describe('page table', () => {
+  it('hands back what was added, in order, with every path as the pool string', () => {
+    const pool = new StringPool()
+    const table = PageTable.of([about, hidden], pool)
+    expect(table.size).toBe(2)
+    expect([...table.paths()]).toEqual(['/about', '/hidden'])
+    expect([...table]).toEqual([
+      { ...about, files: ['', ''] },
+      { ...hidden, files: ['', ''] },
+    ])
+    expect(table.get('/about')!.links.nav[1]).toBe(pool.intern('/pl/o-nas'))
+    expect(table.get('/nowhere')).toBeUndefined()
+    expect(table.uidOf('/about')).toBe(2)
+    expect(table.uidOf('/hidden')).toBeUndefined()
+  })
+
+  it('gives sitemap facts without links, and file hashes once they are set', () => {
+    const table = PageTable.of([about, hidden])
+    expect([...table.facts()]).toEqual([
+      { path: '/about', locale: 'en', noIndex: false, alternates: about.alternates },
+      { path: '/hidden', locale: 'en', noIndex: true, alternates: [], canonical: hidden.canonical },
+    ])
+    expect(table.fileHash('/about', 0)).toBeUndefined()
+    table.setFiles('/about', ['h', 'p'])
+    expect(table.fileHash('/about', 0)).toBe('h')
+    expect(table.fileHash('/about', 1)).toBe('p')
+    expect(() => table.setFiles('/nowhere', ['h', 'p'])).toThrow('/nowhere')
+  })
+
+  it('finds the pages that link to a set of paths, nav and content alike', () => {
+    const table = PageTable.of([about, hidden])
+    const ids = (...paths: string[]) => new Set(paths.map((path) => table.pool.id(path)))
+    expect(table.linksToAny('/about', ids('/contact'))).toBe(true)
+    expect(table.linksToAny('/hidden', ids('/contact'))).toBe(false)
+    expect(table.linksToAny('/hidden', ids('/'))).toBe(true)
+    // an alternate is not a link
+    expect(table.linksToAny('/about', ids('/about'))).toBe(false)
+  })
+
+  it('grows past its first size and refuses a path twice', () => {
+    const table = new PageTable()
+    for (let i = 0; i < 1000; i++)
+      table.add({ ...about, path: `/p${i}`, uid: i, links: { nav: ['/'], content: [`/p${i + 1}`] } })
+    expect(table.get('/p999')).toMatchObject({ uid: 999, links: { content: ['/p1000'] } })
+    expect(() => table.add({ ...about, path: '/p5' })).toThrow('/p5')
+  })
+})
