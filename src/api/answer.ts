@@ -1,16 +1,18 @@
 /**
- * What an API answer means, from its text: pure, so that a render worker can read
- * a page answer itself (the build's main thread passes the text on unparsed).
+ * What an API answer means, from its bytes: pure, so that a render worker can read
+ * a page answer itself (the build's main thread hands the bytes over undecoded).
  */
 import { FetchError } from '../errors.js'
 import type { PageData, RedirectData } from '../shared/types.js'
 import { isRecord } from '../shared/values.js'
+import { decodeBody } from './read-body.js'
 
 /** An API answer as it came over the wire. */
 export interface RawAnswer {
   url: string
   status: number
-  text: string
+  /** The body's bytes (UTF-8), in a buffer of their own: a build transfers them to the render worker that reads them. */
+  body: Uint8Array
   headers: Record<string, string>
 }
 
@@ -31,7 +33,7 @@ export function parseBody(text: string): unknown {
 /** The JSON object of a 2xx answer; throws API_HTTP for other statuses, API_BAD_RESPONSE for a body that is no JSON object. */
 export function readJsonObject(answer: RawAnswer): Record<string, unknown> {
   const { url, status, headers } = answer
-  const body = parseBody(answer.text)
+  const body = parseBody(decodeBody(answer.body))
   if (status < 200 || status >= 300)
     throw new FetchError('API_HTTP', `HTTP ${status} (GET ${url})`, { url, status, data: body })
   if (!isRecord(body)) {

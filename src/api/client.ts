@@ -7,7 +7,7 @@ import { type PageResult, type RawAnswer, readJsonObject, readPageAnswer } from 
 import { startDeadline } from './deadline.js'
 import { toInitialDataPath } from './initial-data-path.js'
 import { filterQuery } from './query.js'
-import { BodyTooLarge, readBodyText } from './read-body.js'
+import { BodyTooLarge, readBody } from './read-body.js'
 
 export type { PageResult, RawAnswer } from './answer.js'
 
@@ -66,8 +66,8 @@ export function createApiClient(site: ResolvedSite, options: ApiClientOptions = 
         bodyTimeout: timeoutMs,
         dispatcher: options.dispatcher,
       })
-      const text = await readBodyText(res.body, res.headers['content-length'], maxResponseBytes)
-      return { url, status: res.statusCode, text, headers: flattenHeaders(res.headers) }
+      const body = await readBody(res.body, res.headers['content-length'], maxResponseBytes)
+      return { url, status: res.statusCode, body, headers: flattenHeaders(res.headers) }
     } catch (cause) {
       const code = (cause as { code?: unknown }).code
       const expired = deadline.expired() || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT'

@@ -117,7 +117,9 @@ export function createRenderPool(options: { root: string; threads: number }): Re
     const id = nextId++
     return new Promise<T>((resolve, reject) => {
       slot.pending.set(id, { resolve: resolve as (output: never) => void, reject })
-      slot.worker.postMessage({ ...message, id })
+      // an API answer's bytes move to the worker (no copy; the main thread has no further use for them)
+      const transfer = 'answer' in message.job ? [message.job.answer.body.buffer as ArrayBuffer] : []
+      slot.worker.postMessage({ ...message, id }, transfer)
     })
   }
 

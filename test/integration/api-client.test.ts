@@ -73,7 +73,7 @@ describe('API client against the demo API', () => {
     })
     const page = await client.getPage('/pl')
     if (page.type !== 'page') throw new Error('expected a page')
-    expect(JSON.parse(answer.text)).toEqual(page.data)
+    expect(JSON.parse(new TextDecoder().decode(answer.body))).toEqual(page.data)
     expect(await client.getPageAnswer('/no-such-page-here').catch((e: unknown) => e)).toMatchObject({
       code: 'API_HTTP',
       status: 404,

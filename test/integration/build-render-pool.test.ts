@@ -24,7 +24,7 @@ describe('render pool', () => {
         pool.page({
           path: '/',
           locale: 'en',
-          answer: { url: 'http://api.test/', status: 200, text: '{}', headers: {} },
+          answer: { url: 'http://api.test/', status: 200, body: new TextEncoder().encode('{}'), headers: {} },
         }),
       ).rejects.toMatchObject({ code: 'TEMPLATES_INVALID' })
     } finally {

@@ -66,11 +66,11 @@ const ctx: JobContext = {
   ]),
 }
 
-/** A 2xx API answer with `body` as its JSON text. */
+/** A 2xx API answer with `body` as its JSON text (a BOM, as some servers send, is dropped). */
 const answer = (body: unknown, text = JSON.stringify(body)) => ({
   url: 'http://api.test/x',
   status: 200,
-  text,
+  body: new TextEncoder().encode(`\uFEFF${text}`),
   headers: { 'content-type': 'application/json' },
 })
 
