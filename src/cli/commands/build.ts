@@ -4,6 +4,7 @@ import type { BuildResult } from '../../index.js'
 import { formatDiagnostics } from '../diagnostics.js'
 import { handleError } from '../exit.js'
 import { formatAnnotations, formatStepSummary, isGithubActions } from '../github.js'
+import { tuneHeapForBuild } from '../heap.js'
 import { createProgressReporter, isInteractive } from '../progress.js'
 import { formatSummary, toBuildSummary } from '../report.js'
 import { toTerminalLine } from '../terminal.js'
@@ -76,6 +77,7 @@ export async function runBuildCommand(opts: BuildCommandOptions, global: { verbo
   try {
     // React picks its development or production build when first loaded: a site build is production.
     process.env.NODE_ENV ??= 'production'
+    tuneHeapForBuild(process.execArgv)
     const { build, resolveConfig, selectSite } = await import('../../index.js')
     const config = await resolveConfig({
       configFile: opts.config,
