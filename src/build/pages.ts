@@ -7,7 +7,7 @@
  * wrote it, or rendered again from the payload it kept.
  */
 
-import { readFile } from 'node:fs/promises'
+import { readFile } from 'node:fs'
 import type { LimitFunction } from 'p-limit'
 import type { ApiClient } from '../api/client.js'
 import type { ResolvedSite } from '../config/types.js'
@@ -108,12 +108,11 @@ function keepPage(p: PagePipeline, page: PageRecord): boolean {
 
 /** Renders a previous page again from its payload (no API request); undefined when that is not possible. */
 async function renderKeptPage(p: PagePipeline, page: PageRecord): Promise<DiscoveredPath[] | undefined> {
-  let payload: string
-  try {
-    payload = await readFile(resolveInside(p.outDir, toPayloadFile(page.path)), 'utf8')
-  } catch {
-    return undefined
-  }
+  // bytes, handed to the render worker without a copy (see render-pool.ts)
+  const payload = await new Promise<Uint8Array | undefined>((done) =>
+    readFile(resolveInside(p.outDir, toPayloadFile(page.path)), (error, bytes) => done(error ? undefined : bytes)),
+  )
+  if (!payload) return undefined
   const output = await renderJob(p, {
     path: page.path,
     locale: page.locale,

@@ -6,6 +6,7 @@
 
 import { readPageAnswer } from '../api/answer.js'
 import type { RawAnswer } from '../api/client.js'
+import { decodeBody } from '../api/read-body.js'
 import { messageOf } from '../errors.js'
 import type { PageRenderer } from '../render/renderer.js'
 import type { DataProblem, TemplateFallback } from '../shared/contract.js'
@@ -40,10 +41,10 @@ export type PageJob = {
     }
   | {
       /**
-       * The page's `_payload.json` of the previous build, as text (`--only`): the page is rendered again
+       * The page's `_payload.json` of the previous build, its bytes (`--only`): the page is rendered again
        * from the data it kept, already prepared, with no API request.
        */
-      payload: string
+      payload: Uint8Array
     }
 )
 
@@ -91,9 +92,9 @@ const localeOf = (ctx: JobContext, locale: string): LocaleData => {
 }
 
 /** The prepared page a previous build's payload holds; undefined when it holds none. */
-function readKeptPage(payload: string): PageData | undefined {
+function readKeptPage(payload: Uint8Array): PageData | undefined {
   try {
-    const body = JSON.parse(payload) as unknown
+    const body = JSON.parse(decodeBody(payload)) as unknown
     return isRecord(body) && isRecord(body.page) && typeof body.page.id === 'number'
       ? (body.page as unknown as PageData)
       : undefined

@@ -74,6 +74,17 @@ const WORKER_URL = new URL(
  */
 export const RENDER_WORKER_YOUNG_GENERATION_MB = 16
 
+/**
+ * What a job's message moves to the worker instead of copying: an API answer's or a kept payload's
+ * bytes (the main thread is done with them), when their buffer is their own. A slice of a shared
+ * buffer (Node's Buffer pool) is copied: transferring it would take the buffer from its other users.
+ */
+export function transferOf(job: PageJob | NotFoundJob): ArrayBuffer[] {
+  const bytes = 'answer' in job ? job.answer.body : 'payload' in job ? job.payload : undefined
+  const own = bytes !== undefined && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+  return own ? [bytes.buffer as ArrayBuffer] : []
+}
+
 interface Slot {
   worker: Worker
   pending: Map<number, { resolve: (output: never) => void; reject: (error: Error) => void }>
@@ -117,8 +128,7 @@ export function createRenderPool(options: { root: string; threads: number }): Re
     const id = nextId++
     return new Promise<T>((resolve, reject) => {
       slot.pending.set(id, { resolve: resolve as (output: never) => void, reject })
-      // an API answer's bytes move to the worker (no copy; the main thread has no further use for them)
-      const transfer = 'answer' in message.job ? [message.job.answer.body.buffer as ArrayBuffer] : []
+      const transfer = transferOf(message.job)
       slot.worker.postMessage({ ...message, id }, transfer)
     })
   }

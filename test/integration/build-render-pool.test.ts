@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createRenderPool } from '../../src/build/render-pool.js'
+import { createRenderPool, transferOf } from '../../src/build/render-pool.js'
 
 let root: string
 
@@ -30,5 +30,21 @@ describe('render pool', () => {
     } finally {
       await pool.close()
     }
+  })
+})
+
+describe('what a render job moves to its worker', () => {
+  const answer = (body: Uint8Array) => ({ url: 'http://api.test/', status: 200, body, headers: {} })
+
+  it('moves bytes with a buffer of their own, copies a slice of a shared one', () => {
+    const own = new TextEncoder().encode('{"id":1}')
+    expect(transferOf({ path: '/', locale: 'en', answer: answer(own) })).toEqual([own.buffer])
+    const kept = new Uint8Array(new ArrayBuffer(8))
+    expect(transferOf({ path: '/', locale: 'en', payload: kept })).toEqual([kept.buffer])
+    // small Buffers share Node's pool: never moved
+    const pooled = Buffer.from('{"id":1}')
+    expect(pooled.byteLength).toBeLessThan(pooled.buffer.byteLength)
+    expect(transferOf({ path: '/', locale: 'en', answer: answer(pooled) })).toEqual([])
+    expect(transferOf({ locale: 'en' })).toEqual([])
   })
 })
