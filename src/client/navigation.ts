@@ -31,7 +31,7 @@ export interface NavigationOptions {
   initialDataUrl: string | undefined
   loadInitialData: InitialDataLoader
   guard: ReloadGuard
-  /** Loads the template and texts chunks a page in a locale renders with (see templates.ts); before a render, and to warm prefetched pages. */
+  /** Loads the template and texts chunks a page in a locale renders with (see templates.ts); before a render, and to warm a page whose link the visitor reaches for. */
   loadTemplates(page: PageData, locale: string): Promise<unknown>
   /** Renders a state whose templates are loaded; resolves once React committed it. */
   render(state: RenderState): Promise<void>
@@ -100,10 +100,12 @@ export function startNavigation(options: NavigationOptions): Router {
     },
   })
   const saveData = (win.navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData === true
-  // A prefetched page also warms the template chunks it renders with; a failure there is the navigation's to handle.
-  const prefetch = async (path: string) => {
+  // A page the visitor reaches for also warms the template chunks it renders with (a failure there is the
+  // navigation's to handle); a link in view only fetches its payload: evaluating chunks for every link on
+  // the screen right after load kept the main thread busy for what is rarely clicked (issue 14, TBT).
+  const prefetch = async (path: string, intent: boolean) => {
     const result = await payloads.get(path)
-    if (result.type === 'page' && result.payload.status === 200)
+    if (intent && result.type === 'page' && result.payload.status === 200)
       await options.loadTemplates(result.payload.page, result.payload.locale).catch(() => undefined)
   }
   const queue = createPrefetchQueue({ load: prefetch })

@@ -2,31 +2,43 @@
  * Prefetching payloads of links on hover and when they scroll into view, at most
  * `PRELOAD_CONCURRENCY` at once (SPEC point 9). The queue is pure; the DOM part
  * only finds links and calls it.
+ *
+ * A link in view is a guess, a hovered, focused or touched one an intent: `load` is told which,
+ * so that the caller does only the cheap part (the payload) for a guess and warms what the page
+ * renders with (its template chunks, whose evaluation is main-thread work) for an intent. A link
+ * first seen in view and then reached for is loaded again as an intent.
  */
 import { PRELOAD_CONCURRENCY } from '../shared/constants.js'
 
 export interface PrefetchQueue {
-  /** Queues a path (once); `urgent` ones (hover) go first. */
+  /** Queues a path (once per kind); `urgent` ones (hover, focus, touch: an intent) go first. */
   add(path: string, urgent?: boolean): void
   /** Loads currently running (for tests). */
   readonly active: number
 }
 
+interface Waiting {
+  path: string
+  intent: boolean
+}
+
 export function createPrefetchQueue(input: {
-  load: (path: string) => Promise<unknown>
+  /** Loads a path; `intent` when the visitor reached for its link, not only saw it. */
+  load: (path: string, intent: boolean) => Promise<unknown>
   concurrency?: number
 }): PrefetchQueue {
   const limit = input.concurrency ?? PRELOAD_CONCURRENCY
-  const seen = new Set<string>()
-  const waiting: string[] = []
+  // Queued so far, and whether as an intent.
+  const seen = new Map<string, boolean>()
+  const waiting: Waiting[] = []
   let active = 0
 
   const pump = () => {
     while (active < limit && waiting.length > 0) {
-      const path = waiting.shift() as string
+      const next = waiting.shift() as Waiting
       active++
       input
-        .load(path)
+        .load(next.path, next.intent)
         .catch(() => undefined)
         .finally(() => {
           active--
@@ -37,15 +49,22 @@ export function createPrefetchQueue(input: {
 
   return {
     add(path, urgent = false) {
-      if (seen.has(path)) {
-        // Already loaded or loading; a hover over a still-waiting link moves it to the front.
-        const at = waiting.indexOf(path)
+      const queued = seen.get(path)
+      if (queued === true || (queued === false && !urgent)) {
+        // Already loaded or loading as much as asked; a hover over a still-waiting link moves it to the front.
+        const at = waiting.findIndex((item) => item.path === path)
         if (urgent && at > 0) waiting.unshift(...waiting.splice(at, 1))
         return
       }
-      seen.add(path)
-      if (urgent) waiting.unshift(path)
-      else waiting.push(path)
+      seen.set(path, urgent)
+      if (!urgent) {
+        waiting.push({ path, intent: false })
+      } else {
+        // An intent replaces the path's waiting guess, if any, at the front.
+        const at = waiting.findIndex((item) => item.path === path)
+        if (at >= 0) waiting.splice(at, 1)
+        waiting.unshift({ path, intent: true })
+      }
       pump()
     },
     get active() {

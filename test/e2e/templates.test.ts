@@ -121,6 +121,34 @@ describe.skipIf(!hasChromium)('templates loaded on demand (issue 5)', () => {
     await context.close()
   })
 
+  it('a link in view prefetches its page’s payload only; a link the visitor reaches for also loads its templates (issue 14: TBT)', async () => {
+    // The layout's own chunk (those it shares, e.g. with the runtime, load with client navigation itself).
+    const layout = (chunks.layouts.TwoColumns ?? []).slice(0, 1)
+    expect(layout).toHaveLength(1)
+    const { context, page, problems } = await openPage(browser)
+    const loaded = () =>
+      page.evaluate(() => performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname))
+    await page.goto(`${site.url}/`)
+    await waitForHydration(page)
+    // The header's link to /case-studies is in view: once the client is idle, its payload is fetched.
+    await page.waitForFunction(() =>
+      performance
+        .getEntriesByType('resource')
+        .some((entry) => new URL(entry.name).pathname === '/case-studies/_payload.json'),
+    )
+    // Time for any warming to follow it (it did before: the page's template chunks were imported at once).
+    await page.waitForTimeout(500)
+    expect((await loaded()).filter((url) => layout.includes(url))).toEqual([])
+    await page.locator('header .site-nav a[href="/case-studies"]').first().hover()
+    await page.waitForFunction(
+      (urls) => performance.getEntriesByType('resource').some((entry) => urls.includes(new URL(entry.name).pathname)),
+      layout,
+    )
+    expect(await loaded()).toContain(layout[0])
+    expect(problems.errors).toEqual([])
+    await context.close()
+  })
+
   it('a template chunk that fails to load turns the navigation into one full page load (reload guard)', async () => {
     // The layout's own chunk (the chunks it shares with others, e.g. the runtime's, load with client navigation itself).
     const missing = (chunks.layouts.TwoColumns ?? []).slice(0, 1)
@@ -241,7 +269,7 @@ describe.skipIf(!hasChromium)('a template marked use client (issue 5)', () => {
     expect(
       await page.evaluate(() => [...(window as unknown as { __textEffects: number[] }).__textEffects].sort()),
     ).toEqual([103, 1601])
-    // Before it hydrated (once the client is idle, prefetched links load the templates of their pages too).
+    // Before it hydrated (once the client is idle, hovered links load the templates of their pages too).
     const loaded = await scriptsBeforeHydration(page)
     expect(loaded.filter((url) => others.has(url))).toEqual([])
     for (const url of island) expect(loaded).toContain(url)

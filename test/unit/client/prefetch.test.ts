@@ -5,9 +5,9 @@ import { PRELOAD_CONCURRENCY } from '../../../src/shared/constants.js'
 function deferredLoads() {
   const pending = new Map<string, () => void>()
   const started: string[] = []
-  const load = (path: string) =>
+  const load = (path: string, intent: boolean) =>
     new Promise<void>((resolve) => {
-      started.push(path)
+      started.push(intent ? `${path}!` : path)
       pending.set(path, resolve)
     })
   const finish = async (path: string) => {
@@ -40,9 +40,38 @@ describe('prefetch queue (SPEC point 9: preload concurrency 4)', () => {
     queue.add('/c', true)
     queue.add('/d', true)
     await loads.finish('/a')
-    expect(loads.started).toEqual(['/a', '/d'])
+    expect(loads.started).toEqual(['/a', '/d!'])
     await loads.finish('/d')
-    expect(loads.started).toEqual(['/a', '/d', '/c'])
+    expect(loads.started).toEqual(['/a', '/d!', '/c!'])
+  })
+
+  it('tells a link in view (a guess) from one reached for (an intent), and loads a seen link again as an intent', async () => {
+    const loads = deferredLoads()
+    const queue = createPrefetchQueue({ load: loads.load, concurrency: 1 })
+    queue.add('/a')
+    queue.add('/b')
+    queue.add('/a', true)
+    expect(loads.started).toEqual(['/a'])
+    await loads.finish('/a')
+    expect(loads.started).toEqual(['/a', '/a!'])
+    queue.add('/a', true)
+    queue.add('/a')
+    await loads.finish('/a')
+    await loads.finish('/b')
+    expect(loads.started).toEqual(['/a', '/a!', '/b'])
+  })
+
+  it('turns a waiting guess into an intent in place, not a second load', async () => {
+    const loads = deferredLoads()
+    const queue = createPrefetchQueue({ load: loads.load, concurrency: 1 })
+    queue.add('/a')
+    queue.add('/b')
+    queue.add('/c')
+    queue.add('/c', true)
+    await loads.finish('/a')
+    await loads.finish('/c')
+    await loads.finish('/b')
+    expect(loads.started).toEqual(['/a', '/c!', '/b'])
   })
 
   it('keeps going after a failed load', async () => {
