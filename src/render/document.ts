@@ -1,12 +1,12 @@
 /**
  * The HTML document around a rendered page: head tags, styles, tag manager, the app
- * markup, the boot JSON the browser hydrates from, and the module scripts.
+ * markup, the boot JSON the browser hydrates from, and the loader of the client's modules.
  * Deterministic: the same input gives the same bytes.
  */
 
 import type { BootState, ClientAssets, HeadTag, RenderResult } from '../shared/contract.js'
 import { escapeHtml } from '../shared/escape.js'
-import { APP_ROOT_ID, BOOT_ELEMENT_ID } from '../shared/layout.js'
+import { APP_ROOT_ID, BOOT_ELEMENT_ID, CLIENT_LOADER_ID } from '../shared/layout.js'
 
 const GTM_ORIGIN = 'https://www.googletagmanager.com'
 
@@ -80,6 +80,33 @@ function trackingBody(boot: BootState): string {
   return `<noscript><iframe src="${src}" height="0" width="0" style="display:none;visibility:hidden" title="Google Tag Manager"></iframe></noscript>`
 }
 
+/**
+ * The client's module scripts, loaded once the page has painted. The page is whole without them
+ * (prerendered), so nothing of the client is fetched before its first paint: on a slow network the
+ * document, its styles and images have the bandwidth to themselves, and the paint a visitor (and
+ * Lighthouse's largest contentful paint) waits for depends on no script (issue 14). Once the browser
+ * reports the paint (Paint Timing; where it cannot, after the first frame), the scripts and the chunks
+ * the page hydrates with are announced as low-priority modulepreloads, fetched in parallel, and the
+ * scripts imported in order, as module scripts run. A page in a hidden tab, which paints nothing
+ * until shown, loads them at once; one that reports no paint within `CLIENT_LOAD_FALLBACK_MS`, then.
+ */
+export const CLIENT_LOAD_FALLBACK_MS = 3000
+
+function clientLoader(scripts: readonly string[], preloads: readonly string[]): string {
+  if (scripts.length === 0) return ''
+  const list = (urls: readonly string[]) => escapeScriptJson(JSON.stringify(urls))
+  return [
+    `<script id="${CLIENT_LOADER_ID}" type="module">`,
+    `const s=${list(scripts)},p=${list(preloads)},d=document;let n=0;`,
+    "const go=()=>{if(n++)return;for(const h of [...s,...p]){const l=d.createElement('link');l.rel='modulepreload';l.href=h;l.fetchPriority='low';d.head.append(l)}",
+    's.reduce((a,u)=>a.then(()=>import(u)),Promise.resolve())};',
+    "if(d.visibilityState==='hidden')go();",
+    "else{if(PerformanceObserver.supportedEntryTypes?.includes('paint'))new PerformanceObserver((_,o)=>{o.disconnect();go()}).observe({type:'paint',buffered:true});",
+    `else requestAnimationFrame(()=>setTimeout(go));setTimeout(go,${CLIENT_LOAD_FALLBACK_MS})}`,
+    '</script>',
+  ].join('')
+}
+
 /** The `<style>` elements of a bundle's inline styles, made once per bundle (every page of a build shares them). */
 const styleCache = new WeakMap<readonly string[], string[]>()
 function styleElements(inlineStyles: readonly string[] | undefined): string[] {
@@ -97,7 +124,7 @@ export interface DocumentInput {
   result: RenderResult
   boot: BootState
   assets: ClientAssets
-  /** `<link rel="modulepreload">` URLs, as the hydration plan decided them (src/hydration/plan.ts `preloadUrls`). */
+  /** Modulepreload URLs, as the hydration plan decided them (src/hydration/plan.ts `preloadUrls`), announced by the client loader. */
   preloads: readonly string[]
   /** `boot` as JSON text, when the caller has it already (the build shares the page's JSON with its payload). */
   bootJson?: string
@@ -114,14 +141,8 @@ export function renderDocument({ result, boot, assets, preloads, bootJson }: Doc
     ...result.head.map(headTag),
     ...styleElements(assets.inlineStyles),
     ...assets.styles.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
-    // The client is fetched at low priority: the page is whole without it (prerendered), so the document,
-    // its images and its first paint go first, and hydration follows (issue 14: first paint on slow networks).
-    ...preloads.map((href) => `<link rel="modulepreload" href="${escapeHtml(href)}" fetchpriority="low">`),
     ...trackingHead(boot),
   ]
-  const scripts = assets.scripts.map(
-    (src) => `<script type="module" src="${escapeHtml(src)}" fetchpriority="low"></script>`,
-  )
   return [
     '<!doctype html>',
     `<html lang="${escapeHtml(result.htmlAttrs.lang)}" dir="${escapeHtml(result.htmlAttrs.dir)}">`,
@@ -132,7 +153,7 @@ export function renderDocument({ result, boot, assets, preloads, bootJson }: Doc
     trackingBody(boot),
     `<div id="${APP_ROOT_ID}">${result.appHtml}</div>`,
     `<script id="${BOOT_ELEMENT_ID}" type="application/json">${bootJson === undefined ? serializeBoot(boot) : escapeScriptJson(bootJson)}</script>`,
-    ...scripts,
+    clientLoader(assets.scripts, preloads),
     '</body>',
     '</html>',
     '',

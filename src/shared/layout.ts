@@ -9,6 +9,8 @@
 
 /** Id of the boot JSON script every page embeds (`<script id="__SITE_BOOT__" type="application/json">`). */
 export const BOOT_ELEMENT_ID = '__SITE_BOOT__'
+/** Id of the inline module script that loads the client once the page has painted (src/render/document.ts). */
+export const CLIENT_LOADER_ID = '__SITE_LOADER__'
 /** Id of the element the app renders into and the browser hydrates. */
 export const APP_ROOT_ID = '__site'
 

@@ -111,10 +111,17 @@ const domProblems = (page: Page) =>
         }
       }
     }
+    // The boot JSON, the client's loader (at most one, the renderer's own) and module scripts it imported.
+    const loaders = Array.from(document.scripts).filter((script) => script.id === '__SITE_LOADER__')
+    if (loaders.length > 1) problems.push(`${loaders.length} client loaders`)
     for (const script of Array.from(document.scripts)) {
       const ok =
         script.type === 'application/json' ||
-        (script.type === 'module' && script.src.startsWith(`${location.origin}/_site/`))
+        (script.type === 'module' && script.src.startsWith(`${location.origin}/_site/`)) ||
+        (script === loaders[0] &&
+          script.type === 'module' &&
+          !script.src &&
+          script.text.startsWith('const s=["/_site/'))
       if (!ok) problems.push(`script type=${script.type} src=${script.src} text=${script.text.slice(0, 40)}`)
     }
     if (document.querySelectorAll('title').length > 1)

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bundleClient } from '../../src/hydration/bundle.js'
 import type { BootState, TemplateChunks } from '../../src/shared/contract.js'
 import { toHtmlFile } from '../../src/shared/url.js'
+import { clientModulesOf } from '../shared/client-modules.js'
 import {
   hasChromium,
   isSameDocument,
@@ -46,17 +47,12 @@ describe.skipIf(!hasChromium)('templates loaded on demand (issue 5)', () => {
   const templateUrls = () =>
     new Set([...Object.values(chunks.layouts), ...Object.values(chunks.content), chunks.ErrorPage ?? []].flat())
 
-  /** The module script and the modulepreload links the build wrote into a page. */
+  /** The module script and the modulepreloads the build's client loader in a page names. */
   async function scriptsOf(path: string): Promise<PageScripts> {
-    const html = await readFile(join(site.outDir, toHtmlFile(path)), 'utf8')
-    const entry = /<script type="module" src="([^"]+)" fetchpriority="low"><\/script>/.exec(html)?.[1]
+    const { scripts, preloads } = clientModulesOf(await readFile(join(site.outDir, toHtmlFile(path)), 'utf8'))
+    const entry = scripts[0]
     if (!entry) throw new Error(`${path}: no module script`)
-    return {
-      entry,
-      preloads: [...html.matchAll(/<link rel="modulepreload" href="([^"]+)" fetchpriority="low">/g)].map(
-        (m) => m[1] as string,
-      ),
-    }
+    return { entry, preloads }
   }
 
   it('a page whose templates are markup only preloads its locale’s texts, loads no template before it hydrates and keeps its main', async () => {
@@ -97,6 +93,27 @@ describe.skipIf(!hasChromium)('templates loaded on demand (issue 5)', () => {
       })
       expect(kept, path).toBe(true)
     }
+    expect(problems.errors).toEqual([])
+    await context.close()
+  })
+
+  it('fetches no script before the page has painted; then the entry and its preloads, and hydrates (issue 14: LCP)', async () => {
+    const { context, page, problems } = await openPage(browser)
+    await page.goto(`${site.url}/about-us`)
+    await waitForHydration(page)
+    const timing = await page.evaluate(() => ({
+      painted: performance.getEntriesByName('first-paint')[0]?.startTime,
+      scripts: performance
+        .getEntriesByType('resource')
+        .filter((entry) => new URL(entry.name).pathname.endsWith('.js'))
+        .map((entry) => ({ path: new URL(entry.name).pathname, startTime: entry.startTime })),
+    }))
+    expect(timing.painted).toBeTypeOf('number')
+    const { entry, preloads } = await scriptsOf('/about-us')
+    const fetched = timing.scripts.map((script) => script.path)
+    for (const url of [entry, ...preloads]) expect(fetched).toContain(url)
+    const early = timing.scripts.filter((script) => script.startTime < (timing.painted as number))
+    expect(early, `painted at ${timing.painted} ms`).toEqual([])
     expect(problems.errors).toEqual([])
     await context.close()
   })
@@ -224,9 +241,7 @@ describe.skipIf(!hasChromium)('a template marked use client (issue 5)', () => {
   it('a page that renders it hydrates just its elements (islands): preloads and loads their chunks only, its main kept, and their effects run', async () => {
     expect(chunks.client).toEqual(['content/Text'])
     const html = await readFile(join(site.outDir, toHtmlFile('/')), 'utf8')
-    const preloads = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)" fetchpriority="low">/g)].map(
-      (m) => m[1] as string,
-    )
+    const { preloads } = clientModulesOf(html)
     const island = new Set([...(chunks.islands ?? []), ...(chunks.content.Text ?? [])])
     expect(island.size).toBeGreaterThan(0)
     for (const url of island) expect(preloads).toContain(url)

@@ -13,6 +13,7 @@ import { type BuildResult, build } from '../../src/build/build.js'
 import { resolveConfig } from '../../src/config/load.js'
 import { selectSite } from '../../src/config/resolve.js'
 import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
+import { clientModulesOf } from '../shared/client-modules.js'
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url))
 export const HOSTILE_FIXTURE = fileURLToPath(new URL('../fixtures/hostile-site/', import.meta.url))
@@ -338,6 +339,7 @@ export function findHtmlViolations(html: string): string[] {
   const problems: string[] = []
   const tags = tokenizeHtml(html)
   const head = html.indexOf('</head>')
+  let loaders = 0
   for (const tag of tags) {
     const where = `<${tag.name}> at ${tag.offset}`
     if (BAD_TAGS.has(tag.name)) problems.push(`${where}: element not allowed`)
@@ -366,6 +368,13 @@ export function findHtmlViolations(html: string): string[] {
         } catch {
           problems.push(`${where}: JSON script does not parse (content broke out of it?)`)
         }
+      } else if (attr('id') === '__SITE_LOADER__' && !src) {
+        // The renderer's client loader: once, and naming nothing but the site's own modules.
+        loaders++
+        const { scripts, preloads } = clientModulesOf(`<script id="__SITE_LOADER__" type="module">${tag.text ?? ''}`)
+        const urls = [...scripts, ...preloads]
+        if (type !== 'module' || scripts.length === 0 || urls.some((url) => !url.startsWith('/_site/')))
+          problems.push(`${where}: unexpected client loader ${JSON.stringify((tag.text ?? '').slice(0, 60))}`)
       } else if (!(type === 'module' && src.startsWith('/_site/') && (tag.text ?? '').trim() === '')) {
         problems.push(
           `${where}: unexpected script ${JSON.stringify({ type, src, text: (tag.text ?? '').slice(0, 60) })}`,
@@ -373,6 +382,7 @@ export function findHtmlViolations(html: string): string[] {
       }
     }
   }
+  if (loaders > 1) problems.push(`${loaders} client loaders`)
   // A page whose API data has no usable title has no <title>; more than one means content broke out of it.
   const titles = tags.filter((t) => t.name === 'title')
   if (titles.length > 1) problems.push(`${titles.length} <title> elements`)

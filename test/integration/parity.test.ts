@@ -12,6 +12,7 @@ import type { BuildResult } from '../../src/build/types.js'
 import { startDemoApi } from '../../src/demo/server.js'
 import type { ClientBundle } from '../../src/hydration/bundle.js'
 import { toHtmlFile, toPayloadFile } from '../../src/shared/url.js'
+import { clientModulesOf } from '../shared/client-modules.js'
 import { buildSite, loadBuildTools } from './build-helpers.js'
 import { DEMO_OPTIONS, loadTestRegistry, makeHandler } from './preview-helpers.js'
 
@@ -19,7 +20,8 @@ const mainOf = (html: string): string => /<main[\s\S]*<\/main>/.exec(html)?.[0] 
 /** The head tags the render core writes for the page (marked), and the modulepreloads the hydration plan chose. */
 const headOf = (html: string): string[] => {
   const head = /<head>([\s\S]*?)<\/head>/.exec(html)?.[1] ?? ''
-  return head.split('\n').filter((line) => line.includes('data-site-head') || line.includes('rel="modulepreload"'))
+  const marked = head.split('\n').filter((line) => line.includes('data-site-head'))
+  return [...marked, ...clientModulesOf(html).preloads]
 }
 /** A payload without what differs by design: the build id and where the locale's initial data is. */
 const comparable = (json: string) => {

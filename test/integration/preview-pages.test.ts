@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { startDemoApi } from '../../src/demo/server.js'
 import type { TemplateRegistry } from '../../src/shared/contract.js'
+import { clientModulesOf } from '../shared/client-modules.js'
 import { DEMO_OPTIONS, loadTestRegistry, makeHandler, readBoot } from './preview-helpers.js'
 
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'
@@ -74,9 +75,8 @@ describe('preview handler: pages, errors, redirects, bots, editor preview', () =
     expect(readBoot(editing).hydration).toEqual({ kind: 'full' })
     expect(readBoot(plain).hydration).toEqual({ kind: 'kept' })
     // Editor preview hydrates the main, so it preloads the main's templates; a visitor's page keeps its main.
-    expect(editing).toContain('<link rel="modulepreload" href="/_site/assets/main-33.js" fetchpriority="low">')
-    expect(editing).toContain(
-      '<link rel="modulepreload" href="/_site/assets/Default-layout-11.js" fetchpriority="low">',
+    expect(clientModulesOf(editing).preloads).toEqual(
+      expect.arrayContaining(['/_site/assets/main-33.js', '/_site/assets/Default-layout-11.js']),
     )
     expect(plain).not.toContain('main-33.js')
   })

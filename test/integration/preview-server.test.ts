@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { resolveConfig } from '../../src/config/load.js'
 import { startDemoApi } from '../../src/demo/server.js'
 import { type PreviewServer, startPreviewServer } from '../../src/preview/server.js'
+import { clientModulesOf } from '../shared/client-modules.js'
 import { REPO_ROOT } from './preview-helpers.js'
 
 const BROWSER = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/124.0 Safari/537.36' }
@@ -65,7 +66,7 @@ describe('preview server over a real socket, with watch and reload', () => {
     expect(res.status).toBe(200)
     const html = await res.text()
     expect(html).toMatch(/<html[^>]* lang="pl"/)
-    const script = /<script type="module" src="([^"]+)"/.exec(html)?.[1]
+    const script = clientModulesOf(html).scripts[0]
     expect(script).toMatch(/^\/_site\/assets\//)
     const js = await fetch(`${server.url}${script}`)
     expect(js.status).toBe(200)

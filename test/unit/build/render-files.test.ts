@@ -6,6 +6,7 @@ import { jsonWithMember } from '../../../src/render/payload.js'
 import type { BootState, RenderState, TemplateChunks } from '../../../src/shared/contract.js'
 import { BOOT_ELEMENT_ID } from '../../../src/shared/layout.js'
 import type { PageData } from '../../../src/shared/types.js'
+import { clientModulesOf } from '../../shared/client-modules.js'
 
 const i18n = { default: 'en', locales: ['en', 'pl'] }
 
@@ -118,9 +119,7 @@ describe('the boot hydration and the modulepreloads of a page', () => {
       (f) => f.contents as string,
     )
     const boot = bootOf(html!) as BootState
-    const preloads = [...html!.matchAll(/<link rel="modulepreload" href="([^"]+)" fetchpriority="low">/g)].map(
-      (m) => m[1],
-    )
+    const { preloads } = clientModulesOf(html!)
     // The preloads follow the boot's answer: the two cannot drift apart.
     expect(preloads).toEqual(preloadUrls(withChunks.assets, { ...boot.state, page: target }, boot.hydration))
     expect(renderPageFiles(withChunks, { path: '/pl/o-nas', locale, page: target }).files[0]!.contents).toBe(html)

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { renderDocument, serializeBoot } from '../../../src/render/document.js'
 import type { BootState, RenderResult } from '../../../src/shared/contract.js'
 import { escapeHtml } from '../../../src/shared/escape.js'
+import { clientModulesOf } from '../../shared/client-modules.js'
 import { makeState } from './helpers.js'
 
 const result = (extra: Partial<RenderResult> = {}): RenderResult => ({
@@ -48,11 +49,12 @@ describe('renderDocument', () => {
     expect(html).toContain('<title data-site-head>About</title>')
     expect(html).toContain('<meta name="description" content="Who we are" data-site-head>')
     expect(html).toContain('<link rel="stylesheet" href="/_site/styles-abc.css">')
-    expect(html).toContain('<link rel="modulepreload" href="/_site/chunk-1.js" fetchpriority="low">')
     expect(html).toContain('<body class="pid-7 layout-layout-0">')
     expect(html).toContain('<div id="__site"><main id="main">Hello</main></div>')
-    expect(html).toContain('<script type="module" src="/_site/client-abc.js" fetchpriority="low"></script>')
-    expect(html.indexOf('__SITE_BOOT__')).toBeLessThan(html.indexOf('src="/_site/client-abc.js"'))
+    // No script or preload is fetched before the page painted: the loader, after the boot JSON, announces them.
+    expect(html).not.toMatch(/<link rel="modulepreload"|<script[^>]* src=/)
+    expect(clientModulesOf(html)).toEqual({ scripts: ['/_site/client-abc.js'], preloads: ['/_site/chunk-1.js'] })
+    expect(html.indexOf('__SITE_BOOT__')).toBeLessThan(html.indexOf('"/_site/client-abc.js"'))
   })
 
   it('is deterministic', () => {
@@ -109,9 +111,7 @@ describe('renderDocument', () => {
       preloads: ['/_site/islands.js', '/_site/c-text.js'],
     })
     expect(bootJson(html).hydration).toEqual(islands)
-    expect(
-      [...html.matchAll(/<link rel="modulepreload" href="([^"]+)" fetchpriority="low">/g)].map((m) => m[1]),
-    ).toEqual(['/_site/islands.js', '/_site/c-text.js'])
+    expect(clientModulesOf(html).preloads).toEqual(['/_site/islands.js', '/_site/c-text.js'])
   })
 
   it('adds no tracking without a container id', () => {
