@@ -206,18 +206,13 @@ export class PageTable {
 
   /** Every page's sitemap facts (no links, no hashes), in the order added. */
   *facts(): IterableIterator<PageFact> {
-    const { pool } = this
     for (let i = 0; i < this.#size; i++) {
-      const alternates: PageFact['alternates'] = []
-      let at = this.#refStart[i]!
-      for (let n = this.#counts[i * 3]!; n > 0; n--, at += 2)
-        alternates.push({ hreflang: pool.at(this.#refs[at]!), path: pool.at(this.#refs[at + 1]!) })
       const canonical = this.#canonical.get(i)
       yield {
-        path: pool.at(this.#path[i]!),
-        locale: pool.at(this.#locale[i]!),
+        path: this.pool.at(this.#path[i]!),
+        locale: this.pool.at(this.#locale[i]!),
         noIndex: this.#noIndex[i] === 1,
-        alternates,
+        alternates: this.#alternates(this.#alternateIds(i)),
         ...(canonical === undefined ? {} : { canonical }),
       }
     }
@@ -243,11 +238,22 @@ export class PageTable {
     return i === undefined ? undefined : this.#rowAt(i)
   }
 
+  /** Row `i`'s alternates as [hreflang id, path id] pairs. */
+  #alternateIds(i: number): Array<[number, number]> {
+    const pairs: Array<[number, number]> = []
+    let at = this.#refStart[i]!
+    for (let n = this.#counts[i * 3]!; n > 0; n--, at += 2) pairs.push([this.#refs[at]!, this.#refs[at + 1]!])
+    return pairs
+  }
+
+  #alternates(pairs: ReadonlyArray<readonly [number, number]>): PageFact['alternates'] {
+    return pairs.map(([hreflang, path]) => ({ hreflang: this.pool.at(hreflang), path: this.pool.at(path) }))
+  }
+
   #rowAt(i: number): PageRow {
     const refs = this.#refs
-    let at = this.#refStart[i]!
-    const alternates: Array<[number, number]> = []
-    for (let n = this.#counts[i * 3]!; n > 0; n--, at += 2) alternates.push([refs[at]!, refs[at + 1]!])
+    const alternates = this.#alternateIds(i)
+    let at = this.#refStart[i]! + alternates.length * 2
     const nav = Array.from(refs.subarray(at, at + this.#counts[i * 3 + 1]!))
     at += nav.length
     const content = Array.from(refs.subarray(at, at + this.#counts[i * 3 + 2]!))
@@ -277,7 +283,7 @@ export class PageTable {
       locale: pool.at(row.locale),
       ...(row.uid === undefined ? {} : { uid: row.uid }),
       noIndex: row.noIndex,
-      alternates: row.alternates.map(([hreflang, path]) => ({ hreflang: pool.at(hreflang), path: pool.at(path) })),
+      alternates: this.#alternates(row.alternates),
       ...(row.canonical === undefined ? {} : { canonical: row.canonical }),
       links: { nav: row.nav.map((id) => pool.at(id)), content: row.content.map((id) => pool.at(id)) },
       files: [row.files[0], row.files[1]],

@@ -50,21 +50,19 @@ export function createPrefetchQueue(input: {
   return {
     add(path, urgent = false) {
       const queued = seen.get(path)
-      if (queued === true || (queued === false && !urgent)) {
-        // Already loaded or loading as much as asked; a hover over a still-waiting link moves it to the front.
-        const at = waiting.findIndex((item) => item.path === path)
-        if (urgent && at > 0) waiting.unshift(...waiting.splice(at, 1))
-        return
-      }
-      seen.set(path, urgent)
       if (!urgent) {
+        if (queued !== undefined) return
+        seen.set(path, false)
         waiting.push({ path, intent: false })
-      } else {
-        // An intent replaces the path's waiting guess, if any, at the front.
-        const at = waiting.findIndex((item) => item.path === path)
-        if (at >= 0) waiting.splice(at, 1)
-        waiting.unshift({ path, intent: true })
+        return pump()
       }
+      // An intent goes first: in place of the path's waiting entry, or as a second load of a path
+      // loaded as a guess; a path already loading or loaded as an intent is left as it is.
+      const at = waiting.findIndex((item) => item.path === path)
+      if (queued === true && at < 0) return
+      if (at >= 0) waiting.splice(at, 1)
+      seen.set(path, true)
+      waiting.unshift({ path, intent: true })
       pump()
     },
     get active() {

@@ -13,7 +13,7 @@ import { type BuildResult, build } from '../../src/build/build.js'
 import { resolveConfig } from '../../src/config/load.js'
 import { selectSite } from '../../src/config/resolve.js'
 import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
-import { clientModulesOf } from '../shared/client-modules.js'
+import { loaderModulesOf } from '../shared/client-modules.js'
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url))
 export const HOSTILE_FIXTURE = fileURLToPath(new URL('../fixtures/hostile-site/', import.meta.url))
@@ -371,7 +371,7 @@ export function findHtmlViolations(html: string): string[] {
       } else if (attr('id') === '__SITE_LOADER__' && !src) {
         // The renderer's client loader: once, and naming nothing but the site's own modules.
         loaders++
-        const { scripts, preloads } = clientModulesOf(`<script id="__SITE_LOADER__" type="module">${tag.text ?? ''}`)
+        const { scripts, preloads } = loaderModulesOf(tag.text ?? '')
         const urls = [...scripts, ...preloads]
         if (type !== 'module' || scripts.length === 0 || urls.some((url) => !url.startsWith('/_site/')))
           problems.push(`${where}: unexpected client loader ${JSON.stringify((tag.text ?? '').slice(0, 60))}`)
