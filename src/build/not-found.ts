@@ -12,7 +12,7 @@ import type { PageData } from '../shared/types.js'
 import { type LocaleOptions, withLocale } from '../shared/url.js'
 import { isRecord } from '../shared/values.js'
 import { type ApiAnswer, fetchPage, toApiFailure } from './fetch-page.js'
-import { assembleStatic, type OutputFile, type RenderContext } from './render-files.js'
+import { assembleStatic, documentBytes, type OutputFile, type RenderContext } from './render-files.js'
 import type { LocaleData } from './types.js'
 
 /** A path no site has: asking for it gets the API's 404 answer of a locale. */
@@ -64,9 +64,9 @@ export function renderNotFoundFile(
     problems.push(...prepared.problems)
   }
   const error = { status: 404, message: errors.pageNotFound(path).message }
-  const { html, problems: renderProblems } = assembleStatic(ctx, { path, locale, status: 404, page, error })
+  const { document, problems: renderProblems } = assembleStatic(ctx, { path, locale, status: 404, page, error })
   return {
-    file: { path: notFoundFile(locale.locale, i18n), contents: html },
+    file: { path: notFoundFile(locale.locale, i18n), contents: documentBytes(ctx, document) },
     problems: [...problems, ...renderProblems],
     ...(page ? { pageUid: page.id } : {}),
   }

@@ -1,7 +1,7 @@
 import { type ApiClient, type ApiClientOptions, createApiClient } from '../api/client.js'
 import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
 import type { ClientBundle } from '../hydration/bundle.js'
-import { renderDocument } from '../render/document.js'
+import { renderDocumentParts } from '../render/document.js'
 import { createMissingTemplates, type MissingTemplates } from '../render/missing-templates.js'
 import { renderPage } from '../render/render-page.js'
 import type { PageRenderer } from '../render/renderer.js'
@@ -29,7 +29,7 @@ export interface PreviewContext {
   readonly config: ResolvedConfig
   readonly sites: readonly PreviewSite[]
   /** The render core over the loaded templates: the one build workers render with. */
-  readonly renderer: Pick<PageRenderer, 'renderPage' | 'renderDocument'>
+  readonly renderer: Pick<PageRenderer, 'renderPage' | 'renderDocumentParts'>
   readonly client: ClientBundle
   /** Bundle files by URL path (`/_site/assets/entry-3f2a.js`). */
   readonly assetFiles: ReadonlyMap<string, string | Uint8Array>
@@ -73,7 +73,7 @@ export function createPreviewContext(input: PreviewContextInput): PreviewContext
       api: createApiClient(site, input.api),
       info: toPublicSiteInfo(site),
     })),
-    renderer: { renderPage: (state) => renderPage(state, input.registry), renderDocument },
+    renderer: { renderPage: (state) => renderPage(state, input.registry), renderDocumentParts },
     client: input.client,
     assetFiles: new Map(input.client.files.map((file) => [`/${file.path.replace(/^\/+/, '')}`, file.contents])),
     publicFiles: input.publicFiles ?? new Map(),

@@ -26,7 +26,7 @@ function renderOnce(ctx: PreviewContext, view: HtmlView): { html: string; status
   // Once per layout or type until templates change (a new context): the developer adds the file, or not.
   for (const missing of ctx.missingTemplates.add(view.path, assembled.fallbacks))
     ctx.log(`preview: note: ${describeMissingTemplate(missing, { count: false })}`)
-  return { html: assembled.html, status: assembled.status }
+  return { html: assembled.document.join(''), status: assembled.status }
 }
 
 /**

@@ -23,7 +23,7 @@ import type { PageRenderer } from './renderer.js'
 
 /** What every page of one build, or of one preview context, shares. */
 export interface AssemblyContext {
-  renderer: Pick<PageRenderer, 'renderPage' | 'renderDocument'>
+  renderer: Pick<PageRenderer, 'renderPage' | 'renderDocumentParts'>
   mode: RenderMode
   site: PublicSiteInfo
   /** The version of the client code (BootState.clientVersion): the build's asset hash, or preview's constant. */
@@ -58,7 +58,8 @@ export interface PageView {
 
 export interface AssembledPage {
   state: RenderState
-  html: string
+  /** The HTML document as parts whose concatenation is its text (renderDocumentParts): `document.join('')`. */
+  document: string[]
   /** The page's payload as JSON text; undefined for an error page without page data (there is none). */
   payload: string | undefined
   status: number
@@ -115,7 +116,7 @@ export function assemblePage(ctx: AssemblyContext, view: PageView): AssembledPag
     const { state: _nested, ...bootRest } = boot
     bootJson = jsonWithMember(bootRest, 'state', jsonWithMember(stateRest, 'page', pageJson))
   }
-  const html = ctx.renderer.renderDocument({ result, boot, assets, preloads, bootJson })
+  const document = ctx.renderer.renderDocumentParts({ result, boot, assets, preloads, bootJson })
   const payload =
     pageJson === undefined
       ? undefined
@@ -129,5 +130,12 @@ export function assemblePage(ctx: AssemblyContext, view: PageView): AssembledPag
           },
           pageJson,
         )
-  return { state, html, payload, status: result.status, problems: result.problems, fallbacks: result.fallbacks ?? [] }
+  return {
+    state,
+    document,
+    payload,
+    status: result.status,
+    problems: result.problems,
+    fallbacks: result.fallbacks ?? [],
+  }
 }

@@ -109,8 +109,9 @@ function clientLoader(scripts: readonly string[], preloads: readonly string[]): 
 
 /** The `<style>` elements of a bundle's inline styles, made once per bundle (every page of a build shares them). */
 const styleCache = new WeakMap<readonly string[], string[]>()
+const NO_STYLES: string[] = []
 function styleElements(inlineStyles: readonly string[] | undefined): string[] {
-  if (!inlineStyles) return []
+  if (!inlineStyles) return NO_STYLES
   let elements = styleCache.get(inlineStyles)
   if (!elements) {
     // CSS text cannot end the element early: `</style` is written `<\/style` (a CSS escape of the same text).
@@ -131,10 +132,12 @@ export interface DocumentInput {
 }
 
 /**
- * The full HTML document of a rendered page. It decides nothing: what the page hydrates with
- * and preloads comes decided in `boot.hydration` and `preloads` (see src/render/assemble.ts).
+ * The full HTML document of a rendered page, as the parts whose concatenation is its text. It decides
+ * nothing: what the page hydrates with and preloads comes decided in `boot.hydration` and `preloads`
+ * (see src/render/assemble.ts). A bundle's inline `<style>` elements are parts of their own, the very
+ * same strings on every page (sharedDocumentParts), so that a build encodes them once, not per page.
  */
-export function renderDocument({ result, boot, assets, preloads, bootJson }: DocumentInput): string {
+export function renderDocumentParts({ result, boot, assets, preloads, bootJson }: DocumentInput): string[] {
   const head = [
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -143,7 +146,7 @@ export function renderDocument({ result, boot, assets, preloads, bootJson }: Doc
     ...assets.styles.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
     ...trackingHead(boot),
   ]
-  return [
+  const lines = [
     '<!doctype html>',
     `<html lang="${escapeHtml(result.htmlAttrs.lang)}" dir="${escapeHtml(result.htmlAttrs.dir)}">`,
     '<head>',
@@ -156,9 +159,15 @@ export function renderDocument({ result, boot, assets, preloads, bootJson }: Doc
     clientLoader(assets.scripts, preloads),
     '</body>',
     '</html>',
-    '',
   ]
-    .filter((line) => line !== '')
-    .join('\n')
-    .concat('\n')
+  // One line per part, each ended by a newline of its own (a shared part stays the string it is).
+  const parts: string[] = []
+  for (const line of lines) if (line !== '') parts.push(line, '\n')
+  return parts
 }
+
+/** The full HTML document of a rendered page, as text (see renderDocumentParts). */
+export const renderDocument = (input: DocumentInput): string => renderDocumentParts(input).join('')
+
+/** The parts of renderDocumentParts that every page with these assets shares: the same string objects each time. */
+export const sharedDocumentParts = (assets: ClientAssets): readonly string[] => styleElements(assets.inlineStyles)

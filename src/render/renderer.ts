@@ -12,7 +12,8 @@ export interface PageRenderer {
   preparePage(raw: unknown): { page: PageData | null; problems: DataProblem[] }
   prepareInitialData(raw: unknown): { data: InitialData; problems: DataProblem[] }
   renderPage(state: RenderState): RenderResult
-  renderDocument(input: DocumentInput): string
+  /** The HTML document in parts (see renderDocumentParts). */
+  renderDocumentParts(input: DocumentInput): string[]
 }
 
 /**
@@ -20,12 +21,12 @@ export interface PageRenderer {
  * only coordinates render workers never loads React.
  */
 export async function createRenderer(registry: TemplateRegistry): Promise<PageRenderer> {
-  const [{ renderPage }, { renderDocument }, { preparePage, prepareInitialData }] = await Promise.all([
+  const [{ renderPage }, { renderDocumentParts }, { preparePage, prepareInitialData }] = await Promise.all([
     import('./render-page.js'),
     import('./document.js'),
     import('./prepare.js'),
   ])
-  return { preparePage, prepareInitialData, renderPage: (state) => renderPage(state, registry), renderDocument }
+  return { preparePage, prepareInitialData, renderPage: (state) => renderPage(state, registry), renderDocumentParts }
 }
 
 /** The render core with the templates of `root` (bundled for Node, see src/hydration/node-registry.ts). */

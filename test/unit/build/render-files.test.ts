@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { type RenderContext, renderPageFiles } from '../../../src/build/render-files.js'
+import { encodeDocument, type RenderContext, renderPageFiles } from '../../../src/build/render-files.js'
 import { preloadUrls } from '../../../src/hydration/plan.js'
-import { renderDocument, serializeBoot } from '../../../src/render/document.js'
+import { renderDocumentParts, serializeBoot } from '../../../src/render/document.js'
 import { jsonWithMember } from '../../../src/render/payload.js'
 import type { BootState, RenderState, TemplateChunks } from '../../../src/shared/contract.js'
 import { BOOT_ELEMENT_ID } from '../../../src/shared/layout.js'
 import type { PageData } from '../../../src/shared/types.js'
 import { clientModulesOf } from '../../shared/client-modules.js'
+import { textOf } from '../../shared/file-text.js'
 
 const i18n = { default: 'en', locales: ['en', 'pl'] }
 
@@ -22,7 +23,7 @@ const ctx: RenderContext = {
       status: state.status,
       problems: [],
     }),
-    renderDocument,
+    renderDocumentParts,
   },
   site: { baseUrl: 'https://x.example', i18n, gtmId: undefined, consentHost: undefined, i18nMiddleware: true },
   clientVersion: 'c1',
@@ -57,10 +58,27 @@ describe('jsonWithMember', () => {
   })
 })
 
+describe('encodeDocument', () => {
+  it('writes the UTF-8 bytes of the parts joined, shared parts from their one encoding', () => {
+    const style = `<style>${'a{color:red}'.repeat(200)}</style>`
+    const shared = [style]
+    const parts = ['<p>zażółć ✓ \u{1F600}</p>', '\n', style, '\n', '<b>ß</b>', '\n']
+    const bytes = encodeDocument(parts, shared)
+    expect(Buffer.from(bytes).equals(Buffer.from(parts.join('')))).toBe(true)
+    // a buffer of its own, which a render worker can transfer
+    expect(bytes.byteOffset).toBe(0)
+    expect(bytes.buffer.byteLength).toBe(bytes.byteLength)
+    // a part equal to a shared one in text, not the same string, is the same bytes
+    const copy = [...style].join('')
+    expect(textOf(encodeDocument([copy], shared))).toBe(style)
+    expect(encodeDocument([], shared).byteLength).toBe(0)
+  })
+})
+
 describe('renderPageFiles', () => {
   it('serialises the page once: the boot JSON and the payload hold the same page, the boot JSON escaped', () => {
     const { files } = renderPageFiles(ctx, { path: '/pl/o-nas', locale, page })
-    const [html, payload] = files.map((f) => f.contents as string)
+    const [html, payload] = files.map((f) => textOf(f.contents))
     expect(html).not.toContain('</script><script>alert(1)')
     expect(html).not.toContain('\u2028')
     const boot = bootOf(html!) as BootState
@@ -115,14 +133,16 @@ describe('the boot hydration and the modulepreloads of a page', () => {
       ...ctx,
       assets: { ...ctx.assets, modulePreloads: ['/_site/chunk-0.js'], templateChunks: { ...chunks, client } },
     }
-    const [html] = renderPageFiles(withChunks, { path: '/pl/o-nas', locale, page: target }).files.map(
-      (f) => f.contents as string,
+    const [html] = renderPageFiles(withChunks, { path: '/pl/o-nas', locale, page: target }).files.map((f) =>
+      textOf(f.contents),
     )
     const boot = bootOf(html!) as BootState
     const { preloads } = clientModulesOf(html!)
     // The preloads follow the boot's answer: the two cannot drift apart.
     expect(preloads).toEqual(preloadUrls(withChunks.assets, { ...boot.state, page: target }, boot.hydration))
-    expect(renderPageFiles(withChunks, { path: '/pl/o-nas', locale, page: target }).files[0]!.contents).toBe(html)
+    expect(textOf(renderPageFiles(withChunks, { path: '/pl/o-nas', locale, page: target }).files[0]!.contents)).toBe(
+      html,
+    )
     return { hydration: boot.hydration, preloads }
   }
 

@@ -3,6 +3,7 @@ import { type JobContext, runNotFoundJob, runPageJob } from '../../../src/build/
 import type { PageRenderer } from '../../../src/render/renderer.js'
 import type { RenderState } from '../../../src/shared/contract.js'
 import type { PageData } from '../../../src/shared/types.js'
+import { textOf } from '../../shared/file-text.js'
 
 const i18n = { default: 'en', locales: ['en', 'pl'] }
 
@@ -46,7 +47,11 @@ const stub: PageRenderer = {
       problems: [{ kind: 'ELEMENT_SKIPPED', message: 'unknown type x skipped', elementUid: 1 }],
     }
   },
-  renderDocument: ({ result, boot }) => `<html>${result.appHtml}<script>${JSON.stringify(boot)}</script></html>`,
+  renderDocumentParts: ({ result, boot }) => [
+    '<html>',
+    result.appHtml,
+    `<script>${JSON.stringify(boot)}</script></html>`,
+  ],
 }
 
 const ctx: JobContext = {
@@ -87,7 +92,7 @@ describe('runPageJob', () => {
       status: 200,
       initialDataUrl: '/_site/data/initial-pl-1.json',
     })
-    const boot = JSON.parse(/<script>(.*)<\/script>/.exec(output.files[0]!.contents as string)![1]!)
+    const boot = JSON.parse(/<script>(.*)<\/script>/.exec(textOf(output.files[0]!.contents))![1]!)
     expect(boot).toMatchObject({
       clientVersion: 'c1',
       initialDataUrl: '/_site/data/initial-pl-1.json',
@@ -169,10 +174,10 @@ describe('runNotFoundJob', () => {
   it('renders the locale 404 page with status 404, from the API page when there is one', () => {
     const plain = runNotFoundJob(ctx, { locale: 'pl' })
     expect(plain.file.path).toBe('pl/404.html')
-    expect(plain.file.contents).toContain('<main>404 /pl/404</main>')
-    expect(plain.file.contents).toContain('"error":{"status":404,"message":"Page not found: /pl/404"}')
+    expect(textOf(plain.file.contents)).toContain('<main>404 /pl/404</main>')
+    expect(textOf(plain.file.contents)).toContain('"error":{"status":404,"message":"Page not found: /pl/404"}')
     const withPage = runNotFoundJob(ctx, { locale: 'en', raw: rawPage(20, 'Not found') })
     expect(withPage.file.path).toBe('404.html')
-    expect(withPage.file.contents).toContain('"page":{"id":20')
+    expect(textOf(withPage.file.contents)).toContain('"page":{"id":20')
   })
 })
