@@ -77,7 +77,7 @@ export async function runBuildCommand(opts: BuildCommandOptions, global: { verbo
   try {
     // React picks its development or production build when first loaded: a site build is production.
     process.env.NODE_ENV ??= 'production'
-    tuneHeapForBuild(process.execArgv)
+    tuneHeapForBuild({ execArgv: process.execArgv, nodeOptions: process.env.NODE_OPTIONS })
     const { build, resolveConfig, selectSite } = await import('../../index.js')
     const config = await resolveConfig({
       configFile: opts.config,

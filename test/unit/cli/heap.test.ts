@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { BUILD_HEAP_GROWING_PERCENT, tuneHeapForBuild } from '../../../src/cli/heap.js'
 
 describe('the build command tunes V8 heap growing', () => {
-  const run = (execArgv: string[]) => {
+  const run = (execArgv: string[], nodeOptions?: string) => {
     const set: string[] = []
-    const done = tuneHeapForBuild(execArgv, (flags) => set.push(flags))
+    const done = tuneHeapForBuild({ execArgv, nodeOptions }, (flags) => set.push(flags))
     return { done, set }
   }
 
@@ -20,4 +20,9 @@ describe('the build command tunes V8 heap growing', () => {
     'unless the user set it: %j',
     (execArgv) => expect(run(execArgv)).toEqual({ done: false, set: [] }),
   )
+
+  it('unless NODE_OPTIONS sets it', () => {
+    expect(run([], '--max-old-space-size=512  --heap-growing-percent=30')).toEqual({ done: false, set: [] })
+    expect(run([], '--max-old-space-size=512').done).toBe(true)
+  })
 })
