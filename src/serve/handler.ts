@@ -1,6 +1,6 @@
 import { readFile, realpath, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { ASSETS_DIR, NOT_FOUND_FILE, REDIRECTS_FILE } from '../shared/layout.js'
+import { isContentHashedFile, NOT_FOUND_FILE, REDIRECTS_FILE } from '../shared/layout.js'
 import { IMMUTABLE_CACHE, NO_CACHE } from './content-types.js'
 import { checkRequest, forMethod, textResponse } from './http-checks.js'
 import { matchRedirect, parseRedirects, type RedirectRule } from './redirects.js'
@@ -20,9 +20,12 @@ export interface StaticHandlerOptions {
   dir: string
 }
 
-/** Cache policy of a served file (path relative to the folder, `/` separated). */
+/**
+ * Cache policy of a served file (path relative to the folder, `/` separated): a file named by its
+ * content hash (scripts, styles, initial data) never changes; every other file is revalidated.
+ */
 export function cacheControlOf(relPath: string): string {
-  return relPath.startsWith(`${ASSETS_DIR}/`) ? IMMUTABLE_CACHE : NO_CACHE
+  return isContentHashedFile(relPath) ? IMMUTABLE_CACHE : NO_CACHE
 }
 
 /**

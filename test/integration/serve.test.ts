@@ -42,6 +42,7 @@ describe('site serve: a built output over a real socket', () => {
     '_site/assets/entry-3f2a.js': 'console.log(1)',
     '_site/assets/styles-9c1d.css': 'body{}',
     '_site/builds/latest.json': '{"id":"b1","timestamp":1}',
+    '_site/data/initial-en-7e4b.json': '{"navigation":[]}',
     'sw.js': 'self.addEventListener("fetch",()=>{})',
     'logo.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
     'icon.png': 'png',
@@ -84,6 +85,7 @@ describe('site serve: a built output over a real socket', () => {
     const cases: Array<[string, string, string]> = [
       ['/_site/assets/entry-3f2a.js', 'text/javascript; charset=utf-8', 'public, max-age=31536000, immutable'],
       ['/_site/assets/styles-9c1d.css', 'text/css; charset=utf-8', 'public, max-age=31536000, immutable'],
+      ['/_site/data/initial-en-7e4b.json', 'application/json; charset=utf-8', 'public, max-age=31536000, immutable'],
       ['/_site/builds/latest.json', 'application/json; charset=utf-8', 'no-cache'],
       ['/about/_payload.json', 'application/json; charset=utf-8', 'no-cache'],
       ['/_payload.json', 'application/json; charset=utf-8', 'no-cache'],
