@@ -66,6 +66,18 @@ const digestOf = (h: ReturnType<typeof createHash>): string => h.digest().toStri
 const writeFileFast = (file: string, contents: string | Uint8Array): Promise<void> =>
   new Promise((done, fail) => writeFile(file, contents, (error) => (error ? fail(error) : done())))
 
+/** Segments of anything but `/`, `\` and NUL, none of them empty, `.` or `..`. */
+const PLAIN_RELATIVE_PATH_RE = /^(?!\.\.?(?:\/|$))[^/\\\0]+(?:\/(?!\.\.?(?:\/|$))[^/\\\0]+)*$/
+
+const resolvedRoots = new Set<string>()
+/** True for a root that is its own resolved form (absolute, normalised): what resolveInside's shortcut needs. */
+function isResolvedRoot(root: string): boolean {
+  if (resolvedRoots.has(root)) return true
+  if (resolve(root) !== root) return false
+  resolvedRoots.add(root)
+  return true
+}
+
 /**
  * Resolves `path` under `root`, or throws WRITE_OUTSIDE_OUT_DIR.
  * Example: ('/out', 'pl/o-nas/index.html') -> '/out/pl/o-nas/index.html'; ('/out', '../x') throws.
@@ -79,6 +91,10 @@ export function resolveInside(root: string, path: string): string {
   if (path.length > MAX_RELATIVE_PATH_LENGTH) throw refuse('path too long')
   if (path.includes('\0')) throw refuse('NUL character')
   if (isAbsolute(path) || /^[a-z]:/i.test(path)) throw refuse('absolute path')
+  // The common case, a plain relative path (every page file: 60,000 on a 30,000-page site), is joined
+  // without resolving: no `.` or `..` segment, no empty one, no backslash, so it cannot leave the root.
+  if (sep === '/' && PLAIN_RELATIVE_PATH_RE.test(path) && isResolvedRoot(root))
+    return root.endsWith('/') ? root + path : `${root}/${path}`
   const target = resolve(root, path)
   const rel = relative(root, target)
   if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel))

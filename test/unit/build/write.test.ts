@@ -1,6 +1,6 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createFileWriter, hashContents, resolveInside } from '../../../src/build/write.js'
 
@@ -18,6 +18,25 @@ describe('resolveInside', () => {
       expect(() => resolveInside('/out', path)).toThrow(expect.objectContaining({ code: 'WRITE_OUTSIDE_OUT_DIR' }))
     },
   )
+
+  it('answers as path.resolve does, plain paths (joined directly) and others, under any root', () => {
+    const paths = [
+      'a',
+      'a/b/index.html',
+      '...',
+      '..a/b',
+      'a/.b',
+      'a/b.',
+      'a//b',
+      'a/./b',
+      'a/b/',
+      './a',
+      'a\\b',
+      'a b/ż',
+    ]
+    for (const root of ['/out', '/', '/out/', '/x/../out', 'relative/out'])
+      for (const path of paths) expect(resolveInside(root, path), `${root} + ${path}`).toBe(resolve(root, path))
+  })
 })
 
 describe('createFileWriter', () => {
