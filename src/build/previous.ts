@@ -32,7 +32,7 @@ export interface PreviousOutput {
 export function pageOfFile(file: string): [path: string, which: 0 | 1] | undefined {
   const name = file.endsWith(PAYLOAD_FILE) ? PAYLOAD_FILE : file.endsWith('index.html') ? 'index.html' : undefined
   if (!name || (file !== name && !file.endsWith(`/${name}`))) return undefined
-  const path = normalizePagePath(`/${file.slice(0, -name.length)}`)
+  const path = normalizePagePath(file === name ? '/' : `/${file.slice(0, -name.length - 1)}`)
   return path.ok ? [path.path, name === PAYLOAD_FILE ? 1 : 0] : undefined
 }
 

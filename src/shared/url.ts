@@ -64,6 +64,8 @@ function utf8Length(text: string): number {
 
 // Segments made only of these characters decode and encode to themselves: the common case, checked once.
 const PLAIN_SEGMENT_RE = /^[A-Za-z0-9._~-]+$/
+// A whole path of such segments (none `.` or `..`, none longer than the limit): normalised as it is.
+const PLAIN_PATH_RE = new RegExp(`^(?:/(?!\\.\\.?(?:/|$))[A-Za-z0-9._~-]{1,${MAX_SEGMENT_BYTES}})+$`)
 
 /**
  * Validates and normalises a page path (no query, no hash). Everything a file
@@ -74,6 +76,8 @@ export function normalizePagePath(input: unknown): PathCheck {
   if (typeof input !== 'string') return { ok: false, reason: 'not a string' }
   if (!input.startsWith('/') || input.startsWith('//')) return { ok: false, reason: 'not a site path' }
   if (input.length > MAX_PATH_LENGTH) return { ok: false, reason: `longer than ${MAX_PATH_LENGTH} characters` }
+  // every link of every page passes here: the common plain path costs one test, no split and join
+  if (PLAIN_PATH_RE.test(input) && !input.startsWith(`/${SITE_DIR}`)) return { ok: true, path: input }
   if (/%2f|%5c|%00/i.test(input)) return { ok: false, reason: 'encoded slash or NUL' }
   const segments: string[] = []
   const encoded: string[] = []
@@ -110,11 +114,19 @@ export const pathSegments = (normalized: string): string[] =>
     .filter(Boolean)
     .map((s) => decodeURIComponent(s))
 
+/** The file `name` in a page's folder: its decoded segments (a plain path's are the path as it is). */
+const pageFile = (normalized: string, name: string): string =>
+  normalized === '/'
+    ? name
+    : PLAIN_PATH_RE.test(normalized)
+      ? `${normalized.slice(1)}/${name}`
+      : [...pathSegments(normalized), name].join('/')
+
 /** Output file of a page, relative to the output folder: `/a/b` -> `a/b/index.html`. */
-export const toHtmlFile = (normalized: string): string => [...pathSegments(normalized), 'index.html'].join('/')
+export const toHtmlFile = (normalized: string): string => pageFile(normalized, 'index.html')
 
 /** Payload file of a page, relative to the output folder: `/a/b` -> `a/b/_payload.json`. */
-export const toPayloadFile = (normalized: string): string => [...pathSegments(normalized), PAYLOAD_FILE].join('/')
+export const toPayloadFile = (normalized: string): string => pageFile(normalized, PAYLOAD_FILE)
 
 /** URL of a page's payload: `/a/b` -> `/a/b/_payload.json`, `/` -> `/_payload.json`. */
 export const toPayloadUrl = (normalized: string): string => `${normalized === '/' ? '' : normalized}/${PAYLOAD_FILE}`

@@ -57,6 +57,10 @@ describe('normalizePagePath', () => {
     ['/de/%c3%bcber-uns', '/de/%C3%BCber-uns'],
     ['/Case/Keeps', '/Case/Keeps'],
     ['/a b', '/a%20b'],
+    // plain paths (normalised as they are, without splitting)
+    ['/.well-known/a.b~c_d-e', '/.well-known/a.b~c_d-e'],
+    ['/_sitemap', '/_sitemap'],
+    [`/${'x'.repeat(200)}`, `/${'x'.repeat(200)}`],
   ])('%s -> %s', (input, out) => expect(normalizePagePath(input)).toEqual({ ok: true, path: out }))
 
   it.each([
@@ -72,6 +76,10 @@ describe('normalizePagePath', () => {
     ['/%E0%A4%A', 'malformed percent-encoding'],
     [`/${'x'.repeat(2000)}`, 'longer than 1024 characters'],
     [`/${'x'.repeat(300)}`, 'segment longer than 200 bytes'],
+    [`/${'x'.repeat(201)}`, 'segment longer than 200 bytes'],
+    ['/a/..', 'dot segment'],
+    ['/.', 'dot segment'],
+    ['/_site', 'internal path'],
     ['/_site/builds/latest.json', 'internal path'],
     ['/lone-\ud800-surrogate', 'unpaired UTF-16 surrogate'],
     ['/lone-\udc00', 'unpaired UTF-16 surrogate'],
@@ -86,6 +94,8 @@ describe('path to file mapping', () => {
     expect(toHtmlFile('/de/%C3%BCber-uns')).toBe('de/über-uns/index.html')
     expect(toPayloadFile('/a/b')).toBe('a/b/_payload.json')
     expect(toPayloadFile('/')).toBe('_payload.json')
+    expect(toPayloadFile('/de/%C3%BCber-uns/a%20b')).toBe('de/über-uns/a b/_payload.json')
+    expect(toHtmlFile('/.well-known/a~b')).toBe('.well-known/a~b/index.html')
   })
   it('round-trips payload URLs', () => {
     for (const path of ['/', '/a', '/pl/o-nas']) expect(fromPayloadUrl(toPayloadUrl(path))).toBe(path)
