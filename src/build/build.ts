@@ -71,8 +71,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         ? planOnly(run, { only, requested: options.only ?? [], lookup, engine, clientVersion, locales })
         : undefined
       const pipeline = await crawlPages(run, { render, writer, locales, clientVersion, reuse: partial?.plan })
-      const slugs = await writeSlugRedirects(run, { pipeline, previous })
       await writeNotFoundPages(run, writer, { render, inputs })
+      // that was the last render: the workers' heaps are not held through the end phase (peak RSS, issue 12)
+      await render.close()
+      const slugs = await writeSlugRedirects(run, { pipeline, previous })
       await writeSiteFiles(run, writer, inputs)
       const builds = keepEarlierBuilds(run, writer, previous)
       const manifest = await writeManifests(run, writer, inputs)
@@ -106,7 +108,8 @@ async function finish(
   else if (!previous) await swapInOutput(output)
   else {
     const outputs = writer.outputs()
-    const removed = [...previous.filePaths()].filter((path) => !outputs.has(path))
+    const removed: string[] = []
+    for (const path of previous.filePaths()) if (!outputs.has(path)) removed.push(path)
     await applyToOutput(output, { written: writer.written(), removed })
   }
   const { files, bytes, kept } = writer.stats()

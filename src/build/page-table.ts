@@ -47,6 +47,9 @@ export class StringPool {
   }
 }
 
+/** Who a page is: its path, locale and uid. */
+export type PageIdentity = Pick<PageRecord, 'path' | 'locale' | 'uid'>
+
 /** A page as the table hands it back: its record plus the content hashes of its `index.html` and `_payload.json`. */
 export type StoredPageRecord = PageRecord & { files: [html: string, payload: string] }
 
@@ -202,6 +205,18 @@ export class PageTable {
   /** Every page, in the order added; each record is made as it is reached. */
   *values(): IterableIterator<StoredPageRecord> {
     for (let i = 0; i < this.#size; i++) yield this.#record(i)
+  }
+
+  /** Every page's path, locale and uid (what slug history compares), in the order added. */
+  *identities(): IterableIterator<PageIdentity> {
+    for (let i = 0; i < this.#size; i++) {
+      const uid = this.#uidAt(i)
+      yield {
+        path: this.pool.at(this.#path[i]!),
+        locale: this.pool.at(this.#locale[i]!),
+        ...(uid === undefined ? {} : { uid }),
+      }
+    }
   }
 
   /** Every page's sitemap facts (no links, no hashes), in the order added. */

@@ -5,8 +5,8 @@
  * redirect stays in later builds, following the page if it moves again, until the CMS serves
  * a page or a redirect at the old path again (as far as the crawl reaches it), or the page is gone.
  */
+import type { PageIdentity } from './page-table.js'
 import type { StoredRedirect } from './store.js'
-import type { PageRecord } from './types.js'
 
 /** The status of a slug history redirect: the page moved for good. */
 export const SLUG_REDIRECT_STATUS = 301
@@ -26,9 +26,9 @@ const keyOf = (uid: number, locale: string): string => `${uid}\u0000${locale}`
  * `/pl/o-firmie`; a stored one `/pl/kim-jestesmy` -> `/pl/o-nas` of the same page follows it to `/pl/o-firmie`.
  */
 export function planSlugRedirects(input: {
-  previousPages: Iterable<PageRecord>
+  previousPages: Iterable<PageIdentity>
   previousRedirects: Iterable<StoredRedirect>
-  pages: Iterable<PageRecord>
+  pages: Iterable<PageIdentity>
   /** Paths the CMS serves a redirect at in this build (the crawl reached them). */
   apiRedirects: Iterable<string>
 }): { redirects: SlugChange[]; changes: SlugChange[] } {

@@ -227,9 +227,9 @@ export async function writeSlugRedirects(
   const { previous, pipeline } = input
   if (!previous) return { redirects: [], changes: [] }
   const plan = planSlugRedirects({
-    previousPages: previous.pages.values(),
+    previousPages: previous.pages.identities(),
     previousRedirects: previous.store.redirects,
-    pages: run.state.pages,
+    pages: run.state.pages.identities(),
     apiRedirects: run.state.redirects.map((r) => r.from),
   })
   for (const { from, to, locale } of plan.redirects)
