@@ -134,6 +134,46 @@ export class PageTable {
 
   /** Adds a page given as pool ids (the store reads them so); its path must not be in the table yet. */
   addRow(row: PageRow): void {
+    let at = this.#append(row, [row.alternates.length, row.nav.length, row.content.length])
+    const refs = this.#refs
+    for (const [hreflang, path] of row.alternates) {
+      refs[at++] = hreflang
+      refs[at++] = path
+    }
+    for (const id of row.nav) refs[at++] = id
+    for (const id of row.content) refs[at++] = id
+  }
+
+  /**
+   * Adds the page at `path` of `other`, a table over the same pool (a previous build's page kept as it
+   * is), row to row: nothing is decoded. False when `other` has no such page.
+   */
+  copyFrom(other: PageTable, path: string): boolean {
+    if (other.pool !== this.pool) throw new Error('copyFrom needs tables over the same string pool')
+    const i = other.#row(path)
+    if (i === undefined) return false
+    const counts = [other.#counts[i * 3]!, other.#counts[i * 3 + 1]!, other.#counts[i * 3 + 2]!] as const
+    const start = other.#refStart[i]!
+    const at = this.#append(
+      {
+        path: other.#path[i]!,
+        locale: other.#locale[i]!,
+        uid: other.#uidAt(i),
+        noIndex: other.#noIndex[i] === 1,
+        files: [other.#files[i * 2]!, other.#files[i * 2 + 1]!],
+        canonical: other.#canonical.get(i),
+      },
+      counts,
+    )
+    this.#refs.set(other.#refs.subarray(start, start + counts[0] * 2 + counts[1] + counts[2]), at)
+    return true
+  }
+
+  /**
+   * Appends a row with room for `counts` alternates (pairs), nav and content links; returns where the
+   * caller writes their ids, in that order.
+   */
+  #append(row: Omit<PageRow, 'alternates' | 'nav' | 'content'>, counts: readonly [number, number, number]): number {
     if (this.#rowOfPath.has(row.path)) throw new Error(`page ${this.pool.at(row.path)} is in the table twice`)
     const i = this.#size
     this.#size += 1
@@ -147,23 +187,15 @@ export class PageTable {
     this.#locale[i] = row.locale
     this.#uid[i] = row.uid ?? Number.NaN
     this.#noIndex[i] = row.noIndex ? 1 : 0
-    const refs = row.alternates.length * 2 + row.nav.length + row.content.length
-    this.#refs = grown(this.#refs, this.#refLength + refs)
-    this.#refStart[i] = this.#refLength
-    this.#counts[i * 3] = row.alternates.length
-    this.#counts[i * 3 + 1] = row.nav.length
-    this.#counts[i * 3 + 2] = row.content.length
-    let at = this.#refLength
-    for (const [hreflang, path] of row.alternates) {
-      this.#refs[at++] = hreflang
-      this.#refs[at++] = path
-    }
-    for (const id of row.nav) this.#refs[at++] = id
-    for (const id of row.content) this.#refs[at++] = id
-    this.#refLength = at
+    const at = this.#refLength
+    this.#refLength += counts[0] * 2 + counts[1] + counts[2]
+    this.#refs = grown(this.#refs, this.#refLength)
+    this.#refStart[i] = at
+    this.#counts.set(counts, i * 3)
     this.#files.push(row.files[0], row.files[1])
     if (row.canonical !== undefined) this.#canonical.set(i, row.canonical)
     this.#rowOfPath.set(row.path, i)
+    return at
   }
 
   #row(path: string): number | undefined {
@@ -175,6 +207,23 @@ export class PageTable {
   get(path: string): StoredPageRecord | undefined {
     const row = this.#row(path)
     return row === undefined ? undefined : this.#record(row)
+  }
+
+  /** The locale of the page at `path`, without making its record. */
+  localeOf(path: string): string | undefined {
+    const row = this.#row(path)
+    return row === undefined ? undefined : this.pool.at(this.#locale[row]!)
+  }
+
+  /** The paths the page at `path` links to (its navigation's, then its content's), without making its record. */
+  linksOf(path: string): PageRecord['links'] | undefined {
+    const row = this.#row(path)
+    if (row === undefined) return undefined
+    const start = this.#refStart[row]! + this.#counts[row * 3]! * 2
+    const nav = this.#counts[row * 3 + 1]!
+    const content = this.#counts[row * 3 + 2]!
+    const paths = (from: number, to: number) => Array.from(this.#refs.subarray(from, to), (id) => this.pool.at(id))
+    return { nav: paths(start, start + nav), content: paths(start + nav, start + nav + content) }
   }
 
   /** The uid of the page at `path`, without making its record. */

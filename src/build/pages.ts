@@ -17,6 +17,7 @@ import { checkRedirectTarget } from '../shared/redirect-target.js'
 import { getLocaleFromPath, toHtmlFile, toPayloadFile, toSiteUrl } from '../shared/url.js'
 import type { DiscoveredPath, LinkOrigin } from './crawl.js'
 import { fetchPage } from './fetch-page.js'
+import type { PageTable } from './page-table.js'
 import { renderRedirectHtml } from './redirect.js'
 import type { PageFile } from './render-files.js'
 import type { PageJob, PageOutput } from './render-jobs.js'
@@ -73,11 +74,13 @@ const FETCH: PathSource = { type: 'fetch' }
 export async function buildPath(p: PagePipeline, path: string): Promise<DiscoveredPath[]> {
   const source = p.reuse?.decide(path) ?? FETCH
   switch (source.type) {
-    case 'keep':
-      if (keepPage(p, source.page)) return discoveredFrom(source.page)
+    case 'keep': {
+      const links = keepPage(p, path, source.from)
+      if (links) return discoveredFrom(path, links)
       break
+    }
     case 'render': {
-      const found = await renderKeptPage(p, source.page)
+      const found = await renderKeptPage(p, { path, locale: source.locale })
       if (found) return found
       break
     }
@@ -94,20 +97,22 @@ export async function buildPath(p: PagePipeline, path: string): Promise<Discover
 }
 
 /** A previous page's links, as its answer gave them. */
-const discoveredFrom = (page: PageRecord): DiscoveredPath[] => [
-  ...page.links.nav.map((path) => ({ path, origin: 'nav' as const, from: page.path })),
-  ...page.links.content.map((path) => ({ path, origin: 'content' as const, from: page.path })),
+const discoveredFrom = (from: string, links: PageRecord['links']): DiscoveredPath[] => [
+  ...links.nav.map((path) => ({ path, origin: 'nav' as const, from })),
+  ...links.content.map((path) => ({ path, origin: 'content' as const, from })),
 ]
 
-/** Leaves a previous page's files as they are; false when the previous output lacks one. */
-function keepPage(p: PagePipeline, page: PageRecord): boolean {
-  if (!p.writer.keep(toHtmlFile(page.path)) || !p.writer.keep(toPayloadFile(page.path))) return false
-  p.state.addPage(page)
-  return true
+/** Leaves a previous page's files and record as they are; its links, or undefined when the previous output lacks a file. */
+function keepPage(p: PagePipeline, path: string, from: PageTable): PageRecord['links'] | undefined {
+  if (!p.writer.keep(toHtmlFile(path)) || !p.writer.keep(toPayloadFile(path))) return undefined
+  return p.state.keepPage(from, path) ? from.linksOf(path) : undefined
 }
 
 /** Renders a previous page again from its payload (no API request); undefined when that is not possible. */
-async function renderKeptPage(p: PagePipeline, page: PageRecord): Promise<DiscoveredPath[] | undefined> {
+async function renderKeptPage(
+  p: PagePipeline,
+  page: { path: string; locale: string },
+): Promise<DiscoveredPath[] | undefined> {
   // bytes, handed to the render worker without a copy (see render-pool.ts)
   const payload = await new Promise<Uint8Array | undefined>((done) =>
     readFile(resolveInside(p.outDir, toPayloadFile(page.path)), (error, bytes) => done(error ? undefined : bytes)),

@@ -14,14 +14,15 @@
  * So the result is what a full build over the same API state writes, byte for byte.
  */
 import { normalizePagePath } from '../shared/url.js'
+import type { PageTable } from './page-table.js'
 import type { PreviousOutput } from './previous.js'
 import type { StoredRedirect } from './store.js'
-import type { PageRecord } from './types.js'
 
 export type PathSource =
   | { type: 'fetch' }
-  | { type: 'keep'; page: PageRecord }
-  | { type: 'render'; page: PageRecord }
+  /** Its row is copied from the previous build's pages as it is (PageTable.copyFrom). */
+  | { type: 'keep'; from: PageTable }
+  | { type: 'render'; locale: string }
   | { type: 'redirect'; redirect: StoredRedirect }
   | { type: 'not-found'; status: number }
 
@@ -99,9 +100,9 @@ export function createReusePlan(input: {
     unknownUids,
     decide(path) {
       if (targets.has(path) || dependents.has(path)) return { type: 'fetch' }
-      const page = pages.get(path)
-      if (page)
-        return clientChanged || changedLocales.has(page.locale) ? { type: 'render', page } : { type: 'keep', page }
+      const locale = pages.localeOf(path)
+      if (locale !== undefined)
+        return clientChanged || changedLocales.has(locale) ? { type: 'render', locale } : { type: 'keep', from: pages }
       const redirect = previous.redirects.get(path)
       if (redirect?.kind === 'api') return { type: 'redirect', redirect }
       const status = notFound.get(path)

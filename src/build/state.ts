@@ -28,6 +28,8 @@ export interface BuildState {
   /** Pages written per locale. */
   readonly pagesByLocale: Record<string, number>
   addPage(page: PageRecord): void
+  /** Adds the page at `path` of a previous build's table as it is; false when that table has none. */
+  keepPage(from: PageTable, path: string): boolean
   fail(failure: BuildFailure): void
   skip(item: SkippedItem): void
   /** A page rendered these layouts or content element types with `Default`. */
@@ -60,6 +62,12 @@ export function createBuildState(locales: readonly string[], pool?: StringPool):
     addPage(page) {
       state.pages.add(page)
       pagesByLocale[page.locale] = (pagesByLocale[page.locale] ?? 0) + 1
+    },
+    keepPage(from, path) {
+      const locale = from.localeOf(path)
+      if (locale === undefined || !state.pages.copyFrom(from, path)) return false
+      pagesByLocale[locale] = (pagesByLocale[locale] ?? 0) + 1
+      return true
     },
     fail(failure) {
       state.failures.push({ ...failure, path: clip(failure.path) })

@@ -60,6 +60,34 @@ describe('page table', () => {
     expect(table.linksToAny('/about', ids('/about'))).toBe(false)
   })
 
+  it('reads one field of a page without making its record', () => {
+    const table = PageTable.of([about, hidden])
+    expect(table.localeOf('/about')).toBe('en')
+    expect(table.localeOf('/nowhere')).toBeUndefined()
+    expect(table.linksOf('/about')).toEqual(about.links)
+    expect(table.linksOf('/hidden')).toEqual(hidden.links)
+    expect(table.linksOf('/nowhere')).toBeUndefined()
+    expect([...table.identities()]).toEqual([
+      { path: '/about', locale: 'en', uid: 2 },
+      { path: '/hidden', locale: 'en' },
+    ])
+  })
+
+  it('copies a page from a table over the same pool row to row, whatever was added before it', () => {
+    const pool = new StringPool()
+    const previous = PageTable.of([about, { ...hidden, files: ['h', 'p'] }], pool)
+    const next = new PageTable(pool)
+    next.add({ ...about, path: '/new', links: { nav: ['/x', '/y', '/z'], content: [] } })
+    expect(next.copyFrom(previous, '/hidden')).toBe(true)
+    expect(next.copyFrom(previous, '/about')).toBe(true)
+    expect(next.copyFrom(previous, '/nowhere')).toBe(false)
+    expect(next.get('/hidden')).toEqual({ ...hidden, files: ['h', 'p'] })
+    expect(next.get('/about')).toEqual({ ...about, files: ['', ''] })
+    expect(next.get('/new')!.links.nav).toEqual(['/x', '/y', '/z'])
+    expect(() => next.copyFrom(previous, '/about')).toThrow('/about')
+    expect(() => new PageTable().copyFrom(previous, '/about')).toThrow('same string pool')
+  })
+
   it('grows past its first size and refuses a path twice', () => {
     const table = new PageTable()
     for (let i = 0; i < 1000; i++)

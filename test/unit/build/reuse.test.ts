@@ -69,7 +69,7 @@ describe('createReusePlan (issue 12, item 2)', () => {
     expect([...plan.targets].sort()).toEqual(['/a', '/pl/a'])
     expect([...plan.dependents].sort()).toEqual(['/', '/pl', '/pl/c'])
     for (const path of ['/a', '/pl/a', '/', '/pl', '/pl/c']) expect(plan.decide(path).type, path).toBe('fetch')
-    expect(plan.decide('/b')).toEqual({ type: 'keep', page: previous.pages.get('/b') })
+    expect(plan.decide('/b')).toEqual({ type: 'keep', from: previous.pages })
     expect(plan.decide('/old')).toMatchObject({ type: 'redirect', redirect: { to: '/a' } })
     expect(plan.decide('/gone')).toEqual({ type: 'not-found', status: 404 })
     expect(plan.decide('/never-seen').type).toBe('fetch')
