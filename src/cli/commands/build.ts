@@ -1,6 +1,7 @@
 import { appendFile } from 'node:fs/promises'
 import { isSiteError, messageOf } from '../../errors.js'
 import type { BuildResult } from '../../index.js'
+import { runBuildInWorker } from '../build-host.js'
 import { formatDiagnostics } from '../diagnostics.js'
 import { handleError } from '../exit.js'
 import { formatAnnotations, formatStepSummary, isGithubActions } from '../github.js'
@@ -64,39 +65,35 @@ async function writeDiagnostics(result: BuildResult, env: Record<string, string 
 }
 
 /**
- * `site build`: flags -> config -> build() -> summary. Exit code 0 when every
+ * `site build`: flags -> config -> build() in the build worker (build-host.ts) -> summary. Exit code 0 when every
  * path was built, 1 when some failed (OUT then stays as it was), 2 for bad usage.
  */
 export async function runBuildCommand(opts: BuildCommandOptions, global: { verbose?: boolean }): Promise<number> {
-  const reporter = createProgressReporter({
-    stream: process.stderr,
-    interactive: isInteractive({ isTTY: process.stderr.isTTY, env: process.env, progress: opts.progress }),
-  })
+  const interactive = isInteractive({ isTTY: process.stderr.isTTY, env: process.env, progress: opts.progress })
+  const reporter = createProgressReporter({ stream: process.stderr, interactive })
   const controller = new AbortController()
   const release = onStopSignals(controller)
   try {
     // React picks its development or production build when first loaded: a site build is production.
     process.env.NODE_ENV ??= 'production'
     tuneHeapForBuild({ execArgv: process.execArgv, nodeOptions: process.env.NODE_OPTIONS })
-    const { build, resolveConfig, selectSite } = await import('../../index.js')
-    const config = await resolveConfig({
+    const config = {
       configFile: opts.config,
       apiBaseUrl: opts.api,
       outDir: opts.out,
       concurrency: opts.concurrency,
       maxPages: opts.maxPages,
       maxPageBytes: opts.maxPageBytes,
-    })
-    const site = selectSite(config.sites, opts.site)
-    const result = await build({
-      config,
-      site,
-      onProgress: reporter.onProgress,
-      logger: reporter.logger,
-      force: opts.force,
-      only: opts.only,
-      signal: controller.signal,
-    })
+    }
+    const result = await runBuildInWorker(
+      { config, site: opts.site, force: opts.force, only: opts.only },
+      {
+        onProgress: reporter.onProgress,
+        logger: reporter.logger,
+        signal: controller.signal,
+        pageProgress: interactive,
+      },
+    )
     reporter.stop()
     await writeDiagnostics(result, process.env)
     if (opts.json) process.stdout.write(`${JSON.stringify(toBuildSummary(result), null, 2)}\n`)

@@ -1,0 +1,58 @@
+/**
+ * The build worker (see build-host.ts): resolves the config, builds, and posts the progress, the
+ * log lines and the result (or the error) to the main thread; stops when the main thread says so.
+ */
+import { parentPort, workerData } from 'node:worker_threads'
+import type { BuildProgress } from '../index.js'
+import type { BuildWorkerData, FromBuildWorker, ToBuildWorker } from './build-host.js'
+import { toSentError } from './build-host.js'
+import { PROGRESS_REDRAW_MS } from './progress.js'
+
+async function buildHere(port: NonNullable<typeof parentPort>, { request, pageProgress }: BuildWorkerData) {
+  const send = (message: FromBuildWorker) => port.postMessage(message)
+  const controller = new AbortController()
+  port.on('message', (message: ToBuildWorker) => {
+    if (message.type === 'abort') controller.abort(message.reason)
+  })
+  // Page events go over at most about as often as the bar is redrawn; the last one always does.
+  let unsent: BuildProgress | undefined
+  let sentAt = Number.NEGATIVE_INFINITY
+  const flush = () => {
+    if (unsent) send({ type: 'progress', event: unsent })
+    unsent = undefined
+    sentAt = performance.now()
+  }
+  const onProgress = (event: BuildProgress) => {
+    if (event.type === 'locale') {
+      flush()
+      return send({ type: 'progress', event })
+    }
+    if (!pageProgress) return
+    unsent = event
+    if (performance.now() - sentAt >= PROGRESS_REDRAW_MS / 2) flush()
+  }
+  try {
+    const { build, resolveConfig, selectSite } = await import('../index.js')
+    const config = await resolveConfig(request.config)
+    const site = selectSite(config.sites, request.site)
+    const result = await build({
+      config,
+      site,
+      onProgress,
+      logger: {
+        info: (line) => send({ type: 'log', level: 'info', line }),
+        warn: (line) => send({ type: 'log', level: 'warn', line }),
+      },
+      force: request.force,
+      only: request.only,
+      signal: controller.signal,
+    })
+    flush()
+    send({ type: 'done', result })
+  } catch (error) {
+    flush()
+    send({ type: 'failed', error: toSentError(error) })
+  }
+}
+
+if (parentPort) await buildHere(parentPort, workerData as BuildWorkerData)
