@@ -54,6 +54,11 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   run.logger.info(`Building ${run.site.i18n.locales.join(', ')} from ${run.site.api.baseUrl} into ${run.outDir}`)
   const render = createRenderService(run, options) // render workers load the templates while the rest starts
   try {
+    // The client bundle (esbuild), the templates (render workers) and the initial data (the API) are
+    // waited for while this thread reads the previous output: an `--only` build's start costs the
+    // longer of the two, not their sum. Settled below; a failure is thrown there.
+    const loading = loadInputs(run, render, options)
+    loading.catch(() => {})
     const lookup = await loadPrevious(run.outDir, contents, run.pool)
     const previous = lookup.type === 'found' ? lookup.previous : undefined
     const engine = currentEngine()
@@ -61,7 +66,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // With a previous output, only files whose bytes change are written (and then moved into OUT).
     const writer = createFileWriter(output.tempDir, { previous: previous?.hashOf })
     try {
-      const inputs = await loadInputs(run, render, options)
+      const inputs = await loading
       run.checkInterrupted()
       await writeStaticFiles(run, writer, inputs)
       const locales = await writeInitialData(run, writer, { inputs, options })
