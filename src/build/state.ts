@@ -46,6 +46,9 @@ const clip = (text: string): string => (text.length > MAX_ITEM_LENGTH ? `${text.
 /** `pool`: the build's one string per path, shared with the previous output's pages (see BuildRun.pool). */
 export function createBuildState(locales: readonly string[], pool?: StringPool): BuildState {
   const pagesByLocale = Object.fromEntries(locales.map((l) => [l, 0]))
+  const countPage = (locale: string) => {
+    pagesByLocale[locale] = (pagesByLocale[locale] ?? 0) + 1
+  }
   const timings: BuildTimings = { apiWaitMs: 0, renderMs: 0, writeMs: 0 }
   // the same refused link in a menu on every page is listed once, with the first page that had it
   const skippedKeys = new Set<string>()
@@ -61,12 +64,12 @@ export function createBuildState(locales: readonly string[], pool?: StringPool):
     pagesByLocale,
     addPage(page) {
       state.pages.add(page)
-      pagesByLocale[page.locale] = (pagesByLocale[page.locale] ?? 0) + 1
+      countPage(page.locale)
     },
     keepPage(from, path) {
       const locale = from.localeOf(path)
       if (locale === undefined || !state.pages.copyFrom(from, path)) return false
-      pagesByLocale[locale] = (pagesByLocale[locale] ?? 0) + 1
+      countPage(locale)
       return true
     },
     fail(failure) {
