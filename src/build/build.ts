@@ -18,7 +18,7 @@ import {
   removeStaleSiblings,
   swapInOutput,
 } from './output.js'
-import { currentEngine, loadPrevious, type PreviousOutput } from './previous.js'
+import { currentEngine, loadPrevious, otherBuilder, type PreviousOutput } from './previous.js'
 import { type BuildRun, createBuildRun } from './run.js'
 import type { SlugChange } from './slug-history.js'
 import {
@@ -62,6 +62,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const lookup = await loadPrevious(run.outDir, contents, run.pool)
     const previous = lookup.type === 'found' ? lookup.previous : undefined
     const engine = currentEngine()
+    // the previous output's derived files (its sitemap) are as good as new ones only from this engine and config
+    const sameBuilder = previous && otherBuilder(previous, engine, run.site) === undefined ? previous : undefined
     const output = await createTempOutput(run.outDir)
     // With a previous output, only files whose bytes change are written (and then moved into OUT).
     const writer = createFileWriter(output.tempDir, { previous: previous?.hashOf })
@@ -80,7 +82,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       // that was the last render: the workers' heaps are not held through the end phase (peak RSS, issue 12)
       await render.close()
       const slugs = await writeSlugRedirects(run, { pipeline, previous })
-      await writeSiteFiles(run, writer, inputs)
+      await writeSiteFiles(run, writer, { inputs, previous: sameBuilder })
       const builds = keepEarlierBuilds(run, writer, previous)
       const manifest = await writeManifests(run, writer, inputs)
       await writeStore(run, writer, { engine, manifest, locales, builds, slugs: slugs.redirects })

@@ -4,10 +4,9 @@
  * page, saying why in one line.
  */
 import { errors } from '../errors.js'
-import type { PreviousLookup } from './previous.js'
+import { otherBuilder, type PreviousLookup } from './previous.js'
 import { createReusePlan, type OnlyTargets, parseOnly, type ReusePlan } from './reuse.js'
 import type { BuildRun } from './run.js'
-import { configDigest } from './store.js'
 import type { LocaleData } from './types.js'
 
 /** What the build result says of `--only`. */
@@ -53,14 +52,7 @@ export function planOnly(
 ): { plan?: ReusePlan; report: OnlyReport } {
   const { lookup, requested } = input
   const report: OnlyReport = { requested: [...requested], unknownUids: [], refetched: [], rerenderedLocales: [] }
-  const fallback =
-    lookup.type === 'none'
-      ? lookup.reason
-      : lookup.previous.store.engine !== input.engine
-        ? 'the previous output was built by another version of site'
-        : lookup.previous.store.config !== configDigest(run.site)
-          ? 'the configuration (site, API or options) changed since the previous build'
-          : undefined
+  const fallback = lookup.type === 'none' ? lookup.reason : otherBuilder(lookup.previous, input.engine, run.site)
   if (fallback !== undefined || lookup.type === 'none') {
     report.fallback = fallback
     run.logger.info(`--only: building every page, as ${fallback}`)

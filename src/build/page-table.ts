@@ -286,6 +286,26 @@ export class PageTable {
     return this.values()
   }
 
+  /**
+   * Whether `other` (a table over the same pool) holds the same pages with the same sitemap facts:
+   * locale, noIndex, alternates and canonical. Their sitemaps are then the same.
+   */
+  sameFacts(other: PageTable): boolean {
+    if (other.pool !== this.pool || other.#size !== this.#size) return false
+    for (let i = 0; i < this.#size; i++) {
+      const j = other.#rowOfPath.get(this.#path[i]!)
+      if (j === undefined || other.#locale[j] !== this.#locale[i] || other.#noIndex[j] !== this.#noIndex[i])
+        return false
+      if (other.#canonical.get(j) !== this.#canonical.get(i)) return false
+      const refs = this.#counts[i * 3]! * 2
+      if (other.#counts[j * 3] !== refs / 2) return false
+      const mine = this.#refStart[i]!
+      const theirs = other.#refStart[j]!
+      for (let k = 0; k < refs; k++) if (other.#refs[theirs + k] !== this.#refs[mine + k]) return false
+    }
+    return true
+  }
+
   /** Whether the page at `path` links (nav or content) to a path among `ids` (pool ids). */
   linksToAny(path: string, ids: ReadonlySet<number>): boolean {
     const row = this.#row(path)

@@ -11,11 +11,12 @@ import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { ResolvedSite } from '../config/types.js'
 import { BUILD_STORE_FILE, LATEST_MANIFEST_FILE, PAYLOAD_FILE } from '../shared/layout.js'
 import { normalizePagePath, toHtmlFile, toPayloadFile } from '../shared/url.js'
 import type { OutDirContents } from './output.js'
 import type { PageTable, StringPool } from './page-table.js'
-import { engineId, parseStore, type StoredRedirect, type StoreHead } from './store.js'
+import { configDigest, engineId, parseStore, type StoredRedirect, type StoreHead } from './store.js'
 import { hashContents, resolveInside } from './write.js'
 
 export interface PreviousOutput {
@@ -58,6 +59,17 @@ export function currentEngine(): string {
     }
   }
   return engineId(version, hash.digest('hex').slice(0, 12))
+}
+
+/**
+ * Why the previous output's pages and derived files cannot be taken as this build's own: another engine
+ * wrote them, or another configuration; undefined when they can (see planOnly and writeSiteFiles).
+ */
+export function otherBuilder(previous: PreviousOutput, engine: string, site: ResolvedSite): string | undefined {
+  if (previous.store.engine !== engine) return 'the previous output was built by another version of site'
+  if (previous.store.config !== configDigest(site))
+    return 'the configuration (site, API or options) changed since the previous build'
+  return undefined
 }
 
 const readText = (path: string): Promise<string | undefined> => readFile(path, 'utf8').catch(() => undefined)

@@ -132,6 +132,17 @@ export function planSitemaps(
   return [{ path: SITEMAP_FILE, parts: () => [index] }, ...files]
 }
 
+/**
+ * The sitemap files of an output whose file hashes `hashOf` gives: `sitemap.xml` and the numbered
+ * files after it; undefined when it has no `sitemap.xml`.
+ */
+export function sitemapFilesOf(hashOf: (path: string) => string | undefined): string[] | undefined {
+  if (hashOf(SITEMAP_FILE) === undefined) return undefined
+  const files = [SITEMAP_FILE]
+  for (let n = 1; hashOf(sitemapPartFile(n)) !== undefined; n++) files.push(sitemapPartFile(n))
+  return files
+}
+
 /** The sitemap files as whole strings (small sites, tests). */
 export const renderSitemaps = (
   facts: readonly PageFact[],

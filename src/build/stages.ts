@@ -23,7 +23,7 @@ import { toSkippedItem } from './render-jobs.js'
 import { createInlineRenderService, createRenderPool, type RenderService } from './render-pool.js'
 import type { ReusePlan } from './reuse.js'
 import type { BuildRun } from './run.js'
-import { planSitemaps, renderRobots } from './sitemap.js'
+import { planSitemaps, renderRobots, sitemapFilesOf } from './sitemap.js'
 import { planSlugRedirects, SLUG_REDIRECT_STATUS, type SlugChange } from './slug-history.js'
 import type { BuildManifest, BuildOptions, LocaleData } from './types.js'
 import type { FileWriter } from './write.js'
@@ -252,9 +252,18 @@ export async function writeNotFoundPages(
   }
 }
 
-/** `_redirects`, `sitemap.xml` and `robots.txt`. */
-export async function writeSiteFiles(run: BuildRun, writer: FileWriter, inputs: BuildInputs): Promise<void> {
+/**
+ * `_redirects`, `sitemap.xml` and `robots.txt`. `previous` is the previous output when the same engine
+ * and config built it: when every page's sitemap facts are as it had them, its sitemap files are kept
+ * as they are (an `--only` build's end phase is then not O(site) for them).
+ */
+export async function writeSiteFiles(
+  run: BuildRun,
+  writer: FileWriter,
+  input: { inputs: BuildInputs; previous: PreviousOutput | undefined },
+): Promise<void> {
   const { state, site } = run
+  const { inputs, previous } = input
   if (state.redirects.length) {
     const redirects = renderRedirectsFile(state.redirects)
     await writer.write(REDIRECTS_FILE, redirects)
@@ -264,7 +273,10 @@ export async function writeSiteFiles(run: BuildRun, writer: FileWriter, inputs: 
     state.notes.push(
       'baseUrl is not set: sitemap.xml and robots.txt use root-relative URLs (set baseUrl for absolute ones)',
     )
-  for (const file of planSitemaps(state.pages.facts(), site.baseUrl)) await writer.writeParts(file.path, file.parts())
+  const kept = previous && state.pages.sameFacts(previous.pages) ? sitemapFilesOf(previous.hashOf) : undefined
+  if (kept) for (const path of kept) writer.keep(path)
+  else
+    for (const file of planSitemaps(state.pages.facts(), site.baseUrl)) await writer.writeParts(file.path, file.parts())
   const ownRobots = inputs.publicFiles.includes(ROBOTS_FILE)
     ? await readFile(join(publicDir(run), ROBOTS_FILE), 'utf8')
     : undefined

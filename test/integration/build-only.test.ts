@@ -179,6 +179,22 @@ describe('site build --only (issue 12, item 2)', () => {
     await expectSameAsFullBuild(twin)
   })
 
+  it("writes the sitemap again when a page's sitemap facts changed (it keeps it when none did)", async () => {
+    const careers = join(content, 'pages/en/careers.json')
+    const page = JSON.parse(await readFile(careers, 'utf8'))
+    page.meta.robots.noIndex = true
+    await writeFile(careers, JSON.stringify(page))
+    await api.reload()
+    const [ids, twin] = await Promise.all([readFileIdentities(out), twinOfOutput()])
+    const result = await build({ only: ['12'] })
+    expect(result.failures).toEqual([])
+    const sitemap = await readFile(join(out, 'sitemap.xml'), 'utf8')
+    expect(sitemap).not.toContain('/careers<')
+    expect(sitemap).toContain('/pl/kariera<')
+    expect((await readFileIdentities(out)).get('sitemap.xml')).not.toBe(ids.get('sitemap.xml'))
+    await expectSameAsFullBuild(twin)
+  })
+
   it('takes page paths too, and reports a uid no page has without failing', async () => {
     const page = join(content, 'pages/pl/kontakt.json')
     await writeFile(page, JSON.stringify({ ...JSON.parse(await readFile(page, 'utf8')), extra: 'x' }))

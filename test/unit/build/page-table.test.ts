@@ -88,6 +88,22 @@ describe('page table', () => {
     expect(() => new PageTable().copyFrom(previous, '/about')).toThrow('same string pool')
   })
 
+  it('tells whether another table has the same pages with the same sitemap facts, links and hashes aside', () => {
+    const pool = new StringPool()
+    const table = PageTable.of([about, hidden], pool)
+    const other = (...records: Array<typeof about | typeof hidden>) => PageTable.of(records, pool)
+    expect(table.sameFacts(other(hidden, { ...about, uid: 9, links: { nav: [], content: ['/x'] } }))).toBe(true)
+    expect(table.sameFacts(PageTable.of([about, hidden]))).toBe(false) // another pool
+    expect(table.sameFacts(other(about))).toBe(false)
+    expect(table.sameFacts(other(about, { ...hidden, path: '/hidden2' }))).toBe(false)
+    expect(table.sameFacts(other({ ...about, locale: 'pl' }, hidden))).toBe(false)
+    expect(table.sameFacts(other({ ...about, noIndex: true }, hidden))).toBe(false)
+    expect(table.sameFacts(other(about, { ...hidden, canonical: 'https://www.example.com/' }))).toBe(false)
+    expect(table.sameFacts(other({ ...about, alternates: about.alternates.slice(0, 1) }, hidden))).toBe(false)
+    const moved = [about.alternates[0]!, { hreflang: 'pl-PL', path: '/pl/o-firmie' }]
+    expect(table.sameFacts(other({ ...about, alternates: moved }, hidden))).toBe(false)
+  })
+
   it('grows past its first size and refuses a path twice', () => {
     const table = new PageTable()
     for (let i = 0; i < 1000; i++)

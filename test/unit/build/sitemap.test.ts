@@ -5,6 +5,7 @@ import {
   renderSitemaps,
   SITEMAP_MAX_BYTES,
   SITEMAP_MAX_URLS,
+  sitemapFilesOf,
   toPageFact,
 } from '../../../src/build/sitemap.js'
 import type { PageFact } from '../../../src/build/types.js'
@@ -62,6 +63,20 @@ describe('renderSitemaps', () => {
     expect(files[0]!.contents).toContain('<sitemapindex')
     expect(files[0]!.contents).toContain('<loc>https://x.example/sitemap-2.xml</loc>')
     expect(files[2]!.contents).toContain('<loc>https://x.example/c</loc>')
+  })
+
+  it("names an output's sitemap files, the numbered ones after its index, from its file hashes", () => {
+    const hashes =
+      (...paths: string[]) =>
+      (path: string) =>
+        paths.includes(path) ? 'hash' : undefined
+    expect(sitemapFilesOf(hashes('sitemap.xml', 'robots.txt'))).toEqual(['sitemap.xml'])
+    expect(sitemapFilesOf(hashes('sitemap.xml', 'sitemap-1.xml', 'sitemap-2.xml', 'sitemap-4.xml'))).toEqual([
+      'sitemap.xml',
+      'sitemap-1.xml',
+      'sitemap-2.xml',
+    ])
+    expect(sitemapFilesOf(hashes('sitemap-1.xml'))).toBeUndefined()
   })
 
   it('leaves out a page whose canonical names another page, and alternates pointing at it (issue 14)', () => {
