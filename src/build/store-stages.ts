@@ -6,7 +6,7 @@
 import { BUILD_STORE_FILE, isContentHashedFile } from '../shared/layout.js'
 import { getLocaleFromPath, toHtmlFile, toPayloadFile } from '../shared/url.js'
 import { planKeptBuilds } from './kept-builds.js'
-import { type PreviousOutput, pageOfFile } from './previous.js'
+import type { PreviousOutput } from './previous.js'
 import type { BuildRun } from './run.js'
 import type { SlugChange } from './slug-history.js'
 import { configDigest, renderStoreParts, STORE_FORMAT, type StoredBuild, type StoredRedirect } from './store.js'
@@ -53,15 +53,15 @@ export async function writeStore(
       ? { ...r, locale: slug.locale, kind: 'slug', uid: slug.uid }
       : { ...r, locale: getLocaleFromPath(r.from, site.i18n), kind: 'api' }
   })
-  const outputs = writer.outputs()
   // a page's two files go with the page; `files` keeps the others
+  const files = new Map(writer.outputs())
+  files.delete(BUILD_STORE_FILE)
   const { pages } = state
-  for (const path of pages.paths())
-    pages.setFiles(path, [outputs.get(toHtmlFile(path)) ?? '', outputs.get(toPayloadFile(path)) ?? ''])
-  const files = new Map<string, string>()
-  for (const [path, hash] of outputs) {
-    const page = pageOfFile(path)
-    if (path !== BUILD_STORE_FILE && !(page && pages.has(page[0]))) files.set(path, hash)
+  for (const path of pages.paths()) {
+    const [html, payload] = [toHtmlFile(path), toPayloadFile(path)]
+    pages.setFiles(path, [files.get(html) ?? '', files.get(payload) ?? ''])
+    files.delete(html)
+    files.delete(payload)
   }
   const store = renderStoreParts({
     format: STORE_FORMAT,

@@ -24,8 +24,11 @@ export interface FileWriter {
   writeParts(path: string, parts: Iterable<string>): Promise<number>
   /** Copies the file `source` (absolute, anywhere) to `path` under the root; resolves to the bytes written (0 when kept). */
   copy(source: string, path: string): Promise<number>
-  /** Records that the previous output's file at `path` stays as it is; false when the previous output has no such file. */
-  keep(path: string): boolean
+  /**
+   * Records that the previous output's file at `path` stays as it is; false when the previous output has no such file.
+   * `hash` is its content hash in the previous output when the caller has it already (a kept page's files).
+   */
+  keep(path: string, hash?: string): boolean
   /** The content hash of the previous output's file at `path`, if it has one. */
   previousHash(path: string): string | undefined
   /** Files and bytes written so far, and files kept from the previous output. */
@@ -196,9 +199,9 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
       await copyFile(source, target)
       return count(path, size)
     },
-    keep(path) {
+    keep(path, hash) {
       resolveInside(base, path)
-      const contentHash = previous?.(path)
+      const contentHash = previous ? (hash ?? previous(path)) : undefined
       if (contentHash === undefined) return false
       outputs.set(path, contentHash)
       kept += 1
