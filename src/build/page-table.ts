@@ -316,6 +316,17 @@ export class PageTable {
     return false
   }
 
+  /** Calls `visit` with the pool id of each path the page at `path` names: its alternates', then its links', in order. */
+  forEachPathId(path: string, visit: (id: number) => void): void {
+    const row = this.#row(path)
+    if (row === undefined) return
+    const refs = this.#refs
+    let at = this.#refStart[row]!
+    for (let n = this.#counts[row * 3]!; n > 0; n--, at += 2) visit(refs[at + 1]!)
+    const end = at + this.#counts[row * 3 + 1]! + this.#counts[row * 3 + 2]!
+    for (; at < end; at++) visit(refs[at]!)
+  }
+
   /** The page at `path` as pool ids (the store writes them so). */
   rowOf(path: string): PageRow | undefined {
     const i = this.#row(path)

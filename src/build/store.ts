@@ -121,24 +121,15 @@ export function* renderStoreParts(store: BuildStore): Iterable<string> {
   const { pool } = table
   const sorted = [...table.paths()].sort(compareStrings)
   // each pool id's line among the paths: the pages' own first, then the paths only their links name;
-  // rows are made again per part below, so that no more than a part of them is in memory at once
+  // page rows are made per part below, so that no more than a part of them is in memory at once
   const index = new Map<number, number>(sorted.map((path, i) => [pool.id(path), i]))
   const paths = sorted.map((path) => pool.id(path))
-  const indexOf = (id: number): number => {
-    let i = index.get(id)
-    if (i === undefined) {
-      i = paths.length
-      index.set(id, i)
-      paths.push(id)
-    }
-    return i
+  const listPath = (id: number): void => {
+    if (index.has(id)) return
+    index.set(id, paths.length)
+    paths.push(id)
   }
-  for (const path of sorted) {
-    const row = table.rowOf(path)!
-    for (const [, id] of row.alternates) indexOf(id)
-    for (const id of row.nav) indexOf(id)
-    for (const id of row.content) indexOf(id)
-  }
+  for (const path of sorted) table.forEachPathId(path, listPath)
   const first: FirstLine = {
     ...head,
     redirects: [...head.redirects].sort((a, b) => compareStrings(a.from, b.from)),
@@ -204,35 +195,43 @@ function isFirstLine(v: Record<string, unknown>): boolean {
   )
 }
 
+/** The pool id of path line `i`, or undefined for no such line. */
+const idOf = (i: unknown, ids: Int32Array): number | undefined =>
+  Number.isInteger(i) && (i as number) >= 0 && (i as number) < ids.length ? ids[i as number] : undefined
+
+function idsOf(list: unknown, ids: Int32Array): number[] | undefined {
+  if (!Array.isArray(list)) return undefined
+  const out: number[] = []
+  for (const i of list) {
+    const id = idOf(i, ids)
+    if (id === undefined) return undefined
+    out.push(id)
+  }
+  return out
+}
+
 /** A page line as pool ids; undefined when it is damaged. `ids[i]` is the pool id of path line `i`. */
 function toRow(value: unknown, path: number, ids: Int32Array, pool: StringPool): PageRow | undefined {
   if (!Array.isArray(value) || value.length !== 9) return undefined
   const [locale, uid, noIndex, alternates, nav, content, html, payload, canonical] = value as unknown[]
-  const idOf = (i: unknown): number | undefined =>
-    Number.isInteger(i) && (i as number) >= 0 && (i as number) < ids.length ? ids[i as number] : undefined
-  const idsOf = (list: unknown): number[] | undefined => {
-    if (!Array.isArray(list)) return undefined
-    const out = list.map(idOf)
-    return out.every((id) => id !== undefined) ? (out as number[]) : undefined
-  }
-  const links = { nav: idsOf(nav), content: idsOf(content) }
+  const links = { nav: idsOf(nav, ids), content: idsOf(content, ids) }
   if (!isString(locale) || !(uid === null || typeof uid === 'number') || (noIndex !== 0 && noIndex !== 1))
     return undefined
   if (!links.nav || !links.content || !isString(html) || !isString(payload) || !Array.isArray(alternates))
     return undefined
   if (!(canonical === null || isString(canonical))) return undefined
-  const pairs = alternates.map((a) =>
-    Array.isArray(a) && a.length === 2 && isString(a[0]) && idOf(a[1]) !== undefined
-      ? ([pool.id(a[0]), idOf(a[1])!] as const)
-      : undefined,
-  )
-  if (!pairs.every((a) => a !== undefined)) return undefined
+  const pairs: Array<readonly [number, number]> = []
+  for (const a of alternates) {
+    const id = Array.isArray(a) && a.length === 2 && isString(a[0]) ? idOf(a[1], ids) : undefined
+    if (id === undefined) return undefined
+    pairs.push([pool.id(a[0]), id])
+  }
   return {
     path,
     locale: pool.id(locale),
     uid: uid === null ? undefined : uid,
     noIndex: noIndex === 1,
-    alternates: pairs as Array<readonly [number, number]>,
+    alternates: pairs,
     nav: links.nav,
     content: links.content,
     files: [html, payload],
@@ -240,21 +239,28 @@ function toRow(value: unknown, path: number, ids: Int32Array, pool: StringPool):
   }
 }
 
-/** The lines of `text` (a string, or UTF-8 bytes as read from disk), one after another, without splitting it all at once. */
-function* linesOf(text: string | Uint8Array): Iterable<string> {
+/**
+ * Reads `text` (a string, or UTF-8 bytes as read from disk) from the start: each call takes the next
+ * `count` lines as one string (joined by newlines), or undefined when fewer are left. Nothing is split
+ * all at once.
+ */
+function lineReader(text: string | Uint8Array): (count?: number) => string | undefined {
   const bytes = typeof text === 'string' ? undefined : Buffer.from(text.buffer, text.byteOffset, text.byteLength)
   const length = bytes ? bytes.length : (text as string).length
-  const lineAt = (start: number, end: number): string =>
-    bytes ? bytes.toString('utf8', start, end) : (text as string).slice(start, end)
+  const newlineAt = (from: number): number => (bytes ? bytes.indexOf(10, from) : (text as string).indexOf('\n', from))
   let start = 0
-  while (start < length) {
-    const end = bytes ? bytes.indexOf(10, start) : (text as string).indexOf('\n', start)
-    if (end === -1) {
-      yield lineAt(start, length)
-      return
+  return (count = 1) => {
+    let at = start
+    let end = start
+    for (let n = 0; n < count; n++) {
+      if (at >= length) return undefined
+      const newline = newlineAt(at)
+      end = newline === -1 ? length : newline
+      at = end + 1
     }
-    yield lineAt(start, end)
-    start = end + 1
+    const lines = bytes ? bytes.toString('utf8', start, end) : (text as string).slice(start, end)
+    start = at
+    return lines
   }
 }
 
@@ -267,6 +273,23 @@ const parseLine = (line: string | undefined): unknown => {
   }
 }
 
+/** Lines are parsed this many at a time: one JSON.parse per batch, not per line. */
+const LINES_PER_BATCH = 500
+
+/**
+ * The values of the next `count` lines (one JSON value each), read in batches: `count` values,
+ * or undefined when a line is missing or is not one JSON value.
+ */
+function* parseLines(next: (count: number) => string | undefined, count: number): Iterable<unknown[] | undefined> {
+  for (let done = 0; done < count; done += LINES_PER_BATCH) {
+    const size = Math.min(LINES_PER_BATCH, count - done)
+    const text = next(size)
+    // a line is one JSON value: a missing line, an empty one or one of two values fails the batch
+    const values = text === undefined ? undefined : parseLine(`[${text.replaceAll('\n', ',')}]`)
+    yield Array.isArray(values) && values.length === size ? values : undefined
+  }
+}
+
 /**
  * Reads store text (or its UTF-8 bytes): the store, or why it cannot be used. Every field is checked, so a damaged
  * or foreign file is refused as a whole, never half-used. Read line by line into a page table
@@ -276,11 +299,7 @@ export function parseStore(
   text: string | Uint8Array,
   pool: StringPool = new StringPool(),
 ): { store: BuildStore } | { reason: string } {
-  const lines = linesOf(text)[Symbol.iterator]()
-  const next = (): string | undefined => {
-    const line = lines.next()
-    return line.done ? undefined : line.value
-  }
+  const next = lineReader(text)
   const first = parseLine(next())
   if (!isRecord(first)) return { reason: 'its build state does not start with a JSON object' }
   if (first.format !== STORE_FORMAT)
@@ -289,16 +308,23 @@ export function parseStore(
   if (!isFirstLine(first)) return damaged
   const { paths: pathCount, pages: pageCount, files, ...head } = first as unknown as FirstLine
   const ids = new Int32Array(pathCount)
-  for (let i = 0; i < pathCount; i++) {
-    const path = parseLine(next())
-    if (!isString(path)) return damaged
-    ids[i] = pool.id(path)
+  let line = 0
+  for (const values of parseLines(next, pathCount)) {
+    if (!values) return damaged
+    for (const path of values) {
+      if (!isString(path)) return damaged
+      ids[line++] = pool.id(path)
+    }
   }
   const pages = new PageTable(pool)
-  for (let i = 0; i < pageCount; i++) {
-    const row = toRow(parseLine(next()), ids[i]!, ids, pool)
-    if (!row || pages.has(pool.at(row.path))) return damaged
-    pages.addRow(row)
+  line = 0
+  for (const values of parseLines(next, pageCount)) {
+    if (!values) return damaged
+    for (const value of values) {
+      const row = toRow(value, ids[line++]!, ids, pool)
+      if (!row || pages.has(pool.at(row.path))) return damaged
+      pages.addRow(row)
+    }
   }
   const rest = next()
   if (rest !== undefined && (rest !== '' || next() !== undefined)) return damaged

@@ -67,6 +67,9 @@ describe('page table', () => {
     expect(table.linksOf('/about')).toEqual(about.links)
     expect(table.linksOf('/hidden')).toEqual(hidden.links)
     expect(table.linksOf('/nowhere')).toBeUndefined()
+    const named: string[] = []
+    table.forEachPathId('/about', (id) => named.push(table.pool.at(id)))
+    expect(named).toEqual(['/about', '/pl/o-nas', '/', '/pl/o-nas', '/contact'])
     expect([...table.identities()]).toEqual([
       { path: '/about', locale: 'en', uid: 2 },
       { path: '/hidden', locale: 'en' },

@@ -98,6 +98,10 @@ describe('build store (issue 12)', () => {
     const fromBytes = parseStore(Buffer.from(renderStore(big)))
     if (!('store' in fromBytes)) throw new Error(fromBytes.reason)
     expect([...fromBytes.store.pages]).toEqual([...pages].sort((a, b) => (a.path < b.path ? -1 : 1)))
+    // lines are parsed in batches: a damaged line far into the file refuses the whole store as well
+    expect(parseStore(renderStore(big).replace('"p1100"', '1100'))).toEqual({
+      reason: expect.stringContaining('damaged'),
+    })
   })
 
   it('shares one string per path among the links that read back', () => {
@@ -112,6 +116,8 @@ describe('build store (issue 12)', () => {
     ['another format', renderStore(store).replace('"format":2', '"format":1'), 'format 1'],
     ['a missing page line', renderStore(store).replace(/\n\["en",2.*\n$/, '\n'), 'damaged'],
     ['a line too many', `${renderStore(store)}"/x"\n`, 'damaged'],
+    ['two values on one line', renderStore(store).replace('\n"/b"\n', ',"/b"\n'), 'damaged'],
+    ['an empty line', renderStore(store).replace('\n"/b"\n', '\n\n"/b"\n'), 'damaged'],
     ['a page twice', renderStore(store).replace('\n"/b"\n', '\n"/"\n'), 'damaged'],
     ['a damaged page', renderStore(store).replace('["en",1,0', '["en","1",0'), 'damaged'],
     ['a link out of range', renderStore(store).replace('[1],"h"', '[9],"h"'), 'damaged'],
