@@ -9,7 +9,7 @@ import { listPublicFiles } from '../project/public-files.js'
 import { prepareInitialData } from '../render/prepare.js'
 import { loadRenderer } from '../render/renderer.js'
 import { toPublicSiteInfo } from '../render/site-info.js'
-import { REDIRECTS_FILE, ROBOTS_FILE } from '../shared/layout.js'
+import { REDIRECTS_FILE, ROBOTS_FILE, SITEMAP_FILE } from '../shared/layout.js'
 import { localeHome } from '../shared/url.js'
 import { createCrawler } from './crawl.js'
 import { discoverFromInitialData } from './discover.js'
@@ -91,12 +91,15 @@ export async function loadInputs(
   return { initialData, notFound, client, clientVersion: clientVersionOf(client.files), publicFiles: listed.files }
 }
 
-/** The client bundle under `_site/` and `public/` as it is (its robots.txt is merged by writeSiteFiles; files the build generates replace public ones). */
+/**
+ * The client bundle under `_site/` and `public/` as it is: but its `robots.txt`, which writeSiteFiles merges,
+ * and its `sitemap.xml`, which the build's own replaces (other files the build generates replace public ones too).
+ */
 export async function writeStaticFiles(run: BuildRun, writer: FileWriter, inputs: BuildInputs): Promise<void> {
   await Promise.all([
     ...inputs.client.files.map((file) => writer.write(file.path, file.contents)),
     ...inputs.publicFiles
-      .filter((file) => file !== ROBOTS_FILE)
+      .filter((file) => file !== ROBOTS_FILE && file !== SITEMAP_FILE)
       .map((file) => writer.copy(join(publicDir(run), file), file)),
   ])
 }
@@ -274,7 +277,8 @@ export async function writeSiteFiles(
       'baseUrl is not set: sitemap.xml and robots.txt use root-relative URLs (set baseUrl for absolute ones)',
     )
   const kept = previous && state.pages.sameFacts(previous.pages) ? sitemapFilesOf(previous.hashOf) : undefined
-  if (kept) for (const path of kept) writer.keep(path)
+  // a `sitemap-1.xml` of public/ (written above) is not taken for a part of the previous sitemap
+  if (kept?.every((path) => !writer.outputs().has(path))) for (const path of kept) writer.keep(path)
   else
     for (const file of planSitemaps(state.pages.facts(), site.baseUrl)) await writer.writeParts(file.path, file.parts())
   const ownRobots = inputs.publicFiles.includes(ROBOTS_FILE)

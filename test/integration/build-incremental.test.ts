@@ -230,4 +230,20 @@ describe('the content-hashed files of the last builds (issue 12, item 4)', () =>
     await buildProject(1)
     expect((await assetsOf()).filter((a) => a.startsWith('styles-'))).toHaveLength(1)
   })
+
+  it("publishes the generated sitemap over a public/ one, and a public file that only looks like a sitemap's part", async () => {
+    await writeFile(join(root, 'public/sitemap.xml'), "<urlset>the project's own</urlset>\n")
+    await writeFile(join(root, 'public/sitemap-1.xml'), '<urlset>a part of its own</urlset>\n')
+    try {
+      for (let n = 1; n <= 3; n++) {
+        if (n === 3) await writeFile(join(root, 'public/sitemap-1.xml'), '<urlset>changed</urlset>\n')
+        await buildProject(3)
+        expect(await readFile(join(projectOut, 'sitemap.xml'), 'utf8')).toContain(`<loc>${BASE_URL}/pl/o-nas</loc>`)
+        expect(await readFile(join(projectOut, 'sitemap-1.xml'), 'utf8')).toContain(n === 3 ? 'changed' : 'its own')
+      }
+    } finally {
+      await rm(join(root, 'public/sitemap.xml'))
+      await rm(join(root, 'public/sitemap-1.xml'))
+    }
+  })
 })
