@@ -85,21 +85,22 @@ export async function loadInputs(
     throw error
   })
   const [[client], [initialData, notFound, listed]] = await Promise.all([compiled, fetched])
-  for (const { path, reason } of listed.skipped)
+  // the build writes its own sitemap.xml (a public one would be copied only to be replaced)
+  const owned = { path: SITEMAP_FILE, reason: `the build writes its own ${SITEMAP_FILE}` }
+  const publicFiles = listed.files.filter((path) => path !== owned.path)
+  const skipped = publicFiles.length < listed.files.length ? [...listed.skipped, owned] : listed.skipped
+  for (const { path, reason } of skipped)
     run.state.skip({ kind: 'PUBLIC_FILE_SKIPPED', item: `public/${path}`, reason })
   run.state.notes.push(...(client.hints ?? []))
-  return { initialData, notFound, client, clientVersion: clientVersionOf(client.files), publicFiles: listed.files }
+  return { initialData, notFound, client, clientVersion: clientVersionOf(client.files), publicFiles }
 }
 
-/**
- * The client bundle under `_site/` and `public/` as it is: but its `robots.txt`, which writeSiteFiles merges,
- * and its `sitemap.xml`, which the build's own replaces (other files the build generates replace public ones too).
- */
+/** The client bundle under `_site/` and `public/` as it is (its robots.txt is merged by writeSiteFiles; files the build generates replace public ones). */
 export async function writeStaticFiles(run: BuildRun, writer: FileWriter, inputs: BuildInputs): Promise<void> {
   await Promise.all([
     ...inputs.client.files.map((file) => writer.write(file.path, file.contents)),
     ...inputs.publicFiles
-      .filter((file) => file !== ROBOTS_FILE && file !== SITEMAP_FILE)
+      .filter((file) => file !== ROBOTS_FILE)
       .map((file) => writer.copy(join(publicDir(run), file), file)),
   ])
 }
