@@ -104,7 +104,8 @@ const discoveredFrom = (from: string, links: PageRecord['links']): DiscoveredPat
 
 /** Leaves a previous page's files and record as they are; its links, or undefined when the previous output lacks a file. */
 function keepPage(p: PagePipeline, path: string, from: PageTable): PageRecord['links'] | undefined {
-  const [html, payload] = [from.fileHash(path, 0), from.fileHash(path, 1)]
+  const html = from.fileHash(path, 0)
+  const payload = from.fileHash(path, 1)
   if (!html || !payload || !p.writer.keep(toHtmlFile(path), html) || !p.writer.keep(toPayloadFile(path), payload))
     return undefined
   return p.state.keepPage(from, path) ? from.linksOf(path) : undefined
