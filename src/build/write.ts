@@ -6,7 +6,7 @@
  * build leaves unchanged files (and their modification times) as they are.
  */
 import { createHash, hash } from 'node:crypto'
-import { createReadStream, mkdirSync, writeFileSync } from 'node:fs'
+import { createReadStream, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { copyFile, open, rm } from 'node:fs/promises'
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path'
 import { pipeline } from 'node:stream/promises'
@@ -35,7 +35,10 @@ export interface FileWriter {
   stats(): { files: number; bytes: number; kept: number }
   /** Every file of this output, written or kept: path -> content hash (see hashContents). */
   outputs(): ReadonlyMap<string, string>
-  /** The files written under the root (not kept), in the order they were written. */
+  /**
+   * The files written under the root (not kept), in the order they were last written. A path written twice
+   * (a `public/` file the build then generates) is the last write's file, written or kept.
+   */
   written(): readonly string[]
 }
 
@@ -113,10 +116,10 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
   const base = resolve(root)
   const { previous } = options
   const outputs = new Map<string, string>()
-  const written: string[] = []
-  let files = 0
+  /** Files written under the root (path -> bytes), in the order they were last written. */
+  const written = new Map<string, number>()
+  const kept = new Set<string>()
   let bytes = 0
-  let kept = 0
 
   // Only the last folder made is remembered: a page's files are written one after the other into
   // its own folder, and a site of 30,000 pages has as many folders.
@@ -127,18 +130,31 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
     lastDir = dir
   }
 
+  // A path may be written twice (a public/ file the build then generates): the last write is the file.
+  /** The previous output's file at `path` stays: a file this build wrote there before goes again. */
+  const markKept = (path: string, target: string): void => {
+    const size = written.get(path)
+    if (size !== undefined) {
+      written.delete(path)
+      bytes -= size
+      rmSync(target, { force: true })
+    }
+    kept.add(path)
+  }
+
   /** Records a file's hash; true when the previous output has these very bytes (the file is kept). */
-  const record = (path: string, contentHash: string): boolean => {
+  const record = (path: string, target: string, contentHash: string): boolean => {
     outputs.set(path, contentHash)
     if (previous?.(path) !== contentHash) return false
-    kept += 1
+    markKept(path, target)
     return true
   }
 
   const count = (path: string, size: number): number => {
-    written.push(path)
-    files += 1
-    bytes += size
+    kept.delete(path)
+    bytes += size - (written.get(path) ?? 0)
+    written.delete(path)
+    written.set(path, size)
     return size
   }
 
@@ -146,7 +162,7 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
     root: base,
     async write(path, contents, hash) {
       const target = resolveInside(base, path)
-      if (record(path, hash ?? hashContents(contents))) return 0
+      if (record(path, target, hash ?? hashContents(contents))) return 0
       ensureDir(dirname(target))
       writeFileSync(target, contents)
       return count(path, byteLengthOf(contents))
@@ -178,8 +194,8 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
         await file.close()
       }
       // Streamed, so hashed while written: an unchanged file is written and then dropped again.
-      if (record(path, digestOf(digest))) {
-        await rm(target)
+      if (record(path, target, digestOf(digest))) {
+        await rm(target, { force: true })
         return 0
       }
       return count(path, size)
@@ -194,22 +210,22 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
           size += chunk.byteLength
         }
       })
-      if (record(path, digestOf(digest))) return 0
+      if (record(path, target, digestOf(digest))) return 0
       ensureDir(dirname(target))
       await copyFile(source, target)
       return count(path, size)
     },
     keep(path, hash) {
-      resolveInside(base, path)
+      const target = resolveInside(base, path)
       const contentHash = previous ? (hash ?? previous(path)) : undefined
       if (contentHash === undefined) return false
       outputs.set(path, contentHash)
-      kept += 1
+      markKept(path, target)
       return true
     },
     previousHash: (path) => previous?.(path),
-    stats: () => ({ files, bytes, kept }),
+    stats: () => ({ files: written.size, bytes, kept: kept.size }),
     outputs: () => outputs,
-    written: () => written,
+    written: () => [...written.keys()],
   }
 }

@@ -249,4 +249,18 @@ describe('the content-hashed files of the last builds (issue 12, item 4)', () =>
       await rm(join(root, 'public/sitemap-1.xml'))
     }
   })
+
+  it('publishes its own 404 pages over public/ ones, in a first build and over a previous output', async () => {
+    await writeFile(join(root, 'public/404.html'), "<p>the project's own</p>\n")
+    try {
+      for (let n = 1; n <= 2; n++) {
+        await buildProject(3)
+        const html = await readFile(join(projectOut, '404.html'), 'utf8')
+        expect(html, `build ${n}`).toContain('<!doctype html>')
+        expect(html, `build ${n}`).not.toContain("the project's own")
+      }
+    } finally {
+      await rm(join(root, 'public/404.html'))
+    }
+  })
 })

@@ -112,4 +112,29 @@ describe('createFileWriter', () => {
       'kept/index.html': 'h-kept',
     })
   })
+
+  it('makes the last write of a path its file, written or kept, and counts it once', async () => {
+    await writeFile(join(dir, '404.html'), 'the public one')
+    const previous = new Map([['404.html', hashContents('generated')]])
+    const stage = join(dir, 'stage')
+    // a first build: the public file, then the generated one over it
+    const first = createFileWriter(join(dir, 'first'))
+    await first.copy(join(dir, '404.html'), '404.html')
+    await first.write('404.html', 'generated')
+    expect(await readFile(join(dir, 'first/404.html'), 'utf8')).toBe('generated')
+    expect(first.written()).toEqual(['404.html'])
+    expect(first.stats()).toEqual({ files: 1, bytes: 9, kept: 0 })
+    // over a previous output whose file the generated one equals: the public copy goes again
+    const writer = createFileWriter(stage, { previous: (path) => previous.get(path) })
+    expect(await writer.copy(join(dir, '404.html'), '404.html')).toBe(14)
+    expect(await writer.write('404.html', 'generated')).toBe(0)
+    expect(await readdir(stage)).toEqual([])
+    expect(writer.written()).toEqual([])
+    expect(writer.stats()).toEqual({ files: 0, bytes: 0, kept: 1 })
+    expect(writer.outputs().get('404.html')).toBe(hashContents('generated'))
+    // and the other way round: kept first, then written
+    expect(await writer.write('404.html', 'changed')).toBe(7)
+    expect(writer.stats()).toEqual({ files: 1, bytes: 7, kept: 0 })
+    expect(await readFile(join(stage, '404.html'), 'utf8')).toBe('changed')
+  })
 })
