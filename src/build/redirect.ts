@@ -33,11 +33,19 @@ export function renderRedirectHtml(options: { to: string; canonical: string; lan
   ].join('\n')
 }
 
-/** `_redirects` (Netlify / Cloudflare Pages format): `from to status`, one per line, sorted by `from`. */
-export function renderRedirectsFile(redirects: readonly BuildRedirect[]): string {
+/** The comment line before the project's own rules in `_redirects`. */
+const OWN_REDIRECTS_HEADER = '# public/_redirects'
+
+/**
+ * `_redirects` (Netlify / Cloudflare Pages format): `from to status`, one per line, sorted by `from`;
+ * then the project's own rules (`public/_redirects`) as they are, after a comment line. The build's
+ * rules name exact paths and come first: both hosts apply the first rule that matches.
+ */
+export function renderRedirectsFile(redirects: readonly BuildRedirect[], own?: string): string {
   const lines = [...redirects]
     .sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0))
     .map((r) => `${r.from} ${r.to.replace(/\s/g, encodeURIComponent)} ${r.statusCode}`)
+  if (own !== undefined && own.trim() !== '') lines.push(OWN_REDIRECTS_HEADER, own.replace(/\n*$/, ''))
   return lines.length ? `${lines.join('\n')}\n` : ''
 }
 

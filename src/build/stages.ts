@@ -95,12 +95,12 @@ export async function loadInputs(
   return { initialData, notFound, client, clientVersion: clientVersionOf(client.files), publicFiles }
 }
 
-/** The client bundle under `_site/` and `public/` as it is (its robots.txt is merged by writeSiteFiles; files the build generates replace public ones). */
+/** The client bundle under `_site/` and `public/` as it is (its robots.txt and _redirects are merged by writeSiteFiles; files the build generates replace public ones). */
 export async function writeStaticFiles(run: BuildRun, writer: FileWriter, inputs: BuildInputs): Promise<void> {
   await Promise.all([
     ...inputs.client.files.map((file) => writer.write(file.path, file.contents)),
     ...inputs.publicFiles
-      .filter((file) => file !== ROBOTS_FILE)
+      .filter((file) => file !== ROBOTS_FILE && file !== REDIRECTS_FILE)
       .map((file) => writer.copy(join(publicDir(run), file), file)),
   ])
 }
@@ -257,7 +257,8 @@ export async function writeNotFoundPages(
 }
 
 /**
- * `_redirects`, `sitemap.xml` and `robots.txt`. `previous` is the previous output when the same engine
+ * `_redirects`, `sitemap.xml` and `robots.txt` (the project's own `public/_redirects` and `public/robots.txt`
+ * merged into them). `previous` is the previous output when the same engine
  * and config built it: when every page's sitemap facts are as it had them, its sitemap files are kept
  * as they are (an `--only` build's end phase is then not O(site) for them).
  */
@@ -268,8 +269,11 @@ export async function writeSiteFiles(
 ): Promise<void> {
   const { state, site } = run
   const { inputs, previous } = input
-  if (state.redirects.length) {
-    const redirects = renderRedirectsFile(state.redirects)
+  const own = (file: string) =>
+    inputs.publicFiles.includes(file) ? readFile(join(publicDir(run), file), 'utf8') : undefined
+  const ownRedirects = await own(REDIRECTS_FILE)
+  if (state.redirects.length || ownRedirects !== undefined) {
+    const redirects = renderRedirectsFile(state.redirects, ownRedirects)
     await writer.write(REDIRECTS_FILE, redirects)
     state.notes.push(...checkCloudflareLimits(redirects))
   }
@@ -282,10 +286,7 @@ export async function writeSiteFiles(
   if (kept?.every((path) => !writer.outputs().has(path))) for (const path of kept) writer.keep(path)
   else
     for (const file of planSitemaps(state.pages.facts(), site.baseUrl)) await writer.writeParts(file.path, file.parts())
-  const ownRobots = inputs.publicFiles.includes(ROBOTS_FILE)
-    ? await readFile(join(publicDir(run), ROBOTS_FILE), 'utf8')
-    : undefined
-  await writer.write(ROBOTS_FILE, renderRobots(site.baseUrl, ownRobots))
+  await writer.write(ROBOTS_FILE, renderRobots(site.baseUrl, await own(ROBOTS_FILE)))
 }
 
 /** `_site/builds/latest.json` and `_site/builds/meta/<id>.json`; last, as the id is a digest of every other file. */

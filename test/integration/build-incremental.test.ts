@@ -26,6 +26,7 @@ import {
   readTree,
   startEditableDemo,
 } from './build-helpers.js'
+import { checkRedirectsWithNetlify } from './output-validators.js'
 
 let api: DemoApi
 let tools: BuildTools
@@ -247,6 +248,21 @@ describe('the content-hashed files of the last builds (issue 12, item 4)', () =>
     } finally {
       await rm(join(root, 'public/sitemap.xml'))
       await rm(join(root, 'public/sitemap-1.xml'))
+    }
+  })
+
+  it("adds the project's own _redirects rules after the API's, as Netlify reads them", async () => {
+    await writeFile(join(root, 'public/_redirects'), '/blog/* https://blog.example.com/:splat 301\n')
+    try {
+      const { redirects } = await buildProject(3)
+      const [ours, theirs] = (await readFile(join(projectOut, '_redirects'), 'utf8')).split('# public/_redirects\n')
+      expect(theirs).toBe('/blog/* https://blog.example.com/:splat 301\n')
+      expect(ours!.split('\n').filter(Boolean)).toHaveLength(redirects.length)
+      const netlify = await checkRedirectsWithNetlify(projectOut)
+      expect(netlify.errors).toEqual([])
+      expect(netlify.rules.map((r) => r.from)).toEqual([...redirects.map((r) => r.from), '/blog/*'])
+    } finally {
+      await rm(join(root, 'public/_redirects'))
     }
   })
 

@@ -37,6 +37,15 @@ describe('_redirects', () => {
   })
 
   it('is empty without redirects', () => expect(renderRedirectsFile([])).toBe(''))
+
+  it("puts the project's own rules after the build's, as they are", () => {
+    const own = '# blog\n/blog/*  https://blog.example.com/:splat  301\n\n'
+    expect(renderRedirectsFile([{ from: '/old', to: '/new', statusCode: 301 }], own)).toBe(
+      '/old /new 301\n# public/_redirects\n# blog\n/blog/*  https://blog.example.com/:splat  301\n',
+    )
+    expect(renderRedirectsFile([], '/a /b 302')).toBe('# public/_redirects\n/a /b 302\n')
+    expect(renderRedirectsFile([], ' \n')).toBe('')
+  })
 })
 
 // Issue 14, item 2: Cloudflare Pages applies 2,000 static and 100 dynamic rules, lines of 1,000 characters at most.
