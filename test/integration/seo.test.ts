@@ -89,7 +89,9 @@ describe('redirects a host answers with a real 301 (issue 14, item 2)', () => {
       expect(response.status, redirect.from).toBe(redirect.statusCode)
       expect(response.headers.get('location'), redirect.from).toBe(redirect.to)
     }
-    expect((await handler(new Request(`${SITE_URL}/_redirects`))).status).toBe(404)
+    const file = await handler(new Request(`${SITE_URL}/_redirects`))
+    expect(file.status).toBe(404)
+    expect(await file.text()).toContain('<!doctype html>') // the 404 page, read to its end: its file is closed
   })
 })
 
