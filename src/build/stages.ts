@@ -86,9 +86,10 @@ export async function loadInputs(
   })
   const [[client], [initialData, notFound, listed]] = await Promise.all([compiled, fetched])
   // the build writes its own sitemap.xml (a public one would be copied only to be replaced)
-  const owned = { path: SITEMAP_FILE, reason: `the build writes its own ${SITEMAP_FILE}` }
-  const publicFiles = listed.files.filter((path) => path !== owned.path)
-  const skipped = publicFiles.length < listed.files.length ? [...listed.skipped, owned] : listed.skipped
+  const skipped = [...listed.skipped]
+  if (listed.files.includes(SITEMAP_FILE))
+    skipped.push({ path: SITEMAP_FILE, reason: `the build writes its own ${SITEMAP_FILE}` })
+  const publicFiles = listed.files.filter((path) => path !== SITEMAP_FILE)
   for (const { path, reason } of skipped)
     run.state.skip({ kind: 'PUBLIC_FILE_SKIPPED', item: `public/${path}`, reason })
   run.state.notes.push(...(client.hints ?? []))

@@ -115,10 +115,10 @@ export function resolveInside(root: string, path: string): string {
 export function createFileWriter(root: string, options: FileWriterOptions = {}): FileWriter {
   const base = resolve(root)
   const { previous } = options
+  /** Every file of this output, written or kept: those not in `written` are kept. */
   const outputs = new Map<string, string>()
   /** Files written under the root (path -> bytes), in the order they were last written. */
   const written = new Map<string, number>()
-  const kept = new Set<string>()
   let bytes = 0
 
   // Only the last folder made is remembered: a page's files are written one after the other into
@@ -132,26 +132,24 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
 
   // A path may be written twice (a public/ file the build then generates): the last write is the file.
   /** The previous output's file at `path` stays: a file this build wrote there before goes again. */
-  const markKept = (path: string, target: string): void => {
+  const keepFile = (path: string, target: string, contentHash: string): void => {
+    outputs.set(path, contentHash)
     const size = written.get(path)
-    if (size !== undefined) {
-      written.delete(path)
-      bytes -= size
-      rmSync(target, { force: true })
-    }
-    kept.add(path)
+    if (size === undefined) return
+    written.delete(path)
+    bytes -= size
+    rmSync(target, { force: true })
   }
 
-  /** Records a file's hash; true when the previous output has these very bytes (the file is kept). */
-  const record = (path: string, target: string, contentHash: string): boolean => {
-    outputs.set(path, contentHash)
+  /** True, and the file kept, when the previous output has these very bytes. */
+  const keptAs = (path: string, target: string, contentHash: string): boolean => {
     if (previous?.(path) !== contentHash) return false
-    markKept(path, target)
+    keepFile(path, target, contentHash)
     return true
   }
 
-  const count = (path: string, size: number): number => {
-    kept.delete(path)
+  const count = (path: string, contentHash: string, size: number): number => {
+    outputs.set(path, contentHash)
     bytes += size - (written.get(path) ?? 0)
     written.delete(path)
     written.set(path, size)
@@ -162,10 +160,11 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
     root: base,
     async write(path, contents, hash) {
       const target = resolveInside(base, path)
-      if (record(path, target, hash ?? hashContents(contents))) return 0
+      const contentHash = hash ?? hashContents(contents)
+      if (keptAs(path, target, contentHash)) return 0
       ensureDir(dirname(target))
       writeFileSync(target, contents)
-      return count(path, byteLengthOf(contents))
+      return count(path, contentHash, byteLengthOf(contents))
     },
     async writeParts(path, parts) {
       const target = resolveInside(base, path)
@@ -194,11 +193,12 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
         await file.close()
       }
       // Streamed, so hashed while written: an unchanged file is written and then dropped again.
-      if (record(path, target, digestOf(digest))) {
+      const contentHash = digestOf(digest)
+      if (keptAs(path, target, contentHash)) {
         await rm(target, { force: true })
         return 0
       }
-      return count(path, size)
+      return count(path, contentHash, size)
     },
     async copy(source, path) {
       const target = resolveInside(base, path)
@@ -210,21 +210,21 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
           size += chunk.byteLength
         }
       })
-      if (record(path, target, digestOf(digest))) return 0
+      const contentHash = digestOf(digest)
+      if (keptAs(path, target, contentHash)) return 0
       ensureDir(dirname(target))
       await copyFile(source, target)
-      return count(path, size)
+      return count(path, contentHash, size)
     },
     keep(path, hash) {
       const target = resolveInside(base, path)
       const contentHash = previous ? (hash ?? previous(path)) : undefined
       if (contentHash === undefined) return false
-      outputs.set(path, contentHash)
-      markKept(path, target)
+      keepFile(path, target, contentHash)
       return true
     },
     previousHash: (path) => previous?.(path),
-    stats: () => ({ files: written.size, bytes, kept: kept.size }),
+    stats: () => ({ files: written.size, bytes, kept: outputs.size - written.size }),
     outputs: () => outputs,
     written: () => [...written.keys()],
   }
