@@ -35,11 +35,17 @@ const decodeEntities = (text: string): string =>
 /** `href` attributes of the tags of an HTML fragment, entities decoded. Example: `<a href="/a?x=1&amp;y=2">` -> ['/a?x=1&y=2']. */
 export function extractHtmlHrefs(html: string): string[] {
   const found: string[] = []
+  pushHtmlHrefs(html, found)
+  return found
+}
+
+function pushHtmlHrefs(html: string, out: string[]): void {
   for (const [tag] of html.matchAll(TAG_RE)) {
     const match = HREF_ATTR_RE.exec(tag)
-    if (match) found.push(decodeEntities(match[1] ?? match[2] ?? match[3] ?? ''))
+    if (!match) continue
+    const value = match[1] ?? match[2] ?? match[3] ?? ''
+    out.push(value.includes('&') ? decodeEntities(value) : value)
   }
-  return found
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
@@ -48,35 +54,37 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const isUnavailableLanguage = (value: Record<string, unknown>): boolean =>
   'available' in value && 'twoLetterIsoCode' in value && !value.available
 
-interface Walk {
-  out: string[]
-}
-
-function walk(value: unknown, ctx: Walk, depth: number): void {
+/**
+ * Pushes every link-like string inside `value` onto `out`. Runs over every value of every page (twice the
+ * page's size in objects): keys are read in place (`for…in` over JSON objects: own keys, in their order),
+ * with no entry arrays made.
+ */
+function walk(value: unknown, out: string[], depth: number): void {
   if (depth > MAX_DEPTH) return
   if (Array.isArray(value)) {
-    for (const item of value) walk(item, ctx, depth + 1)
+    for (const item of value) if (isRecord(item)) walk(item, out, depth + 1)
     return
   }
   if (!isRecord(value) || isUnavailableLanguage(value)) return
-  for (const [key, item] of Object.entries(value)) {
+  for (const key in value) {
+    const item = value[key]
     if (typeof item === 'string') {
-      if (key === 'link' || key === 'href') ctx.out.push(item)
-      else if (key === 'bodytext') ctx.out.push(...extractHtmlHrefs(item))
+      if (key === 'link' || key === 'href') out.push(item)
+      else if (key === 'bodytext') pushHtmlHrefs(item, out)
     } else if (key === 'bodytext' && Array.isArray(item)) {
       // bullets and tables carry bodytext as lists of (lists of) HTML strings
-      for (const cell of item.flat(2)) if (typeof cell === 'string') ctx.out.push(...extractHtmlHrefs(cell))
+      for (const cell of item.flat(2)) if (typeof cell === 'string') pushHtmlHrefs(cell, out)
     } else if (isRecord(item)) {
-      walk(item, ctx, depth + 1)
+      walk(item, out, depth + 1)
     }
   }
 }
 
 /** Every link-like string anywhere inside `value`. */
 export function extractLinks(value: unknown): string[] {
-  const ctx: Walk = { out: [] }
-  walk(value, ctx, 0)
-  return ctx.out
+  const out: string[] = []
+  walk(value, out, 0)
+  return out
 }
 
 /** Links of a page: `content` (per element of each column of prepared data) apart from the rest (navigation-like places). */

@@ -24,9 +24,13 @@ const RESERVED_ROOT_FILES = new Set([
   PAYLOAD_FILE,
 ])
 const RESERVED_FILES = new Set(['index.html', PAYLOAD_FILE])
+const RESERVED_NAMES = [...RESERVED_ROOT_FILES]
 
 /** True when a normalised page path would collide with a file the build writes (`/x/_payload.json`, `/sitemap.xml`). */
 export function isReservedPath(path: string, locales: readonly string[]): boolean {
+  // Every link of every page passes here: a path that names none of the files (and escapes nothing) is
+  // told apart by substring tests, with no split into decoded segments.
+  if (!path.includes('%') && !RESERVED_NAMES.some((name) => path.includes(name))) return false
   const segments = pathSegments(path)
   if (segments.some((s) => RESERVED_FILES.has(s))) return true
   const [first, second] = segments

@@ -56,5 +56,12 @@ describe('isReservedPath', () => {
     ['/fr/404.html', false],
     ['/about/404.html', false],
     ['/about', false],
+    // a name written with escapes is the same name
+    ['/x/index%2Ehtml', true],
+    ['/sitemap%2exml', true],
+    ['/caf%C3%A9', false],
+    // a name inside a segment is no file of the build's
+    ['/x/index.html-old', false],
+    ['/my_payload.json', false],
   ])('%s -> %s', (path, reserved) => expect(isReservedPath(path, options.locales)).toBe(reserved))
 })
