@@ -80,30 +80,36 @@ export function createCrawler(options: CrawlerOptions): Crawler {
 
   async function run(): Promise<void> {
     const inFlight = new Set<Promise<void>>()
+    // One waiter, woken by whichever visit ends: `Promise.race` over the visits in flight would hang a
+    // reaction on each of them per wait (sixteen per page).
+    let wake = () => {}
+    let failed: { error: unknown } | undefined
     const start = (path: string) => {
       const task: Promise<void> = options
         .visit(path)
         .then(add)
+        .catch((error: unknown) => {
+          failed ??= { error }
+        })
         .finally(() => {
           visited += 1
           inFlight.delete(task)
+          wake()
         })
       inFlight.add(task)
     }
-    try {
-      for (;;) {
-        while (inFlight.size < options.maxInFlight && !options.signal?.aborted) {
-          const path = next()
-          if (path === undefined) break
-          start(path)
-        }
-        if (inFlight.size === 0) return
-        await Promise.race(inFlight)
+    for (;;) {
+      while (!failed && inFlight.size < options.maxInFlight && !options.signal?.aborted) {
+        const path = next()
+        if (path === undefined) break
+        start(path)
       }
-    } catch (error) {
-      // a visit that throws is a bug: let the others settle before the build cleans up
-      await Promise.allSettled(inFlight)
-      throw error
+      // a visit that throws is a bug: the others settle before the build cleans up
+      if (failed && inFlight.size === 0) throw failed.error
+      if (inFlight.size === 0) return
+      await new Promise<void>((resolve) => {
+        wake = resolve
+      })
     }
   }
 
