@@ -61,10 +61,16 @@ export function toLinks(paths: readonly DiscoveredPath[]): PageRecord['links'] {
   return { nav: [...nav], content: [...content] }
 }
 
-/** A rendered page as the build keeps it (the crawl keeps its links' paths: they are pooled). */
+/**
+ * A rendered page as the build keeps it. The crawl keeps its links' paths, so they are pooled, in place:
+ * the output is this build's own copy (a render worker's message, or an inline job's fresh result).
+ */
 function toRecord(p: PagePipeline, output: Extract<PageOutput, { type: 'page' }>): PageRecord {
   const { fact } = output
-  output.paths = output.paths.map((d) => ({ ...d, path: p.intern(d.path), from: p.intern(d.from) }))
+  for (const found of output.paths) {
+    found.path = p.intern(found.path)
+    found.from = p.intern(found.from)
+  }
   return { ...fact, uid: output.uid, links: toLinks(output.paths) }
 }
 
