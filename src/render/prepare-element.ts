@@ -15,6 +15,10 @@ import {
 } from './prepare-values.js'
 
 const APPEARANCE_KEYS = ['layout', 'frameClass', 'spaceBefore', 'spaceAfter'] as const
+/** The envelope fields prepareElement prepares itself; cleanValue copies the others. */
+const ENVELOPE_KEYS: ReadonlySet<string> = new Set(['id', 'type', 'appearance', 'content'])
+/** Shortcut records are elements: prepared as such by shapeContent, not cleaned generically first. */
+const SHORTCUT_KEY: ReadonlySet<string> = new Set(['shortcut'])
 const COLUMN_RE = /^colPos\d+$/
 
 /** An integer id, also from a numeric string (`"47"`); undefined otherwise. */
@@ -94,23 +98,22 @@ export function prepareElement(raw: unknown, where: string, problems: Problems, 
     return null
   }
   const at = `${where} (id ${id}, ${raw.type})`
-  const { id: _id, type, appearance, content, ...envelope } = raw
+  const { type, appearance, content } = raw
   let body: Record<string, unknown> = {}
   if (isRecord(content)) {
-    const { shortcut, ...rest } = content
-    body = cleanValue(rest, at, own, depth + 2) as Record<string, unknown>
-    if (shortcut !== undefined) body.shortcut = shortcut
+    body = cleanValue(content, at, own, depth + 2, SHORTCUT_KEY) as Record<string, unknown>
+    if (content.shortcut !== undefined) body.shortcut = content.shortcut
   } else {
     own.push(`${at}: content is ${Array.isArray(content) ? 'a list' : String(content)}, used {}`)
   }
   shapeContent(type, body, at, own, depth)
-  return {
-    ...(cleanValue(envelope, at, own, depth + 1) as object),
-    id,
-    type,
-    appearance: prepareAppearance(appearance),
-    content: body,
-  }
+  // the envelope's other fields first, then the four prepared here (as the element's JSON lists them)
+  const element = cleanValue(raw, at, own, depth + 1, ENVELOPE_KEYS) as ContentElement
+  element.id = id
+  element.type = type
+  element.appearance = prepareAppearance(appearance)
+  element.content = body
+  return element
 }
 
 /** A list of elements; a value that is not a list gives `[]` (reported). */

@@ -51,8 +51,16 @@ export function safeUrl(raw: string, where: string, problems: Problems): string 
  * The generic pass: copies JSON, sanitises every `bodytext` string, blanks unsafe
  * values of URL keys (`href`, `link`, `publicUrl`, `url`, `src`), cuts nesting at MAX_DEPTH.
  * Linear in the size of the value. Plain text stays as it is: React escapes it.
+ * `omit`: keys of `value` itself that are left out (those its caller prepares on its own), so that
+ * the caller needs no copy without them first.
  */
-export function cleanValue(value: unknown, where: string, problems: Problems, depth = 0): unknown {
+export function cleanValue(
+  value: unknown,
+  where: string,
+  problems: Problems,
+  depth = 0,
+  omit?: ReadonlySet<string>,
+): unknown {
   if (typeof value !== 'object' || value === null) return value
   if (depth >= MAX_DEPTH) {
     problems.push(`${where}: nested deeper than ${MAX_DEPTH} levels, dropped`)
@@ -66,7 +74,7 @@ export function cleanValue(value: unknown, where: string, problems: Problems, de
   const record = value as Record<string, unknown>
   const out: Record<string, unknown> = {}
   for (const key of Object.keys(record)) {
-    if (FORBIDDEN_KEYS.has(key)) continue
+    if (FORBIDDEN_KEYS.has(key) || omit?.has(key)) continue
     const item = record[key]
     if (typeof item === 'string') {
       if (key === 'bodytext')
@@ -125,6 +133,9 @@ export interface NavOptions {
   titleOptional?: boolean
 }
 
+/** What prepareNav prepares itself: an entry's children. */
+const NAV_OWN_KEYS: ReadonlySet<string> = new Set(['children'])
+
 /**
  * Navigation entries (contract 5.3): entries without a string title or link are
  * dropped (reported), unsafe links become `''`, children are checked the same way.
@@ -150,8 +161,8 @@ export function prepareNav(
       return
     }
     if (options.dropEmptyTitles && title.trim() === '') return
-    const { children, ...rest } = raw
-    const entry = cleanValue(rest, at, problems, depth + 1) as NavEntry
+    const { children } = raw
+    const entry = cleanValue(raw, at, problems, depth + 1, NAV_OWN_KEYS) as NavEntry
     entry.title = title
     if (typeof entry.target !== 'string') entry.target = ''
     if (entry.buttonLabel !== undefined && typeof entry.buttonLabel !== 'string') delete entry.buttonLabel

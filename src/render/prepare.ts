@@ -123,6 +123,19 @@ function prepareContextMenu(value: unknown, problems: Problems): ContextMenu | u
   return menu
 }
 
+/** The page fields preparePage prepares itself; cleanValue copies the others. */
+const PAGE_OWN_KEYS: ReadonlySet<string> = new Set([
+  'id',
+  'meta',
+  'seo',
+  'appearance',
+  'content',
+  'i18n',
+  'contextMenu',
+  'breadcrumbs',
+  'media',
+])
+
 /** A page response (contract 3.2), or `page: null` when the value is not a page (e.g. a bare error body). */
 export function preparePage(raw: unknown): { page: PageData | null; problems: DataProblem[] } {
   if (!isRecord(raw)) return { page: null, problems: [{ kind: 'INVALID_DATA', message: 'page data is not an object' }] }
@@ -130,8 +143,8 @@ export function preparePage(raw: unknown): { page: PageData | null; problems: Da
   if (id === undefined)
     return { page: null, problems: [{ kind: 'INVALID_DATA', message: 'page data has no numeric id' }] }
   const problems = createProblems()
-  const { id: _id, meta, seo, appearance, content, i18n, contextMenu, breadcrumbs, media, ...rest } = raw
-  const page = cleanValue(rest, 'page', problems) as PageData
+  const { meta, seo, appearance, content, i18n, contextMenu, breadcrumbs, media } = raw
+  const page = cleanValue(raw, 'page', problems, 0, PAGE_OWN_KEYS) as PageData
   page.id = id
   page.meta = prepareMeta(meta, problems)
   const preparedSeo = prepareSeo(seo, problems)
