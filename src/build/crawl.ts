@@ -17,9 +17,25 @@ export interface DiscoveredPath extends CmsSource {
   from: string
 }
 
+/**
+ * The paths one page (or a locale's initial data) links to, by where they were found, each once per
+ * list: how pages hand their links to the crawl. A DiscoveredPath is made only for a path the crawl has
+ * not seen (or a navigation link to one seen in content): most links of a page (its menus) are known.
+ */
+export interface FoundLinks extends CmsSource {
+  /** The page that holds them (its path, or `initial data (<locale>)`). */
+  from: string
+  /** Paths found in navigation-like places. */
+  nav: string[]
+  /** Paths found in content. */
+  content: string[]
+  /** The content element each content path was found in (same index), when known. */
+  elementUids?: number[]
+}
+
 export interface Crawler {
   /** Queues paths not seen before; a navigation link upgrades a path first seen in content. */
-  add(found: Iterable<DiscoveredPath>): void
+  add(found: FoundLinks): void
   /** How a path was found, for reporting broken links. */
   originOf(path: string): DiscoveredPath | undefined
   /** Visits until the queue is empty (or the crawl was stopped) and nothing is in flight. */
@@ -37,8 +53,8 @@ export interface CrawlerOptions {
   /** Knows at most this many paths: the first new one beyond goes to `onLimit`, once, and stops the crawl. @default Infinity */
   maxPaths?: number
   onLimit?(found: DiscoveredPath): void
-  /** Processes one path and resolves to the paths it links to. Must not reject. */
-  visit(path: string): Promise<Iterable<DiscoveredPath>>
+  /** Processes one path and resolves to the paths it links to (undefined: none). Must not reject. */
+  visit(path: string): Promise<FoundLinks | undefined>
   /** Once aborted, no further visit starts; `run()` resolves when those in flight are done. */
   signal?: AbortSignal
 }
@@ -51,21 +67,25 @@ export function createCrawler(options: CrawlerOptions): Crawler {
   let visited = 0
   let stopped = false
 
-  const add = (found: Iterable<DiscoveredPath>) => {
-    for (const discovered of found) {
-      const known = seen.get(discovered.path)
-      if (!known) {
-        if (seen.size >= maxPaths) {
-          if (!stopped) options.onLimit?.(discovered)
-          stopped = true
-          continue
-        }
-        seen.set(discovered.path, discovered)
-        queue.push(discovered.path)
-      } else if (known.origin === 'content' && discovered.origin === 'nav') {
-        seen.set(discovered.path, discovered)
-      }
+  const note = (found: FoundLinks, path: string, origin: LinkOrigin, elementUid: number | undefined) => {
+    const known = seen.get(path)
+    if (known && !(known.origin === 'content' && origin === 'nav')) return
+    const discovered: DiscoveredPath = { from: found.from, path, origin }
+    if (found.pageUid !== undefined) discovered.pageUid = found.pageUid
+    if (elementUid !== undefined) discovered.elementUid = elementUid
+    if (!known && seen.size >= maxPaths) {
+      if (!stopped) options.onLimit?.(discovered)
+      stopped = true
+      return
     }
+    seen.set(path, discovered)
+    if (!known) queue.push(path)
+  }
+  const add = (found: FoundLinks | undefined) => {
+    if (!found) return
+    for (const path of found.nav) note(found, path, 'nav', undefined)
+    const { content, elementUids } = found
+    for (let i = 0; i < content.length; i++) note(found, content[i]!, 'content', elementUids?.[i])
   }
 
   const next = (): string | undefined => {

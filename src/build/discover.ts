@@ -3,10 +3,10 @@
  * link extraction (links.ts) and the crawler (crawl.ts).
  */
 import type { InitialData, PageData } from '../shared/types.js'
-import type { DiscoveredPath, LinkOrigin } from './crawl.js'
+import type { FoundLinks } from './crawl.js'
 import { extractInitialDataLinks, extractPageLinks } from './links.js'
 import { toCrawlTarget } from './paths.js'
-import type { CmsSource, SkippedItem } from './types.js'
+import type { SkippedItem } from './types.js'
 
 export interface DiscoverOptions {
   baseUrl?: string
@@ -14,38 +14,73 @@ export interface DiscoverOptions {
 }
 
 export interface Discovery {
-  paths: DiscoveredPath[]
-  /** Hostile or colliding links, refused and listed in the report. */
+  /** The crawlable paths, each once per list, with where they were found. */
+  found: FoundLinks
+  /** Hostile or colliding links, refused and listed in the report (each with where it was found). */
   refused: SkippedItem[]
 }
 
-/**
- * Sorts hrefs into crawlable paths and refused links, each with where it was found (`source`: the page
- * that holds it, with its uid and the content element's). External, mail, phone and anchor links are dropped.
- */
-export function discoverPaths(
-  hrefs: Iterable<string>,
-  origin: LinkOrigin,
-  source: CmsSource & { from: string },
-  options: DiscoverOptions,
-  into: Discovery = { paths: [], refused: [] },
-): Discovery {
-  for (const href of hrefs) {
-    const target = toCrawlTarget(href, options)
-    if (target.type === 'page') into.paths.push({ ...source, path: target.path, origin })
-    else if (target.type === 'refused')
-      into.refused.push({ ...source, kind: target.kind, item: href, reason: target.reason })
+/** Sorts hrefs into crawlable paths (each once) and refused links; external, mail, phone and anchor links are dropped. */
+class LinkSorter {
+  readonly found: FoundLinks
+  readonly refused: SkippedItem[] = []
+  readonly #nav = new Set<string>()
+  readonly #content = new Set<string>()
+
+  constructor(
+    source: { from: string; pageUid?: number },
+    private readonly options: DiscoverOptions,
+  ) {
+    this.found = { ...source, nav: [], content: [] }
   }
-  return into
+
+  nav(hrefs: Iterable<string>): void {
+    for (const href of hrefs) {
+      const path = this.#page(href)
+      if (path !== undefined && !this.#nav.has(path)) {
+        this.#nav.add(path)
+        this.found.nav.push(path)
+      }
+    }
+  }
+
+  content(hrefs: Iterable<string>, elementUid: number): void {
+    for (const href of hrefs) {
+      const path = this.#page(href, elementUid)
+      if (path !== undefined && !this.#content.has(path)) {
+        this.#content.add(path)
+        this.found.content.push(path)
+        this.found.elementUids ??= []
+        this.found.elementUids.push(elementUid)
+      }
+    }
+  }
+
+  #page(href: string, elementUid?: number): string | undefined {
+    const target = toCrawlTarget(href, this.options)
+    if (target.type === 'page') return target.path
+    if (target.type === 'refused') {
+      const { from, pageUid } = this.found
+      this.refused.push({
+        from,
+        ...(pageUid === undefined ? {} : { pageUid }),
+        ...(elementUid === undefined ? {} : { elementUid }),
+        kind: target.kind,
+        item: href,
+        reason: target.reason,
+      })
+    }
+    return undefined
+  }
 }
 
 /** Paths a page links to: navigation-like places count as `nav`, the page's content as `content`. */
 export function discoverFromPage(page: PageData, from: string, options: DiscoverOptions): Discovery {
   const links = extractPageLinks(page)
-  const discovery = discoverPaths(links.nav, 'nav', { from, pageUid: page.id }, options)
-  for (const { elementUid, hrefs } of links.content)
-    discoverPaths(hrefs, 'content', { from, pageUid: page.id, elementUid }, options, discovery)
-  return discovery
+  const sorter = new LinkSorter({ from, pageUid: page.id }, options)
+  sorter.nav(links.nav)
+  for (const { elementUid, hrefs } of links.content) sorter.content(hrefs, elementUid)
+  return { found: sorter.found, refused: sorter.refused }
 }
 
 /** The crawl's seeds for one locale: its home page and every link of its initial data. */
@@ -55,6 +90,7 @@ export function discoverFromInitialData(
   locale: string,
   options: DiscoverOptions,
 ): Discovery {
-  const from = `initial data (${locale})`
-  return discoverPaths([home, ...extractInitialDataLinks(initialData)], 'nav', { from }, options)
+  const sorter = new LinkSorter({ from: `initial data (${locale})` }, options)
+  sorter.nav([home, ...extractInitialDataLinks(initialData)])
+  return { found: sorter.found, refused: sorter.refused }
 }

@@ -15,7 +15,7 @@ import { messageOf } from '../errors.js'
 import { redirectPayload } from '../render/payload.js'
 import { checkRedirectTarget } from '../shared/redirect-target.js'
 import { getLocaleFromPath, toHtmlFile, toPayloadFile, toSiteUrl } from '../shared/url.js'
-import type { DiscoveredPath, LinkOrigin } from './crawl.js'
+import type { FoundLinks, LinkOrigin } from './crawl.js'
 import { fetchPage } from './fetch-page.js'
 import type { PageTable } from './page-table.js'
 import { renderRedirectHtml } from './redirect.js'
@@ -53,36 +53,27 @@ export interface PagePipeline {
 
 const elapsed = (since: number): number => performance.now() - since
 
-/** The paths a page links to, each once, by where they were found. */
-export function toLinks(paths: readonly DiscoveredPath[]): PageRecord['links'] {
-  const nav = new Set<string>()
-  const content = new Set<string>()
-  for (const { path, origin } of paths) (origin === 'nav' ? nav : content).add(path)
-  return { nav: [...nav], content: [...content] }
-}
-
 /**
  * A rendered page as the build keeps it. The crawl keeps its links' paths, so they are pooled, in place:
  * the output is this build's own copy (a render worker's message, or an inline job's fresh result).
  */
 function toRecord(p: PagePipeline, output: Extract<PageOutput, { type: 'page' }>): PageRecord {
-  const { fact } = output
-  for (const found of output.paths) {
-    found.path = p.intern(found.path)
-    found.from = p.intern(found.from)
-  }
-  return { ...fact, uid: output.uid, links: toLinks(output.paths) }
+  const { fact, links } = output
+  links.from = p.intern(links.from)
+  for (const list of [links.nav, links.content]) for (let i = 0; i < list.length; i++) list[i] = p.intern(list[i]!)
+  return { ...fact, uid: output.uid, links: { nav: links.nav, content: links.content } }
 }
 
 const FETCH: PathSource = { type: 'fetch' }
 
 /** Fetches (or reuses), renders and writes one path; resolves to the paths it links to. Never rejects. */
-export async function buildPath(p: PagePipeline, path: string): Promise<DiscoveredPath[]> {
+export async function buildPath(p: PagePipeline, path: string): Promise<FoundLinks | undefined> {
   const source = p.reuse?.decide(path) ?? FETCH
   switch (source.type) {
     case 'keep': {
+      // a previous page's links, as its answer gave them
       const links = keepPage(p, path, source.from)
-      if (links) return discoveredFrom(path, links)
+      if (links) return { from: path, nav: links.nav, content: links.content }
       break
     }
     case 'render': {
@@ -96,17 +87,11 @@ export async function buildPath(p: PagePipeline, path: string): Promise<Discover
     }
     case 'not-found':
       p.state.notFound.push({ path, status: source.status })
-      return []
+      return undefined
   }
   // Nothing usable kept for this path: the API is asked, as in a full build.
   return fetchAndBuild(p, path)
 }
-
-/** A previous page's links, as its answer gave them. */
-const discoveredFrom = (from: string, links: PageRecord['links']): DiscoveredPath[] => [
-  ...links.nav.map((path) => ({ path, origin: 'nav' as const, from })),
-  ...links.content.map((path) => ({ path, origin: 'content' as const, from })),
-]
 
 /** Leaves a previous page's files and record as they are; its links, or undefined when the previous output lacks a file. */
 function keepPage(p: PagePipeline, path: string, from: PageTable): PageRecord['links'] | undefined {
@@ -121,7 +106,7 @@ function keepPage(p: PagePipeline, path: string, from: PageTable): PageRecord['l
 async function renderKeptPage(
   p: PagePipeline,
   page: { path: string; locale: string },
-): Promise<DiscoveredPath[] | undefined> {
+): Promise<FoundLinks | undefined> {
   // bytes, handed to the render worker without a copy (see render-pool.ts)
   const payload = await new Promise<Uint8Array | undefined>((done) =>
     readFile(resolveInside(p.outDir, toPayloadFile(page.path)), (error, bytes) => done(error ? undefined : bytes)),
@@ -136,7 +121,7 @@ async function renderKeptPage(
   return output.type === 'page' ? finishPage(p, page.path, output) : undefined
 }
 
-async function fetchAndBuild(p: PagePipeline, path: string): Promise<DiscoveredPath[]> {
+async function fetchAndBuild(p: PagePipeline, path: string): Promise<FoundLinks | undefined> {
   const answer = await p.apiSlot(async () => {
     const started = performance.now()
     const result = await fetchPage(p.api, path, p.signal)
@@ -149,10 +134,10 @@ async function fetchAndBuild(p: PagePipeline, path: string): Promise<DiscoveredP
       return buildPage(p, { path, locale, answer: answer.answer, previous: previousFiles(p, path) })
     case 'not-found':
       p.state.notFound.push({ path, status: answer.status })
-      return []
+      return undefined
     case 'error':
       p.state.fail({ kind: answer.kind, path, status: answer.status, reason: answer.reason })
-      return []
+      return undefined
   }
 }
 
@@ -199,7 +184,7 @@ async function renderJob(p: PagePipeline, job: PageJob): Promise<PageOutput> {
   return output
 }
 
-async function buildPage(p: PagePipeline, job: PageJob): Promise<DiscoveredPath[]> {
+async function buildPage(p: PagePipeline, job: PageJob): Promise<FoundLinks | undefined> {
   const output = await renderJob(p, job)
   if (output.type === 'redirect')
     return buildRedirect(p, {
@@ -211,7 +196,7 @@ async function buildPage(p: PagePipeline, job: PageJob): Promise<DiscoveredPath[
   if (output.type === 'failed') {
     const { type: _failed, renderMs: _ms, ...failure } = output
     p.state.fail({ ...failure, path: job.path })
-    return []
+    return undefined
   }
   const html = output.files.find((file) => file.path === toHtmlFile(job.path))
   // A file handed back without contents has the bytes of the previous output's, which was within the limit.
@@ -225,7 +210,7 @@ async function buildPage(p: PagePipeline, job: PageJob): Promise<DiscoveredPath[
       reason: `the page's HTML is ${htmlBytes} bytes, over the limit of ${p.maxPageBytes} (build.maxPageBytes, --max-page-bytes): the build stopped here`,
       pageUid: output.uid,
     })
-    return []
+    return undefined
   }
   return finishPage(p, job.path, output)
 }
@@ -235,19 +220,19 @@ async function finishPage(
   p: PagePipeline,
   path: string,
   output: Extract<PageOutput, { type: 'page' }>,
-): Promise<DiscoveredPath[]> {
+): Promise<FoundLinks | undefined> {
   for (const item of output.skipped) p.state.skip(item)
   p.state.fellBack(path, output.fallbacks)
-  if (!(await writeFiles(p, path, output.files, output.uid))) return []
+  if (!(await writeFiles(p, path, output.files, output.uid))) return undefined
   p.state.addPage(toRecord(p, output))
-  return output.paths
+  return output.links
 }
 
 /** A redirect's page, payload and `_redirects` entry: the API's redirect records and slug history alike. */
 export async function buildRedirect(
   p: PagePipeline,
   input: { path: string; locale: string; redirectUrl: string; statusCode: number },
-): Promise<DiscoveredPath[]> {
+): Promise<FoundLinks | undefined> {
   const { path, locale, statusCode } = input
   const target = checkRedirectTarget(input.redirectUrl, p.site.baseUrl)
   if (target.type === 'refused') {
@@ -257,7 +242,7 @@ export async function buildRedirect(
       reason: `redirect refused: ${target.reason}`,
       from: path,
     })
-    return []
+    return undefined
   }
   const canonical = target.type === 'internal' ? toSiteUrl(target.to, p.site.baseUrl) : target.to
   const payload = redirectPayload({ clientVersion: p.clientVersion, locale, path, to: target.to, statusCode })
@@ -265,7 +250,10 @@ export async function buildRedirect(
   const files: PageFile[] = [{ path: toPayloadFile(path), contents: JSON.stringify(payload) }]
   if (p.site.build.redirectPages)
     files.push({ path: toHtmlFile(path), contents: renderRedirectHtml({ to: target.to, canonical, lang: locale }) })
-  if (!(await writeFiles(p, path, files))) return []
+  if (!(await writeFiles(p, path, files))) return undefined
   p.state.redirects.push({ from: path, to: target.to, statusCode })
-  return target.type === 'internal' && target.page ? [{ path: target.path, origin: p.originOf(path), from: path }] : []
+  if (target.type !== 'internal' || !target.page) return undefined
+  // the target counts as found where the redirecting path was
+  const found = [target.path]
+  return p.originOf(path) === 'nav' ? { from: path, nav: found, content: [] } : { from: path, nav: [], content: found }
 }

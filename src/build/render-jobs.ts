@@ -13,7 +13,7 @@ import type { DataProblem, TemplateFallback } from '../shared/contract.js'
 import type { PageData } from '../shared/types.js'
 import { withLocale } from '../shared/url.js'
 import { isRecord } from '../shared/values.js'
-import type { DiscoveredPath } from './crawl.js'
+import type { FoundLinks } from './crawl.js'
 import { discoverFromPage } from './discover.js'
 import { toApiFailure } from './fetch-page.js'
 import { renderNotFoundFile } from './not-found.js'
@@ -55,7 +55,8 @@ export type PageOutput =
       fact: PageFact
       /** The CMS page's uid (its `id`): `--only`, slug history and diagnostics follow it. */
       uid: number
-      paths: DiscoveredPath[]
+      /** The pages it links to (its own path as `from`). */
+      links: FoundLinks
       skipped: SkippedItem[]
       /** Layouts and content element types rendered with `Default`, once per use. */
       fallbacks: TemplateFallback[]
@@ -189,7 +190,7 @@ function renderPage(
       files: rendered.files,
       fact,
       uid: page.id,
-      paths: discovered.paths,
+      links: discovered.found,
       skipped,
       fallbacks: rendered.fallbacks,
       renderMs: renderMs(),

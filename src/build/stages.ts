@@ -194,8 +194,8 @@ export async function crawlPages(
   for (const [locale, data] of input.locales) {
     const seeds = discoverFromInitialData(data.initialData, localeHome(locale, site.i18n), locale, options)
     for (const refused of seeds.refused) state.skip(refused)
-    crawler.add(seeds.paths)
-    run.progress({ type: 'locale', locale, links: seeds.paths.length })
+    crawler.add(seeds.found)
+    run.progress({ type: 'locale', locale, links: seeds.found.nav.length })
   }
   await crawler.run()
   run.checkInterrupted()

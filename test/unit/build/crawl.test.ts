@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { createCrawler, type DiscoveredPath } from '../../../src/build/crawl.js'
+import { createCrawler, type DiscoveredPath, type FoundLinks } from '../../../src/build/crawl.js'
 
-const link = (path: string, origin: 'nav' | 'content' = 'nav', from = 'test'): DiscoveredPath => ({
-  path,
-  origin,
-  from,
-})
+const links = (paths: string[], origin: 'nav' | 'content' = 'nav', from = 'test'): FoundLinks =>
+  origin === 'nav' ? { from, nav: paths, content: [] } : { from, nav: [], content: paths }
 
 describe('createCrawler', () => {
   it('visits every reachable path once, cycles included', async () => {
@@ -20,10 +17,10 @@ describe('createCrawler', () => {
       maxInFlight: 3,
       visit: async (path) => {
         visits.push(path)
-        return (graph[path] ?? []).map((p) => link(p))
+        return links(graph[path] ?? [])
       },
     })
-    crawler.add([link('/'), link('/')])
+    crawler.add(links(['/', '/']))
     await crawler.run()
     expect(visits.sort()).toEqual(['/', '/a', '/b', '/c'])
     expect(crawler.known).toBe(4)
@@ -40,22 +37,35 @@ describe('createCrawler', () => {
         peak = Math.max(peak, active)
         await new Promise((done) => setTimeout(done, 2))
         active -= 1
-        return path === '/' ? Array.from({ length: 10 }, (_, i) => link(`/p${i}`)) : []
+        return path === '/' ? links(Array.from({ length: 10 }, (_, i) => `/p${i}`)) : undefined
       },
     })
-    crawler.add([link('/')])
+    crawler.add(links(['/']))
     await crawler.run()
     expect(crawler.visited).toBe(11)
     expect(peak).toBe(2)
   })
 
   it('remembers where a path was found; a navigation link wins over content', async () => {
-    const crawler = createCrawler({ maxInFlight: 1, visit: async () => [] })
-    crawler.add([link('/x', 'content', '/page'), link('/y', 'nav', 'initial data (en)')])
-    crawler.add([link('/x', 'nav', '/other'), link('/y', 'content', '/third')])
+    const crawler = createCrawler({ maxInFlight: 1, visit: async () => undefined })
+    crawler.add(links(['/x'], 'content', '/page'))
+    crawler.add(links(['/y'], 'nav', 'initial data (en)'))
+    crawler.add(links(['/x'], 'nav', '/other'))
+    crawler.add(links(['/y'], 'content', '/third'))
     expect(crawler.originOf('/x')).toEqual({ path: '/x', origin: 'nav', from: '/other' })
     expect(crawler.originOf('/y')).toEqual({ path: '/y', origin: 'nav', from: 'initial data (en)' })
     expect(crawler.originOf('/z')).toBeUndefined()
+  })
+
+  it('says which page and content element a path was first found in', async () => {
+    const crawler = createCrawler({ maxInFlight: 1, visit: async () => undefined })
+    crawler.add({ from: '/page', pageUid: 7, nav: ['/n'], content: ['/c', '/d'], elementUids: [11, 12] })
+    crawler.add({ from: '/later', pageUid: 8, nav: [], content: ['/d', '/e'], elementUids: [13, 14] })
+    expect(crawler.originOf('/n')).toEqual({ path: '/n', origin: 'nav', from: '/page', pageUid: 7 })
+    expect(crawler.originOf('/c')).toEqual({ path: '/c', origin: 'content', from: '/page', pageUid: 7, elementUid: 11 })
+    expect(crawler.originOf('/d')).toEqual({ path: '/d', origin: 'content', from: '/page', pageUid: 7, elementUid: 12 })
+    expect(crawler.originOf('/e')).toMatchObject({ from: '/later', elementUid: 14 })
+    expect(crawler.known).toBe(4)
   })
 
   // Issue 13, item 5: an API whose every page links to a new page made the crawl endless.
@@ -69,10 +79,10 @@ describe('createCrawler', () => {
       visit: async (path) => {
         visits.push(path)
         const n = Number(path.slice(3))
-        return [link(`/p/${n + 1}`, 'content', path), link(`/p/${n + 2}`, 'content', path)]
+        return links([`/p/${n + 1}`, `/p/${n + 2}`], 'content', path)
       },
     })
-    crawler.add([link('/p/0')])
+    crawler.add(links(['/p/0']))
     await crawler.run()
     expect(crawler.known).toBe(5)
     expect(limits).toHaveLength(1)
@@ -88,10 +98,10 @@ describe('createCrawler', () => {
       visit: async (path) => {
         visits.push(path)
         if (path === '/b') crawler.stop()
-        return []
+        return undefined
       },
     })
-    crawler.add([link('/a'), link('/b'), link('/c'), link('/d')])
+    crawler.add(links(['/a', '/b', '/c', '/d']))
     await crawler.run()
     expect(visits).toEqual(['/a', '/b'])
   })
@@ -104,10 +114,10 @@ describe('createCrawler', () => {
         if (path === '/bad') throw new Error('bug')
         await new Promise((done) => setTimeout(done, 5))
         settled += 1
-        return []
+        return undefined
       },
     })
-    crawler.add([link('/bad'), link('/a'), link('/b')])
+    crawler.add(links(['/bad', '/a', '/b']))
     await expect(crawler.run()).rejects.toThrow('bug')
     expect(settled).toBe(2)
   })

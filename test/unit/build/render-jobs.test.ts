@@ -101,10 +101,13 @@ describe('runPageJob', () => {
     expect(boot.state.initialData).toBeUndefined()
     // Issue 13 (CI diagnostics): each link and problem says which CMS page and content element it came from.
     const source = { from: '/pl/o-nas', pageUid: 7, elementUid: 1 }
-    expect(output.paths).toEqual([
-      { path: '/pl/kontakt', origin: 'content', ...source },
-      { path: '/pl/x', origin: 'content', ...source },
-    ])
+    expect(output.links).toEqual({
+      from: '/pl/o-nas',
+      pageUid: 7,
+      nav: [],
+      content: ['/pl/kontakt', '/pl/x'],
+      elementUids: [1, 1],
+    })
     expect(output.skipped).toEqual([
       { kind: 'INVALID_DATA', item: '/pl/o-nas', reason: 'meta.description: not a string, dropped', pageUid: 7 },
       {
