@@ -1,13 +1,12 @@
-import { type Dispatcher, request } from 'undici'
+import type { Dispatcher } from 'undici'
 import type { ResolvedSite } from '../config/types.js'
 import { errors, FetchError } from '../errors.js'
 import { FETCH_RETRY } from '../shared/constants.js'
 import type { InitialData } from '../shared/types.js'
 import { type PageResult, type RawAnswer, readJsonObject, readPageAnswer } from './answer.js'
-import { startDeadline } from './deadline.js'
+import { BodyTooLarge, getBytes, RequestEnded } from './get-bytes.js'
 import { toInitialDataPath } from './initial-data-path.js'
 import { filterQuery } from './query.js'
-import { BodyTooLarge, readBody } from './read-body.js'
 
 export type { PageResult, RawAnswer } from './answer.js'
 
@@ -35,14 +34,9 @@ export interface ApiClient {
 }
 
 export interface ApiClientOptions {
-  /** undici dispatcher (tests, keep-alive pools); the global one by default. */
+  /** undici dispatcher (tests, keep-alive pools); the client's own Agent by default (see get-bytes.ts). */
   dispatcher?: Dispatcher
 }
-
-const flattenHeaders = (headers: Record<string, string | string[] | undefined>): Record<string, string> =>
-  Object.fromEntries(
-    Object.entries(headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(', ') : v]])),
-  )
 
 /** Creates the one API client of a site; build and preview both use it. No retry (SPEC point 7). */
 export function createApiClient(site: ResolvedSite, options: ApiClientOptions = {}): ApiClient {
@@ -55,25 +49,22 @@ export function createApiClient(site: ResolvedSite, options: ApiClientOptions = 
    */
   async function fetchAnswer(path: string, call: CallOptions = {}): Promise<RawAnswer> {
     const url = `${baseUrl}${path.replace(/^\/{2,}/, '/')}`
-    const deadline = startDeadline(timeoutMs, call.signal)
     try {
-      const res = await request(url, {
-        method: 'GET',
+      const { status, headers, body } = await getBytes(url, {
         headers: { accept: 'application/json', ...defaultHeaders, ...call.headers },
-        signal: deadline.signal,
-        // Not the deadline (they bound the gap between chunks), but undici's own 300 s defaults must not cut a longer one.
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
+        timeoutMs,
+        maxBytes: maxResponseBytes,
+        signal: call.signal,
         dispatcher: options.dispatcher,
       })
-      const body = await readBody(res.body, res.headers['content-length'], maxResponseBytes)
-      return { url, status: res.statusCode, body, headers: flattenHeaders(res.headers) }
+      return { url, status, body, headers }
     } catch (cause) {
       const code = (cause as { code?: unknown }).code
-      const expired = deadline.expired() || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT'
-      throw toFetchError(cause, url, expired ? 'expired' : call.signal?.aborted ? 'aborted' : undefined)
-    } finally {
-      deadline.clear()
+      const expired =
+        (cause instanceof RequestEnded && cause.why === 'expired') ||
+        code === 'UND_ERR_HEADERS_TIMEOUT' ||
+        code === 'UND_ERR_BODY_TIMEOUT'
+      throw toFetchError(cause, url, expired ? 'expired' : cause instanceof RequestEnded ? 'aborted' : undefined)
     }
   }
 

@@ -54,7 +54,7 @@ export interface PreviewContextInput {
   client: ClientBundle
   events: ReloadEvents
   publicFiles?: ReadonlyMap<string, string>
-  /** undici dispatcher for the API clients (tests); the global keep-alive one by default. */
+  /** undici dispatcher for the API clients (tests); the API client's own keep-alive Agent by default. */
   api?: ApiClientOptions
   now?: () => number
   log?: (line: string) => void

@@ -1,11 +1,19 @@
+import { execFile } from 'node:child_process'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiClient } from '../../src/api/client.js'
 import { resolveSiteOptions } from '../../src/config/resolve.js'
 import type { ResolvedSite, SiteOptions } from '../../src/config/types.js'
 import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
 import { FetchError, type SiteError } from '../../src/errors.js'
+import { REPO_ROOT } from './build-helpers.js'
 
 let api: DemoApi
+const run = promisify(execFile)
 
 const siteFor = (options: SiteOptions = {}): ResolvedSite => {
   const site = resolveSiteOptions(options, [])
@@ -144,5 +152,46 @@ describe('initial data', () => {
     const error = (await client.getInitialData('en').catch((e: unknown) => e)) as SiteError
     expect(error.message).toMatch(/^Initial Data is unavailable: ECONNREFUSED/)
     expect(error.status).toBe(500)
+  })
+})
+
+describe('the request on the wire', () => {
+  it('works in a process that called the built-in fetch first (it installs an older undici as the global dispatcher)', async () => {
+    const dist = (path: string) => JSON.stringify(pathToFileURL(join(REPO_ROOT, 'dist', path)).href)
+    // fetch before the client's modules load: undici takes the global dispatcher that is there when it loads
+    const script = [
+      `await (await fetch(${JSON.stringify(`${api.url}/?type=834`)})).arrayBuffer()`,
+      `const { createApiClient } = await import(${dist('api/client.js')})`,
+      `const { resolveSiteOptions } = await import(${dist('config/resolve.js')})`,
+      'const site = resolveSiteOptions({}, [])',
+      `const client = createApiClient({ ...site, api: { ...site.api, baseUrl: ${JSON.stringify(api.url)} } })`,
+      "const page = await client.getPage('/pl')",
+      'console.log(page.type)',
+    ].join('\n')
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script])
+    expect(stdout.trim()).toBe('page')
+  })
+
+  it('keeps a base URL path prefix and the query, and joins repeated answer headers', async () => {
+    const seen: string[] = []
+    const server = createServer((req, res) => {
+      seen.push(req.url ?? '')
+      res.setHeader('content-type', 'application/json')
+      res.setHeader('x-tag', ['a', 'b'])
+      res.end('{"id":1,"content":{}}')
+    })
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+    const { port } = server.address() as AddressInfo
+    try {
+      const client = createApiClient(
+        siteFor({ api: { baseUrl: `http://127.0.0.1:${port}/cms/api`, allowQuery: ['x'] } }),
+      )
+      const answer = await client.getPageAnswer('/pl/o-nas?x=1&y=2')
+      expect(seen).toEqual(['/cms/api/pl/o-nas?x=1'])
+      expect(answer).toMatchObject({ status: 200, headers: { 'x-tag': 'a, b' } })
+      expect(new TextDecoder().decode(answer.body)).toBe('{"id":1,"content":{}}')
+    } finally {
+      await new Promise((done) => server.close(done))
+    }
   })
 })
