@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { prepareInitialData, preparePage } from '../../../src/render/prepare.js'
-import { sanitizeRichText } from '../../../src/render/sanitize.js'
+import { SANITISED_TEXT_MAX_LENGTH, sanitizeRichText } from '../../../src/render/sanitize.js'
 import { readJson } from './helpers.js'
 
 const page = (raw: unknown) => {
@@ -88,6 +88,31 @@ describe('sanitisation of rich text and links', () => {
     expect(sanitizeRichText('<p onmouseover="x()">a<script>b</script></p>')).toBe('<p>a</p>')
     expect(sanitizeRichText('<a href=" javascript:alert(1)">x</a>')).toBe('<a>x</a>')
     expect(sanitizeRichText('<a href="tel:+48 1">t</a><a href="mailto:a@b.c">m</a>')).toContain('href="tel:+48 1"')
+  })
+
+  it('gives a repeated text the same HTML and tells every caller what was removed from it', () => {
+    const text = '<p onclick="x()">Hi<a href="javascript:y()">a</a><script>z()</script></p>'
+    const heard = () => {
+      const reports: string[] = []
+      const html = sanitizeRichText(text, (what, kind) => reports.push(`${kind} ${what}`))
+      return { html, reports }
+    }
+    const first = heard()
+    expect(first).toEqual({
+      html: '<p>Hi<a>a</a></p>',
+      reports: [
+        'UNSAFE_MARKUP event handler onclick on <p> removed',
+        'UNSAFE_LINK unsafe link "javascript:y()" removed',
+        'UNSAFE_MARKUP <script> removed',
+      ],
+    })
+    expect(heard()).toEqual(first)
+    // a text too long to be remembered is sanitised, and reported, each time all the same
+    const long = `${text}${'<p>x</p>'.repeat(SANITISED_TEXT_MAX_LENGTH / 8)}`
+    const once = sanitizeRichText(long, () => {})
+    const reports: string[] = []
+    expect(sanitizeRichText(long, (what) => reports.push(what))).toBe(once)
+    expect(reports).toHaveLength(3)
   })
 })
 
