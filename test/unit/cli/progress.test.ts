@@ -20,6 +20,16 @@ describe('progress', () => {
     )
   })
 
+  it('shows no rate before the first second of pages (not "0.0 pages/s" on the first draw)', () => {
+    expect(formatProgressLine({ done: 1, total: 100, failures: 0, elapsedMs: 0 })).toBe(
+      `[${'-'.repeat(24)}] 1/100 · 0 failures`,
+    )
+    expect(formatProgressLine({ done: 8, total: 100, failures: 2, elapsedMs: 999 })).toBe(
+      `[${'#'.repeat(2)}${'-'.repeat(22)}] 8/100 · 2 failures`,
+    )
+    expect(formatProgressLine({ done: 9, total: 100, failures: 0, elapsedMs: 1000 })).toContain('· 9.0 pages/s ·')
+  })
+
   it('redraws the bar at most every 100 ms on a terminal', () => {
     const { chunks, stream } = sink()
     let now = 0
@@ -29,7 +39,7 @@ describe('progress', () => {
       reporter.onProgress({ type: 'page', done: i, total: 100, failures: 0 })
     }
     reporter.stop()
-    const draws = chunks.filter((c) => c.includes('pages/s'))
+    const draws = chunks.filter((c) => c.startsWith('\r\u001b[2K['))
     expect(draws.length).toBeGreaterThanOrEqual(5)
     expect(draws.length).toBeLessThanOrEqual(7)
     expect(chunks.at(-1)).toBe('\n')
