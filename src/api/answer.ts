@@ -1,6 +1,6 @@
 /**
  * What an API answer means, from its bytes: pure, so that a render worker can read
- * a page answer itself (the build's main thread hands the bytes over undecoded).
+ * a page answer itself (the build's thread hands the bytes over undecoded).
  */
 import { FetchError } from '../errors.js'
 import type { PageData, RedirectData } from '../shared/types.js'

@@ -2,7 +2,7 @@
  * One page request, its answer sorted into what the build does with it.
  * Never throws: API errors become `error` answers, collected by the build.
  * A 2xx answer stays text here: the render job reads it (page or redirect
- * record, src/api/answer.ts), so the main thread never parses page JSON.
+ * record, src/api/answer.ts), so the build's thread never parses page JSON.
  */
 import type { ApiClient, RawAnswer } from '../api/client.js'
 import { FetchError, messageOf } from '../errors.js'

@@ -1,6 +1,6 @@
 /**
  * Render jobs: what happens to a fetched page between the API and the disk,
- * with no I/O. They run in the main thread or in a render worker alike
+ * with no I/O. They run in the build's thread or in a render worker alike
  * (render-pool.ts); only plain data goes in and comes out.
  */
 

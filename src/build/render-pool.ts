@@ -1,8 +1,8 @@
 /**
  * Where render jobs run. Render is CPU work: in worker threads (the default),
- * the main thread stays free for the API's answers and for writes, and renders
- * use more than one core. Inline (in the main thread) when a renderer is handed
- * in, which is what tests do.
+ * the build's thread (a worker of its own under `site build`) stays free for the
+ * API's answers and for writes, and renders use more than one core. Inline (in
+ * the build's thread) when a renderer is handed in, which is what tests do.
  */
 import { setImmediate as yieldToIo } from 'node:timers/promises'
 import { Worker } from 'node:worker_threads'
@@ -40,7 +40,7 @@ export type FromWorker =
   | { type: 'load-failed'; code: ErrorCode; message: string; hint?: string }
   | { type: 'done'; id: number; output?: PageOutput | NotFoundOutput; error?: string }
 
-/** Renders in the main thread, one job per event-loop turn so that API answers are read first. */
+/** Renders in the build's thread, one job per event-loop turn so that API answers are read first. */
 export function createInlineRenderService(renderer: PageRenderer | Promise<PageRenderer>): RenderService {
   const loaded = Promise.resolve(renderer)
   let context: JobContext | undefined
@@ -76,7 +76,7 @@ export const RENDER_WORKER_YOUNG_GENERATION_MB = 16
 
 /**
  * What a job's message moves to the worker instead of copying: an API answer's or a kept payload's
- * bytes (the main thread is done with them), when their buffer is their own. A slice of a shared
+ * bytes (the build's thread is done with them), when their buffer is their own. A slice of a shared
  * buffer (Node's Buffer pool) is copied: transferring it would take the buffer from its other users.
  */
 export function transferOf(job: PageJob | NotFoundJob): ArrayBuffer[] {

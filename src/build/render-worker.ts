@@ -1,6 +1,6 @@
 /**
  * A render worker (see render-pool.ts): loads the templates once, then runs the
- * render jobs the main thread posts, one at a time.
+ * render jobs the build's thread posts, one at a time.
  */
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads'
 import { isSiteError, messageOf } from '../errors.js'
@@ -37,7 +37,7 @@ async function serve(port: MessagePort, root: string): Promise<void> {
       if (message.type === 'not-found')
         return send({ type: 'done', id: message.id, output: runNotFoundJob(context, message.job) })
       const output = runPageJob(context, message.job)
-      // Encoded and hashed here and transferred, the page's files cost the main thread neither a copy nor an
+      // Encoded and hashed here and transferred, the page's files cost the build's thread neither a copy nor an
       // encoding nor a hash; a file with the previous output's bytes is not handed over at all.
       const transfer: ArrayBuffer[] = []
       if (output.type === 'page') {

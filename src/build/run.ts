@@ -19,7 +19,7 @@ import type { BuildLogger, BuildOptions, BuildProgress } from './types.js'
  */
 export const PAGES_IN_FLIGHT_PER_API_SLOT = 4
 /**
- * Render workers by default: one per CPU but one (the main thread reads API
+ * Render workers by default: one per CPU but one (the build's thread reads API
  * answers and writes files), at least one, at most this many (each worker holds
  * its own React and templates, ~40 MB).
  */
@@ -36,7 +36,7 @@ export interface BuildRun {
   readonly apiSlot: LimitFunction
   /** How many paths may be between "fetch started" and "written" at once. */
   readonly maxPagesInFlight: number
-  /** Render worker threads (0: render in the main thread). */
+  /** Render worker threads (0: render in the build's thread). */
   readonly renderThreads: number
   readonly state: BuildState
   /**

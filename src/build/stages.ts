@@ -50,7 +50,7 @@ async function settleInOrder<const T extends readonly unknown[]>(
   return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as never
 }
 
-/** Render workers loading the templates (or the renderer handed in, in the main thread). */
+/** Render workers loading the templates (or the renderer handed in, in the build's thread). */
 export function createRenderService(run: BuildRun, options: Pick<BuildOptions, 'renderer'>): RenderService {
   if (options.renderer) return createInlineRenderService(options.renderer)
   if (run.renderThreads === 0) return createInlineRenderService(loadRenderer(run.config.root))

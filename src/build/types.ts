@@ -35,9 +35,9 @@ export interface BuildOptions {
   /** Clock for the wall time (nothing in the output comes from it). @default Date.now */
   now?: () => number
   onProgress?: (progress: BuildProgress) => void
-  /** A render core to use in the main thread (tests hand in stubs); by default render workers load `templates/` under `config.root`. */
+  /** A render core to use in the build's thread (tests hand in stubs); by default render workers load `templates/` under `config.root`. */
   renderer?: PageRenderer
-  /** Render worker threads; 0 renders in the main thread. @default one per CPU but one, 1 to RENDER_THREADS_MAX */
+  /** Render worker threads; 0 renders in the build's thread. @default one per CPU but one, 1 to RENDER_THREADS_MAX */
   renderThreads?: number
   /** The browser client; bundled from `src/client` by default. */
   bundleClient?: () => Promise<ClientBundle>

@@ -17,7 +17,7 @@ export interface PageRenderer {
 }
 
 /**
- * The render core over a template registry. Imported on use, so that a main thread that
+ * The render core over a template registry. Imported on use, so that a build thread that
  * only coordinates render workers never loads React.
  */
 export async function createRenderer(registry: TemplateRegistry): Promise<PageRenderer> {
