@@ -5,7 +5,9 @@
 import { FetchError } from '../errors.js'
 import type { PageData, RedirectData } from '../shared/types.js'
 import { isRecord } from '../shared/values.js'
-import { decodeBody } from './read-body.js'
+
+/** A body's bytes as UTF-8 text, a BOM dropped (as `body.text()` does). */
+export const decodeBody = (bytes: Uint8Array): string => new TextDecoder().decode(bytes)
 
 /** An API answer as it came over the wire. */
 export interface RawAnswer {

@@ -254,6 +254,7 @@ export async function buildRedirect(
   p.state.redirects.push({ from: path, to: target.to, statusCode })
   if (target.type !== 'internal' || !target.page) return undefined
   // the target counts as found where the redirecting path was
-  const found = [target.path]
-  return p.originOf(path) === 'nav' ? { from: path, nav: found, content: [] } : { from: path, nav: [], content: found }
+  const found: FoundLinks = { from: path, nav: [], content: [] }
+  found[p.originOf(path) === 'nav' ? 'nav' : 'content'].push(target.path)
+  return found
 }

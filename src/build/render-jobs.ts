@@ -4,9 +4,8 @@
  * (render-pool.ts); only plain data goes in and comes out.
  */
 
-import { readPageAnswer } from '../api/answer.js'
+import { decodeBody, readPageAnswer } from '../api/answer.js'
 import type { RawAnswer } from '../api/client.js'
-import { decodeBody } from '../api/read-body.js'
 import { messageOf } from '../errors.js'
 import type { PageRenderer } from '../render/renderer.js'
 import type { DataProblem, TemplateFallback } from '../shared/contract.js'

@@ -99,7 +99,7 @@ interface Sanitised {
 /** Texts up to this length are remembered; a longer one is rarely repeated, and would crowd the others out. */
 export const SANITISED_TEXT_MAX_LENGTH = 16 * 1024
 /** How many characters (texts and their sanitised HTML) the remembered texts hold at most, in a process. */
-export const SANITISED_CACHE_MAX_CHARS = 2 * 1024 * 1024
+const SANITISED_CACHE_MAX_CHARS = 2 * 1024 * 1024
 
 /**
  * Sanitised texts, least recently used first. The same rich text comes back across a build: a shared
