@@ -20,20 +20,10 @@ import type { BuildLogger, BuildOptions, BuildProgress } from './types.js'
 export const PAGES_IN_FLIGHT_PER_API_SLOT = 4
 /**
  * Render workers by default: one per CPU but one (the build's thread reads API
- * answers and writes files), at most this many (each worker holds its own React
- * and templates, ~40 MB). With two CPUs or fewer there is none: the build's thread
- * renders (see defaultRenderThreads).
+ * answers and writes files), at least one, at most this many (each worker holds
+ * its own React and templates, ~40 MB).
  */
 export const RENDER_THREADS_MAX = 4
-
-/**
- * Render workers for a machine with `cpus` CPUs. On two (a common CI runner) one worker bought 5-8% of wall
- * time at API latency 0 and cost 6-8% more CPU and ~45 MB more peak RSS: handing each page between two
- * threads wakes the other one twice, and a second isolate compiles and collects garbage of its own
- * (9,000-page builds, 2026-11-25). At real API latencies a build waits on the API, and the worker buys nothing.
- * Example: 2 -> 0, 4 -> 3, 16 -> 4.
- */
-export const defaultRenderThreads = (cpus: number): number => (cpus <= 2 ? 0 : Math.min(cpus - 1, RENDER_THREADS_MAX))
 
 export interface BuildRun {
   readonly startedAt: number
@@ -69,7 +59,7 @@ export function createBuildRun(options: BuildOptions): BuildRun {
   const { config, site } = options
   const now = options.now ?? Date.now
   const { concurrency } = site.build
-  const renderThreads = options.renderThreads ?? defaultRenderThreads(availableParallelism())
+  const renderThreads = options.renderThreads ?? Math.max(1, Math.min(availableParallelism() - 1, RENDER_THREADS_MAX))
   if (!Number.isInteger(renderThreads) || renderThreads < 0)
     throw errors.usage(`Render threads must be a whole number of at least 0, got ${renderThreads}`)
   const pool = new StringPool()
