@@ -11,6 +11,7 @@ import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
 import { errors } from '../errors.js'
 import { StringPool } from './page-table.js'
 import { type BuildState, createBuildState } from './state.js'
+import { defaultRenderThreads } from './threads.js'
 import type { BuildLogger, BuildOptions, BuildProgress } from './types.js'
 
 /**
@@ -18,12 +19,6 @@ import type { BuildLogger, BuildOptions, BuildProgress } from './types.js'
  * the slot serves the next request. Bounds memory to concurrency x this many pages.
  */
 export const PAGES_IN_FLIGHT_PER_API_SLOT = 4
-/**
- * Render workers by default: one per CPU but one (the build's thread reads API
- * answers and writes files), at least one, at most this many (each worker holds
- * its own React and templates, ~40 MB).
- */
-export const RENDER_THREADS_MAX = 4
 
 export interface BuildRun {
   readonly startedAt: number
@@ -59,7 +54,7 @@ export function createBuildRun(options: BuildOptions): BuildRun {
   const { config, site } = options
   const now = options.now ?? Date.now
   const { concurrency } = site.build
-  const renderThreads = options.renderThreads ?? Math.max(1, Math.min(availableParallelism() - 1, RENDER_THREADS_MAX))
+  const renderThreads = options.renderThreads ?? defaultRenderThreads(availableParallelism())
   if (!Number.isInteger(renderThreads) || renderThreads < 0)
     throw errors.usage(`Render threads must be a whole number of at least 0, got ${renderThreads}`)
   const pool = new StringPool()

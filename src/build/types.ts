@@ -37,7 +37,7 @@ export interface BuildOptions {
   onProgress?: (progress: BuildProgress) => void
   /** A render core to use in the build's thread (tests hand in stubs); by default render workers load `templates/` under `config.root`. */
   renderer?: PageRenderer
-  /** Render worker threads; 0 renders in the build's thread. @default one per CPU but one, 1 to RENDER_THREADS_MAX */
+  /** Render worker threads; 0 renders in the build's thread. @default one per CPU but one, 1 to RENDER_THREADS_MAX (threads.ts) */
   renderThreads?: number
   /** The browser client; bundled from `src/client` by default. */
   bundleClient?: () => Promise<ClientBundle>
