@@ -6,37 +6,13 @@
  * change of a 30,000-page site peaks 20 MB lower at the same time (bench/incremental.mjs).
  * The main thread only draws progress, forwards a stop signal and prints the result.
  */
-import { availableParallelism } from 'node:os'
-import { setFlagsFromString } from 'node:v8'
 import { Worker } from 'node:worker_threads'
-import { defaultRenderThreads } from '../build/threads.js'
 import type { InlineConfig } from '../config/types.js'
 import { type ErrorCode, SiteError } from '../errors.js'
 import type { BuildLogger, BuildProgress, BuildResult } from '../index.js'
 
 /** Young-generation cap of the build's isolate (see above; render workers have their own, render-pool.ts). */
 export const BUILD_WORKER_YOUNG_GENERATION_MB = 8
-
-/**
- * True when the build's own threads, its thread and its render workers, take every CPU of a machine with
- * `cpus` of them (two to five: see defaultRenderThreads). Example: 2 -> true, 5 -> true, 8 -> false.
- */
-export const buildTakesEveryCpu = (cpus: number): boolean => defaultRenderThreads(cpus) + 1 >= cpus
-
-/**
- * Young-generation collections in one thread when the build's threads take every CPU. V8 runs each
- * scavenge in tasks on its helper threads; with no CPU to spare they only wait for each other: a
- * 30,000-page build at API latency 0 on two CPUs took 2-8% less CPU and wall time with them off
- * (bench/incremental.mjs builds, alternated, 2026-11-26), at the same peak RSS. The process is the CLI's
- * own; V8 reads this flag at each scavenge, so it holds for the build's isolates, started after it.
- * (Flags that V8 reads once, when an isolate sets up its heap, may not be changed at run time: turning
- * concurrent marking or sweeping off here could crash the collector of an isolate already running.)
- */
-export function scavengeInOneThread(cpus = availableParallelism()): boolean {
-  if (!buildTakesEveryCpu(cpus)) return false
-  setFlagsFromString('--no-parallel-scavenge')
-  return true
-}
 
 /** What the build worker is asked to do: resolve this config, pick this site, build. */
 export interface BuildRequest {
@@ -99,7 +75,6 @@ export function runBuildInWorker(
   request: BuildRequest,
   io: { onProgress: (event: BuildProgress) => void; logger: BuildLogger; signal: AbortSignal; pageProgress: boolean },
 ): Promise<BuildResult> {
-  scavengeInOneThread()
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER_URL, {
       workerData: { request, pageProgress: io.pageProgress } satisfies BuildWorkerData,

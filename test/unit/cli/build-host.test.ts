@@ -1,7 +1,6 @@
 import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { defaultRenderThreads, RENDER_THREADS_MAX } from '../../../src/build/threads.js'
-import { buildTakesEveryCpu, fromSentError, toSentError } from '../../../src/cli/build-host.js'
+import { fromSentError, toSentError } from '../../../src/cli/build-host.js'
 import { handleError } from '../../../src/cli/exit.js'
 import { errors, SiteError } from '../../../src/errors.js'
 
@@ -46,16 +45,5 @@ describe('errors from the build worker', () => {
     expect(after.stack).toBe(error.stack)
     expect((after.cause as Error).message).toBe('connect ECONNREFUSED')
     expect(printed(after, true).text).toContain('Caused by: Error: connect ECONNREFUSED')
-  })
-})
-
-describe('the build thread and its render workers', () => {
-  it('render in one worker per CPU but one, at least one, at most RENDER_THREADS_MAX', () => {
-    expect([1, 2, 3, 4, 5, 16].map(defaultRenderThreads)).toEqual([1, 1, 2, 3, 4, RENDER_THREADS_MAX])
-  })
-
-  it('take every CPU up to one more than RENDER_THREADS_MAX (young collections then run in one thread)', () => {
-    expect([1, 2, 4, RENDER_THREADS_MAX + 1].every(buildTakesEveryCpu)).toBe(true)
-    expect([RENDER_THREADS_MAX + 2, 16].some(buildTakesEveryCpu)).toBe(false)
   })
 })
