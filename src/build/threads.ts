@@ -1,6 +1,6 @@
 /**
  * How many threads a build renders in by default. Apart from run.ts so that the CLI's main thread can
- * ask (build-host.ts) without loading the build.
+ * ask (src/cli/heap.ts) without loading the build.
  */
 
 /**

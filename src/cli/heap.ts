@@ -45,7 +45,7 @@ export function tuneHeapForBuild(
   if (buildTakesEveryCpu(cpus)) wanted.push('--no-parallel-scavenge')
   // a flag is the user's when they gave it in either form (`--parallel-scavenge`, `--no-parallel-scavenge`)
   const name = (flag: string) => flag.replace(/^--(no-)?/, '').replace(/=.*/, '')
-  const set = wanted.filter((flag) => !given.some((arg) => arg !== '' && name(arg) === name(flag)))
+  const set = wanted.filter((flag) => !given.some((arg) => name(arg) === name(flag)))
   for (const flag of set) setFlags(flag)
   return set
 }
