@@ -112,13 +112,8 @@ async function renderKeptPage(
     readFile(resolveInside(p.outDir, toPayloadFile(page.path)), (error, bytes) => done(error ? undefined : bytes)),
   )
   if (!payload) return undefined
-  const output = await renderJob(p, {
-    path: page.path,
-    locale: page.locale,
-    payload,
-    previous: previousFiles(p, page.path),
-  })
-  return output.type === 'page' ? finishPage(p, page.path, output) : undefined
+  const job: PageJob = { path: page.path, locale: page.locale, payload, previous: previousFiles(p, page.path) }
+  return renderJob(p, job, (output) => (output.type === 'page' ? finishPage(p, page.path, output) : undefined))
 }
 
 async function fetchAndBuild(p: PagePipeline, path: string): Promise<FoundLinks | undefined> {
@@ -167,25 +162,38 @@ function previousFiles(p: PagePipeline, path: string): PageJob['previous'] {
   return html === undefined && payload === undefined ? undefined : [html, payload]
 }
 
-async function renderJob(p: PagePipeline, job: PageJob): Promise<PageOutput> {
-  let output: PageOutput
+/**
+ * Renders a job and hands its output to `use` (a render service that failed, as a failed output). The
+ * output's files are valid while what `use` returns is pending (see RenderService.page).
+ */
+async function renderJob<T>(p: PagePipeline, job: PageJob, use: (output: PageOutput) => T | Promise<T>): Promise<T> {
+  const timed = (output: PageOutput) => {
+    p.state.time('renderMs', output.renderMs)
+    return use(output)
+  }
+  let used = false
   try {
-    output = await p.render.page(job)
+    return await p.render.page(job, (output) => {
+      used = true
+      return timed(output)
+    })
   } catch (error) {
-    output = {
+    if (used) throw error
+    return timed({
       type: 'failed',
       kind: 'RENDER_FAILED',
       status: 500,
       reason: `render error: ${messageOf(error)}`,
       renderMs: 0,
-    }
+    })
   }
-  p.state.time('renderMs', output.renderMs)
-  return output
 }
 
-async function buildPage(p: PagePipeline, job: PageJob): Promise<FoundLinks | undefined> {
-  const output = await renderJob(p, job)
+const buildPage = (p: PagePipeline, job: PageJob): Promise<FoundLinks | undefined> =>
+  renderJob(p, job, (output) => buildRendered(p, job, output))
+
+/** A rendered page's files written, its redirect or its failure recorded. */
+async function buildRendered(p: PagePipeline, job: PageJob, output: PageOutput): Promise<FoundLinks | undefined> {
   if (output.type === 'redirect')
     return buildRedirect(p, {
       path: job.path,

@@ -8,6 +8,8 @@ import { setImmediate as yieldToIo } from 'node:timers/promises'
 import { Worker } from 'node:worker_threads'
 import { type ErrorCode, SiteError } from '../errors.js'
 import type { PageRenderer } from '../render/renderer.js'
+import { createByteRing, type RingReader, type RingSlice, type RingWriter, ringReader } from './byte-ring.js'
+import type { PageFile } from './render-files.js'
 import {
   type JobContext,
   type NotFoundJob,
@@ -17,6 +19,7 @@ import {
   runNotFoundJob,
   runPageJob,
 } from './render-jobs.js'
+import { hashContents } from './write.js'
 
 export type SharedContext = Omit<JobContext, 'renderer'>
 
@@ -25,7 +28,11 @@ export interface RenderService {
   readonly ready: Promise<void>
   /** Hands over what every job shares; before the first job. */
   start(context: SharedContext): Promise<void>
-  page(job: PageJob): Promise<PageOutput>
+  /**
+   * Renders a page and hands its output to `use`. A page's files may borrow their bytes from the render
+   * worker (see byte-ring.ts): they stay valid until what `use` returns settles, and not after.
+   */
+  page<T>(job: PageJob, use: (output: PageOutput) => T | Promise<T>): Promise<T>
   notFound(job: NotFoundJob): Promise<NotFoundOutput>
   close(): Promise<void>
 }
@@ -38,7 +45,20 @@ export type ToWorker =
 export type FromWorker =
   | { type: 'ready' }
   | { type: 'load-failed'; code: ErrorCode; message: string; hint?: string }
-  | { type: 'done'; id: number; output?: PageOutput | NotFoundOutput; error?: string }
+  | {
+      type: 'done'
+      id: number
+      output?: PageOutput | NotFoundOutput
+      error?: string
+      /** Where in the byte ring a page's files are, by index in its `files` (those handed over that way). */
+      slices?: Array<RingSlice | undefined>
+    }
+
+/** What a render worker starts with: the project's root (its templates) and its byte ring's memory. */
+export interface RenderWorkerData {
+  root: string
+  ring: SharedArrayBuffer
+}
 
 /** Renders in the build's thread, one job per event-loop turn so that API answers are read first. */
 export function createInlineRenderService(renderer: PageRenderer | Promise<PageRenderer>): RenderService {
@@ -54,7 +74,7 @@ export function createInlineRenderService(renderer: PageRenderer | Promise<PageR
     async start(shared) {
       context = { ...shared, renderer: await loaded }
     },
-    page: async (job) => runPageJob(await withContext(), job),
+    page: async (job, use) => use(runPageJob(await withContext(), job)),
     notFound: async (job) => runNotFoundJob(await withContext(), job),
     close: async () => {},
   }
@@ -75,6 +95,12 @@ const WORKER_URL = new URL(
 export const RENDER_WORKER_YOUNG_GENERATION_MB = 16
 
 /**
+ * Bytes of each render worker's byte ring: about fifty pages' files of the demo site. The build's thread
+ * releases a page's bytes as soon as it has written them; a page that finds the ring full is transferred.
+ */
+export const RENDER_WORKER_RING_BYTES = 4 * 1024 * 1024
+
+/**
  * What a job's message moves to the worker instead of copying: an API answer's or a kept payload's
  * bytes (the build's thread is done with them), when their buffer is their own. A slice of a shared
  * buffer (Node's Buffer pool) is copied: transferring it would take the buffer from its other users.
@@ -88,6 +114,14 @@ export function transferOf(job: PageJob | NotFoundJob): ArrayBuffer[] {
 interface Slot {
   worker: Worker
   pending: Map<number, { resolve: (output: never) => void; reject: (error: Error) => void }>
+  ring: RingReader
+}
+
+/** A job's output, and the byte ring slices its files' bytes are in until they are released. */
+interface Borrowed {
+  output: PageOutput | NotFoundOutput
+  slices: RingSlice[]
+  ring: RingReader
 }
 
 /**
@@ -108,11 +142,12 @@ export function createRenderPool(options: { root: string; threads: number }): Re
     slot.pending.clear()
   }
   const spawn = (): Promise<void> => {
+    const ring = createByteRing(RENDER_WORKER_RING_BYTES)
     const worker = new Worker(WORKER_URL, {
-      workerData: { root: options.root },
+      workerData: { root: options.root, ring } satisfies RenderWorkerData,
       resourceLimits: { maxYoungGenerationSizeMb: RENDER_WORKER_YOUNG_GENERATION_MB },
     })
-    const slot: Slot = { worker, pending: new Map() }
+    const slot: Slot = { worker, pending: new Map(), ring: ringReader(ring) }
     slots.push(slot)
     return listen(slot, { fail, closing: () => closing })
   }
@@ -138,8 +173,15 @@ export function createRenderPool(options: { root: string; threads: number }): Re
     start: async (context) => {
       for (const slot of slots) slot.worker.postMessage({ type: 'start', context } satisfies ToWorker)
     },
-    page: (job) => run<PageOutput>({ type: 'page', job }),
-    notFound: (job) => run<NotFoundOutput>({ type: 'not-found', job }),
+    async page(job, use) {
+      const { output, slices, ring } = await run<Borrowed>({ type: 'page', job })
+      try {
+        return await use(output as PageOutput)
+      } finally {
+        for (const slice of slices) ring.release(slice)
+      }
+    },
+    notFound: async (job) => (await run<Borrowed>({ type: 'not-found', job })).output as NotFoundOutput,
     close: async () => {
       closing = true
       await Promise.all(slots.map((slot) => slot.worker.terminate()))
@@ -161,7 +203,7 @@ function listen(slot: Slot, pool: { fail: (slot: Slot, error: Error) => void; cl
       const waiting = slot.pending.get(message.id)
       slot.pending.delete(message.id)
       if (message.error !== undefined) waiting?.reject(new Error(message.error))
-      else waiting?.resolve(message.output as never)
+      else waiting?.resolve(borrow(slot.ring, message) as never)
     })
     slot.worker.on('error', (error) => {
       const wrapped = new SiteError('RENDER_FAILED', `A render worker failed: ${error.message}`, { cause: error })
@@ -175,4 +217,50 @@ function listen(slot: Slot, pool: { fail: (slot: Slot, error: Error) => void; cl
       reject(error)
     })
   })
+}
+
+const encoder = new TextEncoder()
+
+/**
+ * A page's files as a render worker hands them over (see borrow for the other end): encoded and hashed
+ * in the worker, so that the build's thread neither encodes nor hashes; a file with the previous output's
+ * bytes (`previous`, by index) as its hash alone; the others' bytes put in the byte ring, or transferred
+ * when it is full.
+ */
+export function handOverFiles(
+  files: PageFile[],
+  previous: PageJob['previous'],
+  ring: RingWriter,
+): { files: PageFile[]; slices?: Array<RingSlice | undefined>; transfer: ArrayBuffer[] } {
+  const transfer: ArrayBuffer[] = []
+  let slices: Array<RingSlice | undefined> | undefined
+  const handed = files.map((file, i): PageFile => {
+    if (file.contents === undefined) return file
+    const bytes = typeof file.contents === 'string' ? encoder.encode(file.contents) : file.contents
+    const hash = hashContents(bytes)
+    if (hash === previous?.[i]) return { path: file.path, hash }
+    const slice = ring.put(bytes)
+    if (!slice) {
+      transfer.push(bytes.buffer as ArrayBuffer)
+      return { path: file.path, contents: bytes, hash }
+    }
+    slices ??= files.map(() => undefined)
+    slices[i] = slice
+    return { path: file.path, hash }
+  })
+  return { files: handed, slices, transfer }
+}
+
+/** A worker's output with its files' bytes in place: views of the byte ring where the worker put them there. */
+export function borrow(ring: RingReader, message: Extract<FromWorker, { type: 'done' }>): Borrowed {
+  const { output, slices: at = [] } = message
+  const slices: RingSlice[] = []
+  if (output && 'files' in output)
+    output.files = output.files.map((file, i) => {
+      const slice = at[i]
+      if (!slice) return file
+      slices.push(slice)
+      return { path: file.path, hash: file.hash, contents: ring.view(slice) }
+    })
+  return { output: output as PageOutput | NotFoundOutput, slices, ring }
 }

@@ -5,11 +5,11 @@
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads'
 import { isSiteError, messageOf } from '../errors.js'
 import { loadRenderer, type PageRenderer } from '../render/renderer.js'
+import { ringWriter } from './byte-ring.js'
 import { type JobContext, runNotFoundJob, runPageJob } from './render-jobs.js'
-import type { FromWorker, ToWorker } from './render-pool.js'
-import { hashContents } from './write.js'
+import { type FromWorker, handOverFiles, type RenderWorkerData, type ToWorker } from './render-pool.js'
 
-async function serve(port: MessagePort, root: string): Promise<void> {
+async function serve(port: MessagePort, { root, ring: ringBuffer }: RenderWorkerData): Promise<void> {
   const send = (message: FromWorker) => port.postMessage(message)
   let renderer: PageRenderer
   try {
@@ -26,7 +26,7 @@ async function serve(port: MessagePort, root: string): Promise<void> {
     return
   }
   let context: JobContext | undefined
-  const encoder = new TextEncoder()
+  const ring = ringWriter(ringBuffer)
   port.on('message', (message: ToWorker) => {
     if (message.type === 'start') {
       context = { ...message.context, renderer }
@@ -37,21 +37,10 @@ async function serve(port: MessagePort, root: string): Promise<void> {
       if (message.type === 'not-found')
         return send({ type: 'done', id: message.id, output: runNotFoundJob(context, message.job) })
       const output = runPageJob(context, message.job)
-      // Encoded and hashed here and transferred, the page's files cost the build's thread neither a copy nor an
-      // encoding nor a hash; a file with the previous output's bytes is not handed over at all.
-      const transfer: ArrayBuffer[] = []
-      if (output.type === 'page') {
-        const previous = message.job.previous ?? []
-        output.files = output.files.map((file, i) => {
-          if (file.contents === undefined) return file
-          const bytes = typeof file.contents === 'string' ? encoder.encode(file.contents) : file.contents
-          const hash = hashContents(bytes)
-          if (hash === previous[i]) return { path: file.path, hash }
-          transfer.push(bytes.buffer as ArrayBuffer)
-          return { path: file.path, contents: bytes, hash }
-        })
-      }
-      port.postMessage({ type: 'done', id: message.id, output } satisfies FromWorker, transfer)
+      if (output.type !== 'page') return send({ type: 'done', id: message.id, output })
+      const { files, slices, transfer } = handOverFiles(output.files, message.job.previous, ring)
+      output.files = files
+      port.postMessage({ type: 'done', id: message.id, output, slices } satisfies FromWorker, transfer)
     } catch (error) {
       send({ type: 'done', id: message.id, error: messageOf(error) })
     }
@@ -59,4 +48,4 @@ async function serve(port: MessagePort, root: string): Promise<void> {
   send({ type: 'ready' })
 }
 
-if (parentPort) await serve(parentPort, (workerData as { root: string }).root)
+if (parentPort) await serve(parentPort, workerData as RenderWorkerData)

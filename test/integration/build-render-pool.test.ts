@@ -3,7 +3,12 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createRenderPool, transferOf } from '../../src/build/render-pool.js'
+import { createByteRing, ringReader, ringWriter } from '../../src/build/byte-ring.js'
+import type { PageFile } from '../../src/build/render-files.js'
+import type { PageOutput } from '../../src/build/render-jobs.js'
+import { borrow, createRenderPool, handOverFiles, transferOf } from '../../src/build/render-pool.js'
+import type { PageFact } from '../../src/build/types.js'
+import { hashContents } from '../../src/build/write.js'
 
 let root: string
 
@@ -21,11 +26,14 @@ describe('render pool', () => {
     try {
       await expect(pool.ready).rejects.toMatchObject({ code: 'TEMPLATES_INVALID' })
       await expect(
-        pool.page({
-          path: '/',
-          locale: 'en',
-          answer: { url: 'http://api.test/', status: 200, body: new TextEncoder().encode('{}'), headers: {} },
-        }),
+        pool.page(
+          {
+            path: '/',
+            locale: 'en',
+            answer: { url: 'http://api.test/', status: 200, body: new TextEncoder().encode('{}'), headers: {} },
+          },
+          (output) => output,
+        ),
       ).rejects.toMatchObject({ code: 'TEMPLATES_INVALID' })
     } finally {
       await pool.close()
@@ -48,3 +56,61 @@ describe('what a render job moves to its worker', () => {
     expect(transferOf({ locale: 'en' })).toEqual([])
   })
 })
+
+describe("how a render worker hands a page's files back", () => {
+  const html = '<p>ż</p>'.repeat(10)
+  const payload = '{"page":{}}'
+  const files = () => [
+    { path: 'a/index.html', contents: html },
+    { path: 'a/_payload.json', contents: payload },
+  ]
+
+  it("through the byte ring, in place, until the build's thread releases them", () => {
+    const buffer = createByteRing(1024)
+    const reader = ringReader(buffer)
+    const handed = handOverFiles(files(), undefined, ringWriter(buffer))
+    expect(handed.transfer).toEqual([])
+    expect(handed.files.map((file) => file.contents)).toEqual([undefined, undefined])
+    const { output, slices } = borrow(reader, {
+      type: 'done',
+      id: 1,
+      output: page(handed.files),
+      slices: handed.slices,
+    })
+    const got = 'files' in output ? output.files : []
+    expect(got.map((file) => Buffer.from(file.contents as Uint8Array).toString())).toEqual([html, payload])
+    expect(got.map((file) => (file.contents as Uint8Array).buffer)).toEqual([buffer, buffer])
+    expect(got.map((file) => file.hash)).toEqual([hashContents(html), hashContents(payload)])
+    expect(slices).toHaveLength(2)
+  })
+
+  it('transferred when the ring is full, and as a hash alone when the previous output has the same bytes', () => {
+    const buffer = createByteRing(50)
+    const handed = handOverFiles(files(), [undefined, hashContents(payload)], ringWriter(buffer))
+    expect(handed.slices).toBeUndefined()
+    expect(handed.transfer).toHaveLength(1)
+    const { output, slices } = borrow(ringReader(buffer), {
+      type: 'done',
+      id: 1,
+      output: page(handed.files),
+      slices: handed.slices,
+    })
+    const got = 'files' in output ? output.files : []
+    expect(Buffer.from(got[0]!.contents as Uint8Array).toString()).toBe(html)
+    expect(got[1]).toEqual({ path: 'a/_payload.json', hash: hashContents(payload) })
+    expect(slices).toEqual([])
+  })
+})
+
+function page(files: PageFile[]): PageOutput {
+  return {
+    type: 'page',
+    files,
+    fact: { path: '/a', locale: 'en', alternates: [] } as unknown as PageFact,
+    uid: 1,
+    links: { from: '/a', nav: [], content: [] },
+    skipped: [],
+    fallbacks: [],
+    renderMs: 0,
+  }
+}

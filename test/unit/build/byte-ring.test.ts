@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest'
+import { createByteRing, type RingSlice, ringReader, ringWriter } from '../../../src/build/byte-ring.js'
+
+const bytes = (length: number, fill: number) => new Uint8Array(length).fill(fill)
+const text = (view: Uint8Array) => [...new Set(view)].join(',')
+const ring = (size: number) => {
+  const buffer = createByteRing(size)
+  return { buffer, writer: ringWriter(buffer), reader: ringReader(buffer) }
+}
+
+describe('byte ring', () => {
+  it('hands bytes over in place, and takes no more than it has room for', () => {
+    const { buffer, writer, reader } = ring(100)
+    const a = writer.put(bytes(60, 1))!
+    const b = writer.put(bytes(30, 2))!
+    expect([a.offset, b.offset]).toEqual([0, 60])
+    expect(writer.put(bytes(20, 3))).toBeUndefined()
+    expect(text(reader.view(a))).toBe('1')
+    expect(reader.view(b).byteLength).toBe(30)
+    // views are the ring's memory, not copies
+    expect(reader.view(a).buffer).toBe(buffer)
+  })
+
+  it('starts over at the front once the reader released it; bytes never wrap around the end', () => {
+    const { writer, reader } = ring(100)
+    const a = writer.put(bytes(60, 1))!
+    const b = writer.put(bytes(30, 2))!
+    reader.release(a)
+    // 10 bytes left at the end: 20 go to the front, the end's 10 are taken with them
+    const c = writer.put(bytes(20, 3))!
+    expect(c).toEqual({ offset: 0, length: 20, from: 90, to: 120 })
+    expect(text(reader.view(b))).toBe('2')
+    expect(text(reader.view(c))).toBe('3')
+    // 90..120 and 60..90 are taken: 40 bytes at 20..60 are free, not 50
+    expect(writer.put(bytes(50, 4))).toBeUndefined()
+    expect(writer.put(bytes(40, 4))).toMatchObject({ offset: 20 })
+  })
+
+  it('frees released slices only once every slice before them is released', () => {
+    const { writer, reader } = ring(100)
+    const slices = [1, 2, 3, 4].map((fill) => writer.put(bytes(25, fill))) as RingSlice[]
+    reader.release(slices[1]!)
+    reader.release(slices[2]!)
+    expect(writer.put(bytes(25, 5))).toBeUndefined()
+    reader.release(slices[0]!)
+    expect(writer.put(bytes(75, 5))).toMatchObject({ offset: 0, length: 75 })
+    expect(text(reader.view(slices[3]!))).toBe('4')
+  })
+
+  it('refuses bytes larger than the ring, and takes empty ones', () => {
+    const { writer } = ring(100)
+    expect(writer.put(bytes(101, 1))).toBeUndefined()
+    expect(writer.put(bytes(0, 1))).toMatchObject({ length: 0 })
+    expect(writer.put(bytes(100, 1))).toMatchObject({ offset: 0, length: 100 })
+  })
+})
