@@ -5,11 +5,11 @@
  * files whose bytes changed and records the others as kept, so that an incremental
  * build leaves unchanged files (and their modification times) as they are.
  */
-import { createHash, hash } from 'node:crypto'
 import { createReadStream, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { copyFile, open, rm } from 'node:fs/promises'
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path'
 import { pipeline } from 'node:stream/promises'
+import xxhash from 'xxhash-wasm'
 import { SiteError } from '../errors.js'
 
 export interface FileWriter {
@@ -58,14 +58,22 @@ const MAX_RELATIVE_PATH_LENGTH = 4096
 /** writeParts collects parts up to this size before each write. */
 const PART_BATCH_BYTES = 256 * 1024
 
+// Each thread that hashes (the build's, every render worker) compiles the few KB of WebAssembly once.
+const { h64, h64Raw, create64 } = await xxhash()
+const hex64 = (value: bigint): string => value.toString(16).padStart(16, '0')
+
 /**
- * The content hash the writer keeps per file: the first 128 bits of SHA-256, base64url (22 characters).
- * Encoded from those bytes, not sliced from a longer string: a slice would keep the whole string alive
- * (tens of thousands of them in a large build).
+ * The content hash the writer keeps per file: XXH64 of its bytes (UTF-8 for text), 16 hex digits.
+ * It only tells whether a file's bytes changed since the previous build, and no one gains by forging
+ * one (an editor who wants a page's old text publishes it): a non-cryptographic hash does, at a fifth
+ * of SHA-256's cost (0.009 against 0.045 ms for a demo page's 75 KB of files, every page of every build).
+ * A changed file that keeps its hash is 1 in 2^64.
+ * Example: hashContents('same') === hashContents(new TextEncoder().encode('same')).
  */
 export const hashContents = (contents: string | Uint8Array): string =>
-  (hash('sha256', contents, 'buffer') as unknown as Buffer).toString('base64url', 0, 16)
-const digestOf = (h: ReturnType<typeof createHash>): string => h.digest().toString('base64url', 0, 16)
+  hex64(typeof contents === 'string' ? h64(contents) : h64Raw(contents))
+/** hashContents of what a streaming hash was given. */
+const digestOf = (hash: ReturnType<typeof create64>): string => hex64(hash.digest())
 
 /** Segments of anything but `/`, `\` and NUL, none of them empty, `.` or `..`. */
 const PLAIN_RELATIVE_PATH_RE = /^(?!\.\.?(?:\/|$))[^/\\\0]+(?:\/(?!\.\.?(?:\/|$))[^/\\\0]+)*$/
@@ -170,7 +178,7 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
       const target = resolveInside(base, path)
       ensureDir(dirname(target))
       const file = await open(target, 'w')
-      const digest = createHash('sha256')
+      const digest = create64()
       let size = 0
       try {
         let batch: string[] = []
@@ -202,7 +210,7 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
     },
     async copy(source, path) {
       const target = resolveInside(base, path)
-      const digest = createHash('sha256')
+      const digest = create64()
       let size = 0
       await pipeline(createReadStream(source), async (chunks: AsyncIterable<Buffer>) => {
         for await (const chunk of chunks) {

@@ -39,6 +39,19 @@ describe('resolveInside', () => {
   })
 })
 
+describe('hashContents', () => {
+  it('is XXH64 in 16 hex digits, of text as of its UTF-8 bytes, wherever the bytes are', () => {
+    expect(hashContents('')).toBe('ef46db3751d8e999')
+    const text = 'żółw <p>'.repeat(1000)
+    const bytes = new TextEncoder().encode(text)
+    const shared = new Uint8Array(new SharedArrayBuffer(bytes.byteLength + 8), 8)
+    shared.set(bytes)
+    expect(new Set([hashContents(text), hashContents(bytes), hashContents(shared)]).size).toBe(1)
+    expect(hashContents(text)).toMatch(/^[0-9a-f]{16}$/)
+    expect(hashContents(`${text}.`)).not.toBe(hashContents(text))
+  })
+})
+
 describe('createFileWriter', () => {
   let dir: string
   beforeEach(async () => {
