@@ -19,8 +19,19 @@ export interface RingSlice {
   to: number
 }
 
-/** The writing end: `put` copies bytes into the ring; undefined when they do not fit until the reader releases more. */
+/** Room reserved in the ring: its slice, and its bytes to write in place. */
+export interface RingRoom {
+  slice: RingSlice
+  bytes: Uint8Array
+}
+
+/**
+ * The writing end: `reserve` takes room for `length` bytes, to be written in place; `put` copies bytes in.
+ * Both give undefined when the bytes do not fit until the reader releases more. Every slice taken must
+ * reach the reader, who releases it: one that is never released holds the ring's room after it.
+ */
 export interface RingWriter {
+  reserve(length: number): RingRoom | undefined
   put(bytes: Uint8Array): RingSlice | undefined
 }
 
@@ -50,17 +61,21 @@ export function ringWriter(buffer: SharedArrayBuffer): RingWriter {
   const { released, data } = partsOf(buffer)
   const size = data.byteLength
   let head = 0
+  const reserve: RingWriter['reserve'] = (length) => {
+    const start = head % size
+    // the rest of the end, skipped when the bytes do not fit before it
+    const skipped = start + length > size ? size - start : 0
+    const slice = { offset: skipped ? 0 : start, length, from: head, to: head + skipped + length }
+    if (slice.to - Number(Atomics.load(released, 0)) > size) return undefined
+    head = slice.to
+    return { slice, bytes: data.subarray(slice.offset, slice.offset + length) }
+  }
   return {
+    reserve,
     put(bytes) {
-      const length = bytes.byteLength
-      const start = head % size
-      // the rest of the end, skipped when the bytes do not fit before it
-      const skipped = start + length > size ? size - start : 0
-      const slice = { offset: skipped ? 0 : start, length, from: head, to: head + skipped + length }
-      if (slice.to - Number(Atomics.load(released, 0)) > size) return undefined
-      data.set(bytes, slice.offset)
-      head = slice.to
-      return slice
+      const room = reserve(bytes.byteLength)
+      room?.bytes.set(bytes)
+      return room?.slice
     },
   }
 }

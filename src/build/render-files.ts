@@ -17,6 +17,11 @@ export interface RenderContext {
   /** The version of the client code (a hash of the client bundle's files): the same in every build with the same templates. */
   clientVersion: string
   assets: ClientAssets
+  /**
+   * Where a page's document is encoded: room of `size` bytes (a render worker's byte ring, see
+   * render-worker.ts). Without it, a buffer of its own.
+   */
+  allocate?: (size: number) => Uint8Array
 }
 
 export interface OutputFile {
@@ -35,13 +40,20 @@ const SHARED_PART_MIN_LENGTH = 1024
 /** Each bundle's shared document parts with their UTF-8 bytes, encoded once. */
 const sharedBytes = new WeakMap<readonly string[], ReadonlyArray<readonly [string, Uint8Array]>>()
 
+/** A buffer of its own, which a render worker can transfer. */
+const ownBuffer = (size: number): Uint8Array => Buffer.allocUnsafeSlow(size)
+
 /**
- * A document's UTF-8 bytes (renderDocumentParts), in a buffer of their own that a render worker can
- * transfer. The parts every page shares (its inline styles: 30 KB on the demo site) are copied from
+ * A document's UTF-8 bytes (renderDocumentParts), in the room `allocate` gives (a buffer of its own by
+ * default). The parts every page shares (its inline styles: 30 KB on the demo site) are copied from
  * their one encoding: no page joins them into its text and encodes them again.
  * Example: (['<p>', 'ż', '</p>'], []) -> the bytes of '<p>ż</p>'.
  */
-export function encodeDocument(parts: readonly string[], shared: readonly string[]): Uint8Array {
+export function encodeDocument(
+  parts: readonly string[],
+  shared: readonly string[],
+  allocate: (size: number) => Uint8Array = ownBuffer,
+): Uint8Array {
   let known = sharedBytes.get(shared)
   if (!known) {
     known = shared.map((part) => [part, Buffer.from(part)] as const)
@@ -51,19 +63,20 @@ export function encodeDocument(parts: readonly string[], shared: readonly string
     (part) => (part.length >= SHARED_PART_MIN_LENGTH && known.find(([text]) => text === part)?.[1]) || part,
   )
   const sizes = encoded.map((part) => (typeof part === 'string' ? Buffer.byteLength(part) : part.byteLength))
-  const bytes = Buffer.allocUnsafeSlow(sizes.reduce((sum, size) => sum + size, 0))
+  const room = allocate(sizes.reduce((sum, size) => sum + size, 0))
+  const bytes = Buffer.from(room.buffer, room.byteOffset, room.byteLength)
   let offset = 0
   encoded.forEach((part, i) => {
     if (typeof part === 'string') bytes.write(part, offset)
     else bytes.set(part, offset)
     offset += sizes[i]!
   })
-  return bytes
+  return room
 }
 
 /** A document's bytes for the files of a build with these assets. */
 export const documentBytes = (ctx: RenderContext, document: readonly string[]): Uint8Array =>
-  encodeDocument(document, sharedDocumentParts(ctx.assets))
+  encodeDocument(document, sharedDocumentParts(ctx.assets), ctx.allocate)
 
 /** A build's page, as a static page: initial data referenced by its once-per-locale file. */
 export function assembleStatic(

@@ -8,7 +8,14 @@ import { setImmediate as yieldToIo } from 'node:timers/promises'
 import { Worker } from 'node:worker_threads'
 import { type ErrorCode, SiteError } from '../errors.js'
 import type { PageRenderer } from '../render/renderer.js'
-import { createByteRing, type RingReader, type RingSlice, type RingWriter, ringReader } from './byte-ring.js'
+import {
+  createByteRing,
+  type RingReader,
+  type RingRoom,
+  type RingSlice,
+  type RingWriter,
+  ringReader,
+} from './byte-ring.js'
 import type { PageFile } from './render-files.js'
 import {
   type JobContext,
@@ -52,6 +59,8 @@ export type FromWorker =
       error?: string
       /** Where in the byte ring a page's files are, by index in its `files` (those handed over that way). */
       slices?: Array<RingSlice | undefined>
+      /** Room of the byte ring the job took and no file holds (an unchanged document, a failed page): released at once. */
+      free?: RingSlice[]
     }
 
 /** What a render worker starts with: the project's root (its templates) and its byte ring's memory. */
@@ -202,8 +211,9 @@ function listen(slot: Slot, pool: { fail: (slot: Slot, error: Error) => void; cl
       }
       const waiting = slot.pending.get(message.id)
       slot.pending.delete(message.id)
-      if (message.error !== undefined) waiting?.reject(new Error(message.error))
-      else waiting?.resolve(borrow(slot.ring, message) as never)
+      if (message.error === undefined) return waiting?.resolve(borrow(slot.ring, message) as never)
+      for (const slice of message.free ?? []) slot.ring.release(slice)
+      waiting?.reject(new Error(message.error))
     })
     slot.worker.on('error', (error) => {
       const wrapped = new SiteError('RENDER_FAILED', `A render worker failed: ${error.message}`, { cause: error })
@@ -224,22 +234,27 @@ const encoder = new TextEncoder()
 /**
  * A page's files as a render worker hands them over (see borrow for the other end): encoded and hashed
  * in the worker, so that the build's thread neither encodes nor hashes; a file with the previous output's
- * bytes (`previous`, by index) as its hash alone; the others' bytes put in the byte ring, or transferred
- * when it is full.
+ * bytes (`previous`, by index) as its hash alone; the others' bytes in the byte ring (where `taken`, the
+ * room the job encoded in, holds them already, else put there), or transferred when it is full. Room of
+ * `taken` that no file holds is `free`.
  */
 export function handOverFiles(
   files: PageFile[],
   previous: PageJob['previous'],
   ring: RingWriter,
-): { files: PageFile[]; slices?: Array<RingSlice | undefined>; transfer: ArrayBuffer[] } {
+  taken: readonly RingRoom[] = [],
+): { files: PageFile[]; slices?: Array<RingSlice | undefined>; free?: RingSlice[]; transfer: ArrayBuffer[] } {
   const transfer: ArrayBuffer[] = []
   let slices: Array<RingSlice | undefined> | undefined
+  const held = new Set<RingRoom>()
   const handed = files.map((file, i): PageFile => {
     if (file.contents === undefined) return file
     const bytes = typeof file.contents === 'string' ? encoder.encode(file.contents) : file.contents
     const hash = hashContents(bytes)
     if (hash === previous?.[i]) return { path: file.path, hash }
-    const slice = ring.put(bytes)
+    const room = taken.find((candidate) => candidate.bytes === bytes)
+    if (room) held.add(room)
+    const slice = room?.slice ?? ring.put(bytes)
     if (!slice) {
       transfer.push(bytes.buffer as ArrayBuffer)
       return { path: file.path, contents: bytes, hash }
@@ -248,12 +263,14 @@ export function handOverFiles(
     slices[i] = slice
     return { path: file.path, hash }
   })
-  return { files: handed, slices, transfer }
+  const free = taken.filter((room) => !held.has(room)).map((room) => room.slice)
+  return { files: handed, slices, transfer, ...(free.length > 0 ? { free } : {}) }
 }
 
 /** A worker's output with its files' bytes in place: views of the byte ring where the worker put them there. */
 export function borrow(ring: RingReader, message: Extract<FromWorker, { type: 'done' }>): Borrowed {
-  const { output, slices: at = [] } = message
+  const { output, slices: at = [], free = [] } = message
+  for (const slice of free) ring.release(slice)
   const slices: RingSlice[] = []
   if (output && 'files' in output)
     output.files = output.files.map((file, i) => {

@@ -1,11 +1,12 @@
 /**
  * A render worker (see render-pool.ts): loads the templates once, then runs the
- * render jobs the build's thread posts, one at a time.
+ * render jobs the build's thread posts, one at a time. A page's document is encoded
+ * straight into the worker's byte ring (byte-ring.ts) when it has room.
  */
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads'
 import { isSiteError, messageOf } from '../errors.js'
 import { loadRenderer, type PageRenderer } from '../render/renderer.js'
-import { ringWriter } from './byte-ring.js'
+import { type RingRoom, ringWriter } from './byte-ring.js'
 import { type JobContext, runNotFoundJob, runPageJob } from './render-jobs.js'
 import { type FromWorker, handOverFiles, type RenderWorkerData, type ToWorker } from './render-pool.js'
 
@@ -26,26 +27,42 @@ async function serve(port: MessagePort, { root, ring: ringBuffer }: RenderWorker
     return
   }
   let context: JobContext | undefined
+  /** Page jobs encode their documents in the ring; a 404 page's file goes out in its message, so not there. */
+  let pageContext: JobContext | undefined
   const ring = ringWriter(ringBuffer)
+  /** The ring's room the running page job took: every slice of it goes back to the build's thread. */
+  let taken: RingRoom[] = []
+  const allocate = (size: number): Uint8Array => {
+    const room = ring.reserve(size)
+    if (!room) return Buffer.allocUnsafeSlow(size)
+    taken.push(room)
+    return room.bytes
+  }
   port.on('message', (message: ToWorker) => {
     if (message.type === 'start') {
       context = { ...message.context, renderer }
+      pageContext = { ...context, allocate }
       return
     }
+    taken = []
     try {
-      if (!context) throw new Error('render job before start')
+      if (!context || !pageContext) throw new Error('render job before start')
       if (message.type === 'not-found')
         return send({ type: 'done', id: message.id, output: runNotFoundJob(context, message.job) })
-      const output = runPageJob(context, message.job)
-      if (output.type !== 'page') return send({ type: 'done', id: message.id, output })
-      const { files, slices, transfer } = handOverFiles(output.files, message.job.previous, ring)
-      output.files = files
-      port.postMessage({ type: 'done', id: message.id, output, slices } satisfies FromWorker, transfer)
+      const output = runPageJob(pageContext, message.job)
+      if (output.type !== 'page') return send({ type: 'done', id: message.id, output, free: freeOf(taken) })
+      const handed = handOverFiles(output.files, message.job.previous, ring, taken)
+      output.files = handed.files
+      const done: FromWorker = { type: 'done', id: message.id, output, slices: handed.slices, free: handed.free }
+      port.postMessage(done, handed.transfer)
     } catch (error) {
-      send({ type: 'done', id: message.id, error: messageOf(error) })
+      send({ type: 'done', id: message.id, error: messageOf(error), free: freeOf(taken) })
     }
   })
   send({ type: 'ready' })
 }
+
+/** The slices of `rooms`, when there are any. */
+const freeOf = (rooms: RingRoom[]) => (rooms.length > 0 ? rooms.map((room) => room.slice) : undefined)
 
 if (parentPort) await serve(parentPort, workerData as RenderWorkerData)

@@ -84,6 +84,42 @@ describe("how a render worker hands a page's files back", () => {
     expect(slices).toHaveLength(2)
   })
 
+  it('in the room the worker encoded the document in, with no copy; room no file holds goes back at once', () => {
+    const buffer = createByteRing(1024)
+    const writer = ringWriter(buffer)
+    const reader = ringReader(buffer)
+    const encoded = new TextEncoder().encode(html)
+    const room = writer.reserve(encoded.byteLength)!
+    room.bytes.set(encoded)
+    const handed = handOverFiles([{ path: 'a/index.html', contents: room.bytes }], undefined, writer, [room])
+    expect(handed.slices).toEqual([room.slice])
+    expect(handed.free).toBeUndefined()
+    // unchanged since the previous output: no file, and its room free
+    const again = writer.reserve(encoded.byteLength)!
+    again.bytes.set(encoded)
+    const kept = handOverFiles(
+      [{ path: 'a/index.html', contents: again.bytes }],
+      [hashContents(html), undefined],
+      writer,
+      [again],
+    )
+    expect(kept.files).toEqual([{ path: 'a/index.html', hash: hashContents(html) }])
+    expect(kept.free).toEqual([again.slice])
+    borrow(reader, { type: 'done', id: 1, output: page(kept.files), slices: kept.slices, free: kept.free })
+    // the second room is free, but the first is not released yet: the end has room, the front has none
+    expect(writer.reserve(1024 - 2 * encoded.byteLength)).toBeDefined()
+    expect(writer.reserve(encoded.byteLength)).toBeUndefined()
+    const { output, slices } = borrow(reader, {
+      type: 'done',
+      id: 2,
+      output: page(handed.files),
+      slices: handed.slices,
+    })
+    expect(Buffer.from(('files' in output ? output.files : [])[0]!.contents as Uint8Array).toString()).toBe(html)
+    for (const slice of slices) reader.release(slice)
+    expect(writer.reserve(encoded.byteLength)).toMatchObject({ slice: { offset: 0 } })
+  })
+
   it('transferred when the ring is full, and as a hash alone when the previous output has the same bytes', () => {
     const buffer = createByteRing(50)
     const handed = handOverFiles(files(), [undefined, hashContents(payload)], ringWriter(buffer))

@@ -47,6 +47,15 @@ describe('byte ring', () => {
     expect(text(reader.view(slices[3]!))).toBe('4')
   })
 
+  it('reserves room to write in place, which the reader sees', () => {
+    const { writer, reader } = ring(100)
+    const room = writer.reserve(40)!
+    room.bytes.fill(7)
+    expect(text(reader.view(room.slice))).toBe('7')
+    expect(writer.reserve(61)).toBeUndefined()
+    expect(writer.put(bytes(60, 1))).toMatchObject({ offset: 40 })
+  })
+
   it('refuses bytes larger than the ring, and takes empty ones', () => {
     const { writer } = ring(100)
     expect(writer.put(bytes(101, 1))).toBeUndefined()
