@@ -5,7 +5,7 @@
  */
 import type { ContentElement, ElementAppearance, PageContent } from '../shared/types.js'
 import {
-  cleanValue,
+  cleanRecord,
   isRecord,
   MAX_DEPTH,
   type Problems,
@@ -15,7 +15,7 @@ import {
 } from './prepare-values.js'
 
 const APPEARANCE_KEYS = ['layout', 'frameClass', 'spaceBefore', 'spaceAfter'] as const
-/** The envelope fields prepareElement prepares itself; cleanValue copies the others. */
+/** The envelope fields prepareElement prepares itself; cleanRecord cleans the others. */
 const ENVELOPE_KEYS: ReadonlySet<string> = new Set(['id', 'type', 'appearance', 'content'])
 /** Shortcut records are elements: prepared as such by shapeContent, not cleaned generically first. */
 const SHORTCUT_KEY: ReadonlySet<string> = new Set(['shortcut'])
@@ -101,14 +101,14 @@ export function prepareElement(raw: unknown, where: string, problems: Problems, 
   const { type, appearance, content } = raw
   let body: Record<string, unknown> = {}
   if (isRecord(content)) {
-    body = cleanValue(content, at, own, depth + 2, SHORTCUT_KEY) as Record<string, unknown>
+    body = cleanRecord(content, at, own, depth + 2, SHORTCUT_KEY)
     if (content.shortcut !== undefined) body.shortcut = content.shortcut
   } else {
     own.push(`${at}: content is ${Array.isArray(content) ? 'a list' : String(content)}, used {}`)
   }
   shapeContent(type, body, at, own, depth)
   // the envelope's other fields first, then the four prepared here (as the element's JSON lists them)
-  const element = cleanValue(raw, at, own, depth + 1, ENVELOPE_KEYS) as ContentElement
+  const element = cleanRecord(raw, at, own, depth + 1, ENVELOPE_KEYS) as unknown as ContentElement
   element.id = id
   element.type = type
   element.appearance = prepareAppearance(appearance)

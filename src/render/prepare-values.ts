@@ -48,9 +48,13 @@ export function safeUrl(raw: string, where: string, problems: Problems): string 
 }
 
 /**
- * The generic pass: copies JSON, sanitises every `bodytext` string, blanks unsafe
- * values of URL keys (`href`, `link`, `publicUrl`, `url`, `src`), cuts nesting at MAX_DEPTH.
- * Linear in the size of the value. Plain text stays as it is: React escapes it.
+ * The generic pass: sanitises every `bodytext` string, blanks unsafe values of URL keys (`href`, `link`,
+ * `publicUrl`, `url`, `src`), drops `__proto__` keys, cuts nesting at MAX_DEPTH. Linear in the size of
+ * the value. Plain text stays as it is: React escapes it.
+ * Copy on write: an object or list in which nothing changes comes back as it is, so that the common case,
+ * clean data, allocates nothing (every page's data passes here); one that changes comes back as a copy,
+ * its keys in their order. The value itself is never changed; callers that change what comes back own it
+ * only when it is a copy (a caller that must change it either way copies it first).
  * `omit`: keys of `value` itself that are left out (those its caller prepares on its own), so that
  * the caller needs no copy without them first.
  */
@@ -67,25 +71,56 @@ export function cleanValue(
     return undefined
   }
   // Runs over every value of every page: no entry arrays, and a child's `where` only made for objects and lists.
-  if (Array.isArray(value))
-    return value.map((item, i) =>
-      typeof item === 'object' && item !== null ? cleanValue(item, `${where}[${i}]`, problems, depth + 1) : item,
-    )
-  const record = value as Record<string, unknown>
-  const out: Record<string, unknown> = {}
-  for (const key of Object.keys(record)) {
-    if (FORBIDDEN_KEYS.has(key) || omit?.has(key)) continue
-    const item = record[key]
-    if (typeof item === 'string') {
-      if (key === 'bodytext')
-        out[key] = sanitizeRichText(item, (what, kind) => problems.push(`${where}.bodytext: ${what}`, kind))
-      else out[key] = URL_KEYS.has(key) ? safeUrl(item, `${where}.${key}`, problems) : item
-    } else if (typeof item === 'object' && item !== null) {
-      const cleaned = cleanValue(item, `${where}.${key}`, problems, depth + 1)
-      if (cleaned !== undefined) out[key] = cleaned
-    } else if (item !== undefined) out[key] = item
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i]
+      if (typeof item !== 'object' || item === null) continue
+      const cleaned = cleanValue(item, `${where}[${i}]`, problems, depth + 1)
+      if (cleaned === item) continue
+      copy ??= value.slice()
+      copy[i] = cleaned
+    }
+    return copy ?? value
   }
-  return out
+  const record = value as Record<string, unknown>
+  const keys = Object.keys(record)
+  /** The copy, made at the first key whose value changes or goes (with the keys before it). */
+  let copy: Record<string, unknown> | undefined
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k]!
+    const item = record[key]
+    let cleaned: unknown = item
+    if (FORBIDDEN_KEYS.has(key) || omit?.has(key)) cleaned = undefined
+    else if (typeof item === 'string') {
+      if (key === 'bodytext')
+        cleaned = sanitizeRichText(item, (what, kind) => problems.push(`${where}.bodytext: ${what}`, kind))
+      else if (URL_KEYS.has(key)) cleaned = safeUrl(item, `${where}.${key}`, problems)
+    } else if (typeof item === 'object' && item !== null)
+      cleaned = cleanValue(item, `${where}.${key}`, problems, depth + 1)
+    if (!copy) {
+      if (cleaned === item && cleaned !== undefined) continue
+      copy = {}
+      for (let j = 0; j < k; j++) copy[keys[j]!] = record[keys[j]!]
+    }
+    if (cleaned !== undefined) copy[key] = cleaned
+  }
+  return copy ?? record
+}
+
+/**
+ * cleanValue of a record, as a record of the caller's own to change: a shallow copy when nothing in it
+ * changed (what is below its keys may still be the value's own, and is not to be changed).
+ */
+export function cleanRecord(
+  value: Record<string, unknown>,
+  where: string,
+  problems: Problems,
+  depth = 0,
+  omit?: ReadonlySet<string>,
+): Record<string, unknown> {
+  const cleaned = cleanValue(value, where, problems, depth, omit) as Record<string, unknown> | undefined
+  return cleaned === value ? { ...value } : (cleaned ?? {})
 }
 
 /** A typolink field (contract 5.1): `''` when unset or unsafe, else the link with a safe href. */
@@ -162,7 +197,7 @@ export function prepareNav(
     }
     if (options.dropEmptyTitles && title.trim() === '') return
     const { children } = raw
-    const entry = cleanValue(raw, at, problems, depth + 1, NAV_OWN_KEYS) as NavEntry
+    const entry = cleanRecord(raw, at, problems, depth + 1, NAV_OWN_KEYS) as unknown as NavEntry
     entry.title = title
     if (typeof entry.target !== 'string') entry.target = ''
     if (entry.buttonLabel !== undefined && typeof entry.buttonLabel !== 'string') delete entry.buttonLabel

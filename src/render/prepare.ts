@@ -8,7 +8,7 @@ import type { DataProblem } from '../shared/contract.js'
 import type { ContextMenu, InitialData, PageData, PageMeta, PageSeo } from '../shared/types.js'
 import { prepareContent, toId } from './prepare-element.js'
 import {
-  cleanValue,
+  cleanRecord,
   createProblems,
   isRecord,
   type Problems,
@@ -40,7 +40,7 @@ function prepareMeta(value: unknown, problems: Problems): PageMeta {
     if (value !== undefined) problems.push(`meta is ${value === null ? 'null' : typeof value}, used {}`)
     return {}
   }
-  const meta = cleanValue(value, 'meta', problems) as PageMeta
+  const meta = cleanRecord(value, 'meta', problems) as unknown as PageMeta
   for (const key of META_TEXT_KEYS) {
     if (meta[key] !== undefined && typeof meta[key] !== 'string') {
       problems.push(`meta.${key}: not a string, dropped`)
@@ -123,7 +123,7 @@ function prepareContextMenu(value: unknown, problems: Problems): ContextMenu | u
   return menu
 }
 
-/** The page fields preparePage prepares itself; cleanValue copies the others. */
+/** The page fields preparePage prepares itself; cleanRecord cleans the others. */
 const PAGE_OWN_KEYS: ReadonlySet<string> = new Set([
   'id',
   'meta',
@@ -144,14 +144,14 @@ export function preparePage(raw: unknown): { page: PageData | null; problems: Da
     return { page: null, problems: [{ kind: 'INVALID_DATA', message: 'page data has no numeric id' }] }
   const problems = createProblems()
   const { meta, seo, appearance, content, i18n, contextMenu, breadcrumbs, media } = raw
-  const page = cleanValue(raw, 'page', problems, 0, PAGE_OWN_KEYS) as PageData
+  const page = cleanRecord(raw, 'page', problems, 0, PAGE_OWN_KEYS) as unknown as PageData
   page.id = id
   page.meta = prepareMeta(meta, problems)
   const preparedSeo = prepareSeo(seo, problems)
   if (preparedSeo) page.seo = preparedSeo
   if (!isRecord(appearance) && appearance !== undefined) problems.push('appearance: not an object, used {}')
   page.appearance = isRecord(appearance)
-    ? (cleanValue(appearance, 'appearance', problems) as PageData['appearance'])
+    ? (cleanRecord(appearance, 'appearance', problems) as PageData['appearance'])
     : {}
   for (const key of ['layout', 'backendLayout'] as const) {
     if (page.appearance[key] !== undefined && typeof page.appearance[key] !== 'string') delete page.appearance[key]
@@ -176,8 +176,8 @@ function prepareFooterContact(value: unknown, problems: Problems): InitialData['
     problems.push('footerContactData: not an object, dropped')
     return undefined
   }
-  const data = cleanValue(value, 'footerContactData', problems) as Record<string, unknown>
-  const content = isRecord(data.content) ? data.content : {}
+  const data = cleanRecord(value, 'footerContactData', problems)
+  const content = isRecord(data.content) ? { ...data.content } : {}
   if (content.items !== undefined && !Array.isArray(content.items)) {
     problems.push('footerContactData.content.items: not a list, dropped')
     delete content.items
@@ -199,7 +199,7 @@ export function prepareInitialData(raw: unknown): { data: InitialData; problems:
     }
   const problems = createProblems()
   const { navigation, i18n, footerContactData, backendEditor, ...rest } = raw
-  const data = cleanValue(rest, 'initialData', problems) as InitialData
+  const data = cleanRecord(rest, 'initialData', problems) as unknown as InitialData
   data.navigation = prepareNav(navigation, 'navigation', problems)
   data.i18n = prepareLanguages(i18n ?? [], 'i18n', problems)
   for (const key of NAV_KEYS) {

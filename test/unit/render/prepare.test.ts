@@ -9,7 +9,47 @@ const page = (raw: unknown) => {
   return { ...result, page: result.page }
 }
 
+/** `value` with every object and list in it frozen: changing any of it throws (test files are modules, strict). */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const item of Object.values(value)) deepFreeze(item)
+    Object.freeze(value)
+  }
+  return value
+}
+
 describe('preparePage on the contract fixtures', () => {
+  it.each([
+    'contract/nuxt-typo3-main/page.json',
+    'contract/nuxt-typo3-main/en-page.json',
+    'contract/nuxt-typo3-main/initialData.json',
+  ])('never changes the API data it is given, and gives what it gives for a copy of it: %s', (file) => {
+    const prepare = (raw: unknown) => (file.endsWith('initialData.json') ? prepareInitialData(raw) : preparePage(raw))
+    const frozen = deepFreeze(readJson(file))
+    expect(prepare(frozen)).toEqual(prepare(readJson(file)))
+    expect(JSON.stringify(prepare(frozen))).toBe(JSON.stringify(prepare(readJson(file))))
+  })
+
+  it('gives clean parts of the data back as they are, and copies a part it changes, keys in their order', () => {
+    const gallery = { rows: [{ columns: [{ publicUrl: '/a.jpg' }] }] }
+    const unsafe = { header: 'x', headerLink: { href: 'javascript:alert(1)' }, subheader: 'y' }
+    const raw = deepFreeze({
+      id: 1,
+      content: {
+        colPos0: [
+          { id: 2, type: 'image', content: { gallery } },
+          { id: 3, type: 'header', content: unsafe },
+        ],
+      },
+    })
+    const { page: prepared, problems } = page(raw)
+    expect(prepared.content.colPos0?.[0]?.content.gallery).toBe(gallery)
+    const header = prepared.content.colPos0?.[1]?.content
+    expect(Object.keys(header ?? {})).toEqual(['header', 'headerLink', 'subheader'])
+    expect(header?.headerLink).toBe('')
+    expect(problems.map((problem) => problem.kind)).toEqual(['UNSAFE_LINK'])
+  })
+
   it.each(['contract/nuxt-typo3-main/page.json', 'contract/nuxt-typo3-main/en-page.json'])(
     '%s passes unchanged in shape and without problems',
     (file) => {
