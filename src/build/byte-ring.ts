@@ -54,10 +54,11 @@ const partsOf = (buffer: SharedArrayBuffer) => ({
 
 /**
  * The writing end (a render worker's). A put's bytes never wrap: when they do not fit before the end
- * of the data, they go to its start and the rest of the end goes with them.
+ * of the data, they go to its start and the rest of the end goes with them. `onTake` hears of every
+ * room taken, put or reserved (so that its taker can hand back what a failure left unused).
  * Example: in 100 bytes, put 60 bytes, put 30 bytes -> offsets 0 and 60; a put of 20 more waits for a release.
  */
-export function ringWriter(buffer: SharedArrayBuffer): RingWriter {
+export function ringWriter(buffer: SharedArrayBuffer, onTake?: (room: RingRoom) => void): RingWriter {
   const { released, data } = partsOf(buffer)
   const size = data.byteLength
   let head = 0
@@ -68,7 +69,9 @@ export function ringWriter(buffer: SharedArrayBuffer): RingWriter {
     const slice = { offset: skipped ? 0 : start, length, from: head, to: head + skipped + length }
     if (slice.to - Number(Atomics.load(released, 0)) > size) return undefined
     head = slice.to
-    return { slice, bytes: data.subarray(slice.offset, slice.offset + length) }
+    const room = { slice, bytes: data.subarray(slice.offset, slice.offset + length) }
+    onTake?.(room)
+    return room
   }
   return {
     reserve,

@@ -235,8 +235,9 @@ const encoder = new TextEncoder()
  * A page's files as a render worker hands them over (see borrow for the other end): encoded and hashed
  * in the worker, so that the build's thread neither encodes nor hashes; a file with the previous output's
  * bytes (`previous`, by index) as its hash alone; the others' bytes in the byte ring (where `taken`, the
- * room the job encoded in, holds them already, else put there), or transferred when it is full. Room of
- * `taken` that no file holds is `free`.
+ * room the job took, holds them already, else put there), or transferred when it is full. Room of `taken`
+ * that no file holds is `free`. If this throws, every room the job took is in `taken` for its caller to free
+ * (render-worker.ts), as long as `ring` tells the caller of its puts (ringWriter's `onTake`).
  */
 export function handOverFiles(
   files: PageFile[],
@@ -246,24 +247,24 @@ export function handOverFiles(
 ): { files: PageFile[]; slices?: Array<RingSlice | undefined>; free?: RingSlice[]; transfer: ArrayBuffer[] } {
   const transfer: ArrayBuffer[] = []
   let slices: Array<RingSlice | undefined> | undefined
-  const held = new Set<RingRoom>()
+  const held = new Set<RingSlice>()
   const handed = files.map((file, i): PageFile => {
     if (file.contents === undefined) return file
     const bytes = typeof file.contents === 'string' ? encoder.encode(file.contents) : file.contents
     const hash = hashContents(bytes)
     if (hash === previous?.[i]) return { path: file.path, hash }
-    const room = taken.find((candidate) => candidate.bytes === bytes)
-    if (room) held.add(room)
-    const slice = room?.slice ?? ring.put(bytes)
+    const slice = taken.find((room) => room.bytes === bytes)?.slice ?? ring.put(bytes)
     if (!slice) {
       transfer.push(bytes.buffer as ArrayBuffer)
       return { path: file.path, contents: bytes, hash }
     }
+    held.add(slice)
     slices ??= files.map(() => undefined)
     slices[i] = slice
     return { path: file.path, hash }
   })
-  const free = taken.filter((room) => !held.has(room)).map((room) => room.slice)
+  // taken may have grown meanwhile (a ring writer that tells its taker of every put)
+  const free = taken.filter((room) => !held.has(room.slice)).map((room) => room.slice)
   return { files: handed, slices, transfer, ...(free.length > 0 ? { free } : {}) }
 }
 

@@ -29,15 +29,10 @@ async function serve(port: MessagePort, { root, ring: ringBuffer }: RenderWorker
   let context: JobContext | undefined
   /** Page jobs encode their documents in the ring; a 404 page's file goes out in its message, so not there. */
   let pageContext: JobContext | undefined
-  const ring = ringWriter(ringBuffer)
   /** The ring's room the running page job took: every slice of it goes back to the build's thread. */
   let taken: RingRoom[] = []
-  const allocate = (size: number): Uint8Array => {
-    const room = ring.reserve(size)
-    if (!room) return Buffer.allocUnsafeSlow(size)
-    taken.push(room)
-    return room.bytes
-  }
+  const ring = ringWriter(ringBuffer, (room) => taken.push(room))
+  const allocate = (size: number): Uint8Array => ring.reserve(size)?.bytes ?? Buffer.allocUnsafeSlow(size)
   port.on('message', (message: ToWorker) => {
     if (message.type === 'start') {
       context = { ...message.context, renderer }

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createByteRing, ringReader, ringWriter } from '../../src/build/byte-ring.js'
+import { createByteRing, type RingRoom, ringReader, ringWriter } from '../../src/build/byte-ring.js'
 import type { PageFile } from '../../src/build/render-files.js'
 import type { PageOutput } from '../../src/build/render-jobs.js'
 import { borrow, createRenderPool, handOverFiles, transferOf } from '../../src/build/render-pool.js'
@@ -118,6 +118,25 @@ describe("how a render worker hands a page's files back", () => {
     expect(Buffer.from(('files' in output ? output.files : [])[0]!.contents as Uint8Array).toString()).toBe(html)
     for (const slice of slices) reader.release(slice)
     expect(writer.reserve(encoded.byteLength)).toMatchObject({ slice: { offset: 0 } })
+  })
+
+  it('holds every room the job took in `taken`, so that a failed hand-over can free all of it', () => {
+    const buffer = createByteRing(1024)
+    const taken: RingRoom[] = []
+    const writer = ringWriter(buffer, (room) => taken.push(room))
+    const document = writer.reserve(90)!
+    const handed = handOverFiles(
+      [
+        { path: 'a/index.html', contents: document.bytes },
+        { path: 'a/_payload.json', contents: payload },
+      ],
+      [hashContents(document.bytes), undefined],
+      writer,
+      taken,
+    )
+    // the payload was put (and so taken) and is held by its file; the unchanged document's room is free
+    expect(taken.map((room) => room.slice)).toEqual([document.slice, handed.slices?.[1]])
+    expect(handed.free).toEqual([document.slice])
   })
 
   it('transferred when the ring is full, and as a hash alone when the previous output has the same bytes', () => {

@@ -56,6 +56,15 @@ describe('byte ring', () => {
     expect(writer.put(bytes(60, 1))).toMatchObject({ offset: 40 })
   })
 
+  it('tells its taker of every room taken, put or reserved, and of none refused', () => {
+    const taken: RingSlice[] = []
+    const writer = ringWriter(createByteRing(100), (room) => taken.push(room.slice))
+    const put = writer.put(bytes(30, 1))
+    const room = writer.reserve(30)
+    writer.put(bytes(50, 2))
+    expect(taken).toEqual([put, room?.slice])
+  })
+
   it('refuses bytes larger than the ring, and takes empty ones', () => {
     const { writer } = ring(100)
     expect(writer.put(bytes(101, 1))).toBeUndefined()
