@@ -211,9 +211,9 @@ function listen(slot: Slot, pool: { fail: (slot: Slot, error: Error) => void; cl
       }
       const waiting = slot.pending.get(message.id)
       slot.pending.delete(message.id)
-      if (message.error === undefined) return waiting?.resolve(borrow(slot.ring, message) as never)
-      for (const slice of message.free ?? []) slot.ring.release(slice)
-      waiting?.reject(new Error(message.error))
+      const borrowed = borrow(slot.ring, message)
+      if (message.error === undefined) waiting?.resolve(borrowed as never)
+      else waiting?.reject(new Error(message.error))
     })
     slot.worker.on('error', (error) => {
       const wrapped = new SiteError('RENDER_FAILED', `A render worker failed: ${error.message}`, { cause: error })
@@ -268,7 +268,10 @@ export function handOverFiles(
   return { files: handed, slices, transfer, ...(free.length > 0 ? { free } : {}) }
 }
 
-/** A worker's output with its files' bytes in place: views of the byte ring where the worker put them there. */
+/**
+ * A worker's output with its files' bytes in place: views of the byte ring where the worker put them there.
+ * Ring room no file holds (`free`) is released here, whatever the job's outcome.
+ */
 export function borrow(ring: RingReader, message: Extract<FromWorker, { type: 'done' }>): Borrowed {
   const { output, slices: at = [], free = [] } = message
   for (const slice of free) ring.release(slice)

@@ -9,6 +9,7 @@ import type { ContextMenu, InitialData, PageData, PageMeta, PageSeo } from '../s
 import { prepareContent, toId } from './prepare-element.js'
 import {
   cleanRecord,
+  cleanValue,
   createProblems,
   isRecord,
   type Problems,
@@ -199,7 +200,8 @@ export function prepareInitialData(raw: unknown): { data: InitialData; problems:
     }
   const problems = createProblems()
   const { navigation, i18n, footerContactData, backendEditor, ...rest } = raw
-  const data = cleanRecord(rest, 'initialData', problems) as unknown as InitialData
+  // `rest` is this function's own object: what comes back, it or a copy, may be changed
+  const data = cleanValue(rest, 'initialData', problems) as InitialData
   data.navigation = prepareNav(navigation, 'navigation', problems)
   data.i18n = prepareLanguages(i18n ?? [], 'i18n', problems)
   for (const key of NAV_KEYS) {
