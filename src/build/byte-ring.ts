@@ -32,6 +32,12 @@ export interface RingRoom {
  */
 export interface RingWriter {
   reserve(length: number): RingRoom | undefined
+  /**
+   * The room reserved last keeps its first `used` bytes and gives the rest back: room reserved for the
+   * most bytes a text can take, then written, holds what the text took. `room` itself changes (its bytes
+   * and slice), so that whoever holds it holds what it kept.
+   */
+  shrink(room: RingRoom, used: number): void
   put(bytes: Uint8Array): RingSlice | undefined
 }
 
@@ -75,6 +81,15 @@ export function ringWriter(buffer: SharedArrayBuffer, onTake?: (room: RingRoom) 
   }
   return {
     reserve,
+    shrink(room, used) {
+      const { slice } = room
+      if (slice.to !== head || used > slice.length || used < 0)
+        throw new RangeError(`a ring room shrinks only when reserved last, to at most its ${slice.length} bytes`)
+      slice.to -= slice.length - used
+      slice.length = used
+      head = slice.to
+      room.bytes = room.bytes.subarray(0, used)
+    },
     put(bytes) {
       const room = reserve(bytes.byteLength)
       room?.bytes.set(bytes)

@@ -17,12 +17,16 @@ export interface RenderContext {
   /** The version of the client code (a hash of the client bundle's files): the same in every build with the same templates. */
   clientVersion: string
   assets: ClientAssets
-  /**
-   * Where a page's document is encoded: room of `size` bytes (a render worker's byte ring, see
-   * render-worker.ts). Without it, a buffer of its own.
-   */
-  allocate?: (size: number) => Uint8Array
+  /** Where a page's files are encoded (a render worker's byte ring, see render-worker.ts); buffers of their own without it. */
+  room?: ByteRoom
 }
+
+/**
+ * Room for encoded bytes: `write` fills the start of room for at most `maxBytes` and says how many it
+ * wrote; what comes back is those bytes. A text's UTF-8 length is not known before it is encoded (and
+ * counting it costs nearly what encoding does), only its most: 3 bytes a UTF-16 unit.
+ */
+export type ByteRoom = (maxBytes: number, write: (room: Uint8Array) => number) => Uint8Array
 
 export interface OutputFile {
   path: string
@@ -40,20 +44,31 @@ const SHARED_PART_MIN_LENGTH = 1024
 /** Each bundle's shared document parts with their UTF-8 bytes, encoded once. */
 const sharedBytes = new WeakMap<readonly string[], ReadonlyArray<readonly [string, Uint8Array]>>()
 
-/** A buffer of its own, which a render worker can transfer. */
-const ownBuffer = (size: number): Uint8Array => Buffer.allocUnsafeSlow(size)
+/** Bytes in a buffer of their own (which a render worker can transfer), as long as they are. */
+export const ownRoom: ByteRoom = (maxBytes, write) => {
+  const room = Buffer.allocUnsafeSlow(maxBytes)
+  const used = write(room)
+  return used === maxBytes ? room : new Uint8Array(room.subarray(0, used))
+}
+
+/** The most UTF-8 bytes a text of `length` UTF-16 units takes. */
+const MAX_UTF8_BYTES_PER_UNIT = 3
+
+/** A Buffer over the same memory, to write text into. */
+const bufferOf = (bytes: Uint8Array): Buffer =>
+  Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+
+/** A text's UTF-8 bytes, in `room`. */
+export const encodeText = (text: string, room: ByteRoom = ownRoom): Uint8Array =>
+  room(text.length * MAX_UTF8_BYTES_PER_UNIT, (bytes) => bufferOf(bytes).write(text))
 
 /**
- * A document's UTF-8 bytes (renderDocumentParts), in the room `allocate` gives (a buffer of its own by
- * default). The parts every page shares (its inline styles: 30 KB on the demo site) are copied from
- * their one encoding: no page joins them into its text and encodes them again.
+ * A document's UTF-8 bytes (renderDocumentParts), in `room`. The parts every page shares (its inline
+ * styles: 30 KB on the demo site) are copied from their one encoding: no page joins them into its text
+ * and encodes them again.
  * Example: (['<p>', 'ż', '</p>'], []) -> the bytes of '<p>ż</p>'.
  */
-export function encodeDocument(
-  parts: readonly string[],
-  shared: readonly string[],
-  allocate: (size: number) => Uint8Array = ownBuffer,
-): Uint8Array {
+export function encodeDocument(parts: readonly string[], shared: readonly string[], room = ownRoom): Uint8Array {
   let known = sharedBytes.get(shared)
   if (!known) {
     known = shared.map((part) => [part, Buffer.from(part)] as const)
@@ -62,21 +77,26 @@ export function encodeDocument(
   const encoded = parts.map(
     (part) => (part.length >= SHARED_PART_MIN_LENGTH && known.find(([text]) => text === part)?.[1]) || part,
   )
-  const sizes = encoded.map((part) => (typeof part === 'string' ? Buffer.byteLength(part) : part.byteLength))
-  const room = allocate(sizes.reduce((sum, size) => sum + size, 0))
-  const bytes = Buffer.from(room.buffer, room.byteOffset, room.byteLength)
-  let offset = 0
-  encoded.forEach((part, i) => {
-    if (typeof part === 'string') bytes.write(part, offset)
-    else bytes.set(part, offset)
-    offset += sizes[i]!
+  let maxBytes = 0
+  for (const part of encoded)
+    maxBytes += typeof part === 'string' ? part.length * MAX_UTF8_BYTES_PER_UNIT : part.byteLength
+  return room(maxBytes, (into) => {
+    const bytes = bufferOf(into)
+    let offset = 0
+    for (const part of encoded) {
+      if (typeof part === 'string') offset += bytes.write(part, offset)
+      else {
+        bytes.set(part, offset)
+        offset += part.byteLength
+      }
+    }
+    return offset
   })
-  return room
 }
 
 /** A document's bytes for the files of a build with these assets. */
 export const documentBytes = (ctx: RenderContext, document: readonly string[]): Uint8Array =>
-  encodeDocument(document, sharedDocumentParts(ctx.assets), ctx.allocate)
+  encodeDocument(document, sharedDocumentParts(ctx.assets), ctx.room)
 
 /** A build's page, as a static page: initial data referenced by its once-per-locale file. */
 export function assembleStatic(
@@ -99,7 +119,7 @@ export function renderPageFiles(
   return {
     files: [
       { path: toHtmlFile(input.path), contents: documentBytes(ctx, document) },
-      { path: toPayloadFile(input.path), contents: payload ?? '' },
+      { path: toPayloadFile(input.path), contents: encodeText(payload ?? '', ctx.room) },
     ],
     problems,
     fallbacks,

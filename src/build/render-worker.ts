@@ -1,12 +1,13 @@
 /**
  * A render worker (see render-pool.ts): loads the templates once, then runs the
- * render jobs the build's thread posts, one at a time. A page's document is encoded
+ * render jobs the build's thread posts, one at a time. A page's files are encoded
  * straight into the worker's byte ring (byte-ring.ts) when it has room.
  */
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads'
 import { isSiteError, messageOf } from '../errors.js'
 import { loadRenderer, type PageRenderer } from '../render/renderer.js'
 import { type RingRoom, ringWriter } from './byte-ring.js'
+import { type ByteRoom, ownRoom } from './render-files.js'
 import { type JobContext, runNotFoundJob, runPageJob } from './render-jobs.js'
 import { type FromWorker, handOverFiles, type RenderWorkerData, type ToWorker } from './render-pool.js'
 
@@ -27,16 +28,22 @@ async function serve(port: MessagePort, { root, ring: ringBuffer }: RenderWorker
     return
   }
   let context: JobContext | undefined
-  /** Page jobs encode their documents in the ring; a 404 page's file goes out in its message, so not there. */
+  /** Page jobs encode their files in the ring; a 404 page's file goes out in its message, so not there. */
   let pageContext: JobContext | undefined
   /** The ring's room the running page job took: every slice of it goes back to the build's thread. */
   let taken: RingRoom[] = []
   const ring = ringWriter(ringBuffer, (room) => taken.push(room))
-  const allocate = (size: number): Uint8Array => ring.reserve(size)?.bytes ?? Buffer.allocUnsafeSlow(size)
+  // A page's files go into the ring when it has room for their most bytes, and keep there what they took.
+  const room: ByteRoom = (maxBytes, write) => {
+    const reserved = ring.reserve(maxBytes)
+    if (!reserved) return ownRoom(maxBytes, write)
+    ring.shrink(reserved, write(reserved.bytes))
+    return reserved.bytes
+  }
   port.on('message', (message: ToWorker) => {
     if (message.type === 'start') {
       context = { ...message.context, renderer }
-      pageContext = { ...context, allocate }
+      pageContext = { ...context, room }
       return
     }
     taken = []

@@ -56,6 +56,28 @@ describe('byte ring', () => {
     expect(writer.put(bytes(60, 1))).toMatchObject({ offset: 40 })
   })
 
+  it('gives back the end of the room reserved last: room for the most bytes a text can take keeps what it took', () => {
+    const { writer, reader } = ring(100)
+    const room = writer.reserve(60)!
+    room.bytes.fill(5, 0, 20)
+    writer.shrink(room, 20)
+    expect(room.slice).toEqual({ offset: 0, length: 20, from: 0, to: 20 })
+    expect(room.bytes.byteLength).toBe(20)
+    expect(text(reader.view(room.slice))).toBe('5')
+    // the 40 bytes given back are the next put's
+    expect(writer.put(bytes(80, 6))).toMatchObject({ offset: 20, length: 80 })
+  })
+
+  it('shrinks only the room reserved last, and never grows one', () => {
+    const { writer } = ring(100)
+    const first = writer.reserve(30)!
+    const last = writer.reserve(30)!
+    expect(() => writer.shrink(first, 10)).toThrow(RangeError)
+    expect(() => writer.shrink(last, 31)).toThrow(RangeError)
+    writer.shrink(last, 0)
+    expect(last.slice).toMatchObject({ offset: 30, length: 0, to: 30 })
+  })
+
   it('tells its taker of every room taken, put or reserved, and of none refused', () => {
     const taken: RingSlice[] = []
     const writer = ringWriter(createByteRing(100), (room) => taken.push(room.slice))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { encodeDocument, type RenderContext, renderPageFiles } from '../../../src/build/render-files.js'
+import { encodeDocument, encodeText, type RenderContext, renderPageFiles } from '../../../src/build/render-files.js'
 import { preloadUrls } from '../../../src/hydration/plan.js'
 import { renderDocumentParts, serializeBoot } from '../../../src/render/document.js'
 import { jsonWithMember } from '../../../src/render/payload.js'
@@ -72,6 +72,26 @@ describe('encodeDocument', () => {
     const copy = [...style].join('')
     expect(textOf(encodeDocument([copy], shared))).toBe(style)
     expect(encodeDocument([], shared).byteLength).toBe(0)
+  })
+
+  it('writes into the room it is given, for the most bytes the parts can take, and returns what it wrote', () => {
+    const parts = ['<p>ż\u{1F600}</p>', '\n', '<i>\ud800</i>']
+    const expected = Buffer.from(parts.join(''))
+    const asked: number[] = []
+    const room = (maxBytes: number, write: (room: Uint8Array) => number) => {
+      asked.push(maxBytes)
+      const into = new Uint8Array(maxBytes)
+      return into.subarray(0, write(into))
+    }
+    expect(Buffer.from(encodeDocument(parts, [], room)).equals(expected)).toBe(true)
+    // 3 bytes a UTF-16 unit at most: a surrogate pair takes 4, a lone surrogate 3 (U+FFFD)
+    expect(asked).toEqual([parts.join('').length * 3])
+    expect(asked[0]).toBeGreaterThanOrEqual(expected.byteLength)
+    const text = '{"title":"Zażółć gęślą jaźń"}'
+    const bytes = encodeText(text)
+    expect(Buffer.from(bytes).toString()).toBe(text)
+    // a buffer of its own, as long as the bytes
+    expect(bytes.buffer.byteLength).toBe(Buffer.byteLength(text))
   })
 })
 

@@ -85,7 +85,7 @@ describe('runPageJob', () => {
     const output = runPageJob(ctx, { path: '/pl/o-nas', locale: 'pl', answer: answer(raw) })
     if (output.type !== 'page') throw new Error(output.type)
     expect(output.files.map((f) => f.path)).toEqual(['pl/o-nas/index.html', 'pl/o-nas/_payload.json'])
-    expect(JSON.parse(output.files[1]!.contents as string)).toMatchObject({
+    expect(JSON.parse(textOf(output.files[1]!.contents))).toMatchObject({
       clientVersion: 'c1',
       locale: 'pl',
       path: '/pl/o-nas',
