@@ -65,8 +65,13 @@ function walk(value: unknown, out: string[], depth: number): void {
     for (const item of value) if (isRecord(item)) walk(item, out, depth + 1)
     return
   }
-  if (!isRecord(value) || isUnavailableLanguage(value)) return
+  if (isRecord(value) && !isUnavailableLanguage(value)) walkKeys(value, out, depth)
+}
+
+/** walk's step over a record's keys, but `skip`. */
+function walkKeys(value: Record<string, unknown>, out: string[], depth: number, skip?: string): void {
   for (const key in value) {
+    if (key === skip) continue
     const item = value[key]
     if (typeof item === 'string') {
       if (key === 'link' || key === 'href') out.push(item)
@@ -87,18 +92,28 @@ export function extractLinks(value: unknown): string[] {
   return out
 }
 
-/** Links of a page: `content` (per element of each column of prepared data) apart from the rest (navigation-like places). */
+/**
+ * Links of a page: `content` (per element of each column of prepared data) apart from the rest (navigation-like
+ * places). Walks the page in place: no copy of it without its content, no list of its elements.
+ */
 export function extractPageLinks(page: PageData): PageLinks {
-  const { content, ...rest } = page
-  const elements = Object.values(isRecord(content) ? content : {}).flatMap((column) =>
-    Array.isArray(column) ? column : [],
-  )
-  return {
-    nav: extractLinks(rest),
-    content: elements
-      .filter(isRecord)
-      .map((element) => ({ elementUid: Number(element.id), hrefs: extractLinks(element) })),
-  }
+  const nav: string[] = []
+  if (!isUnavailableLanguage(page as unknown as Record<string, unknown>))
+    walkKeys(page as unknown as Record<string, unknown>, nav, 0, 'content')
+  const content: PageLinks['content'] = []
+  const columns: unknown = page.content
+  if (isRecord(columns))
+    for (const key in columns) {
+      const column = columns[key]
+      if (!Array.isArray(column)) continue
+      for (const element of column) {
+        if (!isRecord(element)) continue
+        const hrefs: string[] = []
+        walk(element, hrefs, 0)
+        content.push({ elementUid: Number(element.id), hrefs })
+      }
+    }
+  return { nav, content }
 }
 
 /** Links of a locale's initial data: every navigation tree, language links, footer contact data. */

@@ -4,6 +4,7 @@
  * both redirect paths (src/shared/redirect-target.ts) all ask here, so that a link one of
  * them takes for a page is a page to all of them. No `node:` imports, no DOM globals.
  */
+import { AnswerCache } from './answer-cache.js'
 import { MAX_PATH_LENGTH } from './constants.js'
 import { normalizePagePath } from './url.js'
 
@@ -70,8 +71,7 @@ const UNSAFE_NOT_A_STRING: LinkKind = Object.freeze({ type: 'unsafe', reason: 'n
 /** Distinct links remembered per baseUrl by classifyLink; that cache starts over when full. */
 const LINK_KIND_CACHE_SIZE = 4096
 // Menus repeat the same links on every page: each (href, baseUrl) is classified once per process.
-// Answers are frozen, so that no caller can change one for the next.
-const linkKinds = new Map<string | undefined, Map<string, LinkKind>>()
+const linkKinds = new Map<string | undefined, AnswerCache<string, LinkKind>>()
 
 /**
  * Classifies a link. Site links are relative paths or absolute URLs on `baseUrl`'s origin,
@@ -83,16 +83,10 @@ export function classifyLink(href: unknown, baseUrl?: string): LinkKind {
   if (href.length > MAX_PATH_LENGTH) return classifyUncached(href, baseUrl)
   let known = linkKinds.get(baseUrl)
   if (known === undefined) {
-    known = new Map()
+    known = new AnswerCache(LINK_KIND_CACHE_SIZE)
     linkKinds.set(baseUrl, known)
   }
-  let kind = known.get(href)
-  if (kind === undefined) {
-    if (known.size >= LINK_KIND_CACHE_SIZE) known.clear()
-    kind = Object.freeze(classifyUncached(href, baseUrl))
-    known.set(href, kind)
-  }
-  return kind
+  return known.get(href) ?? known.add(href, classifyUncached(href, baseUrl))
 }
 
 const unsafe = (reason: string): LinkKind => ({ type: 'unsafe', reason })

@@ -44,6 +44,22 @@ describe('toCrawlTarget', () => {
       reason,
     }),
   )
+
+  it("tells each href once per site and locales: the same frozen answer, never another site's", () => {
+    const first = toCrawlTarget('/pl/o-nas/', options)
+    expect(toCrawlTarget('/pl/o-nas/', options)).toBe(first)
+    expect(Object.isFrozen(first)).toBe(true)
+    // an absolute link is this site's page on its own origin only
+    expect(toCrawlTarget('https://www.example.com/about', options)).toEqual({ type: 'page', path: '/about' })
+    expect(toCrawlTarget('https://www.example.com/about', { ...options, baseUrl: 'https://a.example' })).toEqual({
+      type: 'ignore',
+    })
+    // `/fr/404.html` collides with a file only where fr is a locale
+    expect(toCrawlTarget('/fr/404.html', options)).toEqual({ type: 'page', path: '/fr/404.html' })
+    expect(toCrawlTarget('/fr/404.html', { ...options, locales: ['en', 'fr'] })).toMatchObject({
+      kind: 'RESERVED_PATH',
+    })
+  })
 })
 
 describe('isReservedPath', () => {
