@@ -12,11 +12,16 @@ const GTM_ORIGIN = 'https://www.googletagmanager.com'
 
 const ATTR_NAME_RE = /^[a-zA-Z_:][-a-zA-Z0-9_:.]*$/
 
-const attrs = (values: Record<string, string>): string =>
-  Object.entries(values)
-    .filter(([name]) => ATTR_NAME_RE.test(name))
-    .map(([name, value]) => (value === '' ? ` ${name}` : ` ${name}="${escapeHtml(value)}"`))
-    .join('')
+/** A tag's attributes as HTML, in their order (every head tag of every page: no entry arrays). */
+function attrs(values: Record<string, string>): string {
+  let html = ''
+  for (const name of Object.keys(values)) {
+    if (!ATTR_NAME_RE.test(name)) continue
+    const value = values[name]!
+    html += value === '' ? ` ${name}` : ` ${name}="${escapeHtml(value)}"`
+  }
+  return html
+}
 
 function headTag({ tag, attrs: values, children }: HeadTag): string {
   if (tag === 'meta' || tag === 'link') return `<${tag}${attrs(values)}>`
