@@ -39,7 +39,11 @@ export function extractHtmlHrefs(html: string): string[] {
   return found
 }
 
+const HAS_HREF_RE = /href/i
+
 function pushHtmlHrefs(html: string, out: string[]): void {
+  // most rich text links nowhere: one scan tells, with no match objects made for each of its tags
+  if (!HAS_HREF_RE.test(html)) return
   for (const [tag] of html.matchAll(TAG_RE)) {
     const match = HREF_ATTR_RE.exec(tag)
     if (!match) continue
