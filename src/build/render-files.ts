@@ -58,9 +58,27 @@ const MAX_UTF8_BYTES_PER_UNIT = 3
 const bufferOf = (bytes: Uint8Array): Buffer =>
   Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
 
-/** A text's UTF-8 bytes, in `room`. */
-export const encodeText = (text: string, room: ByteRoom = ownRoom): Uint8Array =>
-  room(text.length * MAX_UTF8_BYTES_PER_UNIT, (bytes) => bufferOf(bytes).write(text))
+/** The UTF-8 bytes of text parts (and of parts encoded already) one after another, in `room`. */
+function encodeParts(parts: ReadonlyArray<string | Uint8Array>, room: ByteRoom): Uint8Array {
+  let maxBytes = 0
+  for (const part of parts)
+    maxBytes += typeof part === 'string' ? part.length * MAX_UTF8_BYTES_PER_UNIT : part.byteLength
+  return room(maxBytes, (into) => {
+    const bytes = bufferOf(into)
+    let offset = 0
+    for (const part of parts) {
+      if (typeof part === 'string') offset += bytes.write(part, offset)
+      else {
+        bytes.set(part, offset)
+        offset += part.byteLength
+      }
+    }
+    return offset
+  })
+}
+
+/** The UTF-8 bytes of the text that `parts` make together, in `room`. Example: (['{"a":', '"ż"', '}']) -> the bytes of '{"a":"ż"}'. */
+export const encodeText = (parts: readonly string[], room: ByteRoom = ownRoom): Uint8Array => encodeParts(parts, room)
 
 /**
  * A document's UTF-8 bytes (renderDocumentParts), in `room`. The parts every page shares (its inline
@@ -77,21 +95,7 @@ export function encodeDocument(parts: readonly string[], shared: readonly string
   const encoded = parts.map(
     (part) => (part.length >= SHARED_PART_MIN_LENGTH && known.find(([text]) => text === part)?.[1]) || part,
   )
-  let maxBytes = 0
-  for (const part of encoded)
-    maxBytes += typeof part === 'string' ? part.length * MAX_UTF8_BYTES_PER_UNIT : part.byteLength
-  return room(maxBytes, (into) => {
-    const bytes = bufferOf(into)
-    let offset = 0
-    for (const part of encoded) {
-      if (typeof part === 'string') offset += bytes.write(part, offset)
-      else {
-        bytes.set(part, offset)
-        offset += part.byteLength
-      }
-    }
-    return offset
-  })
+  return encodeParts(encoded, room)
 }
 
 /** A document's bytes for the files of a build with these assets. */
@@ -119,7 +123,7 @@ export function renderPageFiles(
   return {
     files: [
       { path: toHtmlFile(input.path), contents: documentBytes(ctx, document) },
-      { path: toPayloadFile(input.path), contents: encodeText(payload ?? '', ctx.room) },
+      { path: toPayloadFile(input.path), contents: encodeText(payload ?? [], ctx.room) },
     ],
     problems,
     fallbacks,

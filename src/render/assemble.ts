@@ -18,7 +18,7 @@ import type {
   TemplateFallback,
 } from '../shared/contract.js'
 import type { InitialData, PageData } from '../shared/types.js'
-import { jsonWithMember, pagePayloadJson } from './payload.js'
+import { jsonWithMemberParts, pagePayloadParts } from './payload.js'
 import type { PageRenderer } from './renderer.js'
 
 /** What every page of one build, or of one preview context, shares. */
@@ -60,8 +60,11 @@ export interface AssembledPage {
   state: RenderState
   /** The HTML document as parts whose concatenation is its text (renderDocumentParts): `document.join('')`. */
   document: string[]
-  /** The page's payload as JSON text; undefined for an error page without page data (there is none). */
-  payload: string | undefined
+  /**
+   * The page's payload as parts whose concatenation is its JSON text (the page's JSON one part of it, as
+   * in the boot JSON); undefined for an error page without page data (there is none).
+   */
+  payload: string[] | undefined
   status: number
   problems: DataProblem[]
   /** Layouts and content element types the page rendered with `Default` (see RenderResult). */
@@ -110,17 +113,17 @@ export function assemblePage(ctx: AssemblyContext, view: PageView): AssembledPag
     hydration,
   }
   const pageJson = view.page ? JSON.stringify(view.page) : undefined
-  let bootJson: string | undefined
+  let bootJson: string[] | undefined
   if (pageJson !== undefined) {
     const { page: _shared, ...stateRest } = boot.state
     const { state: _nested, ...bootRest } = boot
-    bootJson = jsonWithMember(bootRest, 'state', jsonWithMember(stateRest, 'page', pageJson))
+    bootJson = jsonWithMemberParts(bootRest, 'state', jsonWithMemberParts(stateRest, 'page', [pageJson]))
   }
   const document = ctx.renderer.renderDocumentParts({ result, boot, assets, preloads, bootJson })
   const payload =
     pageJson === undefined
       ? undefined
-      : pagePayloadJson(
+      : pagePayloadParts(
           {
             clientVersion: ctx.clientVersion,
             locale: view.locale,

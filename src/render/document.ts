@@ -139,8 +139,11 @@ export interface DocumentInput {
   assets: ClientAssets
   /** Modulepreload URLs, as the hydration plan decided them (src/hydration/plan.ts `preloadUrls`), announced by the client loader. */
   preloads: readonly string[]
-  /** `boot` as JSON text, when the caller has it already (the build shares the page's JSON with its payload). */
-  bootJson?: string
+  /**
+   * `boot` as parts whose concatenation is its JSON text, when the caller has it already (the build shares
+   * the page's JSON with its payload).
+   */
+  bootJson?: readonly string[]
 }
 
 /**
@@ -167,14 +170,23 @@ export function renderDocumentParts({ result, boot, assets, preloads, bootJson }
     `<body class="${escapeHtml(result.bodyAttrs.class)}">`,
     trackingBody(boot),
     `<div id="${APP_ROOT_ID}">${result.appHtml}</div>`,
-    `<script id="${BOOT_ELEMENT_ID}" type="application/json">${bootJson === undefined ? serializeBoot(boot) : escapeScriptJson(bootJson)}</script>`,
+    // the boot JSON's parts escaped one by one (the escapes are of single characters): the page's JSON is
+    // copied into no longer string
+    [
+      `<script id="${BOOT_ELEMENT_ID}" type="application/json">`,
+      ...(bootJson === undefined ? [serializeBoot(boot)] : bootJson.map(escapeScriptJson)),
+      '</script>',
+    ],
     clientLoader(assets.scripts, preloads),
     '</body>',
     '</html>',
   ]
-  // One line per part, each ended by a newline of its own (a shared part stays the string it is).
+  // One line (or a line's parts) per part, each line ended by a newline of its own (a shared part stays the string it is).
   const parts: string[] = []
-  for (const line of lines) if (line !== '') parts.push(line, '\n')
+  for (const line of lines) {
+    if (typeof line !== 'string') parts.push(...line, '\n')
+    else if (line !== '') parts.push(line, '\n')
+  }
   return parts
 }
 

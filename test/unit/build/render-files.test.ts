@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { encodeDocument, encodeText, type RenderContext, renderPageFiles } from '../../../src/build/render-files.js'
 import { preloadUrls } from '../../../src/hydration/plan.js'
 import { renderDocumentParts, serializeBoot } from '../../../src/render/document.js'
-import { jsonWithMember } from '../../../src/render/payload.js'
+import { jsonWithMember, jsonWithMemberParts } from '../../../src/render/payload.js'
 import type { BootState, RenderState, TemplateChunks } from '../../../src/shared/contract.js'
 import { BOOT_ELEMENT_ID } from '../../../src/shared/layout.js'
 import type { PageData } from '../../../src/shared/types.js'
@@ -56,6 +56,13 @@ describe('jsonWithMember', () => {
     expect(jsonWithMember({}, 'page', 'null')).toBe('{"page":null}')
     expect(JSON.parse(jsonWithMember({ 'a"b': '}' }, 'c"d', '[1]'))).toEqual({ 'a"b': '}', 'c"d': [1] })
   })
+
+  it('as parts, keeps the value the string it is: the parts make the same text', () => {
+    const pageJson = '{"id":2,"title":"<b>"}'
+    const parts = jsonWithMemberParts({ v: 1 }, 'state', jsonWithMemberParts({}, 'page', [pageJson]))
+    expect(parts).toEqual(['{"v":1,"state":', '{"page":', pageJson, '}', '}'])
+    expect(parts.join('')).toBe(jsonWithMember({ v: 1 }, 'state', jsonWithMember({}, 'page', pageJson)))
+  })
 })
 
 describe('encodeDocument', () => {
@@ -87,8 +94,9 @@ describe('encodeDocument', () => {
     // 3 bytes a UTF-16 unit at most: a surrogate pair takes 4, a lone surrogate 3 (U+FFFD)
     expect(asked).toEqual([parts.join('').length * 3])
     expect(asked[0]).toBeGreaterThanOrEqual(expected.byteLength)
-    const text = '{"title":"Zażółć gęślą jaźń"}'
-    const bytes = encodeText(text)
+    const textParts = ['{"title":', '"Zażółć gęślą jaźń"', '}']
+    const text = textParts.join('')
+    const bytes = encodeText(textParts)
     expect(Buffer.from(bytes).toString()).toBe(text)
     // a buffer of its own, as long as the bytes
     expect(bytes.buffer.byteLength).toBe(Buffer.byteLength(text))
