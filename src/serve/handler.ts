@@ -56,7 +56,8 @@ export function createStaticHandler(options: StaticHandlerOptions): (request: Re
   async function loadRedirects(): Promise<RedirectRule[]> {
     const file = join(root, REDIRECTS_FILE)
     const info = await isFile(file)
-    if (!info) return []
+    // read through the same check as any file served: a link that leaves the folder is not followed
+    if (!info || !(await isReallyInside(await realpath(root), file))) return []
     if (info.mtimeMs !== redirects.mtimeMs)
       redirects = { mtimeMs: info.mtimeMs, rules: parseRedirects(await readFile(file, 'utf8')) }
     return redirects.rules
