@@ -27,14 +27,28 @@ export interface BuildCommandOptions {
 /** Exit codes of a build stopped by a signal: 128 + the signal's number, as shells report it. */
 const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const
 type StopSignal = keyof typeof SIGNAL_EXIT_CODES
+/** How long a second signal's default action is given before the process exits by other means. */
+const SECOND_SIGNAL_GRACE_MS = 1_000
+
+/**
+ * Ends the process at once by the signal's default action. process.exit() would first stop the build's
+ * worker thread, which waits for its file-system requests: one blocked in the thread pool (a read
+ * that never returns) would hold the process forever. The next build removes what is left.
+ */
+function exitBySignal(signal: StopSignal): void {
+  process.removeAllListeners(signal)
+  process.kill(process.pid, signal)
+  // should anything still catch it, end the process all the same
+  setTimeout(() => process.kill(process.pid, 'SIGKILL'), SECOND_SIGNAL_GRACE_MS)
+}
 
 /**
  * The first SIGINT or SIGTERM stops the build (it removes its temporary folder and rejects);
- * a second one exits at once (the next build removes what is left).
+ * a second one ends the process at once.
  */
 function onStopSignals(controller: AbortController): () => void {
   const stop = (signal: StopSignal) => {
-    if (controller.signal.aborted) process.exit(SIGNAL_EXIT_CODES[signal])
+    if (controller.signal.aborted) return exitBySignal(signal)
     controller.abort(signal)
   }
   process.on('SIGINT', stop)
