@@ -150,6 +150,10 @@ export const errors = {
       },
     ),
   usage: (message: string) => new SiteError('USAGE', message, { status: 400 }),
+  writeOutside: (path: string, why: string) =>
+    new SiteError('WRITE_OUTSIDE_OUT_DIR', `Refused to write ${JSON.stringify(path.slice(0, 200))}: ${why}`, {
+      hint: 'Paths from the API and from a previous output are checked before they reach the writer; this is a bug or a hostile path.',
+    }),
   outDirNotSiteOutput: (outDir: string, why: string) =>
     new SiteError('OUT_DIR_NOT_SITE_OUTPUT', `Refusing to build into ${outDir}: ${why}`, {
       status: 400,

@@ -59,14 +59,16 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // longer of the two, not their sum. Settled below; a failure is thrown there.
     const loading = loadInputs(run, render, options)
     loading.catch(() => {})
-    const lookup = await loadPrevious(run.outDir, contents, run.pool)
+    const lookup = await loadPrevious(run.outDir, contents, { site: run.site, pool: run.pool })
     const previous = lookup.type === 'found' ? lookup.previous : undefined
+    if (lookup.type === 'none' && contents === 'site-output')
+      run.state.notes.push(`Built every file into a fresh output folder: ${lookup.reason}`)
     const engine = currentEngine()
     // the previous output's derived files (its sitemap) are as good as new ones only from this engine and config
     const sameBuilder = previous && otherBuilder(previous, engine, run.site) === undefined ? previous : undefined
     const output = await createTempOutput(run.outDir)
     // With a previous output, only files whose bytes change are written (and then moved into OUT).
-    const writer = createFileWriter(output.tempDir, { previous: previous?.hashOf })
+    const writer = createFileWriter(output.tempDir, { previous })
     try {
       const inputs = await loading
       run.checkInterrupted()
@@ -97,6 +99,29 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   }
 }
 
+/** Files listed in a note of the build report, at most. */
+const NOTED_FILES = 5
+
+const listFiles = (paths: readonly string[]): string =>
+  paths
+    .slice(0, NOTED_FILES)
+    .map((path) => JSON.stringify(path))
+    .join(', ') + (paths.length > NOTED_FILES ? ` and ${paths.length - NOTED_FILES} more` : '')
+
+/** The previous output is checked, not trusted: what was on disk and should not have been is said in the report. */
+function noteDiskChanges(run: BuildRun, previous: PreviousOutput): void {
+  const { unlisted } = previous
+  const changed = previous.changed()
+  if (unlisted.length)
+    run.state.notes.push(
+      `Removing ${unlisted.length} file(s) the previous build did not write, found in the output folder: ${listFiles(unlisted)}`,
+    )
+  if (changed.length)
+    run.state.notes.push(
+      `Writing again ${changed.length} file(s) that are missing or changed since the previous build wrote them: ${listFiles(changed)}`,
+    )
+}
+
 /** Swaps the output in (no failures) or throws it away, and sums up the run. */
 async function finish(
   run: BuildRun,
@@ -114,10 +139,11 @@ async function finish(
   if (state.failures.length > 0) await discardOutput(output)
   else if (!previous) await swapInOutput(output)
   else {
+    noteDiskChanges(run, previous)
     const outputs = writer.outputs()
     const removed: string[] = []
-    for (const path of previous.filePaths()) if (!outputs.has(path)) removed.push(path)
-    await applyToOutput(output, { written: writer.written(), removed })
+    for (const path of previous.disk.files.keys()) if (!outputs.has(path)) removed.push(path)
+    await applyToOutput(output, { written: writer.written(), removed, folders: previous.disk.dirs })
   }
   const { files, bytes, kept } = writer.stats()
   return {

@@ -162,41 +162,84 @@ function commitRank(path: string): number {
 }
 
 /**
+ * Folders of OUT as a commit uses them: each checked with lstat, from OUT down, to be a real folder
+ * (never a symbolic link), so that every write, unlink and rmdir stays inside OUT's real path even
+ * if something changed OUT since the build walked it. Where the new output needs a folder and finds
+ * a file or a link (nothing of the new output), that entry goes first.
+ */
+function createFolderGuard(outDir: string) {
+  const real = new Set<string>([outDir])
+  const inside = (dir: string): boolean => dir !== outDir && isInsideOrEqual(outDir, dir)
+  return {
+    /** True when `dir` is a real folder inside OUT (made, with its parents, when `make`). */
+    async check(dir: string, make: boolean): Promise<boolean> {
+      if (real.has(dir)) return true
+      if (!inside(dir) || !(await this.check(dirname(dir), make))) return false
+      const stats = await lstat(dir).catch(() => undefined)
+      if (stats?.isDirectory()) {
+        real.add(dir)
+        return true
+      }
+      if (!make) return false
+      if (stats) await unlink(dir)
+      await mkdir(dir)
+      real.add(dir)
+      return true
+    },
+    forget(dir: string): void {
+      real.delete(dir)
+    },
+  }
+}
+
+/**
  * Applies an incremental build to OUT in place: the files it wrote (staged in the temporary
  * folder) are renamed into OUT, content-hashed files first, pages next, the manifests last;
- * then the files of the previous output that this build no longer has are removed, with the
- * folders they leave empty. Files the build kept are not touched, so they keep their
- * modification times. The build store goes first and comes back last: should the commit be
- * cut short, the next build finds no store and starts from scratch instead of trusting it.
+ * then the files of the previous output that this build does not have are removed, and the folders
+ * left empty (`folders`: the previous output's, and those of removed files). Files the build kept
+ * are not touched, so they keep their modification times. The build store goes first and comes back
+ * last: should the commit be cut short, the next build finds no store and starts from scratch
+ * instead of trusting it. Every folder is checked on the way (createFolderGuard).
  */
 export async function applyToOutput(
   { outDir, tempDir }: OutputFolders,
-  changes: { written: readonly string[]; removed: readonly string[] },
+  changes: { written: readonly string[]; removed: readonly string[]; folders?: readonly string[] },
 ): Promise<void> {
+  const guard = createFolderGuard(outDir)
   const written = [...new Set(changes.written)].sort((a, b) => commitRank(a) - commitRank(b))
   // Any change changes the store (it holds every file's hash); nothing written and nothing removed: nothing to do.
   const storeWritten = written.includes(BUILD_STORE_FILE)
-  if (storeWritten) await unlink(resolveInside(outDir, BUILD_STORE_FILE)).catch(() => undefined)
-  const made = new Set<string>()
+  if (storeWritten) await removeFile(BUILD_STORE_FILE)
   for (const path of written) if (path !== BUILD_STORE_FILE) await moveIn(path)
   const emptied = new Set<string>()
   for (const path of changes.removed) {
-    const target = resolveInside(outDir, path)
-    await unlink(target).catch(() => undefined)
-    for (let dir = dirname(target); dir !== outDir && isInsideOrEqual(outDir, dir); dir = dirname(dir)) emptied.add(dir)
+    await removeFile(path)
+    for (let dir = dirname(path); dir !== '.'; dir = dirname(dir)) emptied.add(dir)
   }
+  for (const dir of changes.folders ?? []) emptied.add(dir)
   // deepest first; a folder that still holds something stays
-  for (const dir of [...emptied].sort((a, b) => b.length - a.length)) await rmdir(dir).catch(() => undefined)
+  for (const dir of [...emptied].sort((a, b) => b.length - a.length)) {
+    const target = resolveInside(outDir, dir)
+    if (!(await guard.check(target, false))) continue
+    await rmdir(target).then(
+      () => guard.forget(target),
+      () => undefined,
+    )
+  }
   if (storeWritten) await moveIn(BUILD_STORE_FILE)
   removeTree(tempDir)
 
+  async function removeFile(path: string): Promise<void> {
+    const target = resolveInside(outDir, path)
+    if (await guard.check(dirname(target), false)) await unlink(target).catch(() => undefined)
+  }
+
   async function moveIn(path: string): Promise<void> {
     const target = resolveInside(outDir, path)
-    const dir = dirname(target)
-    if (!made.has(dir)) {
-      await mkdir(dir, { recursive: true })
-      made.add(dir)
-    }
+    if (!(await guard.check(dirname(target), true)))
+      throw errors.writeOutside(path, 'a folder on its way is not a folder inside the output folder')
+    // a folder where the new output has a file holds nothing of the new output
+    if ((await lstat(target).catch(() => undefined))?.isDirectory()) removeTree(target)
     await rename(resolveInside(tempDir, path), target)
   }
 }

@@ -7,7 +7,6 @@
  * wrote it, or rendered again from the payload it kept.
  */
 
-import { readFile } from 'node:fs'
 import type { LimitFunction } from 'p-limit'
 import type { ApiClient } from '../api/client.js'
 import type { ResolvedSite } from '../config/types.js'
@@ -16,6 +15,7 @@ import { redirectPayload } from '../render/payload.js'
 import { checkRedirectTarget } from '../shared/redirect-target.js'
 import { getLocaleFromPath, toHtmlFile, toPayloadFile, toSiteUrl } from '../shared/url.js'
 import type { FoundLinks, LinkOrigin } from './crawl.js'
+import { readRegularFile } from './disk.js'
 import { fetchPage } from './fetch-page.js'
 import type { PageTable } from './page-table.js'
 import { renderRedirectHtml } from './redirect.js'
@@ -81,13 +81,6 @@ export async function buildPath(p: PagePipeline, path: string): Promise<FoundLin
       if (found) return found
       break
     }
-    case 'redirect': {
-      const { to, statusCode, locale } = source.redirect
-      return buildRedirect(p, { path, locale, redirectUrl: to, statusCode })
-    }
-    case 'not-found':
-      p.state.notFound.push({ path, status: source.status })
-      return undefined
   }
   // Nothing usable kept for this path: the API is asked, as in a full build.
   return fetchAndBuild(p, path)
@@ -107,12 +100,18 @@ async function renderKeptPage(
   p: PagePipeline,
   page: { path: string; locale: string },
 ): Promise<FoundLinks | undefined> {
-  // bytes, handed to the render worker without a copy (see render-pool.ts)
-  const payload = await new Promise<Uint8Array | undefined>((done) =>
-    readFile(resolveInside(p.outDir, toPayloadFile(page.path)), (error, bytes) => done(error ? undefined : bytes)),
-  )
-  if (!payload) return undefined
-  const job: PageJob = { path: page.path, locale: page.locale, payload, previous: previousFiles(p, page.path) }
+  // only a payload on disk as the previous build wrote it (else the API is asked); a regular file of OUT,
+  // read without following a link or blocking, and no larger than a page may be;
+  // its bytes go to the render worker without a copy (see render-pool.ts), where they are prepared again
+  if (p.writer.previousHash(toPayloadFile(page.path)) === undefined) return undefined
+  const read = await readRegularFile(resolveInside(p.outDir, toPayloadFile(page.path)), p.maxPageBytes)
+  if (read.type === 'refused') return undefined
+  const job: PageJob = {
+    path: page.path,
+    locale: page.locale,
+    payload: read.bytes,
+    previous: previousFiles(p, page.path),
+  }
   return renderJob(p, job, (output) => (output.type === 'page' ? finishPage(p, page.path, output) : undefined))
 }
 

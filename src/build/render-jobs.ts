@@ -91,13 +91,11 @@ const localeOf = (ctx: JobContext, locale: string): LocaleData => {
   return data
 }
 
-/** The prepared page a previous build's payload holds; undefined when it holds none. */
-function readKeptPage(payload: Uint8Array): PageData | undefined {
+/** The page data a previous build's payload holds, as it was read from disk (untrusted); undefined when it holds none. */
+function readKeptPage(payload: Uint8Array): unknown {
   try {
     const body = JSON.parse(decodeBody(payload)) as unknown
-    return isRecord(body) && isRecord(body.page) && typeof body.page.id === 'number'
-      ? (body.page as unknown as PageData)
-      : undefined
+    return isRecord(body) && isRecord(body.page) ? body.page : undefined
   } catch {
     return undefined
   }
@@ -110,9 +108,11 @@ function readKeptPage(payload: Uint8Array): PageData | undefined {
 export function runPageJob(ctx: JobContext, job: PageJob): PageOutput {
   const started = performance.now()
   const renderMs = () => performance.now() - started
+  let raw: unknown
   if ('payload' in job) {
-    const page = readKeptPage(job.payload)
-    if (!page)
+    // a kept payload is a file of OUT: prepared and sanitised again, exactly as an API answer is
+    raw = readKeptPage(job.payload)
+    if (raw === undefined)
       return {
         type: 'failed',
         kind: 'RENDER_FAILED',
@@ -120,17 +120,20 @@ export function runPageJob(ctx: JobContext, job: PageJob): PageOutput {
         reason: 'the previous build kept no page data here',
         renderMs: renderMs(),
       }
-    return renderPage(ctx, { job, page, problems: [], renderMs })
-  }
-  let raw: unknown
-  try {
-    const result = readPageAnswer(job.answer)
-    if (result.type === 'redirect')
-      return { type: 'redirect', redirectUrl: result.redirectUrl, statusCode: result.statusCode, renderMs: renderMs() }
-    raw = result.data
-  } catch (error) {
-    return { type: 'failed', ...toApiFailure(error), renderMs: renderMs() }
-  }
+  } else
+    try {
+      const result = readPageAnswer(job.answer)
+      if (result.type === 'redirect')
+        return {
+          type: 'redirect',
+          redirectUrl: result.redirectUrl,
+          statusCode: result.statusCode,
+          renderMs: renderMs(),
+        }
+      raw = result.data
+    } catch (error) {
+      return { type: 'failed', ...toApiFailure(error), renderMs: renderMs() }
+    }
   let prepared: ReturnType<PageRenderer['preparePage']>
   try {
     prepared = ctx.renderer.preparePage(raw)

@@ -8,23 +8,22 @@
  *   a linked page's title), and every path the previous build did not have;
  * - `render`: rendered again from the data it kept (its `_payload.json`), with no API request,
  *   when its locale's initial data or the client code changed;
- * - `keep`: its files stay as they are;
- * - `redirect` / `not-found`: as the previous build found it.
+ * - `keep`: its files stay as they are.
+ *
+ * A path whose previous answer was a redirect or a 404 is asked again: a stored answer is evidence
+ * of what the API said, never an answer (the state is read from disk, and disk is untrusted).
  *
  * So the result is what a full build over the same API state writes, byte for byte.
  */
 import { normalizePagePath } from '../shared/url.js'
 import type { PageTable } from './page-table.js'
 import type { PreviousOutput } from './previous.js'
-import type { StoredRedirect } from './store.js'
 
 export type PathSource =
   | { type: 'fetch' }
   /** Its row is copied from the previous build's pages as it is (PageTable.copyFrom). */
   | { type: 'keep'; from: PageTable }
   | { type: 'render'; locale: string }
-  | { type: 'redirect'; redirect: StoredRedirect }
-  | { type: 'not-found'; status: number }
 
 /** What `--only` names: page uids (as TYPO3's page events send them) and normalised paths. */
 export interface OnlyTargets {
@@ -93,7 +92,6 @@ export function createReusePlan(input: {
   const targetIds = new Set([...targets].map((path) => pages.pool.id(path)))
   const dependents = new Set<string>()
   for (const path of pages.paths()) if (!targets.has(path) && pages.linksToAny(path, targetIds)) dependents.add(path)
-  const notFound = new Map(previous.store.notFound.map((n) => [n.path, n.status]))
   return {
     targets,
     dependents,
@@ -101,12 +99,8 @@ export function createReusePlan(input: {
     decide(path) {
       if (targets.has(path) || dependents.has(path)) return { type: 'fetch' }
       const locale = pages.localeOf(path)
-      if (locale !== undefined)
-        return clientChanged || changedLocales.has(locale) ? { type: 'render', locale } : { type: 'keep', from: pages }
-      const redirect = previous.redirects.get(path)
-      if (redirect?.kind === 'api') return { type: 'redirect', redirect }
-      const status = notFound.get(path)
-      return status === undefined ? { type: 'fetch' } : { type: 'not-found', status }
+      if (locale === undefined) return { type: 'fetch' }
+      return clientChanged || changedLocales.has(locale) ? { type: 'render', locale } : { type: 'keep', from: pages }
     },
   }
 }

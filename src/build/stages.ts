@@ -10,7 +10,7 @@ import { prepareInitialData } from '../render/prepare.js'
 import { loadRenderer } from '../render/renderer.js'
 import { toPublicSiteInfo } from '../render/site-info.js'
 import { REDIRECTS_FILE, ROBOTS_FILE, SITEMAP_FILE } from '../shared/layout.js'
-import { localeHome } from '../shared/url.js'
+import { localeHome, pathSegments } from '../shared/url.js'
 import { createCrawler } from './crawl.js'
 import { discoverFromInitialData } from './discover.js'
 import { fetchInitialData, languageNotes, prepareLocaleData } from './initial-data.js'
@@ -237,9 +237,16 @@ export async function writeSlugRedirects(
     pages: run.state.pages.identities(),
     apiRedirects: run.state.redirects.map((r) => r.from),
   })
-  for (const { from, to, locale } of plan.redirects)
+  const outputs = pipeline.writer.outputs()
+  const redirects: SlugChange[] = []
+  for (const redirect of plan.redirects) {
+    const { from, to, locale } = redirect
+    // a stored old path that is (or lies under) a file this build wrote, a public one say, is dropped
+    if (pathSegments(from).some((_, i, all) => outputs.has(all.slice(0, i + 1).join('/')))) continue
     await buildRedirect(pipeline, { path: from, locale, redirectUrl: to, statusCode: SLUG_REDIRECT_STATUS })
-  return plan
+    redirects.push(redirect)
+  }
+  return { redirects, changes: plan.changes.filter((change) => redirects.includes(change)) }
 }
 
 /** `404.html` of every locale. */
@@ -282,9 +289,11 @@ export async function writeSiteFiles(
     state.notes.push(
       'baseUrl is not set: sitemap.xml and robots.txt use root-relative URLs (set baseUrl for absolute ones)',
     )
-  const kept = previous && state.pages.sameFacts(previous.pages) ? sitemapFilesOf(previous.hashOf) : undefined
-  // a `sitemap-1.xml` of public/ (written above) is not taken for a part of the previous sitemap
-  if (kept?.every((path) => !writer.outputs().has(path))) for (const path of kept) writer.keep(path)
+  const kept = previous && state.pages.sameFacts(previous.pages) ? sitemapFilesOf(previous.recordedHashOf) : undefined
+  // kept only whole, and only as written: a part changed on disk means every part is written again; a
+  // `sitemap-1.xml` of public/ (written above) is not taken for a part of the previous sitemap
+  const keepable = (path: string) => !writer.outputs().has(path) && previous?.hashOf(path) !== undefined
+  if (kept?.every(keepable)) for (const path of kept) writer.keep(path)
   else
     for (const file of planSitemaps(state.pages.facts(), site.baseUrl)) await writer.writeParts(file.path, file.parts())
   await writer.write(ROBOTS_FILE, renderRobots(site.baseUrl, await own(ROBOTS_FILE)))

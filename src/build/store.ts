@@ -15,11 +15,13 @@
  */
 import { createHash } from 'node:crypto'
 import type { ResolvedSite } from '../config/types.js'
+import { toHtmlFile, toPayloadFile } from '../shared/url.js'
 import { compareStrings, isRecord } from '../shared/values.js'
 import { type PageRow, PageTable, StringPool } from './page-table.js'
+import { isStoredFilePath, isStoredHead, isStoredPagePath, isString, type StoreCheckOptions } from './store-checks.js'
 
 /** The store's format; a store of another format is not read (the build starts from scratch). */
-export const STORE_FORMAT = 2
+export const STORE_FORMAT = 3
 
 /** A redirect the next build must know about: the API's (a redirect record at a crawled path) or a slug change's. */
 export interface StoredRedirect {
@@ -88,14 +90,30 @@ type PageLine = [
 const digest = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16)
 
 /**
+ * The API URL without what may be a secret: no user or password, and of its query only the names.
+ * Example: 'https://u:pw@cms.example/api?token=x' -> 'https://cms.example/api?token'.
+ */
+function publicApiUrl(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl)
+    const names = [...new Set(url.searchParams.keys())].sort()
+    return `${url.origin}${url.pathname}${names.length ? `?${names.join('&')}` : ''}`
+  } catch {
+    return ''
+  }
+}
+
+/**
  * A digest of the options that shape what a build outputs: every resolved option but where the
- * output goes, how fast it is built and request limits. The API URL and headers count (another
- * API is other content) but appear only inside the digest.
+ * output goes, how fast it is built and request limits. The digest is published with the build
+ * state and is not salted, so it covers no secret: the API URL without user, password and query
+ * values, and the names of the API headers, never their values (a changed token is the same API).
  */
 export function configDigest(site: ResolvedSite): string {
   const { build: _build, api, ...rest } = site
-  const { timeoutMs: _timeout, maxResponseBytes: _max, ...apiRest } = api
-  return digest(JSON.stringify({ ...rest, api: apiRest }))
+  const { timeoutMs: _timeout, maxResponseBytes: _max, baseUrl, headers, ...apiRest } = api
+  const publicApi = { ...apiRest, baseUrl: publicApiUrl(baseUrl), headers: Object.keys(headers).sort() }
+  return digest(JSON.stringify({ ...rest, api: publicApi }))
 }
 
 /** The engine's identity in the store: its version plus a digest of its own code (see currentEngine in previous.ts). */
@@ -160,41 +178,6 @@ export function* renderStoreParts(store: BuildStore): Iterable<string> {
 /** The store as one string (small sites, tests). */
 export const renderStore = (store: BuildStore): string => [...renderStoreParts(store)].join('')
 
-const isString = (v: unknown): v is string => typeof v === 'string'
-const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString)
-const isCount = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0
-
-const isRedirect = (v: unknown): v is StoredRedirect =>
-  isRecord(v) &&
-  isString(v.from) &&
-  isString(v.to) &&
-  typeof v.statusCode === 'number' &&
-  isString(v.locale) &&
-  (v.kind === 'api' || v.kind === 'slug') &&
-  (v.uid === undefined || typeof v.uid === 'number')
-
-function isFirstLine(v: Record<string, unknown>): boolean {
-  return (
-    isString(v.engine) &&
-    isString(v.config) &&
-    isString(v.id) &&
-    isString(v.clientVersion) &&
-    isRecord(v.locales) &&
-    Object.values(v.locales).every((l) => isRecord(l) && isString(l.initialDataUrl)) &&
-    Array.isArray(v.redirects) &&
-    v.redirects.every(isRedirect) &&
-    Array.isArray(v.notFound) &&
-    v.notFound.every((n) => isRecord(n) && isString(n.path) && typeof n.status === 'number') &&
-    Array.isArray(v.builds) &&
-    v.builds.every((b) => isRecord(b) && isString(b.id) && isString(b.clientVersion) && isStringList(b.files)) &&
-    isRecord(v.files) &&
-    Object.values(v.files).every(isString) &&
-    isCount(v.paths) &&
-    isCount(v.pages) &&
-    v.pages <= v.paths
-  )
-}
-
 /** The pool id of path line `i`, or undefined for no such line. */
 const idOf = (i: unknown, ids: Int32Array): number | undefined =>
   Number.isInteger(i) && (i as number) >= 0 && (i as number) < ids.length ? ids[i as number] : undefined
@@ -210,46 +193,64 @@ function idsOf(list: unknown, ids: Int32Array): number[] | undefined {
   return out
 }
 
+/** A content hash as hashContents writes it (16 hex digits), or '' for a file a page has not. */
+const isFileHash = (v: unknown): v is string => isString(v) && /^(?:[0-9a-f]{16})?$/.test(v)
+
+const isStoredUrl = (v: unknown): v is string =>
+  isString(v) && v.length <= 4096 && !/[\s\u0000-\u001f\u007f-\u009f]/u.test(v)
+
+/** A recorded hash, or '' for a file the disk does not have (the build writes it again). */
+type VerifyFile = (path: string, hash: string) => string
+
 /** A page line as pool ids; undefined when it is damaged. `ids[i]` is the pool id of path line `i`. */
-function toRow(value: unknown, path: number, ids: Int32Array, pool: StringPool): PageRow | undefined {
+function toRow(
+  value: unknown,
+  path: number,
+  context: { ids: Int32Array; pool: StringPool; verify: VerifyFile; check: StoreCheckOptions },
+): PageRow | undefined {
+  const { ids, pool, verify, check } = context
   if (!Array.isArray(value) || value.length !== 9) return undefined
   const [locale, uid, noIndex, alternates, nav, content, html, payload, canonical] = value as unknown[]
   const links = { nav: idsOf(nav, ids), content: idsOf(content, ids) }
-  if (!isString(locale) || !(uid === null || typeof uid === 'number') || (noIndex !== 0 && noIndex !== 1))
+  if (!check.locales.includes(locale as string) || (noIndex !== 0 && noIndex !== 1)) return undefined
+  if (!(uid === null || (Number.isSafeInteger(uid) && (uid as number) > 0))) return undefined
+  if (!links.nav || !links.content || !isFileHash(html) || !isFileHash(payload) || !Array.isArray(alternates))
     return undefined
-  if (!links.nav || !links.content || !isString(html) || !isString(payload) || !Array.isArray(alternates))
-    return undefined
-  if (!(canonical === null || isString(canonical))) return undefined
+  if (!(canonical === null || isStoredUrl(canonical))) return undefined
   const pairs: Array<readonly [number, number]> = []
   for (const a of alternates) {
-    const id = Array.isArray(a) && a.length === 2 && isString(a[0]) ? idOf(a[1], ids) : undefined
+    const id = Array.isArray(a) && a.length === 2 && isString(a[0]) && a[0].length <= 35 ? idOf(a[1], ids) : undefined
     if (id === undefined) return undefined
     pairs.push([pool.id(a[0]), id])
   }
+  const pagePath = pool.at(path)
   return {
     path,
-    locale: pool.id(locale),
-    uid: uid === null ? undefined : uid,
+    locale: pool.id(locale as string),
+    uid: uid === null ? undefined : (uid as number),
     noIndex: noIndex === 1,
     alternates: pairs,
     nav: links.nav,
     content: links.content,
-    files: [html, payload],
+    files: [verify(toHtmlFile(pagePath), html), verify(toPayloadFile(pagePath), payload)],
     canonical: canonical === null ? undefined : canonical,
   }
 }
 
+/** A line longer than its limit: the state is refused before the line is decoded. */
+class LineTooLong extends Error {}
+
 /**
  * Reads `text` (a string, or UTF-8 bytes as read from disk) from the start: each call takes the next
- * `count` lines as one string (joined by newlines), or undefined when fewer are left. Nothing is split
- * all at once.
+ * `count` lines as one string (joined by newlines), or undefined when fewer are left; throws
+ * LineTooLong when they take more than `count * maxLineBytes`. Nothing is split all at once.
  */
-function lineReader(text: string | Uint8Array): (count?: number) => string | undefined {
+function lineReader(text: string | Uint8Array): (count: number, maxLineBytes: number) => string | undefined {
   const bytes = typeof text === 'string' ? undefined : Buffer.from(text.buffer, text.byteOffset, text.byteLength)
   const length = bytes ? bytes.length : (text as string).length
   const newlineAt = (from: number): number => (bytes ? bytes.indexOf(10, from) : (text as string).indexOf('\n', from))
   let start = 0
-  return (count = 1) => {
+  return (count, maxLineBytes) => {
     let at = start
     let end = start
     for (let n = 0; n < count; n++) {
@@ -258,6 +259,7 @@ function lineReader(text: string | Uint8Array): (count?: number) => string | und
       end = newline === -1 ? length : newline
       at = end + 1
     }
+    if (end - start > count * maxLineBytes) throw new LineTooLong()
     const lines = bytes ? bytes.toString('utf8', start, end) : (text as string).slice(start, end)
     start = at
     return lines
@@ -275,58 +277,101 @@ const parseLine = (line: string | undefined): unknown => {
 
 /** Lines are parsed this many at a time: one JSON.parse per batch, not per line. */
 const LINES_PER_BATCH = 500
+/** Longest path line (a JSON string of a path of at most MAX_PATH_LENGTH characters, escaped). */
+const MAX_PATH_LINE_BYTES = 64 * 1024
+/** Longest page line: a page's links are path indexes, thousands of them at most. */
+const MAX_PAGE_LINE_BYTES = 4 * 1024 * 1024
 
 /**
  * The values of the next `count` lines (one JSON value each), read in batches: `count` values,
  * or undefined when a line is missing or is not one JSON value.
  */
-function* parseLines(next: (count: number) => string | undefined, count: number): Iterable<unknown[] | undefined> {
+function* parseLines(
+  next: (count: number, maxLineBytes: number) => string | undefined,
+  count: number,
+  maxLineBytes: number,
+): Iterable<unknown[] | undefined> {
   for (let done = 0; done < count; done += LINES_PER_BATCH) {
     const size = Math.min(LINES_PER_BATCH, count - done)
-    const text = next(size)
+    const text = next(size, maxLineBytes)
     // a line is one JSON value: a missing line, an empty one or one of two values fails the batch
     const values = text === undefined ? undefined : parseLine(`[${text.replaceAll('\n', ',')}]`)
     yield Array.isArray(values) && values.length === size ? values : undefined
   }
 }
 
+export interface ParseStoreOptions extends StoreCheckOptions {
+  /** The build's one string per path (see BuildRun.pool). */
+  pool?: StringPool
+  /** Most paths (pages, redirects, broken links) a state may name: `build.maxPages`. */
+  maxPaths: number
+  /**
+   * The output's regular files as they are on disk (see scanOutput). A file the state lists that is not
+   * among them has its hash dropped, so the build writes it again. Without it every recorded hash is taken.
+   */
+  disk?: ReadonlyMap<string, unknown>
+}
+
+/** A parsed store, and the files it lists that are not on disk. */
+export type ParsedStore = { store: BuildStore; missing: string[] } | { reason: string }
+
 /**
- * Reads store text (or its UTF-8 bytes): the store, or why it cannot be used. Every field is checked, so a damaged
- * or foreign file is refused as a whole, never half-used. Read line by line into a page table
- * whose paths are `pool`'s strings: the text's parse tree is never whole in memory.
+ * Reads store text (or its UTF-8 bytes): the store, or why it cannot be used. Every field and entry is
+ * checked (store-checks.ts), so a damaged, hostile or foreign file is refused as a whole, never
+ * half-used. Read line by line into a page table whose paths are `pool`'s strings: the text's parse
+ * tree is never whole in memory, and counts are checked before anything is allocated for them.
  */
-export function parseStore(
-  text: string | Uint8Array,
-  pool: StringPool = new StringPool(),
-): { store: BuildStore } | { reason: string } {
+export function parseStore(text: string | Uint8Array, options: ParseStoreOptions): ParsedStore {
+  try {
+    return readStore(text, options)
+  } catch (error) {
+    if (error instanceof LineTooLong) return { reason: 'its build state has a line longer than a state ever writes' }
+    throw error
+  }
+}
+
+function readStore(text: string | Uint8Array, options: ParseStoreOptions): ParsedStore {
+  const { pool = new StringPool(), disk } = options
   const next = lineReader(text)
-  const first = parseLine(next())
+  const first = parseLine(next(1, text.length))
   if (!isRecord(first)) return { reason: 'its build state does not start with a JSON object' }
   if (first.format !== STORE_FORMAT)
     return { reason: `its build state has format ${JSON.stringify(first.format)}, this site reads ${STORE_FORMAT}` }
   const damaged = { reason: 'its build state is damaged (a line is missing, not JSON, or of the wrong shape)' }
-  if (!isFirstLine(first)) return damaged
-  const { paths: pathCount, pages: pageCount, files, ...head } = first as unknown as FirstLine
+  if (!isStoredHead(first, options)) return { reason: 'its build state has a bad entry (a path, redirect or count)' }
+  const { paths: pathCount, pages: pageCount, files: fileHashes, ...head } = first as unknown as FirstLine
+  const missing: string[] = []
+  const verify: VerifyFile = (path, hash) => {
+    if (!hash || !disk || disk.has(path)) return hash
+    missing.push(path)
+    return ''
+  }
+  const files = new Map<string, string>()
+  for (const [path, hash] of Object.entries(fileHashes)) {
+    if (!isStoredFilePath(path) || !isFileHash(hash) || !hash) return { reason: 'its build state has a bad file entry' }
+    if (verify(path, hash)) files.set(path, hash)
+  }
   const ids = new Int32Array(pathCount)
   let line = 0
-  for (const values of parseLines(next, pathCount)) {
+  for (const values of parseLines(next, pathCount, MAX_PATH_LINE_BYTES)) {
     if (!values) return damaged
     for (const path of values) {
-      if (!isString(path)) return damaged
+      if (!isStoredPagePath(path, options)) return { reason: 'its build state has a bad page path' }
       ids[line++] = pool.id(path)
     }
   }
   const pages = new PageTable(pool)
+  const context = { ids, pool, verify, check: options }
   line = 0
-  for (const values of parseLines(next, pageCount)) {
+  for (const values of parseLines(next, pageCount, MAX_PAGE_LINE_BYTES)) {
     if (!values) return damaged
     for (const value of values) {
-      const row = toRow(value, ids[line++]!, ids, pool)
+      const row = toRow(value, ids[line++]!, context)
       if (!row || pages.has(pool.at(row.path))) return damaged
       pages.addRow(row)
     }
   }
-  const rest = next()
-  if (rest !== undefined && (rest !== '' || next() !== undefined)) return damaged
-  return { store: { ...head, pages, files: new Map(Object.entries(files)) } }
+  const rest = next(1, MAX_PATH_LINE_BYTES)
+  if (rest !== undefined && (rest !== '' || next(1, MAX_PATH_LINE_BYTES) !== undefined)) return damaged
+  return { store: { ...head, pages, files }, missing }
 }

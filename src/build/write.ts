@@ -10,7 +10,7 @@ import { copyFile, open, rm } from 'node:fs/promises'
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import xxhash from 'xxhash-wasm'
-import { SiteError } from '../errors.js'
+import { errors } from '../errors.js'
 
 export interface FileWriter {
   /** Absolute root folder every path is resolved against. */
@@ -42,12 +42,15 @@ export interface FileWriter {
   written(): readonly string[]
 }
 
+/** The previous output's files, as far as they are on disk as its build wrote them (see previous.ts). */
+export interface PreviousFiles {
+  /** The content hash of a file of the previous output; undefined for one it has not, or not as its build wrote it. */
+  hashOf(path: string): string | undefined
+}
+
 export interface FileWriterOptions {
-  /**
-   * The content hash of a file of the previous output, undefined for one it has not. A file whose new
-   * contents hash the same is not written but kept; without it every file is written.
-   */
-  previous?: (path: string) => string | undefined
+  /** A file whose new contents hash as the previous output's does is not written but kept; without it every file is written. */
+  previous?: PreviousFiles
 }
 
 /** Bytes a file's contents take on disk (UTF-8 for text). */
@@ -92,10 +95,7 @@ function isResolvedRoot(root: string): boolean {
  * Example: ('/out', 'pl/o-nas/index.html') -> '/out/pl/o-nas/index.html'; ('/out', '../x') throws.
  */
 export function resolveInside(root: string, path: string): string {
-  const refuse = (why: string) =>
-    new SiteError('WRITE_OUTSIDE_OUT_DIR', `Refused to write ${JSON.stringify(path.slice(0, 200))}: ${why}`, {
-      hint: 'Paths from the API are normalised before they reach the writer; this is a bug or a hostile path.',
-    })
+  const refuse = (why: string) => errors.writeOutside(typeof path === 'string' ? path : '', why)
   if (typeof path !== 'string' || path === '') throw refuse('empty path')
   if (path.length > MAX_RELATIVE_PATH_LENGTH) throw refuse('path too long')
   if (path.includes('\0')) throw refuse('NUL character')
@@ -151,7 +151,7 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
 
   /** True, and the file kept, when the previous output has these very bytes. */
   const keptAs = (path: string, target: string, contentHash: string): boolean => {
-    if (previous?.(path) !== contentHash) return false
+    if (previous?.hashOf(path) !== contentHash) return false
     keepFile(path, target, contentHash)
     return true
   }
@@ -226,12 +226,14 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
     },
     keep(path, hash) {
       const target = resolveInside(base, path)
-      const contentHash = previous ? (hash ?? previous(path)) : undefined
+      // only a file that is on disk as the previous build wrote it can stay
+      const onDisk = previous?.hashOf(path)
+      const contentHash = onDisk === undefined ? undefined : (hash ?? onDisk)
       if (contentHash === undefined) return false
       keepFile(path, target, contentHash)
       return true
     },
-    previousHash: (path) => previous?.(path),
+    previousHash: (path) => previous?.hashOf(path),
     stats: () => ({ files: written.size, bytes, kept: outputs.size - written.size }),
     outputs: () => outputs,
     written: () => [...written.keys()],

@@ -20,6 +20,7 @@ import {
   diffTrees,
   type EditableDemo,
   editFile,
+  LOCALES,
   makeConfig,
   REPO_ROOT,
   readFileIdentities,
@@ -183,7 +184,10 @@ describe('the build state in OUT', () => {
       expect(bytes.includes(secret), path).toBe(false)
       if (path.startsWith('_site/builds/')) expect(bytes.includes(host), path).toBe(false)
     }
-    const parsed = parseStore(await readFile(join(other, BUILD_STORE_FILE), 'utf8'))
+    const parsed = parseStore(await readFile(join(other, BUILD_STORE_FILE), 'utf8'), {
+      locales: [...LOCALES],
+      maxPaths: 10_000,
+    })
     if (!('store' in parsed)) throw new Error(parsed.reason)
     expect([...parsed.store.pages]).toContainEqual(expect.objectContaining({ path: '/pl/o-nas', locale: 'pl', uid: 2 }))
   })

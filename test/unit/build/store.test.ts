@@ -9,7 +9,18 @@ import {
   renderStoreParts,
   STORE_FORMAT,
 } from '../../../src/build/store.js'
+import { hashContents } from '../../../src/build/write.js'
 import { resolveSiteOptions } from '../../../src/config/resolve.js'
+
+/** Content hashes as a build records them (16 hex digits). */
+const HASH = {
+  h: hashContents('h'),
+  p: hashContents('p'),
+  hb: hashContents('hb'),
+  pb: hashContents('pb'),
+  n: hashContents('n'),
+  s: hashContents('s'),
+}
 
 const store: BuildStore = {
   format: STORE_FORMAT,
@@ -27,7 +38,7 @@ const store: BuildStore = {
       alternates: [{ hreflang: 'pl-PL', path: '/pl/b' }],
       canonical: 'https://other.example/b',
       links: { nav: ['/'], content: ['/gone'] },
-      files: ['hb', 'pb'],
+      files: [HASH.hb, HASH.pb],
     },
     {
       path: '/',
@@ -36,40 +47,43 @@ const store: BuildStore = {
       noIndex: false,
       alternates: [],
       links: { nav: [], content: ['/b'] },
-      files: ['h', 'p'],
+      files: [HASH.h, HASH.p],
     },
   ]),
   redirects: [{ from: '/old', to: '/b', statusCode: 301, locale: 'en', kind: 'slug', uid: 2 }],
   notFound: [{ path: '/gone', status: 404 }],
   builds: [{ id: 'b1', clientVersion: 'v1', files: ['_site/assets/entry-1.js'] }],
   files: new Map([
-    ['sitemap.xml', 's'],
-    ['404.html', 'n'],
+    ['sitemap.xml', HASH.s],
+    ['404.html', HASH.n],
   ]),
 }
 
-describe('build store (issue 12)', () => {
+/** The site that reads the stores of these tests. */
+const READER = { locales: ['en', 'pl'], maxPaths: 10_000 }
+
+describe('build store', () => {
   it('renders sorted, compact JSON Lines that read back as they were', () => {
     const text = renderStore(store)
     const lines = text.split('\n')
     expect(lines.at(-1)).toBe('')
     const [first, ...rest] = lines.slice(0, -1).map((line) => JSON.parse(line))
     expect(first).toMatchObject({ format: STORE_FORMAT, id: 'b1', paths: 4, pages: 2 })
-    expect(first.files).toEqual({ '404.html': 'n', 'sitemap.xml': 's' })
+    expect(first.files).toEqual({ '404.html': HASH.n, 'sitemap.xml': HASH.s })
     expect(rest).toEqual([
       '/',
       '/b',
       '/pl/b',
       '/gone',
-      ['en', 1, 0, [], [], [1], 'h', 'p', null],
-      ['en', 2, 1, [['pl-PL', 2]], [0], [3], 'hb', 'pb', 'https://other.example/b'],
+      ['en', 1, 0, [], [], [1], HASH.h, HASH.p, null],
+      ['en', 2, 1, [['pl-PL', 2]], [0], [3], HASH.hb, HASH.pb, 'https://other.example/b'],
     ])
-    const parsed = parseStore(text)
+    const parsed = parseStore(text, READER)
     if (!('store' in parsed)) throw new Error(parsed.reason)
     expect([...parsed.store.pages]).toEqual([...store.pages].reverse())
     expect([...parsed.store.files]).toEqual([
-      ['404.html', 'n'],
-      ['sitemap.xml', 's'],
+      ['404.html', HASH.n],
+      ['sitemap.xml', HASH.s],
     ])
     expect(renderStore({ ...store, pages: PageTable.of([...store.pages].reverse()) })).toBe(text)
   })
@@ -82,30 +96,30 @@ describe('build store (issue 12)', () => {
       noIndex: false,
       alternates: [{ hreflang: 'en-US', path: `/p${i}` }],
       links: { nav: ['/p0'], content: [`/p${(i + 1) % 1200}`, '/elsewhere'] },
-      files: [`h${i}`, `p${i}`] as [string, string],
+      files: [hashContents(`h${i}`), hashContents(`p${i}`)] as [string, string],
     }))
     const big = { ...store, pages: PageTable.of(pages) }
     expect([...renderStoreParts(big)].length).toBeGreaterThan(3)
     const pool = new StringPool()
     const shared = pool.intern('/p7')
-    const parsed = parseStore(renderStore(big), pool)
+    const parsed = parseStore(renderStore(big), { ...READER, pool })
     if (!('store' in parsed)) throw new Error(parsed.reason)
     expect(parsed.store.pages.size).toBe(1200)
     expect(parsed.store.pages.get('/p7')).toEqual(pages[7])
     expect(parsed.store.pages.get('/p6')!.links.content[0]).toBe(shared)
-    expect(parsed.store.pages.fileHash('/p1199', 1)).toBe('p1199')
+    expect(parsed.store.pages.fileHash('/p1199', 1)).toBe(hashContents('p1199'))
     // as previous.ts reads it: the file's bytes, line by line
-    const fromBytes = parseStore(Buffer.from(renderStore(big)))
+    const fromBytes = parseStore(Buffer.from(renderStore(big)), READER)
     if (!('store' in fromBytes)) throw new Error(fromBytes.reason)
     expect([...fromBytes.store.pages]).toEqual([...pages].sort((a, b) => (a.path < b.path ? -1 : 1)))
     // lines are parsed in batches: a damaged line far into the file refuses the whole store as well
-    expect(parseStore(renderStore(big).replace('"p1100"', '1100'))).toEqual({
+    expect(parseStore(renderStore(big).replace(`"${hashContents('p1100')}"`, '1100'), READER)).toEqual({
       reason: expect.stringContaining('damaged'),
     })
   })
 
   it('shares one string per path among the links that read back', () => {
-    const parsed = parseStore(renderStore(store))
+    const parsed = parseStore(renderStore(store), READER)
     if (!('store' in parsed)) throw new Error(parsed.reason)
     const [home, b] = parsed.store.pages
     expect(b!.links.nav[0]).toBe(home!.path)
@@ -113,19 +127,71 @@ describe('build store (issue 12)', () => {
 
   it.each([
     ['not JSON', '{"format":', 'does not start with a JSON object'],
-    ['another format', renderStore(store).replace('"format":2', '"format":1'), 'format 1'],
+    ['another format', renderStore(store).replace(`"format":${STORE_FORMAT}`, '"format":1'), 'format 1'],
     ['a missing page line', renderStore(store).replace(/\n\["en",2.*\n$/, '\n'), 'damaged'],
     ['a line too many', `${renderStore(store)}"/x"\n`, 'damaged'],
     ['two values on one line', renderStore(store).replace('\n"/b"\n', ',"/b"\n'), 'damaged'],
     ['an empty line', renderStore(store).replace('\n"/b"\n', '\n\n"/b"\n'), 'damaged'],
     ['a page twice', renderStore(store).replace('\n"/b"\n', '\n"/"\n'), 'damaged'],
     ['a damaged page', renderStore(store).replace('["en",1,0', '["en","1",0'), 'damaged'],
-    ['a link out of range', renderStore(store).replace('[1],"h"', '[9],"h"'), 'damaged'],
-    ['damaged files', renderStore(store).replace('"404.html":"n"', '"404.html":1'), 'damaged'],
-    ['a foreign redirect kind', renderStore(store).replace('"kind":"slug"', '"kind":"x"'), 'damaged'],
+    ['a page of a locale the site has not', renderStore(store).replace('["en",1,0', '["fr",1,0'), 'damaged'],
+    ['a link out of range', renderStore(store).replace(`[1],"${HASH.h}"`, `[9],"${HASH.h}"`), 'damaged'],
+    ['damaged files', renderStore(store).replace(`"404.html":"${HASH.n}"`, '"404.html":1'), 'bad file entry'],
+    ['a hash that is no hash', renderStore(store).replace(`"${HASH.h}"`, '"../x"'), 'damaged'],
+    ['a foreign redirect kind', renderStore(store).replace('"kind":"slug"', '"kind":"x"'), 'bad entry'],
+    // hostile entries: each would make a build write or delete where it must not, or publish a rule it never wrote
+    [
+      'a redirect source with a newline',
+      renderStore(store).replace('"from":"/old"', '"from":"/old\\n/* https://evil.example/:splat 302"'),
+      'bad entry',
+    ],
+    [
+      'a redirect target with a space',
+      renderStore(store).replace('"to":"/b"', '"to":"/b https://evil.example"'),
+      'bad entry',
+    ],
+    ['a redirect that proxies (200)', renderStore(store).replace('"statusCode":301', '"statusCode":200'), 'bad entry'],
+    ['a redirect at /robots.txt', renderStore(store).replace('"from":"/old"', '"from":"/robots.txt"'), 'bad entry'],
+    [
+      'a redirect at the manifest',
+      renderStore(store).replace('"from":"/old"', '"from":"/_site/builds/latest.json"'),
+      'bad entry',
+    ],
+    ['a redirect to javascript:', renderStore(store).replace('"to":"/b"', '"to":"javascript:alert(1)"'), 'bad entry'],
+    ['a page path with ..', renderStore(store).replace('\n"/b"\n', '\n"/../b"\n'), 'bad page path'],
+    ['a page path with NUL', renderStore(store).replace('\n"/b"\n', '\n"/b\\u0000"\n'), 'bad page path'],
+    ['a page at a reserved name', renderStore(store).replace('\n"/b"\n', '\n"/b/index.html"\n'), 'bad page path'],
+    ['an absolute file path', renderStore(store).replace('"404.html":', '"/etc/passwd":'), 'bad file entry'],
+    ['a file path with ..', renderStore(store).replace('"404.html":', '"../outside":'), 'bad file entry'],
+    [
+      'a kept build file outside the assets',
+      renderStore(store).replace('"_site/assets/entry-1.js"', '"../x.js"'),
+      'bad entry',
+    ],
+    ['more paths than a build may crawl', renderStore(store).replace('"paths":4', '"paths":10001'), 'bad entry'],
   ])('refuses %s as a whole', (_, text, reason) => {
-    const parsed = parseStore(text)
+    const parsed = parseStore(text, READER)
     expect(parsed).toEqual({ reason: expect.stringContaining(reason) })
+  })
+
+  it('checks counts before it allocates for them, and refuses an over-long line before decoding it', () => {
+    const huge = renderStore(store).replace('"paths":4', '"paths":2000000000')
+    expect(parseStore(huge, READER)).toEqual({ reason: expect.stringContaining('bad entry') })
+    const [first, ...rest] = renderStore(store).split('\n')
+    const long = [first, `"/${'a'.repeat(300 * 1024)}"`, ...rest.slice(1)].join('\n')
+    expect(parseStore(long, READER)).toEqual({ reason: expect.stringContaining('longer than a state ever writes') })
+  })
+
+  it('drops the recorded hash of a file the disk does not have, and lists it: the build writes it again', () => {
+    const disk = new Set(['sitemap.xml', 'index.html', 'b/_payload.json'])
+    const parsed = parseStore(renderStore(store), { ...READER, disk: new Map([...disk].map((p) => [p, 1])) })
+    if (!('store' in parsed)) throw new Error(parsed.reason)
+    expect(parsed.missing.sort()).toEqual(['404.html', '_payload.json', 'b/index.html'])
+    expect([...parsed.store.files]).toEqual([['sitemap.xml', HASH.s]])
+    expect(parsed.store.pages.fileHash('/b', 0)).toBeUndefined()
+    expect(parsed.store.pages.fileHash('/b', 1)).toBe(HASH.pb)
+    expect(parsed.store.pages.fileHash('/', 0)).toBe(HASH.h)
+    expect(parsed.store.pages.fileHash('/', 1)).toBeUndefined()
   })
 
   it('records the config as a digest that follows what shapes the output, not where it goes', () => {
@@ -138,6 +204,18 @@ describe('build store (issue 12)', () => {
     expect(site({ api: { ...base.api, baseUrl: 'https://staging.example.com' } })).not.toBe(digest)
     expect(site({ api: { ...base.api, headers: {} } })).not.toBe(digest)
     expect(site({ ...base, baseUrl: 'https://www.example.com' })).not.toBe(digest)
+  })
+
+  it('covers no secret: header values, the API password and query values do not change the digest', () => {
+    const site = (options: Parameters<typeof resolveSiteOptions>[0]) => configDigest(resolveSiteOptions(options, []))
+    const api = {
+      baseUrl: 'https://u:weak@cms.example.com/api?token=abc',
+      headers: { authorization: 'Basic d2Vhaw==' },
+    }
+    const digest = site({ api })
+    expect(site({ api: { ...api, headers: { authorization: 'Basic c3Ryb25n' } } })).toBe(digest)
+    expect(site({ api: { ...api, baseUrl: 'https://u:strong@cms.example.com/api?token=xyz' } })).toBe(digest)
+    expect(site({ api: { ...api, headers: { 'x-api-key': 'Basic d2Vhaw==' } } })).not.toBe(digest)
   })
 
   it.each([

@@ -105,7 +105,7 @@ describe('createFileWriter', () => {
       ['public.txt', hashContents('public')],
       ['kept/index.html', 'h-kept'],
     ])
-    const writer = createFileWriter(join(dir, 'stage'), { previous: (path) => previous.get(path) })
+    const writer = createFileWriter(join(dir, 'stage'), { previous: { hashOf: (path) => previous.get(path) } })
     expect(await writer.write('same.html', 'same')).toBe(0)
     expect(await writer.write('changed.html', 'after')).toBe(5)
     expect(await writer.write('new.html', new TextEncoder().encode('new'))).toBe(3)
@@ -138,7 +138,7 @@ describe('createFileWriter', () => {
     expect(first.written()).toEqual(['404.html'])
     expect(first.stats()).toEqual({ files: 1, bytes: 9, kept: 0 })
     // over a previous output whose file the generated one equals: the public copy goes again
-    const writer = createFileWriter(stage, { previous: (path) => previous.get(path) })
+    const writer = createFileWriter(stage, { previous: { hashOf: (path) => previous.get(path) } })
     expect(await writer.copy(join(dir, '404.html'), '404.html')).toBe(14)
     expect(await writer.write('404.html', 'generated')).toBe(0)
     expect(await readdir(stage)).toEqual([])
