@@ -16,6 +16,11 @@ import type { PreviewServer, PreviewServerOptions } from './preview/server.js'
 export { type ApiClient, createApiClient, type PageResult } from './api/client.js'
 /** `site build`: renders every page of every locale into an output folder, atomically; returns what happened. */
 export { build } from './build/build.js'
+/**
+ * A builder that lives: templates loaded and the client bundled once, API connections kept, `build()` as
+ * often as asked (one at a time), `close()` to release it all. What `site publish` keeps warm.
+ */
+export { type Builder, type BuilderOptions, type BuilderRunOptions, createBuilder } from './build/builder.js'
 export type { BuildLogger, BuildOptions, BuildProgress, BuildResult } from './build/types.js'
 /** Every option's default (docs/configuration.md lists them). */
 export { DEFAULTS } from './config/defaults.js'

@@ -52,7 +52,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const stale = await removeStaleSiblings(run.outDir)
   if (stale.length) run.logger.info(`Removed what interrupted builds left beside ${run.outDir}: ${stale.join(', ')}`)
   run.logger.info(`Building ${run.site.i18n.locales.join(', ')} from ${run.site.api.baseUrl} into ${run.outDir}`)
-  const render = createRenderService(run, options) // render workers load the templates while the rest starts
+  // render workers load the templates while the rest starts (unless a builder's are warm already)
+  const render = options.render ?? createRenderService(run, options)
   try {
     // The client bundle (esbuild), the templates (render workers) and the initial data (the API) are
     // waited for while this thread reads the previous output: an `--only` build's start costs the

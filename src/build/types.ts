@@ -10,6 +10,7 @@ import type { MissingTemplate } from '../render/missing-templates.js'
 import type { PageRenderer } from '../render/renderer.js'
 import type { InitialData } from '../shared/types.js'
 import type { OnlyReport } from './only.js'
+import type { RenderService } from './render-pool.js'
 import type { SlugChange } from './slug-history.js'
 
 export interface BuildLogger {
@@ -37,6 +38,8 @@ export interface BuildOptions {
   onProgress?: (progress: BuildProgress) => void
   /** A render core to use in the build's thread (tests hand in stubs); by default render workers load `templates/` under `config.root`. */
   renderer?: PageRenderer
+  /** Render workers that outlive this build (a Builder's, builder.ts): used, never closed, by it. */
+  render?: RenderService
   /** Render worker threads; 0 renders in the build's thread. @default one per CPU but one, 1 to RENDER_THREADS_MAX (threads.ts) */
   renderThreads?: number
   /** The browser client; bundled from `src/client` by default. */

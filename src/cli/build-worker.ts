@@ -32,23 +32,27 @@ async function buildHere(port: NonNullable<typeof parentPort>, { request, pagePr
     if (performance.now() - sentAt >= PROGRESS_REDRAW_MS / 2) flush()
   }
   try {
-    const { build, resolveConfig, selectSite } = await import('../index.js')
+    const { createBuilder, resolveConfig, selectSite } = await import('../index.js')
     const config = await resolveConfig(request.config)
     const site = selectSite(config.sites, request.site)
-    const result = await build({
-      config,
-      site,
-      onProgress,
-      logger: {
-        info: (line) => send({ type: 'log', level: 'info', line }),
-        warn: (line) => send({ type: 'log', level: 'warn', line }),
-      },
-      force: request.force,
-      only: request.only,
-      signal: controller.signal,
-    })
-    flush()
-    send({ type: 'done', result })
+    // a one-shot use of a builder: one build, then its workers and connections are released
+    const builder = createBuilder({ config, site, warm: false })
+    try {
+      const result = await builder.build({
+        onProgress,
+        logger: {
+          info: (line) => send({ type: 'log', level: 'info', line }),
+          warn: (line) => send({ type: 'log', level: 'warn', line }),
+        },
+        force: request.force,
+        only: request.only,
+        signal: controller.signal,
+      })
+      flush()
+      send({ type: 'done', result })
+    } finally {
+      await builder.close()
+    }
   } catch (error) {
     flush()
     send({ type: 'failed', error: toSentError(error) })

@@ -1,0 +1,87 @@
+/**
+ * A builder that lives: its render workers load the templates once, the browser client is bundled
+ * once, the API's connections stay open, and `build()` runs as often as asked (a full build or an
+ * `--only` one), one at a time, each a run of its own (build.ts). `close()` releases all of it.
+ * `site build` is a one-shot use of it; `site publish` keeps one warm between CMS events.
+ */
+import { availableParallelism } from 'node:os'
+import { Agent } from 'undici'
+import { errors } from '../errors.js'
+import { bundleClient, type ClientBundle } from '../hydration/bundle.js'
+import { loadRenderer } from '../render/renderer.js'
+import { build } from './build.js'
+import { createInlineRenderService, createRenderPool, type RenderService } from './render-pool.js'
+import { defaultRenderThreads } from './threads.js'
+import type { BuildOptions, BuildResult } from './types.js'
+
+/** What may differ from one build of a builder to the next. */
+export type BuilderRunOptions = Pick<BuildOptions, 'only' | 'force' | 'signal' | 'onProgress' | 'logger'>
+
+/** What a builder is made of; the same for all its builds. */
+export type BuilderOptions = Omit<BuildOptions, keyof BuilderRunOptions | 'render'> & {
+  /**
+   * Keep the render workers between builds. A one-shot builder (`site build`) ends them as soon as its
+   * build has rendered its last page, so their heaps are not held through the end phase (peak RSS).
+   * @default true
+   */
+  warm?: boolean
+}
+
+export interface Builder {
+  /** Builds over the output folder; builds asked for while one runs wait for it. */
+  build(options?: BuilderRunOptions): Promise<BuildResult>
+  /** Waits for the build that runs, then ends the render workers and closes the API's connections. */
+  close(): Promise<void>
+}
+
+function createRenderService(options: BuilderOptions): RenderService {
+  const { config } = options
+  if (options.renderer) return createInlineRenderService(options.renderer)
+  const threads = options.renderThreads ?? defaultRenderThreads(availableParallelism())
+  if (!Number.isInteger(threads) || threads < 0)
+    throw errors.usage(`Render threads must be a whole number of at least 0, got ${threads}`)
+  if (threads === 0) return createInlineRenderService(loadRenderer(config.root))
+  return createRenderPool({ root: config.root, threads })
+}
+
+export function createBuilder(options: BuilderOptions): Builder {
+  const render = createRenderService(options)
+  render.ready.catch(() => {}) // a template error is each build's to report
+  // A warm builder's builds share the workers: none of them ends them.
+  const lease: RenderService = {
+    ready: render.ready,
+    start: (context) => render.start(context),
+    page: (job, use) => render.page(job, use),
+    notFound: (job) => render.notFound(job),
+    close: options.warm === false ? () => render.close() : async () => {},
+  }
+  let client: Promise<ClientBundle> | undefined
+  const bundle = (): Promise<ClientBundle> => {
+    client ??= (options.bundleClient?.() ?? bundleClient({ root: options.config.root, minify: true })).catch(
+      (error: unknown) => {
+        client = undefined // a template fixed on disk is taken by the next build
+        throw error
+      },
+    )
+    return client
+  }
+  const ownAgent = options.dispatcher ? undefined : new Agent()
+  const dispatcher = options.dispatcher ?? ownAgent
+  let queue: Promise<unknown> = Promise.resolve()
+  let closed = false
+  return {
+    build(run = {}) {
+      if (closed) return Promise.reject(errors.usage('This builder was closed'))
+      const { warm: _warm, ...shared } = options
+      const next = queue.then(() => build({ ...shared, ...run, render: lease, bundleClient: bundle, dispatcher }))
+      queue = next.catch(() => {})
+      return next
+    },
+    async close() {
+      closed = true
+      await queue
+      await render.close()
+      await ownAgent?.close()
+    },
+  }
+}
