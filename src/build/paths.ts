@@ -4,8 +4,6 @@
  * of a file the build writes.
  */
 import type { BuildIssueKind } from '../errors.js'
-import { AnswerCache } from '../shared/answer-cache.js'
-import { MAX_PATH_LENGTH } from '../shared/constants.js'
 import { NOT_FOUND_FILE, PAYLOAD_FILE, REDIRECTS_FILE, ROBOTS_FILE, SITEMAP_FILE } from '../shared/layout.js'
 import { classifyLink } from '../shared/links.js'
 import { pathSegments } from '../shared/url.js'
@@ -40,11 +38,6 @@ export function isReservedPath(path: string, locales: readonly string[]): boolea
   return segments.length === 2 && locales.includes(first!) && second === NOT_FOUND_FILE
 }
 
-/** Distinct hrefs toCrawlTarget remembers per (locales, baseUrl); that cache starts over when full. */
-const CRAWL_TARGET_CACHE_SIZE = 4096
-// Every page's menus link to the same pages: each href is told once per process.
-const crawlTargets = new WeakMap<readonly string[], Map<string | undefined, AnswerCache<string, CrawlTarget>>>()
-
 /**
  * Classifies a link for crawling. Pages of this site come back normalised; files, external,
  * `mailto:`, `tel:` and anchor links are ignored; hostile ones (`..`, encoded slashes, NUL,
@@ -52,21 +45,6 @@ const crawlTargets = new WeakMap<readonly string[], Map<string | undefined, Answ
  * Example: ('/pl/o-nas/', …) -> { type: 'page', path: '/pl/o-nas' }; ('/fileadmin/a.pdf', …) -> { type: 'ignore' }.
  */
 export function toCrawlTarget(href: unknown, options: { baseUrl?: string; locales: readonly string[] }): CrawlTarget {
-  if (typeof href !== 'string' || href.length > MAX_PATH_LENGTH) return crawlTargetOf(href, options)
-  let byBase = crawlTargets.get(options.locales)
-  if (byBase === undefined) {
-    byBase = new Map()
-    crawlTargets.set(options.locales, byBase)
-  }
-  let known = byBase.get(options.baseUrl)
-  if (known === undefined) {
-    known = new AnswerCache(CRAWL_TARGET_CACHE_SIZE)
-    byBase.set(options.baseUrl, known)
-  }
-  return known.get(href) ?? known.add(href, crawlTargetOf(href, options))
-}
-
-function crawlTargetOf(href: unknown, options: { baseUrl?: string; locales: readonly string[] }): CrawlTarget {
   if (typeof href !== 'string' || href.trim() === '') return { type: 'ignore' }
   const kind = classifyLink(href, options.baseUrl)
   switch (kind.type) {
