@@ -96,31 +96,6 @@ interface Sanitised {
   reports: ReadonlyArray<readonly [what: string, kind: UnsafeKind]>
 }
 
-/** Texts up to this length are remembered; a longer one is rarely repeated, and would crowd the others out. */
-export const SANITISED_TEXT_MAX_LENGTH = 16 * 1024
-/** How many characters (texts and their sanitised HTML) the remembered texts hold at most, in a process. */
-const SANITISED_CACHE_MAX_CHARS = 2 * 1024 * 1024
-
-/**
- * Sanitised texts, least recently used first. The same rich text comes back across a build: a shared
- * element on many pages, a translation that shows the default language's text. sanitize-html costs
- * about 25 µs a call whatever the text's length (it builds its option maps, a parser and a constructor
- * per call, the last leaving work for the old generation's collector), so a repeated text is taken
- * from here. Pure: the HTML depends on the text only, and the reports are replayed to each caller.
- */
-const sanitised = new Map<string, Sanitised>()
-let sanitisedChars = 0
-
-function remember(text: string, entry: Sanitised): void {
-  sanitised.set(text, entry)
-  sanitisedChars += text.length + entry.html.length
-  for (const [oldest, { html }] of sanitised) {
-    if (sanitisedChars <= SANITISED_CACHE_MAX_CHARS) break
-    sanitised.delete(oldest)
-    sanitisedChars -= oldest.length + html.length
-  }
-}
-
 /**
  * Sanitises CMS rich text; `report` hears of every dangerous thing removed (for the build report),
  * on every call, a repeated text included.
@@ -128,15 +103,7 @@ function remember(text: string, entry: Sanitised): void {
  */
 export function sanitizeRichText(html: string, report: (what: string, kind: UnsafeKind) => void = () => {}): string {
   if (html === '') return ''
-  let entry = sanitised.get(html)
-  if (entry) {
-    // most recently used last
-    sanitised.delete(html)
-    sanitised.set(html, entry)
-  } else {
-    entry = sanitise(html)
-    if (html.length <= SANITISED_TEXT_MAX_LENGTH) remember(html, entry)
-  }
+  const entry = sanitise(html)
   for (const [what, kind] of entry.reports) report(what, kind)
   return entry.html
 }
