@@ -1,4 +1,4 @@
-import type { Dispatcher } from 'undici'
+import { Agent, type Dispatcher } from 'undici'
 import type { ResolvedSite } from '../config/types.js'
 import { errors, FetchError } from '../errors.js'
 import { FETCH_RETRY } from '../shared/constants.js'
@@ -31,10 +31,12 @@ export interface ApiClient {
     route?: { path?: string; query?: URLSearchParams },
     options?: CallOptions,
   ): Promise<{ data: InitialData; headers: Record<string, string> }>
+  /** Closes the client's own connections (a dispatcher handed in is its owner's to close). */
+  close(): Promise<void>
 }
 
 export interface ApiClientOptions {
-  /** undici dispatcher (tests, keep-alive pools); the client's own Agent by default (see get-bytes.ts). */
+  /** undici dispatcher (tests, a builder's pool); by default an Agent of the client's own, closed by close(). */
   dispatcher?: Dispatcher
 }
 
@@ -42,6 +44,9 @@ export interface ApiClientOptions {
 export function createApiClient(site: ResolvedSite, options: ApiClientOptions = {}): ApiClient {
   const { baseUrl, headers: defaultHeaders, timeoutMs, maxResponseBytes } = site.api
   void FETCH_RETRY // retry stays disabled; the statuses a retry would use are in constants.ts
+  // Its own pool, never undici's global dispatcher: Node's built-in fetch installs its own (bundled) undici there.
+  const ownAgent = options.dispatcher ? undefined : new Agent()
+  const dispatcher = options.dispatcher ?? ownAgent!
 
   /**
    * One GET; network failures, the deadline (`api.timeoutMs`, headers and body together)
@@ -55,7 +60,7 @@ export function createApiClient(site: ResolvedSite, options: ApiClientOptions = 
         timeoutMs,
         maxBytes: maxResponseBytes,
         signal: call.signal,
-        dispatcher: options.dispatcher,
+        dispatcher,
       })
       return { url, status, body, headers }
     } catch (cause) {
@@ -104,6 +109,7 @@ export function createApiClient(site: ResolvedSite, options: ApiClientOptions = 
 
   return {
     baseUrl,
+    close: async () => ownAgent?.close(),
     getPageAnswer,
     async getPage(pathWithQuery, call) {
       return readPageAnswer(await getPageAnswer(pathWithQuery, call))

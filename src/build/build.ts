@@ -97,6 +97,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     }
   } finally {
     await render.close()
+    await run.api.close()
   }
 }
 

@@ -1,5 +1,6 @@
 import { createServer } from 'node:http'
 import { join, relative } from 'node:path'
+import { Agent } from 'undici'
 import type { ApiClientOptions } from '../api/client.js'
 import type { InlineConfig, ResolvedConfig } from '../config/types.js'
 import { toNodeListener } from '../serve/node-http.js'
@@ -39,6 +40,8 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
   const events = createReloadEvents()
   const inline = options.inline ?? { root, configFile: options.config.configFile }
+  // one pool of API connections for the server's life, whatever its reloads (closed with it)
+  const agent = options.api?.dispatcher ? undefined : new Agent()
   const loader = createContextLoader({
     config: options.config,
     root,
@@ -46,7 +49,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     events,
     log,
     ...(options.site ? { site: options.site } : {}),
-    ...(options.api ? { api: options.api } : {}),
+    api: options.api ?? { dispatcher: agent },
   })
   let handler = createPreviewHandler(await loader.load(false))
 
@@ -89,12 +92,14 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
         events.close()
         await closeServer(server)
         await loader.dispose()
+        await agent?.close()
       },
     }
   } catch (error) {
     await watcher?.close()
     server.close()
     await loader.dispose()
+    await agent?.close()
     throw error
   }
 }
