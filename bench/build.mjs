@@ -48,7 +48,7 @@ const { values } = parseArgs({
   },
 })
 const parts = selectedParts(['latency', 'loop', 'threads'])
-const line = (label, value) => console.log(`  ${label.padEnd(46)}${value}`)
+const line = (label, value) => console.log(`  ${label.padEnd(50)}${value}`)
 
 const { startDemoApi } = await import(pathToFileURL(join(ROOT, 'dist/demo/server.js')).href)
 const pagesPerLocale = Number(values.pages)

@@ -31,7 +31,7 @@ const { values } = parseArgs({
   },
 })
 const parts = selectedParts(['rss', 'only'])
-const line = (label, value) => console.log(`  ${label.padEnd(58)}${value}`)
+const line = (label, value) => console.log(`  ${label.padEnd(52)}${value}`)
 
 /**
  * Ways to rebuild one changed page, each measured in turn: `rebuild(uid)` resolves to { wallMs, peakRssBytes,
@@ -134,8 +134,8 @@ try {
       const from = api.requests.at(-1)
       const one = await way.rebuild(page.uid, { api, out })
       line(
-        `--only ${page.uid} (changed, 3 locales): ${way.label}`,
-        `${seconds(one.wallMs)}, ${pageRequests(api, from)} page requests, ${one.summary.changes.pages.changed.length} pages changed, peak RSS ${mb(one.peakRssBytes)} (target: under ${seconds(way.targetMs)}: ${verdict(one.wallMs < way.targetMs)})`,
+        `--only ${page.uid}, ${way.label}`,
+        `${seconds(one.wallMs)}, ${one.summary.changes.pages.changed.length} pages changed (3 locales), ${pageRequests(api, from)} page requests (it and the pages linking to it), peak RSS ${mb(one.peakRssBytes)} (target: under ${seconds(way.targetMs)}: ${verdict(one.wallMs < way.targetMs)})`,
       )
     }
   if (parts.has('navigation')) await navigation(api, build, page.edits)

@@ -37,16 +37,17 @@ try {
   const buildMs = median(builds.map((b) => b.wallMs))
   const bareMs = median(bares.map((b) => b.wallMs))
   const ratio = buildMs / bareMs
+  const line = (label, value) => console.log(`  ${label.padEnd(34)}${value}`)
   console.log(`fast start: ${runs} turns each, medians (after one unmeasured run of each)`)
-  console.log(
-    `  site build, ${pages} pages, latency 0  ${seconds(buildMs)} wall (runs ${builds.map((b) => seconds(b.wallMs)).join(', ')}), ${seconds(median(builds.map((b) => b.cpuMs)))} CPU, peak RSS ${mb(median(builds.map((b) => b.peakRssBytes)))}`,
+  line(
+    `site build, ${pages} pages, latency 0`,
+    `${seconds(buildMs)} wall (runs ${builds.map((b) => seconds(b.wallMs)).join(', ')}), ${seconds(median(builds.map((b) => b.cpuMs)))} CPU, peak RSS ${mb(median(builds.map((b) => b.peakRssBytes)))}`,
   )
-  console.log(
-    `  bare React process             ${seconds(bareMs)} wall (runs ${bares.map((b) => seconds(b.wallMs)).join(', ')}), peak RSS ${mb(median(bares.map((b) => b.peakRssBytes)))}`,
+  line(
+    'bare React process',
+    `${seconds(bareMs)} wall (runs ${bares.map((b) => seconds(b.wallMs)).join(', ')}), peak RSS ${mb(median(bares.map((b) => b.peakRssBytes)))}`,
   )
-  console.log(
-    `  ratio                          ${ratio.toFixed(2)}x (target: at most ${TARGET_RATIO}x: ${verdict(ratio <= TARGET_RATIO)})`,
-  )
+  line('ratio', `${ratio.toFixed(2)}x (target: at most ${TARGET_RATIO}x: ${verdict(ratio <= TARGET_RATIO)})`)
 } finally {
   await api.close()
   await rm(dir, { recursive: true, force: true })
