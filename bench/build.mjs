@@ -1,223 +1,138 @@
 #!/usr/bin/env node
-// Build benchmark (issue 4): the demo API serves a generated site of N pages per
-// locale at a latency of L ms; `site build` runs in a child process (so that its
-// peak RSS is its own) through the programmatic API on the compiled dist/.
+// Full builds of the benchmark site: the demo API's generated site (`site demo-api --generate N`, default
+// 1,000 pages a locale, 3,000 pages; see bench/site.mjs for its shape), every build timed from spawn to
+// exit (start-up included). Parts (BENCH_PARTS, set by bench/run.mjs from BENCH_ONLY; default all):
 //
-//   node bench/build.mjs [--pages N[,N…]] [--latency L[,L…]] [--concurrency C] [--threads T] [--stub-render]
-//                        [--work-dir DIR] [--json]
-//   env: BENCH_PAGES, BENCH_LATENCY_MS, BENCH_CONCURRENCY, BENCH_RENDER_THREADS (default: build's own default)
+//   latency  `site build` at 20 ms API latency: wall vs the latency floor (pages x latency / concurrency 4).
+//            Target: at most 1.15x.
+//   loop     `site build` at latency 0: wall vs bench/reference-loop.mjs (fetch, render the same templates,
+//            write) over the same pages, in turns; median of the pairs. Target: at most 2x.
+//   threads  one against two render threads, at latency 0 and 20 ms: wall of the same build with
+//            `renderThreads` 1 and 2 (bench/lib/build-child.mjs: the CLI's set-up, the thread count chosen),
+//            in turns, so that the default can be chosen by the figure.
 //
-// Defaults: 1,000 pages per locale at L = 20 ms and at L = 0 (the two targets of issue 4).
-// Outputs are kept until every measurement is done (in --work-dir when given, which the
-// caller then removes): on this machine's ext4 disk, deleting tens of thousands of
-// files keeps the kernel busy for seconds afterwards, which would be charged to the
-// next build measured.
-//
-// Prints pages, wall time, pages/s, the latency limit (pages x L / concurrency) and
-// the ratio to it, time in render vs waiting on the API, and peak RSS. Needs
-// `node scripts/compile.mjs` first (npm run bench does it). `--stub-render` swaps React
-// rendering for a trivial document (the real prepare step stays), in the main thread:
-// what the engine itself costs, apart from the templates.
-import { spawn } from 'node:child_process'
+//   node bench/build.mjs [--pages N] [--loop-runs R] [--thread-runs R]
+//   env: BENCH_PAGES, BENCH_LOOP_RUNS (default 2), BENCH_THREAD_RUNS (default 1)
 import { mkdtemp, rm } from 'node:fs/promises'
-import { cpus, tmpdir } from 'node:os'
+import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
-import { sampleVmHwm } from './peak-rss.mjs'
+import {
+  builtPagePaths,
+  MB,
+  mb,
+  median,
+  ROOT,
+  runReferenceLoop,
+  runSiteBuild,
+  runTimed,
+  scratchParent,
+  seconds,
+  selectedParts,
+  verdict,
+} from './lib/processes.mjs'
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const dist = (path) => pathToFileURL(join(ROOT, 'dist', path)).href
-const LOCALES = 3
-const MB = 1024 * 1024
+const LATENCY_MS = 20
+const CONCURRENCY = 4
+const LATENCY_TARGET = 1.15
+const LOOP_TARGET = 2
 
-// Not strict: bench/run.mjs hands every script the same arguments.
 const { values } = parseArgs({
   strict: false,
   allowPositionals: true,
   options: {
     pages: { type: 'string', default: process.env.BENCH_PAGES ?? '1000' },
-    latency: { type: 'string', default: process.env.BENCH_LATENCY_MS ?? '20,0' },
-    'work-dir': { type: 'string' },
-    concurrency: { type: 'string', default: process.env.BENCH_CONCURRENCY ?? '4' },
-    threads: { type: 'string', default: process.env.BENCH_RENDER_THREADS },
-    json: { type: 'boolean', default: false },
-    'stub-render': { type: 'boolean', default: false },
-    child: { type: 'string' },
+    'loop-runs': { type: 'string', default: process.env.BENCH_LOOP_RUNS ?? '2' },
+    'thread-runs': { type: 'string', default: process.env.BENCH_THREAD_RUNS ?? '1' },
   },
 })
+const parts = selectedParts(['latency', 'loop', 'threads'])
+const line = (label, value) => console.log(`  ${label.padEnd(50)}${value}`)
 
-const numbers = (text, name) =>
-  text.split(',').map((part) => {
-    const n = Number(part)
-    if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} takes whole numbers, got ${part}`)
-    return n
-  })
-
-if (values.child) await runChild(JSON.parse(values.child))
-else await runBench()
-
-/** Child: one build, then one JSON line on stdout with the summary and the process's own peak RSS. */
-async function runChild({ apiUrl, outDir, concurrency, renderThreads, stubRender }) {
-  const [{ build }, { resolveSites }] = await Promise.all([
-    import(dist('build/build.js')),
-    import(dist('config/resolve.js')),
-  ])
-  const sites = resolveSites(
-    { baseUrl: 'https://www.example.com' },
-    { apiBaseUrl: apiUrl, outDir, concurrency },
-    'bench',
-  )
-  const renderer = stubRender ? await createStubRenderer() : undefined
-  const result = await build({
-    config: { root: ROOT, configFile: 'bench', sites },
-    site: sites[0],
-    renderThreads,
-    renderer,
-  })
-  const { pages, redirects, failures, bytesWritten, filesWritten, durationMs, timings } = result
-  const summary = {
-    pages: pages.total,
-    redirects: redirects.length,
-    failures,
-    bytesWritten,
-    filesWritten,
-    durationMs,
-    timings,
-    renderThreads: renderThreads ?? 'default',
-  }
-  process.stdout.write(`${JSON.stringify({ ...summary, peakRssBytes: process.resourceUsage().maxRSS * 1024 })}\n`)
-}
-
-/** The real prepare step, a trivial page render: the engine's own cost. */
-async function createStubRenderer() {
-  const { preparePage, prepareInitialData } = await import(dist('render/prepare.js'))
-  return {
-    preparePage,
-    prepareInitialData,
-    renderPage: (state) => ({
-      appHtml: `<main>${state.page?.id ?? state.status}</main>`,
-      head: [],
-      htmlAttrs: { lang: state.locale, dir: 'ltr' },
-      bodyAttrs: { class: '' },
-      status: state.status,
-      problems: [],
-    }),
-    renderDocument: ({ result, boot }) =>
-      `<!doctype html><html lang="${result.htmlAttrs.lang}"><body>${result.appHtml}<script type="application/json">${JSON.stringify(boot)}</script></body></html>`,
-  }
-}
-
-function runBuildChild(options) {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--child', JSON.stringify(options)], {
-      env: { ...process.env, NODE_ENV: 'production' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    })
-    const stopSampling = sampleVmHwm(child.pid)
-    let stdout = ''
-    child.stdout.on('data', (chunk) => (stdout += chunk))
-    child.on('error', fail)
-    child.on('close', (code) => {
-      const sampledPeak = stopSampling()
-      if (code !== 0) return fail(new Error(`build child exited with ${code}`))
-      const summary = JSON.parse(stdout.trim().split('\n').pop())
-      done({ ...summary, peakRssBytes: Math.max(summary.peakRssBytes, sampledPeak) })
-    })
-  })
-}
-
-async function measure({ api, workDir, pagesPerLocale, latencyMs, concurrency, renderThreads, stubRender }) {
+const { startDemoApi } = await import(pathToFileURL(join(ROOT, 'dist/demo/server.js')).href)
+const pagesPerLocale = Number(values.pages)
+const api = await startDemoApi({ port: 0, generate: { pagesPerLocale } })
+// Outputs go to memory when it has room (about 400 MB a build at 3,000 pages), each removed once measured.
+const dir = await mkdtemp(join(await scratchParent(4096 * MB), 'site-bench-build-'))
+let runs = 0
+const nextOut = () => join(dir, `out-${runs++}`)
+const build = async (latencyMs) => {
   api.setLatency(latencyMs)
-  const dir = await mkdtemp(join(workDir, 'build-'))
-  const started = performance.now()
-  const summary = await runBuildChild({
-    apiUrl: api.url,
-    outDir: join(dir, 'out'),
-    concurrency,
-    renderThreads,
-    stubRender,
-  })
-  const processMs = performance.now() - started
-  {
-    const limitMs = (summary.pages * latencyMs) / concurrency
-    return {
-      pagesPerLocale,
-      latencyMs,
-      concurrency,
-      renderThreads: stubRender ? 'none (stub render, main thread)' : summary.renderThreads,
-      pages: summary.pages,
-      redirects: summary.redirects,
-      failures: summary.failures.length,
-      wallMs: Math.round(summary.durationMs),
-      processMs: Math.round(processMs),
-      pagesPerSecond: Math.round((summary.pages * 1000) / summary.durationMs),
-      latencyLimitMs: Math.round(limitMs),
-      ratioToLimit: limitMs > 0 ? Number((limitMs / summary.durationMs).toFixed(3)) : null,
-      renderMs: Math.round(summary.timings.renderMs),
-      renderMsPerPage: Number((summary.timings.renderMs / summary.pages).toFixed(3)),
-      apiWaitMs: Math.round(summary.timings.apiWaitMs),
-      apiWaitMsPerRequest: Number((summary.timings.apiWaitMs / summary.pages).toFixed(2)),
-      writeMs: Math.round(summary.timings.writeMs),
-      peakRssMb: Math.round(summary.peakRssBytes / MB),
-      outputMb: Math.round(summary.bytesWritten / MB),
-      files: summary.filesWritten,
-    }
-  }
+  const out = nextOut()
+  const result = await runSiteBuild(['--api', api.url, '--out', out])
+  return { ...result, out }
 }
+const describe = (b) =>
+  `${seconds(b.wallMs)} wall, ${seconds(b.cpuMs)} CPU, ${b.summary.pages.total} pages, peak RSS ${mb(b.peakRssBytes)}`
 
-function print(r) {
-  const line = (label, value) => console.log(`  ${label.padEnd(16)}${value}`)
+try {
   console.log(
-    `\nsite build: ${r.pagesPerLocale} pages/locale x ${LOCALES} locales, latency ${r.latencyMs} ms, concurrency ${r.concurrency}, render threads ${r.renderThreads}`,
+    `full builds of the generated site: ${pagesPerLocale} pages a locale x 3, concurrency ${CONCURRENCY}, ${availableParallelism()} CPUs, Node ${process.version}`,
   )
-  line('pages', `${r.pages} (+ ${r.redirects} redirects, ${r.failures} failures)`)
-  line('wall time', `${(r.wallMs / 1000).toFixed(2)} s (process ${(r.processMs / 1000).toFixed(2)} s with start-up)`)
-  line('pages/s', `${r.pagesPerSecond}`)
-  if (r.latencyMs > 0) {
-    line('latency limit', `${(r.latencyLimitMs / 1000).toFixed(2)} s (pages x L / concurrency)`)
-    line('ratio', `${r.ratioToLimit} (limit / wall; target >= 0.9 at L = 20 ms)`)
+  if (parts.has('latency')) {
+    const b = await build(LATENCY_MS)
+    await rm(b.out, { recursive: true, force: true })
+    const floorMs = (b.summary.pages.total * LATENCY_MS) / CONCURRENCY
+    const ratio = b.wallMs / floorMs
+    line(`latency ${LATENCY_MS} ms: site build (CLI start included)`, describe(b))
+    line(
+      '  vs the latency floor (pages x L / 4)',
+      `${seconds(floorMs)}: ${ratio.toFixed(2)}x (target: at most ${LATENCY_TARGET}x: ${verdict(ratio <= LATENCY_TARGET)})`,
+    )
   }
-  line(
-    'render',
-    `${(r.renderMs / 1000).toFixed(2)} s in total, ${r.renderMsPerPage} ms/page (prepare + render + document + payload)`,
-  )
-  line('API wait', `${(r.apiWaitMs / 1000).toFixed(2)} s summed over requests, ${r.apiWaitMsPerRequest} ms/request`)
-  line('write', `${(r.writeMs / 1000).toFixed(2)} s summed over pages (overlaps the rest)`)
-  line('peak RSS', `${r.peakRssMb} MB`)
-  line('output', `${r.outputMb} MB in ${r.files} files`)
+  if (parts.has('loop')) {
+    const ratios = []
+    for (let run = 1; run <= Number(values['loop-runs']); run++) {
+      const b = await build(0)
+      const paths = await builtPagePaths(b.out)
+      await rm(b.out, { recursive: true, force: true })
+      const loopOut = nextOut()
+      const loop = await runReferenceLoop({ apiUrl: api.url, outDir: loopOut, paths })
+      await rm(loopOut, { recursive: true, force: true })
+      ratios.push(b.wallMs / loop.wallMs)
+      line(`latency 0, run ${run}: site build`, describe(b))
+      line(
+        '  reference loop over the same pages',
+        `${seconds(loop.wallMs)} wall, ${seconds(loop.cpuMs)} CPU in its loop, ${loop.pages} pages, peak RSS ${mb(loop.peakRssBytes)}: ${ratios.at(-1).toFixed(2)}x`,
+      )
+    }
+    const ratio = median(ratios)
+    line(
+      'latency 0: build wall / loop wall (median)',
+      `${ratio.toFixed(2)}x; runs ${ratios.map((r) => `${r.toFixed(2)}x`).join(', ')} (target: at most ${LOOP_TARGET}x: ${verdict(ratio <= LOOP_TARGET)})`,
+    )
+  }
+  if (parts.has('threads')) await compareThreads()
+} finally {
+  await api.close()
+  await rm(dir, { recursive: true, force: true })
 }
 
-async function runBench() {
-  const { startDemoApi } = await import(dist('demo/server.js'))
-  const concurrency = numbers(values.concurrency, 'concurrency')[0]
-  const renderThreads = values.threads === undefined ? undefined : numbers(values.threads, 'threads')[0]
-  const results = []
-  if (!values.json) console.log(`build benchmark on ${cpus().length} CPU(s), Node ${process.version}`)
-  const workDir = values['work-dir'] ?? (await mkdtemp(join(tmpdir(), 'site-bench-')))
-  try {
-    for (const pagesPerLocale of numbers(values.pages, 'pages')) {
-      const api = await startDemoApi({ port: 0, generate: { pagesPerLocale } })
-      try {
-        for (const latencyMs of numbers(values.latency, 'latency')) {
-          const result = await measure({
-            api,
-            workDir,
-            pagesPerLocale,
-            latencyMs,
-            concurrency,
-            renderThreads,
-            stubRender: values['stub-render'],
-          })
-          results.push(result)
-          if (!values.json) print(result)
-        }
-      } finally {
-        await api.close()
+/** One against two render threads at latency 0 and 20 ms, in turns (1, 2, then 2, 1 on the next run). */
+async function compareThreads() {
+  const child = fileURLToPath(new URL('./lib/build-child.mjs', import.meta.url))
+  for (const latencyMs of [0, LATENCY_MS]) {
+    api.setLatency(latencyMs)
+    const walls = { 1: [], 2: [] }
+    for (let run = 0; run < Number(values['thread-runs']); run++)
+      for (const renderThreads of run % 2 ? [2, 1] : [1, 2]) {
+        const outDir = nextOut()
+        const res = await runTimed(child, [JSON.stringify({ apiBaseUrl: api.url, outDir, renderThreads })])
+        await rm(outDir, { recursive: true, force: true })
+        if (res.code !== 0) throw new Error(`build child exited with ${res.code}: ${res.stderr.slice(-2000)}`)
+        const result = JSON.parse(res.stdout.trim().split('\n').pop())
+        if (result.failures) throw new Error(`build with ${renderThreads} render threads: ${result.failures} failures`)
+        walls[renderThreads].push(res.wallMs)
+        line(
+          `latency ${latencyMs} ms, ${renderThreads} render thread${renderThreads > 1 ? 's' : ''}`,
+          `${seconds(res.wallMs)} wall, build ${seconds(result.durationMs)}, render ${seconds(result.timings.renderMs)} summed, ${result.pages} pages, peak RSS ${mb(res.peakRssBytes)}`,
+        )
       }
-    }
-  } finally {
-    if (!values['work-dir']) await rm(workDir, { recursive: true, force: true })
+    const [one, two] = [median(walls[1]), median(walls[2])]
+    line(
+      `latency ${latencyMs} ms: two render threads / one`,
+      `${(two / one).toFixed(2)}x wall (${seconds(two)} vs ${seconds(one)}; below 1 means two are faster)`,
+    )
   }
-  if (values.json) console.log(JSON.stringify(results, null, 2))
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The bare reference loop of bench/incremental.mjs (issue 12, target 5): over the given page paths,
+// The bare reference loop of bench/build.mjs (part `loop`): over the given page paths,
 // at most 4 at once (p-limit), an undici request to the API, `renderToString` of the same templates
 // (the render core's renderPage over the project's templates, in this thread, on the API's answer as
 // it is: no preparing, no document, no hydration plan, no crawl, no hashing), and two file writes (the

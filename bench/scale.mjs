@@ -1,45 +1,47 @@
-// Scale benchmark (issue 7): builds generated sites of growing size at latency 0
-// and prints the time per page and peak RSS for each, so that a curve that is not
-// flat, or memory that grows with the site, shows. Default sizes: 334, 1,000,
-// 3,334 and 10,000 pages per locale (1,000 to 30,000 pages).
+#!/usr/bin/env node
+// Scale (part `scale`, on request): `site build` of the generated site at growing sizes, latency 0, and
+// the time per page and peak RSS of each, so that a curve that is not flat, or memory that grows with the
+// site, shows. Default sizes: 334, 1,000, 3,334 and 10,000 pages a locale (1,000 to 30,000 pages).
 //
 //   node bench/scale.mjs [--sizes 334,1000,3334,10000]   env: BENCH_SCALE_SIZES
-import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { pathToFileURL } from 'node:url'
+import { parseArgs } from 'node:util'
+import { MB, ROOT, runSiteBuild, scratchParent } from './lib/processes.mjs'
 
-const flag = process.argv.indexOf('--sizes')
-const sizes = (flag > 0 ? process.argv[flag + 1] : (process.env.BENCH_SCALE_SIZES ?? '334,1000,3334,10000'))
-  .split(',')
-  .map(Number)
 const RSS_TARGET_MB = 250
-const script = fileURLToPath(new URL('./build.mjs', import.meta.url))
+const { values } = parseArgs({
+  strict: false,
+  allowPositionals: true,
+  options: { sizes: { type: 'string', default: process.env.BENCH_SCALE_SIZES ?? '334,1000,3334,10000' } },
+})
 
-// One folder for every size's output, removed at the end (see build.mjs on why not in between).
-const workDir = mkdtempSync(join(tmpdir(), 'site-scale-'))
-process.on('exit', () => rmSync(workDir, { recursive: true, force: true }))
-
+const { startDemoApi } = await import(pathToFileURL(join(ROOT, 'dist/demo/server.js')).href)
+const dir = await mkdtemp(join(await scratchParent(8192 * MB), 'site-bench-scale-'))
 const rows = []
-for (const size of sizes) {
-  const args = [script, '--pages', String(size), '--latency', '0', '--work-dir', workDir, '--json']
-  const res = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 })
-  if (res.status !== 0) {
-    console.error(res.stderr)
-    process.exit(1)
+try {
+  for (const pagesPerLocale of values.sizes.split(',').map(Number)) {
+    const api = await startDemoApi({ port: 0, generate: { pagesPerLocale } })
+    try {
+      const out = join(dir, `out-${pagesPerLocale}`)
+      const run = await runSiteBuild(['--api', api.url, '--out', out])
+      await rm(out, { recursive: true, force: true })
+      const pages = run.summary.pages.total
+      const peakMb = Math.round(run.peakRssBytes / MB)
+      rows.push({ pages, wallMs: run.wallMs, peakMb })
+      console.log(
+        `${String(pages).padStart(6)} pages  ${(run.wallMs / 1000).toFixed(1).padStart(6)} s  ${(run.wallMs / pages).toFixed(2).padStart(6)} ms/page  peak RSS ${peakMb} MB${peakMb > RSS_TARGET_MB ? ` (over ${RSS_TARGET_MB})` : ''}`,
+      )
+    } finally {
+      await api.close()
+    }
   }
-  const [run] = JSON.parse(res.stdout)
-  rows.push(run)
+} finally {
+  await rm(dir, { recursive: true, force: true })
+}
+const [first, last] = [rows[0], rows.at(-1)]
+if (rows.length > 1)
   console.log(
-    `${String(run.pages).padStart(6)} pages  ${(run.wallMs / 1000).toFixed(1).padStart(6)} s  ${(run.wallMs / run.pages).toFixed(2).padStart(6)} ms/page` +
-      `  render ${run.renderMsPerPage.toFixed(2)} ms/page  peak RSS ${run.peakRssMb} MB${run.peakRssMb > RSS_TARGET_MB ? ` (over ${RSS_TARGET_MB})` : ''}`,
+    `time per page at ${last.pages} pages / at ${first.pages} pages: ${(last.wallMs / last.pages / (first.wallMs / first.pages)).toFixed(2)} (flat = about 1.0; CLI start included)`,
   )
-}
-const first = rows[0]
-const last = rows[rows.length - 1]
-if (rows.length > 1) {
-  const ratio = last.wallMs / last.pages / (first.wallMs / first.pages)
-  console.log(`time per page at ${last.pages} pages / at ${first.pages} pages: ${ratio.toFixed(2)} (flat = about 1.0)`)
-  console.log(`peak RSS at ${last.pages} pages: ${last.peakRssMb} MB (target under ${RSS_TARGET_MB} MB)`)
-}

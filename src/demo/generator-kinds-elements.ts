@@ -5,7 +5,7 @@
  */
 import type { NavEntry } from '../shared/types.js'
 import type { KindsTexts } from './generator-kinds-text.js'
-import { DOCUMENT, fileRef, gallery } from './generator-page.js'
+import { DOCUMENT, fileRef, gallery } from './generator-parts.js'
 import type { GeneratedTexts } from './generator-text.js'
 
 export interface KindsContext {

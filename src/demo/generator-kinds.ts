@@ -9,7 +9,7 @@
 import type { ContentElement, InitialData, NavEntry, PageData } from '../shared/types.js'
 import { type KindsContext, type KindsElement, kindsCatalogue } from './generator-kinds-elements.js'
 import { kindsTexts } from './generator-kinds-text.js'
-import { fileRef, gallery, IMAGES, languageEntry, navEntry } from './generator-page.js'
+import { fileRef, gallery, IMAGES, languageEntry, navEntry } from './generator-parts.js'
 import { type GeneratedSite, isLanding, landingOf, sectionOf } from './generator-site.js'
 import type { DemoLanguage } from './types.js'
 

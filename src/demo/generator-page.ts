@@ -1,133 +1,79 @@
 /**
  * One generated page (contract 3.2) with eight content elements of assorted
  * standard types. Deterministic: the same index gives the same page, and every
- * language gets the same structure with its own words and paths.
+ * language gets the same structure and links with its own words and paths. Its rich text is
+ * generated prose (generator-prose.ts) that no other page shares.
  */
-import type { ContentElement, FileRef, LanguageEntry, NavEntry, PageData } from '../shared/types.js'
+import type { ContentElement, FileRef, NavEntry, PageData } from '../shared/types.js'
+import { createRandom, DOCUMENT, fileRef, gallery, header, IMAGES, languageEntry, navEntry } from './generator-parts.js'
+import { createProse, type Prose } from './generator-prose.js'
 import { childrenOf, type GeneratedSite, isLanding, landingOf, sectionCount, sectionOf } from './generator-site.js'
-import type { GeneratedTexts } from './generator-text.js'
-import { type DemoLanguage, ORIGIN_TOKEN } from './types.js'
+import { proseWords } from './generator-words.js'
+import type { DemoLanguage } from './types.js'
 
-export const IMAGES = [
-  'custom-software',
-  'cloud-migration',
-  'data-analytics',
-  'support',
-  'logistics-dashboard',
-  'team-workshop',
-  'berlin-office',
-  'banking-app',
-]
-export const DOCUMENT = 'fileadmin/documents/amberline-company-profile.pdf'
-
-/** mulberry32: a tiny seeded PRNG, so that "random" links are the same on every run. */
-export function createRandom(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
-export function fileRef(path: string, alternative: string, width = 1200, height = 800): FileRef {
-  const filename = path.slice(path.lastIndexOf('/') + 1)
-  const extension = filename.slice(filename.lastIndexOf('.') + 1)
-  const mimeType = extension === 'pdf' ? 'application/pdf' : 'image/svg+xml'
-  return {
-    publicUrl: `${ORIGIN_TOKEN}/${path}`,
-    properties: {
-      title: null,
-      alternative,
-      description: null,
-      link: null,
-      mimeType,
-      type: extension === 'pdf' ? 'application' : 'image',
-      filename,
-      originalUrl: `/${path}`,
-      size: '1 KB',
-      dimensions: { width, height },
-      cropDimensions: { width, height },
-      crop: null,
-      autoplay: null,
-      extension,
-    },
-  }
-}
-
-export const gallery = (files: FileRef[], horizontal: string, vertical: string) => ({
-  position: { horizontal, vertical, noWrap: vertical === 'intext' },
-  width: vertical === 'intext' ? 300 : 600,
-  count: { files: files.length, columns: files.length, rows: 1 },
-  columnSpacing: 10,
-  border: { enabled: false, width: 2, padding: 0 },
-  rows: { '1': { columns: Object.fromEntries(files.map((file, k) => [String(k + 1), file])) } },
-})
-
-export const header = (text: string, headerLayout = 2, subheader = '') => ({
-  header: text,
-  subheader,
-  headerLayout,
-  headerPosition: '',
-  headerLink: '',
-})
+/**
+ * The generated page's rich text: prose paragraphs of the text element (each citing one random page,
+ * plus one paragraph of links to the page's neighbours) and of each media element (no links). With the
+ * navigation, a page of a 1,000-page-a-locale site holds about 55 links and 65 KB of HTML (bench/site.mjs).
+ */
+const TEXT_PARAGRAPHS = 4
+const MEDIA_PARAGRAPHS = 3
+const PARAGRAPH_SENTENCES = 5
+const BULLETS = 5
+const TABLE_ROWS = 5
 
 export function buildGeneratedPage(site: GeneratedSite, language: DemoLanguage, index: number): PageData {
   const texts = site.textsOf(language)
+  // One stream per page index, the same in every language: translations share their structure and links.
   const random = createRandom(index * 7919 + 17)
-  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T
+  const prose = createProse(proseWords(language.twoLetterIsoCode), random)
   const path = (i: number) => site.pathOf(language, i)
   const nav = (i: number, extra: Partial<NavEntry> = {}): NavEntry =>
     navEntry(site, language, i, { hasSubpages: i === 0 || isLanding(i) ? 1 : 0, ...extra })
   const anchor = (i: number) => `<a href="${path(i)}">${site.titleOf(language, i)}</a>`
+  const anchors = (count: number) => Array.from({ length: count }, () => anchor(Math.floor(random() * site.count)))
+  const paragraphs = (count: number, links: number) =>
+    Array.from({ length: count }, () => prose.paragraph(PARAGRAPH_SENTENCES, anchors(links))).join('')
   const last = site.count - 1
   const section = index === 0 ? 0 : sectionOf(index)
-  const paragraph = () => `<p>${pick(texts.sentences)} ${pick(texts.sentences)}</p>`
   const image = (k: number) => `fileadmin/images/${IMAGES[(index + k) % IMAGES.length]}.svg`
   const title = site.titleOf(language, index)
+  const neighbours = `<p>${texts.links({
+    previous: anchor(index === 0 ? last : index - 1),
+    next: anchor(index === last ? 0 : index + 1),
+    section: anchor(Math.min(landingOf(section), last)),
+    other: anchor(Math.floor(random() * site.count)),
+    home: path(0),
+  })}</p>`
 
   const elements: Array<[string, Record<string, unknown>, string?]> = [
     ['header', header(title, 1, index === 0 ? '' : site.titleOf(language, landingOf(section)))],
-    [
-      'text',
-      {
-        ...header(''),
-        bodytext: `${paragraph()}<p>${texts.links({
-          previous: anchor(index === 0 ? last : index - 1),
-          next: anchor(index === last ? 0 : index + 1),
-          section: anchor(Math.min(landingOf(section), last)),
-          other: anchor(Math.floor(random() * site.count)),
-          home: path(0),
-        })}</p>`,
-      },
-    ],
+    ['text', { ...header(''), bodytext: `${paragraphs(1, 1)}${neighbours}${paragraphs(TEXT_PARAGRAPHS - 1, 1)}` }],
     [
       'textpic',
       {
-        ...header(pick(texts.topics)),
+        ...header(prose.term()),
         enlargeImageOnClick: false,
-        bodytext: paragraph(),
+        bodytext: paragraphs(MEDIA_PARAGRAPHS, 0),
         gallery: gallery([fileRef(image(0), title)], 'right', 'intext'),
       },
     ],
-    ['bullets', bullets(index % 3, texts.facts, texts.sentences, texts.headers.bullets)],
+    ['bullets', bullets(index % 3, prose, texts.headers.bullets)],
     [
       'table',
       {
         ...header(texts.table.header),
-        tableCaption: texts.table.caption,
+        tableCaption: prose.sentence({ markup: false, long: true }),
         cols: 3,
         tableHeaderPosition: 1 + (index % 2),
         tableClass: '',
         tableTfoot: '0',
         bodytext: [
           [...texts.table.columns],
-          ...[0, 1, 2].map((k) => [
-            pick(texts.topics),
-            `${10 + ((index + k) % 50)}%`,
-            `${60 + ((index * 3 + k) % 40)}%`,
+          ...Array.from({ length: TABLE_ROWS }, () => [
+            prose.term(),
+            `${10 + Math.floor(random() * 50)}%`,
+            `${60 + Math.floor(random() * 40)}%`,
           ]),
         ],
       },
@@ -137,7 +83,7 @@ export function buildGeneratedPage(site: GeneratedSite, language: DemoLanguage, 
       {
         ...header(texts.headers.gallery),
         enlargeImageOnClick: true,
-        bodytext: paragraph(),
+        bodytext: paragraphs(MEDIA_PARAGRAPHS, 0),
         gallery: gallery([fileRef(image(1), title), fileRef(image(2), title)], 'center', 'below'),
       },
     ],
@@ -153,7 +99,7 @@ export function buildGeneratedPage(site: GeneratedSite, language: DemoLanguage, 
             'menu_pages',
             { ...header(texts.headers.related), menu: [1, 2, 3].map((k) => nav((index + k * 37) % site.count)) },
           ],
-    ...lastElement(index, texts.headers, fileRef(DOCUMENT, title, 0, 0)),
+    ...lastElement(index, texts.headers, fileRef(DOCUMENT, title, 0, 0), prose),
   ]
   const content: ContentElement[] = elements.map(([type, body, frameClass], k) => ({
     id: language.languageId * 1_000_000 + index * 10 + k + 1,
@@ -165,7 +111,7 @@ export function buildGeneratedPage(site: GeneratedSite, language: DemoLanguage, 
   }))
 
   const crumbs = index === 0 ? [0] : isLanding(index) ? [0, index] : [0, landingOf(section), index]
-  const description = `${title}. ${texts.sentences[index % texts.sentences.length] ?? ''}`
+  const description = `${title}. ${prose.sentence({ markup: false, long: true })}`
   return {
     id: index + 1,
     type: 'Standard',
@@ -197,8 +143,13 @@ export function buildGeneratedPage(site: GeneratedSite, language: DemoLanguage, 
   }
 }
 
-function bullets(bulletsType: number, facts: GeneratedTexts['facts'], sentences: readonly string[], text: string) {
-  const bodytext = bulletsType === 2 ? facts.map(([term, value]) => [term, value]) : sentences.slice(0, 4)
+/** Bullets of generated sentences (types 0 and 1) or of generated terms and sentences (type 2). */
+function bullets(bulletsType: number, prose: Prose, text: string) {
+  const bodytext = Array.from({ length: BULLETS }, () =>
+    bulletsType === 2
+      ? [prose.term(), prose.sentence({ markup: false, long: true })]
+      : prose.sentence({ markup: false, long: true }),
+  )
   return { ...header(text), bulletsType, bodytext }
 }
 
@@ -206,6 +157,7 @@ function lastElement(
   index: number,
   headers: { downloads: string; hours: string },
   document: FileRef,
+  prose: Prose,
 ): Array<[string, Record<string, unknown>, string?]> {
   switch (index % 3) {
     case 0:
@@ -224,54 +176,15 @@ function lastElement(
       ]
     case 1:
       return [
-        ['html', { header: headers.hours, bodytext: '<div class="office-hours"><strong>8:00–17:00</strong></div>' }],
+        [
+          'html',
+          {
+            header: headers.hours,
+            bodytext: `<div class="office-hours"><strong>8:00–17:00</strong> ${prose.sentence({ markup: false, long: true })}</div>`,
+          },
+        ],
       ]
     default:
       return [['div', { header: '' }, 'ruler-before']]
-  }
-}
-
-/** The navigation entry of generated page `i`: not active, no subpages unless `extra` says otherwise. */
-export function navEntry(
-  site: GeneratedSite,
-  language: DemoLanguage,
-  i: number,
-  extra: Partial<NavEntry> = {},
-): NavEntry {
-  return {
-    title: site.titleOf(language, i),
-    link: site.pathOf(language, i),
-    target: '',
-    active: 0,
-    current: 0,
-    spacer: 0,
-    hasSubpages: 0,
-    ...extra,
-  }
-}
-
-export function languageEntry(language: DemoLanguage, link: string, active: boolean): LanguageEntry {
-  const { base: _base, ...entry } = language
-  return { ...entry, link, active: active ? 1 : 0, current: 0, available: 1 }
-}
-
-/**
- * A section's navigation entry. The header shows the first sections, and only the first section
- * shows its first pages as a second level: like real sites, the header does not list thousands of
- * pages (a header of every page would make each page's size grow with the site). Every page is
- * reached through the home page's menu of sections and its landing page's `menu_subpages` instead.
- */
-export const NAV_CHILDREN_SHOWN = 5
-/** Sections shown in the header; the home page's menu lists them all. */
-export const NAV_SECTIONS_SHOWN = 12
-
-export function sectionNav(site: GeneratedSite, language: DemoLanguage, section: number): NavEntry {
-  const landing = landingOf(section)
-  const entry = (i: number, hasSubpages: 0 | 1): NavEntry => navEntry(site, language, i, { hasSubpages })
-  const children = childrenOf(section, site.count)
-  const shown = section === 0 ? children.slice(0, NAV_CHILDREN_SHOWN) : []
-  return {
-    ...entry(landing, children.length ? 1 : 0),
-    ...(shown.length ? { children: shown.map((i) => entry(i, 0)) } : {}),
   }
 }

@@ -6,7 +6,8 @@
  */
 import type { InitialData, NavEntry } from '../shared/types.js'
 import { buildKindsInitialData, buildKindsPage } from './generator-kinds.js'
-import { buildGeneratedPage, languageEntry, NAV_SECTIONS_SHOWN, navEntry, sectionNav } from './generator-page.js'
+import { buildGeneratedPage } from './generator-page.js'
+import { languageEntry, NAV_SECTIONS_SHOWN, navEntry, sectionNav } from './generator-parts.js'
 import { childrenOf, createGeneratedSite, type GeneratedSite, landingOf, sectionCount } from './generator-site.js'
 import { languageOfPath } from './paths.js'
 import type { DemoLanguage, DemoSource } from './types.js'
