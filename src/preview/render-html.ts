@@ -19,6 +19,7 @@ function renderOnce(ctx: PreviewContext, view: HtmlView): { html: string; status
       clientVersion: PREVIEW_BUILD_ID,
       assets: ctx.client.assets,
       editorAssets: ctx.client.editorAssets,
+      ...(ctx.client.previewAssets ? { previewAssets: ctx.client.previewAssets } : {}),
       reloadEventsUrl: RELOAD_EVENTS_URL,
     },
     { ...fields, initialDataUrl: liveInitialDataUrl(fields.locale) },

@@ -29,6 +29,23 @@ export interface PageError {
   hint?: string
 }
 
+/**
+ * Preview: what stops the templates now (a compile error, a template that throws while loading), sent to open
+ * tabs as the `problem` event of the reload stream and shown over the page until a change fixes it.
+ */
+export interface PreviewProblem {
+  /** `Template failed to compile`. */
+  title: string
+  /** The error's message (esbuild's text, or the error's). */
+  message: string
+  /** Where, relative to the project root: `templates/content/Text.tsx`, line and column from 1. */
+  file?: string
+  line?: number
+  column?: number
+  /** The lines around it, numbered, with a `>` on the line and a `^` under the column. */
+  frame?: string
+}
+
 /** Everything one render needs. The same value hydrates the browser (see `BootState`). */
 export interface RenderState {
   site: PublicSiteInfo
