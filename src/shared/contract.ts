@@ -86,6 +86,15 @@ export interface DataProblem {
   kind: DataProblemKind
   message: string
   elementUid?: number
+  /** A template that threw: where (`templates/content/Text.tsx:12:11`), when the registry could tell. */
+  at?: string
+}
+
+/** A place in templates/, relative to the project root; line and column from 1. */
+export interface TemplateLocation {
+  file: string
+  line: number
+  column: number
 }
 
 export interface RenderResult {
@@ -150,6 +159,8 @@ export interface TemplateRegistry {
    * browser's registry holds the locales loaded so far: the current page's one at least.
    */
   texts?: Readonly<Record<string, unknown>>
+  /** Server only: where in templates/ an error was thrown (the registry's source map), when it was thrown there. */
+  locate?: (error: unknown) => TemplateLocation | undefined
 }
 
 export type { ReactNode }
