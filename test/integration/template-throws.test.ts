@@ -41,7 +41,7 @@ beforeAll(async () => {
       "import type { ContentElementProps } from 'site/runtime'",
       '',
       'export default function Text(props: ContentElementProps): never {',
-      '    throw new Error(`text broke ${typeof props}`)',
+      "    throw new Error('text broke ' + typeof props)",
       '}',
       '',
     ].join('\n'),
