@@ -114,6 +114,20 @@ export const isSiteError = (error: unknown): error is SiteError => error instanc
 /** The message of anything thrown: an Error's message, anything else as text. */
 export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 
+/** `user:pass@` in any http(s) URL of a text. */
+const USERINFO_RE = /\b(https?:\/\/)[^\s/?#@]+@/gi
+
+/**
+ * A text with every URL's userinfo written `***@` and every secret (`siteSecrets` in src/config/secrets.ts:
+ * the API's password, query and header values) written `***`, for lines a CI log keeps.
+ * Example: `GET http://u:pw@h/?t=abcd` with secrets ['abcd'] -> `GET http://***@h/?t=***`.
+ */
+export function redactSecrets(text: string, secrets: readonly string[] = []): string {
+  let out = text.replace(USERINFO_RE, '$1***@')
+  for (const secret of secrets) out = out.split(secret).join('***')
+  return out
+}
+
 /** One problem of a config file: where it is and what was expected. */
 export interface ConfigIssue {
   path: string

@@ -30,13 +30,23 @@ export { defineConfig } from './config/define.js'
 export { resolveConfig } from './config/load.js'
 /** Picks the site for a host name (`--site`, or a request's Host); the only site when there is one. */
 export { selectSite } from './config/resolve.js'
+/** What a site's API settings hide from printed lines (credentials), and the API's origin that lines name instead. */
+export { siteSecrets, toApiOrigin } from './config/secrets.js'
 export type { InlineConfig, ResolvedConfig, ResolvedSite, SiteEntry, SiteOptions, UserConfig } from './config/types.js'
 /** `site demo-api --fail PATH=STATUS` and `--fail-initial`: faults from the shell. */
 export { describeDemoFault, initialDataFault, parseDemoFault } from './demo/faults.js'
 /** `site demo-api`: the bundled demo content API. */
 export { type DemoApi, type DemoApiOptions, type DemoFault, startDemoApi } from './demo/server.js'
 /** The error catalogue (SPEC point 8); USAGE_CODES are the codes of bad input (exit code 2). */
-export { type ErrorCode, errors, FetchError, isSiteError, SiteError, USAGE_CODES } from './errors.js'
+export {
+  type ErrorCode,
+  errors,
+  FetchError,
+  isSiteError,
+  redactSecrets,
+  SiteError,
+  USAGE_CODES,
+} from './errors.js'
 /** `site serve`: a static server for a built output folder. */
 export { type StaticServerOptions, startStaticServer } from './serve/server.js'
 export type { PreviewServer, PreviewServerOptions }

@@ -83,6 +83,7 @@ export const toSkippedItem = (item: string, problem: DataProblem, pageUid?: numb
   reason: problem.message,
   ...(pageUid === undefined ? {} : { pageUid }),
   ...(problem.elementUid === undefined ? {} : { elementUid: problem.elementUid }),
+  ...(problem.at === undefined ? {} : { template: problem.at }),
 })
 
 const localeOf = (ctx: JobContext, locale: string): LocaleData => {

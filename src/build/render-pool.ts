@@ -57,6 +57,8 @@ export type FromWorker =
       id: number
       output?: PageOutput | NotFoundOutput
       error?: string
+      /** The code of the job's error, when it had one (a 404 page's RENDER_FAILED). */
+      code?: ErrorCode
       /** Where in the byte ring a page's files are, by index in its `files` (those handed over that way). */
       slices?: Array<RingSlice | undefined>
       /** Room of the byte ring the job took and no file holds (an unchanged document, a failed page): released at once. */
@@ -213,7 +215,8 @@ function listen(slot: Slot, pool: { fail: (slot: Slot, error: Error) => void; cl
       slot.pending.delete(message.id)
       const borrowed = borrow(slot.ring, message)
       if (message.error === undefined) waiting?.resolve(borrowed as never)
-      else waiting?.reject(new Error(message.error))
+      // Whatever a render job throws is a failed render (exit code 1), with the code it had.
+      else waiting?.reject(new SiteError(message.code ?? 'RENDER_FAILED', message.error))
     })
     slot.worker.on('error', (error) => {
       const wrapped = new SiteError('RENDER_FAILED', `A render worker failed: ${error.message}`, { cause: error })

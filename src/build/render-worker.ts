@@ -58,7 +58,8 @@ async function serve(port: MessagePort, { root, ring: ringBuffer }: RenderWorker
       const done: FromWorker = { type: 'done', id: message.id, output, slices: handed.slices, free: handed.free }
       port.postMessage(done, handed.transfer)
     } catch (error) {
-      send({ type: 'done', id: message.id, error: messageOf(error), free: freeOf(taken) })
+      const code = isSiteError(error) ? error.code : undefined
+      send({ type: 'done', id: message.id, error: messageOf(error), ...(code ? { code } : {}), free: freeOf(taken) })
     }
   })
   send({ type: 'ready' })

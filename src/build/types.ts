@@ -89,6 +89,8 @@ export interface SkippedItem extends CmsSource {
   reason: string
   /** The status of the API answer, for a broken link. */
   status?: number
+  /** A content element whose template threw: where (`templates/content/Text.tsx:12:11`), also named in `reason`. */
+  template?: string
 }
 
 export interface BuildRedirect {

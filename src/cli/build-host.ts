@@ -36,8 +36,14 @@ export interface SentError {
 export type FromBuildWorker =
   | { type: 'progress'; event: BuildProgress }
   | { type: 'log'; level: keyof BuildLogger; line: string }
+  | { type: 'site'; site: BuildSiteInfo }
   | { type: 'done'; result: BuildResult }
   | { type: 'failed'; error: SentError }
+
+/** What the CLI may say of the site being built once its config is resolved: the API by its origin, never its credentials. */
+export interface BuildSiteInfo {
+  apiOrigin: string
+}
 
 export type ToBuildWorker = { type: 'abort'; reason: unknown }
 
@@ -47,11 +53,14 @@ export interface BuildWorkerData {
   pageProgress: boolean
 }
 
-export function toSentError(error: unknown): SentError {
-  if (!(error instanceof Error)) return { message: String(error) }
-  const sent: SentError = { message: error.message, stack: error.stack }
-  if (error instanceof SiteError) Object.assign(sent, { code: error.code, hint: error.hint, status: error.status })
-  if (error.cause instanceof Error) sent.cause = { message: error.cause.message, stack: error.cause.stack }
+/** The error as plain data; `redact` hides the site's credentials in its texts (see config/secrets.ts). */
+export function toSentError(error: unknown, redact: (text: string) => string = (text) => text): SentError {
+  if (!(error instanceof Error)) return { message: redact(String(error)) }
+  const sent: SentError = { message: redact(error.message), stack: error.stack && redact(error.stack) }
+  if (error instanceof SiteError)
+    Object.assign(sent, { code: error.code, hint: error.hint && redact(error.hint), status: error.status })
+  if (error.cause instanceof Error)
+    sent.cause = { message: redact(error.cause.message), stack: error.cause.stack && redact(error.cause.stack) }
   return sent
 }
 
@@ -73,7 +82,14 @@ const WORKER_URL = new URL(
 /** Builds in the build worker; resolves to its result, rejects with its error (as build() would). */
 export function runBuildInWorker(
   request: BuildRequest,
-  io: { onProgress: (event: BuildProgress) => void; logger: BuildLogger; signal: AbortSignal; pageProgress: boolean },
+  io: {
+    onProgress: (event: BuildProgress) => void
+    logger: BuildLogger
+    signal: AbortSignal
+    pageProgress: boolean
+    /** Once the config is resolved: what a failure report may name (the API's origin). */
+    onSite?: (site: BuildSiteInfo) => void
+  },
 ): Promise<BuildResult> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER_URL, {
@@ -95,6 +111,7 @@ export function runBuildInWorker(
     worker.on('message', (message: FromBuildWorker) => {
       if (message.type === 'progress') io.onProgress(message.event)
       else if (message.type === 'log') io.logger[message.level](message.line)
+      else if (message.type === 'site') io.onSite?.(message.site)
       else if (message.type === 'done') settle(() => resolve(message.result))
       else settle(() => reject(fromSentError(message.error)))
     })

@@ -31,18 +31,25 @@ async function buildHere(port: NonNullable<typeof parentPort>, { request, pagePr
     unsent = event
     if (performance.now() - sentAt >= PROGRESS_REDRAW_MS / 2) flush()
   }
+  const { createBuilder, redactSecrets, resolveConfig, selectSite, siteSecrets, toApiOrigin } = await import(
+    '../index.js'
+  )
+  // Before the site is known, URLs' userinfo; after, its API password, query and header values as well.
+  let redact = (text: string) => redactSecrets(text)
   try {
-    const { createBuilder, resolveConfig, selectSite } = await import('../index.js')
     const config = await resolveConfig(request.config)
     const site = selectSite(config.sites, request.site)
+    const secrets = siteSecrets(site)
+    redact = (text) => redactSecrets(text, secrets)
+    send({ type: 'site', site: { apiOrigin: toApiOrigin(site.api.baseUrl) } })
     // a one-shot use of a builder: one build, then its workers and connections are released
     const builder = createBuilder({ config, site, warm: false })
     try {
       const result = await builder.build({
         onProgress,
         logger: {
-          info: (line) => send({ type: 'log', level: 'info', line }),
-          warn: (line) => send({ type: 'log', level: 'warn', line }),
+          info: (line) => send({ type: 'log', level: 'info', line: redact(line) }),
+          warn: (line) => send({ type: 'log', level: 'warn', line: redact(line) }),
         },
         force: request.force,
         only: request.only,
@@ -55,7 +62,7 @@ async function buildHere(port: NonNullable<typeof parentPort>, { request, pagePr
     }
   } catch (error) {
     flush()
-    send({ type: 'failed', error: toSentError(error) })
+    send({ type: 'failed', error: toSentError(error, redact) })
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import type { BuildResult } from '../index.js'
 import { describeFailure, describeSkipped } from './diagnostics.js'
+import type { RunFailure } from './failure.js'
 import { toTerminalLine } from './terminal.js'
 
 /** Rows of each table of the step summary (GitHub keeps at most 1 MiB of it); `--json` has them all. */
@@ -21,8 +22,9 @@ const escapeData = (text: string): string =>
   toTerminalLine(text).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')
 const escapeProperty = (text: string): string => escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C')
 
-const annotation = (level: 'error' | 'warning', title: string, message: string): string =>
-  `::${level} title=${escapeProperty(title)}::${escapeData(message)}`
+/** A message of one line (any line break in it escaped as text), or of several lines (shown as such). */
+const annotation = (level: 'error' | 'warning', title: string, message: string | readonly string[]): string =>
+  `::${level} title=${escapeProperty(title)}::${typeof message === 'string' ? escapeData(message) : message.map(escapeData).join('%0A')}`
 
 /** Broken links in page content: skipped items, but annotated, so that an editor sees them. */
 const isBrokenLink = (item: Skipped): boolean => item.kind === 'BROKEN_CONTENT_LINK'
@@ -84,4 +86,36 @@ export function formatStepSummary(result: BuildResult): string {
     )
   if (result.notes.length) lines.push('### Notes', '', ...result.notes.map((note) => `- ${cell(note)}`), '')
   return `${lines.join('\n')}\n`
+}
+
+/** What the run was talking to: `API http://127.0.0.1:4010`, and where a build's output stands. */
+const runContext = (failure: RunFailure): string[] => [
+  ...(failure.api ? [`API: ${failure.api}`] : []),
+  `exit code ${failure.exitCode}`,
+  ...(failure.command === 'build' ? ['the previous output was left as it was'] : []),
+]
+
+/** `::error title=site build%3A INITIAL_DATA_UNAVAILABLE::Initial Data is unavailable: …%0AAPI: http://…`. */
+export function formatFailureAnnotation(failure: RunFailure): string {
+  const lines = [
+    ...failure.message.split('\n'),
+    ...(failure.hint ? [failure.hint] : []),
+    runContext(failure).join('; '),
+  ]
+  return annotation('error', `site ${failure.command}: ${failure.kind}`, lines)
+}
+
+/** A command that stopped before its first result, as Markdown for `$GITHUB_STEP_SUMMARY`. */
+export function formatFailureStepSummary(failure: RunFailure): string {
+  // A quote, each line escaped as a cell is (no fence that CMS text in a message could close).
+  const quote = (text: string) => text.split('\n').map((line) => `> ${cell(line.trim())}  `)
+  return `${[
+    `## site ${failure.command}: failed (${cell(failure.kind)})`,
+    '',
+    ...quote(failure.message),
+    '',
+    ...(failure.hint ? [cell(failure.hint), ''] : []),
+    `${runContext(failure).map(cell).join('; ')}.`,
+    '',
+  ].join('\n')}\n`
 }

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module'
 import { Command, CommanderError, InvalidArgumentError } from 'commander'
-import { handleError } from './exit.js'
+import { handleError, reportToGithub } from './exit.js'
+import { toFailedRunSummary } from './failure.js'
 import { toTerminalText } from './terminal.js'
 
 /**
@@ -134,6 +135,18 @@ export function createProgram(): Command {
   return program
 }
 
+/**
+ * A flag commander refused (it printed the message and the usage line): under GitHub Actions the annotation and
+ * step summary every failure gets, and for `site build --json` the JSON summary a pipeline reads.
+ */
+function reportUsageError(args: readonly string[], message: string): void {
+  const command = args.find((arg) => !arg.startsWith('-')) ?? 'site'
+  const failure = { command, kind: 'USAGE', message: message.replace(/^error: /, ''), exitCode: 2 }
+  reportToGithub(failure)
+  if (command === 'build' && args.includes('--json'))
+    process.stdout.write(`${JSON.stringify(toFailedRunSummary(failure), null, 2)}\n`)
+}
+
 /** Runs the CLI; sets `process.exitCode`, never calls `process.exit` for a finished job. */
 export async function run(argv: string[]): Promise<void> {
   const program = createProgram()
@@ -142,8 +155,9 @@ export async function run(argv: string[]): Promise<void> {
   } catch (error) {
     if (error instanceof CommanderError) {
       process.exitCode = error.exitCode === 0 ? 0 : 2
+      if (error.exitCode !== 0) reportUsageError(argv.slice(2), error.message)
       return
     }
-    process.exitCode = handleError(error, { verbose: program.opts().verbose })
+    process.exitCode = handleError(error, { verbose: program.opts().verbose, command: argv[2] ?? 'site' })
   }
 }

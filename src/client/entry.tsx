@@ -19,7 +19,6 @@ import { createInitialDataLoader, readBoot } from './boot.js'
 import { isChunkLoadError, watchChunkErrors } from './chunk-errors.js'
 import { announcePage } from './events.js'
 import { toClickNavigation } from './links.js'
-import { startLiveReload } from './live-reload.js'
 import { createReloadGuard, getSessionStorage } from './reload-guard.js'
 import type { Router } from './router.js'
 import { createTemplateLoader } from './templates.js'
@@ -48,7 +47,6 @@ async function start(win: Window): Promise<void> {
     if (guard.allow(win.location.pathname)) win.location.reload()
   }
   watchChunkErrors(win, reloadHere)
-  if (boot.reloadEventsUrl) startLiveReload(boot.reloadEventsUrl, () => win.location.reload())
 
   // What the page hydrates with and its initial data, in parallel: hydration renders synchronously from both.
   // A main that needs no template code keeps the server's markup: its templates load with the first client navigation.

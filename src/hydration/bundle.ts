@@ -29,6 +29,8 @@ export interface ClientBundleOptions {
   root: string
   /** @default true */
   minify?: boolean
+  /** `site preview`: also the preview entry (live reload and the error overlay), never part of a build. */
+  preview?: boolean
 }
 
 /** The browser client as build and preview use it. */
@@ -37,6 +39,8 @@ export interface ClientBundle {
   assets: ClientAssets
   /** Editor preview extras, loaded after `assets` on `?pce=1` preview pages. */
   editorAssets: ClientAssets
+  /** With `preview`: the preview entry (src/client/preview/), loaded after `assets` on every preview page. */
+  previewAssets?: ClientAssets
   /** Output files, paths relative to the output folder (`_site/assets/entry-AB12CD.js`). */
   files: ReadonlyArray<{ path: string; contents: string | Uint8Array }>
   /** Templates that look interactive but are not marked `'use client'` (see scanTemplates), for the build report. */
@@ -53,6 +57,7 @@ const fromHere = (path: string): string => fileURLToPath(new URL(path, import.me
 const ENGINE_SOURCES = fromHere('../../src')
 const CLIENT_ENTRY = fromHere('../../src/client/entry.tsx')
 const EDITOR_ENTRY = fromHere('../../src/client/editor/entry.ts')
+const PREVIEW_ENTRY = fromHere('../../src/client/preview/entry.ts')
 const ISLANDS_MODULE = fromHere('../../src/client/islands.tsx')
 const RUNTIME_ENTRY = fromHere('../../src/runtime/index.ts')
 /** Browsers with ES modules, `:has()` and CSS nesting (Baseline 2023). */
@@ -126,7 +131,12 @@ function createOptions(
         templatesPlugin(manifest, { runtime: RUNTIME_ENTRY }),
       ],
     },
-    editor: { ...common, entryPoints: { editor: EDITOR_ENTRY }, splitting: false },
+    // The preview entry goes with the editor's: a file of its own (no splitting), and only into preview's bundle.
+    editor: {
+      ...common,
+      entryPoints: { editor: EDITOR_ENTRY, ...(options.preview ? { preview: PREVIEW_ENTRY } : {}) },
+      splitting: false,
+    },
   }
 }
 
@@ -144,10 +154,17 @@ function toBundle(
   manifest: TemplateManifest,
 ): ClientBundle {
   const visitor = plan(built.main, config.main, 'entry', manifest)
-  const preview = plan(built.editor, config.editor, 'editor')
+  const editor = plan(built.editor, config.editor, 'editor')
   const seen = new Set(visitor.files.map((file) => file.path))
-  const files = [...visitor.files, ...preview.files.filter((file) => !seen.has(file.path))]
-  return { assets: visitor.assets, editorAssets: preview.assets, files, hints: manifest.hints }
+  const files = [...visitor.files, ...editor.files.filter((file) => !seen.has(file.path))]
+  const hasPreview = typeof config.editor.entryPoints === 'object' && 'preview' in config.editor.entryPoints
+  return {
+    assets: visitor.assets,
+    editorAssets: editor.assets,
+    ...(hasPreview ? { previewAssets: plan(built.editor, config.editor, 'preview').assets } : {}),
+    files,
+    hints: manifest.hints,
+  }
 }
 
 async function run<T>(root: string, task: () => Promise<T>): Promise<T> {

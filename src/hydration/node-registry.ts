@@ -15,6 +15,7 @@ import { SiteError } from '../errors.js'
 import type { TemplateRegistry } from '../shared/contract.js'
 import { cacheDir as cacheDirOf } from '../shared/layout.js'
 import { toTemplatesError } from './errors.js'
+import { createTemplateLocator } from './locate.js'
 import { scanTemplates, TEMPLATE_LAYOUT, type TemplateManifest } from './manifest.js'
 import { registrySource, TEMPLATES_MODULE } from './registry-source.js'
 
@@ -55,6 +56,7 @@ export async function loadTemplates(root: string, options: LoadTemplatesOptions 
   const manifest = options.manifest ?? (await scanTemplates(root))
   const cacheDir = options.cacheDir ?? join(root, cacheDirOf('templates'))
   let code: string
+  let mapText = ''
   try {
     const result = await build({
       stdin: {
@@ -66,6 +68,11 @@ export async function loadTemplates(root: string, options: LoadTemplatesOptions 
       absWorkingDir: root,
       bundle: true,
       write: false,
+      // Not written (write: false): names the map's folder, which its sources are relative to. The map
+      // names a template that throws by file and line (locate.ts); the code carries no reference to it.
+      outfile: join(cacheDir, 'templates.mjs'),
+      sourcemap: 'external',
+      sourcesContent: false,
       platform: 'node',
       format: 'esm',
       target: 'node20',
@@ -74,7 +81,8 @@ export async function loadTemplates(root: string, options: LoadTemplatesOptions 
       logLevel: 'silent',
       plugins: [nodeExternalsPlugin(options.runtimeUrl ?? engineRuntimeUrl())],
     })
-    code = result.outputFiles[0]?.text ?? ''
+    code = result.outputFiles.find((out) => out.path.endsWith('.mjs'))?.text ?? ''
+    mapText = result.outputFiles.find((out) => out.path.endsWith('.map'))?.text ?? ''
   } catch (error) {
     throw toTemplatesError(root, error)
   }
@@ -87,8 +95,9 @@ export async function loadTemplates(root: string, options: LoadTemplatesOptions 
     await rename(partial, file)
   }
   let registry: unknown
+  const bundleUrl = pathToFileURL(file).href
   try {
-    registry = ((await import(pathToFileURL(file).href)) as { default: unknown }).default
+    registry = ((await import(bundleUrl)) as { default: unknown }).default
   } catch (error) {
     throw new SiteError(
       'TEMPLATES_INVALID',
@@ -96,7 +105,8 @@ export async function loadTemplates(root: string, options: LoadTemplatesOptions 
       { cause: error },
     )
   }
-  return checkRegistry(registry)
+  const checked = checkRegistry(registry)
+  return mapText ? { ...checked, locate: createTemplateLocator({ root, bundleUrl, mapText }) } : checked
 }
 
 const isComponent = (value: unknown): boolean =>

@@ -1,12 +1,14 @@
 /**
  * Server-sent events for open preview tabs: the server sends `reload` after
- * a rebuild and the client reloads. One hub per server, shared by every
- * context it swaps in (so tabs survive a reload of the config).
+ * a rebuild and the client reloads; `problem` while a change does not compile
+ * (the overlay, src/client/preview/), sent again to each tab that connects until
+ * the next reload. One hub per server, shared by every context it swaps in (so
+ * tabs survive a reload of the config).
  */
 export interface ReloadEvents {
   /** The `text/event-stream` answer of one tab; it ends when the tab goes or the hub closes. */
   connect(signal?: AbortSignal): Response
-  /** Sends one event to every open tab. */
+  /** Sends one event to every open tab; `problem` also goes to each tab that connects until `reload` is sent. */
   send(event: string, data?: string): void
   /** Open tabs. */
   readonly size: number
@@ -18,8 +20,12 @@ const encoder = new TextEncoder()
 /** Browsers wait this long before reconnecting a dropped stream (the server restarting). */
 const RETRY_MS = 1000
 
+const toEvent = (event: string, data: string): Uint8Array =>
+  encoder.encode(`event: ${event}\ndata: ${data.replace(/\n/g, '\ndata: ')}\n\n`)
+
 export function createReloadEvents(): ReloadEvents {
   const tabs = new Set<ReadableStreamDefaultController<Uint8Array>>()
+  let problem: Uint8Array | undefined
 
   const drop = (tab: ReadableStreamDefaultController<Uint8Array>) => {
     if (!tabs.delete(tab)) return
@@ -38,6 +44,7 @@ export function createReloadEvents(): ReloadEvents {
           self = controller
           tabs.add(controller)
           controller.enqueue(encoder.encode(`retry: ${RETRY_MS}\n: connected\n\n`))
+          if (problem) controller.enqueue(problem)
           signal?.addEventListener('abort', () => drop(controller), { once: true })
         },
         cancel() {
@@ -53,7 +60,9 @@ export function createReloadEvents(): ReloadEvents {
       })
     },
     send(event, data = '') {
-      const chunk = encoder.encode(`event: ${event}\ndata: ${data.replace(/\n/g, '\ndata: ')}\n\n`)
+      if (event === 'reload') problem = undefined
+      const chunk = toEvent(event, data)
+      if (event === 'problem') problem = chunk
       for (const tab of tabs) {
         try {
           tab.enqueue(chunk)

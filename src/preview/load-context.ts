@@ -47,7 +47,7 @@ export function withSite(config: ResolvedConfig, site: string | undefined): Reso
 export function createContextLoader(options: ContextLoaderOptions): ContextLoader {
   const { root, events, log } = options
   let config = withSite(options.config, options.site)
-  const bundler = createClientBundler({ root, minify: false })
+  const bundler = createClientBundler({ root, minify: false, preview: true })
   return {
     async load(reloadConfig) {
       const nextConfig = reloadConfig ? withSite(await resolveConfig(options.inline), options.site) : config

@@ -1,4 +1,4 @@
-import { SiteError } from '../errors.js'
+import { isSiteError, messageOf, SiteError } from '../errors.js'
 import { assemblePage, type PageView } from '../render/assemble.js'
 import { describeMissingTemplate } from '../render/missing-templates.js'
 import { liveInitialDataUrl, RELOAD_EVENTS_URL } from '../shared/layout.js'
@@ -19,6 +19,7 @@ function renderOnce(ctx: PreviewContext, view: HtmlView): { html: string; status
       clientVersion: PREVIEW_BUILD_ID,
       assets: ctx.client.assets,
       editorAssets: ctx.client.editorAssets,
+      ...(ctx.client.previewAssets ? { previewAssets: ctx.client.previewAssets } : {}),
       reloadEventsUrl: RELOAD_EVENTS_URL,
     },
     { ...fields, initialDataUrl: liveInitialDataUrl(fields.locale) },
@@ -26,6 +27,8 @@ function renderOnce(ctx: PreviewContext, view: HtmlView): { html: string; status
   // Once per layout or type until templates change (a new context): the developer adds the file, or not.
   for (const missing of ctx.missingTemplates.add(view.path, assembled.fallbacks))
     ctx.log(`preview: note: ${describeMissingTemplate(missing, { count: false })}`)
+  // A content element whose template threw is left out of the page: the terminal names the template's file and line.
+  for (const problem of assembled.problems) if (problem.at) ctx.log(`preview: ${problem.message}`)
   return { html: assembled.document.join(''), status: assembled.status }
 }
 
@@ -41,14 +44,19 @@ export function renderHtml(
   try {
     return renderOnce(ctx, view)
   } catch (cause) {
-    const failure = new SiteError(
-      'RENDER_FAILED',
-      `Rendering ${view.path} failed: ${(cause as Error)?.message ?? String(cause)}`,
-      { status: 500, cause },
-    )
+    // The render core's RENDER_FAILED already names the path and, when it can, the template's file and line.
+    const failure =
+      isSiteError(cause) && cause.code === 'RENDER_FAILED'
+        ? cause
+        : new SiteError('RENDER_FAILED', `Rendering ${view.path} failed: ${messageOf(cause)}`, { status: 500, cause })
     ctx.log(`preview: ${failure.message}`)
+    const thrown = failure.cause ?? cause
     const error = view.debug
-      ? { status: 500, message: failure.message, raw: { stack: (cause as Error)?.stack } }
+      ? {
+          status: 500,
+          message: failure.message,
+          raw: { stack: thrown instanceof Error ? thrown.stack : String(thrown) },
+        }
       : { status: 500, message: failure.message }
     try {
       return renderOnce(ctx, { ...view, status: 500, page: null, error, initialData: EMPTY_INITIAL_DATA })

@@ -8,6 +8,7 @@ import { closeServer, listen, type RunningServer } from '../serve/server.js'
 import { createReloadEvents } from './events.js'
 import { createPreviewHandler } from './handler.js'
 import { createContextLoader } from './load-context.js'
+import { toPreviewProblem } from './problems.js'
 import { type ProjectWatcher, watchProject } from './watch.js'
 
 export interface PreviewServerOptions {
@@ -58,6 +59,8 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
       handler = createPreviewHandler(await loader.load(true))
     } catch (error) {
       log(`preview: reload failed, still serving the previous version: ${firstLine(error)}`)
+      // Open tabs show it over the page (file, line, code) until a change fixes it and reloads them.
+      events.send('problem', JSON.stringify(await toPreviewProblem(root, error)))
       return false
     }
     events.send('reload')

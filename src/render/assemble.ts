@@ -34,6 +34,8 @@ export interface AssemblyContext {
   editorAssets?: ClientAssets
   /** Preview: the stream that announces reloads to open tabs. */
   reloadEventsUrl?: string
+  /** Preview: the preview entry's assets (live reload, the error overlay), loaded after the others on every page. */
+  previewAssets?: ClientAssets
 }
 
 /** One route and the data it renders with. */
@@ -98,7 +100,8 @@ export function assemblePage(ctx: AssemblyContext, view: PageView): AssembledPag
     ...(view.error ? { error: view.error } : {}),
   }
   const result = ctx.renderer.renderPage(state)
-  const assets = editorPreview && ctx.editorAssets ? joinAssets(ctx.assets, ctx.editorAssets) : ctx.assets
+  const visitor = editorPreview && ctx.editorAssets ? joinAssets(ctx.assets, ctx.editorAssets) : ctx.assets
+  const assets = ctx.mode === 'preview' && ctx.previewAssets ? joinAssets(visitor, ctx.previewAssets) : visitor
   // How the main hydrates and what the document preloads for it: decided once, here.
   const hydration = decideHydration(state, ctx.assets.templateChunks)
   const preloads = preloadUrls(assets, state, hydration)

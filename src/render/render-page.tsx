@@ -12,6 +12,12 @@ import type { DataProblem, RenderResult, RenderState, TemplateRegistry } from '.
 /** Give up after skipping this many throwing elements: beyond that the templates are broken, not the data. */
 const MAX_SKIPPED_ELEMENTS = 25
 
+/** `templates/content/Text.tsx:12:11` when the registry can tell where in templates/ the error was thrown. */
+function whereThrown(registry: TemplateRegistry, error: unknown): string | undefined {
+  const at = registry.locate?.(error)
+  return at && `${at.file}:${at.line}:${at.column}`
+}
+
 export function renderPage(state: RenderState, registry: TemplateRegistry): RenderResult {
   const skip = new Set<number>()
   const skipped: DataProblem[] = []
@@ -31,17 +37,17 @@ export function renderPage(state: RenderState, registry: TemplateRegistry): Rend
       }
     } catch (error) {
       const failed = trace.stack.at(-1)
+      const at = whereThrown(registry, error)
+      const thrown = `${messageOf(error)}${at ? ` (at ${at})` : ''}`
       if (!failed || skip.has(failed.id) || skip.size >= MAX_SKIPPED_ELEMENTS) {
-        throw new SiteError('RENDER_FAILED', `Rendering ${state.path} failed: ${messageOf(error)}`, {
-          cause: error,
-          status: 500,
-        })
+        throw new SiteError('RENDER_FAILED', `Rendering ${state.path} failed: ${thrown}`, { cause: error, status: 500 })
       }
       skip.add(failed.id)
       skipped.push({
         kind: 'ELEMENT_SKIPPED',
-        message: `${state.path}: content element ${failed.id} (${failed.type}) skipped, its template threw: ${messageOf(error)}`,
+        message: `${state.path}: content element ${failed.id} (${failed.type}) skipped, its template threw: ${thrown}`,
         elementUid: failed.id,
+        ...(at ? { at } : {}),
       })
     }
   }

@@ -60,6 +60,8 @@ function Main({ state, registry, problems, trace }: MainProps) {
   // The raw error never reaches a visitor's markup, only a preview with ?debug.
   const error: PageError = { status: source.status || status, message: source.message ?? '' }
   if (state.debug && state.mode === 'preview' && source.raw !== undefined) error.raw = source.raw
+  // Preview's word to the editor (the API did not answer: what to check); it names no address.
+  if (state.mode === 'preview' && source.hint) error.hint = source.hint
   const ErrorPage = registry.ErrorPage
   return <ErrorPage error={error} />
 }

@@ -29,6 +29,23 @@ export interface PageError {
   hint?: string
 }
 
+/**
+ * Preview: what stops the templates now (a compile error, a template that throws while loading), sent to open
+ * tabs as the `problem` event of the reload stream and shown over the page until a change fixes it.
+ */
+export interface PreviewProblem {
+  /** `Template failed to compile`. */
+  title: string
+  /** The error's message (esbuild's text, or the error's). */
+  message: string
+  /** Where, relative to the project root: `templates/content/Text.tsx`, line and column from 1. */
+  file?: string
+  line?: number
+  column?: number
+  /** The lines around it, numbered, with a `>` on the line and a `^` under the column. */
+  frame?: string
+}
+
 /** Everything one render needs. The same value hydrates the browser (see `BootState`). */
 export interface RenderState {
   site: PublicSiteInfo
@@ -69,6 +86,15 @@ export interface DataProblem {
   kind: DataProblemKind
   message: string
   elementUid?: number
+  /** A template that threw: where (`templates/content/Text.tsx:12:11`), when the registry could tell. */
+  at?: string
+}
+
+/** A place in templates/, relative to the project root; line and column from 1. */
+export interface TemplateLocation {
+  file: string
+  line: number
+  column: number
 }
 
 export interface RenderResult {
@@ -133,6 +159,8 @@ export interface TemplateRegistry {
    * browser's registry holds the locales loaded so far: the current page's one at least.
    */
   texts?: Readonly<Record<string, unknown>>
+  /** Server only: where in templates/ an error was thrown (the registry's source map), when it was thrown there. */
+  locate?: (error: unknown) => TemplateLocation | undefined
 }
 
 export type { ReactNode }

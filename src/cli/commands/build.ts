@@ -4,6 +4,7 @@ import type { BuildResult } from '../../index.js'
 import { runBuildInWorker } from '../build-host.js'
 import { formatDiagnostics } from '../diagnostics.js'
 import { handleError } from '../exit.js'
+import { toFailedRunSummary, toRunFailure } from '../failure.js'
 import { formatAnnotations, formatStepSummary, isGithubActions } from '../github.js'
 import { tuneHeapForBuild } from '../heap.js'
 import { createProgressReporter, isInteractive } from '../progress.js'
@@ -87,6 +88,7 @@ export async function runBuildCommand(opts: BuildCommandOptions, global: { verbo
   const reporter = createProgressReporter({ stream: process.stderr, interactive })
   const controller = new AbortController()
   const release = onStopSignals(controller)
+  let api: string | undefined
   try {
     // React picks its development or production build when first loaded: a site build is production.
     process.env.NODE_ENV ??= 'production'
@@ -106,6 +108,9 @@ export async function runBuildCommand(opts: BuildCommandOptions, global: { verbo
         logger: reporter.logger,
         signal: controller.signal,
         pageProgress: interactive,
+        onSite: (site) => {
+          api = site.apiOrigin || undefined
+        },
       },
     )
     reporter.stop()
@@ -115,7 +120,12 @@ export async function runBuildCommand(opts: BuildCommandOptions, global: { verbo
     return result.failures.length ? 1 : 0
   } catch (error) {
     reporter.stop()
-    const code = handleError(error, global)
+    const code = handleError(error, { verbose: global.verbose, command: 'build', api })
+    // A pipeline reading stdout gets a summary whatever stopped the build: `ok: false` and the failure's kind.
+    if (opts.json)
+      process.stdout.write(
+        `${JSON.stringify(toFailedRunSummary(toRunFailure(error, { command: 'build', api })), null, 2)}\n`,
+      )
     if (isSiteError(error) && error.code === 'BUILD_INTERRUPTED')
       return SIGNAL_EXIT_CODES[controller.signal.reason as StopSignal] ?? code
     return code

@@ -34,6 +34,6 @@ export async function runDemoApiCommand(opts: DemoApiCommandOptions, global: { v
     await api.close()
     return 0
   } catch (error) {
-    return handleError(error, global)
+    return handleError(error, { verbose: global.verbose, command: 'demo-api' })
   }
 }

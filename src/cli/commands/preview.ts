@@ -19,8 +19,9 @@ export async function runPreviewCommand(opts: PreviewCommandOptions, global: { v
   // preview shows what the static site shows, at a fraction of the render cost. Set before the
   // render core (and React) is first imported.
   process.env.NODE_ENV ||= 'production'
+  let api: string | undefined
   try {
-    const { resolveConfig, startPreviewServer } = await import('../../index.js')
+    const { resolveConfig, startPreviewServer, toApiOrigin } = await import('../../index.js')
     const inline: InlineConfig = {
       root: process.cwd(),
       ...(opts.config ? { configFile: opts.config } : {}),
@@ -28,6 +29,7 @@ export async function runPreviewCommand(opts: PreviewCommandOptions, global: { v
       ...(opts.debug ? { debug: true } : {}),
     }
     const config = await resolveConfig(inline)
+    api = config.sites.map((s) => toApiOrigin(s.api.baseUrl)).join(', ') || undefined
     const server = await startPreviewServer({
       config,
       host: opts.host,
@@ -48,6 +50,6 @@ export async function runPreviewCommand(opts: PreviewCommandOptions, global: { v
     await server.close()
     return 0
   } catch (error) {
-    return handleError(error, { verbose: global.verbose })
+    return handleError(error, { verbose: global.verbose, command: 'preview', api })
   }
 }

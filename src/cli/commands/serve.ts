@@ -31,6 +31,6 @@ export async function runServeCommand(
     await server.close()
     return 0
   } catch (error) {
-    return handleError(error, { verbose: global.verbose })
+    return handleError(error, { verbose: global.verbose, command: 'serve' })
   }
 }

@@ -26,6 +26,19 @@ describe('createReloadEvents', () => {
     hub.send('reload') // nobody listening: no throw
   })
 
+  it('sends the current problem to each tab that connects, until the next reload', async () => {
+    const hub = createReloadEvents()
+    hub.send('problem', '{"message":"a\nb"}')
+    const late = hub.connect().body!.getReader()
+    const first = decoder.decode((await late.read()).value)
+    const pending = first.includes('event: problem') ? first : first + decoder.decode((await late.read()).value)
+    expect(pending).toContain('event: problem\ndata: {"message":"a\ndata: b"}\n\n')
+    hub.send('reload')
+    const after = hub.connect().body!.getReader()
+    expect(decoder.decode((await after.read()).value)).toBe('retry: 1000\n: connected\n\n')
+    hub.close()
+  })
+
   it('ends every stream on close', async () => {
     const hub = createReloadEvents()
     const reader = hub.connect().body!.getReader()
