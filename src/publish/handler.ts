@@ -91,7 +91,12 @@ export function createHookHandler(input: {
     if (path === '/hooks/typo3' || path === '/hooks/pages' || path === '/hooks/full') return hook(request, path)
     if (request.method !== 'GET' && request.method !== 'HEAD') return json(405, { error: 'use GET' }, { allow: 'GET' })
     if (path === '/healthz')
-      return publisher.accepting ? json(200, { ok: true }) : json(503, { ok: false, error: 'not accepting events' })
+      return publisher.healthy
+        ? json(200, { ok: true })
+        : json(503, {
+            ok: false,
+            error: publisher.accepting ? 'the journal cannot be written' : 'not accepting events',
+          })
     const wantsHtml = path === '/' || (path === '/status' && /text\/html/.test(header(request.headers, 'accept') ?? ''))
     if (wantsHtml)
       return {

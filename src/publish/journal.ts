@@ -29,6 +29,8 @@ export interface Journal {
   readonly recovered: JournalEvent[]
   /** Appends waiting for their sync. */
   queued(): number
+  /** True since the last write failed (disk full), until one succeeds. */
+  failing(): boolean
   /** Records an event; resolves once it is on disk. Rejects with PUBLISH_JOURNAL (status 503) when it cannot be written, 429 when too many wait. */
   append(event: Omit<JournalEvent, 'seq'>): Promise<JournalEvent>
   /** Records that every event up to `seq` is live. */
@@ -91,6 +93,7 @@ export async function openJournal(dir: string, onRecorded: (event: JournalEvent)
   let seq = lastSeq
   let batch: Waiting[] = []
   let flushing = false
+  let failing = false
   // every write, sync and compaction runs one after the other on this chain
   let chain: Promise<void> = Promise.resolve()
   const serial = (op: () => Promise<void>): Promise<void> => {
@@ -108,11 +111,13 @@ export async function openJournal(dir: string, onRecorded: (event: JournalEvent)
       await handle.write(bytes, 0, bytes.length, size)
       await handle.datasync()
       size += bytes.length
+      failing = false
       for (const item of items) if (item.event) onRecorded(item.event)
       for (const item of items) item.resolve()
     } catch (error) {
       // nothing of this batch is acknowledged: cut the file back to its last whole line
       await handle.truncate(size).catch(() => {})
+      failing = true
       const cause = error as NodeJS.ErrnoException
       const failure = errors.publishJournal(file, `cannot be written (${cause.code ?? cause.message})`, error)
       for (const item of items) item.reject(failure)
@@ -132,6 +137,7 @@ export async function openJournal(dir: string, onRecorded: (event: JournalEvent)
     file,
     recovered,
     queued: () => batch.length,
+    failing: () => failing,
     size: () => size,
     async append(event) {
       if (batch.length >= PUBLISH_MAX_QUEUED_APPENDS)

@@ -49,7 +49,10 @@ export interface Publisher {
   /** Records an event (on disk before it resolves); a draft is only logged. */
   accept(request: PublishRequest, from: string): Promise<JournalEvent | undefined>
   status(): PublishStatus
+  /** Running, not stopping: webhooks are tried. */
   readonly accepting: boolean
+  /** Accepting, and the journal's last write went through (`/healthz`). */
+  readonly healthy: boolean
   /** Resolves when nothing is pending or being built (tests and benchmarks wait on it). */
   idle(): Promise<void>
   stop(): Promise<void>
@@ -204,6 +207,9 @@ export function createPublisher(input: PublisherOptions): {
     get accepting() {
       return !stopping && journal !== undefined
     },
+    get healthy() {
+      return publisher.accepting && !journal?.failing()
+    },
     async accept(request, from) {
       if (request.kind === 'draft') {
         log(`event from ${from}: ${request.what}: nothing to publish`)
@@ -220,6 +226,7 @@ export function createPublisher(input: PublisherOptions): {
       outDir: input.outDir,
       deploy: target?.name ?? null,
       accepting: publisher.accepting,
+      journalWritable: !journal?.failing(),
       pending: pendingCount(pending),
       building: running !== undefined,
       queuedAppends: journal?.queued() ?? 0,

@@ -30,6 +30,8 @@ export interface PublishStatus {
   outDir: string
   deploy: string | null
   accepting: boolean
+  /** False since a journal write failed (disk full), until one succeeds: webhooks are then answered 503. */
+  journalWritable: boolean
   pending: number
   building: boolean
   /** Journal appends waiting for the disk. */
