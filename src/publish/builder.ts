@@ -1,11 +1,16 @@
 /**
  * What the publisher builds with: an object with `build` and `close`, so that a warm builder (one that
- * keeps the render core and the previous output loaded between builds) can take the place of this one,
- * which runs a whole `build()` each time.
+ * keeps the previous output loaded between builds) can take the place of this one, which runs a whole
+ * `build()` each time. What does not change while the publisher runs is made once and reused: the
+ * browser client bundle and, for builds of named pages, the render core in this thread (no render
+ * workers to start for a handful of pages). Templates are read at start: restart the publisher to
+ * publish template changes. A full build renders in worker threads, as `site build` does.
  */
 import { build } from '../build/build.js'
 import type { BuildLogger, BuildResult } from '../build/types.js'
 import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
+import { bundleClient, type ClientBundle } from '../hydration/bundle.js'
+import { loadRenderer, type PageRenderer } from '../render/renderer.js'
 
 export interface Builder {
   /** A build over the output folder: of the named pages (`only`: uids or paths), or of every page. */
@@ -13,10 +18,27 @@ export interface Builder {
   close(): Promise<void>
 }
 
+/** A promise made once and kept, unless it fails (then the next call tries again). */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined
+  return () => {
+    made ??= make().catch((error) => {
+      made = undefined
+      throw error
+    })
+    return made
+  }
+}
+
 export function createBuilder(input: { config: ResolvedConfig; site: ResolvedSite; logger?: BuildLogger }): Builder {
   const { config, site, logger } = input
+  const client = once<ClientBundle>(() => bundleClient({ root: config.root, minify: true }))
+  const renderer = once<PageRenderer>(() => loadRenderer(config.root))
   return {
-    build: (options) => build({ config, site, logger, only: options.only, signal: options.signal }),
+    async build({ only, signal }) {
+      const inline = only ? await renderer() : undefined
+      return build({ config, site, logger, only, signal, bundleClient: client, renderer: inline })
+    },
     close: async () => {},
   }
 }

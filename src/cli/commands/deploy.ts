@@ -1,8 +1,13 @@
 import { resolve } from 'node:path'
-import { deploy } from '../../deploy/deploy.js'
-import { DEPLOY_STEPS } from '../../deploy/plan.js'
-import { createDeployTarget } from '../../deploy/targets/index.js'
-import { DEFAULTS, isSiteError, resolveConfig, selectSite } from '../../index.js'
+import {
+  createDeployTarget,
+  DEFAULTS,
+  DEPLOY_STEPS,
+  deploy,
+  isSiteError,
+  resolveConfig,
+  selectSite,
+} from '../../index.js'
 import { handleError } from '../exit.js'
 import { printLine } from '../terminal.js'
 
