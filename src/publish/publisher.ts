@@ -1,14 +1,4 @@
-/**
- * The publisher: recorded events in, one build and deploy at a time out. Events wait in `pending.ts`
- * batches until a quiet period passes (or the longest wait); events that come during a build go into
- * the next one. A failed build or deploy keeps its events pending and is tried again after a growing
- * delay. A full build over the previous output (reconcile) runs every `reconcileMinutes`, and at start
- * when the output folder holds no site. `stop()` takes no new event, stops a build in progress (its
- * events stay in the journal), lets a deploy in progress finish, and closes the journal.
- */
-import type { BuildResult } from '../build/types.js'
 import type { ResolvedPublish } from '../config/types.js'
-import { deploy } from '../deploy/deploy.js'
 import type { DeployTarget } from '../deploy/targets/types.js'
 import { messageOf } from '../errors.js'
 import {
@@ -20,16 +10,8 @@ import {
 import type { Builder } from './builder.js'
 import type { Journal, JournalEvent } from './journal.js'
 import type { PublishRequest } from './messages.js'
-import {
-  addEvent,
-  type Batch,
-  dueAt,
-  emptyPending,
-  pendingCount,
-  pendingEvents,
-  settleBatch,
-  takeBatch,
-} from './pending.js'
+import { addEvent, dueAt, emptyPending, pendingCount, pendingEvents, settleBatch, takeBatch } from './pending.js'
+import { buildAndDeploy, describeBatch, publishedLine, publishRecord } from './run-publish.js'
 import type { PublishRecord, PublishStatus } from './status.js'
 
 export interface PublisherOptions {
@@ -59,14 +41,6 @@ export interface Publisher {
 }
 
 const iso = (ms: number | undefined): string | null => (ms === undefined ? null : new Date(ms).toISOString())
-const MAX_LISTED_PAGES = 50
-
-function describeFailures(result: BuildResult): string {
-  const first = result.failures[0]!
-  const more = result.failures.length > 1 ? ` (and ${result.failures.length - 1} more)` : ''
-  return `the build failed: ${first.kind} ${first.path}: ${first.reason}${more}`
-}
-
 /** `journal` is opened by the caller with `onRecorded` bound to the returned `record`. */
 export function createPublisher(input: PublisherOptions): {
   publisher: Publisher
@@ -76,6 +50,7 @@ export function createPublisher(input: PublisherOptions): {
   const { options, builder, target, log } = input
   const pending = emptyPending()
   const history: PublishRecord[] = []
+  const counts = { ok: 0, failed: 0 }
   let journal: Journal | undefined
   let running: Promise<void> | undefined
   let controller: AbortController | undefined
@@ -128,77 +103,41 @@ export function createPublisher(input: PublisherOptions): {
     reconcileTimer.unref()
   }
 
-  async function buildAndDeploy(batch: Batch, signal: AbortSignal) {
-    const t0 = Date.now()
-    const result = await builder.build({ only: batch.full ? undefined : [...batch.pages], signal })
-    if (result.failures.length) throw new Error(describeFailures(result))
-    const t1 = Date.now()
-    const report = target ? await deploy({ outDir: input.outDir, target, keepBuilds: input.keepBuilds }) : undefined
-    const changes = result.changes.pages
-    return {
-      changed: changes.added.length + changes.changed.length + changes.removed.length,
-      filesUploaded: report ? report.filesUploaded : result.filesWritten,
-      deleted: report?.deletes.length ?? 0,
-      buildMs: t1 - t0,
-      deployMs: Date.now() - t1,
-    }
-  }
-
   async function publish(): Promise<void> {
     const batch = takeBatch(pending)
     if (!batch) return
     controller = new AbortController()
-    const pages = [...batch.pages].slice(0, MAX_LISTED_PAGES)
-    const what = batch.full ? 'all pages' : `${batch.pages.size} page(s): ${pages.join(', ')}`
     try {
-      const done = await buildAndDeploy(batch, controller.signal)
+      const outcome = await buildAndDeploy(
+        batch,
+        { builder, target, outDir: input.outDir, keepBuilds: input.keepBuilds },
+        controller.signal,
+      )
       if (batch.upTo > 0) await journal?.markDone(batch.upTo)
       settleBatch(pending, true)
       if (batch.full) lastReconcile = Date.now()
       failures = 0
       retryAt = undefined
-      const entry: PublishRecord = {
-        ok: true,
-        pages,
-        full: batch.full,
-        events: batch.events,
-        ...done,
-        latencyMs: Date.now() - batch.firstAt,
-        finishedAt: new Date().toISOString(),
-      }
+      const entry = publishRecord(batch, outcome)
       remember(entry)
-      log(
-        `published ${what}: ${entry.changed} changed, ${entry.filesUploaded} files ${target ? `sent to ${target.name}` : 'written'}${done.deleted ? `, ${done.deleted} deleted` : ''}, ${entry.latencyMs} ms from the first edit (build ${done.buildMs} ms, deploy ${done.deployMs} ms)`,
-      )
+      log(publishedLine(batch, entry, target))
       await journal?.compact(() => pendingEvents(pending), PUBLISH_COMPACT_BYTES)
     } catch (error) {
       settleBatch(pending, false)
-      const reason = messageOf(error)
+      const what = describeBatch(batch)
       if (stopping) return log(`publish of ${what} stopped: its events stay in the journal for the next start`)
       failures++
       const delay = Math.min(PUBLISH_RETRY_MIN_MS * 2 ** (failures - 1), PUBLISH_RETRY_MAX_MS)
       retryAt = Date.now() + delay
-      remember({
-        ok: false,
-        pages,
-        full: batch.full,
-        events: batch.events,
-        changed: 0,
-        filesUploaded: 0,
-        deleted: 0,
-        buildMs: 0,
-        deployMs: 0,
-        latencyMs: Date.now() - batch.firstAt,
-        finishedAt: new Date().toISOString(),
-        error: reason,
-      })
-      log(`publish of ${what} failed (attempt ${failures}, next in ${Math.round(delay / 1000)} s): ${reason}`)
+      remember(publishRecord(batch, { error: messageOf(error) }))
+      log(`publish of ${what} failed (attempt ${failures}, next in ${Math.round(delay / 1000)} s): ${messageOf(error)}`)
     } finally {
       controller = undefined
     }
   }
 
   const remember = (entry: PublishRecord) => {
+    counts[entry.ok ? 'ok' : 'failed']++
     history.unshift(entry)
     history.length = Math.min(history.length, PUBLISH_STATUS_HISTORY)
   }
@@ -234,6 +173,7 @@ export function createPublisher(input: PublisherOptions): {
       retryAt: iso(retryAt),
       lastReconcile: iso(lastReconcile),
       nextReconcile: iso(nextReconcile),
+      publishCount: { ...counts },
       publishes: [...history],
     }),
     idle: () => (isIdle() ? Promise.resolve() : new Promise((done) => idleWaiters.push(done))),

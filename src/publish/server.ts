@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path'
 import { inspectOutDir } from '../build/output.js'
 import type { ResolvedConfig, ResolvedPublish, ResolvedSite } from '../config/types.js'
 import { createDeployTarget } from '../deploy/targets/index.js'
-import { PUBLISH_MAX_BODY_BYTES } from '../shared/constants.js'
+import { PUBLISH_MAX_BODY_BYTES, PUBLISH_REQUEST_TIMEOUT_MS } from '../shared/constants.js'
 import { CACHE_DIR } from '../shared/layout.js'
 import { type Builder, createBuilder } from './builder.js'
 import { createHookHandler, type HookRequest } from './handler.js'
@@ -94,8 +94,9 @@ export async function startPublishServer(options: PublishServerOptions): Promise
       if (!res.headersSent) res.writeHead(500).end()
     }
   })
-  server.requestTimeout = 30_000
-  server.headersTimeout = 10_000
+  // a webhook is a small body on a fast network: a client that dribbles it is cut off
+  server.requestTimeout = PUBLISH_REQUEST_TIMEOUT_MS
+  server.headersTimeout = PUBLISH_REQUEST_TIMEOUT_MS
   await new Promise<void>((done, fail) => {
     server.once('error', fail)
     server.listen(options.port, options.host, () => done())

@@ -41,6 +41,8 @@ export interface PublishStatus {
   retryAt: string | null
   lastReconcile: string | null
   nextReconcile: string | null
+  /** Publishes since start, live and failed (`publishes` lists only the latest). */
+  publishCount: { ok: number; failed: number }
   publishes: PublishRecord[]
 }
 

@@ -101,6 +101,8 @@ export const PUBLISH_RECONCILE_MINUTES = 360
 export const PUBLISH_PORT = 4020
 /** Largest webhook body read; a larger one is answered 413 and not read further (a TYPO3 message is a few kilobytes). */
 export const PUBLISH_MAX_BODY_BYTES = 1024 * 1024
+/** A webhook request (headers and body) not complete within this is dropped. */
+export const PUBLISH_REQUEST_TIMEOUT_MS = 10_000
 /** Most page uids or paths one `/hooks/pages` request may name. */
 export const PUBLISH_MAX_PAGES_PER_EVENT = 1_000
 /**
@@ -117,5 +119,10 @@ export const PUBLISH_RETRY_MIN_MS = 1_000
 export const PUBLISH_RETRY_MAX_MS = 5 * 60_000
 /** Publishes `/status` lists, newest first. */
 export const PUBLISH_STATUS_HISTORY = 20
+/**
+ * A publish of at most this many named pages renders them in the publisher's thread (no render workers to
+ * start); a larger one, and a full build, render in worker threads as `site build` does.
+ */
+export const PUBLISH_INLINE_RENDER_MAX_PAGES = 20
 /** Parallel uploads of a deploy within one of its steps. */
 export const DEPLOY_CONCURRENCY = 8
