@@ -16,6 +16,7 @@ const SCRIPTS = [
   { script: 'preview', parts: ['preview'] },
   { script: 'serve', parts: ['serve'] },
   { script: 'lighthouse', parts: ['lighthouse'] },
+  { script: 'publish', parts: ['publish'] },
 ]
 
 const only = process.env.BENCH_ONLY?.split(',')

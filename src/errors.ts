@@ -27,6 +27,9 @@ export type ErrorCode =
   | 'OUT_DIR_NOT_SITE_OUTPUT'
   | 'TEMPLATES_INVALID'
   | 'DEMO_CONTENT_INVALID'
+  | 'DEPLOY_NO_OUTPUT'
+  | 'DEPLOY_FAILED'
+  | 'PUBLISH_JOURNAL'
 
 /**
  * What went wrong with one path or item of a build: the `kind` of each failure and skipped item
@@ -107,6 +110,7 @@ export const USAGE_CODES: ReadonlySet<ErrorCode> = new Set([
   'OUT_DIR_NOT_SITE_OUTPUT',
   'TEMPLATES_INVALID',
   'DEMO_CONTENT_INVALID',
+  'DEPLOY_NO_OUTPUT',
 ])
 
 export const isSiteError = (error: unknown): error is SiteError => error instanceof SiteError
@@ -177,6 +181,18 @@ export const errors = {
     new SiteError('BUILD_INTERRUPTED', `Build interrupted by ${signal}: the output folder was left as it was`, {
       status: 500,
     }),
+  deployNoOutput: (outDir: string, why: string) =>
+    new SiteError('DEPLOY_NO_OUTPUT', `Nothing to deploy in ${outDir}: ${why}`, {
+      status: 400,
+      hint: 'Deploy uploads what `site build` wrote, judged by the hashes of its build state: run `site build` first (same --out).',
+    }),
+  deployFailed: (target: string, what: string, cause?: unknown) =>
+    new SiteError('DEPLOY_FAILED', `Deploy to ${target} failed: ${what}`, {
+      cause,
+      hint: 'The target keeps what it had: its manifest is written only after every file went through, and the next deploy sends what is missing.',
+    }),
+  publishJournal: (file: string, what: string, cause?: unknown) =>
+    new SiteError('PUBLISH_JOURNAL', `The publish journal ${file} ${what}`, { cause, status: 503 }),
   siteAmbiguous: (known: readonly string[]) =>
     new SiteError('SITE_AMBIGUOUS', `Several sites are configured; choose one with --site HOST (${known.join(', ')})`, {
       status: 400,

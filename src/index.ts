@@ -29,14 +29,29 @@ export { defineConfig } from './config/define.js'
 /** Loads, validates and resolves the config file (`config/site.config.ts` by default) with the CLI's flags. */
 export { resolveConfig } from './config/load.js'
 /** Picks the site for a host name (`--site`, or a request's Host); the only site when there is one. */
-export { selectSite } from './config/resolve.js'
+export { publishOptionsOf, resolveSiteOptions, selectSite } from './config/resolve.js'
 /** What a site's API settings hide from printed lines (credentials), and the API's origin that lines name instead. */
 export { siteSecrets, toApiOrigin } from './config/secrets.js'
-export type { InlineConfig, ResolvedConfig, ResolvedSite, SiteEntry, SiteOptions, UserConfig } from './config/types.js'
+export type {
+  InlineConfig,
+  PublishOptions,
+  ResolvedConfig,
+  ResolvedPublish,
+  ResolvedSite,
+  SiteEntry,
+  SiteOptions,
+  UserConfig,
+} from './config/types.js'
 /** `site demo-api --fail PATH=STATUS` and `--fail-initial`: faults from the shell. */
 export { describeDemoFault, initialDataFault, parseDemoFault } from './demo/faults.js'
 /** `site demo-api`: the bundled demo content API. */
 export { type DemoApi, type DemoApiOptions, type DemoFault, startDemoApi } from './demo/server.js'
+/** `site deploy`: sends what changed in a built output to a target (docs/publish.md). */
+export { type DeployOptions, type DeployReport, deploy } from './deploy/deploy.js'
+export { DEPLOY_STEPS, type DeployStep } from './deploy/plan.js'
+export { type DeploySpec, parseDeploySpec } from './deploy/target-spec.js'
+export { createDeployTarget } from './deploy/targets/index.js'
+export type { DeployTarget } from './deploy/targets/types.js'
 /** The error catalogue (SPEC point 8); USAGE_CODES are the codes of bad input (exit code 2). */
 export {
   type ErrorCode,
@@ -47,6 +62,9 @@ export {
   SiteError,
   USAGE_CODES,
 } from './errors.js'
+/** `site publish`: the webhook-fed publisher (docs/publish.md), building with a warm builder. */
+export { type PublishServer, type PublishServerOptions, startPublishServer } from './publish/server.js'
+export type { PublishStatus } from './publish/status.js'
 /** `site serve`: a static server for a built output folder. */
 export { type StaticServerOptions, startStaticServer } from './serve/server.js'
 export type { PreviewServer, PreviewServerOptions }

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module'
 import { Command, CommanderError, InvalidArgumentError } from 'commander'
+import { PUBLISH_PORT } from '../shared/constants.js'
 import { handleError, reportToGithub } from './exit.js'
 import { toFailedRunSummary } from './failure.js'
 import { toTerminalText } from './terminal.js'
@@ -96,6 +97,38 @@ export function createProgram(): Command {
     .action(async (dir, opts) => {
       const { runServeCommand } = await import('./commands/serve.js')
       process.exitCode = await runServeCommand(dir, opts, program.opts())
+    })
+
+  program
+    .command('deploy')
+    .description('Send what changed in a built output to a static host, assets first and latest.json last.')
+    .argument('<target>', "where to: 'dir:PATH', 's3://BUCKET/PREFIX' or 'command:CMD'")
+    .option('--config <file>', 'config file to read build.outDir and build.keepBuilds from')
+    .option('--site <host>', 'site whose output to deploy, by hostname, when several are configured')
+    .option('--out <dir>', 'output folder (default: build.outDir, .output/public)')
+    .option('--dry-run', 'list the files it would upload and delete, send nothing')
+    .action(async (target, opts) => {
+      const { runDeployCommand } = await import('./commands/deploy.js')
+      process.exitCode = await runDeployCommand(target, opts, program.opts())
+    })
+
+  program
+    .command('publish')
+    .description('Run the publisher: CMS webhooks in, the changed pages built and deployed in seconds.')
+    .option('--config <file>', 'config file (.ts, .mjs, .js or .json)')
+    .option('--site <host>', 'site to publish, by hostname, when several are configured')
+    .option('--api <url>', 'content API origin, overrides api.baseUrl')
+    .option('--out <dir>', 'output folder (default: build.outDir, .output/public)')
+    .option(
+      '--deploy <target>',
+      "deploy after each build: 'dir:PATH', 's3://BUCKET/PREFIX' or 'command:CMD' (default: publish.deploy)",
+    )
+    .option('--port <n>', 'port to listen on', toInt('--port', 0, 65535), PUBLISH_PORT)
+    .option('--host <addr>', 'address to listen on', '127.0.0.1')
+    .option('--state <dir>', 'folder of the event journal (default: .site/publish/ in the project)')
+    .action(async (opts) => {
+      const { runPublishCommand } = await import('./commands/publish.js')
+      process.exitCode = await runPublishCommand(opts, program.opts())
     })
 
   program

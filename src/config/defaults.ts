@@ -5,6 +5,9 @@ import {
   BUILD_MAX_PAGE_BYTES,
   BUILD_MAX_PAGES,
   KEEP_BUILDS,
+  PUBLISH_MAX_WAIT_MS,
+  PUBLISH_QUIET_MS,
+  PUBLISH_RECONCILE_MINUTES,
 } from '../shared/constants.js'
 
 /** The one defaults object: every option's default, in one place. */
@@ -31,6 +34,14 @@ export const DEFAULTS = {
     maxPageBytes: BUILD_MAX_PAGE_BYTES,
     redirectPages: false,
     keepBuilds: KEEP_BUILDS,
+  },
+  publish: {
+    webhooks: [] as ReadonlyArray<{ readonly identifier: string; readonly secret: string }>,
+    token: undefined,
+    quietMs: PUBLISH_QUIET_MS,
+    maxWaitMs: PUBLISH_MAX_WAIT_MS,
+    reconcileMinutes: PUBLISH_RECONCILE_MINUTES,
+    deploy: undefined,
   },
 } as const
 

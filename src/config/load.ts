@@ -7,7 +7,7 @@ import { build } from 'esbuild'
 import { errors, SiteError } from '../errors.js'
 import { cacheDir } from '../shared/layout.js'
 import { CONFIG_FILES } from './defaults.js'
-import { resolveSites } from './resolve.js'
+import { resolvePublish, resolveSites } from './resolve.js'
 import type { InlineConfig, ResolvedConfig, UserConfig } from './types.js'
 import { validateUserConfig } from './validate.js'
 
@@ -87,5 +87,6 @@ export async function resolveConfig(inline: InlineConfig = {}): Promise<Resolved
   const user = await loadUserConfig(configFile, root)
   const issues = validateUserConfig(user)
   if (issues.length) throw errors.configInvalid(configFile, issues)
-  return { root, configFile, sites: resolveSites(user as UserConfig, inline, configFile) }
+  const sites = resolveSites(user as UserConfig, inline, configFile)
+  return { root, configFile, sites, publish: resolvePublish(user as UserConfig, configFile) }
 }

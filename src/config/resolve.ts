@@ -1,7 +1,15 @@
 import { type ConfigIssue, errors } from '../errors.js'
 import { isRecord } from '../shared/values.js'
 import { DEFAULTS, siteOutDir } from './defaults.js'
-import type { InlineConfig, ResolvedSite, SiteEntry, SiteOptions, UserConfig } from './types.js'
+import type {
+  InlineConfig,
+  ResolvedConfig,
+  ResolvedPublish,
+  ResolvedSite,
+  SiteEntry,
+  SiteOptions,
+  UserConfig,
+} from './types.js'
 import { validateFlags } from './validate.js'
 
 /** Deep-merges `over` onto `base`: objects merge, everything else replaces. */
@@ -55,17 +63,15 @@ const flagOptions = (inline: InlineConfig): SiteOptions => ({
   ...(inline.debug ? { features: { debug: true } } : {}),
 })
 
+type SiteLayer = { options: SiteOptions; hostnames: string[]; path: string }
+
 /**
- * Turns a validated user config plus CLI flags into complete sites (the flags are validated
- * here, with the rules of the options they set). With `sites`, each site is deep-merged over
- * the top-level options and its locales are the union of both lists as the file writes them (as nuxt-typo3
- * does; the default locales are not added). Of several sites, each builds into a folder of its own.
+ * Each site's options as the file writes them: with `sites`, each site deep-merged over the top-level
+ * options (locales the union of both lists), and of several sites each with an output folder of its own.
  */
-export function resolveSites(user: UserConfig, inline: InlineConfig, file: string): ResolvedSite[] {
-  const flagIssues = validateFlags(inline)
-  if (flagIssues.length) throw errors.configInvalid('the command line', flagIssues)
+function siteLayers(user: UserConfig): SiteLayer[] {
   const { sites, ...top } = user
-  const entries: Array<{ options: SiteOptions; hostnames: string[]; path: string }> = sites?.length
+  return sites?.length
     ? sites.map((site: SiteEntry, i) => {
         const { hostname, ...rest } = site
         const options = deepMerge(top, rest)
@@ -81,7 +87,18 @@ export function resolveSites(user: UserConfig, inline: InlineConfig, file: strin
         return { options, hostnames, path: `sites[${i}].` }
       })
     : [{ options: top, hostnames: [], path: '' }]
+}
 
+/**
+ * Turns a validated user config plus CLI flags into complete sites (the flags are validated
+ * here, with the rules of the options they set). With `sites`, each site is deep-merged over
+ * the top-level options and its locales are the union of both lists as the file writes them (as nuxt-typo3
+ * does; the default locales are not added). Of several sites, each builds into a folder of its own.
+ */
+export function resolveSites(user: UserConfig, inline: InlineConfig, file: string): ResolvedSite[] {
+  const flagIssues = validateFlags(inline)
+  if (flagIssues.length) throw errors.configInvalid('the command line', flagIssues)
+  const entries = siteLayers(user)
   const issues: ConfigIssue[] = [...checkOutDirs(entries)]
   const resolved = entries.map(({ options, hostnames, path }) => {
     const site = resolveSiteOptions(deepMerge(options, flagOptions(inline)), hostnames)
@@ -104,9 +121,7 @@ export function resolveSites(user: UserConfig, inline: InlineConfig, file: strin
 const normalDir = (dir: string): string => dir.replace(/\\/g, '/').replace(/\/+$/, '').replace(/^\.\//, '')
 
 /** Several sites with one output folder (from the file; `--out` is one run's): each would replace the other's output. */
-function checkOutDirs(
-  entries: ReadonlyArray<{ options: SiteOptions; hostnames: string[]; path: string }>,
-): ConfigIssue[] {
+function checkOutDirs(entries: readonly SiteLayer[]): ConfigIssue[] {
   const seen = new Map<string, { hostnames: string[]; path: string }>()
   const issues: ConfigIssue[] = []
   for (const { options, hostnames, path } of entries) {
@@ -151,3 +166,26 @@ export function selectSite(sites: readonly ResolvedSite[], host?: string): Resol
   if (!match) throw errors.hostnameNotFound(bare, known)
   return match
 }
+
+/**
+ * The publish options of each site of a validated user config (in the order of resolveSites), defaults
+ * filled; a quiet period longer than the longest wait is an issue.
+ */
+export function resolvePublish(user: UserConfig, file: string): ResolvedPublish[] {
+  const issues: ConfigIssue[] = []
+  const resolved = siteLayers(user).map(({ options, path }) => {
+    const publish = deepMerge(DEFAULTS.publish, options.publish) as ResolvedPublish
+    if (publish.quietMs > publish.maxWaitMs)
+      issues.push({
+        path: `${path}publish.quietMs`,
+        message: `${publish.quietMs} is longer than publish.maxWaitMs (${publish.maxWaitMs}): a publish would never wait for quiet`,
+      })
+    return publish
+  })
+  if (issues.length) throw errors.configInvalid(file, issues)
+  return resolved
+}
+
+/** The publish options of `site` (one of `config.sites`); the defaults for a config made without them. */
+export const publishOptionsOf = (config: ResolvedConfig, site: ResolvedSite): ResolvedPublish =>
+  config.publish?.[config.sites.indexOf(site)] ?? (DEFAULTS.publish as ResolvedPublish)

@@ -91,6 +91,39 @@ export interface SiteOptions {
      */
     keepBuilds?: number
   }
+  /** `site publish` (CMS webhooks to a live site) and its deploys; see docs/publish.md. */
+  publish?: PublishOptions
+}
+
+/** A TYPO3 webhook record (System > Webhooks): its identifier (a UUID) and its secret. */
+export interface WebhookRecord {
+  identifier: string
+  secret: string
+}
+
+export interface PublishOptions {
+  /** TYPO3 webhook records whose signed messages `POST /hooks/typo3` accepts. @default [] */
+  webhooks?: WebhookRecord[]
+  /** Bearer token of `POST /hooks/pages` and `POST /hooks/full`; unset, both answer 401. @default undefined */
+  token?: string
+  /** Quiet period after the last event before a publish starts, in milliseconds. @default 1000 */
+  quietMs?: number
+  /** Longest wait after the first pending event before a publish starts, in milliseconds. @default 10000 */
+  maxWaitMs?: number
+  /** A full build over the previous output runs this often, in minutes, to catch what webhooks missed. @default 360 */
+  reconcileMinutes?: number
+  /** Where each publish goes after its build: `dir:PATH`, `s3://BUCKET/PREFIX` or `command:CMD`; unset, the output folder itself. @default undefined */
+  deploy?: string
+}
+
+/** The publish options of one site with every default filled in. */
+export interface ResolvedPublish {
+  readonly webhooks: readonly Readonly<WebhookRecord>[]
+  readonly token: string | undefined
+  readonly quietMs: number
+  readonly maxWaitMs: number
+  readonly reconcileMinutes: number
+  readonly deploy: string | undefined
 }
 
 export interface SiteEntry extends SiteOptions {
@@ -158,4 +191,9 @@ export interface ResolvedConfig {
   /** The config file that was loaded (absolute path). */
   readonly configFile: string
   readonly sites: readonly ResolvedSite[]
+  /**
+   * The publish options of each site, in the order of `sites` (see publishOptionsOf). Kept beside the sites,
+   * not in them: a site's options are digested into its public build state, and secrets do not belong there.
+   */
+  readonly publish?: readonly ResolvedPublish[]
 }

@@ -1,3 +1,4 @@
+import { parseDeploySpec } from '../deploy/target-spec.js'
 import type { ConfigIssue } from '../errors.js'
 import { isRecord } from '../shared/values.js'
 
@@ -72,6 +73,21 @@ const hostnames: Check = (v) => {
     : 'expected a bare host name (no scheme, port or path) or a list of them'
 }
 
+const deployTarget: Check = (v) => {
+  if (typeof v !== 'string') return "expected a deploy target: 'dir:PATH', 's3://BUCKET/PREFIX' or 'command:CMD'"
+  const spec = parseDeploySpec(v)
+  return 'error' in spec ? spec.error : undefined
+}
+/** TYPO3 webhook records: each with its identifier and secret, no identifier twice. */
+const webhooks: Check = (v) => {
+  const valid =
+    Array.isArray(v) &&
+    v.every((w) => isRecord(w) && !string(w.identifier) && !string(w.secret) && Object.keys(w).length === 2)
+  if (!valid) return 'expected a list of { identifier, secret } objects (non-empty strings)'
+  const ids = (v as Array<{ identifier: string }>).map((w) => w.identifier)
+  return new Set(ids).size === ids.length ? undefined : 'each webhook identifier may appear once'
+}
+
 const SITE_SHAPE: Shape = {
   baseUrl: httpUrl,
   api: {
@@ -108,6 +124,14 @@ const SITE_SHAPE: Shape = {
     maxPageBytes: positiveInt,
     redirectPages: boolean,
     keepBuilds,
+  },
+  publish: {
+    webhooks,
+    token: string,
+    quietMs: positiveInt,
+    maxWaitMs: positiveInt,
+    reconcileMinutes: positiveInt,
+    deploy: deployTarget,
   },
 }
 

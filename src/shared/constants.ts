@@ -90,3 +90,34 @@ export const PREVIEW_MESSAGES = {
   scrollToUid: 'pce-scroll-to-uid',
   previewReady: 'pce-preview-ready',
 } as const
+
+/** `site publish`: waits this long after the last CMS event before it builds (more events in the meantime join the build). */
+export const PUBLISH_QUIET_MS = 1_000
+/** ...but never longer than this after the first pending event, however steadily events keep coming. */
+export const PUBLISH_MAX_WAIT_MS = 10_000
+/** A full build over the previous output this often catches what webhooks missed (6 hours). */
+export const PUBLISH_RECONCILE_MINUTES = 360
+/** Port and address `site publish` listens on by default (loopback: a reverse proxy brings TLS). */
+export const PUBLISH_PORT = 4020
+/** Largest webhook body read; a larger one is answered 413 and not read further (a TYPO3 message is a few kilobytes). */
+export const PUBLISH_MAX_BODY_BYTES = 1024 * 1024
+/** A webhook request (headers and body) not complete within this is dropped. */
+export const PUBLISH_REQUEST_TIMEOUT_MS = 10_000
+/** Most page uids or paths one `/hooks/pages` request may name. */
+export const PUBLISH_MAX_PAGES_PER_EVENT = 1_000
+/**
+ * Most distinct pages pending at once: beyond them, the next publish is a full build over the previous
+ * output (as cheap per page, byte-stable) and the list is dropped, so that memory stays bounded under a flood.
+ */
+export const PUBLISH_MAX_PENDING_PAGES = 10_000
+/** Journal appends waiting for their fsync beyond which a webhook is answered 429 (the journal is behind). */
+export const PUBLISH_MAX_QUEUED_APPENDS = 512
+/** The journal is rewritten with only its pending events once it is this large and a publish has made events live. */
+export const PUBLISH_COMPACT_BYTES = 256 * 1024
+/** A failed build or deploy is retried after this delay, doubled after each failure up to PUBLISH_RETRY_MAX_MS. */
+export const PUBLISH_RETRY_MIN_MS = 1_000
+export const PUBLISH_RETRY_MAX_MS = 5 * 60_000
+/** Publishes `/status` lists, newest first. */
+export const PUBLISH_STATUS_HISTORY = 20
+/** Parallel uploads of a deploy within one of its steps. */
+export const DEPLOY_CONCURRENCY = 8

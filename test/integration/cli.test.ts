@@ -21,14 +21,17 @@ beforeAll(async () => {
 })
 
 describe('site CLI', () => {
-  it.each(['build', 'preview', 'serve', 'demo-api'])('%s --help answers with its flags', (command) => {
-    const res = site([command, '--help'])
-    expect(res.code).toBe(0)
-    expect(res.stdout).toContain(`Usage: site ${command}`)
-  })
+  it.each(['build', 'preview', 'serve', 'demo-api', 'publish', 'deploy'])(
+    '%s --help answers with its flags',
+    (command) => {
+      const res = site([command, '--help'])
+      expect(res.code).toBe(0)
+      expect(res.stdout).toContain(`Usage: site ${command}`)
+    },
+  )
 
   it('exits 2 on an unknown command or a bad flag value', () => {
-    expect(site(['publish']).code).toBe(2)
+    expect(site(['publsh']).code).toBe(2)
     const bad = site(['build', '--concurrency', 'many'])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('--concurrency: expected a whole number from 1 to 64')

@@ -1,0 +1,261 @@
+#!/usr/bin/env node
+// Publisher benchmark: `site publish` (bin/site.js on the compiled dist/, a child process) over a generated
+// site of N pages per locale from the demo API at L ms latency, deploying to a `dir:` target. Signed TYPO3
+// webhooks go in; a page counts as live when the deployed folder's file holds the edit. Figures and targets:
+//
+//   1. signed webhook -> changed page live on the dir target, over E single-page edits: p50 and p95 (targets 1 s, 2 s)
+//   2. a burst of 100 events over 5 s: builds it took (target: at most 3) and the time after the burst until every edit is live (target: 3 s)
+//   3. 1,000 events: the publisher's peak RSS (target: under 300 MB) and its RSS at the 100th and the 1,000th event (target: no growth)
+//   4. kill -9 during a build, then a restart: every acknowledged edit live, and the output equal to a full build's
+//
+//   node bench/publish.mjs
+//   env: BENCH_PUBLISH_PAGES (pages per locale, default 100), BENCH_LATENCY_MS (default 20),
+//        BENCH_PUBLISH_EDITS (edits of figure 1, default 10; the target is stated over 50),
+//        BENCH_PUBLISH_QUIET_MS (publish.quietMs, default 250: a quiet period adds to every latency)
+import { spawn } from 'node:child_process'
+import { createHmac } from 'node:crypto'
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { cpus, tmpdir } from 'node:os'
+import { join, relative } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { sampleVmHwm } from './peak-rss.mjs'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const dist = (path) => pathToFileURL(join(ROOT, 'dist', path)).href
+const MB = 1024 * 1024
+const pagesPerLocale = Number(process.env.BENCH_PUBLISH_PAGES ?? 100)
+const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 20)
+const edits = Number(process.env.BENCH_PUBLISH_EDITS ?? 10)
+const quietMs = Number(process.env.BENCH_PUBLISH_QUIET_MS ?? 250)
+const WEBHOOK = { identifier: '9a1d2c3b-4e5f-4a6b-8c7d-0e1f2a3b4c5d', secret: 'bench-secret' }
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+const percentile = (list, p) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(list.length * p))]
+const verdict = (ok) => (ok ? 'met' : 'NOT met')
+const line = (label, text) => console.log(`${label.padEnd(44)} ${text}`)
+
+/** English path and uid of generated page `index` (not a section landing page; see src/demo/generator-site.ts). */
+const pageOf = (index) => ({ uid: index + 1, path: `/section-${Math.floor((index - 1) / 50) + 1}/page-${index}` })
+const editable = Array.from({ length: pagesPerLocale - 1 }, (_, i) => i + 1).filter((i) => (i - 1) % 50 !== 0)
+
+function signedBody(uid) {
+  const body = JSON.stringify({
+    action: 'edit',
+    identifier: uid,
+    record: { uid, pid: 1 },
+    url: '',
+    site: 'main',
+    workspace: 0,
+  })
+  const signature = createHmac('sha256', WEBHOOK.secret).update(`${WEBHOOK.identifier}:${body}`).digest('hex')
+  return { body, headers: { 'content-type': 'application/json', 'webhook-signature': signature } }
+}
+
+async function rssOf(pid) {
+  const match = /VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${pid}/status`, 'utf8').catch(() => ''))
+  return match ? Number(match[1]) * 1024 : 0
+}
+
+function startPublisher(args) {
+  const child = spawn(process.execPath, [join(ROOT, 'bin/site.js'), 'publish', '--port', '0', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, CI: 'true' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  let stderr = ''
+  const done = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal })))
+  const url = new Promise((resolve, reject) => {
+    child.stderr.on('data', (chunk) => {
+      stderr = (stderr + chunk).slice(-20_000)
+      const match = /status at (http:\/\/[^/\s]+)\/status/.exec(stderr)
+      if (match) resolve(match[1])
+    })
+    done.then(() => reject(new Error(`site publish ended: ${stderr}`)))
+  })
+  return { child, done, url, stderr: () => stderr }
+}
+
+async function waitFor(check, what, timeoutMs = 600_000) {
+  const end = Date.now() + timeoutMs
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
+    await sleep(10)
+  }
+}
+
+async function treeOf(dir) {
+  const files = new Map()
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true }))
+    if (entry.isFile())
+      files.set(relative(dir, join(entry.parentPath, entry.name)), await readFile(join(entry.parentPath, entry.name)))
+  return files
+}
+
+async function runBench() {
+  const { startDemoApi } = await import(dist('demo/server.js'))
+  const api = await startDemoApi({ port: 0, latencyMs, generate: { pagesPerLocale } })
+  const work = await mkdtemp(join(tmpdir(), 'site-bench-publish-'))
+  const out = join(work, 'out')
+  const www = join(work, 'www')
+  const config = join(work, 'site.config.json')
+  await writeFile(
+    config,
+    JSON.stringify({
+      baseUrl: 'https://www.example.com',
+      publish: { webhooks: [WEBHOOK], quietMs, maxWaitMs: 10_000 },
+    }),
+  )
+  const args = [
+    '--config',
+    config,
+    '--api',
+    api.url,
+    '--out',
+    out,
+    '--deploy',
+    `dir:${www}`,
+    '--state',
+    join(work, 'state'),
+  ]
+  const edited = new Map() // path -> text
+  const setEdit = (index, text) => {
+    edited.set(pageOf(index).path, text)
+    api.setEdits([...edited].map(([path, t]) => ({ path, find: '"subtitle":""', replace: `"subtitle":"${t}"` })))
+  }
+  const liveFile = (index) => join(www, pageOf(index).path.slice(1), 'index.html')
+  const isLive = (index, text) => async () => (await readFile(liveFile(index), 'utf8')).includes(text)
+  let publisher
+  try {
+    console.log(
+      `publisher: ${pagesPerLocale} pages/locale x 3, API latency ${latencyMs} ms, quietMs ${quietMs}, ${cpus().length} CPU(s), dir target`,
+    )
+    publisher = startPublisher(args)
+    const url = await publisher.url
+    const status = async () => (await fetch(`${url}/status`)).json()
+    const settled = async () => {
+      const s = await status()
+      return s.pending === 0 && !s.building && s.publishes[0]?.ok
+    }
+    const send = async (uid) => {
+      const { body, headers } = signedBody(uid)
+      const answer = await fetch(`${url}/hooks/typo3`, { method: 'POST', body, headers })
+      if (answer.status !== 202) throw new Error(`webhook answered ${answer.status}`)
+    }
+    let t = performance.now()
+    await waitFor(settled, 'the first full build')
+    line('0. first full build and deploy', `${((performance.now() - t) / 1000).toFixed(1)} s`)
+
+    // 1. single-page edits, one after the other
+    const latencies = []
+    for (let i = 0; i < edits; i++) {
+      const index = editable[i % editable.length]
+      setEdit(index, `Edit-${i}`)
+      t = performance.now()
+      await send(pageOf(index).uid)
+      await waitFor(isLive(index, `Edit-${i}`), `edit ${i}`)
+      latencies.push(performance.now() - t)
+      await waitFor(settled, 'the publish to settle')
+    }
+    const recent = (await status()).publishes.slice(0, edits)
+    const median = (key) =>
+      Math.round(
+        percentile(
+          recent.map((p) => p[key]),
+          0.5,
+        ),
+      )
+    const p50 = percentile(latencies, 0.5)
+    const p95 = percentile(latencies, 0.95)
+    line(
+      `1. webhook -> page live (${edits} edits)`,
+      `p50 ${Math.round(p50)} ms, p95 ${Math.round(p95)} ms (targets 1000 / 2000 ms: ${verdict(p50 < 1000 && p95 < 2000)}); median build ${median('buildMs')} ms, deploy ${median('deployMs')} ms`,
+    )
+
+    // 2. a burst of 100 events over 5 s
+    const count = async () => {
+      const { publishCount } = await status()
+      return publishCount.ok + publishCount.failed
+    }
+    const before = await count()
+    const countBuilds = async () => (await count()) - before
+    const burst = Array.from({ length: 100 }, (_, i) => editable[(i * 7) % editable.length])
+    for (const [i, index] of burst.entries()) {
+      setEdit(index, `Burst-${i}`)
+      await send(pageOf(index).uid)
+      await sleep(50)
+    }
+    const burstEnd = performance.now()
+    const lastText = new Map(burst.map((index, i) => [index, `Burst-${i}`]))
+    await waitFor(
+      async () => (await Promise.all([...lastText].map(([index, text]) => isLive(index, text)()))).every(Boolean),
+      'the burst',
+    )
+    const afterBurst = performance.now() - burstEnd
+    await waitFor(settled, 'the burst to settle')
+    const builds = await countBuilds()
+    line(
+      '2. burst of 100 events over 5 s',
+      `${builds} builds, all live ${Math.round(afterBurst)} ms after the burst (targets 3 builds, 3000 ms: ${verdict(builds <= 3 && afterBurst < 3000)})`,
+    )
+
+    // 3. 1,000 events: RSS, idle after the 100th and after the 1,000th (each batch published), and the peak
+    const stopPeak = sampleVmHwm(publisher.child.pid)
+    const sendMany = async (from, to) => {
+      for (let i = from; i < to; i += 20)
+        await Promise.all(Array.from({ length: 20 }, (_, k) => send(pageOf(editable[(i + k) % editable.length]).uid)))
+    }
+    await sendMany(0, 100)
+    await waitFor(settled, 'the first 100 events to settle')
+    const rss100 = await rssOf(publisher.child.pid)
+    await sendMany(100, 1000)
+    await waitFor(settled, 'the 1,000 events to settle')
+    const rss1000 = await rssOf(publisher.child.pid)
+    const peak = stopPeak()
+    line(
+      '3. 1,000 events',
+      `peak RSS ${(peak / MB).toFixed(0)} MB; idle RSS ${(rss100 / MB).toFixed(0)} MB after the 100th, ${(rss1000 / MB).toFixed(0)} MB after the 1,000th (targets < 300 MB, no growth: ${verdict(peak < 300 * MB && rss1000 <= rss100 * 1.1)})`,
+    )
+
+    // 4. kill -9 during a build, restart
+    api.setLatency(Math.max(latencyMs, 200))
+    const crashIndex = editable[3]
+    setEdit(crashIndex, 'Crash-edit')
+    await send(pageOf(crashIndex).uid)
+    await waitFor(async () => (await status()).building, 'the build to start')
+    publisher.child.kill('SIGKILL')
+    await publisher.done
+    api.setLatency(latencyMs)
+    t = performance.now()
+    publisher = startPublisher(args)
+    const url2 = await publisher.url
+    await waitFor(isLive(crashIndex, 'Crash-edit'), 'the recovered edit')
+    const recoveredMs = performance.now() - t
+    await waitFor(async () => {
+      const s = await (await fetch(`${url2}/status`)).json()
+      return s.pending === 0 && !s.building && s.publishes[0]?.ok
+    }, 'the restart to settle')
+    publisher.child.kill('SIGTERM')
+    await publisher.done
+    const twin = join(work, 'twin')
+    await cp(out, twin, { recursive: true })
+    const { run } = await import(dist('cli/index.js'))
+    const writes = [process.stdout.write, process.stderr.write]
+    process.stdout.write = process.stderr.write = () => true
+    await run([process.execPath, 'site', 'build', '--config', config, '--api', api.url, '--out', twin, '--no-progress'])
+    ;[process.stdout.write, process.stderr.write] = writes
+    const [a, b] = await Promise.all([treeOf(out), treeOf(twin)])
+    const differ = [...new Set([...a.keys(), ...b.keys()])].filter(
+      (p) => !a.get(p)?.equals(b.get(p) ?? Buffer.alloc(0)),
+    )
+    line(
+      '4. kill -9 during a build, restart',
+      `edit live ${Math.round(recoveredMs)} ms after the restart (process start included); output ${differ.length ? `differs from a full build in ${differ.length} files` : 'equals a full build'} (${verdict(differ.length === 0)})`,
+    )
+  } finally {
+    publisher?.child.kill('SIGKILL')
+    await api.close()
+    await rm(work, { recursive: true, force: true })
+  }
+}
+
+await runBench()

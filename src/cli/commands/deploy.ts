@@ -1,0 +1,64 @@
+import { resolve } from 'node:path'
+import {
+  createDeployTarget,
+  DEFAULTS,
+  DEPLOY_STEPS,
+  deploy,
+  isSiteError,
+  type ResolvedSite,
+  resolveConfig,
+  resolveSiteOptions,
+  selectSite,
+} from '../../index.js'
+import { handleError } from '../exit.js'
+import { printLine } from '../terminal.js'
+
+export interface DeployCommandOptions {
+  config?: string
+  site?: string
+  out?: string
+  dryRun?: boolean
+}
+
+/** `build.outDir` and `build.keepBuilds` of the config when there is one (deploy needs no API), else the defaults. */
+async function buildOptions(root: string, opts: DeployCommandOptions): Promise<{ outDir: string; site: ResolvedSite }> {
+  try {
+    const config = await resolveConfig({ root, configFile: opts.config, apiOptional: true, outDir: opts.out })
+    const site = selectSite(config.sites, opts.site)
+    return { outDir: resolve(root, site.build.outDir), site }
+  } catch (error) {
+    if (!opts.config && isSiteError(error) && error.code === 'CONFIG_NOT_FOUND')
+      return { outDir: resolve(root, opts.out ?? DEFAULTS.build.outDir), site: resolveSiteOptions({}, []) }
+    throw error
+  }
+}
+
+/** `site deploy <target>`: sends what changed in the output to the target; `--dry-run` lists it. Exit 1 when the deploy fails. */
+export async function runDeployCommand(
+  spec: string,
+  opts: DeployCommandOptions,
+  global: { verbose?: boolean },
+): Promise<number> {
+  try {
+    const root = process.cwd()
+    const { outDir, site } = await buildOptions(root, opts)
+    const target = await createDeployTarget(spec, { outDir, root })
+    try {
+      const report = await deploy({ outDir, target, site, dryRun: opts.dryRun })
+      if (report.dryRun) {
+        for (const step of DEPLOY_STEPS) for (const path of report.uploads[step]) printLine(`upload ${path}`)
+        for (const path of report.deletes) printLine(`delete ${path}`)
+      }
+      const sent = DEPLOY_STEPS.reduce((n, step) => n + report.uploads[step].length, 0)
+      const verb = report.dryRun ? 'would upload' : 'uploaded'
+      process.stdout.write(
+        `${report.target}: ${verb} ${sent} files, ${report.dryRun ? 'would delete' : 'deleted'} ${report.deletes.length} (build ${report.buildId}, ${report.durationMs} ms)\n`,
+      )
+      return 0
+    } finally {
+      await target.close()
+    }
+  } catch (error) {
+    return handleError(error, global)
+  }
+}

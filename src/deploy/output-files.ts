@@ -1,0 +1,53 @@
+/**
+ * The files of a built output and their content hashes, as its build state records them (read through
+ * the build's own reader, never by parsing the state here). Paths come from a file on disk: each is
+ * checked before a target sees it.
+ */
+import { inspectOutDir } from '../build/output.js'
+import { loadPrevious } from '../build/previous.js'
+import type { ResolvedSite } from '../config/types.js'
+import { errors } from '../errors.js'
+import { BUILD_STORE_FILE } from '../shared/layout.js'
+
+export interface OutputFiles {
+  buildId: string
+  /** path -> content hash, every file of the output. */
+  files: Map<string, string>
+}
+
+/** A plain relative path: segments of printable characters, none empty, `.` or `..`, no backslash. */
+const UNSAFE_CHAR_RE = /[\u0000-\u001f\u007f\\]/
+export const isPlainRelativePath = (path: string): boolean =>
+  path.length > 0 &&
+  path.length <= 1024 &&
+  !UNSAFE_CHAR_RE.test(path) &&
+  path.split('/').every((part) => part !== '' && part !== '.' && part !== '..')
+
+/**
+ * The files a build wrote into `outDir` and their hashes, each checked on disk (a file changed since
+ * the build, or missing, refuses the deploy; one the build did not write is never sent).
+ */
+export async function readOutputFiles(outDir: string, site: ResolvedSite): Promise<OutputFiles> {
+  const contents = await inspectOutDir(outDir)
+  if (contents !== 'site-output')
+    throw errors.deployNoOutput(outDir, `it is ${contents === 'other' ? 'not a site output' : contents}`)
+  const lookup = await loadPrevious(outDir, contents, { site })
+  if (lookup.type === 'none') throw errors.deployNoOutput(outDir, lookup.reason)
+  const { previous } = lookup
+  const unlisted = new Set(previous.unlisted)
+  const files = new Map<string, string>()
+  for (const path of previous.disk.files.keys()) {
+    if (unlisted.has(path)) continue
+    const hash = previous.hashOf(path)
+    if (!isPlainRelativePath(path) || !hash)
+      throw errors.deployNoOutput(
+        outDir,
+        `its file ${JSON.stringify(path.slice(0, 200))} is not as its build wrote it (${BUILD_STORE_FILE} records another hash)`,
+      )
+    files.set(path, hash)
+  }
+  const missing = previous.changed()
+  if (missing.length)
+    throw errors.deployNoOutput(outDir, `it lacks ${JSON.stringify(missing[0]!.slice(0, 200))}, which its build wrote`)
+  return { buildId: previous.store.id, files }
+}

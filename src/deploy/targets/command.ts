@@ -1,0 +1,79 @@
+/**
+ * `command:CMD`: for hosts with a CLI of their own (`netlify deploy`, `wrangler pages deploy`). CMD runs
+ * once per deploy, through `/bin/sh -c`, with the output folder as `$1` and a list file as `$2` (also
+ * `$SITE_DEPLOY_DIR` and `$SITE_DEPLOY_LIST`): one line per file, `upload PATH` or `delete PATH`, in
+ * deploy order. Its manifest lives in the project's `.site/deploy/`, as the command's host keeps none of ours.
+ */
+import { spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { errors } from '../../errors.js'
+import { CACHE_DIR } from '../../shared/layout.js'
+import type { DeployTarget } from './types.js'
+
+/** The last bytes of the command's stderr quoted in the error when it fails. */
+const STDERR_TAIL_BYTES = 2_000
+
+function runCommand(command: string, args: string[], env: Record<string, string>): Promise<void> {
+  return new Promise((done, fail) => {
+    const child = spawn('/bin/sh', ['-c', command, 'site-deploy', ...args], {
+      stdio: ['ignore', 'inherit', 'pipe'],
+      env: { ...process.env, ...env },
+    })
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => {
+      process.stderr.write(chunk)
+      stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES)
+    })
+    child.on('error', fail)
+    child.on('close', (code, signal) =>
+      code === 0 ? done() : fail(new Error(`exited with ${code ?? signal}${stderr ? `: ${stderr.trim()}` : ''}`)),
+    )
+  })
+}
+
+export function createCommandTarget(command: string, outDir: string, root: string): DeployTarget {
+  const name = `command:${command}`
+  const digest = createHash('sha256')
+    .update(`${command}\0${resolve(outDir)}`)
+    .digest('hex')
+    .slice(0, 16)
+  const manifestFile = join(root, CACHE_DIR, 'deploy', `command-${digest}.json`)
+  const lines: string[] = []
+  return {
+    name,
+    async readManifest() {
+      const text = await readFile(manifestFile, 'utf8').catch(() => undefined)
+      try {
+        return text === undefined ? undefined : (JSON.parse(text) as unknown)
+      } catch {
+        return undefined
+      }
+    },
+    upload: async (file) => void lines.push(`upload ${file.path}`),
+    remove: async (path) => void lines.push(`delete ${path}`),
+    async commit() {
+      if (!lines.length) return
+      const dir = await mkdtemp(join(tmpdir(), 'site-deploy-'))
+      const list = join(dir, 'changes.txt')
+      try {
+        await writeFile(list, `${lines.join('\n')}\n`)
+        const out = resolve(outDir)
+        await runCommand(command, [out, list], { SITE_DEPLOY_DIR: out, SITE_DEPLOY_LIST: list })
+      } catch (error) {
+        throw errors.deployFailed(name, (error as Error).message, error)
+      } finally {
+        lines.length = 0
+        await rm(dir, { recursive: true, force: true })
+      }
+    },
+    async writeManifest(json) {
+      await mkdir(join(root, CACHE_DIR, 'deploy'), { recursive: true })
+      await writeFile(`${manifestFile}.tmp`, json)
+      await rename(`${manifestFile}.tmp`, manifestFile)
+    },
+    close: async () => {},
+  }
+}

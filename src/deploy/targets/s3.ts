@@ -1,0 +1,78 @@
+/**
+ * `s3://BUCKET/PREFIX`: an S3 bucket, or any S3-compatible store. Endpoint, region and credentials come
+ * from the usual AWS environment variables and config files (`AWS_REGION`, `AWS_ENDPOINT_URL_S3`,
+ * `AWS_PROFILE`...); with a custom endpoint, buckets are addressed by path. Each file is one PUT (a file
+ * is whole or absent, never half), with its content type and cache policy; the manifest is
+ * `PREFIX/.site-deploy.json` in the bucket.
+ */
+import { readFile } from 'node:fs/promises'
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
+import { errors } from '../../errors.js'
+import { type DeployTarget, TARGET_MANIFEST_FILE } from './types.js'
+
+const hasCustomEndpoint = (env: NodeJS.ProcessEnv): boolean => Boolean(env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL)
+
+const isNotFound = (error: unknown): boolean => {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } }
+  return e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404
+}
+
+export function createS3Target(bucket: string, prefix: string, env: NodeJS.ProcessEnv = process.env): DeployTarget {
+  const name = `s3://${bucket}/${prefix}`
+  const client = new S3Client({
+    forcePathStyle: hasCustomEndpoint(env),
+    // Without these, SDK v3 streams uploads with checksum trailers (aws-chunked), which S3-compatible
+    // stores that predate them keep as the object's bytes; a checksum is sent when an operation requires one.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  })
+  const keyOf = (path: string) => (prefix ? `${prefix}/${path}` : path)
+  const fail = (what: string) => (error: unknown) => {
+    throw errors.deployFailed(name, `${what}: ${(error as Error).message}`, error)
+  }
+  return {
+    name,
+    async readManifest() {
+      try {
+        const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: keyOf(TARGET_MANIFEST_FILE) }))
+        const text = (await answer.Body?.transformToString('utf-8')) ?? ''
+        return JSON.parse(text) as unknown
+      } catch (error) {
+        if (isNotFound(error) || error instanceof SyntaxError) return undefined
+        return fail(`reading ${TARGET_MANIFEST_FILE}`)(error)
+      }
+    },
+    async upload(file) {
+      const body = await readFile(file.source)
+      await client
+        .send(
+          new PutObjectCommand({
+            Bucket: bucket,
+            Key: keyOf(file.path),
+            Body: body,
+            ContentType: file.contentType,
+            CacheControl: file.cacheControl,
+          }),
+        )
+        .catch(fail(`uploading ${file.path}`))
+    },
+    async remove(path) {
+      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: keyOf(path) })).catch(fail(`deleting ${path}`))
+    },
+    commit: async () => {},
+    async writeManifest(json) {
+      await client
+        .send(
+          new PutObjectCommand({
+            Bucket: bucket,
+            Key: keyOf(TARGET_MANIFEST_FILE),
+            Body: json,
+            ContentType: 'application/json; charset=utf-8',
+            CacheControl: 'no-cache',
+          }),
+        )
+        .catch(fail(`writing ${TARGET_MANIFEST_FILE}`))
+    },
+    close: async () => client.destroy(),
+  }
+}

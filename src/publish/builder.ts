@@ -1,0 +1,24 @@
+/**
+ * What the publisher builds with: an object with `build` and `close`. It is the engine's warm builder
+ * (build/builder.ts): render workers that keep the templates loaded, the client bundled once, the API's
+ * connections kept open between CMS events. Templates are read at start: restart the publisher to
+ * publish template changes.
+ */
+import { createBuilder as createEngineBuilder } from '../build/builder.js'
+import type { BuildLogger, BuildResult } from '../build/types.js'
+import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
+
+export interface Builder {
+  /** A build over the output folder: of the named pages (`only`: uids or paths), or of every page. */
+  build(options: { only?: string[]; signal?: AbortSignal }): Promise<BuildResult>
+  close(): Promise<void>
+}
+
+export function createBuilder(input: { config: ResolvedConfig; site: ResolvedSite; logger?: BuildLogger }): Builder {
+  const { config, site, logger } = input
+  const engine = createEngineBuilder({ config, site })
+  return {
+    build: ({ only, signal }) => engine.build({ only, signal, logger }),
+    close: () => engine.close(),
+  }
+}

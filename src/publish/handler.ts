@@ -1,0 +1,110 @@
+/**
+ * The publisher's HTTP routes as a function of a read request (method, path, headers, raw body) to an
+ * answer, testable without a socket; server.ts binds it to node:http. Webhooks are answered 202 only
+ * once their event is on disk; 401 for a bad signature or token, 400 for a malformed body, 413 over
+ * PUBLISH_MAX_BODY_BYTES, 429 when the journal is behind, 503 when it cannot be written or while stopping.
+ */
+import type { ResolvedPublish } from '../config/types.js'
+import { isSiteError, messageOf } from '../errors.js'
+import { type PublishRequest, parsePagesBody, parseTypo3Body } from './messages.js'
+import type { Publisher } from './publisher.js'
+import { findSigner, isBearer } from './signature.js'
+import { statusHtml } from './status.js'
+
+export interface HookRequest {
+  method: string
+  path: string
+  headers: Readonly<Record<string, string | string[] | undefined>>
+  /** The raw body; undefined when it was larger than allowed (not read). */
+  body: Buffer | undefined
+}
+
+export interface HookAnswer {
+  status: number
+  headers: Record<string, string>
+  body: string
+}
+
+const json = (status: number, value: unknown, headers: Record<string, string> = {}): HookAnswer => ({
+  status,
+  headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+  body: `${JSON.stringify(value)}\n`,
+})
+
+const header = (h: HookRequest['headers'], name: string): string | undefined => {
+  const value = h[name]
+  return Array.isArray(value) ? value[0] : value
+}
+
+function parseJson(body: Buffer): { value: unknown } | { error: string } {
+  try {
+    return { value: JSON.parse(body.toString('utf8')) as unknown }
+  } catch (error) {
+    return { error: `the body is not JSON: ${messageOf(error)}` }
+  }
+}
+
+export function createHookHandler(input: {
+  publisher: Publisher
+  options: Pick<ResolvedPublish, 'webhooks' | 'token'>
+  log: (line: string) => void
+}): (request: HookRequest) => Promise<HookAnswer> {
+  const { publisher, options, log } = input
+
+  const refuse = (status: number, route: string, error: string): HookAnswer => {
+    log(`${status} ${route}: ${error}`)
+    return json(status, { error })
+  }
+
+  async function accept(route: string, request: PublishRequest | { error: string }, from: string) {
+    if ('error' in request) return refuse(400, route, request.error)
+    try {
+      const event = await publisher.accept(request, from)
+      return json(202, event ? { accepted: true, seq: event.seq } : { accepted: true, draft: true })
+    } catch (error) {
+      const status = isSiteError(error) ? error.status : 500
+      const extra: Record<string, string> = status === 429 ? { 'retry-after': '1' } : {}
+      log(`${status} ${route}: ${messageOf(error)}`)
+      return json(status, { error: messageOf(error) }, extra)
+    }
+  }
+
+  async function hook(request: HookRequest, route: string): Promise<HookAnswer> {
+    if (request.method !== 'POST') return json(405, { error: 'use POST' }, { allow: 'POST' })
+    if (!publisher.accepting) return refuse(503, route, 'the publisher is stopping')
+    if (!request.body) return refuse(413, route, 'the body is larger than 1 MB')
+    if (route === '/hooks/typo3') {
+      const signer = findSigner(options.webhooks, header(request.headers, 'webhook-signature'), request.body)
+      if (!signer) return refuse(401, route, 'missing or wrong Webhook-Signature, or an unknown webhook')
+      const parsed = parseJson(request.body)
+      return accept(route, 'error' in parsed ? parsed : parseTypo3Body(parsed.value), `webhook ${signer.identifier}`)
+    }
+    if (!isBearer(options.token, header(request.headers, 'authorization')))
+      return refuse(401, route, options.token ? 'missing or wrong bearer token' : 'no publish.token is configured')
+    if (route === '/hooks/full') return accept(route, { kind: 'full', what: 'full build asked' }, route)
+    const parsed = parseJson(request.body)
+    return accept(route, 'error' in parsed ? parsed : parsePagesBody(parsed.value), route)
+  }
+
+  return async (request) => {
+    const path = request.path.split('?')[0] ?? ''
+    if (path === '/hooks/typo3' || path === '/hooks/pages' || path === '/hooks/full') return hook(request, path)
+    if (request.method !== 'GET' && request.method !== 'HEAD') return json(405, { error: 'use GET' }, { allow: 'GET' })
+    if (path === '/healthz')
+      return publisher.healthy
+        ? json(200, { ok: true })
+        : json(503, {
+            ok: false,
+            error: publisher.accepting ? 'the journal cannot be written' : 'not accepting events',
+          })
+    const wantsHtml = path === '/' || (path === '/status' && /text\/html/.test(header(request.headers, 'accept') ?? ''))
+    if (wantsHtml)
+      return {
+        status: 200,
+        headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
+        body: statusHtml(publisher.status()),
+      }
+    if (path === '/status' || path === '/status.json') return json(200, publisher.status())
+    return json(404, { error: 'not found' })
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * The publisher's durable journal: JSON Lines appended to `journal.jsonl` in the state folder, each
+ * append on disk (fdatasync) before the webhook that brought it is answered 202. Lines: an event
+ * `{"e":SEQ,"at":MS,"pages":[...]}` or `{"e":SEQ,"at":MS,"full":1}`, and `{"done":SEQ}` once every event
+ * up to SEQ is live. Appends that arrive together share one write and one sync. A failed write (disk
+ * full) is cut off again, so the file never holds a torn line. Compaction rewrites the file with only
+ * what is still pending (temporary file, sync, rename). After a crash, `open` replays it: every event
+ * after the last `done` is pending again; a torn last line (a crash mid-write, never acknowledged) is skipped.
+ */
+import { constants } from 'node:fs'
+import { type FileHandle, mkdir, open, readFile, rename } from 'node:fs/promises'
+import { join } from 'node:path'
+import { errors } from '../errors.js'
+import { PUBLISH_MAX_QUEUED_APPENDS } from '../shared/constants.js'
+import { isRecord } from '../shared/values.js'
+
+/** A recorded event: what to publish, since when. */
+export interface JournalEvent {
+  seq: number
+  /** When it was accepted (ms since the epoch): a publish's latency counts from its first event. */
+  at: number
+  pages?: string[]
+  full?: boolean
+}
+
+export interface Journal {
+  readonly file: string
+  /** Events of an earlier run that were not live yet, oldest first. */
+  readonly recovered: JournalEvent[]
+  /** Appends waiting for their sync. */
+  queued(): number
+  /** True since the last write failed (disk full), until one succeeds. */
+  failing(): boolean
+  /** Records an event; resolves once it is on disk. Rejects with PUBLISH_JOURNAL (status 503) when it cannot be written, 429 when too many wait. */
+  append(event: Omit<JournalEvent, 'seq'>): Promise<JournalEvent>
+  /** Records that every event up to `seq` is live. */
+  markDone(seq: number): Promise<void>
+  /**
+   * Rewrites the file with only the events `pending()` gives (those not live yet, possibly merged) when it
+   * has grown past `minBytes`. `pending` is asked when the rewrite runs, after every write queued before it:
+   * each event acknowledged by then has reached `onRecorded`.
+   */
+  compact(pending: () => readonly JournalEvent[], minBytes: number): Promise<void>
+  size(): number
+  close(): Promise<void>
+}
+
+export const JOURNAL_FILE = 'journal.jsonl'
+
+const eventLine = (e: JournalEvent): string =>
+  `${JSON.stringify(e.full ? { e: e.seq, at: e.at, full: 1 } : { e: e.seq, at: e.at, pages: e.pages ?? [] })}\n`
+
+/** The events of a journal's text not yet live; lines that do not parse (a torn last line) are skipped. */
+export function replayJournal(text: string): { pending: JournalEvent[]; lastSeq: number; done: number } {
+  const events: JournalEvent[] = []
+  let done = 0
+  let lastSeq = 0
+  for (const line of text.split('\n')) {
+    let value: unknown
+    try {
+      value = line ? JSON.parse(line) : undefined
+    } catch {
+      continue
+    }
+    if (!isRecord(value)) continue
+    if (Number.isInteger(value.done)) done = Math.max(done, value.done as number)
+    else if (Number.isInteger(value.e) && typeof value.at === 'number') {
+      const pages = Array.isArray(value.pages) ? value.pages.filter((p): p is string => typeof p === 'string') : []
+      events.push({ seq: value.e as number, at: value.at, ...(value.full ? { full: true } : { pages }) })
+      lastSeq = Math.max(lastSeq, value.e as number)
+    }
+  }
+  return { pending: events.filter((e) => e.seq > done), lastSeq: Math.max(lastSeq, done), done }
+}
+
+type Waiting = { line: string; event?: JournalEvent; resolve: () => void; reject: (error: unknown) => void }
+
+/**
+ * Opens (creates) the journal in `dir`. `onRecorded` hears each event once it is on disk, before its
+ * `append` resolves, in the order of their sequence numbers.
+ */
+export async function openJournal(dir: string, onRecorded: (event: JournalEvent) => void): Promise<Journal> {
+  await mkdir(dir, { recursive: true })
+  const file = join(dir, JOURNAL_FILE)
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return ''
+    throw errors.publishJournal(file, `cannot be read: ${error.message}`, error)
+  })
+  const { pending: recovered, lastSeq, done: lastDone } = replayJournal(text)
+  let done = lastDone
+  let handle: FileHandle = await open(file, constants.O_RDWR | constants.O_CREAT, 0o600)
+  let size = (await handle.stat()).size
+  let seq = lastSeq
+  let batch: Waiting[] = []
+  let flushing = false
+  let failing = false
+  // every write, sync and compaction runs one after the other on this chain
+  let chain: Promise<void> = Promise.resolve()
+  const serial = (op: () => Promise<void>): Promise<void> => {
+    const run = chain.then(op)
+    chain = run.catch(() => {})
+    return run
+  }
+
+  const flush = async () => {
+    flushing = false
+    const items = batch
+    batch = []
+    const bytes = Buffer.from(items.map((i) => i.line).join(''))
+    try {
+      await handle.write(bytes, 0, bytes.length, size)
+      await handle.datasync()
+      size += bytes.length
+      failing = false
+      for (const item of items) if (item.event) onRecorded(item.event)
+      for (const item of items) item.resolve()
+    } catch (error) {
+      // nothing of this batch is acknowledged: cut the file back to its last whole line
+      await handle.truncate(size).catch(() => {})
+      failing = true
+      const cause = error as NodeJS.ErrnoException
+      const failure = errors.publishJournal(file, `cannot be written (${cause.code ?? cause.message})`, error)
+      for (const item of items) item.reject(failure)
+    }
+  }
+
+  const write = (line: string, event?: JournalEvent): Promise<void> =>
+    new Promise((resolve, reject) => {
+      batch.push({ line, event, resolve, reject })
+      if (!flushing) {
+        flushing = true
+        void serial(flush)
+      }
+    })
+
+  return {
+    file,
+    recovered,
+    queued: () => batch.length,
+    failing: () => failing,
+    size: () => size,
+    async append(event) {
+      if (batch.length >= PUBLISH_MAX_QUEUED_APPENDS)
+        throw Object.assign(errors.publishJournal(file, 'is behind: too many events wait for the disk'), {
+          status: 429,
+        })
+      const recorded: JournalEvent = { ...event, seq: ++seq }
+      await write(eventLine(recorded), recorded)
+      return recorded
+    },
+    async markDone(upTo) {
+      await write(`${JSON.stringify({ done: upTo })}\n`)
+      done = Math.max(done, upTo)
+    },
+    compact: (pending, minBytes) =>
+      serial(async () => {
+        if (size < minBytes) return
+        const temp = `${file}.tmp`
+        const text = `${JSON.stringify({ done })}\n${pending().map(eventLine).join('')}`
+        const out = await open(temp, 'w', 0o600)
+        try {
+          await out.writeFile(text)
+          await out.datasync()
+        } finally {
+          await out.close()
+        }
+        await rename(temp, file)
+        const folder = await open(dir, 'r')
+        await folder.sync().finally(() => folder.close())
+        await handle.close()
+        handle = await open(file, constants.O_RDWR)
+        size = Buffer.byteLength(text)
+      }),
+    close: () => serial(() => handle.close()),
+  }
+}

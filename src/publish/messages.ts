@@ -1,0 +1,63 @@
+/**
+ * Pure: what a webhook asks for, from its parsed JSON body (untrusted: every field is checked).
+ * - TYPO3 Page Modification (`{ action, identifier, record, url, site, workspace }`): the page, by the uid
+ *   it has in every locale (`record.l10n_parent` of a translation, else `identifier`); with `action: "new"`
+ *   its parent (`record.pid`) too, so that menus list it. `workspace` other than 0 is a draft: nothing to publish.
+ * - TYPO3 file messages (`{ storage, identifier, url }`): a reconcile (a full build over the previous
+ *   output): the build state does not record which pages show which file, so no narrower build is known.
+ * - `/hooks/pages` (`{ pages: [uid or path, ...] }`): those pages.
+ */
+import { PUBLISH_MAX_PAGES_PER_EVENT } from '../shared/constants.js'
+import { isRecord } from '../shared/values.js'
+
+export type PublishRequest =
+  | { kind: 'pages'; pages: string[]; what: string }
+  | { kind: 'full'; what: string }
+  | { kind: 'draft'; what: string }
+
+const isUid = (v: unknown): v is number => Number.isInteger(v) && (v as number) > 0
+
+/** A page path as `--only` takes it: `/`, `/pl/o-nas`; printable, bounded. */
+const PAGE_PATH_RE = /^\/[^\u0000-\u001f\u007f\s?#]{0,2047}$/
+
+/** One item of `/hooks/pages`: a uid (number or digits) or a page path; undefined when it is neither. */
+export function pageItem(value: unknown): string | undefined {
+  if (isUid(value)) return String(value)
+  if (typeof value !== 'string') return undefined
+  if (/^[1-9]\d{0,9}$/.test(value)) return value
+  return PAGE_PATH_RE.test(value) ? value : undefined
+}
+
+/** The body of `/hooks/pages`, or why it is malformed. */
+export function parsePagesBody(body: unknown): PublishRequest | { error: string } {
+  if (!isRecord(body) || !Array.isArray(body.pages)) return { error: 'expected {"pages": [<uid or path>, ...]}' }
+  if (body.pages.length === 0) return { error: '"pages" is empty' }
+  if (body.pages.length > PUBLISH_MAX_PAGES_PER_EVENT)
+    return { error: `"pages" names more than ${PUBLISH_MAX_PAGES_PER_EVENT} pages: use /hooks/full` }
+  const pages = body.pages.map(pageItem)
+  const bad = pages.indexOf(undefined)
+  if (bad >= 0) return { error: `pages[${bad}] is neither a page uid nor a page path` }
+  return { kind: 'pages', pages: [...new Set(pages as string[])], what: `pages ${pages.join(', ')}` }
+}
+
+function pageModification(body: Record<string, unknown>): PublishRequest | { error: string } {
+  const { action, identifier, record, workspace } = body
+  if (typeof action !== 'string' || !isUid(identifier) || !isRecord(record))
+    return { error: 'a page modification needs "action", a numeric "identifier" and a "record" object' }
+  const what = `page ${identifier} ${action}`
+  if (workspace !== undefined && workspace !== 0 && workspace !== '0')
+    return { kind: 'draft', what: `${what} (workspace draft)` }
+  const uid = isUid(record.l10n_parent) ? record.l10n_parent : identifier
+  const pages = [String(uid)]
+  if (action === 'new' && isUid(record.pid)) pages.push(String(record.pid))
+  return { kind: 'pages', pages, what: uid === identifier ? what : `${what} (translation of ${uid})` }
+}
+
+/** A TYPO3 core webhook's body, or why it is not one this publisher knows. */
+export function parseTypo3Body(body: unknown): PublishRequest | { error: string } {
+  if (!isRecord(body)) return { error: 'expected a JSON object' }
+  if ('action' in body || 'record' in body) return pageModification(body)
+  if (Number.isInteger(body.storage) && typeof body.identifier === 'string' && typeof body.url === 'string')
+    return { kind: 'full', what: `file ${body.identifier.slice(0, 200)}` }
+  return { error: 'neither a page modification nor a file message' }
+}

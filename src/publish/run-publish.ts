@@ -1,0 +1,73 @@
+/**
+ * One publish of a batch: build the named pages (or all), deploy, and what `/status` and the log say
+ * of it. No state: the publisher (publisher.ts) decides when to run one and what to do after.
+ */
+
+import type { BuildResult } from '../build/types.js'
+import type { ResolvedSite } from '../config/types.js'
+import { deploy } from '../deploy/deploy.js'
+import type { DeployTarget } from '../deploy/targets/types.js'
+import type { Builder } from './builder.js'
+import type { Batch } from './pending.js'
+import type { PublishRecord } from './status.js'
+
+/** Pages a record and a log line list of a batch. */
+const MAX_LISTED_PAGES = 50
+
+export interface PublishStep {
+  builder: Builder
+  target: DeployTarget | undefined
+  outDir: string
+  site: ResolvedSite
+}
+
+type Outcome = Pick<PublishRecord, 'changed' | 'filesUploaded' | 'deleted' | 'buildMs' | 'deployMs'>
+
+function describeFailures(result: BuildResult): string {
+  const first = result.failures[0]!
+  const more = result.failures.length > 1 ? ` (and ${result.failures.length - 1} more)` : ''
+  return `the build failed: ${first.kind} ${first.path}: ${first.reason}${more}`
+}
+
+/** Builds the batch over the output folder and deploys it; rejects when either fails (a failed build leaves the output as it was). */
+export async function buildAndDeploy(batch: Batch, step: PublishStep, signal: AbortSignal): Promise<Outcome> {
+  const t0 = Date.now()
+  const result = await step.builder.build({ only: batch.full ? undefined : [...batch.pages], signal })
+  if (result.failures.length) throw new Error(describeFailures(result))
+  const t1 = Date.now()
+  const { target } = step
+  const report = target ? await deploy({ outDir: step.outDir, target, site: step.site }) : undefined
+  const changes = result.changes.pages
+  return {
+    changed: changes.added.length + changes.changed.length + changes.removed.length,
+    filesUploaded: report ? report.filesUploaded : result.filesWritten,
+    deleted: report?.deletes.length ?? 0,
+    buildMs: t1 - t0,
+    deployMs: Date.now() - t1,
+  }
+}
+
+/** What a batch is, for a log line: `all pages`, `2 page(s): 12, /pl/o-nas`. */
+export const describeBatch = (batch: Batch): string =>
+  batch.full ? 'all pages' : `${batch.pages.size} page(s): ${[...batch.pages].slice(0, MAX_LISTED_PAGES).join(', ')}`
+
+/** The `/status` record of a finished publish: its outcome, or the error it failed with. */
+export function publishRecord(batch: Batch, outcome: Outcome | { error: string }): PublishRecord {
+  const nothing: Outcome = { changed: 0, filesUploaded: 0, deleted: 0, buildMs: 0, deployMs: 0 }
+  return {
+    ok: !('error' in outcome),
+    pages: [...batch.pages].slice(0, MAX_LISTED_PAGES),
+    full: batch.full,
+    events: batch.events,
+    ...('error' in outcome ? { ...nothing, error: outcome.error } : outcome),
+    latencyMs: Date.now() - batch.firstAt,
+    finishedAt: new Date().toISOString(),
+  }
+}
+
+/** The log line of a published batch. */
+export function publishedLine(batch: Batch, entry: PublishRecord, target: DeployTarget | undefined): string {
+  const where = target ? `sent to ${target.name}` : 'written'
+  const deleted = entry.deleted ? `, ${entry.deleted} deleted` : ''
+  return `published ${describeBatch(batch)}: ${entry.changed} changed, ${entry.filesUploaded} files ${where}${deleted}, ${entry.latencyMs} ms from the first edit (build ${entry.buildMs} ms, deploy ${entry.deployMs} ms)`
+}

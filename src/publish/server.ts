@@ -1,0 +1,119 @@
+/**
+ * `site publish`: opens the journal, starts the publisher and binds its routes (handler.ts) to
+ * node:http. A body over PUBLISH_MAX_BODY_BYTES is answered 413 without being read further.
+ */
+import { createHash } from 'node:crypto'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { join, resolve } from 'node:path'
+import { inspectOutDir } from '../build/output.js'
+import type { ResolvedConfig, ResolvedPublish, ResolvedSite } from '../config/types.js'
+import { createDeployTarget } from '../deploy/targets/index.js'
+import { PUBLISH_MAX_BODY_BYTES, PUBLISH_REQUEST_TIMEOUT_MS } from '../shared/constants.js'
+import { CACHE_DIR } from '../shared/layout.js'
+import { type Builder, createBuilder } from './builder.js'
+import { createHookHandler, type HookRequest } from './handler.js'
+import { openJournal } from './journal.js'
+import { createPublisher, type Publisher } from './publisher.js'
+
+export interface PublishServerOptions {
+  config: ResolvedConfig
+  site: ResolvedSite
+  publish: ResolvedPublish
+  host: string
+  port: number
+  /** Folder of the journal. @default `.site/publish/<digest of the output folder>` under the project root */
+  stateDir?: string
+  /** @default a builder that runs build() each time */
+  builder?: Builder
+  log: (line: string) => void
+}
+
+export interface PublishServer {
+  url: string
+  publisher: Publisher
+  stateDir: string
+  /** Stops accepting, stops or finishes the publish in progress, closes the journal. */
+  close(): Promise<void>
+}
+
+/** The default journal folder: one per output folder, under the project's cache folder. */
+export const defaultStateDir = (root: string, outDir: string): string =>
+  join(root, CACHE_DIR, 'publish', createHash('sha256').update(resolve(outDir)).digest('hex').slice(0, 16))
+
+/** The body, or undefined when it is larger than allowed (then the rest is not read). */
+function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  const declared = Number(req.headers['content-length'])
+  if (declared > PUBLISH_MAX_BODY_BYTES) return Promise.resolve(undefined)
+  return new Promise((done, fail) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > PUBLISH_MAX_BODY_BYTES) {
+        req.pause()
+        done(undefined)
+      } else chunks.push(chunk)
+    })
+    req.on('end', () => done(Buffer.concat(chunks)))
+    req.on('error', fail)
+  })
+}
+
+export async function startPublishServer(options: PublishServerOptions): Promise<PublishServer> {
+  const { config, site, publish, log } = options
+  const outDir = resolve(config.root, site.build.outDir)
+  const stateDir = options.stateDir ?? defaultStateDir(config.root, outDir)
+  const target = publish.deploy ? await createDeployTarget(publish.deploy, { outDir, root: config.root }) : undefined
+  const builder =
+    options.builder ??
+    createBuilder({ config, site, logger: { info: () => {}, warn: (line) => log(`build: ${line}`) } })
+  const { publisher, record, start } = createPublisher({
+    site: site.hostnames[0] ?? site.baseUrl ?? 'site',
+    outDir,
+    options: publish,
+    builder,
+    target,
+    siteOptions: site,
+    log,
+    reconcileAtStart: (await inspectOutDir(outDir)) !== 'site-output',
+  })
+  const journal = await openJournal(stateDir, record)
+  const handle = createHookHandler({ publisher, options: publish, log })
+
+  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    try {
+      const body = req.method === 'POST' ? await readBody(req) : Buffer.alloc(0)
+      const request: HookRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body }
+      const answer = await handle(request)
+      // an unread body is not drained: the connection closes after the answer
+      if (body === undefined) answer.headers.connection = 'close'
+      res.writeHead(answer.status, answer.headers).end(req.method === 'HEAD' ? undefined : answer.body)
+    } catch (error) {
+      log(`500 ${req.url}: ${(error as Error).message}`)
+      if (!res.headersSent) res.writeHead(500).end()
+    }
+  })
+  // a webhook is a small body on a fast network: a client that dribbles it is cut off
+  server.requestTimeout = PUBLISH_REQUEST_TIMEOUT_MS
+  server.headersTimeout = PUBLISH_REQUEST_TIMEOUT_MS
+  await new Promise<void>((done, fail) => {
+    server.once('error', fail)
+    server.listen(options.port, options.host, () => done())
+  })
+  start(journal)
+  const address = server.address() as AddressInfo
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  return {
+    url: `http://${host}:${address.port}`,
+    publisher,
+    stateDir,
+    async close() {
+      const closed = new Promise<void>((done) => server.close(() => done()))
+      server.closeIdleConnections()
+      await publisher.stop()
+      server.closeAllConnections()
+      await closed
+    },
+  }
+}

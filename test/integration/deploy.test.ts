@@ -1,0 +1,200 @@
+/**
+ * `site deploy`: a real build of the demo site sent to a folder, to a command and to an S3-compatible
+ * server (s3rver) on 127.0.0.1; only what changed by build-state hash goes out, in the deploy order.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import S3rver from 's3rver'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { deploy } from '../../src/deploy/deploy.js'
+import { stepOf } from '../../src/deploy/plan.js'
+import { createDeployTarget } from '../../src/deploy/targets/index.js'
+import { TARGET_MANIFEST_FILE } from '../../src/deploy/targets/types.js'
+import { LATEST_MANIFEST_FILE } from '../../src/shared/layout.js'
+import {
+  buildSite,
+  diffTrees,
+  type EditableDemo,
+  editFile,
+  makeConfig,
+  readTree,
+  startEditableDemo,
+} from './build-helpers.js'
+import { runSite } from './cli-helpers.js'
+
+let demo: EditableDemo
+let out: string
+let dir: string
+
+beforeAll(async () => {
+  demo = await startEditableDemo('site-deploy-')
+  dir = await mkdtemp(join(tmpdir(), 'site-deploy-targets-'))
+  out = join(dir, 'out')
+  const result = await buildSite({ apiUrl: demo.api.url, outDir: out, tools: demo.tools })
+  expect(result.failures).toEqual([])
+}, 120_000)
+
+afterAll(async () => {
+  await demo?.close()
+  await rm(dir, { recursive: true, force: true })
+})
+
+const deployTo = async (spec: string, dryRun = false) => {
+  const target = await createDeployTarget(spec, { outDir: out, root: dir })
+  try {
+    return await deploy({ outDir: out, target, site: makeConfig(demo.api.url).sites[0]!, dryRun })
+  } finally {
+    await target.close()
+  }
+}
+
+let teamText = 'The leadership team of Amberline Software.'
+
+/** Edits the team page's abstract in the CMS and rebuilds it alone (`--only 3`). */
+async function editTeamPage(text: string) {
+  await editFile(join(demo.content, 'pages/en/about-us--team.json'), teamText, text)
+  teamText = text
+  await demo.api.reload()
+  const result = await buildSite({ apiUrl: demo.api.url, outDir: out, tools: demo.tools, only: ['3'] })
+  expect(result.failures).toEqual([])
+}
+
+describe('deploy to a folder', () => {
+  it('lists without sending on --dry-run, then sends the whole output once, then nothing', async () => {
+    const www = join(dir, 'www')
+    const dry = await runSite(['deploy', `dir:${www}`, '--out', out, '--dry-run'], { cwd: dir })
+    expect(dry.code).toBe(0)
+    expect(dry.stderr).toContain('upload index.html')
+    await expect(readFile(join(www, 'index.html'))).rejects.toThrow()
+
+    const first = await deployTo(`dir:${www}`)
+    expect(first.firstDeploy).toBe(true)
+    const sent = await readTree(www)
+    sent.delete(TARGET_MANIFEST_FILE)
+    expect(diffTrees(await readTree(out), sent)).toEqual([])
+    expect((await deployTo(`dir:${www}`)).filesUploaded).toBe(0)
+  })
+
+  it('sends only the files a content edit changed, latest.json last', async () => {
+    const www = join(dir, 'www')
+    await editTeamPage('Our leaders, edited for the deploy test.')
+    const report = await deployTo(`dir:${www}`)
+    const sent = [
+      ...report.uploads.hashed,
+      ...report.uploads.pages,
+      ...report.uploads['site files'],
+      ...report.uploads.latest,
+    ]
+    expect(sent).toContain('about-us/team/index.html')
+    expect(report.uploads.latest).toEqual([LATEST_MANIFEST_FILE])
+    expect(sent.length).toBeLessThan(20)
+    expect(await readFile(join(www, 'about-us/team/index.html'), 'utf8')).toContain(
+      'Our leaders, edited for the deploy test.',
+    )
+    // the target holds the output, and the files of the previous build the output no longer has
+    const tree = await readTree(www)
+    const manifest = JSON.parse(tree.get(TARGET_MANIFEST_FILE)!.toString()) as { gone: Record<string, number> }
+    tree.delete(TARGET_MANIFEST_FILE)
+    expect(diffTrees(await readTree(out), tree)).toEqual(Object.keys(manifest.gone).sort())
+  })
+
+  it('refuses a target inside the output folder', async () => {
+    await expect(createDeployTarget(`dir:${join(out, 'copy')}`, { outDir: out, root: dir })).rejects.toThrow(
+      /may not hold/,
+    )
+  })
+})
+
+describe('deploy through a command', () => {
+  it('runs the command with the output folder and a list of changes in deploy order', async () => {
+    const seen = join(dir, 'seen.txt')
+    const script = join(dir, 'host-cli.sh')
+    await writeFile(script, `#!/bin/sh\n{ echo "dir $1"; cat "$2"; } > "${seen}"\n`)
+    const report = await deployTo(`command:sh ${script} "$1" "$2"`)
+    expect(report.filesUploaded).toBeGreaterThan(100)
+    const lines = (await readFile(seen, 'utf8')).trim().split('\n')
+    expect(lines[0]).toBe(`dir ${out}`)
+    const steps = lines.slice(1).map((line) => stepOf(line.replace(/^upload /, '')))
+    const order = ['hashed', 'pages', 'site files', 'latest']
+    expect(steps.map((s) => order.indexOf(s))).toEqual([...steps.map((s) => order.indexOf(s))].sort((a, b) => a - b))
+    expect(lines.at(-1)).toBe(`upload ${LATEST_MANIFEST_FILE}`)
+    // nothing changed since: the command is not run again
+    await rm(seen)
+    expect((await deployTo(`command:sh ${script} "$1" "$2"`)).filesUploaded).toBe(0)
+    await expect(readFile(seen)).rejects.toThrow()
+  })
+
+  it('fails with the command’s own words, and sends everything again next time', async () => {
+    const spec = 'command:echo "quota exceeded" >&2; exit 3'
+    await expect(deployTo(spec)).rejects.toThrow(/exited with 3: quota exceeded/)
+    await expect(deployTo(spec)).rejects.toThrow(/exited with 3/)
+  })
+})
+
+describe('deploy to S3', () => {
+  let s3: S3rver
+  let endpoint: string
+  const env = { ...process.env }
+
+  beforeAll(async () => {
+    s3 = new S3rver({
+      address: '127.0.0.1',
+      port: 0,
+      silent: true,
+      directory: join(dir, 's3'),
+      configureBuckets: [{ name: 'site-www', configs: [] }],
+    })
+    const { port } = await s3.run()
+    endpoint = `http://127.0.0.1:${port}`
+    Object.assign(process.env, {
+      AWS_ENDPOINT_URL_S3: endpoint,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'S3RVER',
+      AWS_SECRET_ACCESS_KEY: 'S3RVER',
+    })
+  })
+  afterAll(async () => {
+    process.env = env
+    await s3?.close()
+  })
+
+  const object = (key: string) => fetch(`${endpoint}/site-www/${key}`)
+
+  it('uploads with content types and cache policies, byte for byte, then only changes', async () => {
+    const first = await deployTo('s3://site-www/live')
+    expect(first.filesUploaded).toBeGreaterThan(100)
+    const page = await object('live/about-us/team/index.html')
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8')
+    expect(page.headers.get('cache-control')).toBe('no-cache')
+    expect(Buffer.from(await page.arrayBuffer()).equals(await readFile(join(out, 'about-us/team/index.html')))).toBe(
+      true,
+    )
+    const asset = first.uploads.hashed.find((path) => path.endsWith('.js'))!
+    const script = await object(`live/${asset}`)
+    expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+    expect(await script.text()).toBe(await readFile(join(out, asset), 'utf8'))
+    const manifest = (await (await object(`live/${TARGET_MANIFEST_FILE}`)).json()) as { buildId: string }
+    expect(manifest.buildId).toBe(first.buildId)
+
+    await editTeamPage('Our leaders, edited for the S3 test.')
+    const second = await deployTo('s3://site-www/live')
+    expect(second.uploads.pages).toContain('about-us/team/index.html')
+    expect(second.filesUploaded).toBeLessThan(20)
+    expect(await (await object('live/about-us/team/index.html')).text()).toContain('edited for the S3 test')
+  })
+
+  it('names the target and leaves it unchanged on wrong credentials', async () => {
+    // s3rver checks the access key id (it does not verify version 4 signatures)
+    process.env.AWS_ACCESS_KEY_ID = 'NOT-A-KEY'
+    try {
+      await editTeamPage('Edited while the credentials are wrong.')
+      await expect(deployTo('s3://site-www/live')).rejects.toThrow(
+        /Deploy to s3:\/\/site-www\/live failed: .*Access Key/,
+      )
+      expect(await (await object('live/about-us/team/index.html')).text()).toContain('edited for the S3 test')
+    } finally {
+      process.env.AWS_ACCESS_KEY_ID = 'S3RVER'
+    }
+  })
+})

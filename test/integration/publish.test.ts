@@ -1,0 +1,192 @@
+/**
+ * `site publish`: the real server (bin/site.js) on 127.0.0.1 over the demo API, signed the way TYPO3
+ * signs its webhooks; edits reach the output, a kill -9 loses no acknowledged edit, SIGTERM exits 0,
+ * and a full disk answers 503 and acknowledges nothing.
+ */
+import { execFileSync } from 'node:child_process'
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
+import { BASE_URL, diffTrees, readTree } from './build-helpers.js'
+import { runSite } from './cli-helpers.js'
+import {
+  fileHas,
+  pageMessage,
+  type RunningPublisher,
+  settled,
+  startPublisher,
+  TOKEN,
+  typo3Headers,
+  WEBHOOK,
+  waitUntil,
+} from './publish-helpers.js'
+
+const TEAM_TEXT = 'The leadership team of Amberline Software.'
+let api: DemoApi
+let dir: string
+let configFile: string
+let out: string
+let teamPage: string
+const running: RunningPublisher[] = []
+
+const args = (extra: string[] = []) => [
+  '--config',
+  configFile,
+  '--api',
+  api.url,
+  '--out',
+  out,
+  '--state',
+  join(dir, 'state'),
+  ...extra,
+]
+
+const editTeam = (text: string) => api.setEdits([{ path: '/about-us/team', find: TEAM_TEXT, replace: text }])
+
+beforeAll(async () => {
+  api = await startDemoApi({ port: 0 })
+  dir = await mkdtemp(join(tmpdir(), 'site-publish-'))
+  out = join(dir, 'out')
+  teamPage = join(out, 'about-us/team/index.html')
+  configFile = join(dir, 'site.config.json')
+  const publish = { webhooks: [WEBHOOK], token: TOKEN, quietMs: 200, maxWaitMs: 2000 }
+  await writeFile(configFile, JSON.stringify({ baseUrl: BASE_URL, publish }))
+})
+
+afterAll(async () => {
+  for (const p of running) p.child.kill('SIGKILL')
+  await api?.close()
+  await rm(dir, { recursive: true, force: true })
+})
+
+describe('site publish', () => {
+  let publisher: RunningPublisher
+
+  it('builds the whole site at start when the output folder holds none', async () => {
+    publisher = await startPublisher(args())
+    running.push(publisher)
+    await waitUntil(settled(publisher), 'the first full build')
+    const status = await publisher.status()
+    expect(status.publishes[0]).toMatchObject({ ok: true, full: true })
+    expect(status.lastReconcile).not.toBeNull()
+    expect(await readFile(teamPage, 'utf8')).toContain(TEAM_TEXT)
+    expect((await fetch(`${publisher.url}/healthz`)).status).toBe(200)
+  })
+
+  it('refuses unsigned, foreign, malformed and oversized webhooks, and queues nothing for them', async () => {
+    const body = pageMessage(3)
+    expect((await publisher.post('/hooks/typo3', body)).status).toBe(401)
+    const foreign = { identifier: 'another-webhook', secret: WEBHOOK.secret }
+    expect((await publisher.post('/hooks/typo3', body, typo3Headers(body, foreign))).status).toBe(401)
+    const wrongSecret = { ...WEBHOOK, secret: 'not-the-secret' }
+    expect((await publisher.post('/hooks/typo3', body, typo3Headers(body, wrongSecret))).status).toBe(401)
+    expect((await publisher.post('/hooks/typo3', '{"action":', typo3Headers('{"action":'))).status).toBe(400)
+    const odd = JSON.stringify({ hello: 'world' })
+    expect((await publisher.post('/hooks/typo3', odd, typo3Headers(odd))).status).toBe(400)
+    const huge = JSON.stringify({ pad: 'x'.repeat(1024 * 1024) })
+    expect((await publisher.post('/hooks/typo3', huge, typo3Headers(huge))).status).toBe(413)
+    const draft = pageMessage(3, { workspace: 1 })
+    const answer = await publisher.post('/hooks/typo3', draft, typo3Headers(draft))
+    expect(answer.status).toBe(202)
+    expect(await answer.json()).toEqual({ accepted: true, draft: true })
+    expect((await publisher.post('/hooks/pages', '{"pages":[3]}')).status).toBe(401)
+    expect((await publisher.post('/hooks/full', '', { authorization: 'Bearer nope' })).status).toBe(401)
+    const auth = { authorization: `Bearer ${TOKEN}` }
+    expect((await publisher.post('/hooks/pages', '{"pages":["no-slash"]}', auth)).status).toBe(400)
+    expect((await publisher.status()).pending).toBe(0)
+  })
+
+  it('publishes a signed page edit, and lists it in /status', async () => {
+    await editTeam('Edited through a TYPO3 webhook.')
+    const body = pageMessage(3)
+    const answer = await publisher.post('/hooks/typo3', body, typo3Headers(body))
+    expect(answer.status).toBe(202)
+    await waitUntil(fileHas(teamPage, 'Edited through a TYPO3 webhook.'), 'the edit to be live')
+    await waitUntil(settled(publisher), 'the publish to settle')
+    const latest = (await publisher.status()).publishes[0]!
+    expect(latest).toMatchObject({ ok: true, full: false, pages: ['3'], events: 1 })
+    expect(latest.changed).toBeGreaterThan(0)
+    expect(latest.latencyMs).toBeGreaterThan(0)
+    const html = await (await fetch(`${publisher.url}/status`, { headers: { accept: 'text/html' } })).text()
+    expect(html).toContain('<h1>Publishing status</h1>')
+    expect(html).not.toContain(WEBHOOK.secret)
+    expect(html).not.toContain(TOKEN)
+  })
+
+  it('publishes pages named to /hooks/pages with the bearer token', async () => {
+    await editTeam('Edited through /hooks/pages.')
+    const answer = await publisher.post('/hooks/pages', '{"pages":["/about-us/team"]}', {
+      authorization: `Bearer ${TOKEN}`,
+    })
+    expect(answer.status).toBe(202)
+    await waitUntil(fileHas(teamPage, 'Edited through /hooks/pages.'), 'the edit to be live')
+    await waitUntil(settled(publisher), 'the publish to settle')
+  })
+
+  it('stops on SIGTERM with exit code 0', async () => {
+    publisher.child.kill('SIGTERM')
+    const end = await publisher.done
+    expect(end.code).toBe(0)
+    expect(end.stderr).toContain('SIGTERM: stopping')
+  })
+
+  it('publishes after a kill -9 during a build every edit it acknowledged, as a full build would', async () => {
+    const first = await startPublisher(args())
+    running.push(first)
+    api.setLatency(300)
+    await editTeam('Edited just before the crash.')
+    const body = pageMessage(3)
+    expect((await first.post('/hooks/typo3', body, typo3Headers(body))).status).toBe(202)
+    await waitUntil(async () => (await first.status()).building, 'the build to start')
+    first.child.kill('SIGKILL')
+    expect((await first.done).signal).toBe('SIGKILL')
+    api.setLatency(0)
+
+    const second = await startPublisher(args())
+    running.push(second)
+    await waitUntil(fileHas(teamPage, 'Edited just before the crash.'), 'the recovered edit to be live')
+    await waitUntil(settled(second), 'the recovered publish to settle')
+    second.child.kill('SIGTERM')
+    const end = await second.done
+    expect(end.code).toBe(0)
+    expect(end.stderr).toContain('recovered 1 event(s) not yet live from the journal')
+
+    // the output equals a full build's over the same API state
+    const twin = join(dir, 'twin')
+    await cp(out, twin, { recursive: true })
+    const full = await runSite(['build', '--config', configFile, '--api', api.url, '--out', twin])
+    expect(full.code).toBe(0)
+    expect(diffTrees(await readTree(out), await readTree(twin))).toEqual([])
+  })
+})
+
+describe.skipIf(process.getuid?.() !== 0)('site publish on a full disk (a 64 KiB tmpfs, as root)', () => {
+  it('answers 503 and acknowledges nothing while the journal cannot be written, then recovers', async () => {
+    const disk = join(dir, 'disk')
+    await mkdir(disk)
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', disk])
+    try {
+      const state = join(disk, 'state')
+      const publisher = await startPublisher([...args(), '--state', state])
+      running.push(publisher)
+      // fill the disk (the journal file exists, empty)
+      await writeFile(join(disk, 'filler'), Buffer.alloc(64 * 1024)).catch(() => {})
+      const body = pageMessage(3)
+      const answer = await publisher.post('/hooks/typo3', body, typo3Headers(body))
+      expect(answer.status).toBe(503)
+      expect((await fetch(`${publisher.url}/healthz`)).status).toBe(503)
+      expect((await publisher.status()).pending).toBe(0)
+      expect(await readFile(join(state, 'journal.jsonl'), 'utf8')).toBe('')
+
+      await rm(join(disk, 'filler'))
+      expect((await publisher.post('/hooks/typo3', body, typo3Headers(body))).status).toBe(202)
+      expect((await fetch(`${publisher.url}/healthz`)).status).toBe(200)
+      publisher.child.kill('SIGTERM')
+      expect((await publisher.done).code).toBe(0)
+    } finally {
+      execFileSync('umount', [disk])
+    }
+  })
+})

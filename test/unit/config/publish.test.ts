@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest'
+import { DEFAULTS } from '../../../src/config/defaults.js'
+import { resolvePublish } from '../../../src/config/resolve.js'
+import { validateUserConfig } from '../../../src/config/validate.js'
+import { statusHtml } from '../../../src/publish/status.js'
+
+describe('publish options', () => {
+  it('fills the defaults, per site, a site overriding the top level', () => {
+    const [one] = resolvePublish({ publish: { token: 't' } }, 'site.config.ts')
+    expect(one).toEqual({ ...DEFAULTS.publish, token: 't' })
+    expect(one).toMatchObject({ quietMs: 1000, maxWaitMs: 10_000, reconcileMinutes: 360 })
+    const sites = resolvePublish(
+      {
+        publish: { quietMs: 500, deploy: 'dir:/srv/a' },
+        sites: [{ hostname: 'a.example.com' }, { hostname: 'b.example.com', publish: { deploy: 's3://b-site/www' } }],
+      },
+      'site.config.ts',
+    )
+    expect(sites.map((s) => [s.quietMs, s.deploy])).toEqual([
+      [500, 'dir:/srv/a'],
+      [500, 's3://b-site/www'],
+    ])
+  })
+
+  it('names every bad option', () => {
+    const issues = validateUserConfig({
+      publish: {
+        webhooks: [{ identifier: 'a', secret: '' }],
+        quietMs: 0,
+        deploy: 'ftp://x',
+        reconcileMinutes: 1.5,
+        secret: 'x',
+      },
+    })
+    expect(issues.map((i) => i.path)).toEqual([
+      'publish.webhooks',
+      'publish.quietMs',
+      'publish.deploy',
+      'publish.reconcileMinutes',
+      'publish.secret',
+    ])
+    expect(
+      validateUserConfig({
+        publish: {
+          webhooks: [
+            { identifier: 'a', secret: 'x' },
+            { identifier: 'a', secret: 'y' },
+          ],
+        },
+      }),
+    ).toEqual([{ path: 'publish.webhooks', message: 'each webhook identifier may appear once' }])
+    expect(() => resolvePublish({ publish: { quietMs: 20_000 } }, 'site.config.ts')).toThrow(
+      /publish.quietMs: 20000 is longer than publish.maxWaitMs/,
+    )
+  })
+})
+
+describe('status page', () => {
+  it('escapes what it shows', () => {
+    const html = statusHtml({
+      site: 'www.example.com',
+      outDir: '/srv/out',
+      deploy: null,
+      accepting: true,
+      journalWritable: true,
+      pending: 0,
+      building: false,
+      queuedAppends: 0,
+      journalBytes: 0,
+      retryAt: null,
+      lastReconcile: null,
+      nextReconcile: null,
+      publishCount: { ok: 0, failed: 1 },
+      publishes: [
+        {
+          ok: false,
+          pages: ['/<script>alert(1)</script>'],
+          full: false,
+          events: 1,
+          changed: 0,
+          filesUploaded: 0,
+          deleted: 0,
+          buildMs: 0,
+          deployMs: 0,
+          latencyMs: 5,
+          finishedAt: '2026-11-26T00:00:00.000Z',
+          error: 'API said <b>no</b>',
+        },
+      ],
+    })
+    expect(html).not.toContain('<script>')
+    expect(html).toContain('/&lt;script&gt;alert(1)&lt;/script&gt;')
+    expect(html).toContain('API said &lt;b&gt;no&lt;/b&gt;')
+  })
+})

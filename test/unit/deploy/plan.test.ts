@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest'
+import { isPlainRelativePath } from '../../../src/deploy/output-files.js'
+import { parseTargetManifest, planDeploy, stepOf } from '../../../src/deploy/plan.js'
+import { parseDeploySpec } from '../../../src/deploy/target-spec.js'
+
+const output = (entries: Record<string, string>) => new Map(Object.entries(entries))
+
+describe('deploy plan', () => {
+  it('orders hashed files, then pages, then site files, then latest.json', () => {
+    const plan = planDeploy({
+      files: output({
+        '_site/builds/latest.json': 'l1',
+        'index.html': 'h1',
+        'pl/_payload.json': 'p1',
+        '_site/assets/app-1.js': 'a1',
+        '_site/data/initial-en-1.json': 'd1',
+        'sitemap.xml': 's1',
+        'sitemap-2.xml': 's2',
+        _redirects: 'r1',
+        'robots.txt': 'b1',
+        '_site/builds/state.jsonl': 'st',
+        '_site/builds/meta/x.json': 'm1',
+      }),
+      buildId: 'b1',
+      manifest: undefined,
+      keepBuilds: 3,
+    })
+    expect(plan.uploads).toEqual({
+      hashed: ['_site/assets/app-1.js', '_site/data/initial-en-1.json'],
+      pages: ['_site/builds/meta/x.json', 'index.html', 'pl/_payload.json'],
+      'site files': ['_redirects', '_site/builds/state.jsonl', 'robots.txt', 'sitemap-2.xml', 'sitemap.xml'],
+      latest: ['_site/builds/latest.json'],
+    })
+    expect(plan.next.builds).toBe(1)
+    expect(stepOf('blog/sitemap.xml')).toBe('pages')
+  })
+
+  it('uploads only files whose hash changed', () => {
+    const first = planDeploy({ files: output({ a: '1', b: '2' }), buildId: 'x', manifest: undefined, keepBuilds: 3 })
+    const second = planDeploy({ files: output({ a: '1', b: '3' }), buildId: 'y', manifest: first.next, keepBuilds: 3 })
+    expect(second.uploads.pages).toEqual(['b'])
+    expect(second.deletes).toEqual([])
+  })
+
+  it('deletes a file gone from the output only once keepBuilds builds went without it', () => {
+    let manifest = planDeploy({
+      files: output({ a: '1', old: '9' }),
+      buildId: 'b1',
+      manifest: undefined,
+      keepBuilds: 3,
+    }).next
+    const deletes: string[][] = []
+    for (const id of ['b2', 'b3', 'b4']) {
+      const plan = planDeploy({ files: output({ a: '1' }), buildId: id, manifest, keepBuilds: 3 })
+      deletes.push(plan.deletes)
+      manifest = plan.next
+    }
+    // b2 and b3 go without it (kept: tabs of b1 may still ask), b4 is the third build without it
+    expect(deletes).toEqual([[], [], ['old']])
+    expect(manifest.files).toEqual({ a: '1' })
+    // the same build deployed again counts once
+    const again = planDeploy({ files: output({ a: '1' }), buildId: 'b4', manifest, keepBuilds: 3 })
+    expect(again.next.builds).toBe(manifest.builds)
+  })
+
+  it('keeps a gone file that comes back, and forgets that it left', () => {
+    const m1 = planDeploy({ files: output({ a: '1' }), buildId: 'b1', manifest: undefined, keepBuilds: 2 }).next
+    const m2 = planDeploy({ files: output({}), buildId: 'b2', manifest: m1, keepBuilds: 2 }).next
+    expect(m2.gone).toEqual({ a: 2 })
+    const back = planDeploy({ files: output({ a: '1' }), buildId: 'b3', manifest: m2, keepBuilds: 2 })
+    expect(back.uploads.pages).toEqual([])
+    expect(back.next.gone).toEqual({})
+  })
+
+  it('reads a target manifest as untrusted', () => {
+    expect(parseTargetManifest({ format: 1, buildId: 'x', builds: 1, files: { a: 'h' }, gone: {} })).toBeDefined()
+    expect(parseTargetManifest({ format: 1, buildId: 'x', builds: 1, files: { a: 5 }, gone: {} })).toBeUndefined()
+    expect(parseTargetManifest({ format: 2 })).toBeUndefined()
+    expect(parseTargetManifest('nope')).toBeUndefined()
+  })
+
+  it('refuses paths that could leave the target', () => {
+    expect(isPlainRelativePath('pl/o-nas/index.html')).toBe(true)
+    for (const bad of ['../x', 'a/../../x', '/etc/passwd', 'a//b', 'a\\b', 'a/\u0000', './a', ''])
+      expect(isPlainRelativePath(bad), bad).toBe(false)
+  })
+
+  it('parses deploy targets and names what is wrong', () => {
+    expect(parseDeploySpec('dir:/srv/www')).toEqual({ kind: 'dir', path: '/srv/www' })
+    expect(parseDeploySpec('s3://my-site/www/en')).toEqual({ kind: 's3', bucket: 'my-site', prefix: 'www/en' })
+    expect(parseDeploySpec('s3://my-site')).toEqual({ kind: 's3', bucket: 'my-site', prefix: '' })
+    expect(parseDeploySpec('command:netlify deploy --dir "$1"')).toEqual({
+      kind: 'command',
+      command: 'netlify deploy --dir "$1"',
+    })
+    expect(parseDeploySpec('s3://Bad_Bucket/x')).toEqual({ error: "'Bad_Bucket' is not an S3 bucket name" })
+    expect(parseDeploySpec('s3://site/../x')).toHaveProperty('error')
+    expect(parseDeploySpec('ftp://x')).toHaveProperty('error')
+    expect(parseDeploySpec('dir:')).toHaveProperty('error')
+  })
+})

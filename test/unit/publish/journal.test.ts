@@ -1,0 +1,109 @@
+import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { isSiteError } from '../../../src/errors.js'
+import { JOURNAL_FILE, type JournalEvent, openJournal, replayJournal } from '../../../src/publish/journal.js'
+import { addEvent, emptyPending, pendingEvents, settleBatch, takeBatch } from '../../../src/publish/pending.js'
+import { PUBLISH_MAX_PENDING_PAGES, PUBLISH_MAX_QUEUED_APPENDS } from '../../../src/shared/constants.js'
+
+const dirs: string[] = []
+const tempDir = async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'site-journal-'))
+  dirs.push(dir)
+  return dir
+}
+afterEach(async () => {
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true })
+})
+
+describe('publish journal', () => {
+  it('replays every event after the last done, across a reopen', async () => {
+    const dir = await tempDir()
+    const heard: JournalEvent[] = []
+    const journal = await openJournal(dir, (e) => heard.push(e))
+    const a = await journal.append({ at: 1, pages: ['12'] })
+    await journal.append({ at: 2, full: true })
+    await journal.markDone(a.seq)
+    await journal.append({ at: 3, pages: ['/pl/o-nas'] })
+    await journal.close()
+    expect(heard.map((e) => e.seq)).toEqual([1, 2, 3])
+    const again = await openJournal(dir, () => {})
+    expect(again.recovered).toEqual([
+      { seq: 2, at: 2, full: true },
+      { seq: 3, at: 3, pages: ['/pl/o-nas'] },
+    ])
+    // numbering goes on after the recovered events
+    expect((await again.append({ at: 4, pages: ['1'] })).seq).toBe(4)
+    await again.close()
+  })
+
+  it('skips a torn last line (a write cut by a crash, never acknowledged)', async () => {
+    const dir = await tempDir()
+    const journal = await openJournal(dir, () => {})
+    await journal.append({ at: 1, pages: ['12'] })
+    await journal.close()
+    await appendFile(join(dir, JOURNAL_FILE), '{"e":2,"at":2,"pag')
+    expect(replayJournal(await readFile(join(dir, JOURNAL_FILE), 'utf8')).pending).toEqual([
+      { seq: 1, at: 1, pages: ['12'] },
+    ])
+  })
+
+  it('compacts to the pending events only', async () => {
+    const dir = await tempDir()
+    const journal = await openJournal(dir, () => {})
+    for (let i = 0; i < 50; i++) await journal.append({ at: i, pages: [String(i + 1)] })
+    await journal.markDone(49)
+    const before = journal.size()
+    await journal.compact(() => [{ seq: 50, at: 49, pages: ['50'] }], 0)
+    expect(journal.size()).toBeLessThan(before / 10)
+    await journal.append({ at: 60, pages: ['7'] })
+    await journal.close()
+    const text = await readFile(join(dir, JOURNAL_FILE), 'utf8')
+    expect(replayJournal(text).pending.map((e) => e.pages)).toEqual([['50'], ['7']])
+  })
+
+  it('answers 429 once too many appends wait for the disk, and loses none it accepted', async () => {
+    const dir = await tempDir()
+    const journal = await openJournal(dir, () => {})
+    const results = await Promise.allSettled(
+      Array.from({ length: PUBLISH_MAX_QUEUED_APPENDS + 50 }, (_, i) => journal.append({ at: i, pages: ['1'] })),
+    )
+    const refused = results.filter((r) => r.status === 'rejected')
+    expect(refused.length).toBeGreaterThan(0)
+    for (const r of refused) expect(isSiteError(r.reason) && r.reason.status).toBe(429)
+    const accepted = results.filter((r) => r.status === 'fulfilled').length
+    await journal.close()
+    expect(replayJournal(await readFile(join(dir, JOURNAL_FILE), 'utf8')).pending).toHaveLength(accepted)
+  })
+})
+
+describe('pending batches', () => {
+  const event = (seq: number, pages?: string[]): JournalEvent => ({
+    seq,
+    at: seq * 100,
+    ...(pages ? { pages } : { full: true }),
+  })
+
+  it('merges events, and puts a failed batch back before newer ones', () => {
+    const pending = emptyPending()
+    addEvent(pending, event(1, ['12']))
+    addEvent(pending, event(2, ['12', '14']))
+    const batch = takeBatch(pending)!
+    expect([...batch.pages]).toEqual(['12', '14'])
+    expect(takeBatch(pending)).toBeUndefined()
+    addEvent(pending, event(3, ['20']))
+    settleBatch(pending, false)
+    expect(pending.open).toMatchObject({ firstAt: 100, lastAt: 300, upTo: 3, events: 3 })
+    expect(pendingEvents(pending)).toEqual([{ seq: 3, at: 100, pages: ['12', '14', '20'] }])
+  })
+
+  it('turns into a full build beyond the page cap, and stays bounded', () => {
+    const pending = emptyPending()
+    for (let i = 0; i <= PUBLISH_MAX_PENDING_PAGES; i++) addEvent(pending, event(i + 1, [String(i + 1)]))
+    expect(pending.open).toMatchObject({ full: true })
+    expect(pending.open!.pages.size).toBe(0)
+    addEvent(pending, event(PUBLISH_MAX_PENDING_PAGES + 5, ['1']))
+    expect(pending.open!.pages.size).toBe(0)
+  })
+})

@@ -1,0 +1,90 @@
+import { createHmac } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import { parsePagesBody, parseTypo3Body } from '../../../src/publish/messages.js'
+import { findSigner, isBearer, typo3Signature } from '../../../src/publish/signature.js'
+
+const page = (over: Record<string, unknown> = {}, record: Record<string, unknown> = {}) => ({
+  action: 'edit',
+  identifier: 12,
+  record: { uid: 12, pid: 3, l10n_parent: 0, sys_language_uid: 0, ...record },
+  url: 'https://cms.example.com/page',
+  site: 'main',
+  workspace: 0,
+  ...over,
+})
+
+describe('TYPO3 webhook messages', () => {
+  it('names the page, by the uid of its default-language record for a translation', () => {
+    expect(parseTypo3Body(page())).toMatchObject({ kind: 'pages', pages: ['12'] })
+    expect(parseTypo3Body(page({ identifier: 40 }, { uid: 40, l10n_parent: 12, sys_language_uid: 1 }))).toMatchObject({
+      kind: 'pages',
+      pages: ['12'],
+    })
+  })
+  it('also rebuilds the parent of a new page, so that menus list it', () => {
+    expect(parseTypo3Body(page({ action: 'new' }))).toMatchObject({ pages: ['12', '3'] })
+  })
+  it('publishes nothing for a workspace draft', () => {
+    expect(parseTypo3Body(page({ workspace: 2 }))).toMatchObject({ kind: 'draft' })
+  })
+  it('reconciles on a file message (no page-to-file mapping is recorded)', () => {
+    expect(
+      parseTypo3Body({ storage: 1, identifier: '/user_upload/a.jpg', url: '/fileadmin/user_upload/a.jpg' }),
+    ).toMatchObject({
+      kind: 'full',
+    })
+  })
+  it('refuses what it does not know', () => {
+    expect(parseTypo3Body([])).toHaveProperty('error')
+    expect(parseTypo3Body({ hello: 1 })).toHaveProperty('error')
+    expect(parseTypo3Body(page({ identifier: 'x' }))).toHaveProperty('error')
+  })
+})
+
+describe('/hooks/pages bodies', () => {
+  it('takes uids and paths, once each', () => {
+    expect(parsePagesBody({ pages: [12, '12', '/pl/o-nas', '14'] })).toMatchObject({ pages: ['12', '/pl/o-nas', '14'] })
+  })
+  it('names the bad item', () => {
+    expect(parsePagesBody({ pages: [12, 'o-nas'] })).toEqual({
+      error: 'pages[1] is neither a page uid nor a page path',
+    })
+    expect(parsePagesBody({ pages: ['/a\nb'] })).toHaveProperty('error')
+    expect(parsePagesBody({ pages: [] })).toHaveProperty('error')
+    expect(parsePagesBody({ page: [1] })).toHaveProperty('error')
+  })
+})
+
+describe('signatures', () => {
+  const webhook = { identifier: '4f2b1c9e-7d1a-4c55-9a0e-0e8f3c2b1a77', secret: 'a-secret' }
+  const body = Buffer.from(JSON.stringify(page()))
+  // as TYPO3 computes it: hash_hmac('sha256', sprintf('%s:%s', $identifier, $body), $secret)
+  const typo3 = createHmac('sha256', webhook.secret).update(`${webhook.identifier}:${body.toString()}`).digest('hex')
+
+  it('matches the TYPO3 signature and finds its webhook among several', () => {
+    expect(typo3Signature(webhook, body)).toBe(typo3)
+    const other = { identifier: 'other', secret: 'x' }
+    expect(findSigner([other, webhook], typo3, body)).toBe(webhook)
+    expect(findSigner([other, webhook], typo3.toUpperCase(), body)).toBe(webhook)
+  })
+  it('refuses a missing, malformed, wrong or foreign signature', () => {
+    expect(findSigner([webhook], undefined, body)).toBeUndefined()
+    expect(findSigner([webhook], 'abc', body)).toBeUndefined()
+    expect(
+      findSigner(
+        [webhook],
+        typo3.replace(/.$/, (c) => (c === '0' ? '1' : '0')),
+        body,
+      ),
+    ).toBeUndefined()
+    expect(findSigner([webhook], typo3, Buffer.concat([body, Buffer.from(' ')]))).toBeUndefined()
+    expect(findSigner([{ ...webhook, identifier: 'another-id' }], typo3, body)).toBeUndefined()
+  })
+  it('checks bearer tokens', () => {
+    expect(isBearer('t0k', 'Bearer t0k')).toBe(true)
+    expect(isBearer('t0k', 'bearer t0k')).toBe(true)
+    expect(isBearer('t0k', 'Bearer t0K')).toBe(false)
+    expect(isBearer(undefined, 'Bearer ')).toBe(false)
+    expect(isBearer('t0k', undefined)).toBe(false)
+  })
+})
