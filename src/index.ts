@@ -1,10 +1,10 @@
 /**
  * The programmatic API of `site`: what the CLI calls, for scripts and tests. The CLI enters
- * the engine here only. The render core has its own entry, `site/render`; templates import
- * `site/runtime`; a config file imports `site/config`.
+ * the engine here only. The render core has its own entry, `typo3-headless-site/render`; templates import
+ * `typo3-headless-site/runtime`; a config file imports `typo3-headless-site/config`.
  *
  * ```ts
- * import { resolveConfig, selectSite, build } from 'site'
+ * import { resolveConfig, selectSite, build } from 'typo3-headless-site'
  * const config = await resolveConfig({ apiBaseUrl: 'https://cms.example.com' })
  * const result = await build({ config, site: selectSite(config.sites) })
  * if (result.failures.length) process.exitCode = 1
