@@ -32,8 +32,12 @@ export { describeDemoFault, initialDataFault, parseDemoFault } from './demo/faul
 export { type DemoApi, type DemoApiOptions, type DemoFault, startDemoApi } from './demo/server.js'
 /** The error catalogue (SPEC point 8); USAGE_CODES are the codes of bad input (exit code 2). */
 export { type ErrorCode, errors, FetchError, isSiteError, SiteError, USAGE_CODES } from './errors.js'
+/** `site init [dir]`: a new site project from the engine's demo site, its README, .gitignore and CI workflow. */
+export { checkApiUrl, type InitOptions, type InitResult, initProject } from './init/init.js'
 /** `site serve`: a static server for a built output folder. */
 export { type StaticServerOptions, startStaticServer } from './serve/server.js'
+/** The engine's npm name and the modules a project imports from it. */
+export { CONFIG_MODULE, ENGINE_PACKAGE, RUNTIME_MODULE } from './shared/modules.js'
 export type { PreviewServer, PreviewServerOptions }
 
 /**
