@@ -2,43 +2,20 @@
  * The engine as a team installs it: `npm pack`, a new site project outside the repository (`site init`), the
  * tarball installed there with npm, and the demo built by the installed engine against the demo API.
  */
-import { spawn } from 'node:child_process'
 import { lstat, mkdtemp, readFile, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
 import { REPO_ROOT } from '../integration/build-helpers.js'
-import { runSite } from '../integration/cli-helpers.js'
+import { runCommand, runSite } from '../integration/cli-helpers.js'
 
-interface Run {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-/** `npm ...args` in `cwd`, to its end; offline first: every dependency is in the npm cache of a machine set up for the tests. */
-function npm(args: string[], cwd: string): Promise<Run> {
-  const { GITHUB_ACTIONS: _a, GITHUB_STEP_SUMMARY: _s, npm_config_prefix: _p, ...env } = process.env
-  return new Promise((done, fail) => {
-    const child = spawn('npm', args, {
-      cwd,
-      env: {
-        ...env,
-        CI: 'true',
-        npm_config_update_notifier: 'false',
-        npm_config_fund: 'false',
-        npm_config_audit: 'false',
-      },
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk) => (stdout += chunk))
-    child.stderr.on('data', (chunk) => (stderr += chunk))
-    child.on('error', fail)
-    child.on('close', (code) => done({ code, stdout, stderr }))
+/** `npm ...args` in `cwd`; offline first: every dependency is in the npm cache of a machine set up for the tests. */
+const npm = (args: string[], cwd: string) =>
+  runCommand('npm', args, {
+    cwd,
+    env: { npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' },
   })
-}
 
 let work: string
 let project: string
