@@ -2,7 +2,7 @@
  * `site init [dir]`: a site project from the engine's demo, on a real disk; bad folders refused with the
  * path named, exit code 2 and nothing written.
  */
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -188,5 +188,29 @@ describe('site init on the command line', () => {
     expect(help.stdout).toMatch(/Usage: site init \[options\] \[dir\]/)
     expect(help.stdout).toContain('--force')
     expect(help.stdout).toContain('--api <url>')
+  })
+})
+
+describe('site init on a terminal', () => {
+  it('asks for the content API and writes the answer to api.baseUrl', async (ctx) => {
+    // util-linux's `script` gives the command a pseudo-terminal, as a person's shell would.
+    if (spawnSync('script', ['--version']).status !== 0) ctx.skip('no `script` (util-linux) to give the CLI a terminal')
+    const dir = join(root, 'on-a-terminal')
+    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(join(REPO_ROOT, 'bin/site.js'))} init ${JSON.stringify(dir)}`
+    const child = spawn('script', ['-qec', command, '/dev/null'], { env: { ...process.env, CI: 'true' } })
+    let output = ''
+    let answered = false
+    child.stdout.on('data', (chunk) => {
+      output += chunk
+      if (!answered && output.includes('Content API of your TYPO3')) {
+        answered = true
+        child.stdin.write('https://cms.example.org/\n')
+      }
+    })
+    const code = await new Promise((done) => child.on('close', done))
+    expect(code, output).toBe(0)
+    expect(answered, output).toBe(true)
+    expect(output).toContain(`Created a site in ${dir}`)
+    expect(await readFile(join(dir, 'config/site.config.ts'), 'utf8')).toContain('baseUrl: "https://cms.example.org",')
   })
 })
