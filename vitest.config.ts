@@ -6,8 +6,8 @@ const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta
 export default defineConfig({
   resolve: {
     alias: {
-      'site/runtime': src('runtime/index.ts'),
-      'site/config': src('config/define.ts'),
+      'typo3-headless-site/runtime': src('runtime/index.ts'),
+      'typo3-headless-site/config': src('config/define.ts'),
     },
   },
   test: {

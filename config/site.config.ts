@@ -1,4 +1,4 @@
-import { defineConfig } from 'site/config'
+import { defineConfig } from 'typo3-headless-site/config'
 
 /**
  * The demo site's configuration. Every option and its default is documented in

@@ -1,6 +1,8 @@
-// The main job, end to end: start the bundled demo content API, build the demo
-// site from it with `site build`, and serve the output with `site serve`.
-// Ports: `npm run demo -- --port N --api-port N`, or PORT (8080) and DEMO_API_PORT (4010).
+// The demo site with nothing but npm: start the bundled demo content API, then
+//   (no mode)  build the demo site from it with `site build` and serve the output with `site serve` (npm run demo);
+//   preview    run `site preview` on it, the editors' live preview (npm run dev, npm run preview);
+//   build      build it once and stop (npm run build).
+// Ports: `npm run demo -- --port N --api-port N`, or PORT (8080; 3000 for preview) and DEMO_API_PORT (4010).
 // Ctrl-C stops both.
 import { spawn } from 'node:child_process'
 import { createServer } from 'node:net'
@@ -10,10 +12,19 @@ import { parseArgs } from 'node:util'
 const root = fileURLToPath(new URL('..', import.meta.url))
 const bin = fileURLToPath(new URL('../bin/site.js', import.meta.url))
 
-const usage = 'usage: npm run demo [-- --port N --api-port N]  (or PORT=N DEMO_API_PORT=N npm run demo)'
+const usage =
+  'usage: node scripts/demo.mjs [preview|build] [--port N --api-port N]  (npm run demo, dev, preview, build; or PORT=N DEMO_API_PORT=N)'
 let flags
+let mode
 try {
-  flags = parseArgs({ options: { port: { type: 'string' }, 'api-port': { type: 'string' } } }).values
+  const parsed = parseArgs({
+    options: { port: { type: 'string' }, 'api-port': { type: 'string' } },
+    allowPositionals: true,
+  })
+  flags = parsed.values
+  mode = parsed.positionals[0] ?? 'serve'
+  if (!['serve', 'preview', 'build'].includes(mode) || parsed.positionals.length > 1)
+    throw new Error(`unknown mode ${JSON.stringify(parsed.positionals.join(' '))}`)
 } catch (error) {
   console.error(`npm run demo: ${error.message}\n${usage}`)
   process.exit(2)
@@ -24,12 +35,12 @@ const portOf = (value, name) => {
   process.exit(2)
 }
 const apiPort = portOf(flags['api-port'] ?? process.env.DEMO_API_PORT ?? '4010', '--api-port (DEMO_API_PORT)')
-const port = portOf(flags.port ?? process.env.PORT ?? '8080', '--port (PORT)')
+const port = portOf(flags.port ?? process.env.PORT ?? (mode === 'preview' ? '3000' : '8080'), '--port (PORT)')
 const api = `http://127.0.0.1:${apiPort}`
 
 // Both ports checked before anything starts, so that the advice names this script's own way to change them.
 for (const [which, value, how] of [
-  ['the site', port, `--port N (or PORT=N)`],
+  ...(mode === 'build' ? [] : [['the site', port, `--port N (or PORT=N)`]]),
   ['the demo API', apiPort, `--api-port N (or DEMO_API_PORT=N)`],
 ]) {
   const free = await new Promise((resolve) => {
@@ -67,12 +78,14 @@ for (let i = 0; ; i++) {
   await new Promise((r) => setTimeout(r, 100))
 }
 
-const buildCode = await exited(run(['build', '--api', api]))
-if (buildCode !== 0) {
-  stop()
-  process.exit(buildCode)
+if (mode !== 'preview') {
+  const buildCode = await exited(run(['build', '--api', api]))
+  if (buildCode !== 0 || mode === 'build') {
+    stop()
+    process.exit(buildCode)
+  }
 }
-const serve = run(['serve', '--port', port])
+const serve = run(mode === 'preview' ? ['preview', '--api', api, '--port', port] : ['serve', '--port', port])
 process.on('SIGINT', () => serve.kill('SIGINT'))
 process.on('SIGTERM', () => serve.kill('SIGTERM'))
 const serveCode = await exited(serve)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Everything a fresh machine needs, npm packages first (their `prepare` step compiles src/ to
-# dist/), then what only the tests need: a Chromium for the browser tests, xmllint for the sitemap
+# Everything a fresh machine needs for the tests (the demo needs only `npm ci`), npm packages first
+# (their `prepare` step compiles src/ to dist/; skipped when node_modules was installed from this very
+# package-lock.json and dist/ is there), then what only the tests need: a Chromium for the browser tests, xmllint for the sitemap
 # schema checks and a Java runtime for the Nu HTML checker (vnu-jar; its own postinstall, which
 # would download a Java, is not allowed to run). Those are installed with apt where they are missing and the machine has apt-get
 # (Debian, Ubuntu); elsewhere (macOS, say) this says how to provide them. Safe to run again.
@@ -9,7 +10,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
+# A copy of the lock file an install was made from, kept in node_modules: npm ci (22 s here) only when it differs.
+INSTALLED_LOCK=node_modules/.site-setup-lock.json
+if [ -f package-lock.json ] && [ -f dist/cli/index.js ] && cmp -s package-lock.json "$INSTALLED_LOCK"; then
+  echo "setup: node_modules is current (installed from this package-lock.json): npm ci skipped"
+elif [ -f package-lock.json ]; then
+  npm ci --no-audit --no-fund
+  mkdir -p node_modules && cp package-lock.json "$INSTALLED_LOCK"
+else
+  npm install --no-audit --no-fund
+fi
 
 # apt_install PACKAGE WHY: installs a Debian package (apt-get update once per run); returns 1 when the
 # machine has no apt-get (or no sudo for it); a failing apt-get stops the set-up.

@@ -30,6 +30,10 @@ export type ErrorCode =
   | 'DEPLOY_NO_OUTPUT'
   | 'DEPLOY_FAILED'
   | 'PUBLISH_JOURNAL'
+  | 'INIT_NOT_A_DIRECTORY'
+  | 'INIT_DIR_NOT_EMPTY'
+  | 'INIT_NOT_WRITABLE'
+  | 'INIT_WRITE_FAILED'
 
 /**
  * What went wrong with one path or item of a build: the `kind` of each failure and skipped item
@@ -111,6 +115,9 @@ export const USAGE_CODES: ReadonlySet<ErrorCode> = new Set([
   'TEMPLATES_INVALID',
   'DEMO_CONTENT_INVALID',
   'DEPLOY_NO_OUTPUT',
+  'INIT_NOT_A_DIRECTORY',
+  'INIT_DIR_NOT_EMPTY',
+  'INIT_NOT_WRITABLE',
 ])
 
 export const isSiteError = (error: unknown): error is SiteError => error instanceof SiteError
@@ -193,6 +200,30 @@ export const errors = {
     }),
   publishJournal: (file: string, what: string, cause?: unknown) =>
     new SiteError('PUBLISH_JOURNAL', `The publish journal ${file} ${what}`, { cause, status: 503 }),
+  initNotADirectory: (path: string) =>
+    new SiteError('INIT_NOT_A_DIRECTORY', `Cannot create a site in ${path}: it is a file, not a folder`, {
+      status: 400,
+      hint: 'Name a new folder or an empty one: site init my-site',
+    }),
+  initDirNotEmpty: (dir: string, entries: readonly string[]) =>
+    new SiteError(
+      'INIT_DIR_NOT_EMPTY',
+      `Refusing to create a site in ${dir}: the folder is not empty (${entries.slice(0, 5).join(', ')}${entries.length > 5 ? ', …' : ''})`,
+      {
+        status: 400,
+        hint: 'Name a new or empty folder, or pass --force to write the site into this one (files of the same name are replaced).',
+      },
+    ),
+  initNotWritable: (path: string, code: string) =>
+    new SiteError('INIT_NOT_WRITABLE', `Cannot create a site in ${path}: no permission to write there (${code})`, {
+      status: 400,
+      hint: 'Choose a folder you may write to, or fix its permissions.',
+    }),
+  initWriteFailed: (path: string, cause: unknown) =>
+    new SiteError('INIT_WRITE_FAILED', `Writing ${path} failed: ${messageOf(cause)}; nothing was left behind`, {
+      status: 500,
+      cause,
+    }),
   siteAmbiguous: (known: readonly string[]) =>
     new SiteError('SITE_AMBIGUOUS', `Several sites are configured; choose one with --site HOST (${known.join(', ')})`, {
       status: 400,

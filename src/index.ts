@@ -1,10 +1,10 @@
 /**
  * The programmatic API of `site`: what the CLI calls, for scripts and tests. The CLI enters
- * the engine here only. The render core has its own entry, `site/render`; templates import
- * `site/runtime`; a config file imports `site/config`.
+ * the engine here only. The render core has its own entry, `typo3-headless-site/render`; templates import
+ * `typo3-headless-site/runtime`; a config file imports `typo3-headless-site/config`.
  *
  * ```ts
- * import { resolveConfig, selectSite, build } from 'site'
+ * import { resolveConfig, selectSite, build } from 'typo3-headless-site'
  * const config = await resolveConfig({ apiBaseUrl: 'https://cms.example.com' })
  * const result = await build({ config, site: selectSite(config.sites) })
  * if (result.failures.length) process.exitCode = 1
@@ -62,11 +62,15 @@ export {
   SiteError,
   USAGE_CODES,
 } from './errors.js'
+/** `site init [dir]`: a new site project from the engine's demo site, its README, .gitignore and CI workflow. */
+export { checkApiUrl, type InitOptions, type InitResult, initProject } from './init/init.js'
 /** `site publish`: the webhook-fed publisher (docs/publish.md), building with a warm builder. */
 export { type PublishServer, type PublishServerOptions, startPublishServer } from './publish/server.js'
 export type { PublishStatus } from './publish/status.js'
 /** `site serve`: a static server for a built output folder. */
 export { type StaticServerOptions, startStaticServer } from './serve/server.js'
+/** The engine's npm name and the modules a project imports from it. */
+export { CONFIG_MODULE, ENGINE_PACKAGE, RUNTIME_MODULE } from './shared/modules.js'
 export type { PreviewServer, PreviewServerOptions }
 
 /**

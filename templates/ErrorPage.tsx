@@ -3,7 +3,7 @@
  * and links to the current locale's home; other statuses say Error and the code.
  * The raw error shows only in a preview with `?debug`; preview's hint (the API did not answer) always.
  */
-import { type ErrorPageProps, useHomePath, useSite } from 'site/runtime'
+import { type ErrorPageProps, useHomePath, useSite } from 'typo3-headless-site/runtime'
 import { useTexts } from './texts.js'
 
 function toJson(value: unknown): string {

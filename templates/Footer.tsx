@@ -3,7 +3,7 @@
  * fixed per-locale links (career, headquarters, privacy policy; on Polish pages the
  * data-protection notice as well).
  */
-import { isRecord, RichText, SafeLink, useSite } from 'site/runtime'
+import { isRecord, RichText, SafeLink, useSite } from 'typo3-headless-site/runtime'
 import { Icon, iconOf } from './components/Icon.js'
 import { NavList } from './components/NavList.js'
 import { useTexts } from './texts.js'

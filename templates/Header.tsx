@@ -8,7 +8,7 @@
  * On desktop the panel is laid out as rows: top bar, logo and main navigation, featured
  * navigation and the call to action (styles.css).
  */
-import { cx, type HeaderProps, SafeLink, useHomePath, useSite } from 'site/runtime'
+import { cx, type HeaderProps, SafeLink, useHomePath, useSite } from 'typo3-headless-site/runtime'
 import { ContextMenu } from './components/ContextMenu.js'
 import { Icon } from './components/Icon.js'
 import { LanguageSwitcher } from './components/LanguageSwitcher.js'

@@ -4,7 +4,7 @@
  * does not come from the CMS lives there. A page's browser code loads only its own
  * locale's file (the engine registers texts/<locale>.ts as the registry's `texts`).
  */
-import { useSiteTexts } from 'site/runtime'
+import { useSiteTexts } from 'typo3-headless-site/runtime'
 
 export interface SiteTexts {
   siteName: string

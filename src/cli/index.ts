@@ -132,6 +132,21 @@ export function createProgram(): Command {
     })
 
   program
+    .command('init')
+    .description('Create a site project: the demo templates, config and public files, a README and a CI workflow.')
+    .argument('[dir]', 'folder for the new site, created when missing', '.')
+    .option('--api <url>', "your TYPO3's content API origin, written to api.baseUrl (default: the demo API)")
+    .option('--force', 'write into a folder that is not empty, replacing files of the same name')
+    .addHelpText(
+      'after',
+      '\nOn a terminal, asks for the content API origin unless --api is given; elsewhere it asks nothing.\nA folder holding only .git counts as empty. Exit code 2 when the folder is a file, not empty, or not writable.\n',
+    )
+    .action(async (dir, opts) => {
+      const { runInitCommand } = await import('./commands/init.js')
+      process.exitCode = await runInitCommand(dir, opts, program.opts())
+    })
+
+  program
     .command('demo-api')
     .description('Run the bundled demo content API (English, Polish, German) on loopback.')
     .option('--port <n>', 'port to listen on', toInt('--port', 0, 65535), 4010)

@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
 import { errors, SiteError } from '../errors.js'
 import { cacheDir } from '../shared/layout.js'
+import { CONFIG_MODULE } from '../shared/modules.js'
 import { CONFIG_FILES } from './defaults.js'
 import { resolvePublish, resolveSites } from './resolve.js'
 import type { InlineConfig, ResolvedConfig, UserConfig } from './types.js'
@@ -55,7 +56,7 @@ export async function loadUserConfig(file: string, root: string): Promise<unknow
       target: 'node20',
       logLevel: 'silent',
       packages: 'external',
-      alias: { 'site/config': DEFINE_MODULE },
+      alias: { [CONFIG_MODULE]: DEFINE_MODULE },
     })
     code = result.outputFiles[0]!.text
   } catch (cause) {

@@ -1,6 +1,6 @@
 /**
  * The TemplateRegistry the server renders with (Node only): `site:templates` bundled with
- * esbuild, React and `site/runtime` left external but pointed at the engine's own copies, so
+ * esbuild, React and `typo3-headless-site/runtime` left external but pointed at the engine's own copies, so
  * templates and engine share one React and one context; written to the project's cache under
  * a name per content (a running preview imports changed templates again) and imported.
  */
@@ -14,6 +14,7 @@ import { build, type Plugin } from 'esbuild'
 import { SiteError } from '../errors.js'
 import type { TemplateRegistry } from '../shared/contract.js'
 import { cacheDir as cacheDirOf } from '../shared/layout.js'
+import { RUNTIME_MODULE_RE } from '../shared/modules.js'
 import { toTemplatesError } from './errors.js'
 import { createTemplateLocator } from './locate.js'
 import { scanTemplates, TEMPLATE_LAYOUT, type TemplateManifest } from './manifest.js'
@@ -33,7 +34,7 @@ function nodeExternalsPlugin(runtimeUrl: string): Plugin {
   return {
     name: 'site-node-externals',
     setup(pluginBuild) {
-      pluginBuild.onResolve({ filter: /^site\/runtime$/ }, () => ({ path: runtimeUrl, external: true }))
+      pluginBuild.onResolve({ filter: RUNTIME_MODULE_RE }, () => ({ path: runtimeUrl, external: true }))
       pluginBuild.onResolve({ filter: REACT_RE }, (args) => ({
         path: pathToFileURL(require.resolve(args.path)).href,
         external: true,
@@ -45,7 +46,7 @@ function nodeExternalsPlugin(runtimeUrl: string): Plugin {
 export interface LoadTemplatesOptions {
   /** Folder for the bundled registry files (one content-hashed file per templates state). @default .site/templates under the root */
   cacheDir?: string
-  /** URL the templates' `site/runtime` is loaded from; the engine's own copy by default. */
+  /** URL the templates' `typo3-headless-site/runtime` is loaded from; the engine's own copy by default. */
   runtimeUrl?: string
   /** The templates as already read (preview reads them once for both bundles); read from `root` otherwise. */
   manifest?: TemplateManifest

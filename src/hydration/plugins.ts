@@ -5,11 +5,12 @@
  */
 import { dirname, isAbsolute, join } from 'node:path'
 import type * as esbuild from 'esbuild'
+import { RUNTIME_MODULE_RE } from '../shared/modules.js'
 import { TEMPLATE_LAYOUT, type TemplateManifest } from './manifest.js'
 import { isTemplatesModule, LAZY_TEMPLATES_MODULE, registrySource } from './registry-source.js'
 
 export interface TemplatesPluginOptions {
-  /** Resolve `site/runtime` to this file as well (the browser bundle: the client's own runtime copy). */
+  /** Resolve `typo3-headless-site/runtime` to this file as well (the browser bundle: the client's own runtime copy). */
   runtime?: string
 }
 
@@ -52,7 +53,7 @@ export function templatesPlugin(
         }
       })
       const runtime = options.runtime
-      if (runtime) pluginBuild.onResolve({ filter: /^site\/runtime$/ }, () => ({ path: runtime }))
+      if (runtime) pluginBuild.onResolve({ filter: RUNTIME_MODULE_RE }, () => ({ path: runtime }))
     },
   }
 }

@@ -1,10 +1,10 @@
 /**
- * `import { SafeLink, Gallery } from 'site/runtime'` in the browser bundle, one import per
+ * `import { SafeLink, Gallery } from 'typo3-headless-site/runtime'` in the browser bundle, one import per
  * runtime file: `import { SafeLink } from '…/runtime/SafeLink.tsx'; import { Gallery } from '…/runtime/Gallery.tsx'`.
  *
  * esbuild assigns whole files to chunks by the entry points that reach them, and a barrel
  * reaches every file it re-exports: Header (on every page) importing `SafeLink` from
- * `site/runtime` put Gallery, Media, Heading… into every page's first-load JavaScript, although
+ * `typo3-headless-site/runtime` put Gallery, Media, Heading… into every page's first-load JavaScript, although
  * only some content element templates use them. Imported straight from their files, runtime
  * modules travel with the code that uses them. Same modules, same instances: only chunking changes.
  */
@@ -12,12 +12,16 @@ import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { dirname, extname, resolve } from 'node:path'
 import type * as esbuild from 'esbuild'
+import { RUNTIME_MODULE, RUNTIME_MODULE_RE } from '../shared/modules.js'
 
 /** Where each value export of the runtime barrel is defined: exported name -> file and name there. */
 export type RuntimeExports = ReadonlyMap<string, { file: string; name: string }>
 
 const RE_EXPORT_RE = /export\s*\{([^}]*)\}\s*from\s*(['"])([^'"]+)\2/g
-const IMPORT_RE = /import\s*\{([^}]*)\}\s*from\s*(['"])site\/runtime\2/g
+const IMPORT_RE = new RegExp(
+  `import\\s*\\{([^}]*)\\}\\s*from\\s*(['"])${RUNTIME_MODULE_RE.source.slice(1, -1)}\\2`,
+  'g',
+)
 
 /** `SafeLink`, `type X`, `a as b` -> { name, alias } (types: undefined). */
 function specifiers(list: string): Array<{ name: string; alias: string }> {
@@ -49,7 +53,7 @@ export function readRuntimeExports(indexFile: string, source: string): RuntimeEx
 }
 
 /**
- * Rewrites named value imports from `site/runtime` to imports from the files that define them;
+ * Rewrites named value imports from `typo3-headless-site/runtime` to imports from the files that define them;
  * type-only specifiers are left out, names the map does not know stay on the barrel.
  * Line breaks are kept, so esbuild's messages still point at the right lines.
  */
@@ -66,7 +70,7 @@ export function splitRuntimeImports(source: string, exports: RuntimeExports): st
         )
       else rest.push(binding)
     }
-    if (rest.length > 0) direct.push(`import { ${rest.join(', ')} } from ${quote}site/runtime${quote};`)
+    if (rest.length > 0) direct.push(`import { ${rest.join(', ')} } from ${quote}${RUNTIME_MODULE}${quote};`)
     return direct.join(' ') + '\n'.repeat(whole.split('\n').length - 1)
   })
 }
@@ -80,7 +84,7 @@ const LOADERS: Record<string, esbuild.Loader> = {
   '.mts': 'ts',
 }
 
-/** esbuild plugin of the browser bundle: `site/runtime` imports of project files split per runtime file. */
+/** esbuild plugin of the browser bundle: `typo3-headless-site/runtime` imports of project files split per runtime file. */
 export function runtimeImportsPlugin(runtimeIndex: string): esbuild.Plugin {
   let exports: Promise<RuntimeExports> | undefined
   return {
@@ -93,7 +97,7 @@ export function runtimeImportsPlugin(runtimeIndex: string): esbuild.Plugin {
       pluginBuild.onLoad({ filter: /\.(tsx?|jsx?|mjs|mts)$/, namespace: 'file' }, async (args) => {
         if (args.path.includes('/node_modules/') || args.path.includes('\\node_modules\\')) return undefined
         const source = await readFile(args.path, 'utf8')
-        if (!source.includes('site/runtime')) return undefined
+        if (!source.includes(RUNTIME_MODULE)) return undefined
         exports ??= readFile(runtimeIndex, 'utf8').then((text) => readRuntimeExports(runtimeIndex, text))
         const loader = LOADERS[extname(args.path)]
         return loader

@@ -11,6 +11,7 @@ import type {
   TemplateFallback,
   TemplateRegistry,
 } from '../shared/contract.js'
+import { RUNTIME_MODULE } from '../shared/modules.js'
 import type { ContentElement } from '../shared/types.js'
 import { localeHome } from '../shared/url.js'
 import { localeKey, pickLocale } from './texts.js'
@@ -39,7 +40,7 @@ export const SiteContext = createContext<SiteContextValue | null>(null)
 
 export function useSiteContext(): SiteContextValue {
   const value = useContext(SiteContext)
-  if (!value) throw new Error('site/runtime: a template was rendered outside <SiteApp>')
+  if (!value) throw new Error(`${RUNTIME_MODULE}: a template was rendered outside <SiteApp>`)
   return value
 }
 
@@ -77,7 +78,7 @@ export function useSiteTexts<T>(): T {
   const { site, registry } = useSiteContext()
   const texts = registry.texts ?? {}
   const key = localeKey(texts, site.locale, site.site.i18n.default)
-  if (key === undefined) throw new Error('site/runtime: useSiteTexts() needs templates/texts/<locale>.ts')
+  if (key === undefined) throw new Error(`${RUNTIME_MODULE}: useSiteTexts() needs templates/texts/<locale>.ts`)
   return texts[key] as T
 }
 

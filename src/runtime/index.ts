@@ -1,5 +1,5 @@
 /**
- * `site/runtime`: what server render and browser share, and all that templates/ may
+ * `typo3-headless-site/runtime`: what server render and browser share, and all that templates/ may
  * import from the engine. No `node:` imports and no DOM access at module level.
  */
 

@@ -1,6 +1,6 @@
 /**
  * The render contract: the shapes the render core (src/render), the runtime components
- * (src/runtime, `site/runtime`), the browser client (src/client), build and preview share.
+ * (src/runtime, `typo3-headless-site/runtime`), the browser client (src/client), build and preview share.
  * Types only, so both sides may import them. Render is pure: data in, strings out.
  */
 import type { ComponentType, ReactNode } from 'react'

@@ -1,5 +1,5 @@
 /** The rootline of a page (contract 3.2 `breadcrumbs`), shown below the home level. */
-import { type PageData, SafeLink } from 'site/runtime'
+import { type PageData, SafeLink } from 'typo3-headless-site/runtime'
 import { useTexts } from '../texts.js'
 import { isOn } from './NavList.js'
 

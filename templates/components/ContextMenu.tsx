@@ -1,5 +1,5 @@
 /** The page's context menu (project-specific): a bar under the header with in-page links and icon buttons. */
-import { classToken, isRecord, linkText, SafeLink, useSite } from 'site/runtime'
+import { classToken, isRecord, linkText, SafeLink, useSite } from 'typo3-headless-site/runtime'
 import { useTexts } from '../texts.js'
 import { Icon, iconOf } from './Icon.js'
 

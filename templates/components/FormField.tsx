@@ -1,6 +1,6 @@
 /** One EXT:form element (contract 6.2 `form_formframework`) as an accessible form control. */
 import type { ReactNode } from 'react'
-import { isRecord } from 'site/runtime'
+import { isRecord } from 'typo3-headless-site/runtime'
 import { useTexts } from '../texts.js'
 
 const str = (value: unknown): string =>

@@ -3,7 +3,7 @@
  * decorative: the link or text beside an icon carries its name. `iconOf` picks one for a
  * navigation entry from its `icon` field, else from its link (`tel:`, `mailto:`, a known host).
  */
-import { isRecord } from 'site/runtime'
+import { isRecord } from 'typo3-headless-site/runtime'
 
 /** The icons of public/icons.svg (one `<symbol>` each): drawn from that one cached file, not shipped in the page's JavaScript. */
 export const ICON_NAMES = ['phone', 'mail', 'pin', 'link', 'rss', 'linkedin', 'github', 'youtube'] as const

@@ -2,7 +2,7 @@
  * The language switcher: the page's own language entries, each linking to this page's
  * translation. A popover (no script needed); older browsers show it on focus (styles.css).
  */
-import { type LanguageEntry, SafeLink, useSite } from 'site/runtime'
+import { type LanguageEntry, SafeLink, useSite } from 'typo3-headless-site/runtime'
 import { useTexts } from '../texts.js'
 import { isOn } from './NavList.js'
 

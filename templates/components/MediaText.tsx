@@ -8,7 +8,7 @@ import {
   Heading,
   isRecord,
   RichText,
-} from 'site/runtime'
+} from 'typo3-headless-site/runtime'
 
 export function MediaText({ className, ...props }: ContentElementProps & { className: string }) {
   const gallery = isRecord(props.gallery) ? props.gallery : undefined

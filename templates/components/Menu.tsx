@@ -11,7 +11,7 @@ import {
   type NavEntry,
   SafeLink,
   useSite,
-} from 'site/runtime'
+} from 'typo3-headless-site/runtime'
 import { isOn } from './NavList.js'
 
 const entriesOf = (menu: unknown): NavEntry[] =>

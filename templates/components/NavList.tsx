@@ -1,6 +1,6 @@
 /** Navigation entries as nested lists: submenus open on hover and keyboard focus, no script needed. */
 import type { ReactNode } from 'react'
-import { cx, type NavEntry, SafeLink } from 'site/runtime'
+import { cx, type NavEntry, SafeLink } from 'typo3-headless-site/runtime'
 import { useTexts } from '../texts.js'
 
 export const isOn = (flag: unknown): boolean => flag === true || flag === 1 || flag === '1'

@@ -2,7 +2,7 @@
  * Every page gets one h1. Content headers keep the level the editor chose (layout 1 = h1,
  * default = h2); when no element of the page is an h1, the page title is one, visually hidden.
  */
-import { headingLevel, isRecord, type PageData } from 'site/runtime'
+import { headingLevel, isRecord, type PageData } from 'typo3-headless-site/runtime'
 
 const hasH1 = (elements: unknown): boolean =>
   Array.isArray(elements) &&

@@ -3,8 +3,8 @@
  * shown as text when we have no icon for it). Spacers and submenus have no place in a row of
  * icons and are left out; a button label, when set, names the link.
  */
-import type { NavEntry } from 'site/runtime'
-import { SafeLink } from 'site/runtime'
+import type { NavEntry } from 'typo3-headless-site/runtime'
+import { SafeLink } from 'typo3-headless-site/runtime'
 import { Icon, iconOf } from './Icon.js'
 import { isOn } from './NavList.js'
 

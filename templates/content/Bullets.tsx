@@ -1,6 +1,6 @@
 /** CType `bullets`: `bulletsType` 0 unordered, 1 ordered, 2 definition list (`[term, definition]` rows). */
 import type { ReactNode } from 'react'
-import { type ContentElementProps, ElementRoot, Heading } from 'site/runtime'
+import { type ContentElementProps, ElementRoot, Heading } from 'typo3-headless-site/runtime'
 
 const text = (item: unknown): string => (Array.isArray(item) ? item.join(' ') : typeof item === 'string' ? item : '')
 

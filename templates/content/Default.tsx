@@ -2,7 +2,7 @@
  * Fallback for content types without a template: nothing for visitors; in preview with
  * `?debug` the element's data, so editors and developers see what arrived.
  */
-import { type ContentElementProps, ElementRoot, useSite } from 'site/runtime'
+import { type ContentElementProps, ElementRoot, useSite } from 'typo3-headless-site/runtime'
 
 export default function DefaultElement({ element, type }: ContentElementProps) {
   const { debug, mode } = useSite()

@@ -1,5 +1,5 @@
 /** CType `div`: a divider. */
-import { ElementRoot } from 'site/runtime'
+import { ElementRoot } from 'typo3-headless-site/runtime'
 
 export default function Div() {
   return <ElementRoot as="hr" className="ce ce-div" />

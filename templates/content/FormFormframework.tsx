@@ -3,7 +3,14 @@
  * It posts to the form's own TYPO3 action path; a static host answers that with an error,
  * nothing else happens.
  */
-import { type ContentElementProps, ElementRoot, Heading, isRecord, resolveHref, useSite } from 'site/runtime'
+import {
+  type ContentElementProps,
+  ElementRoot,
+  Heading,
+  isRecord,
+  resolveHref,
+  useSite,
+} from 'typo3-headless-site/runtime'
 import { FormField } from '../components/FormField.js'
 import { useTexts } from '../texts.js'
 

@@ -1,5 +1,5 @@
 /** CType `header`: only the header fields. */
-import { type ContentElementProps, ElementRoot, Heading } from 'site/runtime'
+import { type ContentElementProps, ElementRoot, Heading } from 'typo3-headless-site/runtime'
 
 export default function HeaderElement(props: ContentElementProps) {
   return (

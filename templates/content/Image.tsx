@@ -1,5 +1,5 @@
 /** CType `image`: header, gallery and text (contract 6.2, 6.3). */
-import type { ContentElementProps } from 'site/runtime'
+import type { ContentElementProps } from 'typo3-headless-site/runtime'
 import { MediaText } from '../components/MediaText.js'
 
 export default function ImageElement(props: ContentElementProps) {

@@ -1,5 +1,5 @@
 /** CType `menu_categorized_content`: content records (`{ uid, header }`) of the chosen categories. */
-import { type ContentElementProps, ElementRoot, Heading, isRecord } from 'site/runtime'
+import { type ContentElementProps, ElementRoot, Heading, isRecord } from 'typo3-headless-site/runtime'
 
 export default function MenuCategorizedContent(props: ContentElementProps) {
   const items = (Array.isArray(props.menu) ? props.menu : [])

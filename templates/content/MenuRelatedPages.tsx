@@ -1,5 +1,5 @@
 /** CType `menu_related_pages`. */
-import type { ContentElementProps } from 'site/runtime'
+import type { ContentElementProps } from 'typo3-headless-site/runtime'
 import { PageMenu } from '../components/Menu.js'
 
 export default function MenuRelatedPages(props: ContentElementProps) {

@@ -1,5 +1,5 @@
 /** CType `menu_sitemap`. */
-import type { ContentElementProps } from 'site/runtime'
+import type { ContentElementProps } from 'typo3-headless-site/runtime'
 import { SitemapMenu } from '../components/Menu.js'
 
 export default function MenuSitemap(props: ContentElementProps) {

@@ -1,5 +1,5 @@
 /** CType `shortcut`: the referenced records, each rendered as its own content element. */
-import { Column, type ContentElementProps, ElementRoot } from 'site/runtime'
+import { Column, type ContentElementProps, ElementRoot } from 'typo3-headless-site/runtime'
 
 export default function Shortcut(props: ContentElementProps) {
   return (

@@ -2,7 +2,7 @@
  * CType `table`: caption, header cells by `tableHeaderPosition` (1 top row, 2 first
  * column), the last row as footer when `tableTfoot` is '1'. Scrolls sideways on small screens.
  */
-import { type ContentElementProps, classToken, ElementRoot, Heading } from 'site/runtime'
+import { type ContentElementProps, classToken, ElementRoot, Heading } from 'typo3-headless-site/runtime'
 
 const cellText = (cell: unknown): string =>
   typeof cell === 'string' ? cell : cell === null || cell === undefined ? '' : String(cell)

@@ -1,5 +1,5 @@
 /** CType `text`: header and rich text. */
-import { type ContentElementProps, ElementRoot, Heading, RichText } from 'site/runtime'
+import { type ContentElementProps, ElementRoot, Heading, RichText } from 'typo3-headless-site/runtime'
 
 export default function Text(props: ContentElementProps) {
   return (

@@ -2,7 +2,15 @@
  * CType `uploads`: a file list. `displayInformation` (uploads_type) '1' adds a file type
  * badge, '2' a thumbnail for images; size and description per their display flags.
  */
-import { type ContentElementProps, ElementRoot, fileProps, Heading, Image, isFile, SafeLink } from 'site/runtime'
+import {
+  type ContentElementProps,
+  ElementRoot,
+  fileProps,
+  Heading,
+  Image,
+  isFile,
+  SafeLink,
+} from 'typo3-headless-site/runtime'
 
 const on = (flag: unknown): boolean => flag === '1' || flag === 1 || flag === true
 

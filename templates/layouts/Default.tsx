@@ -1,5 +1,5 @@
 /** Backend layout `default` (and the fallback for unknown ones): one column, `colPos0`. */
-import { ContentColumn, type LayoutProps } from 'site/runtime'
+import { ContentColumn, type LayoutProps } from 'typo3-headless-site/runtime'
 import { Breadcrumbs } from '../components/Breadcrumbs.js'
 import { PageTitle } from '../components/PageTitle.js'
 

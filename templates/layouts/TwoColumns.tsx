@@ -1,5 +1,5 @@
 /** Backend layout `two_columns`: main content (`colPos0`) and an aside (`colPos1`). */
-import { ContentColumn, hasColumn, type LayoutProps } from 'site/runtime'
+import { ContentColumn, hasColumn, type LayoutProps } from 'typo3-headless-site/runtime'
 import { Breadcrumbs } from '../components/Breadcrumbs.js'
 import { PageTitle } from '../components/PageTitle.js'
 

@@ -76,7 +76,7 @@ describe.skipIf(!hasChromium)('the backend layout example of docs/templates.md (
 
   beforeAll(async () => {
     example = layoutExample(await readFile(join(REPO_ROOT, 'docs/templates.md'), 'utf8'))
-    // Inside the repository, so that the copy resolves `site/runtime` like the real project.
+    // Inside the repository, so that the copy resolves `typo3-headless-site/runtime` like the real project.
     await mkdir(join(REPO_ROOT, '.site'), { recursive: true })
     root = await mkdtemp(join(REPO_ROOT, '.site', 'docs-layout-'))
     for (const dir of ['templates', 'config', 'public'])

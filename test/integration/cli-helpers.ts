@@ -23,9 +23,14 @@ export const runSite = (args: string[], options: RunOptions = {}): Promise<CliRu
  * progress bar), without the GitHub Actions variables of the machine running the tests unless `env` sets them.
  */
 export function runScript(script: string, args: string[], options: RunOptions = {}): Promise<CliRun> {
+  return runCommand(process.execPath, [join(REPO_ROOT, script), ...args], options)
+}
+
+/** `command ...args` to its end, in the environment runScript describes. */
+export function runCommand(command: string, args: string[], options: RunOptions = {}): Promise<CliRun> {
   const { GITHUB_ACTIONS: _actions, GITHUB_STEP_SUMMARY: _summary, ...inherited } = process.env
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [join(REPO_ROOT, script), ...args], {
+    const child = spawn(command, args, {
       cwd: options.cwd ?? REPO_ROOT,
       env: { ...inherited, CI: 'true', ...options.env },
     })

@@ -4,14 +4,14 @@
  * no apt-get, sudo or java, in a copy of the script over a project with no dependencies.
  */
 import { spawnSync } from 'node:child_process'
-import { chmod, copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
+import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REPO_ROOT } from './build-helpers.js'
 
 /** What the script needs of a machine, and nothing else: no apt-get, no sudo, no java. */
-const TOOLS = ['bash', 'sh', 'env', 'dirname', 'id', 'node', 'npm']
+const TOOLS = ['bash', 'sh', 'env', 'dirname', 'id', 'node', 'npm', 'cmp', 'mkdir', 'cp']
 
 let dir: string
 let bin: string
@@ -79,5 +79,29 @@ describe('scripts/setup.sh on a machine without apt (issue 15, item 8)', () => {
     expect(code, output).toBe(0)
     expect(output).not.toContain('CHROMIUM_PATH=')
     expect(output).not.toContain('no Chromium')
+  })
+})
+
+describe('scripts/setup.sh run again', () => {
+  it('skips npm ci while node_modules was installed from this package-lock.json and dist/ is there, and not after', async () => {
+    const project = join(dir, 'project')
+    const browser = { CHROMIUM_PATH: join(bin, 'node') }
+    const first = setup(browser)
+    expect(first.code, first.output).toBe(0)
+    await mkdir(join(project, 'dist/cli'), { recursive: true })
+    await writeFile(join(project, 'dist/cli/index.js'), '')
+    const again = setup(browser)
+    expect(again.code, again.output).toBe(0)
+    expect(again.output).toContain(
+      'setup: node_modules is current (installed from this package-lock.json): npm ci skipped',
+    )
+    expect(again.output).not.toMatch(/added \d+ packages?|up to date/)
+
+    const lock = join(project, 'package-lock.json')
+    await writeFile(lock, `${await readFile(lock, 'utf8')}\n`)
+    const changed = setup(browser)
+    expect(changed.code, changed.output).toBe(0)
+    expect(changed.output).not.toContain('npm ci skipped')
+    expect(changed.output).toMatch(/added \d+ packages?|up to date/)
   })
 })

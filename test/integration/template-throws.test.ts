@@ -38,7 +38,7 @@ beforeAll(async () => {
     join(project, TEXT),
     [
       '/** CType `text`, broken on purpose. */',
-      "import type { ContentElementProps } from 'site/runtime'",
+      "import type { ContentElementProps } from 'typo3-headless-site/runtime'",
       '',
       'export default function Text(props: ContentElementProps): never {',
       "    throw new Error('text broke ' + typeof props)",

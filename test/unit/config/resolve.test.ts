@@ -22,7 +22,7 @@ describe('resolveConfig', () => {
   it('loads a TypeScript config and fills defaults', async () => {
     await write(
       'config/site.config.ts',
-      `import { defineConfig } from 'site/config'\nconst port: number = 4010\nexport default defineConfig({ api: { baseUrl: 'http://127.0.0.1:' + port + '/' } })\n`,
+      `import { defineConfig } from 'typo3-headless-site/config'\nconst port: number = 4010\nexport default defineConfig({ api: { baseUrl: 'http://127.0.0.1:' + port + '/' } })\n`,
     )
     const config = await resolveConfig({ root })
     expect(config.configFile).toBe(join(root, 'config/site.config.ts'))

@@ -8,7 +8,7 @@ const INDEX = join(ROOT, 'src/runtime/index.ts')
 const runtimeExports = (): RuntimeExports => readRuntimeExports(INDEX, readFileSync(INDEX, 'utf8'))
 
 describe('readRuntimeExports', () => {
-  it('maps every value export of site/runtime to the file that defines it', async () => {
+  it('maps every value export of typo3-headless-site/runtime to the file that defines it', async () => {
     const map = runtimeExports()
     const runtime = (await import('../../../src/runtime/index.js')) as Record<string, unknown>
     expect([...map.keys()].sort()).toEqual(Object.keys(runtime).sort())
@@ -42,7 +42,7 @@ describe('splitRuntimeImports', () => {
 
   it('imports each name from its own file, keeps aliases, drops type specifiers and keeps the line count', () => {
     const source =
-      "import {\n  SafeLink,\n  Gallery as G,\n  type FileRef,\n  pick,\n} from 'site/runtime'\nconst x = 1\n"
+      "import {\n  SafeLink,\n  Gallery as G,\n  type FileRef,\n  pick,\n} from 'typo3-headless-site/runtime'\nconst x = 1\n"
     const out = splitRuntimeImports(source, map)
     expect(out).toBe(
       `import { SafeLink } from "/r/SafeLink.tsx"; import { Gallery as G } from "/r/Gallery.tsx"; import { pickLocale as pick } from "/r/texts.ts";${'\n'.repeat(6)}const x = 1\n`,
@@ -51,11 +51,11 @@ describe('splitRuntimeImports', () => {
   })
 
   it('leaves unknown names on the barrel and type-only imports and other modules alone', () => {
-    expect(splitRuntimeImports(`import { SafeLink, useFuture } from "site/runtime"`, map)).toBe(
-      `import { SafeLink } from "/r/SafeLink.tsx"; import { useFuture } from "site/runtime";`,
+    expect(splitRuntimeImports(`import { SafeLink, useFuture } from "typo3-headless-site/runtime"`, map)).toBe(
+      `import { SafeLink } from "/r/SafeLink.tsx"; import { useFuture } from "typo3-headless-site/runtime";`,
     )
     const untouched =
-      "import type { PageData } from 'site/runtime'\nimport { useState } from 'react'\nimport * as runtime from 'site/runtime'\n"
+      "import type { PageData } from 'typo3-headless-site/runtime'\nimport { useState } from 'react'\nimport * as runtime from 'typo3-headless-site/runtime'\n"
     expect(splitRuntimeImports(untouched, map)).toBe(untouched)
   })
 })

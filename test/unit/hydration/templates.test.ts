@@ -56,9 +56,9 @@ const STANDARD_TYPES = [
 /** A minimal project whose Text template prints `label`. */
 function writeProject(root: string, files: Record<string, string> = {}, label = 'v1'): void {
   const all: Record<string, string> = {
-    'templates/layouts/Default.tsx': `import { ContentColumn } from 'site/runtime'\nexport default function L() { return <ContentColumn colPos={0} /> }\n`,
+    'templates/layouts/Default.tsx': `import { ContentColumn } from 'typo3-headless-site/runtime'\nexport default function L() { return <ContentColumn colPos={0} /> }\n`,
     'templates/content/Default.tsx': 'export default function D() { return null }\n',
-    'templates/content/Text.tsx': `import { useSite } from 'site/runtime'\nexport default function T(props: { header?: string }) {\n  const site = useSite()\n  return <p>{\`${label} \${site.locale} \${props.header}\`}</p>\n}\n`,
+    'templates/content/Text.tsx': `import { useSite } from 'typo3-headless-site/runtime'\nexport default function T(props: { header?: string }) {\n  const site = useSite()\n  return <p>{\`${label} \${site.locale} \${props.header}\`}</p>\n}\n`,
     'templates/Header.tsx': 'export default function H() { return <header>head</header> }\n',
     'templates/Footer.tsx': 'export default function F() { return <footer>foot</footer> }\n',
     'templates/ErrorPage.tsx': 'export default function E() { return <p>error</p> }\n',
@@ -129,7 +129,7 @@ describe('loadTemplates', () => {
       'templates/texts/en.ts': `export default { hello: 'Hello' }\n`,
       'templates/texts/pl.json': `{ "hello": "Cześć" }\n`,
       'templates/texts/README.md': 'not a locale\n',
-      'templates/Footer.tsx': `import { useSiteTexts } from 'site/runtime'\nexport default function F() { return <footer>{useSiteTexts<{ hello: string }>().hello}</footer> }\n`,
+      'templates/Footer.tsx': `import { useSiteTexts } from 'typo3-headless-site/runtime'\nexport default function F() { return <footer>{useSiteTexts<{ hello: string }>().hello}</footer> }\n`,
     })
     const registry = await loadTemplates(root, { cacheDir: join(root, 'cache') })
     expect(registry.texts).toEqual({ en: { hello: 'Hello' }, pl: { hello: 'Cześć' } })

@@ -1,0 +1,57 @@
+import { isAbsolute, relative } from 'node:path'
+import { createInterface } from 'node:readline/promises'
+import { checkApiUrl, initProject } from '../../index.js'
+import { handleError } from '../exit.js'
+import { toTerminalText } from '../terminal.js'
+
+const DEMO_API = 'http://127.0.0.1:4010'
+
+/** On a terminal only: the content API origin, Enter for the demo API (undefined). Asked again after a bad answer. */
+async function askApiUrl(): Promise<string | undefined> {
+  const rl = createInterface({ input: process.stdin, output: process.stdout })
+  try {
+    for (;;) {
+      const answer = (
+        await rl.question(
+          `Content API of your TYPO3 (EXT:headless), e.g. https://cms.example.com [${DEMO_API}, the demo]: `,
+        )
+      ).trim()
+      if (answer === '') return undefined
+      try {
+        return checkApiUrl(answer)
+      } catch (error) {
+        process.stdout.write(`${toTerminalText((error as Error).message)}\n`)
+      }
+    }
+  } finally {
+    rl.close()
+  }
+}
+
+/** `site init [dir]`: scaffolds a site project and says what to run next. */
+export async function runInitCommand(
+  dir: string,
+  opts: { api?: string; force?: boolean },
+  global: { verbose?: boolean },
+): Promise<number> {
+  try {
+    const onTerminal = process.stdin.isTTY === true && process.stdout.isTTY === true
+    const apiUrl = opts.api ?? (onTerminal ? await askApiUrl() : undefined)
+    const result = await initProject({ dir, apiUrl, force: opts.force === true })
+    const fromHere = relative(process.cwd(), result.dir)
+    const where = fromHere.startsWith('..') || isAbsolute(fromHere) ? result.dir : fromHere || '.'
+    const lines = [
+      `Created a site in ${result.dir} (${result.files.length} files: templates/, config/, public/, package.json, README.md, .gitignore, .github/workflows/publish.yml)`,
+      'Next:',
+      ...(where === '.' ? [] : [`  cd ${where}`]),
+      '  npm install',
+      ...(apiUrl ? [] : ['  npx site demo-api     # the demo content API; leave it running']),
+      '  npm run dev            # live preview on http://127.0.0.1:3000',
+      'README.md says how to point the site at your TYPO3 and how to publish it.',
+    ]
+    process.stdout.write(`${toTerminalText(lines.join('\n'))}\n`)
+    return 0
+  } catch (error) {
+    return handleError(error, { verbose: global.verbose })
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * `site init [dir]`: a new site project, from the engine's demo site and scaffold/. Checks the folder
+ * first (target.ts), lists the files (files.ts), writes them (write.ts).
+ */
+import { resolve } from 'node:path'
+import { errors } from '../errors.js'
+import { listScaffoldFiles } from './files.js'
+import { checkInitTarget } from './target.js'
+import { writeScaffold } from './write.js'
+
+export interface InitOptions {
+  /** The new project's folder, relative to `cwd`. */
+  dir: string
+  cwd?: string
+  /** Content API origin written to `api.baseUrl`; the bundled demo API when undefined. */
+  apiUrl?: string
+  /** Write into a folder that is not empty, replacing files of the same name. */
+  force?: boolean
+  /** The engine's package root. @default the root of the running engine */
+  engineRoot?: string
+}
+
+export interface InitResult {
+  /** The project's folder, absolute. */
+  dir: string
+  /** The files written, relative to `dir`. */
+  files: string[]
+}
+
+/** `https://cms.example.com/` -> `https://cms.example.com`; anything but an http(s) URL is refused. */
+export function checkApiUrl(value: string): string {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw errors.usage(`--api must be the content API's URL (http or https), got ${JSON.stringify(value)}`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw errors.usage(`--api must be an http or https URL, got ${JSON.stringify(value)}`)
+  return url.href.replace(/\/$/, '')
+}
+
+/** Creates a site project in `options.dir`; throws a SiteError naming the path when it may not. */
+export async function initProject(options: InitOptions): Promise<InitResult> {
+  const dir = resolve(options.cwd ?? process.cwd(), options.dir)
+  const force = options.force === true
+  const apiUrl = options.apiUrl === undefined ? undefined : checkApiUrl(options.apiUrl)
+  await checkInitTarget(dir, { force })
+  const files = await listScaffoldFiles({ dir, apiUrl, engineRoot: options.engineRoot })
+  await writeScaffold(dir, files, { force })
+  return { dir, files: files.map((file) => file.path) }
+}

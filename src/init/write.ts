@@ -1,0 +1,37 @@
+/**
+ * Writes a new project's files. A failed write removes every file and folder this run created, so a
+ * refused or failed `site init` leaves nothing behind (files replaced under `--force` stay replaced).
+ */
+import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { errors } from '../errors.js'
+import type { ScaffoldFile } from './files.js'
+
+const PERMISSION_CODES = new Set(['EACCES', 'EPERM', 'EROFS'])
+
+/** Writes `files` under `dir` (absolute); `force`: replace files of the same name. */
+export async function writeScaffold(
+  dir: string,
+  files: readonly ScaffoldFile[],
+  options: { force: boolean },
+): Promise<void> {
+  const created: string[] = []
+  let current = dir
+  try {
+    // mkdir -p answers the first folder it created: removing that one removes everything below it.
+    const first = await mkdir(dir, { recursive: true })
+    if (first) created.push(first)
+    for (const file of files) {
+      current = join(dir, file.path)
+      const folder = await mkdir(dirname(current), { recursive: true })
+      if (folder) created.push(folder)
+      await writeFile(current, file.contents, { flag: options.force ? 'w' : 'wx' })
+      created.push(current)
+    }
+  } catch (error) {
+    for (const path of created.reverse()) await rm(path, { recursive: true, force: true })
+    const code = String((error as NodeJS.ErrnoException).code ?? '')
+    if (PERMISSION_CODES.has(code)) throw errors.initNotWritable(current, code)
+    throw errors.initWriteFailed(current, error)
+  }
+}

@@ -1,0 +1,216 @@
+/**
+ * `site init [dir]`: a site project from the engine's demo, on a real disk; bad folders refused with the
+ * path named, exit code 2 and nothing written.
+ */
+import { spawn, spawnSync } from 'node:child_process'
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { isSiteError, USAGE_CODES } from '../../src/errors.js'
+import { initProject } from '../../src/init/init.js'
+import { REPO_ROOT } from './build-helpers.js'
+import { runSite } from './cli-helpers.js'
+
+let root: string
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'site-init-'))
+})
+afterAll(() => rm(root, { recursive: true, force: true }))
+
+/** Every file under `dir`, relative, sorted. */
+async function tree(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true })
+  return entries
+    .filter((e) => !e.isDirectory())
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+    .sort()
+}
+
+/** The SiteError `promise` rejects with. */
+async function rejection(promise: Promise<unknown>) {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
+  if (!isSiteError(error)) throw new Error(`expected a SiteError, got ${String(error)}`)
+  return error
+}
+
+describe('site init', () => {
+  it('scaffolds the demo templates, config and public files, a package depending on the engine, README, .gitignore and workflow', async () => {
+    const dir = join(root, 'Acme Site')
+    const result = await initProject({ dir })
+    expect(result.dir).toBe(dir)
+    const files = await tree(dir)
+    expect(files).toEqual(result.files)
+    for (const folder of ['templates', 'config', 'public']) {
+      const demo = await tree(join(REPO_ROOT, folder))
+      expect(files.filter((f) => f.startsWith(`${folder}/`))).toEqual(demo.map((f) => `${folder}/${f}`))
+    }
+    expect(await readFile(join(dir, 'templates/Header.tsx'), 'utf8')).toBe(
+      await readFile(join(REPO_ROOT, 'templates/Header.tsx'), 'utf8'),
+    )
+    const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'))
+    const engine = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8'))
+    expect(pkg.name).toBe('acme-site')
+    expect(pkg.private).toBe(true)
+    expect(pkg.dependencies).toEqual({ [engine.name]: `^${engine.version}` })
+    expect(pkg.scripts).toMatchObject({
+      dev: 'site preview',
+      build: 'site build',
+      serve: 'site serve',
+      publish: 'site publish',
+    })
+    expect(await readFile(join(dir, '.gitignore'), 'utf8')).toMatch(/^node_modules\/$[\s\S]*^\.output\/$/m)
+    expect(await readFile(join(dir, 'README.md'), 'utf8')).toMatch(/^# acme-site\n[\s\S]*## Point it at your TYPO3/)
+    expect(await readFile(join(dir, '.github/workflows/publish.yml'), 'utf8')).toBe(
+      await readFile(join(REPO_ROOT, 'scaffold/publish.yml'), 'utf8'),
+    )
+  })
+
+  it('writes the content API given with --api into api.baseUrl', async () => {
+    const dir = join(root, 'with-api')
+    await initProject({ dir, apiUrl: 'https://cms.example.com/' })
+    const config = await readFile(join(dir, 'config/site.config.ts'), 'utf8')
+    expect(config).toContain('baseUrl: "https://cms.example.com",')
+    expect(config).not.toContain('127.0.0.1:4010')
+  })
+
+  it('takes a folder that holds only .git, and a non-empty one with --force (keeping its other files)', async () => {
+    const fresh = join(root, 'git-only')
+    await mkdir(join(fresh, '.git'), { recursive: true })
+    await initProject({ dir: fresh })
+    expect(await tree(fresh)).toContain('package.json')
+
+    const used = join(root, 'used')
+    await mkdir(used)
+    await writeFile(join(used, 'notes.txt'), 'mine')
+    await writeFile(join(used, 'README.md'), 'old')
+    await initProject({ dir: used, force: true })
+    expect(await readFile(join(used, 'notes.txt'), 'utf8')).toBe('mine')
+    expect(await readFile(join(used, 'README.md'), 'utf8')).toMatch(/^# used\n/)
+  })
+
+  it('refuses a non-empty folder, a file and a path below a file: exit code 2, the path named, nothing written', async () => {
+    const full = join(root, 'full')
+    await mkdir(full)
+    await writeFile(join(full, 'index.html'), 'x')
+    const notEmpty = await rejection(initProject({ dir: full }))
+    expect(notEmpty.code).toBe('INIT_DIR_NOT_EMPTY')
+    expect(notEmpty.message).toBe(`Refusing to create a site in ${full}: the folder is not empty (index.html)`)
+    expect(await tree(full)).toEqual(['index.html'])
+
+    const file = join(root, 'a-file')
+    await writeFile(file, 'keep')
+    for (const dir of [file, join(file, 'below')]) {
+      const error = await rejection(initProject({ dir }))
+      expect(error.code).toBe('INIT_NOT_A_DIRECTORY')
+      expect(error.message).toBe(`Cannot create a site in ${file}: it is a file, not a folder`)
+      expect(await readFile(file, 'utf8')).toBe('keep')
+    }
+    for (const code of ['INIT_DIR_NOT_EMPTY', 'INIT_NOT_A_DIRECTORY', 'INIT_NOT_WRITABLE'] as const)
+      expect(USAGE_CODES.has(code)).toBe(true)
+  })
+
+  it('removes what it wrote when a write fails half-way', async () => {
+    // With --force, a file named `public` where the demo has a folder: public/favicon.ico cannot be written.
+    const dir = join(root, 'half')
+    await mkdir(dir)
+    await writeFile(join(dir, 'public'), 'a file')
+    const error = await rejection(initProject({ dir, force: true }))
+    expect(error.code).toBe('INIT_WRITE_FAILED')
+    expect(error.message).toMatch(
+      new RegExp(`^Writing ${join(dir, 'public')}/\\S+ failed: .*; nothing was left behind$`),
+    )
+    expect(await tree(dir)).toEqual(['public'])
+  })
+
+  it('refuses a folder it may not write to, before writing anything', async (ctx) => {
+    // Tests run as root, who ignores permission bits: an immutable parent (chattr +i) stops root too.
+    const parent = join(root, 'locked')
+    await mkdir(parent)
+    const asRoot = process.getuid?.() === 0
+    const lock = asRoot ? spawnSync('chattr', ['+i', parent], { encoding: 'utf8' }) : undefined
+    if (asRoot && lock?.status !== 0)
+      ctx.skip(
+        `running as root without chattr +i on this file system (${lock?.stderr || lock?.error?.message}): no way to make a folder root may not write to`,
+      )
+    if (!asRoot) await chmod(parent, 0o555)
+    try {
+      const dir = join(parent, 'site')
+      const error = await rejection(initProject({ dir }))
+      expect(error.code).toBe('INIT_NOT_WRITABLE')
+      expect(error.message).toMatch(
+        new RegExp(`^Cannot create a site in ${parent}: no permission to write there \\((EACCES|EPERM)\\)$`),
+      )
+      expect(await readdir(parent)).toEqual([])
+    } finally {
+      if (asRoot) spawnSync('chattr', ['-i', parent])
+      else await chmod(parent, 0o755)
+    }
+  })
+})
+
+describe('site init on the command line', () => {
+  it('exits 2 naming the path for a non-empty folder and for a file, and asks nothing off a terminal', async () => {
+    const full = join(root, 'cli-full')
+    await mkdir(full)
+    await writeFile(join(full, 'keep.txt'), 'x')
+    const notEmpty = await runSite(['init', full])
+    expect(notEmpty.code).toBe(2)
+    expect(notEmpty.stderr).toContain(`Refusing to create a site in ${full}: the folder is not empty (keep.txt)`)
+    expect(notEmpty.stderr).toContain('--force')
+    expect(notEmpty.stdout).toBe('')
+
+    const file = join(root, 'cli-file')
+    await writeFile(file, 'x')
+    const onFile = await runSite(['init', file])
+    expect(onFile.code).toBe(2)
+    expect(onFile.stderr).toContain(`Cannot create a site in ${file}: it is a file, not a folder`)
+
+    const badApi = await runSite(['init', join(root, 'cli-bad-api'), '--api', 'javascript:alert(1)'])
+    expect(badApi.code).toBe(2)
+    expect(badApi.stderr).toContain('--api must be an http or https URL, got "javascript:alert(1)"')
+    await expect(stat(join(root, 'cli-bad-api'))).rejects.toThrow(/ENOENT/)
+  })
+
+  it('creates the project and says what to run next; --help describes it', async () => {
+    const dir = join(root, 'cli-new')
+    const run = await runSite(['init', dir])
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.stdout).toContain(`Created a site in ${dir}`)
+    expect(run.stdout).toContain('npm install')
+    expect(await tree(dir)).toContain('.github/workflows/publish.yml')
+
+    const help = await runSite(['init', '--help'])
+    expect(help.code).toBe(0)
+    expect(help.stdout).toMatch(/Usage: site init \[options\] \[dir\]/)
+    expect(help.stdout).toContain('--force')
+    expect(help.stdout).toContain('--api <url>')
+  })
+})
+
+describe('site init on a terminal', () => {
+  it('asks for the content API and writes the answer to api.baseUrl', async (ctx) => {
+    // util-linux's `script` gives the command a pseudo-terminal, as a person's shell would.
+    if (spawnSync('script', ['--version']).status !== 0) ctx.skip('no `script` (util-linux) to give the CLI a terminal')
+    const dir = join(root, 'on-a-terminal')
+    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(join(REPO_ROOT, 'bin/site.js'))} init ${JSON.stringify(dir)}`
+    const child = spawn('script', ['-qec', command, '/dev/null'], { env: { ...process.env, CI: 'true' } })
+    let output = ''
+    let answered = false
+    child.stdout.on('data', (chunk) => {
+      output += chunk
+      if (!answered && output.includes('Content API of your TYPO3')) {
+        answered = true
+        child.stdin.write('https://cms.example.org/\n')
+      }
+    })
+    const code = await new Promise((done) => child.on('close', done))
+    expect(code, output).toBe(0)
+    expect(answered, output).toBe(true)
+    expect(output).toContain(`Created a site in ${dir}`)
+    expect(await readFile(join(dir, 'config/site.config.ts'), 'utf8')).toContain('baseUrl: "https://cms.example.org",')
+  })
+})
