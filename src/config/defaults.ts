@@ -5,6 +5,9 @@ import {
   BUILD_MAX_PAGE_BYTES,
   BUILD_MAX_PAGES,
   KEEP_BUILDS,
+  MEDIA_LIMIT_INPUT_PIXELS,
+  MEDIA_MAX_BYTES,
+  MEDIA_WIDTHS_PX,
 } from '../shared/constants.js'
 
 /** The one defaults object: every option's default, in one place. */
@@ -31,6 +34,13 @@ export const DEFAULTS = {
     maxPageBytes: BUILD_MAX_PAGE_BYTES,
     redirectPages: false,
     keepBuilds: KEEP_BUILDS,
+  },
+  media: {
+    mode: 'optimize' as 'link' | 'copy' | 'optimize',
+    hosts: [] as readonly string[],
+    widths: MEDIA_WIDTHS_PX as readonly number[],
+    maxBytes: MEDIA_MAX_BYTES,
+    limitInputPixels: MEDIA_LIMIT_INPUT_PIXELS,
   },
 } as const
 
