@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
-const SCRIPTS = ['build', 'incremental', 'scale', 'client-size', 'preview', 'serve', 'lighthouse']
+const SCRIPTS = ['build', 'incremental', 'scale', 'client-size', 'preview', 'serve', 'lighthouse', 'media']
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim())
 let failed = 0
 for (const name of SCRIPTS) {

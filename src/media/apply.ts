@@ -69,6 +69,14 @@ export function applyMedia(page: PageData, media: MediaMap, baseUrl: string | un
     }
     return undefined
   }
+  // the seo block's share image tags (they replace meta's): the copy's absolute URL as well
+  for (const item of page.seo?.meta ?? []) {
+    const tag = item.property ?? item.name
+    const answer =
+      (tag === 'og:image' || tag === 'twitter:image') && baseUrl !== undefined ? media[item.content] : undefined
+    if (answer && 'failed' in answer) return { kind: answer.failed, reason: answer.reason }
+    if (answer) item.content = `${baseUrl}${answer.url}`
+  }
   const meta = page.meta ?? {}
   for (const file of [meta.ogImage, meta.twitterImage]) {
     const failure = walk(file, 0, undefined, true)

@@ -82,7 +82,8 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
 
   /** The entry's files are all in the previous output and its variants are those the options ask for now. */
   const reusable = (entry: MediaEntry, kind: FileClass, shown: boolean): boolean => {
-    if (entry.kind !== kind) return false
+    if (entry.kind !== kind || entry.size > media.maxBytes) return false
+    if ((entry.width ?? 0) * (entry.height ?? 0) > media.limitInputPixels) return false
     if (kind === 'image' && media.mode === 'optimize' && shown) {
       const format = claimedFormat(extensionOf(entry.name))
       const plan = format && entry.width ? planVariants(entry.width, format, media.widths) : undefined
@@ -140,7 +141,7 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
           ),
         )
       try {
-        const { width, height } = await probeImage(body, media.limitInputPixels)
+        const { width, height } = await probeImage(body)
         if (width * height > media.limitInputPixels)
           return announce(
             failed(

@@ -56,19 +56,10 @@ export function planVariants(width: number, format: RasterFormat, widths: readon
   return { widths: capped, formats, digest }
 }
 
-export interface Probed {
-  format: RasterFormat
-  /** Displayed size (EXIF orientation applied). */
-  width: number
-  height: number
-}
-
 /** Width and height as displayed, from the header alone (no pixel decoded). */
-export async function probeImage(
-  bytes: Uint8Array,
-  limitInputPixels: number,
-): Promise<{ width: number; height: number }> {
-  const meta = await sharp(bytes, { limitInputPixels }).metadata()
+export async function probeImage(bytes: Uint8Array): Promise<{ width: number; height: number }> {
+  // the header only: no pixel is decoded here, the caller compares the size with the limit itself
+  const meta = await sharp(bytes, { limitInputPixels: false }).metadata()
   const width = meta.width ?? 0
   const height = meta.height ?? 0
   const turned = (meta.orientation ?? 1) >= 5
