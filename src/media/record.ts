@@ -42,9 +42,28 @@ export function entryPaths(entry: MediaEntry): string[] {
   return paths
 }
 
-/** The record's text: entries sorted by URL, so that an unchanged set of files writes the same bytes. */
+/** An entry with its keys in one order, whether it was made by this build or read back from the last. */
+const canonical = (entry: MediaEntry): MediaEntry => {
+  const { url, etag, lastModified, hash, name, size, kind, width, height, variants } = entry
+  return {
+    url,
+    ...(etag === undefined ? {} : { etag }),
+    ...(lastModified === undefined ? {} : { lastModified }),
+    hash,
+    name,
+    size,
+    kind,
+    ...(width === undefined ? {} : { width }),
+    ...(height === undefined ? {} : { height }),
+    ...(variants === undefined
+      ? {}
+      : { variants: { digest: variants.digest, widths: variants.widths, formats: variants.formats } }),
+  }
+}
+
+/** The record's text: entries sorted by URL, keys in one order: an unchanged set of files writes the same bytes. */
 export function serializeRecord(entries: Iterable<MediaEntry>): string {
-  const list = [...entries].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0))
+  const list = [...entries].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0)).map(canonical)
   return `${JSON.stringify({ version: RECORD_VERSION, entries: list })}\n`
 }
 

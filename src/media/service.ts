@@ -19,7 +19,7 @@ import { entryPaths, type MediaEntry, serializeRecord } from './record.js'
 import type { FileUse } from './scan.js'
 import { claimedFormat, contentTypeAgrees, sniffRaster } from './sniff.js'
 import type { MediaAnswer, MediaMap, MediaStats } from './types.js'
-import { encodeVariants, FORMAT_EXTENSION, planVariants, probeImage } from './variants.js'
+import { disableOperationCache, encodeVariants, FORMAT_EXTENSION, planVariants, probeImage } from './variants.js'
 
 /** The part of the build's FileWriter the service uses. */
 export interface MediaWriter {
@@ -70,6 +70,7 @@ export function toLocal(entry: MediaEntry): MediaAnswer {
 export function createMediaService(options: MediaServiceOptions): MediaService {
   const { site, writer, previous } = options
   const { media } = site
+  if (media.mode === 'optimize') disableOperationCache()
   const policy = createMediaPolicy({ apiBaseUrl: site.api.baseUrl, hosts: media.hosts })
   const apiOrigin = new URL(site.api.baseUrl).origin
   const inFlight = pLimit(MEDIA_FILES_IN_FLIGHT)

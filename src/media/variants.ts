@@ -72,6 +72,14 @@ export interface EncodedVariant {
   bytes: Buffer
 }
 
+/**
+ * libvips keeps recent operations and their pixels in a cache (50 MB by default) for pipelines that repeat: a
+ * build never decodes the same image twice, so it only costs memory. Called once per build (a process-wide setting).
+ */
+export const disableOperationCache = (): void => {
+  sharp.cache(false)
+}
+
 /** Every variant of a plan, widest first, one encode at a time (bounded memory). */
 export async function encodeVariants(
   bytes: Uint8Array,

@@ -12,9 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
 import { type BuildTools, buildSite, loadBuildTools, REPO_ROOT, readTree } from './build-helpers.js'
 
-const PHOTO = { count: 3, width: 1000, height: 667 }
-const PAGE_UID = 90_001
-const ELEMENT_UID = 900_001
+/** Five photo pages of three photographs each, small enough to encode fast. */
+const PHOTO = { count: 15, width: 600, height: 400 }
+const pageUid = (page: number) => 90_000 + page
+const elementUid = (page: number) => 900_000 + page
+/** Larger than the test's `media.maxBytes`, a photograph is not. */
+const MAX_BYTES = 1_000_000
 
 let api: DemoApi
 let tools: BuildTools
@@ -28,6 +31,10 @@ beforeAll(async () => {
   await writeFile(join(content, 'fileadmin/images/not-a-photo.jpg'), '<html><script>alert(1)</script></html>')
   await writeFile(join(content, 'fileadmin/images/bomb.png'), bombPng(30_000, 30_000))
   await writeFile(join(content, 'fileadmin/images/page.html'), '<script>alert(1)</script>')
+  await writeFile(
+    join(content, 'fileadmin/images/big.jpg'),
+    Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.alloc(MAX_BYTES)]),
+  )
   ;[api, tools] = await Promise.all([startDemoApi({ contentDir: content, photos: PHOTO }), loadBuildTools()])
 }, 120_000)
 
@@ -62,41 +69,50 @@ function bombPng(width: number, height: number): Buffer {
 const fileRequests = (from: number) =>
   api.requests.slice(from).filter((request) => request.path.startsWith('/fileadmin/'))
 
+const user = { baseUrl: 'https://www.amberline.example', media: { maxBytes: MAX_BYTES } }
+
 describe('media: optimize', () => {
   let out: string
-  beforeAll(async () => {
+  beforeAll(() => {
     out = join(tmp, 'optimize')
+    // a page showing a file no static host should serve from the site's origin
+    api.setEdits([
+      { path: '/photos/5', find: '/fileadmin/photos/photo-15.jpg', replace: '/fileadmin/images/page.html' },
+    ])
   })
 
   it('takes the photographs into the output with AVIF, WebP and JPEG variants capped at their width', async () => {
-    const result = await buildSite({ apiUrl: api.url, outDir: out, tools })
+    const result = await buildSite({ apiUrl: api.url, outDir: out, tools, user })
     expect(result.failures).toEqual([])
     const html = await readFile(join(out, 'photos/1/index.html'), 'utf8')
     const pictures = html.match(/<picture>.*?<\/picture>/g) ?? []
     expect(pictures).toHaveLength(3)
     for (const picture of pictures) {
       expect(picture).toMatch(
-        /<source type="image\/avif" srcSet="\/_site\/media\/[0-9a-f]{20}\/photo-\d-[0-9a-f]{8}-400w\.avif 400w, [^"]*-1000w\.avif 1000w"/,
+        /<source type="image\/avif" srcSet="\/_site\/media\/[0-9a-f]{20}\/photo-\d-[0-9a-f]{8}-400w\.avif 400w, [^"]*-600w\.avif 600w"/,
       )
       expect(picture).toContain('type="image/webp"')
       expect(picture).toMatch(
-        /<img src="\/_site\/media\/[0-9a-f]{20}\/photo-\d-[0-9a-f]{8}-1000w\.jpg" srcSet="[^"]*-400w\.jpg 400w/,
+        /<img src="\/_site\/media\/[0-9a-f]{20}\/photo-\d-[0-9a-f]{8}-600w\.jpg" srcSet="[^"]*-400w\.jpg 400w/,
       )
-      expect(picture).toContain('width="1000" height="667"')
+      expect(picture).toContain('width="600" height="400"')
       expect(picture).toContain('sizes="100vw"')
       expect(picture).not.toContain('/fileadmin/')
     }
     const tree = await readTree(out)
     const media = [...tree.keys()].filter((path) => path.startsWith('_site/media/'))
-    // 3 originals, 3 x (400, 800, 1000) x (avif, webp, jpg), the PDF downloads and the share image
-    expect(media.filter((path) => /photo-\d\.jpg$/.test(path))).toHaveLength(3)
-    expect(media.filter((path) => /-\d+w\.(avif|webp|jpg)$/.test(path))).toHaveLength(27)
-    expect(media.some((path) => path.endsWith('.svg'))).toBe(false)
-    for (const path of media.filter((p) => p.endsWith('-800w.avif'))) {
+    // 14 originals (the 15th is swapped for page.html), each with (400, 600) x (avif, webp, jpg)
+    expect(media.filter((path) => /photo-\d+\.jpg$/.test(path))).toHaveLength(14)
+    expect(media.filter((path) => /-\d+w\.(avif|webp|jpg)$/.test(path))).toHaveLength(14 * 6)
+    for (const path of media.filter((p) => p.endsWith('-400w.avif')).slice(0, 2)) {
       const meta = await sharp(tree.get(path)!).metadata()
-      expect([meta.format, meta.width]).toEqual(['heif', 800])
+      expect([meta.format, meta.width]).toEqual(['heif', 400])
     }
-    // the SVG illustrations stay links to the CMS; the downloads are copied with their names
+    // SVG illustrations and HTML stay links to the CMS; downloads are copied with their names
+    expect(media.some((path) => path.endsWith('.svg') || path.endsWith('.html'))).toBe(false)
+    expect(await readFile(join(out, 'photos/5/index.html'), 'utf8')).toContain(
+      `src="${api.url}/fileadmin/images/page.html"`,
+    )
     const team = await readFile(join(out, 'about-us/team/index.html'), 'utf8')
     expect(team).toContain(`src="${api.url}/fileadmin/images/people/anna-kowalska.svg"`)
     expect(media.some((path) => path.endsWith('/amberline-company-profile.pdf'))).toBe(true)
@@ -105,113 +121,69 @@ describe('media: optimize', () => {
     expect(home).toMatch(
       /<meta property="og:image" content="https:\/\/www\.amberline\.example\/_site\/media\/[0-9a-f]{20}\/amberline-share\.png"/,
     )
-    expect(result.media).toMatchObject({ encodedImages: 3, notModified: 0 })
-  }, 180_000)
+    expect(media.filter((path) => path.includes('amberline-share'))).toHaveLength(1)
+    expect(result.media).toMatchObject({ encodedImages: 14, notModified: 0 })
+  }, 300_000)
 
   it('rebuilds with nothing changed: conditional requests answered 304, nothing encoded, the same bytes', async () => {
     const before = await readTree(out)
     const from = api.requests.length
-    const result = await buildSite({ apiUrl: api.url, outDir: out, tools })
+    const result = await buildSite({ apiUrl: api.url, outDir: out, tools, user })
     expect(result.failures).toEqual([])
     const requests = fileRequests(from)
-    expect(requests.length).toBeGreaterThan(0)
+    expect(requests.length).toBeGreaterThan(14)
     expect(requests.every((request) => request.headers['if-none-match'] !== undefined)).toBe(true)
     expect(result.media).toMatchObject({ fetched: 0, encodedImages: 0, variantsWritten: 0 })
     expect(result.media?.notModified).toBe(requests.length)
-    const after = await readTree(out)
-    const changed = [...after].filter(([path, bytes]) => !before.get(path)?.equals(bytes)).map(([path]) => path)
-    expect(changed.filter((path) => path.startsWith('_site/media/') || path.endsWith('.html'))).toEqual([])
-  }, 180_000)
+    expect(await readTree(out)).toEqual(before)
+  }, 300_000)
 
-  it('keeps the copy under link mode nowhere: media "link" points at the CMS as before', async () => {
+  it("under media 'link', pages point at the CMS as before", async () => {
     const linkOut = join(tmp, 'link')
-    const result = await buildSite({
-      apiUrl: api.url,
-      outDir: linkOut,
-      tools,
-      user: { baseUrl: 'https://www.amberline.example', media: { mode: 'link' } },
-    })
+    const link = { ...user, media: { mode: 'link' as const } }
+    const result = await buildSite({ apiUrl: api.url, outDir: linkOut, tools, user: link })
     expect(result.failures).toEqual([])
     expect(result.media).toBeUndefined()
     const html = await readFile(join(linkOut, 'photos/1/index.html'), 'utf8')
     expect(html).toContain(`src="${api.url}/fileadmin/photos/photo-1.jpg"`)
     expect(html).not.toContain('srcSet')
-  }, 180_000)
-})
+  }, 300_000)
 
-describe('media: bad files fail the build, naming page, element and URL, and leave the output as it was', () => {
-  let out: string
-  let kept: Map<string, Buffer>
-  beforeAll(async () => {
-    out = join(tmp, 'bad')
-    const first = await buildSite({
-      apiUrl: api.url,
-      outDir: out,
-      tools,
-      user: { baseUrl: 'https://x.example', media: { mode: 'copy' } },
+  it('bad files fail the build, each naming its page, element and URL; the previous output stays as it was', async () => {
+    const kept = await readTree(out)
+    const swap = (page: number, photo: number, to: string) => ({
+      path: `/photos/${page}`,
+      find: `/fileadmin/photos/photo-${photo}.jpg`,
+      replace: to,
     })
-    expect(first.failures).toEqual([])
-    kept = await readTree(out)
-  }, 180_000)
-
-  const swapPhoto = (to: string) =>
-    api.setEdits([{ path: '/photos/1', find: '/fileadmin/photos/photo-2.jpg', replace: to }])
-
-  const cases: Array<[string, () => void, Record<string, unknown> | undefined, string]> = [
-    [
-      'MEDIA_HTTP',
-      () => api.setFaults([{ path: '/fileadmin/photos/photo-2.jpg', kind: 'status404' }]),
-      undefined,
-      'HTTP 404',
-    ],
-    [
-      'MEDIA_HTTP',
-      () => api.setFaults([{ path: '/fileadmin/photos/photo-2.jpg', kind: 'status500' }]),
-      undefined,
-      'HTTP 500',
-    ],
-    ['MEDIA_TYPE_MISMATCH', () => swapPhoto('/fileadmin/images/not-a-photo.jpg'), undefined, 'not-a-photo.jpg'],
-    ['MEDIA_PIXEL_LIMIT', () => swapPhoto('/fileadmin/images/bomb.png'), undefined, '30000x30000'],
-    ['MEDIA_TOO_LARGE', () => {}, { maxBytes: 10_000 }, 'media.maxBytes'],
-  ]
-
-  it.each(cases)(
-    '%s (%s)',
-    async (kind, arrange, media, says) => {
-      api.setFaults([])
-      api.setEdits([])
-      arrange()
-      try {
-        const result = await buildSite({
-          apiUrl: api.url,
-          outDir: out,
-          tools,
-          user: { baseUrl: 'https://x.example', media: { mode: 'copy', ...media } },
-        })
-        const failure = result.failures.find((f) => f.path === '/photos/1')
-        expect(failure).toMatchObject({ kind, pageUid: PAGE_UID, elementUid: ELEMENT_UID })
+    api.setFaults([
+      { path: '/fileadmin/photos/photo-2.jpg', kind: 'status404' },
+      { path: '/fileadmin/photos/photo-5.jpg', kind: 'status500' },
+    ])
+    api.setEdits([
+      swap(3, 8, '/fileadmin/images/not-a-photo.jpg'),
+      swap(4, 11, '/fileadmin/images/bomb.png'),
+      swap(5, 14, '/fileadmin/images/big.jpg'),
+    ])
+    try {
+      const result = await buildSite({ apiUrl: api.url, outDir: out, tools, user })
+      const expected: Array<[number, string, string]> = [
+        [1, 'MEDIA_HTTP', 'HTTP 404'],
+        [2, 'MEDIA_HTTP', 'HTTP 500'],
+        [3, 'MEDIA_TYPE_MISMATCH', 'not-a-photo.jpg'],
+        [4, 'MEDIA_PIXEL_LIMIT', '30000x30000'],
+        [5, 'MEDIA_TOO_LARGE', 'media.maxBytes'],
+      ]
+      for (const [page, kind, says] of expected) {
+        const failure = result.failures.find((f) => f.path === `/photos/${page}`)
+        expect(failure, kind).toMatchObject({ kind, pageUid: pageUid(page), elementUid: elementUid(page) })
         expect(failure?.reason).toContain(says)
         expect(failure?.reason).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/fileadmin\//)
-        expect(await readTree(out)).toEqual(kept)
-      } finally {
-        api.setFaults([])
-        api.setEdits([])
       }
-    },
-    180_000,
-  )
-
-  it('an HTML file on the CMS stays a link: never copied to run on the site origin', async () => {
-    api.setEdits([{ path: '/photos/1', find: '/fileadmin/photos/photo-2.jpg', replace: '/fileadmin/images/page.html' }])
-    try {
-      const htmlOut = join(tmp, 'html')
-      const user = { baseUrl: 'https://x.example', media: { mode: 'copy' as const } }
-      const result = await buildSite({ apiUrl: api.url, outDir: htmlOut, tools, user })
-      expect(result.failures).toEqual([])
-      const tree = await readTree(htmlOut)
-      expect([...tree.keys()].some((path) => path.endsWith('.html') && path.startsWith('_site/media/'))).toBe(false)
+      expect(await readTree(out)).toEqual(kept)
     } finally {
+      api.setFaults([])
       api.setEdits([])
     }
-  }, 180_000)
+  }, 300_000)
 })

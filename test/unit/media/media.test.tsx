@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { resolveSites } from '../../../src/config/resolve.js'
 import { applyMedia } from '../../../src/media/apply.js'
 import { safeFileName } from '../../../src/media/names.js'
 import { createMediaPolicy } from '../../../src/media/policy.js'
@@ -133,6 +134,15 @@ describe('the media record read back from a previous output', () => {
     const record = await readMediaRecord(dir)
     expect([...record.keys()]).toEqual([entry.url])
     expect(checkEntry(JSON.parse(serializeRecord(record.values())).entries[0])).toEqual(entry)
+    // an entry read back writes the bytes it was written with, whatever order its keys came in
+    const fresh = {
+      ...entry,
+      width: 10,
+      height: 5,
+      variants: { widths: [4], formats: ['avif' as const], digest: 'ab' },
+    }
+    const text = serializeRecord([fresh as never])
+    expect(serializeRecord([checkEntry(JSON.parse(text).entries[0])!])).toBe(text)
   })
 
   it.each([
@@ -242,5 +252,41 @@ describe('Image', () => {
       <Image file={{ publicUrl: 'https://cms.example/a.jpg', local: { variants } as never }} />,
     )
     expect(html).toBe('<img src="https://cms.example/a.jpg" alt="" loading="lazy" decoding="async"/>')
+  })
+})
+
+describe('media options', () => {
+  it('defaults to optimize, and --media overrides the file', () => {
+    const [site] = resolveSites({}, { apiBaseUrl: 'https://cms.example' }, 'test')
+    expect(site!.media).toEqual({
+      mode: 'optimize',
+      hosts: [],
+      widths: [400, 800, 1200, 1600],
+      maxBytes: 50 * 1024 * 1024,
+      limitInputPixels: 100_000_000,
+    })
+    const [linked] = resolveSites(
+      { media: { mode: 'copy' } },
+      { apiBaseUrl: 'https://cms.example', media: 'link' },
+      'test',
+    )
+    expect(linked!.media.mode).toBe('link')
+  })
+
+  it('names every bad media option at once', async () => {
+    const { validateUserConfig } = await import('../../../src/config/validate.js')
+    const issues = validateUserConfig({
+      media: { mode: 'fast', hosts: ['https://cdn.example'], widths: [0, 400], maxBytes: -1, limitInputPixels: 1.5 },
+    })
+    expect(issues.map((issue) => issue.path)).toEqual([
+      'media.mode',
+      'media.hosts',
+      'media.widths',
+      'media.maxBytes',
+      'media.limitInputPixels',
+    ])
+    expect(() => resolveSites({}, { apiBaseUrl: 'https://cms.example', media: 'fast' as never }, 'test')).toThrow(
+      /--media/,
+    )
   })
 })
