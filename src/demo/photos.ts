@@ -98,7 +98,6 @@ const photoFile = (n: number, width: number, height: number) => ({
 
 /** Page `page` of the photographs (contract 3.2): a header and an image element whose gallery stacks three. */
 function photoPage(page: number, count: number, width: number, height: number): string {
-  const pages = Math.ceil(count / PHOTOS_PER_PAGE)
   const first = (page - 1) * PHOTOS_PER_PAGE + 1
   const shown = Array.from({ length: Math.min(PHOTOS_PER_PAGE, count - first + 1) }, (_, i) => first + i)
   const rows = Object.fromEntries(
@@ -137,17 +136,6 @@ function photoPage(page: number, count: number, width: number, height: number): 
             },
           },
         },
-        ...(page < pages
-          ? [
-              {
-                id: 950_000 + page,
-                type: 'text',
-                colPos: 0,
-                appearance: { layout: 'default', frameClass: 'default', spaceBefore: '', spaceAfter: '' },
-                content: { header: '', bodytext: `<p><a href="${photoPagePath(page + 1)}">More photographs</a></p>` },
-              },
-            ]
-          : []),
       ],
     },
     i18n: [],
@@ -165,9 +153,18 @@ export function withPhotoPages(source: DemoSource, options: DemoPhotoOptions): D
     initialData(language) {
       const data = source.initialData(language)
       if (language.base !== '/') return data
-      // the default language's menu links the first photo page; each links the next
+      // the default language's menu links every photo page (a page that fails does not hide the next)
       const parsed = JSON.parse(data) as { navigation?: unknown[] }
-      const entry = { title: 'Photographs', link: photoPagePath(1), target: '', active: 0, current: 0, spacer: 0 }
+      const link = (page: number, title: string) => ({
+        title,
+        link: photoPagePath(page),
+        target: '',
+        active: 0,
+        current: 0,
+        spacer: 0,
+      })
+      const children = Array.from({ length: pages }, (_, i) => link(i + 1, `Photographs ${i + 1}`))
+      const entry = { ...link(1, 'Photographs'), hasSubpages: 1, children }
       parsed.navigation = [...(Array.isArray(parsed.navigation) ? parsed.navigation : []), entry]
       return JSON.stringify(parsed)
     },
