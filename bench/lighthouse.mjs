@@ -9,13 +9,13 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import * as chromeLauncher from 'chrome-launcher'
 import lighthouse from 'lighthouse'
 import { build } from '../dist/build/build.js'
 import { resolveConfig } from '../dist/config/load.js'
 import { selectSite } from '../dist/config/resolve.js'
 import { startDemoApi } from '../dist/demo/server.js'
 import { startStaticServer } from '../dist/serve/server.js'
+import { launchChromium } from './chromium.mjs'
 
 const TARGET = 100
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo']
@@ -58,17 +58,7 @@ const sites = [
       ]
     : []),
 ]
-const chrome = await chromeLauncher.launch({
-  chromePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-  chromeFlags: [
-    '--headless=new',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-})
+const chrome = await launchChromium()
 
 /** One Lighthouse run; a tab that crashes (it happens on a loaded machine) is measured again, once. */
 async function measure(url, retried = false) {

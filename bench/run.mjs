@@ -17,6 +17,7 @@ const SCRIPTS = [
   { script: 'serve', parts: ['serve'] },
   { script: 'lighthouse', parts: ['lighthouse'] },
   { script: 'publish', parts: ['publish'] },
+  { script: 'media', parts: ['media'] },
 ]
 
 const only = process.env.BENCH_ONLY?.split(',')

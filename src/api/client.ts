@@ -18,6 +18,8 @@ export interface CallOptions {
 
 export interface ApiClient {
   readonly baseUrl: string
+  /** The client's connection pool: other requests to the CMS (its files) share it. */
+  readonly dispatcher: Dispatcher
   /** `GET {baseUrl}{path}` with the query filtered by `api.allowQuery`. */
   getPage(pathWithQuery: string, options?: CallOptions): Promise<PageResult>
   /**
@@ -109,6 +111,7 @@ export function createApiClient(site: ResolvedSite, options: ApiClientOptions = 
 
   return {
     baseUrl,
+    dispatcher,
     close: async () => ownAgent?.close(),
     getPageAnswer,
     async getPage(pathWithQuery, call) {

@@ -4,6 +4,8 @@
  * Everything is written to a temporary folder beside OUT, which replaces OUT
  * only when no path failed.
  */
+import { startMedia } from '../media/stage.js'
+import type { MediaStats } from '../media/types.js'
 import { missingTemplateNotes } from '../render/missing-templates.js'
 import { compareStrings } from '../shared/values.js'
 import { summarizePageChanges } from './changes.js'
@@ -80,7 +82,17 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       const partial = only
         ? planOnly(run, { only, requested: options.only ?? [], lookup, engine, clientVersion, locales })
         : undefined
-      const pipeline = await crawlPages(run, { render, writer, locales, clientVersion, reuse: partial?.plan })
+      const media = await startMedia({
+        ...{ site: run.site, writer, apiSlot: run.apiSlot, outDir: run.outDir, signal: run.signal },
+        ...{
+          hasPrevious: previous !== undefined,
+          partial: partial?.plan !== undefined,
+          dispatcher: run.api.dispatcher,
+        },
+        fail: ({ kind, reason, from }) => run.state.fail({ kind, path: from, status: 502, reason, from }),
+      })
+      const pipeline = await crawlPages(run, { render, writer, locales, clientVersion, reuse: partial?.plan, media })
+      const mediaStats = await media?.finish()
       await writeNotFoundPages(run, writer, { render, inputs })
       // that was the last render: the workers' heaps are not held through the end phase (peak RSS, issue 12)
       await render.close()
@@ -90,7 +102,16 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       const manifest = await writeManifests(run, writer, inputs)
       await writeStore(run, writer, { engine, manifest, locales, builds, slugs: slugs.redirects })
       run.checkInterrupted()
-      return await finish(run, { output, writer, manifest, previous, only: partial?.report, slugs: slugs.changes })
+      const slugChanges = slugs.changes
+      return await finish(run, {
+        output,
+        writer,
+        manifest,
+        previous,
+        only: partial?.report,
+        slugs: slugChanges,
+        mediaStats,
+      })
     } catch (error) {
       await discardOutput(output)
       throw error
@@ -134,6 +155,7 @@ async function finish(
     previous: PreviousOutput | undefined
     only: OnlyReport | undefined
     slugs: SlugChange[]
+    mediaStats: MediaStats | undefined
   },
 ): Promise<BuildResult> {
   const { state } = run
@@ -174,6 +196,7 @@ async function finish(
       slugs: input.slugs,
     },
     ...(input.only ? { only: input.only } : {}),
+    ...(input.mediaStats ? { media: input.mediaStats } : {}),
     durationMs: run.now() - run.startedAt,
     timings: { ...state.timings },
     manifest: input.manifest,

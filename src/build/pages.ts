@@ -11,6 +11,8 @@ import type { LimitFunction } from 'p-limit'
 import type { ApiClient } from '../api/client.js'
 import type { ResolvedSite } from '../config/types.js'
 import { messageOf } from '../errors.js'
+import { findFileUrls } from '../media/scan.js'
+import type { MediaService } from '../media/service.js'
 import { redirectPayload } from '../render/payload.js'
 import { checkRedirectTarget } from '../shared/redirect-target.js'
 import { getLocaleFromPath, toHtmlFile, toPayloadFile, toSiteUrl } from '../shared/url.js'
@@ -49,6 +51,8 @@ export interface PagePipeline {
   outDir: string
   /** The build's one string per path (see BuildRun.pool). */
   intern: (path: string) => string
+  /** Takes the CMS files pages name into the output (media 'copy' or 'optimize'); without it they stay links. */
+  media?: MediaService
 }
 
 const elapsed = (since: number): number => performance.now() - since
@@ -124,8 +128,10 @@ async function fetchAndBuild(p: PagePipeline, path: string): Promise<FoundLinks 
   })
   const locale = getLocaleFromPath(path, p.site.i18n)
   switch (answer.type) {
-    case 'answer':
-      return buildPage(p, { path, locale, answer: answer.answer, previous: previousFiles(p, path) })
+    case 'answer': {
+      const media = await p.media?.resolve(findFileUrls(answer.answer.body), path)
+      return buildPage(p, { path, locale, answer: answer.answer, previous: previousFiles(p, path), media })
+    }
     case 'not-found':
       p.state.notFound.push({ path, status: answer.status })
       return undefined

@@ -7,6 +7,8 @@
 import { decodeBody, readPageAnswer } from '../api/answer.js'
 import type { RawAnswer } from '../api/client.js'
 import { messageOf } from '../errors.js'
+import { applyMedia } from '../media/apply.js'
+import type { MediaMap } from '../media/types.js'
 import type { PageRenderer } from '../render/renderer.js'
 import type { DataProblem, TemplateFallback } from '../shared/contract.js'
 import type { PageData } from '../shared/types.js'
@@ -33,6 +35,8 @@ export type PageJob = {
    * that renders the same bytes hands back no file, only its hash (the file is kept as it is).
    */
   previous?: [html: string | undefined, payload: string | undefined]
+  /** The files of the page the build took into its output (media 'copy' or 'optimize'), by their API URL. */
+  media?: MediaMap
 } & (
   | {
       /** The API's 2xx answer to the page request, as text. */
@@ -63,7 +67,7 @@ export type PageOutput =
     }
   /** The answer was a redirect record (contract 3.5). */
   | { type: 'redirect'; redirectUrl: string; statusCode: number; renderMs: number }
-  | ({ type: 'failed'; renderMs: number } & Pick<BuildFailure, 'kind' | 'status' | 'reason' | 'pageUid'>)
+  | ({ type: 'failed'; renderMs: number } & Pick<BuildFailure, 'kind' | 'status' | 'reason' | 'pageUid' | 'elementUid'>)
 
 export interface NotFoundJob {
   locale: string
@@ -150,6 +154,8 @@ export function runPageJob(ctx: JobContext, job: PageJob): PageOutput {
       reason: `the API answer is not a page: ${problems.map((problem) => problem.message).join('; ')}`,
       renderMs: renderMs(),
     }
+  const media = job.media ? applyMedia(page, job.media, ctx.site.baseUrl) : undefined
+  if (media) return { type: 'failed', status: 502, pageUid: page.id, ...media, renderMs: renderMs() }
   return renderPage(ctx, { job, page, problems, renderMs })
 }
 

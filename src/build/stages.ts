@@ -2,9 +2,11 @@
  * The stages of `build()`, in the order build.ts runs them. Each takes the run
  * and what earlier stages produced, and returns data; only build.ts decides order.
  */
+
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { bundleClient, type ClientBundle } from '../hydration/bundle.js'
+import type { MediaService } from '../media/service.js'
 import { listPublicFiles } from '../project/public-files.js'
 import { prepareInitialData } from '../render/prepare.js'
 import { loadRenderer } from '../render/renderer.js'
@@ -151,6 +153,8 @@ export async function crawlPages(
     clientVersion: string
     /** A partial build's plan (`--only`); without it every page is fetched. */
     reuse?: ReusePlan
+    /** Takes the CMS's files into the output; without it they stay links. */
+    media?: MediaService
   },
 ): Promise<PagePipeline> {
   const { site, state } = run
@@ -189,6 +193,7 @@ export async function crawlPages(
     reuse: input.reuse,
     outDir: run.outDir,
     intern: (path) => run.pool.intern(path),
+    media: input.media,
   }
   const options = { baseUrl: site.baseUrl, locales: site.i18n.locales }
   for (const [locale, data] of input.locales) {

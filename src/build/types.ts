@@ -2,10 +2,12 @@
  * The shapes `build()` takes and returns. A build keeps only small facts per
  * page (path, locale, noIndex, alternates); page data is dropped once written.
  */
+
 import type { Dispatcher } from 'undici'
 import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
 import type { BuildIssueKind } from '../errors.js'
 import type { ClientBundle } from '../hydration/bundle.js'
+import type { MediaStats } from '../media/types.js'
 import type { MissingTemplate } from '../render/missing-templates.js'
 import type { PageRenderer } from '../render/renderer.js'
 import type { InitialData } from '../shared/types.js'
@@ -144,6 +146,8 @@ export interface BuildResult {
   durationMs: number
   timings: BuildTimings
   manifest: BuildManifest
+  /** What the build did with the CMS's files (media 'copy' or 'optimize'). */
+  media?: MediaStats
 }
 
 /** What the sitemap needs of a page; everything else is dropped once the page is written. */

@@ -59,6 +59,10 @@ export function createProgram(): Command {
       'largest page HTML in bytes before the build fails (default: build.maxPageBytes, 16 MiB)',
       asNumber,
     )
+    .option(
+      '--media <mode>',
+      "CMS files: 'link' to the CMS, 'copy' into the output, 'optimize' (copy plus responsive variants) (default: media.mode, optimize)",
+    )
     .option('--json', 'print the build summary as JSON on stdout')
     .option('--no-progress', 'no progress bar, even on a terminal')
     .option('--force', 'replace the output folder even when it holds something else than a previous site output')
@@ -165,6 +169,11 @@ export function createProgram(): Command {
     .option(
       '--every-kind',
       'with --generate: pages and menus that use every content type, header layout and menu entry kind',
+    )
+    .option(
+      '--photos <n>',
+      'also serve N large JPEG photographs (4000x2667, with ETag and Last-Modified) and pages showing three each at /photos/1, /photos/2…',
+      toInt('--photos', 1, 10_000),
     )
     .option(
       '--fail <path=status>',

@@ -25,6 +25,8 @@ export interface BuildSummary {
   changes: BuildResult['changes']
   /** What `--only` did, when it was given. */
   only?: BuildResult['only']
+  /** What the build did with the CMS's files (media 'copy' or 'optimize'). */
+  media?: BuildResult['media']
   durationMs: number
   pagesPerSecond: number
   timings: BuildResult['timings']
@@ -48,6 +50,7 @@ export function toBuildSummary(result: BuildResult): BuildSummary {
     filesKept: result.filesKept,
     changes: result.changes,
     ...(result.only ? { only: result.only } : {}),
+    ...(result.media ? { media: result.media } : {}),
     durationMs: Math.round(result.durationMs),
     pagesPerSecond: result.durationMs > 0 ? round((result.pages.total * 1000) / result.durationMs) : 0,
     timings: {

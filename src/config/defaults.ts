@@ -5,6 +5,9 @@ import {
   BUILD_MAX_PAGE_BYTES,
   BUILD_MAX_PAGES,
   KEEP_BUILDS,
+  MEDIA_LIMIT_INPUT_PIXELS,
+  MEDIA_MAX_BYTES,
+  MEDIA_WIDTHS_PX,
   PUBLISH_MAX_WAIT_MS,
   PUBLISH_QUIET_MS,
   PUBLISH_RECONCILE_MINUTES,
@@ -42,6 +45,13 @@ export const DEFAULTS = {
     maxWaitMs: PUBLISH_MAX_WAIT_MS,
     reconcileMinutes: PUBLISH_RECONCILE_MINUTES,
     deploy: undefined,
+  },
+  media: {
+    mode: 'optimize' as 'link' | 'copy' | 'optimize',
+    hosts: [] as readonly string[],
+    widths: MEDIA_WIDTHS_PX as readonly number[],
+    maxBytes: MEDIA_MAX_BYTES,
+    limitInputPixels: MEDIA_LIMIT_INPUT_PIXELS,
   },
 } as const
 

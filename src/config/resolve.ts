@@ -48,6 +48,11 @@ export function resolveSiteOptions(options: SiteOptions, hostnames: readonly str
     },
     tracking: { gtmId: tracking.gtmId, consentHost: trimSlashes(tracking.consentHost) },
     build: merged.build,
+    media: {
+      ...merged.media,
+      hosts: merged.media.hosts.map((h) => h.toLowerCase()),
+      widths: [...new Set(merged.media.widths)].sort((a, b) => a - b),
+    },
   }
 }
 
@@ -60,6 +65,7 @@ const flagOptions = (inline: InlineConfig): SiteOptions => ({
     maxPages: inline.maxPages,
     maxPageBytes: inline.maxPageBytes,
   },
+  media: { mode: inline.media },
   ...(inline.debug ? { features: { debug: true } } : {}),
 })
 

@@ -93,6 +93,8 @@ export interface SiteOptions {
   }
   /** `site publish` (CMS webhooks to a live site) and its deploys; see docs/publish.md. */
   publish?: PublishOptions
+  /** What `site build` and `site publish` do with the CMS's files (see MediaOptions). */
+  media?: MediaOptions
 }
 
 /** A TYPO3 webhook record (System > Webhooks): its identifier (a UUID) and its secret. */
@@ -126,6 +128,27 @@ export interface ResolvedPublish {
   readonly deploy: string | undefined
 }
 
+/**
+ * What `site build` and `site publish` do with the CMS's files (images, galleries, downloads, og:image):
+ * `'link'` points at the CMS as the API names them; `'copy'` fetches each once and serves it from the output
+ * (`/_site/media/<hash>/<name>`); `'optimize'` copies, and makes responsive AVIF, WebP and original-format
+ * variants of raster images. `site preview` always links, so that editors see an upload at once.
+ */
+export type MediaMode = 'link' | 'copy' | 'optimize'
+
+export interface MediaOptions {
+  /** @default 'optimize' */
+  mode?: MediaMode
+  /** Hosts whose files are fetched besides the API's own origin (bare host names). @default [] */
+  hosts?: string[]
+  /** Widths of the responsive variants in pixels, each capped at the original width. @default [400, 800, 1200, 1600] */
+  widths?: number[]
+  /** Largest file fetched, in bytes; a larger one fails the build (`MEDIA_TOO_LARGE`). @default 52428800 (50 MiB) */
+  maxBytes?: number
+  /** Most pixels of an image decoded (sharp's `limitInputPixels`); more fails the build (`MEDIA_PIXEL_LIMIT`). @default 100000000 */
+  limitInputPixels?: number
+}
+
 export interface SiteEntry extends SiteOptions {
   /** Host name(s) this site answers to, without scheme or port. */
   hostname: string | string[]
@@ -146,6 +169,8 @@ export interface InlineConfig {
   concurrency?: number
   maxPages?: number
   maxPageBytes?: number
+  /** `--media`: `media.mode` for this run. */
+  media?: MediaMode
   /** `site preview --debug`: `features.debug` on for this run. */
   debug?: boolean
   /** For commands that never call the API (`site serve`): no error when no `api.baseUrl` is set (it is then ''). */
@@ -182,6 +207,13 @@ export interface ResolvedSite {
     maxPageBytes: number
     redirectPages: boolean
     keepBuilds: number
+  }>
+  readonly media: Readonly<{
+    mode: MediaMode
+    hosts: readonly string[]
+    widths: readonly number[]
+    maxBytes: number
+    limitInputPixels: number
   }>
 }
 

@@ -87,6 +87,20 @@ const webhooks: Check = (v) => {
   const ids = (v as Array<{ identifier: string }>).map((w) => w.identifier)
   return new Set(ids).size === ids.length ? undefined : 'each webhook identifier may appear once'
 }
+/** Widest variant asked for: wider than any screen's device pixels. */
+export const MAX_MEDIA_WIDTH_PX = 8192
+const mediaMode = oneOf('link', 'copy', 'optimize')
+const widths: Check = (v) =>
+  Array.isArray(v) &&
+  v.length > 0 &&
+  v.length <= 16 &&
+  v.every((w) => Number.isInteger(w) && w >= 16 && w <= MAX_MEDIA_WIDTH_PX)
+    ? undefined
+    : `expected a list of 1 to 16 whole numbers from 16 to ${MAX_MEDIA_WIDTH_PX}`
+const hostList: Check = (v) =>
+  Array.isArray(v) && v.every((h) => typeof h === 'string' && /^[a-z0-9-]+(?:\.[a-z0-9-]+)*$/i.test(h))
+    ? undefined
+    : "expected a list of bare host names (no scheme, port or path), such as ['media.example.com']"
 
 const SITE_SHAPE: Shape = {
   baseUrl: httpUrl,
@@ -133,6 +147,7 @@ const SITE_SHAPE: Shape = {
     reconcileMinutes: positiveInt,
     deploy: deployTarget,
   },
+  media: { mode: mediaMode, hosts: hostList, widths, maxBytes: positiveInt, limitInputPixels: positiveInt },
 }
 
 function checkShape(value: unknown, shape: Shape, path: string, issues: ConfigIssue[]): void {
@@ -184,6 +199,7 @@ export function validateFlags(inline: {
   concurrency?: unknown
   maxPages?: unknown
   maxPageBytes?: unknown
+  media?: unknown
 }): ConfigIssue[] {
   const flags: Array<[string, unknown, Check]> = [
     ['--api', inline.apiBaseUrl, httpUrl],
@@ -191,6 +207,7 @@ export function validateFlags(inline: {
     ['--concurrency', inline.concurrency, concurrency],
     ['--max-pages', inline.maxPages, positiveInt],
     ['--max-page-bytes', inline.maxPageBytes, positiveInt],
+    ['--media', inline.media, mediaMode],
   ]
   return flags.flatMap(([flag, value, check]) => {
     const message = value === undefined ? undefined : check(value)

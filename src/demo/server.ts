@@ -3,7 +3,6 @@
  * node:http, serving demo/content (or a generated site) in en, pl and de.
  * Routing rules: routing.ts. Content layout: demo/README.md.
  */
-import { readFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { resolve } from 'node:path'
@@ -13,9 +12,10 @@ import { SiteError } from '../errors.js'
 import { listen } from '../serve/server.js'
 import { loadDemoContent } from './content.js'
 import { applyDemoEdits, applyDemoFault, findDemoFault } from './faults.js'
-import { type DemoFile, indexDemoFiles } from './files.js'
+import { answerFile, type DemoFile, indexDemoFiles } from './files.js'
 import { createGeneratedSource } from './generator.js'
 import { parseDemoUrl } from './paths.js'
+import { preparePhotos, withPhotoPages } from './photos.js'
 import { answerDemoRequest } from './routing.js'
 import type { DemoApi, DemoApiOptions, DemoEdit, DemoFault, DemoRequest, DemoSource } from './types.js'
 
@@ -56,7 +56,7 @@ export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoAp
   const host = options.host ?? DEMO_API_DEFAULT_HOST
   const contentDir = resolve(options.contentDir ?? defaultDemoContentDir())
   const state: ServerState = {
-    ...(await loadSource(contentDir, options.generate)),
+    ...(await loadSource(contentDir, options.generate, options.photos)),
     requests: [],
     faults: [...(options.faults ?? [])],
     edits: [],
@@ -86,7 +86,7 @@ export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoAp
       state.latencyMs = checkDelay(ms)
     },
     async reload() {
-      Object.assign(state, await loadSource(contentDir, options.generate))
+      Object.assign(state, await loadSource(contentDir, options.generate, options.photos))
     },
     close: () =>
       new Promise<void>((done) => {
@@ -98,6 +98,17 @@ export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoAp
 
 /** The answers' source and the files of a content folder: its pages, or a generated site. */
 async function loadSource(
+  contentDir: string,
+  generate: DemoApiOptions['generate'],
+  photos?: DemoApiOptions['photos'],
+): Promise<Pick<ServerState, 'source' | 'files'>> {
+  const loaded = await loadContentSource(contentDir, generate)
+  if (!photos) return loaded
+  const files = new Map([...loaded.files, ...(await preparePhotos(photos))])
+  return { source: withPhotoPages(loaded.source, photos), files }
+}
+
+async function loadContentSource(
   contentDir: string,
   generate: DemoApiOptions['generate'],
 ): Promise<Pick<ServerState, 'source' | 'files'>> {
@@ -162,8 +173,15 @@ async function handle(state: ServerState, req: IncomingMessage, res: ServerRespo
       })
 
     const head = method === 'HEAD'
-    if (answer.kind === 'file')
-      return send(res, 200, answer.file.contentType, await readFile(answer.file.absolutePath), {}, head)
+    if (answer.kind === 'file') {
+      const { status, body, headers } = await answerFile(answer.file, {
+        ifNoneMatch: req.headers['if-none-match'],
+        ifModifiedSince: req.headers['if-modified-since'],
+      })
+      return status === 304
+        ? sendNotModified(res, headers)
+        : send(res, 200, answer.file.contentType, body, headers, head)
+    }
     const body =
       answer.kind === 'json' && parsed.ok ? applyDemoEdits(state.edits, parsed.url, answer.body) : answer.body
     return send(res, answer.status, answer.kind === 'json' ? JSON_TYPE : 'text/html; charset=utf-8', body, {}, head)
@@ -183,6 +201,11 @@ async function handle(state: ServerState, req: IncomingMessage, res: ServerRespo
 function originOf(req: IncomingMessage, fallback: string): string {
   const host = req.headers.host
   return host && HOST_RE.test(host) ? `http://${host}` : fallback
+}
+
+function sendNotModified(res: ServerResponse, headers: Record<string, string>): void {
+  res.writeHead(304, { 'cache-control': 'no-store', 'access-control-allow-origin': '*', ...headers })
+  res.end()
 }
 
 function send(

@@ -52,6 +52,11 @@ export interface DemoApiOptions {
     everyKind?: boolean
   }
   faults?: DemoFault[]
+  /**
+   * Also serve this many large JPEG photographs (`/fileadmin/photos/photo-<n>.jpg`, 4000x2667 unless told, with
+   * `ETag` and `Last-Modified`) and pages showing three each (`/photos/1`, `/photos/2`…), not linked from the menu.
+   */
+  photos?: { count: number; width?: number; height?: number }
 }
 
 export interface DemoApi {

@@ -29,9 +29,18 @@ export interface GalleryProps {
   /** The first image loads eagerly (first element of a page). */
   eager?: boolean
   className?: string
+  /**
+   * Each image's `sizes` (see ImageProps). @default one column of the gallery's on wide screens
+   * (`(min-width: 48rem) 33vw, 100vw` for three columns), the whole width on narrow ones
+   */
+  sizes?: string
 }
 
-export function Gallery({ gallery, eager = false, className }: GalleryProps) {
+/** The `sizes` of a gallery's images with `columns` columns, shown side by side from 48rem up. */
+export const gallerySizes = (columns: number): string =>
+  columns > 1 ? `(min-width: 48rem) ${Math.ceil(100 / columns)}vw, 100vw` : '100vw'
+
+export function Gallery({ gallery, eager = false, className, sizes }: GalleryProps) {
   const rows = galleryRows(gallery)
   if (rows.length === 0 || !isRecord(gallery)) return null
   const count = isRecord(gallery.count) ? gallery.count : {}
@@ -61,7 +70,7 @@ export function Gallery({ gallery, eager = false, className }: GalleryProps) {
             const caption = fileProps(file).description
             return (
               <figure className="ce-gallery__item" key={c}>
-                <Media file={file} eager={eager && r === 0 && c === 0} />
+                <Media file={file} eager={eager && r === 0 && c === 0} sizes={sizes ?? gallerySizes(columns)} />
                 {typeof caption === 'string' && caption !== '' && <figcaption>{caption}</figcaption>}
               </figure>
             )

@@ -3,8 +3,9 @@
  * audio players, and a plain link for anything else.
  */
 
+import { MEDIA_DIR } from '../shared/layout.js'
 import { isSafeHref } from '../shared/links.js'
-import type { FileRef } from '../shared/types.js'
+import type { FileRef, LocalMedia } from '../shared/types.js'
 import { useReportProblem } from './context.js'
 import { isRecord } from './element.js'
 import { SafeLink } from './SafeLink.js'
@@ -66,21 +67,71 @@ export const fileProps = (file: FileRef): NonNullable<FileRef['properties']> =>
 /** True when a value has the shape of a file with a usable URL. */
 export const isFile = (value: unknown): value is FileRef => isRecord(value) && isSafeSrc(value.publicUrl)
 
+/** The MIME type of each variant format a build writes (by extension). */
+const VARIANT_TYPES: Readonly<Record<string, string>> = {
+  avif: 'image/avif',
+  webp: 'image/webp',
+  jpg: 'image/jpeg',
+  png: 'image/png',
+}
+/** A variant base the build writes: `/_site/media/<hash>/<name>-<digest>`; anything else is ignored. */
+const VARIANT_BASE_RE = new RegExp(`^/${MEDIA_DIR}/[0-9a-f]{8,64}/[A-Za-z0-9][A-Za-z0-9._-]{0,120}$`)
+
+/**
+ * The variants of a file the build took into its output, when they have the shape a build writes
+ * (data a CMS could send in their place points nowhere but the site's own media folder).
+ */
+export function variantsOf(file: FileRef): NonNullable<LocalMedia['variants']> | undefined {
+  const local = isRecord(file.local) ? file.local : undefined
+  const variants = local && isRecord(local.variants) ? local.variants : undefined
+  if (!variants) return undefined
+  const { base, widths, formats } = variants
+  const ok =
+    typeof base === 'string' &&
+    VARIANT_BASE_RE.test(base) &&
+    Array.isArray(widths) &&
+    widths.length > 0 &&
+    widths.every((w) => Number.isInteger(w) && w > 0) &&
+    Array.isArray(formats) &&
+    formats.length > 0 &&
+    formats.every((f) => typeof f === 'string' && VARIANT_TYPES[f] !== undefined)
+  return ok ? { base, widths, formats } : undefined
+}
+
+/** A `srcset` of one format: `/_site/media/h/a-d-400w.avif 400w, …`. */
+const srcSetOf = (variants: NonNullable<LocalMedia['variants']>, format: string): string =>
+  variants.widths.map((w) => `${variants.base}-${w}w.${format} ${w}w`).join(', ')
+
+/** The image's displayed width for its `sizes` when a template names none: the whole viewport. */
+export const DEFAULT_IMAGE_SIZES = '100vw'
+
 export interface ImageProps {
   file: FileRef
   /** Load at once (the first image of a page); lazily otherwise. */
   eager?: boolean
   className?: string
+  /**
+   * How wide the image is shown, as the `sizes` attribute (`'(min-width: 64rem) 33vw, 100vw'`): the browser picks
+   * the variant from it. Only used when the build made variants (`media: 'optimize'`). @default '100vw'
+   */
   sizes?: string
 }
 
 export function Image({ file, eager = false, className, sizes }: ImageProps) {
   if (!isSafeSrc(file.publicUrl)) return null
   const props = fileProps(file)
-  const { width, height } = dimensionsOf(props)
+  const dims = dimensionsOf(props)
+  const local = isRecord(file.local) ? file.local : {}
+  const width = dims.width ?? positive(local.width)
+  const height = dims.width === undefined ? positive(local.height) : dims.height
+  const variants = variantsOf(file)
+  const fallback = variants?.formats[variants.formats.length - 1]
+  // `sizes` means nothing without a `srcset`: only variants get one
+  const shownSizes = variants ? (sizes ?? DEFAULT_IMAGE_SIZES) : undefined
   const img = (
     <img
-      src={file.publicUrl}
+      src={variants ? `${variants.base}-${variants.widths[variants.widths.length - 1]}w.${fallback}` : file.publicUrl}
+      srcSet={variants && fallback ? srcSetOf(variants, fallback) : undefined}
       alt={str(props.alternative)}
       title={str(props.title) || undefined}
       width={width}
@@ -88,17 +139,37 @@ export function Image({ file, eager = false, className, sizes }: ImageProps) {
       loading={eager ? 'eager' : 'lazy'}
       fetchPriority={eager ? 'high' : undefined}
       decoding="async"
-      sizes={sizes}
+      sizes={shownSizes}
       className={className}
     />
   )
+  if (variants)
+    return (
+      <picture>
+        {variants.formats.slice(0, -1).map((format) => (
+          <source key={format} type={VARIANT_TYPES[format]} srcSet={srcSetOf(variants, format)} sizes={shownSizes} />
+        ))}
+        {img}
+      </picture>
+    )
   // React's server renderer emits a <link rel="preload"> before the app markup for every
   // eager <img> outside <picture>; hydration would then meet a node the client does not render.
   return eager ? <picture>{img}</picture> : img
 }
 
 /** Any file: image, embedded video (YouTube/Vimeo), video, audio, or a download link. */
-export function Media({ file, eager = false, className }: { file: FileRef; eager?: boolean; className?: string }) {
+export function Media({
+  file,
+  eager = false,
+  className,
+  sizes,
+}: {
+  file: FileRef
+  eager?: boolean
+  className?: string
+  /** An image's `sizes` (see ImageProps). */
+  sizes?: string
+}) {
   const reportProblem = useReportProblem()
   if (!isSafeSrc(file.publicUrl)) return null
   const props = fileProps(file)
@@ -147,7 +218,7 @@ export function Media({ file, eager = false, className }: { file: FileRef; eager
         {label}
       </SafeLink>
     )
-  const image = <Image file={file} eager={eager} className={className} />
+  const image = <Image file={file} eager={eager} className={className} sizes={sizes} />
   const link = props.link
   return typeof link === 'string' && link !== '' ? <SafeLink href={link}>{image}</SafeLink> : image
 }

@@ -44,12 +44,21 @@ export {
 export { checkElement, classToken, cx, type ElementCheck, frameClassName, isFrameless, isRecord } from './element.js'
 export { ENGINE_TEXTS, type EngineTexts } from './engine-texts.js'
 export { EditLink, ElementRoot, type ElementRootProps, Frame } from './Frame.js'
-export { Gallery, type GalleryProps, galleryRows } from './Gallery.js'
+export { Gallery, type GalleryProps, galleryRows, gallerySizes } from './Gallery.js'
 export { Heading, type HeadingProps, HIDDEN_HEADER_LAYOUT, headingLevel } from './Heading.js'
 // Head tags (./head.js) are not exported here: only the render core and client navigation use them.
 export { currentLanguage, getHtmlAttrs } from './head.js'
 export { pageLanguages, siteLanguages } from './languages.js'
-export { fileProps, Image, type ImageProps, isFile, isSafeSrc, Media } from './Media.js'
+export {
+  DEFAULT_IMAGE_SIZES,
+  fileProps,
+  Image,
+  type ImageProps,
+  isFile,
+  isSafeSrc,
+  Media,
+  variantsOf,
+} from './Media.js'
 export { pascalCase, resolveContent, resolveLayout } from './names.js'
 export { RichText, type RichTextProps } from './RichText.js'
 export { linkText, type ResolvedHref, resolveHref, SafeLink, type SafeLinkProps } from './SafeLink.js'

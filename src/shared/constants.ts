@@ -121,3 +121,22 @@ export const PUBLISH_RETRY_MAX_MS = 5 * 60_000
 export const PUBLISH_STATUS_HISTORY = 20
 /** Parallel uploads of a deploy within one of its steps. */
 export const DEPLOY_CONCURRENCY = 8
+/** Largest CMS file a build takes into its output (`media.maxBytes`, 50 MiB): a larger one fails the build. */
+export const MEDIA_MAX_BYTES = 50 * 1024 * 1024
+/**
+ * Most pixels of an image a build decodes (`media.limitInputPixels`, sharp's option of that name): 100 megapixels,
+ * ten times a 4000x2667 photograph; a decompression bomb (a small file of 20000x20000 pixels) is refused.
+ */
+export const MEDIA_LIMIT_INPUT_PIXELS = 100_000_000
+/**
+ * Widths of an image's responsive variants (`media.widths`), in pixels; each capped at the original width. 1600 covers
+ * an 800 px wide column on a 2x screen; a wider variant costs more encoding time than it gains on real layouts.
+ */
+export const MEDIA_WIDTHS_PX = [400, 800, 1200, 1600] as const
+/**
+ * CMS files held in memory at once between their fetch and their last variant written: bounds a build's
+ * memory (a 4000x2667 JPEG is ~4 MB of body and ~32 MB decoded) while pages render on.
+ */
+export const MEDIA_FILES_IN_FLIGHT = 2
+/** Largest media record (`_site/builds/media.json`) a build reads back; a larger one is ignored (files fetched again). */
+export const MEDIA_RECORD_MAX_BYTES = 64 * 1024 * 1024

@@ -28,11 +28,17 @@ export const ASSETS_URL = `/${ASSETS_DIR}/`
 export const DATA_DIR = `${SITE_DIR}/data`
 
 /**
+ * The CMS's files a build took into its output (`media: 'copy' | 'optimize'`), each in a folder named by
+ * its content hash: `_site/media/<hash>/<original name>` and its variants beside it (cached for a year).
+ */
+export const MEDIA_DIR = `${SITE_DIR}/media`
+
+/**
  * True for a file of the output whose name is its content hash: scripts, styles and their assets,
- * initial data. Such a file never changes; a build keeps those of earlier builds for open tabs.
+ * initial data, media. Such a file never changes; a build keeps those of earlier builds for open tabs.
  */
 export const isContentHashedFile = (path: string): boolean =>
-  path.startsWith(`${ASSETS_DIR}/`) || path.startsWith(`${DATA_DIR}/`)
+  path.startsWith(`${ASSETS_DIR}/`) || path.startsWith(`${DATA_DIR}/`) || path.startsWith(`${MEDIA_DIR}/`)
 
 /** The build manifests and the build store. */
 export const BUILDS_DIR = `${SITE_DIR}/builds`
@@ -47,6 +53,11 @@ export const buildMetaUrl = (buildId: string): string => `/${buildMetaFile(build
  * facts only), written last, read first (src/build/store.ts).
  */
 export const BUILD_STORE_FILE = `${BUILDS_DIR}/state.jsonl`
+/**
+ * The media record: each CMS file a build took (URL, ETag, Last-Modified, content hash, size, variants), read
+ * back by the next build for its conditional requests (src/media/record.ts).
+ */
+export const MEDIA_RECORD_FILE = `${BUILDS_DIR}/media.json`
 
 /** A locale's initial data in a build, named by its content hash: ('pl', '1a2b') -> `_site/data/initial-pl-1a2b.json`. */
 export const initialDataFile = (locale: string, hash: string): string => `${DATA_DIR}/initial-${locale}-${hash}.json`

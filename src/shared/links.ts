@@ -4,8 +4,10 @@
  * both redirect paths (src/shared/redirect-target.ts) all ask here, so that a link one of
  * them takes for a page is a page to all of them. No `node:` imports, no DOM globals.
  */
+
 import { AnswerCache } from './answer-cache.js'
 import { MAX_PATH_LENGTH } from './constants.js'
+import { MEDIA_DIR } from './layout.js'
 import { normalizePagePath } from './url.js'
 
 /**
@@ -67,6 +69,9 @@ export function isFilePath(path: string): boolean {
   return dot > 0 && FILE_EXTENSIONS.has(last.slice(dot + 1).toLowerCase())
 }
 
+/** A file of the build's media folder, as the build names it: `/_site/media/<hash>/<name>`. */
+const MEDIA_FILE_RE = new RegExp(`^/${MEDIA_DIR}/[0-9a-f]{20}/[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
 const UNSAFE_NOT_A_STRING: LinkKind = Object.freeze({ type: 'unsafe', reason: 'not a string' })
 /** Distinct links remembered per baseUrl by classifyLink; that cache starts over when full. */
 const LINK_KIND_CACHE_SIZE = 4096
@@ -113,7 +118,10 @@ function classifyUncached(href: string, baseUrl?: string): LinkKind {
   const beforeHash = hashAt >= 0 ? rest.slice(0, hashAt) : rest
   const queryAt = beforeHash.indexOf('?')
   const search = queryAt >= 0 ? beforeHash.slice(queryAt) : ''
-  const checked = normalizePagePath(queryAt >= 0 ? beforeHash.slice(0, queryAt) : beforeHash)
+  const pathPart = queryAt >= 0 ? beforeHash.slice(0, queryAt) : beforeHash
+  // a CMS file the build took into its output: the one kind of engine path content may link to
+  if (MEDIA_FILE_RE.test(pathPart)) return { type: 'file', path: pathPart, search, hash }
+  const checked = normalizePagePath(pathPart)
   if (!checked.ok) return unsafe(checked.reason)
   return { type: isFilePath(checked.path) ? 'file' : 'page', path: checked.path, search, hash }
 }

@@ -34,6 +34,19 @@ export interface FileRef {
     extension?: string
     [key: string]: unknown
   }
+  /** Set by a build that took the file into its output (`media: 'copy' | 'optimize'`); never by the API. */
+  local?: LocalMedia
+}
+
+/**
+ * A CMS file in the build's output: `publicUrl` then names the copy (`/_site/media/<hash>/<name>`); an image
+ * has its size, and under `'optimize'` its variants, each `${base}-${width}w.${format}` (the last format is the
+ * `<img>` fallback). Templates read it through `site/runtime`'s Image, which checks it first.
+ */
+export interface LocalMedia {
+  width?: number
+  height?: number
+  variants?: { base: string; widths: number[]; formats: string[] }
 }
 
 /** A navigation or menu entry (contract 5.3; `buttonLabel` is project-specific). */

@@ -179,6 +179,21 @@ describe('hostile corpus: build() completes', () => {
   })
 })
 
+describe('hostile corpus: media (the default, optimize)', () => {
+  it('SVG stays a link to the CMS, never copied; downloads are copied; unsafe file URLs are never requested', async () => {
+    const media = files.map((f) => f.path).filter((path) => path.startsWith('_site/media/'))
+    expect(media.some((path) => /\.svg/i.test(path))).toBe(false)
+    expect(media.filter((path) => path.endsWith('/hostile.pdf'))).toHaveLength(1)
+    const pages = await Promise.all(htmlFiles.map((path) => read(path)))
+    const svgLinks = pages.join('\n').match(/src="[^"]*pixel\.svg[^"]*"/g) ?? []
+    expect(svgLinks.length).toBeGreaterThan(0)
+    for (const link of svgLinks) expect(link.startsWith(`src="${site.api.url}/fileadmin/images/pixel.svg`)).toBe(true)
+    const requested = site.api.requests.map((request) => request.path)
+    expect(requested.some((path) => path.includes('pixel.svg'))).toBe(false)
+    expect(requested.filter((path) => path === '/fileadmin/documents/hostile.pdf')).toHaveLength(1)
+  })
+})
+
 describe('hostile corpus: nothing is written outside the output folder', () => {
   it('the parent folder holds only the output folder, before and after', async () => {
     expect(site.parentBefore).toHaveLength(1)

@@ -1,6 +1,6 @@
 import { appendFile } from 'node:fs/promises'
 import { isSiteError, messageOf } from '../../errors.js'
-import type { BuildResult } from '../../index.js'
+import type { BuildResult, InlineConfig } from '../../index.js'
 import { runBuildInWorker } from '../build-host.js'
 import { formatDiagnostics } from '../diagnostics.js'
 import { handleError } from '../exit.js'
@@ -19,6 +19,8 @@ export interface BuildCommandOptions {
   concurrency?: number
   maxPages?: number
   maxPageBytes?: number
+  /** `--media link|copy|optimize` (checked with the option's rule). */
+  media?: string
   json?: boolean
   progress: boolean
   force?: boolean
@@ -100,6 +102,7 @@ export async function runBuildCommand(opts: BuildCommandOptions, global: { verbo
       concurrency: opts.concurrency,
       maxPages: opts.maxPages,
       maxPageBytes: opts.maxPageBytes,
+      media: opts.media as InlineConfig['media'],
     }
     const result = await runBuildInWorker(
       { config, site: opts.site, force: opts.force, only: opts.only },

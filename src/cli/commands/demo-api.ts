@@ -8,6 +8,8 @@ export interface DemoApiCommandOptions {
   latency: number
   generate?: number
   everyKind?: boolean
+  /** `--photos N`: large JPEG photographs and pages showing them. */
+  photos?: number
   /** `--fail PATH=STATUS`, repeatable. */
   fail?: string[]
   /** `--fail-initial[=STATUS]`: true, or the status. */
@@ -27,6 +29,7 @@ export async function runDemoApiCommand(opts: DemoApiCommandOptions, global: { v
       host: opts.host,
       latencyMs: opts.latency,
       generate: opts.generate ? { pagesPerLocale: opts.generate, everyKind: opts.everyKind === true } : undefined,
+      photos: opts.photos ? { count: opts.photos } : undefined,
     })
     process.stdout.write(`Demo content API on ${api.url} (en /, pl /pl, de /de; initial data at /?type=834)\n`)
     if (faults.length) process.stdout.write(`Failing on purpose: ${faults.map(describeDemoFault).join(', ')}\n`)

@@ -1,0 +1,72 @@
+/**
+ * One CMS file fetched, with a conditional request when the previous build recorded its `ETag` or
+ * `Last-Modified`: `304 Not Modified` sends no body. Bounded as API answers are: the deadline
+ * (`api.timeoutMs`, headers and body together) and a size cap (`media.maxBytes`, declared or streamed).
+ */
+import type { Dispatcher } from 'undici'
+import { BodyTooLarge, getBytes, RequestEnded } from '../api/get-bytes.js'
+import type { MediaFailureKind } from '../errors.js'
+
+export interface FetchFileOptions {
+  timeoutMs: number
+  maxBytes: number
+  /** Validators of the copy the previous build took. */
+  etag?: string
+  lastModified?: string
+  /** Headers sent with the request (the API's own, to the API's origin only). */
+  headers?: Record<string, string>
+  signal?: AbortSignal
+  dispatcher: Dispatcher
+}
+
+export type FetchedFile =
+  | { type: 'unchanged' }
+  | { type: 'body'; body: Uint8Array; contentType?: string; etag?: string; lastModified?: string }
+  | { type: 'failed'; kind: MediaFailureKind; reason: string }
+
+/** Response validators are kept only when they are short printable text (they go back as request headers). */
+const validator = (value: string | undefined): string | undefined =>
+  value !== undefined && value.length <= 256 && /^[\x20-\x7e]+$/.test(value) ? value : undefined
+
+export async function fetchFile(url: string, options: FetchFileOptions): Promise<FetchedFile> {
+  const headers: Record<string, string> = { ...options.headers, accept: '*/*' }
+  if (options.etag) headers['if-none-match'] = options.etag
+  if (options.lastModified) headers['if-modified-since'] = options.lastModified
+  try {
+    const answer = await getBytes(url, {
+      headers,
+      timeoutMs: options.timeoutMs,
+      maxBytes: options.maxBytes,
+      signal: options.signal,
+      dispatcher: options.dispatcher,
+    })
+    if (answer.status === 304 && (options.etag || options.lastModified)) return { type: 'unchanged' }
+    if (answer.status < 200 || answer.status >= 300)
+      return { type: 'failed', kind: 'MEDIA_HTTP', reason: `the file answered HTTP ${answer.status} (GET ${url})` }
+    return {
+      type: 'body',
+      body: answer.body,
+      contentType: answer.headers['content-type'],
+      etag: validator(answer.headers.etag),
+      lastModified: validator(answer.headers['last-modified']),
+    }
+  } catch (cause) {
+    if (cause instanceof BodyTooLarge)
+      return {
+        type: 'failed',
+        kind: 'MEDIA_TOO_LARGE',
+        reason: `the file is larger than ${cause.limitBytes} bytes (media.maxBytes), not read further (GET ${url})`,
+      }
+    const code = (cause as { code?: unknown }).code
+    const expired =
+      (cause instanceof RequestEnded && cause.why === 'expired') ||
+      code === 'UND_ERR_HEADERS_TIMEOUT' ||
+      code === 'UND_ERR_BODY_TIMEOUT'
+    const what = expired
+      ? `no complete answer within ${options.timeoutMs} ms (api.timeoutMs)`
+      : typeof code === 'string'
+        ? code
+        : (cause as Error).message
+    return { type: 'failed', kind: 'MEDIA_NETWORK', reason: `${what} (GET ${url})` }
+  }
+}

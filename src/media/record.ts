@@ -1,0 +1,157 @@
+/**
+ * The media record (`_site/builds/media.json`): each file a build took, with what the next build needs to ask
+ * the CMS whether it changed (ETag, Last-Modified) and to keep its copy and variants without encoding again.
+ * Read back from the previous output as untrusted: a regular file (no link followed), bounded, every field
+ * checked; whatever is wrong only means the file is fetched again.
+ */
+import { constants } from 'node:fs'
+import { lstat, open } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { MEDIA_RECORD_MAX_BYTES } from '../shared/constants.js'
+import { MEDIA_RECORD_FILE } from '../shared/layout.js'
+import { isRecord } from '../shared/values.js'
+import { originalPath, variantBase, variantPath } from './names.js'
+import type { FileClass } from './policy.js'
+import type { OutputFormat, VariantPlan } from './variants.js'
+
+export interface MediaEntry {
+  url: string
+  etag?: string
+  lastModified?: string
+  /** Content hash of the original (names its folder). */
+  hash: string
+  /** Its file name in the output. */
+  name: string
+  size: number
+  kind: FileClass
+  width?: number
+  height?: number
+  variants?: VariantPlan
+}
+
+const RECORD_VERSION = 1
+
+/** Every path of the output an entry owns: the original and its variants. */
+export function entryPaths(entry: MediaEntry): string[] {
+  const paths = [originalPath(entry.hash, entry.name)]
+  const { variants } = entry
+  if (!variants) return paths
+  const base = variantBase(entry.hash, entry.name, variants.digest)
+  for (const width of variants.widths)
+    for (const format of variants.formats) paths.push(variantPath(base, width, format))
+  return paths
+}
+
+/** An entry with its keys in one order, whether it was made by this build or read back from the last. */
+const canonical = (entry: MediaEntry): MediaEntry => {
+  const { url, etag, lastModified, hash, name, size, kind, width, height, variants } = entry
+  return {
+    url,
+    ...(etag === undefined ? {} : { etag }),
+    ...(lastModified === undefined ? {} : { lastModified }),
+    hash,
+    name,
+    size,
+    kind,
+    ...(width === undefined ? {} : { width }),
+    ...(height === undefined ? {} : { height }),
+    ...(variants === undefined
+      ? {}
+      : { variants: { digest: variants.digest, widths: variants.widths, formats: variants.formats } }),
+  }
+}
+
+/** The record's text: entries sorted by URL, keys in one order: an unchanged set of files writes the same bytes. */
+export function serializeRecord(entries: Iterable<MediaEntry>): string {
+  const list = [...entries].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0)).map(canonical)
+  return `${JSON.stringify({ version: RECORD_VERSION, entries: list })}\n`
+}
+
+const FORMATS: ReadonlySet<string> = new Set(['avif', 'webp', 'jpeg', 'png'])
+const short = (v: unknown, max: number): v is string => typeof v === 'string' && v.length > 0 && v.length <= max
+const optionalText = (v: unknown): boolean => v === undefined || (short(v, 256) && /^[\x20-\x7e]+$/.test(v))
+const dimension = (v: unknown): boolean => v === undefined || (Number.isInteger(v) && (v as number) > 0)
+
+function checkVariants(v: unknown): v is VariantPlan {
+  return (
+    isRecord(v) &&
+    short(v.digest, 16) &&
+    /^[0-9a-f]+$/.test(v.digest) &&
+    Array.isArray(v.widths) &&
+    v.widths.length > 0 &&
+    v.widths.length <= 32 &&
+    v.widths.every((w) => Number.isInteger(w) && w > 0) &&
+    Array.isArray(v.formats) &&
+    v.formats.length > 0 &&
+    v.formats.every((f) => typeof f === 'string' && FORMATS.has(f))
+  )
+}
+
+/** An entry with every field of the right shape, or undefined. */
+export function checkEntry(v: unknown): MediaEntry | undefined {
+  if (!isRecord(v)) return undefined
+  const ok =
+    short(v.url, 2048) &&
+    /^https?:\/\//.test(v.url) &&
+    short(v.hash, 64) &&
+    /^[0-9a-f]+$/.test(v.hash) &&
+    short(v.name, 100) &&
+    /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v.name) &&
+    Number.isSafeInteger(v.size) &&
+    (v.size as number) >= 0 &&
+    (v.kind === 'image' || v.kind === 'file') &&
+    optionalText(v.etag) &&
+    optionalText(v.lastModified) &&
+    dimension(v.width) &&
+    dimension(v.height) &&
+    (v.variants === undefined || checkVariants(v.variants))
+  if (!ok) return undefined
+  const entry: MediaEntry = {
+    url: v.url as string,
+    hash: v.hash as string,
+    name: v.name as string,
+    size: v.size as number,
+    kind: v.kind as FileClass,
+  }
+  if (v.etag !== undefined) entry.etag = v.etag as string
+  if (v.lastModified !== undefined) entry.lastModified = v.lastModified as string
+  if (v.width !== undefined) entry.width = v.width as number
+  if (v.height !== undefined) entry.height = v.height as number
+  if (v.variants !== undefined) {
+    const plan = v.variants as VariantPlan
+    entry.variants = { digest: plan.digest, widths: [...plan.widths], formats: [...plan.formats] as OutputFormat[] }
+  }
+  return entry
+}
+
+/**
+ * The previous build's record from its output folder: URL -> entry. Empty when there is none, when it is no
+ * regular file, larger than MEDIA_RECORD_MAX_BYTES or not a record; entries that are not well formed are left out.
+ */
+export async function readMediaRecord(outDir: string): Promise<Map<string, MediaEntry>> {
+  const entries = new Map<string, MediaEntry>()
+  const file = resolve(outDir, MEDIA_RECORD_FILE)
+  try {
+    if (!(await lstat(file)).isFile()) return entries
+    const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
+    let text: string
+    try {
+      const stat = await handle.stat()
+      if (!stat.isFile() || stat.size > MEDIA_RECORD_MAX_BYTES) return entries
+      const bytes = Buffer.alloc(stat.size)
+      const { bytesRead } = await handle.read(bytes, 0, stat.size, 0)
+      text = bytes.toString('utf8', 0, bytesRead)
+    } finally {
+      await handle.close()
+    }
+    const body: unknown = JSON.parse(text)
+    if (!isRecord(body) || body.version !== RECORD_VERSION || !Array.isArray(body.entries)) return entries
+    for (const item of body.entries) {
+      const entry = checkEntry(item)
+      if (entry && !entries.has(entry.url)) entries.set(entry.url, entry)
+    }
+  } catch {
+    entries.clear()
+  }
+  return entries
+}

@@ -1,0 +1,234 @@
+/**
+ * The build's media service: each file a page names is taken once per build (fetched through the API's
+ * concurrency slots, checked, copied, its variants encoded), the page waiting only until the file's copy and
+ * variant names are known, never for its encodes. At most MEDIA_FILES_IN_FLIGHT files are held between their
+ * fetch and their last variant written. `finish()` waits for the encodes and writes the record.
+ */
+import type { LimitFunction } from 'p-limit'
+import pLimit from 'p-limit'
+import type { Dispatcher } from 'undici'
+import type { ResolvedSite } from '../config/types.js'
+import { type MediaFailureKind, messageOf } from '../errors.js'
+import { MEDIA_FILES_IN_FLIGHT } from '../shared/constants.js'
+import { MEDIA_RECORD_FILE } from '../shared/layout.js'
+import type { LocalMedia } from '../shared/types.js'
+import { fetchFile } from './fetch.js'
+import { mediaHash, originalPath, safeFileName, variantBase, variantPath } from './names.js'
+import { createMediaPolicy, extensionOf, type FileClass } from './policy.js'
+import { entryPaths, type MediaEntry, serializeRecord } from './record.js'
+import type { FileUse } from './scan.js'
+import { claimedFormat, contentTypeAgrees, sniffRaster } from './sniff.js'
+import type { MediaAnswer, MediaMap, MediaStats } from './types.js'
+import { disableOperationCache, encodeVariants, FORMAT_EXTENSION, planVariants, probeImage } from './variants.js'
+
+/** The part of the build's FileWriter the service uses. */
+export interface MediaWriter {
+  write(path: string, contents: Uint8Array | string): Promise<number>
+  keep(path: string): boolean
+  previousHash(path: string): string | undefined
+}
+
+export interface MediaServiceOptions {
+  site: ResolvedSite
+  writer: MediaWriter
+  apiSlot: LimitFunction
+  /** The previous build's record (empty without one). */
+  previous: ReadonlyMap<string, MediaEntry>
+  /** A partial build (`--only`): files of the previous record no page asked for stay, as kept pages show them. */
+  partial: boolean
+  /** A failure found after the page that showed the file was rendered (an image that decodes badly). */
+  onLateFailure(failure: { kind: MediaFailureKind; reason: string; from: string }): void
+  signal?: AbortSignal
+  dispatcher: Dispatcher
+}
+
+export interface MediaService {
+  /** The answers for the files a page names (`from`: its path); those that stay links are left out. */
+  resolve(uses: readonly FileUse[], from: string): Promise<MediaMap | undefined>
+  finish(): Promise<MediaStats>
+}
+
+/** A file a page names, with what the build takes it as. */
+type Use = FileUse & { kind: FileClass }
+
+const failed = (kind: MediaFailureKind, reason: string): MediaAnswer => ({ failed: kind, reason })
+
+export function toLocal(entry: MediaEntry): MediaAnswer {
+  const local: LocalMedia = {}
+  if (entry.width !== undefined) local.width = entry.width
+  if (entry.height !== undefined) local.height = entry.height
+  const { variants } = entry
+  if (variants)
+    local.variants = {
+      base: `/${variantBase(entry.hash, entry.name, variants.digest)}`,
+      widths: [...variants.widths],
+      formats: variants.formats.map((format) => FORMAT_EXTENSION[format]),
+    }
+  return { url: `/${originalPath(entry.hash, entry.name)}`, local }
+}
+
+export function createMediaService(options: MediaServiceOptions): MediaService {
+  const { site, writer, previous } = options
+  const { media } = site
+  if (media.mode === 'optimize') disableOperationCache()
+  const policy = createMediaPolicy({ apiBaseUrl: site.api.baseUrl, hosts: media.hosts })
+  const apiOrigin = new URL(site.api.baseUrl).origin
+  const inFlight = pLimit(MEDIA_FILES_IN_FLIGHT)
+  const answers = new Map<string, Promise<MediaAnswer>>()
+  /** URLs asked for in this build. */
+  const taken = new Set<string>()
+  const work: Array<Promise<void>> = []
+  const record = new Map<string, MediaEntry>()
+  const stats: MediaStats = { files: 0, fetched: 0, notModified: 0, encodedImages: 0, variantsWritten: 0, encodeMs: 0 }
+
+  /** The entry's files are all in the previous output and its variants are those the options ask for now. */
+  const reusable = (entry: MediaEntry, kind: FileClass, shown: boolean): boolean => {
+    if (entry.kind !== kind || entry.size > media.maxBytes) return false
+    if ((entry.width ?? 0) * (entry.height ?? 0) > media.limitInputPixels) return false
+    if (kind === 'image' && media.mode === 'optimize' && shown) {
+      const format = claimedFormat(extensionOf(entry.name))
+      const plan = format && entry.width ? planVariants(entry.width, format, media.widths) : undefined
+      if (plan?.digest !== entry.variants?.digest) return false
+    } else if (entry.variants) return false
+    return entryPaths(entry).every((path) => writer.previousHash(path) !== undefined)
+  }
+
+  const keepAll = (entry: MediaEntry): boolean => entryPaths(entry).every((path) => writer.keep(path))
+
+  /** Records an entry; one with variants is not replaced by one without (a share image also shown on a page). */
+  const remember = (entry: MediaEntry): void => {
+    if (!record.get(entry.url)?.variants || entry.variants) record.set(entry.url, entry)
+  }
+
+  async function take(use: Use, from: string, announce: (answer: MediaAnswer) => void) {
+    const { url, kind, shown } = use
+    const before = previous.get(url)
+    const validators = before && reusable(before, kind, shown) ? before : undefined
+    const fetched = await options.apiSlot(() =>
+      fetchFile(url, {
+        timeoutMs: site.api.timeoutMs,
+        maxBytes: media.maxBytes,
+        etag: validators?.etag,
+        lastModified: validators?.lastModified,
+        headers: new URL(url).origin === apiOrigin ? { ...site.api.headers } : {},
+        signal: options.signal,
+        dispatcher: options.dispatcher,
+      }),
+    )
+    if (fetched.type === 'failed') return announce(failed(fetched.kind, fetched.reason))
+    if (fetched.type === 'unchanged' && validators && keepAll(validators)) {
+      stats.notModified++
+      remember(validators)
+      return announce(toLocal(validators))
+    }
+    if (fetched.type !== 'body')
+      return announce(failed('MEDIA_HTTP', `the file answered 304 to a request without validators (GET ${url})`))
+    stats.fetched++
+    const { body } = fetched
+    const hash = mediaHash(body)
+    const name = safeFileName(url)
+    const entry: MediaEntry = { url, hash, name, size: body.byteLength, kind }
+    if (fetched.etag) entry.etag = fetched.etag
+    if (fetched.lastModified) entry.lastModified = fetched.lastModified
+    let format: ReturnType<typeof sniffRaster>
+    if (kind === 'image') {
+      const claimed = claimedFormat(extensionOf(name))
+      format = sniffRaster(body)
+      if (!format || format !== claimed || !contentTypeAgrees(fetched.contentType, format))
+        return announce(
+          failed(
+            'MEDIA_TYPE_MISMATCH',
+            `the file claims to be ${claimed ?? 'an image'} (its name${fetched.contentType ? `, Content-Type ${fetched.contentType.slice(0, 60)}` : ''}) but its bytes are ${format ?? 'no image format the build reads'} (GET ${url})`,
+          ),
+        )
+      try {
+        const { width, height } = await probeImage(body)
+        if (width * height > media.limitInputPixels)
+          return announce(
+            failed(
+              'MEDIA_PIXEL_LIMIT',
+              `the image is ${width}x${height} pixels, over the limit of ${media.limitInputPixels} (media.limitInputPixels): a decompression bomb or an upload to scale down (GET ${url})`,
+            ),
+          )
+        entry.width = width
+        entry.height = height
+      } catch (error) {
+        return announce(failed('MEDIA_ENCODE_FAILED', `the image cannot be read: ${messageOf(error)} (GET ${url})`))
+      }
+      if (media.mode === 'optimize' && shown) entry.variants = planVariants(entry.width, format, media.widths)
+    }
+    await writer.write(originalPath(hash, name), body)
+    remember(entry)
+    announce(toLocal(entry))
+    const plan = entry.variants
+    if (!plan) return
+    const base = variantBase(hash, name, plan.digest)
+    const paths = plan.widths.flatMap((width) => plan.formats.map((format) => variantPath(base, width, format)))
+    // the same bytes and options as a file the previous output has: its variants are kept, not encoded again
+    if (paths.every((path) => writer.previousHash(path) !== undefined) && paths.every((path) => writer.keep(path)))
+      return
+    const started = performance.now()
+    try {
+      const variants = await encodeVariants(body, plan, media.limitInputPixels)
+      stats.encodedImages++
+      for (const variant of variants) {
+        await writer.write(variantPath(base, variant.width, variant.format), variant.bytes)
+        stats.variantsWritten++
+      }
+    } catch (error) {
+      record.delete(url)
+      options.onLateFailure({
+        kind: 'MEDIA_ENCODE_FAILED',
+        reason: `the image cannot be encoded: ${messageOf(error)} (GET ${url})`,
+        from,
+      })
+    } finally {
+      stats.encodeMs += performance.now() - started
+    }
+  }
+
+  function answerFor(use: Use, from: string): Promise<MediaAnswer> {
+    const { url } = use
+    // a shown image needs its variants: asked for once shown, once as a share image only, it is taken twice
+    const key = `${use.shown ? 'shown' : 'share'} ${url}`
+    const known = answers.get(key)
+    if (known) return known
+    stats.files++
+    let announce!: (answer: MediaAnswer) => void
+    const answer = new Promise<MediaAnswer>((done) => {
+      announce = done
+    })
+    answers.set(key, answer)
+    taken.add(url)
+    const done = inFlight(() => take(use, from, announce)).catch((error: unknown) =>
+      announce(failed('MEDIA_NETWORK', `${messageOf(error)} (GET ${url})`)),
+    )
+    // a task that ends without an answer (it cannot: each path announces) must not leave a page waiting
+    work.push(done.then(() => announce(failed('MEDIA_ENCODE_FAILED', `no answer for ${url}`))))
+    return answer
+  }
+
+  return {
+    async resolve(uses, from) {
+      const wanted = uses.flatMap((use): Use[] => {
+        const kind = policy.classify(use.url)
+        return kind ? [{ ...use, kind, shown: use.shown && kind === 'image' }] : []
+      })
+      if (wanted.length === 0) return undefined
+      const map: MediaMap = {}
+      await Promise.all(
+        wanted.map(async (use) => {
+          map[use.url] = await answerFor(use, from)
+        }),
+      )
+      return map
+    },
+    async finish() {
+      await Promise.all(work)
+      if (options.partial)
+        for (const [url, entry] of previous) if (!taken.has(url) && keepAll(entry)) record.set(url, entry)
+      await writer.write(MEDIA_RECORD_FILE, serializeRecord(record.values()))
+      return { ...stats, encodeMs: Math.round(stats.encodeMs) }
+    },
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * What an image's bytes are, from their first bytes (the signatures of each format), before any decoder sees
+ * them: a body that is not the raster image its name and `Content-Type` claim is refused, and no SVG, HTML or
+ * other format libvips could read ever reaches it.
+ */
+
+export type RasterFormat = 'jpeg' | 'png' | 'gif' | 'webp' | 'avif'
+
+const startsWith = (bytes: Uint8Array, signature: readonly number[], offset = 0): boolean =>
+  bytes.length >= offset + signature.length && signature.every((byte, i) => bytes[offset + i] === byte)
+const ascii = (text: string): number[] => [...text].map((c) => c.charCodeAt(0))
+
+/** The raster format of the bytes, or undefined for anything else. */
+export function sniffRaster(bytes: Uint8Array): RasterFormat | undefined {
+  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'jpeg'
+  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png'
+  if (startsWith(bytes, ascii('GIF87a')) || startsWith(bytes, ascii('GIF89a'))) return 'gif'
+  if (startsWith(bytes, ascii('RIFF')) && startsWith(bytes, ascii('WEBP'), 8)) return 'webp'
+  if (
+    startsWith(bytes, ascii('ftyp'), 4) &&
+    (startsWith(bytes, ascii('avif'), 8) || startsWith(bytes, ascii('avis'), 8))
+  )
+    return 'avif'
+  return undefined
+}
+
+const EXTENSION_FORMAT: Readonly<Record<string, RasterFormat>> = {
+  jpg: 'jpeg',
+  jpeg: 'jpeg',
+  png: 'png',
+  gif: 'gif',
+  webp: 'webp',
+  avif: 'avif',
+}
+
+/** The format a raster file claims by its extension (`photo.JPG` -> jpeg). */
+export const claimedFormat = (extension: string): RasterFormat | undefined => EXTENSION_FORMAT[extension]
+
+/** True when a `Content-Type` agrees with a format (or names no image type: many CMS send `application/octet-stream`). */
+export function contentTypeAgrees(contentType: string | undefined, format: RasterFormat): boolean {
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase()
+  if (!type.startsWith('image/')) return true
+  return type === `image/${format}` || (format === 'jpeg' && type === 'image/jpg')
+}

@@ -1,0 +1,36 @@
+/**
+ * The build's media stage: a MediaService when `media` is `'copy'` or `'optimize'` (none under `'link'`),
+ * reading the previous output's record first when there is a usable previous output.
+ */
+import type { LimitFunction } from 'p-limit'
+import type { Dispatcher } from 'undici'
+import type { ResolvedSite } from '../config/types.js'
+import type { MediaFailureKind } from '../errors.js'
+import { readMediaRecord } from './record.js'
+import { createMediaService, type MediaService, type MediaWriter } from './service.js'
+
+export async function startMedia(input: {
+  site: ResolvedSite
+  writer: MediaWriter
+  apiSlot: LimitFunction
+  outDir: string
+  /** The previous output is usable (its record is read). */
+  hasPrevious: boolean
+  partial: boolean
+  fail(failure: { kind: MediaFailureKind; reason: string; from: string }): void
+  signal?: AbortSignal
+  dispatcher: Dispatcher
+}): Promise<MediaService | undefined> {
+  if (input.site.media.mode === 'link') return undefined
+  const previous = input.hasPrevious ? await readMediaRecord(input.outDir) : new Map()
+  return createMediaService({
+    site: input.site,
+    writer: input.writer,
+    apiSlot: input.apiSlot,
+    previous,
+    partial: input.partial,
+    onLateFailure: input.fail,
+    signal: input.signal,
+    dispatcher: input.dispatcher,
+  })
+}

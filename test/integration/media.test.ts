@@ -1,0 +1,189 @@
+/**
+ * Media (`media: 'optimize'` and `'copy'`): the demo API's photographs taken into the output with their variants,
+ * a rebuild that sends no file body and encodes nothing, and each kind of bad file failing the build with its
+ * page, element and URL while the previous output stays as it was.
+ */
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { crc32, deflateSync } from 'node:zlib'
+import sharp from 'sharp'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
+import { type BuildTools, buildSite, loadBuildTools, REPO_ROOT, readTree } from './build-helpers.js'
+
+/** Five photo pages of three photographs each, small enough to encode fast. */
+const PHOTO = { count: 15, width: 600, height: 400 }
+const pageUid = (page: number) => 90_000 + page
+const elementUid = (page: number) => 900_000 + page
+/** Larger than the test's `media.maxBytes`, a photograph is not. */
+const MAX_BYTES = 1_000_000
+
+let api: DemoApi
+let tools: BuildTools
+let tmp: string
+
+beforeAll(async () => {
+  tmp = await mkdtemp(join(tmpdir(), 'site-media-'))
+  // the demo content, plus files that lie about what they are
+  const content = join(tmp, 'content')
+  await cp(join(REPO_ROOT, 'demo/content'), content, { recursive: true })
+  await writeFile(join(content, 'fileadmin/images/not-a-photo.jpg'), '<html><script>alert(1)</script></html>')
+  await writeFile(join(content, 'fileadmin/images/bomb.png'), bombPng(30_000, 30_000))
+  await writeFile(join(content, 'fileadmin/images/page.html'), '<script>alert(1)</script>')
+  await writeFile(
+    join(content, 'fileadmin/images/big.jpg'),
+    Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.alloc(MAX_BYTES)]),
+  )
+  ;[api, tools] = await Promise.all([startDemoApi({ contentDir: content, photos: PHOTO }), loadBuildTools()])
+}, 120_000)
+
+afterAll(async () => {
+  await api?.close()
+  await rm(tmp, { recursive: true, force: true })
+})
+
+/** A PNG of `width` x `height` pixels in its header and a few bytes of pixel data: what a decompression bomb declares. */
+function bombPng(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data])
+    const length = Buffer.alloc(4)
+    length.writeUInt32BE(data.length)
+    const crc = Buffer.alloc(4)
+    crc.writeUInt32BE(crc32(body))
+    return Buffer.concat([length, body, crc])
+  }
+  const ihdr = Buffer.alloc(13)
+  ihdr.writeUInt32BE(width, 0)
+  ihdr.writeUInt32BE(height, 4)
+  ihdr[8] = 8 // bit depth
+  ihdr[9] = 2 // RGB
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.alloc(1024))),
+    chunk('IEND', Buffer.alloc(0)),
+  ])
+}
+
+const fileRequests = (from: number) =>
+  api.requests.slice(from).filter((request) => request.path.startsWith('/fileadmin/'))
+
+const user = { baseUrl: 'https://www.amberline.example', media: { maxBytes: MAX_BYTES } }
+
+describe('media: optimize', () => {
+  let out: string
+  beforeAll(() => {
+    out = join(tmp, 'optimize')
+    // a page showing a file no static host should serve from the site's origin
+    api.setEdits([
+      { path: '/photos/5', find: '/fileadmin/photos/photo-15.jpg', replace: '/fileadmin/images/page.html' },
+    ])
+  })
+
+  it('takes the photographs into the output with AVIF, WebP and JPEG variants capped at their width', async () => {
+    const result = await buildSite({ apiUrl: api.url, outDir: out, tools, user })
+    expect(result.failures).toEqual([])
+    const html = await readFile(join(out, 'photos/1/index.html'), 'utf8')
+    const pictures = html.match(/<picture>.*?<\/picture>/g) ?? []
+    expect(pictures).toHaveLength(3)
+    for (const picture of pictures) {
+      expect(picture).toMatch(
+        /<source type="image\/avif" srcSet="\/_site\/media\/[0-9a-f]{20}\/photo-\d-[0-9a-f]{8}-400w\.avif 400w, [^"]*-600w\.avif 600w"/,
+      )
+      expect(picture).toContain('type="image/webp"')
+      expect(picture).toMatch(
+        /<img src="\/_site\/media\/[0-9a-f]{20}\/photo-\d-[0-9a-f]{8}-600w\.jpg" srcSet="[^"]*-400w\.jpg 400w/,
+      )
+      expect(picture).toContain('width="600" height="400"')
+      expect(picture).toContain('sizes="100vw"')
+      expect(picture).not.toContain('/fileadmin/')
+    }
+    const tree = await readTree(out)
+    const media = [...tree.keys()].filter((path) => path.startsWith('_site/media/'))
+    // 14 originals (the 15th is swapped for page.html), each with (400, 600) x (avif, webp, jpg)
+    expect(media.filter((path) => /photo-\d+\.jpg$/.test(path))).toHaveLength(14)
+    expect(media.filter((path) => /-\d+w\.(avif|webp|jpg)$/.test(path))).toHaveLength(14 * 6)
+    for (const path of media.filter((p) => p.endsWith('-400w.avif')).slice(0, 2)) {
+      const meta = await sharp(tree.get(path)!).metadata()
+      expect([meta.format, meta.width]).toEqual(['heif', 400])
+    }
+    // SVG illustrations and HTML stay links to the CMS; downloads are copied with their names
+    expect(media.some((path) => path.endsWith('.svg') || path.endsWith('.html'))).toBe(false)
+    expect(await readFile(join(out, 'photos/5/index.html'), 'utf8')).toContain(
+      `src="${api.url}/fileadmin/images/page.html"`,
+    )
+    const team = await readFile(join(out, 'about-us/team/index.html'), 'utf8')
+    expect(team).toContain(`src="${api.url}/fileadmin/images/people/anna-kowalska.svg"`)
+    expect(media.some((path) => path.endsWith('/amberline-company-profile.pdf'))).toBe(true)
+    // og:image: the copy's absolute URL on baseUrl, never shrunk to variants
+    const home = await readFile(join(out, 'index.html'), 'utf8')
+    expect(home).toMatch(
+      /<meta property="og:image" content="https:\/\/www\.amberline\.example\/_site\/media\/[0-9a-f]{20}\/amberline-share\.png"/,
+    )
+    expect(media.filter((path) => path.includes('amberline-share'))).toHaveLength(1)
+    expect(result.media).toMatchObject({ encodedImages: 14, notModified: 0 })
+  }, 300_000)
+
+  it('rebuilds with nothing changed: conditional requests answered 304, nothing encoded, the same bytes', async () => {
+    const before = await readTree(out)
+    const from = api.requests.length
+    const result = await buildSite({ apiUrl: api.url, outDir: out, tools, user })
+    expect(result.failures).toEqual([])
+    const requests = fileRequests(from)
+    expect(requests.length).toBeGreaterThan(14)
+    expect(requests.every((request) => request.headers['if-none-match'] !== undefined)).toBe(true)
+    expect(result.media).toMatchObject({ fetched: 0, encodedImages: 0, variantsWritten: 0 })
+    expect(result.media?.notModified).toBe(requests.length)
+    expect(await readTree(out)).toEqual(before)
+  }, 300_000)
+
+  it("under media 'link', pages point at the CMS as before", async () => {
+    const linkOut = join(tmp, 'link')
+    const link = { ...user, media: { mode: 'link' as const } }
+    const result = await buildSite({ apiUrl: api.url, outDir: linkOut, tools, user: link })
+    expect(result.failures).toEqual([])
+    expect(result.media).toBeUndefined()
+    const html = await readFile(join(linkOut, 'photos/1/index.html'), 'utf8')
+    expect(html).toContain(`src="${api.url}/fileadmin/photos/photo-1.jpg"`)
+    expect(html).not.toContain('srcSet')
+  }, 300_000)
+
+  it('bad files fail the build, each naming its page, element and URL; the previous output stays as it was', async () => {
+    const kept = await readTree(out)
+    const swap = (page: number, photo: number, to: string) => ({
+      path: `/photos/${page}`,
+      find: `/fileadmin/photos/photo-${photo}.jpg`,
+      replace: to,
+    })
+    api.setFaults([
+      { path: '/fileadmin/photos/photo-2.jpg', kind: 'status404' },
+      { path: '/fileadmin/photos/photo-5.jpg', kind: 'status500' },
+    ])
+    api.setEdits([
+      swap(3, 8, '/fileadmin/images/not-a-photo.jpg'),
+      swap(4, 11, '/fileadmin/images/bomb.png'),
+      swap(5, 14, '/fileadmin/images/big.jpg'),
+    ])
+    try {
+      const result = await buildSite({ apiUrl: api.url, outDir: out, tools, user })
+      const expected: Array<[number, string, string]> = [
+        [1, 'MEDIA_HTTP', 'HTTP 404'],
+        [2, 'MEDIA_HTTP', 'HTTP 500'],
+        [3, 'MEDIA_TYPE_MISMATCH', 'not-a-photo.jpg'],
+        [4, 'MEDIA_PIXEL_LIMIT', '30000x30000'],
+        [5, 'MEDIA_TOO_LARGE', 'media.maxBytes'],
+      ]
+      for (const [page, kind, says] of expected) {
+        const failure = result.failures.find((f) => f.path === `/photos/${page}`)
+        expect(failure, kind).toMatchObject({ kind, pageUid: pageUid(page), elementUid: elementUid(page) })
+        expect(failure?.reason).toContain(says)
+        expect(failure?.reason).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/fileadmin\//)
+      }
+      expect(await readTree(out)).toEqual(kept)
+    } finally {
+      api.setFaults([])
+      api.setEdits([])
+    }
+  }, 300_000)
+})

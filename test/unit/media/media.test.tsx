@@ -1,0 +1,292 @@
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { renderToStaticMarkup } from 'react-dom/server'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { resolveSites } from '../../../src/config/resolve.js'
+import { applyMedia } from '../../../src/media/apply.js'
+import { safeFileName } from '../../../src/media/names.js'
+import { createMediaPolicy } from '../../../src/media/policy.js'
+import { checkEntry, readMediaRecord, serializeRecord } from '../../../src/media/record.js'
+import { findFileUrls } from '../../../src/media/scan.js'
+import { contentTypeAgrees, sniffRaster } from '../../../src/media/sniff.js'
+import { planVariants } from '../../../src/media/variants.js'
+import { Image } from '../../../src/runtime/Media.js'
+import { MEDIA_RECORD_FILE } from '../../../src/shared/layout.js'
+import type { PageData } from '../../../src/shared/types.js'
+
+const bytes = (text: string) => new TextEncoder().encode(text)
+
+describe('findFileUrls', () => {
+  it('reads every publicUrl of an answer, escaped or pretty-printed, once, and tells share images apart', () => {
+    const body = bytes(
+      JSON.stringify({
+        meta: { ogImage: { publicUrl: 'https://cms.example/share.png' } },
+        content: {
+          colPos0: [
+            {
+              content: {
+                gallery: { publicUrl: 'https://cms.example/a.jpg' },
+                more: [{ publicUrl: 'https://cms.example/a.jpg' }],
+              },
+            },
+          ],
+        },
+      }).replaceAll('/', '\\/'),
+    )
+    expect(findFileUrls(body)).toEqual([
+      { url: 'https://cms.example/share.png', shown: false },
+      { url: 'https://cms.example/a.jpg', shown: true },
+    ])
+    const pretty = bytes(
+      JSON.stringify(
+        { twitterImage: { publicUrl: 'https://c/x.jpg' }, media: [{ publicUrl: 'https://c/x.jpg' }] },
+        null,
+        2,
+      ),
+    )
+    expect(findFileUrls(pretty)).toEqual([{ url: 'https://c/x.jpg', shown: true }])
+  })
+
+  it('ignores what is no string value, and unterminated or over-long strings', () => {
+    expect(findFileUrls(bytes('{"publicUrl": 12, "x": "publicUrl", "publicUrl":"'))).toEqual([])
+    expect(findFileUrls(bytes(`{"publicUrl":"https://c/${'a'.repeat(5000)}"}`))).toEqual([])
+  })
+})
+
+describe('policy and names', () => {
+  const policy = createMediaPolicy({ apiBaseUrl: 'https://cms.example', hosts: ['media.example'] })
+  it.each([
+    ['https://cms.example/fileadmin/a.JPG?1', 'image'],
+    ['https://media.example/b.webp', 'image'],
+    ['https://cms.example/doc.pdf', 'file'],
+    ['https://cms.example/x.svg', undefined],
+    ['https://cms.example/x.html', undefined],
+    ['https://cms.example/noextension', undefined],
+    ['https://elsewhere.example/a.jpg', undefined],
+    ['http://cms.example/a.jpg', undefined],
+    ['https://user:pw@cms.example/a.jpg', undefined],
+    ['javascript:alert(1)', undefined],
+  ])('%s -> %s', (url, kind) => {
+    expect(policy.classify(url)).toBe(kind)
+  })
+  it('makes safe file names', () => {
+    expect(safeFileName('https://c/a/Team%20Photo%20(1).JPG')).toBe('Team-Photo-1.jpg')
+    expect(safeFileName('https://c/a/..%2F..%2Fetc%2Fpasswd.pdf')).toBe('etc-passwd.pdf')
+    expect(safeFileName('https://c/a/%E2%80%AE.jpg')).toBe('file.jpg')
+  })
+})
+
+describe('sniffRaster', () => {
+  it('knows images by their signature, nothing else', () => {
+    expect(sniffRaster(Uint8Array.from([0xff, 0xd8, 0xff, 0xe0]))).toBe('jpeg')
+    expect(sniffRaster(bytes('RIFF\0\0\0\0WEBPVP8 '))).toBe('webp')
+    expect(sniffRaster(bytes('\0\0\0\x1cftypavif'))).toBe('avif')
+    expect(sniffRaster(bytes('<svg xmlns="http://www.w3.org/2000/svg"/>'))).toBeUndefined()
+    expect(sniffRaster(bytes('<html>'))).toBeUndefined()
+    expect(contentTypeAgrees('image/png', 'jpeg')).toBe(false)
+    expect(contentTypeAgrees('application/octet-stream', 'jpeg')).toBe(true)
+  })
+})
+
+describe('planVariants', () => {
+  it('caps widths at the original width and ends with the original format', () => {
+    expect(planVariants(1000, 'jpeg', [400, 800, 1200, 1600])).toMatchObject({
+      widths: [400, 800, 1000],
+      formats: ['avif', 'webp', 'jpeg'],
+    })
+    expect(planVariants(300, 'png', [400, 800])?.widths).toEqual([300])
+    expect(planVariants(300, 'gif', [400])).toBeUndefined()
+    expect(planVariants(1000, 'jpeg', [400])?.digest).not.toBe(planVariants(1000, 'jpeg', [400, 800])?.digest)
+  })
+})
+
+describe('the media record read back from a previous output', () => {
+  let dir: string
+  const entry = {
+    url: 'https://cms.example/a.jpg',
+    hash: 'ab'.repeat(10),
+    name: 'a.jpg',
+    size: 10,
+    kind: 'image',
+    etag: '"x"',
+  }
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'site-media-record-'))
+    await mkdir(join(dir, '_site/builds'), { recursive: true })
+  })
+  afterAll(() => rm(dir, { recursive: true, force: true }))
+  const write = (text: string) => writeFile(join(dir, MEDIA_RECORD_FILE), text)
+
+  it('reads a good record and leaves out each entry that is not well formed', async () => {
+    await write(
+      JSON.stringify({
+        version: 1,
+        entries: [
+          entry,
+          { ...entry, url: 'file:///etc/passwd' },
+          { ...entry, url: 'https://c/b.jpg', name: '../../x' },
+          { ...entry, url: 'https://c/c.jpg', etag: 'a\r\nb' },
+          { ...entry, url: 'https://c/d.jpg', variants: { digest: 'zz', widths: [1], formats: ['gif'] } },
+        ],
+      }),
+    )
+    const record = await readMediaRecord(dir)
+    expect([...record.keys()]).toEqual([entry.url])
+    expect(checkEntry(JSON.parse(serializeRecord(record.values())).entries[0])).toEqual(entry)
+    // an entry read back writes the bytes it was written with, whatever order its keys came in
+    const fresh = {
+      ...entry,
+      width: 10,
+      height: 5,
+      variants: { widths: [4], formats: ['avif' as const], digest: 'ab' },
+    }
+    const text = serializeRecord([fresh as never])
+    expect(serializeRecord([checkEntry(JSON.parse(text).entries[0])!])).toBe(text)
+  })
+
+  it.each([
+    ['not JSON', '{'],
+    ['another version', JSON.stringify({ version: 2, entries: [entry] })],
+    ['no list', JSON.stringify({ version: 1, entries: {} })],
+  ])('is empty for a record that is %s', async (_what, text) => {
+    await write(text)
+    expect((await readMediaRecord(dir)).size).toBe(0)
+  })
+
+  it('is empty for a symbolic link, a folder or no record at all', async () => {
+    const file = join(dir, MEDIA_RECORD_FILE)
+    await rm(file, { force: true })
+    expect((await readMediaRecord(dir)).size).toBe(0)
+    const target = join(dir, 'elsewhere.json')
+    await writeFile(target, JSON.stringify({ version: 1, entries: [entry] }))
+    await symlink(target, file)
+    expect((await readMediaRecord(dir)).size).toBe(0)
+    await rm(file)
+    await mkdir(file)
+    expect((await readMediaRecord(dir)).size).toBe(0)
+    await rm(file, { recursive: true })
+  })
+})
+
+describe('applyMedia', () => {
+  const local = { url: '/_site/media/aa/a.jpg', local: { width: 10, height: 5 } }
+  const page = (): PageData =>
+    ({
+      id: 7,
+      meta: { ogImage: { publicUrl: 'https://c/a.jpg' } },
+      media: [],
+      content: {
+        colPos0: [
+          {
+            id: 70,
+            type: 'image',
+            appearance: {},
+            content: {
+              gallery: {
+                rows: { 1: { columns: { 1: { publicUrl: 'https://c/a.jpg', local: { variants: { base: 'x' } } } } } },
+              },
+            },
+          },
+          {
+            id: 71,
+            type: 'shortcut',
+            appearance: {},
+            content: {
+              shortcut: [
+                { id: 72, type: 'image', appearance: {}, content: { media: [{ publicUrl: 'https://c/bad.jpg' }] } },
+              ],
+            },
+          },
+        ],
+      },
+    }) as unknown as PageData
+
+  it('points files at their copies, og:image at its absolute URL', () => {
+    const data = page()
+    expect(applyMedia(data, { 'https://c/a.jpg': local }, 'https://www.example')).toBeUndefined()
+    expect(data.meta.ogImage?.publicUrl).toBe('https://www.example/_site/media/aa/a.jpg')
+    const gallery = data.content.colPos0![0]!.content.gallery as {
+      rows: Record<string, { columns: Record<string, unknown> }>
+    }
+    expect(gallery.rows['1']!.columns['1']).toEqual({ publicUrl: local.url, local: local.local })
+  })
+
+  it('names the element (inside a shortcut too) whose file could not be taken', () => {
+    const failure = applyMedia(page(), { 'https://c/bad.jpg': { failed: 'MEDIA_HTTP', reason: 'HTTP 404' } }, undefined)
+    expect(failure).toEqual({ kind: 'MEDIA_HTTP', reason: 'HTTP 404', elementUid: 72 })
+  })
+})
+
+describe('Image', () => {
+  it('renders variants as a picture with a source per format', () => {
+    const file = {
+      publicUrl: '/_site/media/0123456789abcdef0123/a.jpg',
+      properties: { alternative: 'A', dimensions: { width: 1000, height: 500 } },
+      local: {
+        variants: {
+          base: '/_site/media/0123456789abcdef0123/a-12345678',
+          widths: [400, 1000],
+          formats: ['avif', 'webp', 'jpg'],
+        },
+      },
+    }
+    const html = renderToStaticMarkup(<Image file={file} sizes="(min-width: 48rem) 50vw, 100vw" />)
+    expect(html).toBe(
+      '<picture><source type="image/avif" srcSet="/_site/media/0123456789abcdef0123/a-12345678-400w.avif 400w, /_site/media/0123456789abcdef0123/a-12345678-1000w.avif 1000w" sizes="(min-width: 48rem) 50vw, 100vw"/>' +
+        '<source type="image/webp" srcSet="/_site/media/0123456789abcdef0123/a-12345678-400w.webp 400w, /_site/media/0123456789abcdef0123/a-12345678-1000w.webp 1000w" sizes="(min-width: 48rem) 50vw, 100vw"/>' +
+        '<img src="/_site/media/0123456789abcdef0123/a-12345678-1000w.jpg" srcSet="/_site/media/0123456789abcdef0123/a-12345678-400w.jpg 400w, /_site/media/0123456789abcdef0123/a-12345678-1000w.jpg 1000w" alt="A" width="1000" height="500" loading="lazy" decoding="async" sizes="(min-width: 48rem) 50vw, 100vw"/></picture>',
+    )
+  })
+
+  it.each([
+    ['another origin', { base: 'https://evil.example/x', widths: [1], formats: ['jpg'] }],
+    ['a path outside the media folder', { base: '/_site/media/../../x', widths: [1], formats: ['jpg'] }],
+    ['a format it does not know', { base: '/_site/media/0123456789abcdef/a', widths: [1], formats: ['svg'] }],
+    [
+      'widths that are no numbers',
+      { base: '/_site/media/0123456789abcdef/a', widths: ['1 1w, javascript:x'], formats: ['jpg'] },
+    ],
+  ])('ignores variants the API sends pointing at %s', (_what, variants) => {
+    const html = renderToStaticMarkup(
+      <Image file={{ publicUrl: 'https://cms.example/a.jpg', local: { variants } as never }} />,
+    )
+    expect(html).toBe('<img src="https://cms.example/a.jpg" alt="" loading="lazy" decoding="async"/>')
+  })
+})
+
+describe('media options', () => {
+  it('defaults to optimize, and --media overrides the file', () => {
+    const [site] = resolveSites({}, { apiBaseUrl: 'https://cms.example' }, 'test')
+    expect(site!.media).toEqual({
+      mode: 'optimize',
+      hosts: [],
+      widths: [400, 800, 1200, 1600],
+      maxBytes: 50 * 1024 * 1024,
+      limitInputPixels: 100_000_000,
+    })
+    const [linked] = resolveSites(
+      { media: { mode: 'copy' } },
+      { apiBaseUrl: 'https://cms.example', media: 'link' },
+      'test',
+    )
+    expect(linked!.media.mode).toBe('link')
+  })
+
+  it('names every bad media option at once', async () => {
+    const { validateUserConfig } = await import('../../../src/config/validate.js')
+    const issues = validateUserConfig({
+      media: { mode: 'fast', hosts: ['https://cdn.example'], widths: [0, 400], maxBytes: -1, limitInputPixels: 1.5 },
+    })
+    expect(issues.map((issue) => issue.path)).toEqual([
+      'media.mode',
+      'media.hosts',
+      'media.widths',
+      'media.maxBytes',
+      'media.limitInputPixels',
+    ])
+    expect(() => resolveSites({}, { apiBaseUrl: 'https://cms.example', media: 'fast' as never }, 'test')).toThrow(
+      /--media/,
+    )
+  })
+})
