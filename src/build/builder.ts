@@ -37,7 +37,9 @@ export interface Builder {
 function createRenderService(options: BuilderOptions): RenderService {
   const { config } = options
   if (options.renderer) return createInlineRenderService(options.renderer)
-  const threads = options.renderThreads ?? defaultRenderThreads(availableParallelism())
+  const configured = options.site.build.renderThreads
+  const threads =
+    options.renderThreads ?? (configured === 'auto' ? defaultRenderThreads(availableParallelism()) : configured)
   if (!Number.isInteger(threads) || threads < 0)
     throw errors.usage(`Render threads must be a whole number of at least 0, got ${threads}`)
   if (threads === 0) return createInlineRenderService(loadRenderer(config.root))

@@ -54,7 +54,9 @@ export function createBuildRun(options: BuildOptions): BuildRun {
   const { config, site } = options
   const now = options.now ?? Date.now
   const { concurrency } = site.build
-  const renderThreads = options.renderThreads ?? defaultRenderThreads(availableParallelism())
+  const configured = site.build.renderThreads
+  const renderThreads =
+    options.renderThreads ?? (configured === 'auto' ? defaultRenderThreads(availableParallelism()) : configured)
   if (!Number.isInteger(renderThreads) || renderThreads < 0)
     throw errors.usage(`Render threads must be a whole number of at least 0, got ${renderThreads}`)
   const pool = new StringPool()

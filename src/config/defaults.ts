@@ -37,6 +37,7 @@ export const DEFAULTS = {
     maxPageBytes: BUILD_MAX_PAGE_BYTES,
     redirectPages: false,
     keepBuilds: KEEP_BUILDS,
+    renderThreads: 'auto' as number | 'auto',
   },
   publish: {
     webhooks: [] as ReadonlyArray<{ readonly identifier: string; readonly secret: string }>,

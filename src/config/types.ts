@@ -90,6 +90,12 @@ export interface SiteOptions {
      * @default 3
      */
     keepBuilds?: number
+    /**
+     * Render worker threads of `site build` and `site publish`: `'auto'` is one per CPU but one (the build's
+     * thread takes API answers and writes files), at least 1, at most 4; `0` renders in the build's thread.
+     * @default 'auto'
+     */
+    renderThreads?: number | 'auto'
   }
   /** `site publish` (CMS webhooks to a live site) and its deploys; see docs/publish.md. */
   publish?: PublishOptions
@@ -207,6 +213,7 @@ export interface ResolvedSite {
     maxPageBytes: number
     redirectPages: boolean
     keepBuilds: number
+    renderThreads: number | 'auto'
   }>
   readonly media: Readonly<{
     mode: MediaMode

@@ -1,5 +1,6 @@
 import { parseDeploySpec } from '../deploy/target-spec.js'
 import type { ConfigIssue } from '../errors.js'
+import { RENDER_THREADS_MAX } from '../shared/constants.js'
 import { isRecord } from '../shared/values.js'
 
 /**
@@ -35,6 +36,10 @@ const keepBuilds: Check = (v) =>
   Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MAX_KEEP_BUILDS
     ? undefined
     : `expected a whole number from 1 to ${MAX_KEEP_BUILDS}`
+const renderThreads: Check = (v) =>
+  v === 'auto' || (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= RENDER_THREADS_MAX)
+    ? undefined
+    : `expected 'auto' or a whole number from 0 to ${RENDER_THREADS_MAX}`
 const positiveInt: Check = (v) =>
   Number.isInteger(v) && (v as number) > 0 ? undefined : 'expected a whole number greater than 0'
 const stringList: Check = (v) =>
@@ -138,6 +143,7 @@ const SITE_SHAPE: Shape = {
     maxPageBytes: positiveInt,
     redirectPages: boolean,
     keepBuilds,
+    renderThreads,
   },
   publish: {
     webhooks,

@@ -140,3 +140,9 @@ export const MEDIA_WIDTHS_PX = [400, 800, 1200, 1600] as const
 export const MEDIA_FILES_IN_FLIGHT = 2
 /** Largest media record (`_site/builds/media.json`) a build reads back; a larger one is ignored (files fetched again). */
 export const MEDIA_RECORD_MAX_BYTES = 64 * 1024 * 1024
+
+/**
+ * Most render workers of a build (`build.renderThreads`): one per CPU but one by default (the build's thread
+ * reads API answers and writes files), at least one, at most this many (each holds its own React and templates, ~40 MB).
+ */
+export const RENDER_THREADS_MAX = 4

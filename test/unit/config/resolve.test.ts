@@ -40,6 +40,7 @@ describe('resolveConfig', () => {
       maxPageBytes: 16 * 1024 * 1024,
       redirectPages: false,
       keepBuilds: 3,
+      renderThreads: 'auto',
     })
   })
 
@@ -87,6 +88,15 @@ describe('resolveConfig', () => {
     for (const keepBuilds of [0, 101, 2.5, '3'])
       expect(validateUserConfig({ build: { keepBuilds } })).toEqual([
         { path: 'build.keepBuilds', message: 'expected a whole number from 1 to 100' },
+      ])
+  })
+
+  it('checks build.renderThreads: auto, or 0 (in the build thread) to 4', () => {
+    for (const renderThreads of ['auto', 0, 1, 4] as const)
+      expect(validateUserConfig({ build: { renderThreads } })).toEqual([])
+    for (const renderThreads of [-1, 5, 1.5, '2', 'all'])
+      expect(validateUserConfig({ build: { renderThreads } })).toEqual([
+        { path: 'build.renderThreads', message: "expected 'auto' or a whole number from 0 to 4" },
       ])
   })
 
