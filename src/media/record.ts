@@ -61,9 +61,22 @@ const canonical = (entry: MediaEntry): MediaEntry => {
   }
 }
 
+/**
+ * A URL as the record keeps it: a file on the API's own origin by its path only, since the record is published
+ * with the site and the CMS's address is not (it may not be public). Example: ('https://cms.example/f/a.jpg',
+ * 'https://cms.example') -> '/f/a.jpg'; a file of another host keeps its whole URL.
+ */
+const toStoredUrl = (url: string, apiOrigin: string): string =>
+  url.startsWith(`${apiOrigin}/`) ? url.slice(apiOrigin.length) : url
+
+const fromStoredUrl = (stored: string, apiOrigin: string): string =>
+  stored.startsWith('/') ? `${apiOrigin}${stored}` : stored
+
 /** The record's text: entries sorted by URL, keys in one order: an unchanged set of files writes the same bytes. */
-export function serializeRecord(entries: Iterable<MediaEntry>): string {
-  const list = [...entries].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0)).map(canonical)
+export function serializeRecord(entries: Iterable<MediaEntry>, apiOrigin: string): string {
+  const list = [...entries]
+    .map((entry) => canonical({ ...entry, url: toStoredUrl(entry.url, apiOrigin) }))
+    .sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0))
   return `${JSON.stringify({ version: RECORD_VERSION, entries: list })}\n`
 }
 
@@ -92,7 +105,7 @@ export function checkEntry(v: unknown): MediaEntry | undefined {
   if (!isRecord(v)) return undefined
   const ok =
     short(v.url, 2048) &&
-    /^https?:\/\//.test(v.url) &&
+    /^(?:https?:\/\/|\/(?!\/))[^\s]*$/.test(v.url) &&
     short(v.hash, 64) &&
     /^[0-9a-f]+$/.test(v.hash) &&
     short(v.name, 100) &&
@@ -128,7 +141,7 @@ export function checkEntry(v: unknown): MediaEntry | undefined {
  * The previous build's record from its output folder: URL -> entry. Empty when there is none, when it is no
  * regular file, larger than MEDIA_RECORD_MAX_BYTES or not a record; entries that are not well formed are left out.
  */
-export async function readMediaRecord(outDir: string): Promise<Map<string, MediaEntry>> {
+export async function readMediaRecord(outDir: string, apiOrigin: string): Promise<Map<string, MediaEntry>> {
   const entries = new Map<string, MediaEntry>()
   const file = resolve(outDir, MEDIA_RECORD_FILE)
   try {
@@ -148,7 +161,9 @@ export async function readMediaRecord(outDir: string): Promise<Map<string, Media
     if (!isRecord(body) || body.version !== RECORD_VERSION || !Array.isArray(body.entries)) return entries
     for (const item of body.entries) {
       const entry = checkEntry(item)
-      if (entry && !entries.has(entry.url)) entries.set(entry.url, entry)
+      if (!entry) continue
+      entry.url = fromStoredUrl(entry.url, apiOrigin)
+      if (!entries.has(entry.url)) entries.set(entry.url, entry)
     }
   } catch {
     entries.clear()

@@ -227,7 +227,7 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
       await Promise.all(work)
       if (options.partial)
         for (const [url, entry] of previous) if (!taken.has(url) && keepAll(entry)) record.set(url, entry)
-      await writer.write(MEDIA_RECORD_FILE, serializeRecord(record.values()))
+      await writer.write(MEDIA_RECORD_FILE, serializeRecord(record.values(), apiOrigin))
       return { ...stats, encodeMs: Math.round(stats.encodeMs) }
     },
   }

@@ -22,7 +22,9 @@ export async function startMedia(input: {
   dispatcher: Dispatcher
 }): Promise<MediaService | undefined> {
   if (input.site.media.mode === 'link') return undefined
-  const previous = input.hasPrevious ? await readMediaRecord(input.outDir) : new Map()
+  const previous = input.hasPrevious
+    ? await readMediaRecord(input.outDir, new URL(input.site.api.baseUrl).origin)
+    : new Map()
   return createMediaService({
     site: input.site,
     writer: input.writer,

@@ -56,11 +56,11 @@ async function expectSameAsFullBuild(twin: string): Promise<void> {
   await rm(twin, { recursive: true, force: true })
 }
 
-/** Page paths the API was asked for since `from` (initial data and the 404 probes left out). */
+/** Page paths the API was asked for since `from` (initial data, the 404 probes and the CMS's files left out). */
 const pageRequests = (from: number) =>
   api.requests
     .slice(from)
-    .filter((r) => r.query.type === undefined && !r.path.includes('__site-404__'))
+    .filter((r) => r.query.type === undefined && !r.path.includes('__site-404__') && !r.path.startsWith('/fileadmin/'))
     .map((r) => decodeURI(r.path).replace(/\/$/, '') || '/')
 
 /**
