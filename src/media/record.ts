@@ -4,9 +4,8 @@
  * Read back from the previous output as untrusted: a regular file (no link followed), bounded, every field
  * checked; whatever is wrong only means the file is fetched again.
  */
-import { constants } from 'node:fs'
-import { lstat, open } from 'node:fs/promises'
 import { resolve } from 'node:path'
+import { readRegularFile } from '../build/disk.js'
 import { MEDIA_RECORD_MAX_BYTES } from '../shared/constants.js'
 import { MEDIA_RECORD_FILE } from '../shared/layout.js'
 import { isRecord } from '../shared/values.js'
@@ -143,20 +142,11 @@ export function checkEntry(v: unknown): MediaEntry | undefined {
  */
 export async function readMediaRecord(outDir: string, apiOrigin: string): Promise<Map<string, MediaEntry>> {
   const entries = new Map<string, MediaEntry>()
-  const file = resolve(outDir, MEDIA_RECORD_FILE)
+  // the output's one untrusted-file reader: a regular file, no link followed, no FIFO waited on, bounded
+  const read = await readRegularFile(resolve(outDir, MEDIA_RECORD_FILE), MEDIA_RECORD_MAX_BYTES)
+  if (read.type === 'refused') return entries
   try {
-    if (!(await lstat(file)).isFile()) return entries
-    const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
-    let text: string
-    try {
-      const stat = await handle.stat()
-      if (!stat.isFile() || stat.size > MEDIA_RECORD_MAX_BYTES) return entries
-      const bytes = Buffer.alloc(stat.size)
-      const { bytesRead } = await handle.read(bytes, 0, stat.size, 0)
-      text = bytes.toString('utf8', 0, bytesRead)
-    } finally {
-      await handle.close()
-    }
+    const text = read.bytes.toString('utf8')
     const body: unknown = JSON.parse(text)
     if (!isRecord(body) || body.version !== RECORD_VERSION || !Array.isArray(body.entries)) return entries
     for (const item of body.entries) {
