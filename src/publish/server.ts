@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path'
 import { inspectOutDir } from '../build/output.js'
 import type { ResolvedConfig, ResolvedPublish, ResolvedSite } from '../config/types.js'
 import { createDeployTarget } from '../deploy/targets/index.js'
-import { PUBLISH_MAX_BODY_BYTES, PUBLISH_REQUEST_TIMEOUT_MS } from '../shared/constants.js'
+import { PUBLISH_MAX_BODY_BYTES, PUBLISH_MAX_DISCARD_BYTES, PUBLISH_REQUEST_TIMEOUT_MS } from '../shared/constants.js'
 import { CACHE_DIR } from '../shared/layout.js'
 import { type Builder, createBuilder } from './builder.js'
 import { createHookHandler, type HookRequest } from './handler.js'
@@ -41,21 +41,26 @@ export interface PublishServer {
 export const defaultStateDir = (root: string, outDir: string): string =>
   join(root, CACHE_DIR, 'publish', createHash('sha256').update(resolve(outDir)).digest('hex').slice(0, 16))
 
-/** The body, or undefined when it is larger than allowed (then the rest is not read). */
+/**
+ * The body, or undefined when it is larger than allowed. The rest of a body a little too large is read and
+ * dropped before the answer, so that the client, still sending, reads its 413 rather than a reset connection;
+ * one larger than PUBLISH_MAX_DISCARD_BYTES is not read further.
+ */
 function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   const declared = Number(req.headers['content-length'])
-  if (declared > PUBLISH_MAX_BODY_BYTES) return Promise.resolve(undefined)
+  if (declared > PUBLISH_MAX_DISCARD_BYTES) return Promise.resolve(undefined)
   return new Promise((done, fail) => {
     const chunks: Buffer[] = []
     let size = 0
     req.on('data', (chunk: Buffer) => {
       size += chunk.length
-      if (size > PUBLISH_MAX_BODY_BYTES) {
+      if (size <= PUBLISH_MAX_BODY_BYTES) chunks.push(chunk)
+      else if (size > PUBLISH_MAX_DISCARD_BYTES) {
         req.pause()
         done(undefined)
-      } else chunks.push(chunk)
+      }
     })
-    req.on('end', () => done(Buffer.concat(chunks)))
+    req.on('end', () => done(size > PUBLISH_MAX_BODY_BYTES ? undefined : Buffer.concat(chunks)))
     req.on('error', fail)
   })
 }
@@ -86,7 +91,7 @@ export async function startPublishServer(options: PublishServerOptions): Promise
       const body = req.method === 'POST' ? await readBody(req) : Buffer.alloc(0)
       const request: HookRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body }
       const answer = await handle(request)
-      // an unread body is not drained: the connection closes after the answer
+      // after a body too large the connection is not used again (its rest may be unread)
       if (body === undefined) answer.headers.connection = 'close'
       res.writeHead(answer.status, answer.headers).end(req.method === 'HEAD' ? undefined : answer.body)
     } catch (error) {

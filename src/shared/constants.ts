@@ -101,6 +101,8 @@ export const PUBLISH_RECONCILE_MINUTES = 360
 export const PUBLISH_PORT = 4020
 /** Largest webhook body read; a larger one is answered 413 and not read further (a TYPO3 message is a few kilobytes). */
 export const PUBLISH_MAX_BODY_BYTES = 1024 * 1024
+/** A body over PUBLISH_MAX_BODY_BYTES but within this is read to its end and dropped, so its sender reads the 413. */
+export const PUBLISH_MAX_DISCARD_BYTES = 8 * 1024 * 1024
 /** A webhook request (headers and body) not complete within this is dropped. */
 export const PUBLISH_REQUEST_TIMEOUT_MS = 10_000
 /** Most page uids or paths one `/hooks/pages` request may name. */
