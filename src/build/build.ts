@@ -87,6 +87,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         ...{
           hasPrevious: previous !== undefined,
           partial: partial?.plan !== undefined,
+          refetch: partial?.plan?.files,
           dispatcher: run.api.dispatcher,
         },
         fail: ({ kind, reason, from }) => run.state.fail({ kind, path: from, status: 502, reason, from }),

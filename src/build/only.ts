@@ -30,7 +30,7 @@ export function readOnlyOption(items: readonly string[] | undefined): OnlyTarget
   if (items.length === 0) throw errors.usage('--only needs at least one page uid or path')
   if (invalid.length)
     throw errors.usage(
-      `--only takes page uids (12) and page paths (/pl/o-nas); not: ${invalid.map((i) => JSON.stringify(i)).join(', ')}`,
+      `--only takes page uids (12), page paths (/pl/o-nas) and CMS files (file:/fileadmin/a.jpg); not: ${invalid.map((i) => JSON.stringify(i)).join(', ')}`,
     )
   return targets
 }
@@ -71,5 +71,7 @@ export function planOnly(
   report.rerenderedLocales = clientChanged ? [...input.locales.keys()] : [...changedLocales]
   for (const uid of plan.unknownUids)
     run.state.notes.push(`--only ${uid}: no page of the previous build has this uid (nothing to rebuild for it)`)
+  for (const item of plan.unknownFiles)
+    run.state.notes.push(`--only ${item}: no page of the previous build shows this file (nothing to rebuild for it)`)
   return { plan, report }
 }

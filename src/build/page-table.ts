@@ -63,6 +63,8 @@ export interface PageRow {
   alternates: ReadonlyArray<readonly [number, number]>
   nav: readonly number[]
   content: readonly number[]
+  /** The CMS files its answer names (see shared/file-refs.ts). */
+  fileRefs: readonly number[]
   files: readonly [string, string]
   canonical: string | undefined
 }
@@ -87,10 +89,10 @@ export class PageTable {
   #locale = new Int32Array(INITIAL_ROWS)
   #uid = new Float64Array(INITIAL_ROWS)
   #noIndex = new Uint8Array(INITIAL_ROWS)
-  /** Per row: where its references start in #refs, then how many alternates, nav and content links it has. */
+  /** Per row: where its references start in #refs, then how many alternates, nav links, content links and files it has. */
   #refStart = new Int32Array(INITIAL_ROWS)
-  #counts = new Int32Array(INITIAL_ROWS * 3)
-  /** Alternates as hreflang and path id pairs, then nav path ids, then content path ids, row after row. */
+  #counts = new Int32Array(INITIAL_ROWS * 4)
+  /** Alternates as hreflang and path id pairs, then nav path ids, content path ids and file ids, row after row. */
   #refs = new Int32Array(INITIAL_ROWS * 16)
   #refLength = 0
   /** Two per row: the hashes of `index.html` and `_payload.json` ('' when not known yet). */
@@ -127,6 +129,7 @@ export class PageTable {
       alternates: record.alternates.map((a) => [pool.id(a.hreflang), pool.id(a.path)] as const),
       nav: record.links.nav.map((path) => pool.id(path)),
       content: record.links.content.map((path) => pool.id(path)),
+      fileRefs: (record.fileRefs ?? []).map((ref) => pool.id(ref)),
       files: record.files ?? ['', ''],
       canonical: record.canonical,
     })
@@ -134,7 +137,7 @@ export class PageTable {
 
   /** Adds a page given as pool ids (the store reads them so); its path must not be in the table yet. */
   addRow(row: PageRow): void {
-    let at = this.#append(row, [row.alternates.length, row.nav.length, row.content.length])
+    let at = this.#append(row, [row.alternates.length, row.nav.length, row.content.length, row.fileRefs.length])
     const refs = this.#refs
     for (const [hreflang, path] of row.alternates) {
       refs[at++] = hreflang
@@ -142,6 +145,7 @@ export class PageTable {
     }
     for (const id of row.nav) refs[at++] = id
     for (const id of row.content) refs[at++] = id
+    for (const id of row.fileRefs) refs[at++] = id
   }
 
   /**
@@ -152,7 +156,12 @@ export class PageTable {
     if (other.pool !== this.pool) throw new Error('copyFrom needs tables over the same string pool')
     const i = other.#row(path)
     if (i === undefined) return false
-    const counts = [other.#counts[i * 3]!, other.#counts[i * 3 + 1]!, other.#counts[i * 3 + 2]!] as const
+    const counts = [
+      other.#counts[i * 4]!,
+      other.#counts[i * 4 + 1]!,
+      other.#counts[i * 4 + 2]!,
+      other.#counts[i * 4 + 3]!,
+    ] as const
     const start = other.#refStart[i]!
     const at = this.#append(
       {
@@ -165,15 +174,18 @@ export class PageTable {
       },
       counts,
     )
-    this.#refs.set(other.#refs.subarray(start, start + counts[0] * 2 + counts[1] + counts[2]), at)
+    this.#refs.set(other.#refs.subarray(start, start + counts[0] * 2 + counts[1] + counts[2] + counts[3]), at)
     return true
   }
 
   /**
-   * Appends a row with room for `counts` alternates (pairs), nav and content links; returns where the
-   * caller writes their ids, in that order.
+   * Appends a row with room for `counts` alternates (pairs), nav links, content links and files; returns
+   * where the caller writes their ids, in that order.
    */
-  #append(row: Omit<PageRow, 'alternates' | 'nav' | 'content'>, counts: readonly [number, number, number]): number {
+  #append(
+    row: Omit<PageRow, 'alternates' | 'nav' | 'content' | 'fileRefs'>,
+    counts: readonly [number, number, number, number],
+  ): number {
     if (this.#rowOfPath.has(row.path)) throw new Error(`page ${this.pool.at(row.path)} is in the table twice`)
     const i = this.#size
     this.#size += 1
@@ -182,16 +194,16 @@ export class PageTable {
     this.#uid = grown(this.#uid, i + 1)
     this.#noIndex = grown(this.#noIndex, i + 1)
     this.#refStart = grown(this.#refStart, i + 1)
-    this.#counts = grown(this.#counts, (i + 1) * 3)
+    this.#counts = grown(this.#counts, (i + 1) * 4)
     this.#path[i] = row.path
     this.#locale[i] = row.locale
     this.#uid[i] = row.uid ?? Number.NaN
     this.#noIndex[i] = row.noIndex ? 1 : 0
     const at = this.#refLength
-    this.#refLength += counts[0] * 2 + counts[1] + counts[2]
+    this.#refLength += counts[0] * 2 + counts[1] + counts[2] + counts[3]
     this.#refs = grown(this.#refs, this.#refLength)
     this.#refStart[i] = at
-    this.#counts.set(counts, i * 3)
+    this.#counts.set(counts, i * 4)
     this.#files.push(row.files[0], row.files[1])
     if (row.canonical !== undefined) this.#canonical.set(i, row.canonical)
     this.#rowOfPath.set(row.path, i)
@@ -219,11 +231,34 @@ export class PageTable {
   linksOf(path: string): PageRecord['links'] | undefined {
     const row = this.#row(path)
     if (row === undefined) return undefined
-    const start = this.#refStart[row]! + this.#counts[row * 3]! * 2
-    const nav = this.#counts[row * 3 + 1]!
-    const content = this.#counts[row * 3 + 2]!
+    const start = this.#refStart[row]! + this.#counts[row * 4]! * 2
+    const nav = this.#counts[row * 4 + 1]!
+    const content = this.#counts[row * 4 + 2]!
     const paths = (from: number, to: number) => Array.from(this.#refs.subarray(from, to), (id) => this.pool.at(id))
     return { nav: paths(start, start + nav), content: paths(start + nav, start + nav + content) }
+  }
+
+  /** The CMS files the page at `path` names (see shared/file-refs.ts), without making its record. */
+  fileRefsOf(path: string): string[] {
+    const row = this.#row(path)
+    if (row === undefined) return []
+    const start = this.#fileRefStart(row)
+    return Array.from(this.#refs.subarray(start, start + this.#counts[row * 4 + 3]!), (id) => this.pool.at(id))
+  }
+
+  /** Whether the page at `path` names a CMS file among `ids` (pool ids of file references). */
+  namesAnyFile(path: string, ids: ReadonlySet<number>): boolean {
+    const row = this.#row(path)
+    if (row === undefined) return false
+    const start = this.#fileRefStart(row)
+    const end = start + this.#counts[row * 4 + 3]!
+    for (let at = start; at < end; at++) if (ids.has(this.#refs[at]!)) return true
+    return false
+  }
+
+  #fileRefStart(row: number): number {
+    const counts = this.#counts
+    return this.#refStart[row]! + counts[row * 4]! * 2 + counts[row * 4 + 1]! + counts[row * 4 + 2]!
   }
 
   /** The uid of the page at `path`, without making its record. */
@@ -297,8 +332,8 @@ export class PageTable {
       if (j === undefined || other.#locale[j] !== this.#locale[i] || other.#noIndex[j] !== this.#noIndex[i])
         return false
       if (other.#canonical.get(j) !== this.#canonical.get(i)) return false
-      const refs = this.#counts[i * 3]! * 2
-      if (other.#counts[j * 3] !== refs / 2) return false
+      const refs = this.#counts[i * 4]! * 2
+      if (other.#counts[j * 4] !== refs / 2) return false
       const mine = this.#refStart[i]!
       const theirs = other.#refStart[j]!
       for (let k = 0; k < refs; k++) if (other.#refs[theirs + k] !== this.#refs[mine + k]) return false
@@ -310,8 +345,8 @@ export class PageTable {
   linksToAny(path: string, ids: ReadonlySet<number>): boolean {
     const row = this.#row(path)
     if (row === undefined) return false
-    const start = this.#refStart[row]! + this.#counts[row * 3]! * 2
-    const end = start + this.#counts[row * 3 + 1]! + this.#counts[row * 3 + 2]!
+    const start = this.#refStart[row]! + this.#counts[row * 4]! * 2
+    const end = start + this.#counts[row * 4 + 1]! + this.#counts[row * 4 + 2]!
     for (let at = start; at < end; at++) if (ids.has(this.#refs[at]!)) return true
     return false
   }
@@ -322,8 +357,8 @@ export class PageTable {
     if (row === undefined) return
     const refs = this.#refs
     let at = this.#refStart[row]!
-    for (let n = this.#counts[row * 3]!; n > 0; n--, at += 2) visit(refs[at + 1]!)
-    const end = at + this.#counts[row * 3 + 1]! + this.#counts[row * 3 + 2]!
+    for (let n = this.#counts[row * 4]!; n > 0; n--, at += 2) visit(refs[at + 1]!)
+    const end = at + this.#counts[row * 4 + 1]! + this.#counts[row * 4 + 2]!
     for (; at < end; at++) visit(refs[at]!)
   }
 
@@ -337,7 +372,7 @@ export class PageTable {
   #alternateIds(i: number): Array<[number, number]> {
     const pairs: Array<[number, number]> = []
     let at = this.#refStart[i]!
-    for (let n = this.#counts[i * 3]!; n > 0; n--, at += 2) pairs.push([this.#refs[at]!, this.#refs[at + 1]!])
+    for (let n = this.#counts[i * 4]!; n > 0; n--, at += 2) pairs.push([this.#refs[at]!, this.#refs[at + 1]!])
     return pairs
   }
 
@@ -349,9 +384,11 @@ export class PageTable {
     const refs = this.#refs
     const alternates = this.#alternateIds(i)
     let at = this.#refStart[i]! + alternates.length * 2
-    const nav = Array.from(refs.subarray(at, at + this.#counts[i * 3 + 1]!))
+    const nav = Array.from(refs.subarray(at, at + this.#counts[i * 4 + 1]!))
     at += nav.length
-    const content = Array.from(refs.subarray(at, at + this.#counts[i * 3 + 2]!))
+    const content = Array.from(refs.subarray(at, at + this.#counts[i * 4 + 2]!))
+    at += content.length
+    const fileRefs = Array.from(refs.subarray(at, at + this.#counts[i * 4 + 3]!))
     return {
       path: this.#path[i]!,
       locale: this.#locale[i]!,
@@ -360,6 +397,7 @@ export class PageTable {
       alternates,
       nav,
       content,
+      fileRefs,
       files: [this.#files[i * 2]!, this.#files[i * 2 + 1]!],
       canonical: this.#canonical.get(i),
     }
@@ -381,6 +419,7 @@ export class PageTable {
       alternates: this.#alternates(row.alternates),
       ...(row.canonical === undefined ? {} : { canonical: row.canonical }),
       links: { nav: row.nav.map((id) => pool.at(id)), content: row.content.map((id) => pool.at(id)) },
+      ...(row.fileRefs.length ? { fileRefs: row.fileRefs.map((id) => pool.at(id)) } : {}),
       files: [row.files[0], row.files[1]],
     }
   }

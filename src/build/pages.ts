@@ -11,9 +11,10 @@ import type { LimitFunction } from 'p-limit'
 import type { ApiClient } from '../api/client.js'
 import type { ResolvedSite } from '../config/types.js'
 import { messageOf } from '../errors.js'
-import { findFileUrls } from '../media/scan.js'
+import { findFileRefs, findFileUrls } from '../media/scan.js'
 import type { MediaService } from '../media/service.js'
 import { redirectPayload } from '../render/payload.js'
+import { MAX_FILE_REFS_PER_PAGE } from '../shared/constants.js'
 import { checkRedirectTarget } from '../shared/redirect-target.js'
 import { getLocaleFromPath, toHtmlFile, toPayloadFile, toSiteUrl } from '../shared/url.js'
 import type { FoundLinks, LinkOrigin } from './crawl.js'
@@ -51,6 +52,8 @@ export interface PagePipeline {
   outDir: string
   /** The build's one string per path (see BuildRun.pool). */
   intern: (path: string) => string
+  /** The API's origin (`https://cms.example`): files on it are recorded by their path (shared/file-refs.ts). */
+  apiOrigin: string
   /** Takes the CMS files pages name into the output (media 'copy' or 'optimize'); without it they stay links. */
   media?: MediaService
 }
@@ -61,11 +64,13 @@ const elapsed = (since: number): number => performance.now() - since
  * A rendered page as the build keeps it. The crawl keeps its links' paths, so they are pooled, in place:
  * the output is this build's own copy (a render worker's message, or an inline job's fresh result).
  */
-function toRecord(p: PagePipeline, output: Extract<PageOutput, { type: 'page' }>): PageRecord {
+function toRecord(p: PagePipeline, output: Extract<PageOutput, { type: 'page' }>, fileRefs: string[]): PageRecord {
   const { fact, links } = output
   links.from = p.intern(links.from)
   for (const list of [links.nav, links.content]) for (let i = 0; i < list.length; i++) list[i] = p.intern(list[i]!)
-  return { ...fact, uid: output.uid, links: { nav: links.nav, content: links.content } }
+  const record: PageRecord = { ...fact, uid: output.uid, links: { nav: links.nav, content: links.content } }
+  if (fileRefs.length) record.fileRefs = fileRefs.slice(0, MAX_FILE_REFS_PER_PAGE)
+  return record
 }
 
 const FETCH: PathSource = { type: 'fetch' }
@@ -81,7 +86,7 @@ export async function buildPath(p: PagePipeline, path: string): Promise<FoundLin
       break
     }
     case 'render': {
-      const found = await renderKeptPage(p, { path, locale: source.locale })
+      const found = await renderKeptPage(p, { path, locale: source.locale, fileRefs: source.from.fileRefsOf(path) })
       if (found) return found
       break
     }
@@ -102,7 +107,7 @@ function keepPage(p: PagePipeline, path: string, from: PageTable): PageRecord['l
 /** Renders a previous page again from its payload (no API request); undefined when that is not possible. */
 async function renderKeptPage(
   p: PagePipeline,
-  page: { path: string; locale: string },
+  page: { path: string; locale: string; fileRefs: string[] },
 ): Promise<FoundLinks | undefined> {
   // only a payload on disk as the previous build wrote it (else the API is asked); a regular file of OUT,
   // read without following a link or blocking, and no larger than a page may be;
@@ -116,7 +121,9 @@ async function renderKeptPage(
     payload: read.bytes,
     previous: previousFiles(p, page.path),
   }
-  return renderJob(p, job, (output) => (output.type === 'page' ? finishPage(p, page.path, output) : undefined))
+  return renderJob(p, job, (output) =>
+    output.type === 'page' ? finishPage(p, page.path, output, page.fileRefs) : undefined,
+  )
 }
 
 async function fetchAndBuild(p: PagePipeline, path: string): Promise<FoundLinks | undefined> {
@@ -129,8 +136,12 @@ async function fetchAndBuild(p: PagePipeline, path: string): Promise<FoundLinks 
   const locale = getLocaleFromPath(path, p.site.i18n)
   switch (answer.type) {
     case 'answer': {
-      const media = await p.media?.resolve(findFileUrls(answer.answer.body), path)
-      return buildPage(p, { path, locale, answer: answer.answer, previous: previousFiles(p, path), media })
+      const { body } = answer.answer
+      const uses = findFileUrls(body)
+      const fileRefs = findFileRefs(body, uses, p.apiOrigin)
+      const media = await p.media?.resolve(uses, path)
+      const job: PageJob = { path, locale, answer: answer.answer, previous: previousFiles(p, path), media }
+      return renderJob(p, job, (output) => buildRendered(p, job, output, fileRefs))
     }
     case 'not-found':
       p.state.notFound.push({ path, status: answer.status })
@@ -194,11 +205,13 @@ async function renderJob<T>(p: PagePipeline, job: PageJob, use: (output: PageOut
   }
 }
 
-const buildPage = (p: PagePipeline, job: PageJob): Promise<FoundLinks | undefined> =>
-  renderJob(p, job, (output) => buildRendered(p, job, output))
-
 /** A rendered page's files written, its redirect or its failure recorded. */
-async function buildRendered(p: PagePipeline, job: PageJob, output: PageOutput): Promise<FoundLinks | undefined> {
+async function buildRendered(
+  p: PagePipeline,
+  job: PageJob,
+  output: PageOutput,
+  fileRefs: string[],
+): Promise<FoundLinks | undefined> {
   if (output.type === 'redirect')
     return buildRedirect(p, {
       path: job.path,
@@ -225,7 +238,7 @@ async function buildRendered(p: PagePipeline, job: PageJob, output: PageOutput):
     })
     return undefined
   }
-  return finishPage(p, job.path, output)
+  return finishPage(p, job.path, output, fileRefs)
 }
 
 /** Writes a rendered page's files and records it. */
@@ -233,11 +246,12 @@ async function finishPage(
   p: PagePipeline,
   path: string,
   output: Extract<PageOutput, { type: 'page' }>,
+  fileRefs: string[],
 ): Promise<FoundLinks | undefined> {
   for (const item of output.skipped) p.state.skip(item)
   p.state.fellBack(path, output.fallbacks)
   if (!(await writeFiles(p, path, output.files, output.uid))) return undefined
-  p.state.addPage(toRecord(p, output))
+  p.state.addPage(toRecord(p, output, fileRefs))
   return output.links
 }
 

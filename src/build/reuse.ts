@@ -15,6 +15,7 @@
  *
  * So the result is what a full build over the same API state writes, byte for byte.
  */
+import { eventFileRefs } from '../shared/file-refs.js'
 import { normalizePagePath } from '../shared/url.js'
 import type { PageTable } from './page-table.js'
 import type { PreviousOutput } from './previous.js'
@@ -23,12 +24,18 @@ export type PathSource =
   | { type: 'fetch' }
   /** Its row is copied from the previous build's pages as it is (PageTable.copyFrom). */
   | { type: 'keep'; from: PageTable }
-  | { type: 'render'; locale: string }
+  /** Rendered again from its kept payload; `from` holds its row (the files it names). */
+  | { type: 'render'; locale: string; from: PageTable }
 
-/** What `--only` names: page uids (as TYPO3's page events send them) and normalised paths. */
+/**
+ * What `--only` names: page uids (as TYPO3's page events send them), normalised paths, and CMS files
+ * (`file:/fileadmin/a.jpg`, as TYPO3's file events name them): each as the references it may match
+ * (shared/file-refs.ts), with the item as given.
+ */
 export interface OnlyTargets {
   uids: number[]
   paths: string[]
+  files: Array<{ item: string; refs: string[] }>
 }
 
 export interface ReusePlan {
@@ -39,21 +46,37 @@ export interface ReusePlan {
   readonly dependents: ReadonlySet<string>
   /** `--only` uids no page of the previous build has: reported, not fatal. */
   readonly unknownUids: number[]
+  /** `--only file:` items no page of the previous build shows: reported, not fatal. */
+  readonly unknownFiles: string[]
+  /** The references of the files `--only` names: fetched again without asking whether they changed. */
+  readonly files: ReadonlySet<string>
 }
 
 const UID_RE = /^[1-9][0-9]{0,15}$/
 
+/** The prefix of an `--only` item naming a CMS file: `file:/fileadmin/a.jpg`. */
+export const FILE_ITEM_PREFIX = 'file:'
+
+/** Whether `value` is one item `--only` reads. */
+export const isOnlyItem = (value: unknown): value is string =>
+  typeof value === 'string' && parseOnly([value]).invalid.length === 0
+
 /**
- * Reads `--only` items: a page uid (`12`) or a page path (`/pl/o-nas`, normalised). Returns the
- * items it cannot read as `invalid`, so the caller can name them.
+ * Reads `--only` items: a page uid (`12`), a page path (`/pl/o-nas`, normalised) or a CMS file
+ * (`file:/fileadmin/a.jpg`, `file:https://cms.example/fileadmin/a.jpg`). Returns the items it cannot read
+ * as `invalid`, so the caller can name them.
  */
 export function parseOnly(items: readonly string[]): { targets: OnlyTargets; invalid: string[] } {
-  const targets: OnlyTargets = { uids: [], paths: [] }
+  const targets: OnlyTargets = { uids: [], paths: [], files: [] }
   const invalid: string[] = []
   for (const raw of items) {
     const item = raw.trim()
     if (UID_RE.test(item)) targets.uids.push(Number(item))
-    else {
+    else if (item.startsWith(FILE_ITEM_PREFIX)) {
+      const refs = eventFileRefs(item.slice(FILE_ITEM_PREFIX.length))
+      if (refs) targets.files.push({ item, refs })
+      else invalid.push(raw)
+    } else {
       const path = normalizePagePath(item)
       if (path.ok) targets.paths.push(path.path)
       else invalid.push(raw)
@@ -92,15 +115,31 @@ export function createReusePlan(input: {
   const targetIds = new Set([...targets].map((path) => pages.pool.id(path)))
   const dependents = new Set<string>()
   for (const path of pages.paths()) if (!targets.has(path) && pages.linksToAny(path, targetIds)) dependents.add(path)
+  // the pages that show a file named are asked again (a file is no title a menu shows: nothing links to it)
+  const files = new Set(only.files.flatMap((file) => file.refs))
+  const fileIds = new Set([...files].flatMap((ref) => pages.pool.find(ref) ?? []))
+  const shown = new Set<string>()
+  if (fileIds.size)
+    for (const path of pages.paths())
+      if (pages.namesAnyFile(path, fileIds)) {
+        targets.add(path)
+        dependents.delete(path)
+        for (const ref of pages.fileRefsOf(path)) shown.add(ref)
+      }
+  const unknownFiles = only.files.filter((file) => !file.refs.some((ref) => shown.has(ref))).map((file) => file.item)
   return {
     targets,
     dependents,
     unknownUids,
+    unknownFiles,
+    files,
     decide(path) {
       if (targets.has(path) || dependents.has(path)) return { type: 'fetch' }
       const locale = pages.localeOf(path)
       if (locale === undefined) return { type: 'fetch' }
-      return clientChanged || changedLocales.has(locale) ? { type: 'render', locale } : { type: 'keep', from: pages }
+      return clientChanged || changedLocales.has(locale)
+        ? { type: 'render', locale, from: pages }
+        : { type: 'keep', from: pages }
     },
   }
 }

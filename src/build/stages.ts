@@ -193,6 +193,7 @@ export async function crawlPages(
     reuse: input.reuse,
     outDir: run.outDir,
     intern: (path) => run.pool.intern(path),
+    apiOrigin: new URL(site.api.baseUrl).origin,
     media: input.media,
   }
   const options = { baseUrl: site.baseUrl, locales: site.i18n.locales }

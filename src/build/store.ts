@@ -15,13 +15,15 @@
  */
 import { createHash } from 'node:crypto'
 import type { ResolvedSite } from '../config/types.js'
+import { MAX_FILE_REFS_PER_PAGE } from '../shared/constants.js'
+import { isFileRef } from '../shared/file-refs.js'
 import { toHtmlFile, toPayloadFile } from '../shared/url.js'
 import { compareStrings, isRecord } from '../shared/values.js'
 import { type PageRow, PageTable, StringPool } from './page-table.js'
 import { isStoredFilePath, isStoredHead, isStoredPagePath, isString, type StoreCheckOptions } from './store-checks.js'
 
 /** The store's format; a store of another format is not read (the build starts from scratch). */
-export const STORE_FORMAT = 3
+export const STORE_FORMAT = 4
 
 /** A redirect the next build must know about: the API's (a redirect record at a crawled path) or a slug change's. */
 export interface StoredRedirect {
@@ -71,7 +73,7 @@ export interface BuildStore extends StoreHead {
  * Then one line per path (a JSON string): the pages' paths, sorted, then the other paths their links name.
  * Then one line per page, in the order of their paths: [locale, uid or null, noIndex (0 or 1),
  * alternates as [hreflang, path index], nav links, content links (path indexes), hash of index.html,
- * hash of _payload.json, canonical naming another page or null].
+ * hash of _payload.json, canonical naming another page or null, the CMS files the page names].
  */
 type FirstLine = StoreHead & { files: Record<string, string>; paths: number; pages: number }
 
@@ -85,6 +87,7 @@ type PageLine = [
   string,
   string,
   string | null,
+  string[],
 ]
 
 const digest = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16)
@@ -170,6 +173,7 @@ export function* renderStoreParts(store: BuildStore): Iterable<string> {
       row.files[0],
       row.files[1],
       row.canonical ?? null,
+      row.fileRefs.map((id) => pool.at(id)),
     ]
     return JSON.stringify(line)
   })
@@ -209,14 +213,16 @@ function toRow(
   context: { ids: Int32Array; pool: StringPool; verify: VerifyFile; check: StoreCheckOptions },
 ): PageRow | undefined {
   const { ids, pool, verify, check } = context
-  if (!Array.isArray(value) || value.length !== 9) return undefined
-  const [locale, uid, noIndex, alternates, nav, content, html, payload, canonical] = value as unknown[]
+  if (!Array.isArray(value) || value.length !== 10) return undefined
+  const [locale, uid, noIndex, alternates, nav, content, html, payload, canonical, fileRefs] = value as unknown[]
   const links = { nav: idsOf(nav, ids), content: idsOf(content, ids) }
   if (!check.locales.includes(locale as string) || (noIndex !== 0 && noIndex !== 1)) return undefined
   if (!(uid === null || (Number.isSafeInteger(uid) && (uid as number) > 0))) return undefined
   if (!links.nav || !links.content || !isFileHash(html) || !isFileHash(payload) || !Array.isArray(alternates))
     return undefined
   if (!(canonical === null || isStoredUrl(canonical))) return undefined
+  if (!Array.isArray(fileRefs) || fileRefs.length > MAX_FILE_REFS_PER_PAGE || !fileRefs.every(isFileRef))
+    return undefined
   const pairs: Array<readonly [number, number]> = []
   for (const a of alternates) {
     const id = Array.isArray(a) && a.length === 2 && isString(a[0]) && a[0].length <= 35 ? idOf(a[1], ids) : undefined
@@ -232,6 +238,7 @@ function toRow(
     alternates: pairs,
     nav: links.nav,
     content: links.content,
+    fileRefs: fileRefs.map((ref: string) => pool.id(ref)),
     files: [verify(toHtmlFile(pagePath), html), verify(toPayloadFile(pagePath), payload)],
     canonical: canonical === null ? undefined : canonical,
   }

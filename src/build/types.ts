@@ -179,6 +179,8 @@ export interface PageRecord extends PageFact {
   uid?: number
   /** Page paths its API answer links to, by where they were found (see discoverFromPage). */
   links: { nav: string[]; content: string[] }
+  /** The CMS files its answer names, as the state names them (see shared/file-refs.ts): file events find it by them. */
+  fileRefs?: string[]
 }
 
 /** Initial data of one locale, prepared and written once. */

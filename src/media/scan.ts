@@ -4,6 +4,7 @@
  * and the `content` of the `og:image` and `twitter:image` tags of `seo.meta`.
  * Cheap enough for every page of a large site; the render worker finds where each one is (apply.ts).
  */
+import { toFileRef } from '../shared/file-refs.js'
 
 /** A file a page names, and whether the page shows it (an og:image or twitter:image only is never shown: no variants). */
 export interface FileUse {
@@ -72,6 +73,32 @@ export function findFileUrls(body: Uint8Array): FileUse[] {
     }
   }
   return [...found].map(([url, shown]) => ({ url, shown }))
+}
+
+const ORIGINAL_KEY = Buffer.from('"originalUrl"')
+
+/**
+ * The files a page's answer names, as the build state keeps them (see shared/file-refs.ts): each file of
+ * findFileUrls, and each file's original (`properties.originalUrl`: a processed image's source, which is what
+ * TYPO3's file messages name). Sorted, each once.
+ * Example: a gallery image `{"publicUrl":"https://cms/fileadmin/_processed_/a/csm_x_1.jpg", "properties":
+ * {"originalUrl":"/fileadmin/x.jpg"}}` -> ['/fileadmin/_processed_/a/csm_x_1.jpg', '/fileadmin/x.jpg'].
+ */
+export function findFileRefs(body: Uint8Array, uses: readonly FileUse[], apiOrigin: string): string[] {
+  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength)
+  const urls = uses.map((use) => use.url)
+  let at = bytes.indexOf(ORIGINAL_KEY)
+  while (at !== -1) {
+    const { value, end } = stringAfter(bytes, at + ORIGINAL_KEY.length)
+    if (value) urls.push(value)
+    at = bytes.indexOf(ORIGINAL_KEY, end)
+  }
+  const refs = new Set<string>()
+  for (const url of urls) {
+    const ref = toFileRef(url, apiOrigin)
+    if (ref !== undefined) refs.add(ref)
+  }
+  return [...refs].sort()
 }
 
 function readString(literal: string): string | undefined {

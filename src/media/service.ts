@@ -10,6 +10,7 @@ import type { Dispatcher } from 'undici'
 import type { ResolvedSite } from '../config/types.js'
 import { type MediaFailureKind, messageOf } from '../errors.js'
 import { MEDIA_FILES_IN_FLIGHT } from '../shared/constants.js'
+import { toFileRef } from '../shared/file-refs.js'
 import { MEDIA_RECORD_FILE } from '../shared/layout.js'
 import type { LocalMedia } from '../shared/types.js'
 import { fetchFile } from './fetch.js'
@@ -36,6 +37,11 @@ export interface MediaServiceOptions {
   previous: ReadonlyMap<string, MediaEntry>
   /** A partial build (`--only`): files of the previous record no page asked for stay, as kept pages show them. */
   partial: boolean
+  /**
+   * References of files a file event named (`--only file:…`, shared/file-refs.ts): fetched again without
+   * validators, as the CMS may answer a replaced file with the ETag or Last-Modified of the one before.
+   */
+  refetch: ReadonlySet<string>
   /** A failure found after the page that showed the file was rendered (an image that decodes badly). */
   onLateFailure(failure: { kind: MediaFailureKind; reason: string; from: string }): void
   signal?: AbortSignal
@@ -103,7 +109,8 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
   async function take(use: Use, from: string, announce: (answer: MediaAnswer) => void) {
     const { url, kind, shown } = use
     const before = previous.get(url)
-    const validators = before && reusable(before, kind, shown) ? before : undefined
+    const named = options.refetch.has(toFileRef(url, apiOrigin) ?? url)
+    const validators = before && !named && reusable(before, kind, shown) ? before : undefined
     const fetched = await options.apiSlot(() =>
       fetchFile(url, {
         timeoutMs: site.api.timeoutMs,

@@ -17,6 +17,8 @@ export async function startMedia(input: {
   /** The previous output is usable (its record is read). */
   hasPrevious: boolean
   partial: boolean
+  /** References of files a file event named (shared/file-refs.ts): fetched again without validators. */
+  refetch?: ReadonlySet<string>
   fail(failure: { kind: MediaFailureKind; reason: string; from: string }): void
   signal?: AbortSignal
   dispatcher: Dispatcher
@@ -31,6 +33,7 @@ export async function startMedia(input: {
     apiSlot: input.apiSlot,
     previous,
     partial: input.partial,
+    refetch: input.refetch ?? new Set(),
     onLateFailure: input.fail,
     signal: input.signal,
     dispatcher: input.dispatcher,

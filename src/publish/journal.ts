@@ -10,6 +10,7 @@
 import { constants } from 'node:fs'
 import { type FileHandle, mkdir, open, readFile, rename } from 'node:fs/promises'
 import { join } from 'node:path'
+import { isOnlyItem } from '../build/reuse.js'
 import { errors } from '../errors.js'
 import { PUBLISH_MAX_QUEUED_APPENDS } from '../shared/constants.js'
 import { isRecord } from '../shared/values.js'
@@ -65,7 +66,8 @@ export function replayJournal(text: string): { pending: JournalEvent[]; lastSeq:
     if (!isRecord(value)) continue
     if (Number.isInteger(value.done)) done = Math.max(done, value.done as number)
     else if (Number.isInteger(value.e) && typeof value.at === 'number') {
-      const pages = Array.isArray(value.pages) ? value.pages.filter((p): p is string => typeof p === 'string') : []
+      // an item no build reads (the journal is a file on disk, untrusted) is dropped, not retried for ever
+      const pages = Array.isArray(value.pages) ? value.pages.filter(isOnlyItem) : []
       events.push({ seq: value.e as number, at: value.at, ...(value.full ? { full: true } : { pages }) })
       lastSeq = Math.max(lastSeq, value.e as number)
     }

@@ -3,11 +3,14 @@
  * - TYPO3 Page Modification (`{ action, identifier, record, url, site, workspace }`): the page, by the uid
  *   it has in every locale (`record.l10n_parent` of a translation, else `identifier`); with `action: "new"`
  *   its parent (`record.pid`) too, so that menus list it. `workspace` other than 0 is a draft: nothing to publish.
- * - TYPO3 file messages (`{ storage, identifier, url }`): a reconcile (a full build over the previous
- *   output): the build state does not record which pages show which file, so no narrower build is known.
+ * - TYPO3 file messages (`{ storage, identifier, url }`, added, updated or removed): the pages that show the
+ *   file, as the build state records them (`file:<url>`, see `--only`), with the file fetched again.
  * - `/hooks/pages` (`{ pages: [uid or path, ...] }`): those pages.
  */
+
+import { FILE_ITEM_PREFIX } from '../build/reuse.js'
 import { PUBLISH_MAX_PAGES_PER_EVENT } from '../shared/constants.js'
+import { eventFileRefs } from '../shared/file-refs.js'
 import { isRecord } from '../shared/values.js'
 
 export type PublishRequest =
@@ -57,7 +60,10 @@ function pageModification(body: Record<string, unknown>): PublishRequest | { err
 export function parseTypo3Body(body: unknown): PublishRequest | { error: string } {
   if (!isRecord(body)) return { error: 'expected a JSON object' }
   if ('action' in body || 'record' in body) return pageModification(body)
-  if (Number.isInteger(body.storage) && typeof body.identifier === 'string' && typeof body.url === 'string')
-    return { kind: 'full', what: `file ${body.identifier.slice(0, 200)}` }
+  if (Number.isInteger(body.storage) && typeof body.identifier === 'string' && typeof body.url === 'string') {
+    if (!eventFileRefs(body.url)) return { error: 'the file message\'s "url" is not the URL or path of a file' }
+    const item = `${FILE_ITEM_PREFIX}${body.url.trim()}`
+    return { kind: 'pages', pages: [item], what: `file ${body.url.trim()}` }
+  }
   return { error: 'neither a page modification nor a file message' }
 }

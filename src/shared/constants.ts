@@ -148,3 +148,8 @@ export const MEDIA_RECORD_MAX_BYTES = 64 * 1024 * 1024
  * reads API answers and writes files), at least one, at most this many (each holds its own React and templates, ~40 MB).
  */
 export const RENDER_THREADS_MAX = 4
+/**
+ * Most CMS files the build state records for one page (file events find pages by them). A page naming more
+ * keeps the first ones in sorted order; a file event for another is caught by the next reconcile.
+ */
+export const MAX_FILE_REFS_PER_PAGE = 1_000

@@ -125,6 +125,44 @@ describe('site publish', () => {
     await waitUntil(settled(publisher), 'the publish to settle')
   })
 
+  it('publishes the pages that show a file named by a TYPO3 file message, and no other', async () => {
+    const homePage = join(out, 'index.html')
+    api.setEdits([
+      { path: '/about-us/team', find: TEAM_TEXT, replace: 'Team photo replaced.' },
+      { path: '/', find: 'What we do', replace: 'Not published by the file message' },
+    ])
+    const from = api.requests.length
+    const body = JSON.stringify({
+      storage: 1,
+      identifier: '/images/people/anna-kowalska.svg',
+      url: 'https://cms.example.com/fileadmin/images/people/anna-kowalska.svg',
+    })
+    expect((await publisher.post('/hooks/typo3', body, typo3Headers(body))).status).toBe(202)
+    await waitUntil(fileHas(teamPage, 'Team photo replaced.'), 'the page showing the file to be live')
+    await waitUntil(settled(publisher), 'the publish to settle')
+    expect(await readFile(homePage, 'utf8')).not.toContain('Not published by the file message')
+    const asked = api.requests
+      .slice(from)
+      .filter((request) => !request.path.startsWith('/fileadmin/') && request.query.type === undefined)
+      .map((request) => request.path)
+    // the team page in its three locales, not the pages that link to it (initial data, `?type=834`, is asked too)
+    expect(asked.filter((path) => path.includes('team') || path.includes('zespol'))).toHaveLength(3)
+    // (and, as every --only build, the 404 pages and the paths the API last answered with a redirect)
+    expect(asked.filter((path) => !path.includes('__site-404__') && !/\/(old|alte|stare)-/.test(path))).toHaveLength(3)
+    expect((await publisher.status()).publishes[0]).toMatchObject({ ok: true, pages: [`file:${JSON.parse(body).url}`] })
+
+    // a file no page shows: nothing is asked of the API but initial data, and the log says so
+    const unseen = JSON.stringify({ storage: 1, identifier: '/new.jpg', url: '/fileadmin/new.jpg' })
+    const before = api.requests.length
+    expect((await publisher.post('/hooks/typo3', unseen, typo3Headers(unseen))).status).toBe(202)
+    await waitUntil(
+      async () => (await publisher.status()).publishes[0]?.pages[0] === 'file:/fileadmin/new.jpg',
+      'the publish of the unseen file',
+    )
+    expect(api.requests.slice(before).some((request) => request.path.includes('team'))).toBe(false)
+    api.setEdits([])
+  })
+
   it('stops on SIGTERM with exit code 0', async () => {
     publisher.child.kill('SIGTERM')
     const end = await publisher.done

@@ -11,6 +11,7 @@ const about = {
     { hreflang: 'pl-PL', path: '/pl/o-nas' },
   ],
   links: { nav: ['/', '/pl/o-nas'], content: ['/contact'] },
+  fileRefs: ['/fileadmin/a.jpg', 'https://cdn.example/b.png'],
 }
 const hidden = {
   path: '/hidden',
@@ -56,8 +57,20 @@ describe('page table', () => {
     expect(table.linksToAny('/about', ids('/contact'))).toBe(true)
     expect(table.linksToAny('/hidden', ids('/contact'))).toBe(false)
     expect(table.linksToAny('/hidden', ids('/'))).toBe(true)
-    // an alternate is not a link
+    // an alternate is not a link, nor is a file
     expect(table.linksToAny('/about', ids('/about'))).toBe(false)
+    expect(table.linksToAny('/about', ids('/fileadmin/a.jpg'))).toBe(false)
+  })
+
+  it("finds the pages that show a file, and lists a page's files", () => {
+    const table = PageTable.of([about, hidden])
+    const ids = (...refs: string[]) => new Set(refs.map((ref) => table.pool.id(ref)))
+    expect(table.namesAnyFile('/about', ids('https://cdn.example/b.png'))).toBe(true)
+    expect(table.namesAnyFile('/about', ids('/contact'))).toBe(false)
+    expect(table.namesAnyFile('/hidden', ids('/fileadmin/a.jpg'))).toBe(false)
+    expect(table.fileRefsOf('/about')).toEqual(about.fileRefs)
+    expect(table.fileRefsOf('/hidden')).toEqual([])
+    expect(table.fileRefsOf('/nowhere')).toEqual([])
   })
 
   it('reads one field of a page without making its record', () => {

@@ -10,6 +10,7 @@ const page = (
   uid: number,
   nav: string[] = [],
   content: string[] = [],
+  fileRefs: string[] = [],
 ): StoredPageRecord => ({
   path,
   locale,
@@ -17,6 +18,7 @@ const page = (
   noIndex: false,
   alternates: [],
   links: { nav, content },
+  ...(fileRefs.length ? { fileRefs } : {}),
   files: ['h', 'p'],
 })
 
@@ -46,17 +48,33 @@ function previousOf(pages: StoredPageRecord[]): PreviousOutput {
 const previous = previousOf([
   page('/', 'en', 1, ['/a', '/b']),
   page('/a', 'en', 2, ['/'], ['/b']),
-  page('/b', 'en', 3, ['/']),
+  page('/b', 'en', 3, ['/'], [], ['/fileadmin/_processed_/1/csm_photo_1a.jpg', '/fileadmin/photo.jpg']),
   page('/pl', 'pl', 1, ['/pl/a']),
   page('/pl/a', 'pl', 2, ['/pl']),
-  page('/pl/c', 'pl', 4, ['/pl'], ['/a']),
+  page('/pl/c', 'pl', 4, ['/pl'], ['/a'], ['https://cdn.example/logo.png']),
 ])
 
 describe('parseOnly', () => {
   it('reads uids and paths, and lists what it cannot read', () => {
     expect(parseOnly(['12', ' /pl/o-nas/ ', '/de/%c3%bcber-uns', 'x', '0', '/a/../b'])).toEqual({
-      targets: { uids: [12], paths: ['/pl/o-nas', '/de/%C3%BCber-uns'] },
+      targets: { uids: [12], paths: ['/pl/o-nas', '/de/%C3%BCber-uns'], files: [] },
       invalid: ['x', '0', '/a/../b'],
+    })
+  })
+
+  it('reads CMS files as the references a state may hold for them', () => {
+    const items = ['file:/fileadmin/a.jpg?123', 'file:fileadmin/ä.jpg', 'file:https://cms.example/fileadmin/b.jpg']
+    expect(parseOnly([...items, 'file:', 'file://evil', 'file:/a b.jpg'])).toEqual({
+      targets: {
+        uids: [],
+        paths: [],
+        files: [
+          { item: items[0], refs: ['/fileadmin/a.jpg'] },
+          { item: items[1], refs: ['/fileadmin/%C3%A4.jpg'] },
+          { item: items[2], refs: ['https://cms.example/fileadmin/b.jpg', '/fileadmin/b.jpg'] },
+        ],
+      },
+      invalid: ['file:', 'file://evil', 'file:/a b.jpg'],
     })
   })
 })
@@ -65,7 +83,7 @@ describe('createReusePlan', () => {
   it('fetches the named page in every locale and the pages that linked to it; keeps the rest', () => {
     const plan = createReusePlan({
       previous,
-      only: { uids: [2], paths: [] },
+      only: { uids: [2], paths: [], files: [] },
       changedLocales: new Set(),
       clientChanged: false,
     })
@@ -82,7 +100,7 @@ describe('createReusePlan', () => {
   it('renders pages again from kept data where initial data or the client code changed', () => {
     const plan = createReusePlan({
       previous,
-      only: { uids: [3], paths: [] },
+      only: { uids: [3], paths: [], files: [] },
       changedLocales: new Set(['pl']),
       clientChanged: false,
     })
@@ -90,7 +108,7 @@ describe('createReusePlan', () => {
     expect(plan.decide('/b').type).toBe('fetch')
     const all = createReusePlan({
       previous,
-      only: { uids: [], paths: ['/b'] },
+      only: { uids: [], paths: ['/b'], files: [] },
       changedLocales: new Set(),
       clientChanged: true,
     })
@@ -101,11 +119,31 @@ describe('createReusePlan', () => {
   it('reports uids no page has, and follows a path to its page in the other locales', () => {
     const plan = createReusePlan({
       previous,
-      only: { uids: [99], paths: ['/pl/a', '/new'] },
+      only: { uids: [99], paths: ['/pl/a', '/new'], files: [] },
       changedLocales: new Set(),
       clientChanged: false,
     })
     expect(plan.unknownUids).toEqual([99])
     expect([...plan.targets].sort()).toEqual(['/a', '/new', '/pl/a'])
+  })
+
+  it('asks again for the pages that show a file named, by its original or processed URL, on any origin', () => {
+    const only = (...items: string[]) =>
+      createReusePlan({
+        previous,
+        only: parseOnly(items).targets,
+        changedLocales: new Set(),
+        clientChanged: false,
+      })
+    const byOriginal = only('file:https://www.cms.example/fileadmin/photo.jpg')
+    expect([...byOriginal.targets]).toEqual(['/b'])
+    expect([...byOriginal.dependents]).toEqual([])
+    expect(byOriginal.files.has('/fileadmin/photo.jpg')).toBe(true)
+    expect([...only('file:/fileadmin/_processed_/1/csm_photo_1a.jpg').targets]).toEqual(['/b'])
+    expect([...only('file:https://cdn.example/logo.png').targets]).toEqual(['/pl/c'])
+    const unseen = only('file:/fileadmin/new.jpg', 'file:https://other.example/logo.png')
+    expect([...unseen.targets]).toEqual([])
+    expect(unseen.unknownFiles).toEqual(['file:/fileadmin/new.jpg', 'file:https://other.example/logo.png'])
+    expect(unseen.decide('/b')).toEqual({ type: 'keep', from: previous.pages })
   })
 })

@@ -38,6 +38,7 @@ const store: BuildStore = {
       alternates: [{ hreflang: 'pl-PL', path: '/pl/b' }],
       canonical: 'https://other.example/b',
       links: { nav: ['/'], content: ['/gone'] },
+      fileRefs: ['/fileadmin/a.jpg', 'https://cdn.example/b.png'],
       files: [HASH.hb, HASH.pb],
     },
     {
@@ -75,8 +76,19 @@ describe('build store', () => {
       '/b',
       '/pl/b',
       '/gone',
-      ['en', 1, 0, [], [], [1], HASH.h, HASH.p, null],
-      ['en', 2, 1, [['pl-PL', 2]], [0], [3], HASH.hb, HASH.pb, 'https://other.example/b'],
+      ['en', 1, 0, [], [], [1], HASH.h, HASH.p, null, []],
+      [
+        'en',
+        2,
+        1,
+        [['pl-PL', 2]],
+        [0],
+        [3],
+        HASH.hb,
+        HASH.pb,
+        'https://other.example/b',
+        ['/fileadmin/a.jpg', 'https://cdn.example/b.png'],
+      ],
     ])
     const parsed = parseStore(text, READER)
     if (!('store' in parsed)) throw new Error(parsed.reason)
@@ -138,6 +150,13 @@ describe('build store', () => {
     ['a link out of range', renderStore(store).replace(`[1],"${HASH.h}"`, `[9],"${HASH.h}"`), 'damaged'],
     ['damaged files', renderStore(store).replace(`"404.html":"${HASH.n}"`, '"404.html":1'), 'bad file entry'],
     ['a hash that is no hash', renderStore(store).replace(`"${HASH.h}"`, '"../x"'), 'damaged'],
+    [
+      'a file reference with a space',
+      renderStore(store).replace('"/fileadmin/a.jpg"', '"/fileadmin/a.jpg https://evil.example"'),
+      'damaged',
+    ],
+    ['a file reference of no scheme', renderStore(store).replace('"/fileadmin/a.jpg"', '"javascript:x"'), 'damaged'],
+    ['file references that are no list', renderStore(store).replace(/,\[\]\]\n/, ',"/a.jpg"]\n'), 'damaged'],
     ['a foreign redirect kind', renderStore(store).replace('"kind":"slug"', '"kind":"x"'), 'bad entry'],
     // hostile entries: each would make a build write or delete where it must not, or publish a rule it never wrote
     [

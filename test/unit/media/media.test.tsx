@@ -8,7 +8,7 @@ import { applyMedia } from '../../../src/media/apply.js'
 import { safeFileName } from '../../../src/media/names.js'
 import { createMediaPolicy } from '../../../src/media/policy.js'
 import { checkEntry, readMediaRecord, serializeRecord } from '../../../src/media/record.js'
-import { findFileUrls } from '../../../src/media/scan.js'
+import { findFileRefs, findFileUrls } from '../../../src/media/scan.js'
 import { contentTypeAgrees, sniffRaster } from '../../../src/media/sniff.js'
 import { planVariants } from '../../../src/media/variants.js'
 import { Image } from '../../../src/runtime/Media.js'
@@ -16,6 +16,30 @@ import { MEDIA_RECORD_FILE } from '../../../src/shared/layout.js'
 import type { PageData } from '../../../src/shared/types.js'
 
 const bytes = (text: string) => new TextEncoder().encode(text)
+
+describe('findFileRefs', () => {
+  it('names each file by its path on the API origin or its whole URL, with the originals of processed images', () => {
+    const body = Buffer.from(
+      JSON.stringify({
+        content: [
+          {
+            publicUrl: 'https://cms.example/fileadmin/_processed_/1/csm_photo_1a.jpg?1700000000',
+            properties: { originalUrl: '/fileadmin/photo.jpg' },
+          },
+          { publicUrl: 'https://cdn.example/logo.png', properties: { originalUrl: '' } },
+          { publicUrl: 'https://www.youtube.com/watch?v=x', properties: { originalUrl: 'data:x' } },
+          { publicUrl: 'https://cms.example/fileadmin/photo.jpg' },
+        ],
+      }),
+    )
+    expect(findFileRefs(body, findFileUrls(body), 'https://cms.example')).toEqual([
+      '/fileadmin/_processed_/1/csm_photo_1a.jpg',
+      '/fileadmin/photo.jpg',
+      'https://cdn.example/logo.png',
+      'https://www.youtube.com/watch',
+    ])
+  })
+})
 
 describe('findFileUrls', () => {
   it('reads every publicUrl of an answer, escaped or pretty-printed, once, and tells share images apart', () => {

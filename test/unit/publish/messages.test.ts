@@ -27,12 +27,19 @@ describe('TYPO3 webhook messages', () => {
   it('publishes nothing for a workspace draft', () => {
     expect(parseTypo3Body(page({ workspace: 2 }))).toMatchObject({ kind: 'draft' })
   })
-  it('reconciles on a file message (no page-to-file mapping is recorded)', () => {
+  it('asks for the pages that show the file of a file message', () => {
     expect(
       parseTypo3Body({ storage: 1, identifier: '/user_upload/a.jpg', url: '/fileadmin/user_upload/a.jpg' }),
-    ).toMatchObject({
-      kind: 'full',
+    ).toEqual({
+      kind: 'pages',
+      pages: ['file:/fileadmin/user_upload/a.jpg'],
+      what: 'file /fileadmin/user_upload/a.jpg',
     })
+    expect(
+      parseTypo3Body({ storage: 1, identifier: '/a.jpg', url: 'https://cms.example/fileadmin/a.jpg' }),
+    ).toMatchObject({ kind: 'pages', pages: ['file:https://cms.example/fileadmin/a.jpg'] })
+    for (const url of ['', '/', '//cms.example/a.jpg', '/fileadmin/a b.jpg', `/${'a'.repeat(3000)}`])
+      expect(parseTypo3Body({ storage: 1, identifier: '/a.jpg', url }), url).toHaveProperty('error')
   })
   it('refuses what it does not know', () => {
     expect(parseTypo3Body([])).toHaveProperty('error')
