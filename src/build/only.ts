@@ -17,6 +17,8 @@ export interface OnlyReport {
   fallback?: string
   /** Uids no page of the previous build has (reported, not fatal). */
   unknownUids: number[]
+  /** `file:` items no page of the previous build shows (reported, not fatal). */
+  unknownFiles: string[]
   /** Pages asked of the API again: the ones named, in every locale, and the ones linking to them. */
   refetched: string[]
   /** Locales whose pages were rendered again from kept data (their initial data or the client code changed). */
@@ -51,7 +53,13 @@ export function planOnly(
   },
 ): { plan?: ReusePlan; report: OnlyReport } {
   const { lookup, requested } = input
-  const report: OnlyReport = { requested: [...requested], unknownUids: [], refetched: [], rerenderedLocales: [] }
+  const report: OnlyReport = {
+    requested: [...requested],
+    unknownUids: [],
+    unknownFiles: [],
+    refetched: [],
+    rerenderedLocales: [],
+  }
   const fallback = lookup.type === 'none' ? lookup.reason : otherBuilder(lookup.previous, input.engine, run.site)
   if (fallback !== undefined || lookup.type === 'none') {
     report.fallback = fallback
@@ -67,6 +75,7 @@ export function planOnly(
   )
   const plan = createReusePlan({ previous, only: input.only, changedLocales, clientChanged })
   report.unknownUids = plan.unknownUids
+  report.unknownFiles = plan.unknownFiles
   report.refetched = [...plan.targets, ...plan.dependents].sort()
   report.rerenderedLocales = clientChanged ? [...input.locales.keys()] : [...changedLocales]
   for (const uid of plan.unknownUids)

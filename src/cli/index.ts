@@ -67,8 +67,8 @@ export function createProgram(): Command {
     .option('--no-progress', 'no progress bar, even on a terminal')
     .option('--force', 'replace the output folder even when it holds something else than a previous site output')
     .option(
-      '--only <uids-or-paths>',
-      'rebuild only these pages (page uids or paths, comma-separated, as a CMS event names them) and the pages linking to them; the rest comes from the previous output',
+      '--only <items>',
+      'rebuild only these pages (page uids or paths, comma-separated, as a CMS event names them) and the pages linking to them, or the pages that show a CMS file (file:/fileadmin/a.jpg); the rest comes from the previous output',
       collectList,
     )
     .action(async (opts) => {

@@ -284,8 +284,19 @@ describe('site build --only without a usable previous output', () => {
     expect(summary.changes.pages.unchanged).toBe(summary.pages.total)
     expect(summary.filesWritten).toBe(0)
     expect(summary.filesKept).toBeGreaterThan(summary.pages.total * 2)
-    const bad = await startSite(['build', '--api', api.url, '--out', cliOut, '--only', '2,about']).done
+    const byFile = await startSite([
+      'build',
+      ...['--api', api.url, '--out', cliOut, '--json'],
+      ...['--only', 'file:/fileadmin/images/people/anna-kowalska.svg,file:/fileadmin/nowhere.jpg'],
+    ]).done
+    expect(byFile.code).toBe(0)
+    const fileSummary = JSON.parse(byFile.stdout) as BuildSummary
+    expect(fileSummary.only).toMatchObject({
+      refetched: ['/about-us/team', '/de/ueber-uns/team', '/pl/o-nas/zespol'],
+      unknownFiles: ['file:/fileadmin/nowhere.jpg'],
+    })
+    const bad = await startSite(['build', '--api', api.url, '--out', cliOut, '--only', '2,about,file:']).done
     expect(bad.code).toBe(2)
-    expect(bad.stderr).toContain('"about"')
+    expect(bad.stderr).toContain('"about", "file:"')
   }, 90_000)
 })

@@ -48,7 +48,13 @@ describe('build summary', () => {
           pages: { added: ['/new'], changed: ['/pl', '/de'], removed: ['/gone'], unchanged: 1 },
           slugs: [{ from: '/pl/a', to: '/pl/b', locale: 'pl', uid: 4 }],
         },
-        only: { requested: ['2'], unknownUids: [], refetched: ['/pl', '/de'], rerenderedLocales: ['de'] },
+        only: {
+          requested: ['2'],
+          unknownUids: [],
+          unknownFiles: [],
+          refetched: ['/pl', '/de'],
+          rerenderedLocales: ['de'],
+        },
       }),
     )
     expect(text).toContain('Changes: 1 added, 2 changed, 1 removed, 1 unchanged')
@@ -59,7 +65,16 @@ describe('build summary', () => {
     )
     expect(text).toContain('Written: 9 files, 2.0 KB; kept 120 files as they were')
     const fallback = formatSummary(
-      result({ only: { requested: ['2'], unknownUids: [], refetched: [], rerenderedLocales: [], fallback: 'x' } }),
+      result({
+        only: {
+          requested: ['2'],
+          unknownUids: [],
+          unknownFiles: [],
+          refetched: [],
+          rerenderedLocales: [],
+          fallback: 'x',
+        },
+      }),
     )
     expect(fallback).toContain('Only: every page was built, as x')
     expect(toBuildSummary(result({ filesKept: 7 }))).toMatchObject({
