@@ -198,6 +198,10 @@ async function finish(
     },
     ...(input.only ? { only: input.only } : {}),
     ...(input.mediaStats ? { media: input.mediaStats } : {}),
+    recheck: {
+      complete: input.only === undefined || input.only.fallback !== undefined,
+      pages: [...state.recheck].sort(([a], [b]) => compareStrings(a, b)).map(([path, at]) => ({ path, at })),
+    },
     durationMs: run.now() - run.startedAt,
     timings: { ...state.timings },
     manifest: input.manifest,

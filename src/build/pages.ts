@@ -9,6 +9,7 @@
 
 import type { LimitFunction } from 'p-limit'
 import type { ApiClient } from '../api/client.js'
+import { recheckAt } from '../api/freshness.js'
 import type { ResolvedSite } from '../config/types.js'
 import { messageOf } from '../errors.js'
 import { findFileRefs, findFileUrls } from '../media/scan.js'
@@ -136,6 +137,8 @@ async function fetchAndBuild(p: PagePipeline, path: string): Promise<FoundLinks 
   const locale = getLocaleFromPath(path, p.site.i18n)
   switch (answer.type) {
     case 'answer': {
+      const at = recheckAt(answer.answer.headers, Date.now())
+      if (at !== undefined) p.state.recheck.set(path, at)
       const { body } = answer.answer
       const uses = findFileUrls(body)
       const fileRefs = findFileRefs(body, uses, p.apiOrigin)

@@ -22,6 +22,8 @@ export interface BuildState {
   readonly redirects: BuildRedirect[]
   readonly notFound: NotFoundPath[]
   readonly notes: string[]
+  /** Pages whose answer said when to ask again (see api/freshness.ts): path -> ms since the epoch. */
+  readonly recheck: Map<string, number>
   /** Layouts and content element types rendered with `Default`, with counts and first page. */
   readonly missingTemplates: MissingTemplates
   readonly timings: BuildTimings
@@ -59,6 +61,7 @@ export function createBuildState(locales: readonly string[], pool?: StringPool):
     redirects: [],
     notFound: [],
     notes: [],
+    recheck: new Map(),
     missingTemplates: createMissingTemplates(),
     timings,
     pagesByLocale,

@@ -148,6 +148,12 @@ export interface BuildResult {
   manifest: BuildManifest
   /** What the build did with the CMS's files (media 'copy' or 'optimize'). */
   media?: MediaStats
+  /**
+   * Pages whose API answer said when it may change (a scheduled record: `Cache-Control: max-age` or `Expires`),
+   * with that time (ms since the epoch). `complete`: every page was asked of the API (not an `--only` build),
+   * so a page not listed has no such time.
+   */
+  recheck: { complete: boolean; pages: Array<{ path: string; at: number }> }
 }
 
 /** What the sitemap needs of a page; everything else is dropped once the page is written. */

@@ -65,12 +65,22 @@ export function findDemoFault(faults: readonly DemoFault[], url: UrlParts): Demo
   return faults.find((fault) => matchesDemoRule(fault, url))
 }
 
-/** A JSON answer with every matching edit applied, in order (see DemoEdit). */
-export function applyDemoEdits(edits: readonly DemoEdit[], url: UrlParts, body: string): string {
+/** A JSON answer with every matching edit applied, in order (see DemoEdit); a scheduled one only from its time. */
+export function applyDemoEdits(edits: readonly DemoEdit[], url: UrlParts, body: string, now = Date.now()): string {
   return edits.reduce(
-    (text, edit) => (matchesDemoRule(edit, url) ? text.replaceAll(edit.find, edit.replace) : text),
+    (text, edit) =>
+      matchesDemoRule(edit, url) && (edit.from ?? 0) <= now ? text.replaceAll(edit.find, edit.replace) : text,
     body,
   )
+}
+
+/** Seconds until the next scheduled edit of this answer (rounded up), as TYPO3's `max-age`; undefined for none. */
+export function secondsToNextEdit(edits: readonly DemoEdit[], url: UrlParts, now = Date.now()): number | undefined {
+  let next: number | undefined
+  for (const edit of edits)
+    if (edit.from !== undefined && edit.from > now && matchesDemoRule(edit, url))
+      next = Math.min(next ?? edit.from, edit.from)
+  return next === undefined ? undefined : Math.ceil((next - now) / 1000)
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8'

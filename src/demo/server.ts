@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { SiteError } from '../errors.js'
 import { listen } from '../serve/server.js'
 import { loadDemoContent } from './content.js'
-import { applyDemoEdits, applyDemoFault, findDemoFault } from './faults.js'
+import { applyDemoEdits, applyDemoFault, findDemoFault, secondsToNextEdit } from './faults.js'
 import { answerFile, type DemoFile, indexDemoFiles } from './files.js'
 import { createGeneratedSource } from './generator.js'
 import { parseDemoUrl } from './paths.js'
@@ -182,9 +182,12 @@ async function handle(state: ServerState, req: IncomingMessage, res: ServerRespo
         ? sendNotModified(res, headers)
         : send(res, 200, answer.file.contentType, body, headers, head)
     }
-    const body =
-      answer.kind === 'json' && parsed.ok ? applyDemoEdits(state.edits, parsed.url, answer.body) : answer.body
-    return send(res, answer.status, answer.kind === 'json' ? JSON_TYPE : 'text/html; charset=utf-8', body, {}, head)
+    const json = answer.kind === 'json' && parsed.ok
+    const now = Date.now()
+    const body = json ? applyDemoEdits(state.edits, parsed.url, answer.body, now) : answer.body
+    const maxAge = json ? secondsToNextEdit(state.edits, parsed.url, now) : undefined
+    const headers: Record<string, string> = maxAge === undefined ? {} : { 'cache-control': `max-age=${maxAge}` }
+    return send(res, answer.status, json ? JSON_TYPE : 'text/html; charset=utf-8', body, headers, head)
   } catch (error) {
     if (res.headersSent) res.destroy()
     else

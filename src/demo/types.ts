@@ -25,6 +25,11 @@ export interface DemoEdit {
   /** Every occurrence of `find` in the JSON answer becomes `replace`. */
   find: string
   replace: string
+  /**
+   * A scheduled change (a record with a start time): the edit applies from this time on (ms since the epoch).
+   * Until then the answer carries `Cache-Control: max-age` up to it, as TYPO3 does with `config.sendCacheHeaders`.
+   */
+  from?: number
 }
 
 /** One request as the demo API saw it. */

@@ -3,6 +3,8 @@ import type { DeployTarget } from '../deploy/targets/types.js'
 import { messageOf } from '../errors.js'
 import {
   PUBLISH_COMPACT_BYTES,
+  PUBLISH_MAX_PAGES_PER_EVENT,
+  PUBLISH_RECHECK_GRACE_MS,
   PUBLISH_RETRY_MAX_MS,
   PUBLISH_RETRY_MIN_MS,
   PUBLISH_STATUS_HISTORY,
@@ -12,6 +14,7 @@ import type { Journal, JournalEvent } from './journal.js'
 import type { PublishRequest } from './messages.js'
 import { addEvent, dueAt, emptyPending, pendingCount, pendingEvents, settleBatch, takeBatch } from './pending.js'
 import { buildAndDeploy, describeBatch, publishedLine, publishRecord } from './run-publish.js'
+import { nextDue, type Schedule, saveSchedule, takeDue, updateSchedule } from './schedule.js'
 import type { PublishRecord, PublishStatus } from './status.js'
 
 export interface PublisherOptions {
@@ -26,6 +29,8 @@ export interface PublisherOptions {
   log: (line: string) => void
   /** Reconcile at start (the output folder holds no site). */
   reconcileAtStart: boolean
+  /** Where the scheduled re-checks are kept between runs (the journal's folder); without it, in memory only. */
+  stateDir?: string
 }
 
 export interface Publisher {
@@ -41,12 +46,15 @@ export interface Publisher {
   stop(): Promise<void>
 }
 
+/** Longest delay setTimeout takes (about 24.8 days); a later re-check is armed again when it fires. */
+const MAX_TIMER_MS = 2 ** 31 - 1
+
 const iso = (ms: number | undefined): string | null => (ms === undefined ? null : new Date(ms).toISOString())
 /** `journal` is opened by the caller with `onRecorded` bound to the returned `record`. */
 export function createPublisher(input: PublisherOptions): {
   publisher: Publisher
   record: (event: JournalEvent) => void
-  start: (journal: Journal) => void
+  start: (journal: Journal, schedule?: Schedule) => void
 } {
   const { options, builder, target, log } = input
   const pending = emptyPending()
@@ -62,6 +70,8 @@ export function createPublisher(input: PublisherOptions): {
   let lastReconcile: number | undefined
   let nextReconcile: number | undefined
   let stopping = false
+  let rechecks: Schedule = new Map()
+  let recheckTimer: NodeJS.Timeout | undefined
   let idleWaiters: Array<() => void> = []
   const reconcileMs = options.reconcileMinutes * 60_000
 
@@ -94,6 +104,33 @@ export function createPublisher(input: PublisherOptions): {
     schedule()
   }
 
+  /** Arms the timer of the earliest scheduled re-check; when it fires, the pages due are recorded as an event. */
+  const armRecheck = () => {
+    clearTimeout(recheckTimer)
+    recheckTimer = undefined
+    const next = nextDue(rechecks)
+    if (stopping || next === undefined) return
+    const wait = Math.min(Math.max(0, next + PUBLISH_RECHECK_GRACE_MS - Date.now()), MAX_TIMER_MS)
+    recheckTimer = setTimeout(() => void recheckDue(), wait)
+    recheckTimer.unref()
+  }
+
+  const recheckDue = async () => {
+    const pages = takeDue(rechecks, Date.now() - PUBLISH_RECHECK_GRACE_MS, PUBLISH_MAX_PAGES_PER_EVENT)
+    if (pages.length) {
+      const what = `scheduled re-check of ${pages.length} page(s) whose answer said it may change now: ${pages.slice(0, 10).join(', ')}`
+      try {
+        await publisher.accept({ kind: 'pages', pages, what }, 'the schedule')
+      } catch (error) {
+        // the journal cannot take it now (disk full): tried again shortly
+        const later = Date.now() + PUBLISH_RETRY_MIN_MS * 5
+        for (const page of pages) rechecks.set(page, later)
+        log(`scheduled re-check not recorded (${messageOf(error)}): tried again in 5 s`)
+      }
+    }
+    armRecheck()
+  }
+
   const scheduleReconcile = () => {
     nextReconcile = Date.now() + reconcileMs
     reconcileTimer = setTimeout(() => {
@@ -117,6 +154,12 @@ export function createPublisher(input: PublisherOptions): {
       if (batch.upTo > 0) await journal?.markDone(batch.upTo)
       settleBatch(pending, true)
       if (batch.full) lastReconcile = Date.now()
+      updateSchedule(rechecks, outcome, nextReconcile ?? Date.now() + reconcileMs)
+      armRecheck()
+      if (input.stateDir)
+        await saveSchedule(input.stateDir, rechecks).catch((error: unknown) =>
+          log(`scheduled re-checks not saved (kept in memory): ${messageOf(error)}`),
+        )
       failures = 0
       retryAt = undefined
       const entry = publishRecord(batch, outcome)
@@ -174,6 +217,7 @@ export function createPublisher(input: PublisherOptions): {
       retryAt: iso(retryAt),
       lastReconcile: iso(lastReconcile),
       nextReconcile: iso(nextReconcile),
+      scheduled: { pages: rechecks.size, next: iso(nextDue(rechecks)) },
       publishCount: { ...counts },
       publishes: [...history],
     }),
@@ -182,6 +226,7 @@ export function createPublisher(input: PublisherOptions): {
       stopping = true
       clearTimeout(timer)
       clearTimeout(reconcileTimer)
+      clearTimeout(recheckTimer)
       controller?.abort('SIGTERM')
       await running
       await journal?.compact(() => pendingEvents(pending), 0)
@@ -192,8 +237,11 @@ export function createPublisher(input: PublisherOptions): {
     },
   }
 
-  const start = (opened: Journal) => {
+  const start = (opened: Journal, saved: Schedule = new Map()) => {
     journal = opened
+    rechecks = saved
+    if (saved.size)
+      log(`${saved.size} scheduled re-check(s) kept from the last run, the next at ${iso(nextDue(saved))}`)
     for (const event of opened.recovered) addEvent(pending, event)
     if (opened.recovered.length) log(`recovered ${opened.recovered.length} event(s) not yet live from the journal`)
     if (input.reconcileAtStart) {
@@ -201,6 +249,7 @@ export function createPublisher(input: PublisherOptions): {
       addEvent(pending, { seq: 0, at: Date.now(), full: true })
     }
     scheduleReconcile()
+    armRecheck()
     schedule()
   }
 

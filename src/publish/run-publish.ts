@@ -23,6 +23,9 @@ export interface PublishStep {
 
 type Outcome = Pick<PublishRecord, 'changed' | 'filesUploaded' | 'deleted' | 'buildMs' | 'deployMs'>
 
+/** A publish's outcome, and what the build heard of scheduled changes (see schedule.ts). */
+type Published = Outcome & { recheck: BuildResult['recheck']; refetched: string[] }
+
 function describeFailures(result: BuildResult): string {
   const first = result.failures[0]!
   const more = result.failures.length > 1 ? ` (and ${result.failures.length - 1} more)` : ''
@@ -30,7 +33,7 @@ function describeFailures(result: BuildResult): string {
 }
 
 /** Builds the batch over the output folder and deploys it; rejects when either fails (a failed build leaves the output as it was). */
-export async function buildAndDeploy(batch: Batch, step: PublishStep, signal: AbortSignal): Promise<Outcome> {
+export async function buildAndDeploy(batch: Batch, step: PublishStep, signal: AbortSignal): Promise<Published> {
   const t0 = Date.now()
   const result = await step.builder.build({ only: batch.full ? undefined : [...batch.pages], signal })
   if (result.failures.length) throw new Error(describeFailures(result))
@@ -44,6 +47,8 @@ export async function buildAndDeploy(batch: Batch, step: PublishStep, signal: Ab
     deleted: report?.deletes.length ?? 0,
     buildMs: t1 - t0,
     deployMs: Date.now() - t1,
+    recheck: result.recheck,
+    refetched: result.only?.refetched ?? [],
   }
 }
 
@@ -59,7 +64,15 @@ export function publishRecord(batch: Batch, outcome: Outcome | { error: string }
     pages: [...batch.pages].slice(0, MAX_LISTED_PAGES),
     full: batch.full,
     events: batch.events,
-    ...('error' in outcome ? { ...nothing, error: outcome.error } : outcome),
+    ...('error' in outcome
+      ? { ...nothing, error: outcome.error }
+      : {
+          changed: outcome.changed,
+          filesUploaded: outcome.filesUploaded,
+          deleted: outcome.deleted,
+          buildMs: outcome.buildMs,
+          deployMs: outcome.deployMs,
+        }),
     latencyMs: Date.now() - batch.firstAt,
     finishedAt: new Date().toISOString(),
   }

@@ -15,6 +15,7 @@ import { type Builder, createBuilder } from './builder.js'
 import { createHookHandler, type HookRequest } from './handler.js'
 import { openJournal } from './journal.js'
 import { createPublisher, type Publisher } from './publisher.js'
+import { loadSchedule } from './schedule.js'
 
 export interface PublishServerOptions {
   config: ResolvedConfig
@@ -82,6 +83,7 @@ export async function startPublishServer(options: PublishServerOptions): Promise
     siteOptions: site,
     log,
     reconcileAtStart: (await inspectOutDir(outDir)) !== 'site-output',
+    stateDir,
   })
   const journal = await openJournal(stateDir, record)
   const handle = createHookHandler({ publisher, options: publish, log })
@@ -106,7 +108,7 @@ export async function startPublishServer(options: PublishServerOptions): Promise
     server.once('error', fail)
     server.listen(options.port, options.host, () => done())
   })
-  start(journal)
+  start(journal, await loadSchedule(stateDir))
   const address = server.address() as AddressInfo
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
   return {

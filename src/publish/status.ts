@@ -41,6 +41,8 @@ export interface PublishStatus {
   retryAt: string | null
   lastReconcile: string | null
   nextReconcile: string | null
+  /** Pages whose API answer gave a time it may change (a scheduled record), and the earliest such time. */
+  scheduled: { pages: number; next: string | null }
   /** Publishes since start, live and failed (`publishes` lists only the latest). */
   publishCount: { ok: number; failed: number }
   publishes: PublishRecord[]
@@ -63,6 +65,10 @@ export function statusHtml(status: PublishStatus): string {
     ['Next try after a failure', status.retryAt ?? '-'],
     ['Last full check', status.lastReconcile ?? '-'],
     ['Next full check', status.nextReconcile ?? '-'],
+    [
+      'Scheduled changes',
+      status.scheduled.pages ? `${status.scheduled.pages} page(s), next at ${status.scheduled.next}` : '-',
+    ],
   ]
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">

@@ -153,3 +153,7 @@ export const RENDER_THREADS_MAX = 4
  * keeps the first ones in sorted order; a file event for another is caught by the next reconcile.
  */
 export const MAX_FILE_REFS_PER_PAGE = 1_000
+/** Most pages `site publish` keeps a scheduled re-check for (see publish/schedule.ts); the reconcile covers the rest. */
+export const PUBLISH_MAX_SCHEDULED_PAGES = 50_000
+/** A scheduled re-check runs this long after the time a page answer gave (its max-age is whole seconds). */
+export const PUBLISH_RECHECK_GRACE_MS = 1_000

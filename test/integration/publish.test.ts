@@ -163,6 +163,26 @@ describe('site publish', () => {
     api.setEdits([])
   })
 
+  it('asks again for a page at the time its answer gave (a scheduled change), with no webhook', async () => {
+    // a record that starts in 3 s: until then the API answers the page with max-age up to that time
+    api.setEdits([
+      { path: '/about-us/team', find: TEAM_TEXT, replace: 'Published on schedule.', from: Date.now() + 3000 },
+    ])
+    const auth = { authorization: `Bearer ${TOKEN}` }
+    expect((await publisher.post('/hooks/pages', '{"pages":["/about-us/team"]}', auth)).status).toBe(202)
+    await waitUntil(fileHas(teamPage, TEAM_TEXT), 'the page as it is before the scheduled change')
+    await waitUntil(settled(publisher), 'the publish to settle')
+    const before = await publisher.status()
+    expect(before.scheduled.pages).toBe(1)
+    expect(Date.parse(before.scheduled.next!)).toBeGreaterThan(Date.now())
+    await waitUntil(fileHas(teamPage, 'Published on schedule.'), 'the scheduled change to be live', 30_000)
+    await waitUntil(settled(publisher), 'the publish to settle')
+    const after = await publisher.status()
+    expect(after.publishes[0]).toMatchObject({ ok: true, pages: ['/about-us/team'] })
+    expect(after.scheduled).toEqual({ pages: 0, next: null })
+    api.setEdits([])
+  })
+
   it('stops on SIGTERM with exit code 0', async () => {
     publisher.child.kill('SIGTERM')
     const end = await publisher.done

@@ -40,6 +40,7 @@ const result = (over: Partial<BuildResult> = {}): BuildResult => ({
   filesKept: 0,
   changes: { pages: { added: [], changed: [], removed: [], unchanged: 0 }, slugs: [] },
   manifest: { id: 'b1', clientVersion: 'c1', prerendered: [] },
+  recheck: { complete: true, pages: [] },
   ...over,
 })
 

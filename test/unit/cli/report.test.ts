@@ -18,6 +18,7 @@ const result = (over: Partial<BuildResult> = {}): BuildResult => ({
   durationMs: 1500,
   timings: { apiWaitMs: 100.4, renderMs: 10.6, writeMs: 5 },
   manifest: { id: 'b1', clientVersion: 'c1', prerendered: ['/', '/de', '/pl', '/old'] },
+  recheck: { complete: true, pages: [] },
   ...over,
 })
 

@@ -70,6 +70,7 @@ describe('status page', () => {
       retryAt: null,
       lastReconcile: null,
       nextReconcile: null,
+      scheduled: { pages: 0, next: null },
       publishCount: { ok: 0, failed: 1 },
       publishes: [
         {

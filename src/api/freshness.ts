@@ -1,0 +1,37 @@
+/**
+ * Pure: when a page answer says it should be asked again. TYPO3 with `config.sendCacheHeaders` sends
+ * `Cache-Control: max-age=N` (and `Expires`) on a cacheable page, N shortened to the next start or stop time
+ * of the records on the page: a scheduled change. `site publish` re-checks such a page at that time.
+ *
+ * - `no-store`, `no-cache` or `private` (TYPO3 on a page that must not be cached): no time.
+ * - `s-maxage`, else `max-age`, counted from now (the answer has just arrived); 0 is no time.
+ * - Else `Expires`, as a duration from the answer's `Date` (the CMS's clock, not ours).
+ * - Beyond a year, or unreadable: no time.
+ *
+ * Example: ({ 'cache-control': 'max-age=3600' }, now) -> now + 3,600,000.
+ */
+
+const YEAR_MS = 365 * 24 * 3_600_000
+
+export function recheckAt(headers: Readonly<Record<string, string>>, now: number): number | undefined {
+  const cacheControl = (headers['cache-control'] ?? '').toLowerCase()
+  const directives = new Map<string, string>()
+  for (const part of cacheControl.split(',')) {
+    const [name = '', value = ''] = part.trim().split('=', 2)
+    if (name) directives.set(name, value.replace(/^"|"$/g, ''))
+  }
+  if (directives.has('no-store') || directives.has('no-cache') || directives.has('private')) return undefined
+  const age = directives.get('s-maxage') ?? directives.get('max-age')
+  if (age !== undefined) {
+    if (!/^\d{1,10}$/.test(age)) return undefined
+    return within(Number(age) * 1000, now)
+  }
+  const expires = headers.expires
+  if (expires === undefined) return undefined
+  const at = Date.parse(expires)
+  const date = headers.date === undefined ? Number.NaN : Date.parse(headers.date)
+  if (Number.isNaN(at)) return undefined
+  return within(at - (Number.isNaN(date) ? now : date), now)
+}
+
+const within = (ms: number, now: number): number | undefined => (ms > 0 && ms <= YEAR_MS ? now + ms : undefined)

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest'
+import { recheckAt } from '../../../src/api/freshness.js'
+
+const NOW = Date.parse('2026-11-26T12:00:00Z')
+
+describe('recheckAt', () => {
+  it('reads max-age (s-maxage first) from now, and Expires as a duration from the answer Date', () => {
+    expect(recheckAt({ 'cache-control': 'max-age=3600' }, NOW)).toBe(NOW + 3_600_000)
+    expect(recheckAt({ 'cache-control': 'public, s-maxage=60, max-age=3600' }, NOW)).toBe(NOW + 60_000)
+    expect(recheckAt({ 'cache-control': 'Max-Age="120"' }, NOW)).toBe(NOW + 120_000)
+    // the CMS's clock is 10 minutes behind ours: its Expires counts from its Date
+    const expires = { expires: 'Thu, 26 Nov 2026 11:55:00 GMT', date: 'Thu, 26 Nov 2026 11:50:00 GMT' }
+    expect(recheckAt(expires, NOW)).toBe(NOW + 300_000)
+    expect(recheckAt({ expires: 'Thu, 26 Nov 2026 12:05:00 GMT' }, NOW)).toBe(NOW + 300_000)
+  })
+
+  it('gives no time for what must not be cached, a time past, a year away or a value it cannot read', () => {
+    const cases: Array<Record<string, string>> = [
+      {},
+      { 'cache-control': 'no-store' },
+      { 'cache-control': 'private, max-age=60' },
+      { 'cache-control': 'no-cache, max-age=60' },
+      { 'cache-control': 'max-age=0' },
+      { 'cache-control': 'max-age=-5' },
+      { 'cache-control': 'max-age=1e3' },
+      { 'cache-control': `max-age=${400 * 24 * 3600}` },
+      { expires: '0' },
+      { expires: 'Thu, 26 Nov 2026 11:00:00 GMT' },
+    ]
+    for (const headers of cases) expect(recheckAt(headers, NOW), JSON.stringify(headers)).toBeUndefined()
+  })
+})
