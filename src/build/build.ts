@@ -62,7 +62,11 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // longer of the two, not their sum. Settled below; a failure is thrown there.
     const loading = loadInputs(run, render, options)
     loading.catch(() => {})
-    const lookup = await loadPrevious(run.outDir, contents, { site: run.site, pool: run.pool })
+    const lookup = await loadPrevious(run.outDir, contents, {
+      site: run.site,
+      pool: run.pool,
+      verified: options.verified,
+    })
     const previous = lookup.type === 'found' ? lookup.previous : undefined
     if (lookup.type === 'none' && contents === 'site-output')
       run.state.notes.push(`Built every file into a fresh output folder: ${lookup.reason}`)
@@ -168,7 +172,7 @@ async function finish(
     const outputs = writer.outputs()
     const removed: string[] = []
     for (const path of previous.disk.files.keys()) if (!outputs.has(path)) removed.push(path)
-    await applyToOutput(output, { written: writer.written(), removed, folders: previous.disk.dirs })
+    await applyToOutput(output, { written: writer.written(), removed, folders: previous.disk.emptyDirs })
   }
   const { files, bytes, kept } = writer.stats()
   return {

@@ -10,6 +10,7 @@ import { errors } from '../errors.js'
 import { bundleClient, type ClientBundle } from '../hydration/bundle.js'
 import { loadRenderer } from '../render/renderer.js'
 import { build } from './build.js'
+import type { VerifiedFiles } from './previous.js'
 import { createInlineRenderService, createRenderPool, type RenderService } from './render-pool.js'
 import { defaultRenderThreads } from './threads.js'
 import type { BuildOptions, BuildResult } from './types.js'
@@ -30,6 +31,11 @@ export type BuilderOptions = Omit<BuildOptions, keyof BuilderRunOptions | 'rende
 export interface Builder {
   /** Builds over the output folder; builds asked for while one runs wait for it. */
   build(options?: BuilderRunOptions): Promise<BuildResult>
+  /**
+   * What its builds verified of the output folder, so that the next build (and a deploy of it) does not read an
+   * unchanged file again; undefined for a one-shot builder.
+   */
+  readonly verified: VerifiedFiles | undefined
   /** Waits for the build that runs, then ends the render workers and closes the API's connections. */
   close(): Promise<void>
 }
@@ -71,11 +77,15 @@ export function createBuilder(options: BuilderOptions): Builder {
   const dispatcher = options.dispatcher ?? ownAgent
   let queue: Promise<unknown> = Promise.resolve()
   let closed = false
+  const verified: VerifiedFiles | undefined = options.warm === false ? undefined : new Map()
   return {
+    verified,
     build(run = {}) {
       if (closed) return Promise.reject(errors.usage('This builder was closed'))
       const { warm: _warm, ...shared } = options
-      const next = queue.then(() => build({ ...shared, ...run, render: lease, bundleClient: bundle, dispatcher }))
+      const next = queue.then(() =>
+        build({ ...shared, ...run, render: lease, bundleClient: bundle, dispatcher, verified }),
+      )
       queue = next.catch(() => {})
       return next
     },

@@ -8,10 +8,16 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, read
 import { open } from 'node:fs/promises'
 import { messageOf } from '../errors.js'
 
-/** A previous output's regular files (path -> size in bytes) and folders, `/`-separated and relative to it. */
+/** A previous output's regular files (path -> size in bytes) and its empty folders, `/`-separated and relative to it. */
 export interface OutputListing {
   files: ReadonlyMap<string, number>
-  dirs: readonly string[]
+  /** Folders with nothing in them (a commit removes them; folders emptied by it are those of removed files). */
+  emptyDirs: readonly string[]
+  /**
+   * Each file's lstat stamp (inode, size, modification and change times): a file with the stamp it had when
+   * a long-lived builder last verified it has not been written since (see VerifiedFiles in previous.ts).
+   */
+  stamps: ReadonlyMap<string, string>
 }
 
 export type OutputScan = ({ type: 'ok' } & OutputListing) | { type: 'unusable'; reason: string }
@@ -30,30 +36,33 @@ function kindOf(entry: { isSymbolicLink(): boolean; isFIFO(): boolean; isSocket(
  */
 export function scanOutput(outDir: string, maxEntries: number): OutputScan {
   const files = new Map<string, number>()
-  const dirs: string[] = []
+  const emptyDirs: string[] = []
+  const stamps = new Map<string, string>()
   const pending = ['']
   let entries = 0
   try {
     while (pending.length > 0) {
       const dir = pending.pop()!
-      for (const entry of readdirSync(dir === '' ? outDir : `${outDir}/${dir}`, { withFileTypes: true })) {
+      const listed = readdirSync(dir === '' ? outDir : `${outDir}/${dir}`, { withFileTypes: true })
+      if (listed.length === 0 && dir !== '') emptyDirs.push(dir)
+      for (const entry of listed) {
         if (++entries > maxEntries)
           return { type: 'unusable', reason: `it holds more than ${maxEntries} files and folders` }
         const path = dir === '' ? entry.name : `${dir}/${entry.name}`
         if (entry.isDirectory()) {
-          dirs.push(path)
           pending.push(path)
         } else if (entry.isFile()) {
           const stats = lstatSync(`${outDir}/${path}`)
           if (!stats.isFile()) return { type: 'unusable', reason: `${JSON.stringify(path)} changed while it was read` }
           files.set(path, stats.size)
+          stamps.set(path, `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`)
         } else return { type: 'unusable', reason: `${JSON.stringify(path)} is ${kindOf(entry)}` }
       }
     }
   } catch (error) {
     return { type: 'unusable', reason: `it could not be read (${messageOf(error)})` }
   }
-  return { type: 'ok', files, dirs }
+  return { type: 'ok', files, emptyDirs, stamps }
 }
 
 export type FileRead = { type: 'read'; bytes: Buffer } | { type: 'refused'; reason: string }

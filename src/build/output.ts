@@ -196,7 +196,7 @@ function createFolderGuard(outDir: string) {
  * Applies an incremental build to OUT in place: the files it wrote (staged in the temporary
  * folder) are renamed into OUT, content-hashed files first, pages next, the manifests last;
  * then the files of the previous output that this build does not have are removed, and the folders
- * left empty (`folders`: the previous output's, and those of removed files). Files the build kept
+ * left empty (`folders`: the previous output's empty ones, and those of removed files, with their parents). Files the build kept
  * are not touched, so they keep their modification times. The build store goes first and comes back
  * last: should the commit be cut short, the next build finds no store and starts from scratch
  * instead of trusting it. Every folder is checked on the way (createFolderGuard).
@@ -216,7 +216,7 @@ export async function applyToOutput(
     await removeFile(path)
     for (let dir = dirname(path); dir !== '.'; dir = dirname(dir)) emptied.add(dir)
   }
-  for (const dir of changes.folders ?? []) emptied.add(dir)
+  for (const folder of changes.folders ?? []) for (let dir = folder; dir !== '.'; dir = dirname(dir)) emptied.add(dir)
   // deepest first; a folder that still holds something stays
   for (const dir of [...emptied].sort((a, b) => b.length - a.length)) {
     const target = resolveInside(outDir, dir)

@@ -105,7 +105,7 @@ const unusable = (reason: string): PreviousLookup => ({
 export async function loadPrevious(
   outDir: string,
   contents: OutDirContents,
-  options: { site: ResolvedSite; pool?: StringPool },
+  options: { site: ResolvedSite; pool?: StringPool; verified?: VerifiedFiles },
 ): Promise<PreviousLookup> {
   if (contents === 'missing' || contents === 'empty') return { type: 'none', reason: 'there is no previous output' }
   if (contents === 'other') return { type: 'none', reason: 'the output folder held no previous site output' }
@@ -141,7 +141,7 @@ export async function loadPrevious(
     if (page && pages.has(page[0])) return pages.fileHash(page[0], page[1])
     return path === BUILD_STORE_FILE ? storeHash : files.get(path)
   }
-  const verified = createVerifier(outDir, disk.files)
+  const verified = createVerifier(outDir, disk, options.verified)
   return {
     type: 'found',
     previous: {
@@ -161,20 +161,35 @@ export async function loadPrevious(
 }
 
 /**
+ * What a long-lived builder (and the deploys of `site publish`) verified in earlier runs: path -> the file's
+ * lstat stamp (scanOutput) and content hash. A file whose stamp is unchanged has not been written since (an
+ * in-place write changes its modification and change times, a replacement its inode), so it is not read
+ * again. Entries of files gone from the output are dropped at each run.
+ */
+export type VerifiedFiles = Map<string, string>
+
+/**
  * Checks kept files against the state by their bytes: a file is kept only when its content hash on disk
  * is the one the state records (read once, when the build would keep it, and remembered for the run).
  * Verifying by hash rather than by size and time keeps the state the same bytes a build from scratch
  * writes, and costs a read of each kept file (about 0.05 ms for a page's 75 KB).
  */
-function createVerifier(outDir: string, files: ReadonlyMap<string, number>) {
+function createVerifier(outDir: string, disk: OutputListing, known: VerifiedFiles | undefined) {
+  const { files, stamps } = disk
+  if (known) for (const path of known.keys()) if (!files.has(path)) known.delete(path)
   const checked = new Map<string, boolean>()
   return {
     check(path: string, hash: string): boolean {
       let ok = checked.get(path)
       if (ok === undefined) {
-        const size = files.get(path)
-        const bytes = size === undefined ? undefined : readRegularFileSync(join(outDir, path), size)
-        ok = bytes !== undefined && bytes.length === size && hashContents(bytes) === hash
+        const seen = `${stamps.get(path)} ${hash}`
+        if (known?.get(path) === seen) ok = true
+        else {
+          const size = files.get(path)
+          const bytes = size === undefined ? undefined : readRegularFileSync(join(outDir, path), size)
+          ok = bytes !== undefined && bytes.length === size && hashContents(bytes) === hash
+          if (ok) known?.set(path, seen)
+        }
         checked.set(path, ok)
       }
       return ok

@@ -39,7 +39,9 @@ export async function buildAndDeploy(batch: Batch, step: PublishStep, signal: Ab
   if (result.failures.length) throw new Error(describeFailures(result))
   const t1 = Date.now()
   const { target } = step
-  const report = target ? await deploy({ outDir: step.outDir, target, site: step.site }) : undefined
+  const report = target
+    ? await deploy({ outDir: step.outDir, target, site: step.site, verified: step.builder.verified })
+    : undefined
   const changes = result.changes.pages
   return {
     changed: changes.added.length + changes.changed.length + changes.removed.length,

@@ -1,4 +1,5 @@
 /** A builder that lives: many builds over one output with warm render workers, one at a time, then closed. */
+import { readFile, stat, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { build } from '../../src/build/build.js'
@@ -59,5 +60,32 @@ describe('createBuilder', () => {
     expect(events).toEqual(['a', 'a done', 'b', 'b done'])
     await builder.close()
     await expect(builder.build()).rejects.toThrow('This builder was closed')
+  })
+
+  it('remembers what it verified, and still catches a kept file rewritten in place with its time put back', async () => {
+    const out = join(dir, 'verified')
+    const config = makeConfig(api.url, undefined, out)
+    const builder = createBuilder({ config, site: config.sites[0]!, renderThreads: 1 })
+    try {
+      expect((await builder.build()).failures).toEqual([])
+      expect(builder.verified?.size).toBe(0)
+      // the first build over an output reads every kept file once, and remembers it by its lstat stamp
+      expect((await builder.build({ only: ['99999'] })).filesWritten).toBe(0)
+      const remembered = builder.verified?.size ?? 0
+      expect(remembered).toBeGreaterThan(100)
+      // the same bytes' length, another content, the modification time as it was: its change time still moved
+      const file = join(out, 'about-us/index.html')
+      const before = await stat(file)
+      const html = await readFile(file, 'utf8')
+      await writeFile(file, html.replace('<html', '<HTML'))
+      await utimes(file, before.atime, before.mtime)
+      const again = await builder.build({ only: ['99999'] })
+      expect(again.failures).toEqual([])
+      expect(again.notes.join('\n')).toContain('about-us/index.html')
+      expect(await readFile(file, 'utf8')).toBe(html)
+      expect(builder.verified?.size).toBe(remembered)
+    } finally {
+      await builder.close()
+    }
   })
 })
