@@ -84,7 +84,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       await startRenderers(run, render, { inputs, locales })
       const { clientVersion } = inputs
       const partial = only
-        ? planOnly(run, { only, requested: options.only ?? [], lookup, engine, clientVersion, locales })
+        ? await planOnly(run, { only, requested: options.only ?? [], lookup, engine, clientVersion, locales })
         : undefined
       const media = await startMedia({
         ...{ site: run.site, writer, apiSlot: run.apiSlot, outDir: run.outDir, signal: run.signal },

@@ -3,7 +3,13 @@
  * previous output can serve a partial build (the plan: reuse.ts) or the build must fetch every
  * page, saying why in one line.
  */
+import { readPageAnswer } from '../api/answer.js'
+import { linkDigest } from '../api/link-digest.js'
 import { errors } from '../errors.js'
+import { ONLY_PREFETCH_MAX_PAGES } from '../shared/constants.js'
+import type { ApiAnswer } from './fetch-page.js'
+import type { PageTable } from './page-table.js'
+import { askApi } from './pages.js'
 import { otherBuilder, type PreviousLookup } from './previous.js'
 import { createReusePlan, type OnlyTargets, parseOnly, type ReusePlan } from './reuse.js'
 import type { BuildRun } from './run.js'
@@ -38,10 +44,43 @@ export function readOnlyOption(items: readonly string[] | undefined): OnlyTarget
 }
 
 /**
+ * Asks the API for the pages `--only` names before the crawl, and keeps as dependents only the pages linking
+ * to one whose answer changed what other pages show of it (its link digest, api/link-digest.ts): an edit of a
+ * page's content elements rebuilds that page alone. A target that is no page now (a redirect, a 404, an error)
+ * or had no digest counts as changed. The answers are handed to the crawl (no second request). Beyond
+ * ONLY_PREFETCH_MAX_PAGES targets the answers are not held, and every page linking to a target is asked again.
+ */
+async function narrowDependents(run: BuildRun, plan: ReusePlan, pages: PageTable): Promise<void> {
+  if (plan.linked.size === 0 || plan.linked.size > ONLY_PREFETCH_MAX_PAGES) return
+  const changed = new Set<string>()
+  await Promise.all(
+    [...plan.linked].map(async (path) => {
+      const answer = await askApi(run, path)
+      plan.keepAnswer(path, answer)
+      const digest = digestOf(answer)
+      if (digest === undefined || digest !== pages.linkDigestOf(path)) changed.add(path)
+    }),
+  )
+  run.checkInterrupted()
+  plan.narrow(changed)
+}
+
+/** The link digest of a page answer; undefined for anything else (a redirect record, an error, a bad body). */
+function digestOf(answer: ApiAnswer): string | undefined {
+  if (answer.type !== 'answer') return undefined
+  try {
+    const read = readPageAnswer(answer.answer)
+    return read.type === 'page' ? linkDigest(read.data as unknown as Record<string, unknown>) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
  * The plan of a partial build over the previous output, or undefined (with the report's `fallback`,
  * logged in one line) when the previous output cannot serve one: none, another engine, another config.
  */
-export function planOnly(
+export async function planOnly(
   run: BuildRun,
   input: {
     only: OnlyTargets
@@ -51,7 +90,7 @@ export function planOnly(
     clientVersion: string
     locales: ReadonlyMap<string, LocaleData>
   },
-): { plan?: ReusePlan; report: OnlyReport } {
+): Promise<{ plan?: ReusePlan; report: OnlyReport }> {
   const { lookup, requested } = input
   const report: OnlyReport = {
     requested: [...requested],
@@ -74,6 +113,7 @@ export function planOnly(
       .map(([l]) => l),
   )
   const plan = createReusePlan({ previous, only: input.only, changedLocales, clientChanged })
+  await narrowDependents(run, plan, previous.pages)
   report.unknownUids = plan.unknownUids
   report.unknownFiles = plan.unknownFiles
   report.refetched = [...plan.targets, ...plan.dependents].sort()

@@ -65,6 +65,8 @@ export interface PageRow {
   content: readonly number[]
   /** The CMS files its answer names (see shared/file-refs.ts). */
   fileRefs: readonly number[]
+  /** What other pages can show of it (api/link-digest.ts), '' when not known. */
+  linkDigest: string
   files: readonly [string, string]
   canonical: string | undefined
 }
@@ -97,6 +99,8 @@ export class PageTable {
   #refLength = 0
   /** Two per row: the hashes of `index.html` and `_payload.json` ('' when not known yet). */
   readonly #files: string[] = []
+  /** Per row: its link digest ('' when not known). */
+  readonly #digests: string[] = []
   readonly #canonical = new Map<number, string>()
 
   constructor(pool: StringPool = new StringPool()) {
@@ -130,6 +134,7 @@ export class PageTable {
       nav: record.links.nav.map((path) => pool.id(path)),
       content: record.links.content.map((path) => pool.id(path)),
       fileRefs: (record.fileRefs ?? []).map((ref) => pool.id(ref)),
+      linkDigest: record.linkDigest ?? '',
       files: record.files ?? ['', ''],
       canonical: record.canonical,
     })
@@ -170,6 +175,7 @@ export class PageTable {
         uid: other.#uidAt(i),
         noIndex: other.#noIndex[i] === 1,
         files: [other.#files[i * 2]!, other.#files[i * 2 + 1]!],
+        linkDigest: other.#digests[i]!,
         canonical: other.#canonical.get(i),
       },
       counts,
@@ -205,6 +211,7 @@ export class PageTable {
     this.#refStart[i] = at
     this.#counts.set(counts, i * 4)
     this.#files.push(row.files[0], row.files[1])
+    this.#digests.push(row.linkDigest)
     if (row.canonical !== undefined) this.#canonical.set(i, row.canonical)
     this.#rowOfPath.set(row.path, i)
     return at
@@ -259,6 +266,12 @@ export class PageTable {
   #fileRefStart(row: number): number {
     const counts = this.#counts
     return this.#refStart[row]! + counts[row * 4]! * 2 + counts[row * 4 + 1]! + counts[row * 4 + 2]!
+  }
+
+  /** The link digest of the page at `path` (api/link-digest.ts); undefined when not known. */
+  linkDigestOf(path: string): string | undefined {
+    const row = this.#row(path)
+    return (row === undefined ? undefined : this.#digests[row]) || undefined
   }
 
   /** The uid of the page at `path`, without making its record. */
@@ -398,6 +411,7 @@ export class PageTable {
       nav,
       content,
       fileRefs,
+      linkDigest: this.#digests[i]!,
       files: [this.#files[i * 2]!, this.#files[i * 2 + 1]!],
       canonical: this.#canonical.get(i),
     }
@@ -420,6 +434,7 @@ export class PageTable {
       ...(row.canonical === undefined ? {} : { canonical: row.canonical }),
       links: { nav: row.nav.map((id) => pool.at(id)), content: row.content.map((id) => pool.at(id)) },
       ...(row.fileRefs.length ? { fileRefs: row.fileRefs.map((id) => pool.at(id)) } : {}),
+      ...(row.linkDigest ? { linkDigest: row.linkDigest } : {}),
       files: [row.files[0], row.files[1]],
     }
   }

@@ -20,7 +20,7 @@ import { checkRedirectTarget } from '../shared/redirect-target.js'
 import { getLocaleFromPath, toHtmlFile, toPayloadFile, toSiteUrl } from '../shared/url.js'
 import type { FoundLinks, LinkOrigin } from './crawl.js'
 import { readRegularFile } from './disk.js'
-import { fetchPage } from './fetch-page.js'
+import { type ApiAnswer, fetchPage } from './fetch-page.js'
 import type { PageTable } from './page-table.js'
 import { renderRedirectHtml } from './redirect.js'
 import type { PageFile } from './render-files.js'
@@ -61,17 +61,40 @@ export interface PagePipeline {
 
 const elapsed = (since: number): number => performance.now() - since
 
+/** One page request, holding an API slot while it waits. */
+export const askApi = (
+  p: Pick<PagePipeline, 'api' | 'apiSlot' | 'state' | 'signal'>,
+  path: string,
+): Promise<ApiAnswer> =>
+  p.apiSlot(async () => {
+    const started = performance.now()
+    const result = await fetchPage(p.api, path, p.signal)
+    p.state.time('apiWaitMs', elapsed(started))
+    return result
+  })
+
 /**
  * A rendered page as the build keeps it. The crawl keeps its links' paths, so they are pooled, in place:
  * the output is this build's own copy (a render worker's message, or an inline job's fresh result).
  */
-function toRecord(p: PagePipeline, output: Extract<PageOutput, { type: 'page' }>, fileRefs: string[]): PageRecord {
+function toRecord(p: PagePipeline, output: Extract<PageOutput, { type: 'page' }>, known: KnownFacts): PageRecord {
   const { fact, links } = output
   links.from = p.intern(links.from)
   for (const list of [links.nav, links.content]) for (let i = 0; i < list.length; i++) list[i] = p.intern(list[i]!)
   const record: PageRecord = { ...fact, uid: output.uid, links: { nav: links.nav, content: links.content } }
-  if (fileRefs.length) record.fileRefs = fileRefs.slice(0, MAX_FILE_REFS_PER_PAGE)
+  if (known.fileRefs.length) record.fileRefs = known.fileRefs.slice(0, MAX_FILE_REFS_PER_PAGE)
+  const digest = output.linkDigest ?? known.linkDigest
+  if (digest) record.linkDigest = digest
   return record
+}
+
+/**
+ * What a page's record takes from beside its render: the CMS files its answer names (read from the answer's
+ * bytes), and for a page rendered from its kept payload, the link digest its answer had.
+ */
+interface KnownFacts {
+  fileRefs: string[]
+  linkDigest?: string
 }
 
 const FETCH: PathSource = { type: 'fetch' }
@@ -87,7 +110,8 @@ export async function buildPath(p: PagePipeline, path: string): Promise<FoundLin
       break
     }
     case 'render': {
-      const found = await renderKeptPage(p, { path, locale: source.locale, fileRefs: source.from.fileRefsOf(path) })
+      const known = { fileRefs: source.from.fileRefsOf(path), linkDigest: source.from.linkDigestOf(path) }
+      const found = await renderKeptPage(p, { path, locale: source.locale, known })
       if (found) return found
       break
     }
@@ -108,7 +132,7 @@ function keepPage(p: PagePipeline, path: string, from: PageTable): PageRecord['l
 /** Renders a previous page again from its payload (no API request); undefined when that is not possible. */
 async function renderKeptPage(
   p: PagePipeline,
-  page: { path: string; locale: string; fileRefs: string[] },
+  page: { path: string; locale: string; known: KnownFacts },
 ): Promise<FoundLinks | undefined> {
   // only a payload on disk as the previous build wrote it (else the API is asked); a regular file of OUT,
   // read without following a link or blocking, and no larger than a page may be;
@@ -123,17 +147,12 @@ async function renderKeptPage(
     previous: previousFiles(p, page.path),
   }
   return renderJob(p, job, (output) =>
-    output.type === 'page' ? finishPage(p, page.path, output, page.fileRefs) : undefined,
+    output.type === 'page' ? finishPage(p, page.path, output, page.known) : undefined,
   )
 }
 
 async function fetchAndBuild(p: PagePipeline, path: string): Promise<FoundLinks | undefined> {
-  const answer = await p.apiSlot(async () => {
-    const started = performance.now()
-    const result = await fetchPage(p.api, path, p.signal)
-    p.state.time('apiWaitMs', elapsed(started))
-    return result
-  })
+  const answer = p.reuse?.takeAnswer(path) ?? (await askApi(p, path))
   const locale = getLocaleFromPath(path, p.site.i18n)
   switch (answer.type) {
     case 'answer': {
@@ -144,7 +163,7 @@ async function fetchAndBuild(p: PagePipeline, path: string): Promise<FoundLinks 
       const fileRefs = findFileRefs(body, uses, p.apiOrigin)
       const media = await p.media?.resolve(uses, path)
       const job: PageJob = { path, locale, answer: answer.answer, previous: previousFiles(p, path), media }
-      return renderJob(p, job, (output) => buildRendered(p, job, output, fileRefs))
+      return renderJob(p, job, (output) => buildRendered(p, job, output, { fileRefs }))
     }
     case 'not-found':
       p.state.notFound.push({ path, status: answer.status })
@@ -213,7 +232,7 @@ async function buildRendered(
   p: PagePipeline,
   job: PageJob,
   output: PageOutput,
-  fileRefs: string[],
+  known: KnownFacts,
 ): Promise<FoundLinks | undefined> {
   if (output.type === 'redirect')
     return buildRedirect(p, {
@@ -241,7 +260,7 @@ async function buildRendered(
     })
     return undefined
   }
-  return finishPage(p, job.path, output, fileRefs)
+  return finishPage(p, job.path, output, known)
 }
 
 /** Writes a rendered page's files and records it. */
@@ -249,12 +268,12 @@ async function finishPage(
   p: PagePipeline,
   path: string,
   output: Extract<PageOutput, { type: 'page' }>,
-  fileRefs: string[],
+  known: KnownFacts,
 ): Promise<FoundLinks | undefined> {
   for (const item of output.skipped) p.state.skip(item)
   p.state.fellBack(path, output.fallbacks)
   if (!(await writeFiles(p, path, output.files, output.uid))) return undefined
-  p.state.addPage(toRecord(p, output, fileRefs))
+  p.state.addPage(toRecord(p, output, known))
   return output.links
 }
 

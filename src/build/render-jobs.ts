@@ -6,6 +6,7 @@
 
 import { decodeBody, readPageAnswer } from '../api/answer.js'
 import type { RawAnswer } from '../api/client.js'
+import { linkDigest } from '../api/link-digest.js'
 import { messageOf } from '../errors.js'
 import { applyMedia } from '../media/apply.js'
 import type { MediaMap } from '../media/types.js'
@@ -63,6 +64,8 @@ export type PageOutput =
       skipped: SkippedItem[]
       /** Layouts and content element types rendered with `Default`, once per use. */
       fallbacks: TemplateFallback[]
+      /** What other pages can show of it (api/link-digest.ts); absent for a page rendered from its kept payload. */
+      linkDigest?: string
       renderMs: number
     }
   /** The answer was a redirect record (contract 3.5). */
@@ -114,6 +117,7 @@ export function runPageJob(ctx: JobContext, job: PageJob): PageOutput {
   const started = performance.now()
   const renderMs = () => performance.now() - started
   let raw: unknown
+  let digest: string | undefined
   if ('payload' in job) {
     // a kept payload is a file of OUT: prepared and sanitised again, exactly as an API answer is
     raw = readKeptPage(job.payload)
@@ -136,6 +140,7 @@ export function runPageJob(ctx: JobContext, job: PageJob): PageOutput {
           renderMs: renderMs(),
         }
       raw = result.data
+      digest = linkDigest(result.data as unknown as Record<string, unknown>)
     } catch (error) {
       return { type: 'failed', ...toApiFailure(error), renderMs: renderMs() }
     }
@@ -156,7 +161,7 @@ export function runPageJob(ctx: JobContext, job: PageJob): PageOutput {
     }
   const media = job.media ? applyMedia(page, job.media, ctx.site.baseUrl) : undefined
   if (media) return { type: 'failed', status: 502, pageUid: page.id, ...media, renderMs: renderMs() }
-  return renderPage(ctx, { job, page, problems, renderMs })
+  return renderPage(ctx, { job, page, problems, renderMs, digest })
 }
 
 const renderFailure = (error: unknown, renderMs: () => number, pageUid?: number): PageOutput => ({
@@ -171,9 +176,15 @@ const renderFailure = (error: unknown, renderMs: () => number, pageUid?: number)
 /** Renders a prepared page and reads its links and sitemap facts. */
 function renderPage(
   ctx: JobContext,
-  input: { job: PageJob; page: PageData; problems: readonly DataProblem[]; renderMs: () => number },
+  input: {
+    job: PageJob
+    page: PageData
+    problems: readonly DataProblem[]
+    renderMs: () => number
+    digest: string | undefined
+  },
 ): PageOutput {
-  const { job, page, problems, renderMs } = input
+  const { job, page, problems, renderMs, digest } = input
   const { path } = job
   try {
     const locale = localeOf(ctx, job.locale)
@@ -202,6 +213,7 @@ function renderPage(
       links: discovered.found,
       skipped,
       fallbacks: rendered.fallbacks,
+      ...(digest === undefined ? {} : { linkDigest: digest }),
       renderMs: renderMs(),
     }
   } catch (error) {

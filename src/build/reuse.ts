@@ -17,6 +17,7 @@
  */
 import { eventFileRefs } from '../shared/file-refs.js'
 import { normalizePagePath } from '../shared/url.js'
+import type { ApiAnswer } from './fetch-page.js'
 import type { PageTable } from './page-table.js'
 import type { PreviousOutput } from './previous.js'
 
@@ -40,10 +41,20 @@ export interface OnlyTargets {
 
 export interface ReusePlan {
   decide(path: string): PathSource
-  /** Paths asked of the API again because `--only` names them (in any locale). */
+  /** Paths asked of the API again because `--only` names them (in any locale), or they show a file it names. */
   readonly targets: ReadonlySet<string>
-  /** Paths asked again because their previous answer linked to a target. */
+  /** Targets that other pages may show (named by uid or path, not by a file): their linking pages may change. */
+  readonly linked: ReadonlySet<string>
+  /**
+   * Paths asked again because their previous answer linked to a target: to any of `linked` until `narrow` is
+   * called, then to those whose answer changed what other pages show of them.
+   */
   readonly dependents: ReadonlySet<string>
+  /** Keeps as dependents only the pages linking to one of `changed` (targets whose link digest changed). */
+  narrow(changed: ReadonlySet<string>): void
+  /** An answer asked of the API before the crawl (see only.ts), handed out once; undefined when there is none. */
+  takeAnswer(path: string): ApiAnswer | undefined
+  keepAnswer(path: string, answer: ApiAnswer): void
   /** `--only` uids no page of the previous build has: reported, not fatal. */
   readonly unknownUids: number[]
   /** `--only file:` items no page of the previous build shows: reported, not fatal. */
@@ -112,9 +123,14 @@ export function createReusePlan(input: {
     const uid = pages.uidOf(path)
     for (const other of uid === undefined ? [] : (pathsOfUid.get(uid) ?? [])) targets.add(other)
   }
-  const targetIds = new Set([...targets].map((path) => pages.pool.id(path)))
-  const dependents = new Set<string>()
-  for (const path of pages.paths()) if (!targets.has(path) && pages.linksToAny(path, targetIds)) dependents.add(path)
+  const linked = new Set(targets)
+  const linkingTo = (to: ReadonlySet<string>): Set<string> => {
+    const ids = new Set([...to].map((path) => pages.pool.id(path)))
+    const found = new Set<string>()
+    if (ids.size) for (const path of pages.paths()) if (!to.has(path) && pages.linksToAny(path, ids)) found.add(path)
+    return found
+  }
+  let dependents = linkingTo(linked)
   // the pages that show a file named are asked again (a file is no title a menu shows: nothing links to it)
   const files = new Set(only.files.flatMap((file) => file.refs))
   const fileIds = new Set([...files].flatMap((ref) => pages.pool.find(ref) ?? []))
@@ -123,13 +139,28 @@ export function createReusePlan(input: {
     for (const path of pages.paths())
       if (pages.namesAnyFile(path, fileIds)) {
         targets.add(path)
-        dependents.delete(path)
         for (const ref of pages.fileRefsOf(path)) shown.add(ref)
       }
   const unknownFiles = only.files.filter((file) => !file.refs.some((ref) => shown.has(ref))).map((file) => file.item)
+  const isDependent = (path: string) => dependents.has(path) && !targets.has(path)
+  const answers = new Map<string, ApiAnswer>()
   return {
+    takeAnswer(path) {
+      const answer = answers.get(path)
+      answers.delete(path)
+      return answer
+    },
+    keepAnswer(path, answer) {
+      answers.set(path, answer)
+    },
     targets,
-    dependents,
+    linked,
+    get dependents() {
+      return new Set([...dependents].filter(isDependent))
+    },
+    narrow(changed) {
+      dependents = linkingTo(new Set([...changed].filter((path) => linked.has(path))))
+    },
     unknownUids,
     unknownFiles,
     files,

@@ -73,7 +73,8 @@ export interface BuildStore extends StoreHead {
  * Then one line per path (a JSON string): the pages' paths, sorted, then the other paths their links name.
  * Then one line per page, in the order of their paths: [locale, uid or null, noIndex (0 or 1),
  * alternates as [hreflang, path index], nav links, content links (path indexes), hash of index.html,
- * hash of _payload.json, canonical naming another page or null, the CMS files the page names].
+ * hash of _payload.json, canonical naming another page or null, the CMS files the page names, its link digest
+ * or ''].
  */
 type FirstLine = StoreHead & { files: Record<string, string>; paths: number; pages: number }
 
@@ -88,6 +89,7 @@ type PageLine = [
   string,
   string | null,
   string[],
+  string,
 ]
 
 const digest = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16)
@@ -174,6 +176,7 @@ export function* renderStoreParts(store: BuildStore): Iterable<string> {
       row.files[1],
       row.canonical ?? null,
       row.fileRefs.map((id) => pool.at(id)),
+      row.linkDigest,
     ]
     return JSON.stringify(line)
   })
@@ -213,8 +216,9 @@ function toRow(
   context: { ids: Int32Array; pool: StringPool; verify: VerifyFile; check: StoreCheckOptions },
 ): PageRow | undefined {
   const { ids, pool, verify, check } = context
-  if (!Array.isArray(value) || value.length !== 10) return undefined
-  const [locale, uid, noIndex, alternates, nav, content, html, payload, canonical, fileRefs] = value as unknown[]
+  if (!Array.isArray(value) || value.length !== 11) return undefined
+  const [locale, uid, noIndex, alternates, nav, content, html, payload, canonical, fileRefs, digest] =
+    value as unknown[]
   const links = { nav: idsOf(nav, ids), content: idsOf(content, ids) }
   if (!check.locales.includes(locale as string) || (noIndex !== 0 && noIndex !== 1)) return undefined
   if (!(uid === null || (Number.isSafeInteger(uid) && (uid as number) > 0))) return undefined
@@ -223,6 +227,7 @@ function toRow(
   if (!(canonical === null || isStoredUrl(canonical))) return undefined
   if (!Array.isArray(fileRefs) || fileRefs.length > MAX_FILE_REFS_PER_PAGE || !fileRefs.every(isFileRef))
     return undefined
+  if (!isFileHash(digest)) return undefined
   const pairs: Array<readonly [number, number]> = []
   for (const a of alternates) {
     const id = Array.isArray(a) && a.length === 2 && isString(a[0]) && a[0].length <= 35 ? idOf(a[1], ids) : undefined
@@ -239,6 +244,7 @@ function toRow(
     nav: links.nav,
     content: links.content,
     fileRefs: fileRefs.map((ref: string) => pool.id(ref)),
+    linkDigest: digest,
     files: [verify(toHtmlFile(pagePath), html), verify(toPayloadFile(pagePath), payload)],
     canonical: canonical === null ? undefined : canonical,
   }

@@ -190,6 +190,8 @@ export interface PageRecord extends PageFact {
   links: { nav: string[]; content: string[] }
   /** The CMS files its answer names, as the state names them (see shared/file-refs.ts): file events find it by them. */
   fileRefs?: string[]
+  /** What other pages can show of it (api/link-digest.ts): `--only` asks its linking pages again only when it changes. */
+  linkDigest?: string
 }
 
 /** Initial data of one locale, prepared and written once. */

@@ -3,6 +3,8 @@
  * - TYPO3 Page Modification (`{ action, identifier, record, url, site, workspace }`): the page, by the uid
  *   it has in every locale (`record.l10n_parent` of a translation, else `identifier`); with `action: "new"`
  *   its parent (`record.pid`) too, so that menus list it. `workspace` other than 0 is a draft: nothing to publish.
+ *   A change of `nav_hide` (listed in `changedFields`) is a full build: menus of any page may show the page or
+ *   stop showing it, and nothing in its own answer tells which (see api/link-digest.ts).
  * - TYPO3 file messages (`{ storage, identifier, url }`, added, updated or removed): the pages that show the
  *   file, as the build state records them (`file:<url>`, see `--only`), with the file fetched again.
  * - `/hooks/pages` (`{ pages: [uid or path, ...] }`): those pages.
@@ -51,6 +53,9 @@ function pageModification(body: Record<string, unknown>): PublishRequest | { err
   if (workspace !== undefined && workspace !== 0 && workspace !== '0')
     return { kind: 'draft', what: `${what} (workspace draft)` }
   const uid = isUid(record.l10n_parent) ? record.l10n_parent : identifier
+  // shown in other pages' menus, but in no field of the page's own answer (its link digest cannot see it)
+  if (Array.isArray(body.changedFields) && body.changedFields.includes('nav_hide'))
+    return { kind: 'full', what: `${what} (nav_hide changed: any page's menus may change)` }
   const pages = [String(uid)]
   if (action === 'new' && isUid(record.pid)) pages.push(String(record.pid))
   return { kind: 'pages', pages, what: uid === identifier ? what : `${what} (translation of ${uid})` }

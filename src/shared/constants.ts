@@ -157,3 +157,8 @@ export const MAX_FILE_REFS_PER_PAGE = 1_000
 export const PUBLISH_MAX_SCHEDULED_PAGES = 50_000
 /** A scheduled re-check runs this long after the time a page answer gave (its max-age is whole seconds). */
 export const PUBLISH_RECHECK_GRACE_MS = 1_000
+/**
+ * Most pages an `--only` build asks of the API before its crawl, to learn whether the pages linking to them
+ * must be rebuilt (build/only.ts); with more, their answers are not held and every linking page is rebuilt.
+ */
+export const ONLY_PREFETCH_MAX_PAGES = 500

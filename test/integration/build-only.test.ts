@@ -127,7 +127,7 @@ beforeAll(async () => {
 afterAll(() => demo?.close())
 
 describe('site build --only (issue 12, item 2)', () => {
-  it('asks the API only for the page in every locale and the pages that linked to it, and equals a full build', async () => {
+  it('asks the API only for the page in every locale after an edit of its content, and equals a full build', async () => {
     await editFile(join(content, 'pages/en/about-us.json'), 'Amberline Software was founded', 'Amberline was founded')
     await editFile(join(content, 'pages/pl/o-nas.json'), 'Założyło je trzech', 'Założyło je czterech')
     await api.reload()
@@ -140,7 +140,8 @@ describe('site build --only (issue 12, item 2)', () => {
     expect(result.only).toMatchObject({ requested: ['2'], unknownUids: [], rerenderedLocales: [] })
     expect(result.only?.fallback).toBeUndefined()
     const refetched = result.only!.refetched
-    expect(refetched).toEqual(expect.arrayContaining(['/about-us', '/pl/o-nas', '/de/ueber-uns', '/about-us/team']))
+    // its content elements changed, nothing other pages show of it: no linking page is asked again
+    expect(refetched).toEqual(['/about-us', '/de/ueber-uns', '/pl/o-nas'])
     const requested = pageRequests(from)
     expect(new Set(requested)).toEqual(new Set([...refetched, ...askedAgain]))
     expect(requested.length).toBeLessThan(result.pages.total / 2)
@@ -154,6 +155,24 @@ describe('site build --only (issue 12, item 2)', () => {
       'pl/o-nas/_payload.json',
       'pl/o-nas/index.html',
     ])
+    await expectSameAsFullBuild(twin)
+  })
+
+  it('asks again for the pages linking to a page whose properties other pages show changed', async () => {
+    await editFile(join(content, 'pages/en/about-us.json'), '"abstract": "Who we are:', '"abstract": "Who we are now:')
+    await api.reload()
+    const twin = await twinOfOutput()
+    const askedAgain = await storedAnswers()
+    const from = api.requests.length
+    const result = await build({ only: ['2'] })
+    expect(result.failures).toEqual([])
+    const refetched = result.only!.refetched
+    expect(refetched).toEqual(
+      expect.arrayContaining(['/about-us', '/pl/o-nas', '/de/ueber-uns', '/about-us/team', '/']),
+    )
+    // the pages linking to the English page only: the other locales' pages show nothing that changed
+    expect(refetched).not.toContain('/pl/o-nas/zespol')
+    expect(new Set(pageRequests(from))).toEqual(new Set([...refetched, ...askedAgain]))
     await expectSameAsFullBuild(twin)
   })
 

@@ -97,6 +97,26 @@ describe('createReusePlan', () => {
     expect(plan.decide('/never-seen').type).toBe('fetch')
   })
 
+  it('narrows the linking pages to those linking to a target whose answer changed what they show', () => {
+    const plan = createReusePlan({
+      previous,
+      only: { uids: [2, 3], paths: [], files: [] },
+      changedLocales: new Set(),
+      clientChanged: false,
+    })
+    expect([...plan.dependents].sort()).toEqual(['/', '/pl', '/pl/c'])
+    plan.narrow(new Set(['/pl/a', '/nowhere']))
+    expect([...plan.dependents]).toEqual(['/pl'])
+    expect(plan.decide('/').type).toBe('keep')
+    expect(plan.decide('/a').type).toBe('fetch')
+    plan.narrow(new Set())
+    expect([...plan.dependents]).toEqual([])
+    const answer = { type: 'not-found' as const, status: 404, data: null }
+    plan.keepAnswer('/a', answer)
+    expect(plan.takeAnswer('/a')).toBe(answer)
+    expect(plan.takeAnswer('/a')).toBeUndefined()
+  })
+
   it('renders pages again from kept data where initial data or the client code changed', () => {
     const plan = createReusePlan({
       previous,

@@ -39,6 +39,7 @@ const store: BuildStore = {
       canonical: 'https://other.example/b',
       links: { nav: ['/'], content: ['/gone'] },
       fileRefs: ['/fileadmin/a.jpg', 'https://cdn.example/b.png'],
+      linkDigest: HASH.s,
       files: [HASH.hb, HASH.pb],
     },
     {
@@ -76,7 +77,7 @@ describe('build store', () => {
       '/b',
       '/pl/b',
       '/gone',
-      ['en', 1, 0, [], [], [1], HASH.h, HASH.p, null, []],
+      ['en', 1, 0, [], [], [1], HASH.h, HASH.p, null, [], ''],
       [
         'en',
         2,
@@ -88,6 +89,7 @@ describe('build store', () => {
         HASH.pb,
         'https://other.example/b',
         ['/fileadmin/a.jpg', 'https://cdn.example/b.png'],
+        HASH.s,
       ],
     ])
     const parsed = parseStore(text, READER)
@@ -156,7 +158,8 @@ describe('build store', () => {
       'damaged',
     ],
     ['a file reference of no scheme', renderStore(store).replace('"/fileadmin/a.jpg"', '"javascript:x"'), 'damaged'],
-    ['file references that are no list', renderStore(store).replace(/,\[\]\]\n/, ',"/a.jpg"]\n'), 'damaged'],
+    ['file references that are no list', renderStore(store).replace(/,\[\],""\]\n/, ',"/a.jpg",""]\n'), 'damaged'],
+    ['a link digest that is no digest', renderStore(store).replace(/,\[\],""\]\n/, ',[],"../x"]\n'), 'damaged'],
     ['a foreign redirect kind', renderStore(store).replace('"kind":"slug"', '"kind":"x"'), 'bad entry'],
     // hostile entries: each would make a build write or delete where it must not, or publish a rule it never wrote
     [

@@ -27,6 +27,11 @@ describe('TYPO3 webhook messages', () => {
   it('publishes nothing for a workspace draft', () => {
     expect(parseTypo3Body(page({ workspace: 2 }))).toMatchObject({ kind: 'draft' })
   })
+  it('builds every page when nav_hide changed: any menu may change', () => {
+    expect(parseTypo3Body(page({ changedFields: ['nav_hide'] }))).toMatchObject({ kind: 'full' })
+    expect(parseTypo3Body(page({ changedFields: ['title'] }))).toMatchObject({ kind: 'pages' })
+  })
+
   it('asks for the pages that show the file of a file message', () => {
     expect(
       parseTypo3Body({ storage: 1, identifier: '/user_upload/a.jpg', url: '/fileadmin/user_upload/a.jpg' }),
