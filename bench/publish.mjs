@@ -11,7 +11,9 @@
 //   node bench/publish.mjs
 //   env: BENCH_PUBLISH_PAGES (pages per locale, default 100), BENCH_LATENCY_MS (default 20),
 //        BENCH_PUBLISH_EDITS (edits of figure 1, default 10; the target is stated over 50),
-//        BENCH_PUBLISH_QUIET_MS (publish.quietMs, default 250: a quiet period adds to every latency)
+//        BENCH_PUBLISH_QUIET_MS (publish.quietMs, default 250: a quiet period adds to every latency),
+//        BENCH_PUBLISH_EDIT (what an edit changes: 'content', the default, the text of the page's content elements
+//        as most edits do; or 'subtitle', a page property other pages show, so the pages linking to it are rebuilt)
 import { spawn } from 'node:child_process'
 import { createHmac } from 'node:crypto'
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
@@ -27,6 +29,12 @@ const pagesPerLocale = Number(process.env.BENCH_PUBLISH_PAGES ?? 100)
 const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 20)
 const edits = Number(process.env.BENCH_PUBLISH_EDITS ?? 10)
 const quietMs = Number(process.env.BENCH_PUBLISH_QUIET_MS ?? 250)
+const editKind = process.env.BENCH_PUBLISH_EDIT === 'subtitle' ? 'subtitle' : 'content'
+/** How an edit changes a page's answer: its content elements' text, or its subtitle. */
+const EDIT_RULE = {
+  content: (t) => ({ find: '"bodytext":"<p>', replace: `"bodytext":"<p>${t} ` }),
+  subtitle: (t) => ({ find: '"subtitle":""', replace: `"subtitle":"${t}"` }),
+}[editKind]
 const WEBHOOK = { identifier: '9a1d2c3b-4e5f-4a6b-8c7d-0e1f2a3b4c5d', secret: 'bench-secret' }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
@@ -120,14 +128,14 @@ async function runBench() {
   const edited = new Map() // path -> text
   const setEdit = (index, text) => {
     edited.set(pageOf(index).path, text)
-    api.setEdits([...edited].map(([path, t]) => ({ path, find: '"subtitle":""', replace: `"subtitle":"${t}"` })))
+    api.setEdits([...edited].map(([path, t]) => ({ path, ...EDIT_RULE(t) })))
   }
   const liveFile = (index) => join(www, pageOf(index).path.slice(1), 'index.html')
   const isLive = (index, text) => async () => (await readFile(liveFile(index), 'utf8')).includes(text)
   let publisher
   try {
     console.log(
-      `publisher: ${pagesPerLocale} pages/locale x 3, API latency ${latencyMs} ms, quietMs ${quietMs}, ${cpus().length} CPU(s), dir target`,
+      `publisher: ${pagesPerLocale} pages/locale x 3, API latency ${latencyMs} ms, quietMs ${quietMs}, ${cpus().length} CPU(s), dir target, ${editKind} edits`,
     )
     publisher = startPublisher(args)
     const url = await publisher.url
