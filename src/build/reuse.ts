@@ -1,11 +1,13 @@
 /**
- * Pure: a partial build (`site build --only <uid|path>,…`, issue 12 item 2) as a plan over the
+ * Pure (no I/O; it holds the answers only.ts asked ahead for the crawl): a partial build (`site build --only <uid|path>,…`, issue 12 item 2) as a plan over the
  * previous build's pages. The crawl stays the full build's crawl (same seeds, same links, so
  * the same pages are reached); only how each path is obtained differs:
  *
- * - `fetch`: asked of the API, as in a full build: the pages named by `--only` in every locale,
- *   the pages whose previous answer linked to one of them (menus, teasers and context menus show
- *   a linked page's title), and every path the previous build did not have;
+ * - `fetch`: asked of the API, as in a full build: the pages named by `--only` in every locale
+ *   and the pages that show a file it names; the pages whose previous answer linked to a named one
+ *   (menus, teasers and context menus show a linked page's title), all of them or, once `narrow`
+ *   is told which named pages changed what others show of them (only.ts), those linking to these;
+ *   and every path the previous build did not have;
  * - `render`: rendered again from the data it kept (its `_payload.json`), with no API request,
  *   when its locale's initial data or the client code changed;
  * - `keep`: its files stay as they are.
