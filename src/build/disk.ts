@@ -15,7 +15,8 @@ export interface OutputListing {
   emptyDirs: readonly string[]
   /**
    * Each file's lstat stamp (inode, size, modification and change times): a file with the stamp it had when
-   * a long-lived builder last verified it has not been written since (see VerifiedFiles in previous.ts).
+   * a long-lived builder last verified it has not been written since (see VerifiedFiles in previous.ts). Empty
+   * unless asked for.
    */
   stamps: ReadonlyMap<string, string>
 }
@@ -34,7 +35,7 @@ function kindOf(entry: { isSymbolicLink(): boolean; isFIFO(): boolean; isSocket(
  * `maxEntries` of them, makes the output unusable (the reason names the first such path).
  * Example: OUT/products -> /elsewhere gives { type: 'unusable', reason: '"products" is a symbolic link' }.
  */
-export function scanOutput(outDir: string, maxEntries: number): OutputScan {
+export function scanOutput(outDir: string, maxEntries: number, options: { stamps?: boolean } = {}): OutputScan {
   const files = new Map<string, number>()
   const emptyDirs: string[] = []
   const stamps = new Map<string, string>()
@@ -55,7 +56,7 @@ export function scanOutput(outDir: string, maxEntries: number): OutputScan {
           const stats = lstatSync(`${outDir}/${path}`)
           if (!stats.isFile()) return { type: 'unusable', reason: `${JSON.stringify(path)} changed while it was read` }
           files.set(path, stats.size)
-          stamps.set(path, `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`)
+          if (options.stamps) stamps.set(path, `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`)
         } else return { type: 'unusable', reason: `${JSON.stringify(path)} is ${kindOf(entry)}` }
       }
     }

@@ -111,7 +111,10 @@ export async function loadPrevious(
   if (contents === 'other') return { type: 'none', reason: 'the output folder held no previous site output' }
   const { site, pool } = options
   const { maxPages } = site.build
-  const disk = scanOutput(outDir, maxPages * ENTRIES_PER_PAGE + ENTRIES_BESIDE_PAGES)
+  // stamps only for a builder that remembers what it verified (a one-shot build has no use for them)
+  const disk = scanOutput(outDir, maxPages * ENTRIES_PER_PAGE + ENTRIES_BESIDE_PAGES, {
+    stamps: options.verified !== undefined,
+  })
   if (disk.type === 'unusable') return unusable(disk.reason)
   if (!disk.files.has(BUILD_STORE_FILE))
     return {
@@ -182,13 +185,13 @@ function createVerifier(outDir: string, disk: OutputListing, known: VerifiedFile
     check(path: string, hash: string): boolean {
       let ok = checked.get(path)
       if (ok === undefined) {
-        const seen = `${stamps.get(path)} ${hash}`
-        if (known?.get(path) === seen) ok = true
+        const seen = known && `${stamps.get(path)} ${hash}`
+        if (seen !== undefined && known?.get(path) === seen) ok = true
         else {
           const size = files.get(path)
           const bytes = size === undefined ? undefined : readRegularFileSync(join(outDir, path), size)
           ok = bytes !== undefined && bytes.length === size && hashContents(bytes) === hash
-          if (ok) known?.set(path, seen)
+          if (ok && seen !== undefined) known?.set(path, seen)
         }
         checked.set(path, ok)
       }

@@ -132,7 +132,12 @@ export function createReusePlan(input: {
     if (ids.size) for (const path of pages.paths()) if (!to.has(path) && pages.linksToAny(path, ids)) found.add(path)
     return found
   }
-  let dependents = linkingTo(linked)
+  // made when first asked for: narrow() usually comes first, and then this walk of every page is not needed
+  let narrowed: Set<string> | undefined
+  const dependents = (): Set<string> => {
+    narrowed ??= linkingTo(linked)
+    return narrowed
+  }
   // the pages that show a file named are asked again (a file is no title a menu shows: nothing links to it)
   const files = new Set(only.files.flatMap((file) => file.refs))
   const fileIds = new Set([...files].flatMap((ref) => pages.pool.find(ref) ?? []))
@@ -144,7 +149,7 @@ export function createReusePlan(input: {
         for (const ref of pages.fileRefsOf(path)) shown.add(ref)
       }
   const unknownFiles = only.files.filter((file) => !file.refs.some((ref) => shown.has(ref))).map((file) => file.item)
-  const isDependent = (path: string) => dependents.has(path) && !targets.has(path)
+  const isDependent = (path: string) => dependents().has(path) && !targets.has(path)
   const answers = new Map<string, ApiAnswer>()
   return {
     takeAnswer(path) {
@@ -158,16 +163,16 @@ export function createReusePlan(input: {
     targets,
     linked,
     get dependents() {
-      return new Set([...dependents].filter(isDependent))
+      return new Set([...dependents()].filter(isDependent))
     },
     narrow(changed) {
-      dependents = linkingTo(new Set([...changed].filter((path) => linked.has(path))))
+      narrowed = linkingTo(new Set([...changed].filter((path) => linked.has(path))))
     },
     unknownUids,
     unknownFiles,
     files,
     decide(path) {
-      if (targets.has(path) || dependents.has(path)) return { type: 'fetch' }
+      if (targets.has(path) || dependents().has(path)) return { type: 'fetch' }
       const locale = pages.localeOf(path)
       if (locale === undefined) return { type: 'fetch' }
       return clientChanged || changedLocales.has(locale)
