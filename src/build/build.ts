@@ -7,6 +7,7 @@
 import { startMedia } from '../media/stage.js'
 import type { MediaStats } from '../media/types.js'
 import { missingTemplateNotes } from '../render/missing-templates.js'
+import { BUILD_STORE_FILE } from '../shared/layout.js'
 import { compareStrings } from '../shared/values.js'
 import { summarizePageChanges } from './changes.js'
 import { type OnlyReport, planOnly, readOnlyOption } from './only.js'
@@ -20,7 +21,14 @@ import {
   removeStaleSiblings,
   swapInOutput,
 } from './output.js'
-import { currentEngine, loadPrevious, otherBuilder, type PreviousOutput } from './previous.js'
+import {
+  type CommittedOutput,
+  currentEngine,
+  loadPrevious,
+  otherBuilder,
+  type PreviousOutput,
+  sealOf,
+} from './previous.js'
 import { type BuildRun, createBuildRun } from './run.js'
 import type { SlugChange } from './slug-history.js'
 import {
@@ -35,6 +43,7 @@ import {
   writeSlugRedirects,
   writeStaticFiles,
 } from './stages.js'
+import type { BuildStore } from './store.js'
 import { keepEarlierBuilds, writeStore } from './store-stages.js'
 import type { BuildManifest, BuildOptions, BuildResult } from './types.js'
 import { createFileWriter, type FileWriter } from './write.js'
@@ -62,12 +71,17 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // longer of the two, not their sum. Settled below; a failure is thrown there.
     const loading = loadInputs(run, render, options)
     loading.catch(() => {})
+    const { memory } = options
     const lookup = await loadPrevious(run.outDir, contents, {
       site: run.site,
       pool: run.pool,
-      verified: options.verified,
+      memory,
+      trustLast: only !== undefined,
     })
     const previous = lookup.type === 'found' ? lookup.previous : undefined
+    // what the builder knew of OUT holds again only when this build leaves OUT as it was, or anew once it committed
+    const lastKnown = memory?.last
+    if (memory) memory.last = undefined
     if (lookup.type === 'none' && contents === 'site-output')
       run.state.notes.push(`Built every file into a fresh output folder: ${lookup.reason}`)
     const engine = currentEngine()
@@ -105,10 +119,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       await writeSiteFiles(run, writer, { inputs, previous: sameBuilder })
       const builds = keepEarlierBuilds(run, writer, previous)
       const manifest = await writeManifests(run, writer, inputs)
-      await writeStore(run, writer, { engine, manifest, locales, builds, slugs: slugs.redirects })
+      const store = await writeStore(run, writer, { engine, manifest, locales, builds, slugs: slugs.redirects })
       run.checkInterrupted()
       const slugChanges = slugs.changes
-      return await finish(run, {
+      const result = await finish(run, {
         output,
         writer,
         manifest,
@@ -117,6 +131,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         slugs: slugChanges,
         mediaStats,
       })
+      if (memory) memory.last = result.failures.length ? lastKnown : committed(run.outDir, { store, writer, previous })
+      return result
     } catch (error) {
       await discardOutput(output)
       throw error
@@ -125,6 +141,21 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     await render.close()
     await run.api.close()
   }
+}
+
+/** The output as this build committed it, for the next build of a long-lived builder (OutputMemory). */
+function committed(
+  outDir: string,
+  input: { store: BuildStore; writer: FileWriter; previous: PreviousOutput | undefined },
+): CommittedOutput | undefined {
+  const { writer, previous } = input
+  const outputs = writer.outputs()
+  const files = new Map<string, number>()
+  for (const [path, size] of previous?.disk.files ?? []) if (outputs.has(path)) files.set(path, size)
+  for (const [path, size] of writer.writtenSizes()) files.set(path, size)
+  const storeHash = outputs.get(BUILD_STORE_FILE)
+  const seal = sealOf(outDir)
+  return storeHash && seal ? { outDir, store: input.store, storeHash, files, seal } : undefined
 }
 
 /** Files listed in a note of the build report, at most. */

@@ -10,7 +10,7 @@ import { errors } from '../errors.js'
 import { bundleClient, type ClientBundle } from '../hydration/bundle.js'
 import { loadRenderer } from '../render/renderer.js'
 import { build } from './build.js'
-import type { VerifiedFiles } from './previous.js'
+import type { OutputMemory } from './previous.js'
 import { createInlineRenderService, createRenderPool, type RenderService } from './render-pool.js'
 import { defaultRenderThreads } from './threads.js'
 import type { BuildOptions, BuildResult } from './types.js'
@@ -32,10 +32,10 @@ export interface Builder {
   /** Builds over the output folder; builds asked for while one runs wait for it. */
   build(options?: BuilderRunOptions): Promise<BuildResult>
   /**
-   * What its builds verified of the output folder, so that the next build (and a deploy of it) does not read an
-   * unchanged file again; undefined for a one-shot builder.
+   * What its builds know of the output folder (what they verified, the output as the last one committed it), so
+   * that the next build (and a deploy of it) does not read it again; undefined for a one-shot builder.
    */
-  readonly verified: VerifiedFiles | undefined
+  readonly memory: OutputMemory | undefined
   /** Waits for the build that runs, then ends the render workers and closes the API's connections. */
   close(): Promise<void>
 }
@@ -77,14 +77,14 @@ export function createBuilder(options: BuilderOptions): Builder {
   const dispatcher = options.dispatcher ?? ownAgent
   let queue: Promise<unknown> = Promise.resolve()
   let closed = false
-  const verified: VerifiedFiles | undefined = options.warm === false ? undefined : new Map()
+  const memory: OutputMemory | undefined = options.warm === false ? undefined : { verified: new Map(), last: undefined }
   return {
-    verified,
+    memory,
     build(run = {}) {
       if (closed) return Promise.reject(errors.usage('This builder was closed'))
       const { warm: _warm, ...shared } = options
       const next = queue.then(() =>
-        build({ ...shared, ...run, render: lease, bundleClient: bundle, dispatcher, verified }),
+        build({ ...shared, ...run, render: lease, bundleClient: bundle, dispatcher, memory }),
       )
       queue = next.catch(() => {})
       return next

@@ -59,7 +59,8 @@ export function createBuildRun(options: BuildOptions): BuildRun {
     options.renderThreads ?? (configured === 'auto' ? defaultRenderThreads(availableParallelism()) : configured)
   if (!Number.isInteger(renderThreads) || renderThreads < 0)
     throw errors.usage(`Render threads must be a whole number of at least 0, got ${renderThreads}`)
-  const pool = new StringPool()
+  // An `--only` build of a long-lived builder may take its last output as it is (OutputMemory): over its pool.
+  const pool = (options.only && options.memory?.last?.store.pages.pool) || new StringPool()
   return {
     startedAt: now(),
     config,

@@ -5,11 +5,19 @@
  */
 import { BUILD_STORE_FILE, isContentHashedFile } from '../shared/layout.js'
 import { getLocaleFromPath, toHtmlFile, toPayloadFile } from '../shared/url.js'
+import { compareStrings } from '../shared/values.js'
 import { planKeptBuilds } from './kept-builds.js'
 import type { PreviousOutput } from './previous.js'
 import type { BuildRun } from './run.js'
 import type { SlugChange } from './slug-history.js'
-import { configDigest, renderStoreParts, STORE_FORMAT, type StoredBuild, type StoredRedirect } from './store.js'
+import {
+  type BuildStore,
+  configDigest,
+  renderStoreParts,
+  STORE_FORMAT,
+  type StoredBuild,
+  type StoredRedirect,
+} from './store.js'
 import type { BuildManifest, LocaleData } from './types.js'
 import type { FileWriter } from './write.js'
 
@@ -31,7 +39,8 @@ export function keepEarlierBuilds(
 
 /**
  * The build store (`_site/builds/state.jsonl`, see store.ts), written after everything else: every
- * page with its uid and links, the redirects, and the hash of every file the output holds.
+ * page with its uid and links, the redirects, and the hash of every file the output holds. Resolves
+ * to the store as written (what a long-lived builder keeps of it, see OutputMemory in previous.ts).
  */
 export async function writeStore(
   run: BuildRun,
@@ -44,7 +53,7 @@ export async function writeStore(
     /** Slug history redirects among the build's redirects. */
     slugs: readonly SlugChange[]
   },
-): Promise<void> {
+): Promise<BuildStore> {
   const { state, site } = run
   const slugs = new Map(input.slugs.map((slug) => [slug.from, slug]))
   const redirects: StoredRedirect[] = state.redirects.map((r) => {
@@ -63,7 +72,7 @@ export async function writeStore(
     files.delete(html)
     files.delete(payload)
   }
-  const store = renderStoreParts({
+  const store: BuildStore = {
     format: STORE_FORMAT,
     engine: input.engine,
     config: configDigest(site),
@@ -73,14 +82,16 @@ export async function writeStore(
       [...input.locales].map(([locale, data]) => [locale, { initialDataUrl: data.initialDataUrl }]),
     ),
     pages,
-    redirects,
-    notFound: state.notFound,
+    // in the order the store writes them, as the next build would read them back
+    redirects: redirects.sort((a, b) => compareStrings(a.from, b.from)),
+    notFound: [...state.notFound].sort((a, b) => compareStrings(a.path, b.path)),
     builds: [
       { id: input.manifest.id, clientVersion: input.manifest.clientVersion, files: input.builds.current },
       ...input.builds.earlier,
     ],
     files,
-  })
+  }
   // in parts: the store of a large site is tens of megabytes, never one string
-  await writer.writeParts(BUILD_STORE_FILE, store)
+  await writer.writeParts(BUILD_STORE_FILE, renderStoreParts(store))
+  return store
 }

@@ -12,7 +12,7 @@ import type { MissingTemplate } from '../render/missing-templates.js'
 import type { PageRenderer } from '../render/renderer.js'
 import type { InitialData } from '../shared/types.js'
 import type { OnlyReport } from './only.js'
-import type { VerifiedFiles } from './previous.js'
+import type { OutputMemory } from './previous.js'
 import type { RenderService } from './render-pool.js'
 import type { SlugChange } from './slug-history.js'
 
@@ -43,8 +43,8 @@ export interface BuildOptions {
   renderer?: PageRenderer
   /** Render workers that outlive this build (a Builder's, builder.ts): used, never closed, by it. */
   render?: RenderService
-  /** What earlier builds of a long-lived builder verified of the previous output (see VerifiedFiles). */
-  verified?: VerifiedFiles
+  /** What earlier builds of a long-lived builder know of the output folder (see OutputMemory); updated by this build. */
+  memory?: OutputMemory
   /** Render worker threads; 0 renders in the build's thread. @default one per CPU but one, 1 to RENDER_THREADS_MAX (threads.ts) */
   renderThreads?: number
   /** The browser client; bundled from `src/client` by default. */

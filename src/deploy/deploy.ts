@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path'
 import pLimit from 'p-limit'
-import type { VerifiedFiles } from '../build/previous.js'
+import type { OutputMemory } from '../build/previous.js'
 import type { ResolvedSite } from '../config/types.js'
 import { contentTypeOf, IMMUTABLE_CACHE, NO_CACHE } from '../serve/content-types.js'
 import { DEPLOY_CONCURRENCY } from '../shared/constants.js'
@@ -21,8 +21,8 @@ export interface DeployOptions {
   site: ResolvedSite
   /** List what would be sent and deleted; send nothing. */
   dryRun?: boolean
-  /** What the builder that wrote the output verified of it (`site publish`): unchanged files are not read again. */
-  verified?: VerifiedFiles
+  /** What the builder that wrote the output knows of it (`site publish`): what it committed is not read again. */
+  memory?: OutputMemory
   log?: (line: string) => void
 }
 
@@ -43,7 +43,7 @@ const cacheControlOf = (step: DeployStep): string => (step === 'hashed' ? IMMUTA
 export async function deploy(options: DeployOptions): Promise<DeployReport> {
   const started = performance.now()
   const { target, outDir } = options
-  const output = await readOutputFiles(outDir, options.site, options.verified)
+  const output = await readOutputFiles(outDir, options.site, options.memory)
   const manifest = parseTargetManifest(await target.readManifest())
   const plan = planDeploy({ ...output, manifest, keepBuilds: options.site.build.keepBuilds })
   const filesUploaded = DEPLOY_STEPS.reduce((n, step) => n + plan.uploads[step].length, 0)

@@ -4,7 +4,7 @@
  * checked before a target sees it.
  */
 import { inspectOutDir } from '../build/output.js'
-import { loadPrevious, type VerifiedFiles } from '../build/previous.js'
+import { loadPrevious, type OutputMemory } from '../build/previous.js'
 import type { ResolvedSite } from '../config/types.js'
 import { errors } from '../errors.js'
 import { BUILD_STORE_FILE } from '../shared/layout.js'
@@ -25,17 +25,14 @@ export const isPlainRelativePath = (path: string): boolean =>
 
 /**
  * The files a build wrote into `outDir` and their hashes, each checked on disk (a file changed since
- * the build, or missing, refuses the deploy; one the build did not write is never sent).
+ * the build, or missing, refuses the deploy; one the build did not write is never sent). With the memory of
+ * the builder that just committed the output (`site publish`), what it committed is taken as it is.
  */
-export async function readOutputFiles(
-  outDir: string,
-  site: ResolvedSite,
-  verified?: VerifiedFiles,
-): Promise<OutputFiles> {
+export async function readOutputFiles(outDir: string, site: ResolvedSite, memory?: OutputMemory): Promise<OutputFiles> {
   const contents = await inspectOutDir(outDir)
   if (contents !== 'site-output')
     throw errors.deployNoOutput(outDir, `it is ${contents === 'other' ? 'not a site output' : contents}`)
-  const lookup = await loadPrevious(outDir, contents, { site, verified })
+  const lookup = await loadPrevious(outDir, contents, { site, memory, trustLast: true })
   if (lookup.type === 'none') throw errors.deployNoOutput(outDir, lookup.reason)
   const { previous } = lookup
   const unlisted = new Set(previous.unlisted)

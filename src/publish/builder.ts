@@ -5,15 +5,15 @@
  * publish template changes.
  */
 import { createBuilder as createEngineBuilder } from '../build/builder.js'
-import type { VerifiedFiles } from '../build/previous.js'
+import type { OutputMemory } from '../build/previous.js'
 import type { BuildLogger, BuildResult } from '../build/types.js'
 import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
 
 export interface Builder {
   /** A build over the output folder: of the named pages (`only`: uids or paths), or of every page. */
   build(options: { only?: string[]; signal?: AbortSignal }): Promise<BuildResult>
-  /** What its builds verified of the output folder (the deploy reads only what changed since). */
-  readonly verified?: VerifiedFiles
+  /** What its builds know of the output folder (the deploy reads only what changed since). */
+  readonly memory?: OutputMemory
   close(): Promise<void>
 }
 
@@ -21,7 +21,7 @@ export function createBuilder(input: { config: ResolvedConfig; site: ResolvedSit
   const { config, site, logger } = input
   const engine = createEngineBuilder({ config, site })
   return {
-    verified: engine.verified,
+    memory: engine.memory,
     build: ({ only, signal }) => engine.build({ only, signal, logger }),
     close: () => engine.close(),
   }

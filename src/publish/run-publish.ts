@@ -40,7 +40,7 @@ export async function buildAndDeploy(batch: Batch, step: PublishStep, signal: Ab
   const t1 = Date.now()
   const { target } = step
   const report = target
-    ? await deploy({ outDir: step.outDir, target, site: step.site, verified: step.builder.verified })
+    ? await deploy({ outDir: step.outDir, target, site: step.site, memory: step.builder.memory })
     : undefined
   const changes = result.changes.pages
   return {

@@ -12,6 +12,8 @@ let api: DemoApi
 let dir: string
 let content: string
 
+const TEAM_TEXT = 'The leadership team of Amberline Software.'
+
 beforeAll(async () => {
   demo = await startEditableDemo('site-builder-')
   ;({ dir, content, api } = demo)
@@ -68,10 +70,10 @@ describe('createBuilder', () => {
     const builder = createBuilder({ config, site: config.sites[0]!, renderThreads: 1 })
     try {
       expect((await builder.build()).failures).toEqual([])
-      expect(builder.verified?.size).toBe(0)
-      // the first build over an output reads every kept file once, and remembers it by its lstat stamp
-      expect((await builder.build({ only: ['99999'] })).filesWritten).toBe(0)
-      const remembered = builder.verified?.size ?? 0
+      expect(builder.memory?.verified.size).toBe(0)
+      // a full build over an output reads every kept file once, and remembers it by its lstat stamp
+      expect((await builder.build()).filesWritten).toBe(0)
+      const remembered = builder.memory?.verified.size ?? 0
       expect(remembered).toBeGreaterThan(100)
       // the same bytes' length, another content, the modification time as it was: its change time still moved
       const file = join(out, 'about-us/index.html')
@@ -79,11 +81,46 @@ describe('createBuilder', () => {
       const html = await readFile(file, 'utf8')
       await writeFile(file, html.replace('<html', '<HTML'))
       await utimes(file, before.atime, before.mtime)
-      const again = await builder.build({ only: ['99999'] })
+      const again = await builder.build()
       expect(again.failures).toEqual([])
       expect(again.notes.join('\n')).toContain('about-us/index.html')
       expect(await readFile(file, 'utf8')).toBe(html)
-      expect(builder.verified?.size).toBe(remembered)
+      expect(builder.memory?.verified.size).toBe(remembered)
+    } finally {
+      await builder.close()
+    }
+  })
+
+  it('takes its own last output as it is for --only, and reads the folder again once another build wrote it', async () => {
+    const out = join(dir, 'memory')
+    const config = makeConfig(api.url, undefined, out)
+    const site = config.sites[0]!
+    const builder = createBuilder({ config, site, renderThreads: 1 })
+    try {
+      expect((await builder.build()).failures).toEqual([])
+      expect(builder.memory?.last?.outDir).toBe(out)
+      // not walked: an --only build reads and writes only what it changes
+      await writeFile(join(out, 'left-by-hand.txt'), 'x')
+      const only = await builder.build({ only: ['99999'] })
+      expect([only.failures, only.filesWritten]).toEqual([[], 0])
+      expect(only.notes.join('\n')).not.toContain('left-by-hand.txt')
+      // another build over the folder (a one-shot `site build` after a CMS edit) replaced the state: the
+      // builder reads the folder as untrusted again
+      api.setEdits([{ path: '/about-us/team', find: TEAM_TEXT, replace: 'The team.' }])
+      const other = await build({ config, site, renderThreads: 1 })
+      expect(other.notes.join('\n')).toContain('left-by-hand.txt')
+      await writeFile(join(out, 'planted.txt'), 'x')
+      const after = await builder.build({ only: ['99999'] }).finally(() => api.setEdits([]))
+      expect(after.failures).toEqual([])
+      expect(after.notes.join('\n')).toContain('"planted.txt"')
+      await expect(stat(join(out, 'planted.txt'))).rejects.toThrow()
+      // a failed build leaves the folder, and so what the builder knows of it, as it was
+      const known = builder.memory?.last
+      expect(known?.seal).toBeTruthy()
+      api.setFaults([{ path: '/about-us', kind: 'malformed-json' }])
+      const failed = await builder.build({ only: ['/about-us'] }).finally(() => api.setFaults([]))
+      expect(failed.failures.length).toBeGreaterThan(0)
+      expect(builder.memory?.last).toBe(known)
     } finally {
       await builder.close()
     }
