@@ -94,25 +94,27 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       const inputs = await loading
       run.checkInterrupted()
       await writeStaticFiles(run, writer, inputs)
-      const locales = await writeInitialData(run, writer, { inputs, options })
-      await startRenderers(run, render, { inputs, locales })
-      const { clientVersion } = inputs
-      const partial = only
-        ? await planOnly(run, { only, requested: options.only ?? [], lookup, engine, clientVersion, locales })
-        : undefined
+      // before the initial data, which may name files too (a footer's image)
+      let partial: Awaited<ReturnType<typeof planOnly>> | undefined
       const media = await startMedia({
         ...{ site: run.site, writer, apiSlot: run.apiSlot, outDir: run.outDir, signal: run.signal },
         ...{
           hasPrevious: previous !== undefined,
-          partial: partial?.plan !== undefined,
-          refetch: partial?.plan?.files,
+          partial: () => partial?.plan !== undefined,
+          refetch: only && new Set(only.files.flatMap((file) => file.refs)),
           dispatcher: run.api.dispatcher,
         },
         fail: ({ kind, reason, from }) => run.state.fail({ kind, path: from, status: 502, reason, from }),
       })
+      const locales = await writeInitialData(run, writer, { inputs, options, media })
+      await startRenderers(run, render, { inputs, locales })
+      const { clientVersion } = inputs
+      partial = only
+        ? await planOnly(run, { only, requested: options.only ?? [], lookup, engine, clientVersion, locales })
+        : undefined
       const pipeline = await crawlPages(run, { render, writer, locales, clientVersion, reuse: partial?.plan, media })
+      await writeNotFoundPages(run, writer, { render, inputs, media })
       const mediaStats = await media?.finish()
-      await writeNotFoundPages(run, writer, { render, inputs })
       // that was the last render: the workers' heaps are not held through the end phase (peak RSS, issue 12)
       await render.close()
       const slugs = await writeSlugRedirects(run, { pipeline, previous })

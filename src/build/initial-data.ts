@@ -5,6 +5,8 @@
  */
 import { createHash } from 'node:crypto'
 import type { ApiClient } from '../api/client.js'
+import { applyMediaToInitialData, type MediaFailure } from '../media/apply.js'
+import type { MediaMap } from '../media/types.js'
 import type { PageRenderer } from '../render/renderer.js'
 import type { DataProblem } from '../shared/contract.js'
 import { initialDataFile } from '../shared/layout.js'
@@ -40,10 +42,18 @@ export function prepareLocaleData(
   prepare: PageRenderer['prepareInitialData'],
   locale: string,
   raw: unknown,
-): { data: LocaleData; file: { path: string; contents: string }; problems: DataProblem[] } {
+  media?: MediaMap,
+): { data: LocaleData; file: { path: string; contents: string }; problems: DataProblem[]; media?: MediaFailure } {
   const { data: value, problems } = prepare(raw)
+  // the files it names point at their copies before it is hashed (media 'copy' or 'optimize')
+  const failure = media ? applyMediaToInitialData(value, media) : undefined
   const file = toInitialDataFile(locale, value)
-  return { data: { locale, initialData: value, initialDataUrl: file.url }, file, problems }
+  return {
+    data: { locale, initialData: value, initialDataUrl: file.url },
+    file,
+    problems,
+    ...(failure ? { media: failure } : {}),
+  }
 }
 
 /** Longest list of languages named in a note (the data is the API's). */

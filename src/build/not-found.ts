@@ -6,6 +6,8 @@
 import { readPageAnswer } from '../api/answer.js'
 import type { ApiClient } from '../api/client.js'
 import { errors } from '../errors.js'
+import { applyMedia, type MediaFailure } from '../media/apply.js'
+import type { MediaMap } from '../media/types.js'
 import type { DataProblem } from '../shared/contract.js'
 import { notFoundFile } from '../shared/layout.js'
 import type { PageData } from '../shared/types.js'
@@ -52,8 +54,8 @@ async function readProbe(
 
 export function renderNotFoundFile(
   ctx: RenderContext,
-  input: { locale: LocaleData; raw: unknown; i18n: LocaleOptions },
-): { file: OutputFile; problems: DataProblem[]; pageUid?: number } {
+  input: { locale: LocaleData; raw: unknown; i18n: LocaleOptions; media?: MediaMap },
+): { file: OutputFile; problems: DataProblem[]; pageUid?: number; failed?: MediaFailure } {
   const { locale, raw, i18n } = input
   const path = withLocale('/404', locale.locale, i18n)
   const problems: DataProblem[] = []
@@ -63,11 +65,14 @@ export function renderNotFoundFile(
     page = prepared.page
     problems.push(...prepared.problems)
   }
+  // its files point at their copies, as a page's (media 'copy' or 'optimize')
+  const failed = page && input.media ? applyMedia(page, input.media, ctx.site.baseUrl) : undefined
   const error = { status: 404, message: errors.pageNotFound(path).message }
   const { document, problems: renderProblems } = assembleStatic(ctx, { path, locale, status: 404, page, error })
   return {
     file: { path: notFoundFile(locale.locale, i18n), contents: documentBytes(ctx, document) },
     problems: [...problems, ...renderProblems],
     ...(page ? { pageUid: page.id } : {}),
+    ...(failed ? { failed } : {}),
   }
 }

@@ -8,7 +8,7 @@ import { decodeBody, readPageAnswer } from '../api/answer.js'
 import type { RawAnswer } from '../api/client.js'
 import { linkDigest } from '../api/link-digest.js'
 import { messageOf } from '../errors.js'
-import { applyMedia } from '../media/apply.js'
+import { applyMedia, type MediaFailure } from '../media/apply.js'
 import type { MediaMap } from '../media/types.js'
 import type { PageRenderer } from '../render/renderer.js'
 import type { DataProblem, TemplateFallback } from '../shared/contract.js'
@@ -76,11 +76,15 @@ export interface NotFoundJob {
   locale: string
   /** The API's 404 page body of the locale, when it sent one. */
   raw?: unknown
+  /** The build's answers for the files it names (media 'copy' or 'optimize'). */
+  media?: MediaMap
 }
 
 export interface NotFoundOutput {
   file: OutputFile
   skipped: SkippedItem[]
+  /** A file it names that the build could not take: the build fails. */
+  failed?: MediaFailure
 }
 
 /** A data problem of a page (or of initial data) as a skipped item of the report: what, where, which records. */
@@ -223,11 +227,16 @@ function renderPage(
 
 /** A locale's 404 page. */
 export function runNotFoundJob(ctx: JobContext, job: NotFoundJob): NotFoundOutput {
-  const { file, problems, pageUid } = renderNotFoundFile(ctx, {
+  const { file, problems, pageUid, failed } = renderNotFoundFile(ctx, {
     locale: localeOf(ctx, job.locale),
     raw: job.raw,
     i18n: ctx.site.i18n,
+    media: job.media,
   })
   const item = withLocale('/404', job.locale, ctx.site.i18n)
-  return { file, skipped: problems.map((problem) => toSkippedItem(item, problem, pageUid)) }
+  return {
+    file,
+    skipped: problems.map((problem) => toSkippedItem(item, problem, pageUid)),
+    ...(failed ? { failed: { ...failed, ...(pageUid === undefined ? {} : { pageUid }) } } : {}),
+  }
 }

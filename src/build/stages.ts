@@ -6,13 +6,14 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { bundleClient, type ClientBundle } from '../hydration/bundle.js'
+import { findFileUrls } from '../media/scan.js'
 import type { MediaService } from '../media/service.js'
 import { listPublicFiles } from '../project/public-files.js'
 import { prepareInitialData } from '../render/prepare.js'
 import { loadRenderer } from '../render/renderer.js'
 import { toPublicSiteInfo } from '../render/site-info.js'
 import { REDIRECTS_FILE, ROBOTS_FILE, SITEMAP_FILE } from '../shared/layout.js'
-import { localeHome, pathSegments } from '../shared/url.js'
+import { localeHome, pathSegments, withLocale } from '../shared/url.js'
 import { createCrawler } from './crawl.js'
 import { discoverFromInitialData } from './discover.js'
 import { fetchInitialData, languageNotes, prepareLocaleData } from './initial-data.js'
@@ -108,17 +109,23 @@ export async function writeStaticFiles(run: BuildRun, writer: FileWriter, inputs
   ])
 }
 
-/** Prepares each locale's initial data and writes it once, content-hashed. */
+/**
+ * Prepares each locale's initial data and writes it once, content-hashed. With `media`, the files it names are
+ * taken first (a file that cannot be taken fails the build, as on a page).
+ */
 export async function writeInitialData(
   run: BuildRun,
   writer: FileWriter,
-  input: { inputs: BuildInputs; options: Pick<BuildOptions, 'renderer'> },
+  input: { inputs: BuildInputs; options: Pick<BuildOptions, 'renderer'>; media?: MediaService },
 ): Promise<Map<string, LocaleData>> {
   const prepare = input.options.renderer?.prepareInitialData ?? prepareInitialData
   const locales = new Map<string, LocaleData>()
   for (const [locale, raw] of input.inputs.initialData) {
-    const { data, file, problems } = prepareLocaleData(prepare, locale, raw)
-    for (const problem of problems) run.state.skip(toSkippedItem(`initial data (${locale})`, problem))
+    const from = `initial data (${locale})`
+    const files = input.media && (await input.media.resolve(findFileUrls(Buffer.from(JSON.stringify(raw))), from))
+    const { data, file, problems, media } = prepareLocaleData(prepare, locale, raw, files)
+    for (const problem of problems) run.state.skip(toSkippedItem(from, problem))
+    if (media) run.state.fail({ ...media, path: from, status: 502, from })
     await writer.write(file.path, file.contents)
     locales.set(locale, data)
   }
@@ -259,13 +266,18 @@ export async function writeSlugRedirects(
 export async function writeNotFoundPages(
   run: BuildRun,
   writer: FileWriter,
-  input: { render: RenderService; inputs: BuildInputs },
+  input: { render: RenderService; inputs: BuildInputs; media?: MediaService },
 ): Promise<void> {
   for (const locale of run.site.i18n.locales) {
     const { raw, note } = input.inputs.notFound.get(locale) ?? {}
     if (note) run.state.notes.push(note)
-    const { file, skipped } = await input.render.notFound({ locale, raw })
+    const from = withLocale('/404', locale, run.site.i18n)
+    // the files its body names, as a page's (media 'copy' or 'optimize')
+    const media =
+      raw === undefined ? undefined : await input.media?.resolve(findFileUrls(Buffer.from(JSON.stringify(raw))), from)
+    const { file, skipped, failed } = await input.render.notFound({ locale, raw, media })
     for (const item of skipped) run.state.skip(item)
+    if (failed) run.state.fail({ ...failed, path: from, status: 502, from })
     await writer.write(file.path, file.contents)
   }
 }

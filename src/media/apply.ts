@@ -18,57 +18,66 @@ export interface MediaFailure {
 /** Deeper than this, a content element's data is not searched for files (prepare cut it at the same depth). */
 const MAX_DEPTH = 64
 
+/**
+ * Points the files found in `value` at their copies: each object's `publicUrl` (and its `local`), or with
+ * `absolute`, the copy's absolute URL on `baseUrl` only. `elementUid`: the content element `value` is of.
+ */
+function pointAtCopies(
+  value: unknown,
+  options: { media: MediaMap; baseUrl: string | undefined; absolute: boolean; elementUid?: number },
+  depth = 0,
+): MediaFailure | undefined {
+  if (depth > MAX_DEPTH || typeof value !== 'object' || value === null) return undefined
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const failure = pointAtCopies(item, options, depth + 1)
+      if (failure) return failure
+    }
+    return undefined
+  }
+  const { media, baseUrl, absolute, elementUid } = options
+  const record = value as Record<string, unknown>
+  if (typeof record.publicUrl === 'string') {
+    const answer = media[record.publicUrl]
+    if (answer) {
+      if ('failed' in answer)
+        return { kind: answer.failed, reason: answer.reason, ...(elementUid === undefined ? {} : { elementUid }) }
+      if (absolute) {
+        if (baseUrl !== undefined) record.publicUrl = `${baseUrl}${answer.url}`
+      } else {
+        record.publicUrl = answer.url
+        ;(record as unknown as FileRef).local = answer.local
+      }
+    } else if (!absolute) delete record.local
+  }
+  for (const key in record) {
+    if (key === 'publicUrl' || key === 'local') continue
+    const child = record[key]
+    // a shortcut's elements are elements of their own: what is wrong in one is wrong there
+    const failure =
+      key === 'shortcut' && Array.isArray(child)
+        ? pointElementsAtCopies(child as ContentElement[], options, depth + 1)
+        : pointAtCopies(child, key === 'shortcut' ? { ...options, elementUid: undefined } : options, depth + 1)
+    if (failure) return failure
+  }
+  return undefined
+}
+
+function pointElementsAtCopies(
+  elements: readonly ContentElement[],
+  options: { media: MediaMap; baseUrl: string | undefined },
+  depth: number,
+): MediaFailure | undefined {
+  for (const element of elements) {
+    if (!isRecord(element)) continue
+    const failure = pointAtCopies(element.content, { ...options, absolute: false, elementUid: element.id }, depth + 1)
+    if (failure) return failure
+  }
+  return undefined
+}
+
 /** Points the page's files at their copies; the first file the build could not take, when there is one. */
 export function applyMedia(page: PageData, media: MediaMap, baseUrl: string | undefined): MediaFailure | undefined {
-  const walk = (
-    value: unknown,
-    depth: number,
-    elementUid: number | undefined,
-    absolute: boolean,
-  ): MediaFailure | undefined => {
-    if (depth > MAX_DEPTH || typeof value !== 'object' || value === null) return undefined
-    if (Array.isArray(value)) {
-      for (const item of value) {
-        const failure = walk(item, depth + 1, elementUid, absolute)
-        if (failure) return failure
-      }
-      return undefined
-    }
-    const record = value as Record<string, unknown>
-    if (typeof record.publicUrl === 'string') {
-      const answer = media[record.publicUrl]
-      if (answer) {
-        if ('failed' in answer)
-          return { kind: answer.failed, reason: answer.reason, ...(elementUid === undefined ? {} : { elementUid }) }
-        if (absolute) {
-          if (baseUrl !== undefined) record.publicUrl = `${baseUrl}${answer.url}`
-        } else {
-          record.publicUrl = answer.url
-          ;(record as unknown as FileRef).local = answer.local
-        }
-      } else if (!absolute) delete record.local
-    }
-    for (const key in record) {
-      if (key === 'publicUrl' || key === 'local') continue
-      const child = record[key]
-      // a shortcut's elements are elements of their own: what is wrong in one is wrong there
-      const uid = key === 'shortcut' ? undefined : elementUid
-      const failure =
-        key === 'shortcut' && Array.isArray(child)
-          ? walkElements(child as ContentElement[], depth + 1)
-          : walk(child, depth + 1, uid, absolute)
-      if (failure) return failure
-    }
-    return undefined
-  }
-  const walkElements = (elements: readonly ContentElement[], depth: number): MediaFailure | undefined => {
-    for (const element of elements) {
-      if (!isRecord(element)) continue
-      const failure = walk(element.content, depth + 1, element.id, false)
-      if (failure) return failure
-    }
-    return undefined
-  }
   // the seo block's share image tags (they replace meta's): the copy's absolute URL as well
   for (const item of page.seo?.meta ?? []) {
     const tag = item.property ?? item.name
@@ -79,14 +88,29 @@ export function applyMedia(page: PageData, media: MediaMap, baseUrl: string | un
   }
   const meta = page.meta ?? {}
   for (const file of [meta.ogImage, meta.twitterImage]) {
-    const failure = walk(file, 0, undefined, true)
+    const failure = pointAtCopies(file, { media, baseUrl, absolute: true })
     if (failure) return failure
   }
-  const failure = walk(page.media, 0, undefined, false)
+  const failure = pointAtCopies(page.media, { media, baseUrl, absolute: false })
   if (failure) return failure
   for (const column of Object.values(page.content ?? {})) {
-    const inColumn = walkElements(column, 0)
+    const inColumn = pointElementsAtCopies(column, { media, baseUrl }, 0)
     if (inColumn) return inColumn
+  }
+  return undefined
+}
+
+/**
+ * Points the files a locale's prepared initial data names (a footer's image, custom keys a site's TypoScript
+ * adds) at their copies; a content element envelope in it (`footerContactData`) names its element uid.
+ */
+export function applyMediaToInitialData(data: Record<string, unknown>, media: MediaMap): MediaFailure | undefined {
+  for (const value of Object.values(data)) {
+    const element = isRecord(value) && 'content' in value && typeof value.id === 'number' ? value : undefined
+    const failure = element
+      ? pointElementsAtCopies([element as unknown as ContentElement], { media, baseUrl: undefined }, 0)
+      : pointAtCopies(value, { media, baseUrl: undefined, absolute: false })
+    if (failure) return failure
   }
   return undefined
 }

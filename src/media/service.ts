@@ -35,8 +35,11 @@ export interface MediaServiceOptions {
   apiSlot: LimitFunction
   /** The previous build's record (empty without one). */
   previous: ReadonlyMap<string, MediaEntry>
-  /** A partial build (`--only`): files of the previous record no page asked for stay, as kept pages show them. */
-  partial: boolean
+  /**
+   * Whether the build is a partial one (`--only` over a previous output), asked once every page is built: files
+   * of the previous record no page asked for then stay, as kept pages show them.
+   */
+  partial(): boolean
   /**
    * References of files a file event named (`--only file:…`, shared/file-refs.ts): fetched again without
    * validators, as the CMS may answer a replaced file with the ETag or Last-Modified of the one before.
@@ -232,7 +235,7 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
     },
     async finish() {
       await Promise.all(work)
-      if (options.partial)
+      if (options.partial())
         for (const [url, entry] of previous) if (!taken.has(url) && keepAll(entry)) record.set(url, entry)
       await writer.write(MEDIA_RECORD_FILE, serializeRecord(record.values(), apiOrigin))
       return { ...stats, encodeMs: Math.round(stats.encodeMs) }

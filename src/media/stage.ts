@@ -16,7 +16,8 @@ export async function startMedia(input: {
   outDir: string
   /** The previous output is usable (its record is read). */
   hasPrevious: boolean
-  partial: boolean
+  /** Asked at the end: the build was a partial one (see MediaServiceOptions.partial). */
+  partial(): boolean
   /** References of files a file event named (shared/file-refs.ts): fetched again without validators. */
   refetch?: ReadonlySet<string>
   fail(failure: { kind: MediaFailureKind; reason: string; from: string }): void

@@ -161,6 +161,49 @@ describe('media: optimize', () => {
     expect(diffTrees(await readTree(out), before)).toEqual([])
   }, 300_000)
 
+  it('takes the files its initial data and its 404 pages name too', async () => {
+    const extraOut = join(tmp, 'initial-data')
+    const photo = (n: number) =>
+      JSON.stringify({
+        publicUrl: `${api.url}/fileadmin/photos/photo-${n}.jpg`,
+        properties: { alternative: `Photograph ${n}`, mimeType: 'image/jpeg', dimensions: { width: 600, height: 400 } },
+      })
+    // a footer contact block with a picture (as nuxt-typo3's theme has one), and a share image on the 404 page
+    api.setEdits([
+      {
+        path: '/',
+        query: 'type=834',
+        find: '"header":"Where to find us"',
+        replace: `"header":"Where to find us","image":[${photo(1)}]`,
+      },
+      { path: '/__site-404__', find: '"ogImage":null', replace: `"ogImage":${photo(2)}` },
+    ])
+    try {
+      const result = await buildSite({ apiUrl: api.url, outDir: extraOut, tools, user })
+      expect(result.failures).toEqual([])
+      const tree = await readTree(extraOut)
+      const initialData = [...tree.keys()].find((path) => /^_site\/data\/initial-en-/.test(path))!
+      const footer = JSON.parse(tree.get(initialData)!.toString('utf8')).footerContactData.content.image[0]
+      expect(footer.publicUrl).toMatch(/^\/_site\/media\/[0-9a-f]{20}\/photo-1\.jpg$/)
+      expect(footer.local.variants.widths).toEqual([400, 600])
+      expect(tree.has(footer.publicUrl.slice(1))).toBe(true)
+      const notFound = tree.get('404.html')!.toString('utf8')
+      expect(notFound).toMatch(
+        /<meta property="og:image" content="https:\/\/www\.amberline\.example\/_site\/media\/[0-9a-f]{20}\/photo-2\.jpg"/,
+      )
+      expect(notFound).not.toContain('/fileadmin/')
+      // a picture of the initial data that cannot be taken fails the build, named
+      api.setFaults([{ path: '/fileadmin/photos/photo-1.jpg', kind: 'status404' }])
+      const broken = await buildSite({ apiUrl: api.url, outDir: join(tmp, 'initial-data-broken'), tools, user })
+      expect(broken.failures).toContainEqual(
+        expect.objectContaining({ kind: 'MEDIA_HTTP', path: 'initial data (en)', elementUid: 9901 }),
+      )
+    } finally {
+      api.setFaults([])
+      api.setEdits([])
+    }
+  }, 300_000)
+
   it("under media 'link', pages point at the CMS as before", async () => {
     const linkOut = join(tmp, 'link')
     const link = { ...user, media: { mode: 'link' as const } }
