@@ -83,14 +83,9 @@ const digestOf = (hash: ReturnType<typeof create64>): string => hex64(hash.diges
 /** Segments of anything but `/`, `\` and NUL, none of them empty, `.` or `..`. */
 const PLAIN_RELATIVE_PATH_RE = /^(?!\.\.?(?:\/|$))[^/\\\0]+(?:\/(?!\.\.?(?:\/|$))[^/\\\0]+)*$/
 
-const resolvedRoots = new Set<string>()
-/** True for a root that is its own resolved form (absolute, normalised): what resolveInside's shortcut needs. */
-function isResolvedRoot(root: string): boolean {
-  if (resolvedRoots.has(root)) return true
-  if (resolve(root) !== root) return false
-  resolvedRoots.add(root)
-  return true
-}
+/** An absolute path with no empty, `.` or `..` segment and no trailing slash: what `path.resolve` gives back as it is. */
+const RESOLVED_ROOT_RE = /^(?:\/(?!\.\.?(?:\/|$))[^/\0]+)+$/
+const isResolvedRoot = (root: string): boolean => root === '/' || RESOLVED_ROOT_RE.test(root)
 
 /**
  * Resolves `path` under `root`, or throws WRITE_OUTSIDE_OUT_DIR.
