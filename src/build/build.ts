@@ -7,7 +7,6 @@
 import { startMedia } from '../media/stage.js'
 import type { MediaStats } from '../media/types.js'
 import { missingTemplateNotes } from '../render/missing-templates.js'
-import { BUILD_STORE_FILE } from '../shared/layout.js'
 import { compareStrings } from '../shared/values.js'
 import { summarizePageChanges } from './changes.js'
 import { type OnlyReport, planOnly, readOnlyOption } from './only.js'
@@ -133,7 +132,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         slugs: slugChanges,
         mediaStats,
       })
-      if (memory) memory.last = result.failures.length ? lastKnown : committed(run.outDir, { store, writer, previous })
+      if (memory) memory.last = result.failures.length ? lastKnown : committed(run.outDir, store, writer)
       return result
     } catch (error) {
       await discardOutput(output)
@@ -146,18 +145,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
 }
 
 /** The output as this build committed it, for the next build of a long-lived builder (OutputMemory). */
-function committed(
-  outDir: string,
-  input: { store: BuildStore; writer: FileWriter; previous: PreviousOutput | undefined },
-): CommittedOutput | undefined {
-  const { writer, previous } = input
-  const outputs = writer.outputs()
-  const files = new Map<string, number>()
-  for (const [path, size] of previous?.disk.files ?? []) if (outputs.has(path)) files.set(path, size)
-  for (const [path, size] of writer.writtenSizes()) files.set(path, size)
-  const storeHash = outputs.get(BUILD_STORE_FILE)
+function committed(outDir: string, store: BuildStore, writer: FileWriter): CommittedOutput | undefined {
   const seal = sealOf(outDir)
-  return storeHash && seal ? { outDir, store: input.store, storeHash, files, seal } : undefined
+  return seal ? { outDir, store, hashes: writer.outputs(), seal } : undefined
 }
 
 /** Files listed in a note of the build report, at most. */

@@ -23,8 +23,13 @@ export interface PreviousOutput extends PreviousFiles {
   store: StoreHead
   pages: PageTable
   redirects: Map<string, StoredRedirect>
-  /** Every file and folder of the previous output as it is on disk: what the new output lacks is removed. */
-  disk: OutputListing
+  /**
+   * Every file (path -> its size, or its hash for a builder's last output) and empty folder of the previous
+   * output as it is on disk: what the new output lacks is removed.
+   */
+  disk: { files: ReadonlyMap<string, unknown>; emptyDirs: readonly string[] }
+  /** Every file's content hash at once, when the output is a builder's last one (see OutputMemory). */
+  hashes?: ReadonlyMap<string, string>
   /** Files on disk that the state does not list (nothing the previous build wrote): removed, and reported. */
   unlisted: string[]
   /** Files the state lists that this build found not on disk as that build wrote them (missing, changed): written again. */
@@ -198,10 +203,8 @@ export interface CommittedOutput {
   outDir: string
   /** Its state as the build wrote it (its pages over the build's string pool). */
   store: BuildStore
-  /** The content hash of its state file. */
-  storeHash: string
-  /** Every file of it: path -> size in bytes. */
-  files: ReadonlyMap<string, number>
+  /** Every file of it (the state's own included): path -> content hash (see hashContents). */
+  hashes: ReadonlyMap<string, string>
   /** The lstat stamps of its state and `latest.json` after the commit (sealOf). */
   seal: string
 }
@@ -227,12 +230,14 @@ function isUntouched(last: CommittedOutput, outDir: string, pool: StringPool | u
 /** The previous output as a build of this process committed it (see OutputMemory). */
 function lastOutput(last: CommittedOutput): PreviousOutput {
   const { pages, files: _files, ...store } = last.store
-  const recordedHash = recordedHashes(last.store, last.storeHash)
+  const { hashes } = last
+  const recordedHash = (path: string) => hashes.get(path)
   return {
     store,
     pages,
     redirects: new Map(store.redirects.map((r) => [r.from, r])),
-    disk: { files: last.files, emptyDirs: [], stamps: new Map() },
+    disk: { files: hashes, emptyDirs: [] },
+    hashes,
     unlisted: [],
     changed: () => [],
     recordedHashOf: recordedHash,

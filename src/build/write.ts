@@ -40,8 +40,6 @@ export interface FileWriter {
    * (a `public/` file the build then generates) is the last write's file, written or kept.
    */
   written(): readonly string[]
-  /** The files written under the root (not kept), each with its size in bytes. */
-  writtenSizes(): ReadonlyMap<string, number>
 }
 
 /** The previous output's files, as far as they are on disk as its build wrote them (see previous.ts). */
@@ -234,6 +232,5 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
     stats: () => ({ files: written.size, bytes, kept: outputs.size - written.size }),
     outputs: () => outputs,
     written: () => [...written.keys()],
-    writtenSizes: () => written,
   }
 }

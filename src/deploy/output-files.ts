@@ -12,7 +12,7 @@ import { BUILD_STORE_FILE } from '../shared/layout.js'
 export interface OutputFiles {
   buildId: string
   /** path -> content hash, every file of the output. */
-  files: Map<string, string>
+  files: ReadonlyMap<string, string>
 }
 
 /** A plain relative path: segments of printable characters, none empty, `.` or `..`, no backslash. */
@@ -35,6 +35,8 @@ export async function readOutputFiles(outDir: string, site: ResolvedSite, memory
   const lookup = await loadPrevious(outDir, contents, { site, memory, trustLast: true })
   if (lookup.type === 'none') throw errors.deployNoOutput(outDir, lookup.reason)
   const { previous } = lookup
+  // the output a builder of this process just committed: every path its own writer's (see OutputMemory)
+  if (previous.hashes) return { buildId: previous.store.id, files: previous.hashes }
   const unlisted = new Set(previous.unlisted)
   const files = new Map<string, string>()
   for (const path of previous.disk.files.keys()) {

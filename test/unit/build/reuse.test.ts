@@ -37,7 +37,7 @@ function previousOf(pages: StoredPageRecord[]): PreviousOutput {
     },
     pages: PageTable.of(pages),
     redirects: new Map([['/old', { from: '/old', to: '/a', statusCode: 301, locale: 'en', kind: 'api' }]]),
-    disk: { files: new Map(), emptyDirs: [], stamps: new Map() },
+    disk: { files: new Map(), emptyDirs: [] },
     unlisted: [],
     changed: () => [],
     hashOf: () => undefined,
