@@ -143,13 +143,15 @@ export function* renderStoreParts(store: BuildStore): Iterable<string> {
   const { pages: table, files, ...head } = store
   const { pool } = table
   const sorted = [...table.paths()].sort(compareStrings)
-  // each pool id's line among the paths: the pages' own first, then the paths only their links name;
+  // each pool id's line among the paths (-1: none), the pages' own first, then the paths only their links
+  // name; an array over the pool's ids, as a page line looks up some fifty (1.5 million for 30,000 pages);
   // page rows are made per part below, so that no more than a part of them is in memory at once
-  const index = new Map<number, number>(sorted.map((path, i) => [pool.id(path), i]))
+  const index = new Int32Array(pool.size).fill(-1)
   const paths = sorted.map((path) => pool.id(path))
+  for (const [i, id] of paths.entries()) index[id] = i
   const listPath = (id: number): void => {
-    if (index.has(id)) return
-    index.set(id, paths.length)
+    if (index[id] !== -1) return
+    index[id] = paths.length
     paths.push(id)
   }
   for (const path of sorted) table.forEachPathId(path, listPath)
@@ -169,9 +171,9 @@ export function* renderStoreParts(store: BuildStore): Iterable<string> {
       pool.at(row.locale),
       row.uid ?? null,
       row.noIndex ? 1 : 0,
-      row.alternates.map(([hreflang, id]): [string, number] => [pool.at(hreflang), index.get(id)!]),
-      row.nav.map((id) => index.get(id)!),
-      row.content.map((id) => index.get(id)!),
+      row.alternates.map(([hreflang, id]): [string, number] => [pool.at(hreflang), index[id]!]),
+      row.nav.map((id) => index[id]!),
+      row.content.map((id) => index[id]!),
       row.files[0],
       row.files[1],
       row.canonical ?? null,
