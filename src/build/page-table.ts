@@ -234,15 +234,16 @@ export class PageTable {
     return row === undefined ? undefined : this.pool.at(this.#locale[row]!)
   }
 
-  /** The paths the page at `path` links to (its navigation's, then its content's), without making its record. */
-  linksOf(path: string): PageRecord['links'] | undefined {
+  /**
+   * The pool ids of the paths the page at `path` links to (its navigation's, then its content's), as views
+   * of the table (valid while it is not added to: a previous build's table, which a build only reads).
+   */
+  linkIdsOf(path: string): { nav: Int32Array; content: Int32Array } | undefined {
     const row = this.#row(path)
     if (row === undefined) return undefined
     const start = this.#refStart[row]! + this.#counts[row * 4]! * 2
-    const nav = this.#counts[row * 4 + 1]!
-    const content = this.#counts[row * 4 + 2]!
-    const paths = (from: number, to: number) => Array.from(this.#refs.subarray(from, to), (id) => this.pool.at(id))
-    return { nav: paths(start, start + nav), content: paths(start + nav, start + nav + content) }
+    const nav = start + this.#counts[row * 4 + 1]!
+    return { nav: this.#refs.subarray(start, nav), content: this.#refs.subarray(nav, nav + this.#counts[row * 4 + 2]!) }
   }
 
   /** The CMS files the page at `path` names (see shared/file-refs.ts), without making its record. */

@@ -104,9 +104,9 @@ export async function buildPath(p: PagePipeline, path: string): Promise<FoundLin
   const source = p.reuse?.decide(path) ?? FETCH
   switch (source.type) {
     case 'keep': {
-      // a previous page's links, as its answer gave them
-      const links = keepPage(p, path, source.from)
-      if (links) return { from: path, nav: links.nav, content: links.content }
+      // a previous page's links, as its answer gave them (by id: most of them the crawl knows already)
+      const ids = keepPage(p, path, source.from)
+      if (ids) return { from: path, nav: [], content: [], ids: { pool: source.from.pool, ...ids } }
       break
     }
     case 'render': {
@@ -120,13 +120,16 @@ export async function buildPath(p: PagePipeline, path: string): Promise<FoundLin
   return fetchAndBuild(p, path)
 }
 
-/** Leaves a previous page's files and record as they are; its links, or undefined when the previous output lacks a file. */
-function keepPage(p: PagePipeline, path: string, from: PageTable): PageRecord['links'] | undefined {
+/**
+ * Leaves a previous page's files and record as they are; its links (pool ids of `from`'s pool), or undefined
+ * when the previous output lacks a file.
+ */
+function keepPage(p: PagePipeline, path: string, from: PageTable): ReturnType<PageTable['linkIdsOf']> {
   const html = from.fileHash(path, 0)
   const payload = from.fileHash(path, 1)
   if (!html || !payload || !p.writer.keep(toHtmlFile(path), html) || !p.writer.keep(toPayloadFile(path), payload))
     return undefined
-  return p.state.keepPage(from, path) ? from.linksOf(path) : undefined
+  return p.state.keepPage(from, path) ? from.linkIdsOf(path) : undefined
 }
 
 /** Renders a previous page again from its payload (no API request); undefined when that is not possible. */

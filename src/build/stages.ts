@@ -178,6 +178,7 @@ export async function crawlPages(
         ...source,
       }),
     signal: run.signal,
+    pool: run.pool,
     visit: async (path) => {
       const found = await buildPath(pipeline, path)
       run.progress({ type: 'page', done: crawler.visited + 1, total: crawler.known, failures: state.failures.length })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createCrawler, type DiscoveredPath, type FoundLinks } from '../../../src/build/crawl.js'
+import { StringPool } from '../../../src/build/page-table.js'
 
 const links = (paths: string[], origin: 'nav' | 'content' = 'nav', from = 'test'): FoundLinks =>
   origin === 'nav' ? { from, nav: paths, content: [] } : { from, nav: [], content: paths }
@@ -55,6 +56,36 @@ describe('createCrawler', () => {
     expect(crawler.originOf('/x')).toEqual({ path: '/x', origin: 'nav', from: '/other' })
     expect(crawler.originOf('/y')).toEqual({ path: '/y', origin: 'nav', from: 'initial data (en)' })
     expect(crawler.originOf('/z')).toBeUndefined()
+  })
+
+  it('takes links given as pool ids as it takes paths, by id or, from another pool, by string', async () => {
+    const pool = new StringPool()
+    const other = new StringPool()
+    const ids = (from: StringPool, nav: string[], content: string[] = []) => ({
+      pool: from,
+      nav: nav.map((path) => from.id(path)),
+      content: content.map((path) => from.id(path)),
+    })
+    const visits: string[] = []
+    const graph: Record<string, FoundLinks> = {
+      '/': { from: '/', nav: [], content: [], ids: ids(pool, ['/a', '/b'], ['/c']) },
+      '/a': { from: '/a', nav: [], content: [], ids: ids(pool, ['/', '/c'], ['/b']) },
+      '/b': { from: '/b', nav: [], content: ['/d'], ids: ids(other, [], ['/e']) },
+    }
+    const crawler = createCrawler({
+      maxInFlight: 1,
+      pool,
+      visit: async (path) => {
+        visits.push(path)
+        return graph[path]
+      },
+    })
+    crawler.add(links(['/']))
+    await crawler.run()
+    expect(visits).toEqual(['/', '/a', '/b', '/c', '/d', '/e'])
+    // /c was first found in content, then in a navigation by id: the navigation wins, as for paths
+    expect(crawler.originOf('/c')).toEqual({ path: '/c', origin: 'nav', from: '/a' })
+    expect(crawler.originOf('/e')).toEqual({ path: '/e', origin: 'content', from: '/b' })
   })
 
   it('says which page and content element a path was first found in', async () => {

@@ -77,9 +77,18 @@ describe('page table', () => {
     const table = PageTable.of([about, hidden])
     expect(table.localeOf('/about')).toBe('en')
     expect(table.localeOf('/nowhere')).toBeUndefined()
-    expect(table.linksOf('/about')).toEqual(about.links)
-    expect(table.linksOf('/hidden')).toEqual(hidden.links)
-    expect(table.linksOf('/nowhere')).toBeUndefined()
+    const linksOf = (path: string) => {
+      const ids = table.linkIdsOf(path)
+      return (
+        ids && {
+          nav: [...ids.nav].map((id) => table.pool.at(id)),
+          content: [...ids.content].map((id) => table.pool.at(id)),
+        }
+      )
+    }
+    expect(linksOf('/about')).toEqual(about.links)
+    expect(linksOf('/hidden')).toEqual(hidden.links)
+    expect(linksOf('/nowhere')).toBeUndefined()
     const named: string[] = []
     table.forEachPathId('/about', (id) => named.push(table.pool.at(id)))
     expect(named).toEqual(['/about', '/pl/o-nas', '/', '/pl/o-nas', '/contact'])
