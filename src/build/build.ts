@@ -28,6 +28,7 @@ import {
   type PreviousOutput,
   sealOf,
 } from './previous.js'
+import { namedFileRefs } from './reuse.js'
 import { type BuildRun, createBuildRun } from './run.js'
 import type { SlugChange } from './slug-history.js'
 import {
@@ -100,7 +101,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         ...{
           hasPrevious: previous !== undefined,
           partial: () => partial?.plan !== undefined,
-          refetch: only && new Set(only.files.flatMap((file) => file.refs)),
+          refetch: only && namedFileRefs(only),
           dispatcher: run.api.dispatcher,
         },
         fail: ({ kind, reason, from }) => run.state.fail({ kind, path: from, status: 502, reason, from }),

@@ -21,6 +21,10 @@ export interface OutputListing {
   stamps: ReadonlyMap<string, string>
 }
 
+/** A file's lstat stamp: inode, size, modification and change times (see OutputListing.stamps). */
+export const stampOf = (stats: { ino: number; size: number; mtimeMs: number; ctimeMs: number }): string =>
+  `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`
+
 export type OutputScan = ({ type: 'ok' } & OutputListing) | { type: 'unusable'; reason: string }
 
 function kindOf(entry: { isSymbolicLink(): boolean; isFIFO(): boolean; isSocket(): boolean }): string {
@@ -56,7 +60,7 @@ export function scanOutput(outDir: string, maxEntries: number, options: { stamps
           const stats = lstatSync(`${outDir}/${path}`)
           if (!stats.isFile()) return { type: 'unusable', reason: `${JSON.stringify(path)} changed while it was read` }
           files.set(path, stats.size)
-          if (options.stamps) stamps.set(path, `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`)
+          if (options.stamps) stamps.set(path, stampOf(stats))
         } else return { type: 'unusable', reason: `${JSON.stringify(path)} is ${kindOf(entry)}` }
       }
     }

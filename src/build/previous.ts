@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url'
 import type { ResolvedSite } from '../config/types.js'
 import { BUILD_STORE_FILE, LATEST_MANIFEST_FILE, PAYLOAD_FILE } from '../shared/layout.js'
 import { normalizePagePath } from '../shared/url.js'
-import { type OutputListing, readRegularFile, readRegularFileSync, scanOutput } from './disk.js'
+import { type OutputListing, readRegularFile, readRegularFileSync, scanOutput, stampOf } from './disk.js'
 import type { OutDirContents } from './output.js'
 import type { PageTable, StringPool } from './page-table.js'
 import { type BuildStore, configDigest, engineId, parseStore, type StoredRedirect, type StoreHead } from './store.js'
@@ -215,7 +215,7 @@ export function sealOf(outDir: string): string {
   for (const file of [BUILD_STORE_FILE, LATEST_MANIFEST_FILE]) {
     const stats = lstatSync(join(outDir, file), { throwIfNoEntry: false })
     if (!stats?.isFile()) return ''
-    stamps.push(`${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`)
+    stamps.push(stampOf(stats))
   }
   return stamps.join(' ')
 }

@@ -61,9 +61,10 @@ export interface ReusePlan {
   readonly unknownUids: number[]
   /** `--only file:` items no page of the previous build shows: reported, not fatal. */
   readonly unknownFiles: string[]
-  /** The references of the files `--only` names: fetched again without asking whether they changed. */
-  readonly files: ReadonlySet<string>
 }
+
+/** The references of the files `--only` names (shared/file-refs.ts): fetched again without asking whether they changed. */
+export const namedFileRefs = (only: OnlyTargets): Set<string> => new Set(only.files.flatMap((file) => file.refs))
 
 const UID_RE = /^[1-9][0-9]{0,15}$/
 
@@ -139,8 +140,7 @@ export function createReusePlan(input: {
     return narrowed
   }
   // the pages that show a file named are asked again (a file is no title a menu shows: nothing links to it)
-  const files = new Set(only.files.flatMap((file) => file.refs))
-  const fileIds = new Set([...files].flatMap((ref) => pages.pool.find(ref) ?? []))
+  const fileIds = new Set([...namedFileRefs(only)].flatMap((ref) => pages.pool.find(ref) ?? []))
   const shown = new Set<string>()
   if (fileIds.size)
     for (const path of pages.paths())
@@ -170,7 +170,6 @@ export function createReusePlan(input: {
     },
     unknownUids,
     unknownFiles,
-    files,
     decide(path) {
       if (targets.has(path) || dependents().has(path)) return { type: 'fetch' }
       const locale = pages.localeOf(path)

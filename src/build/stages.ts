@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { bundleClient, type ClientBundle } from '../hydration/bundle.js'
-import { findFileUrls } from '../media/scan.js'
+import { findFileUrlsIn } from '../media/scan.js'
 import type { MediaService } from '../media/service.js'
 import { listPublicFiles } from '../project/public-files.js'
 import { prepareInitialData } from '../render/prepare.js'
@@ -122,7 +122,7 @@ export async function writeInitialData(
   const locales = new Map<string, LocaleData>()
   for (const [locale, raw] of input.inputs.initialData) {
     const from = `initial data (${locale})`
-    const files = input.media && (await input.media.resolve(findFileUrls(Buffer.from(JSON.stringify(raw))), from))
+    const files = input.media && (await input.media.resolve(findFileUrlsIn(raw), from))
     const { data, file, problems, media } = prepareLocaleData(prepare, locale, raw, files)
     for (const problem of problems) run.state.skip(toSkippedItem(from, problem))
     if (media) run.state.fail({ ...media, path: from, status: 502, from })
@@ -274,8 +274,7 @@ export async function writeNotFoundPages(
     if (note) run.state.notes.push(note)
     const from = withLocale('/404', locale, run.site.i18n)
     // the files its body names, as a page's (media 'copy' or 'optimize')
-    const media =
-      raw === undefined ? undefined : await input.media?.resolve(findFileUrls(Buffer.from(JSON.stringify(raw))), from)
+    const media = raw === undefined ? undefined : await input.media?.resolve(findFileUrlsIn(raw), from)
     const { file, skipped, failed } = await input.render.notFound({ locale, raw, media })
     for (const item of skipped) run.state.skip(item)
     if (failed) run.state.fail({ ...failed, path: from, status: 502, from })

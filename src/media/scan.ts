@@ -75,6 +75,9 @@ export function findFileUrls(body: Uint8Array): FileUse[] {
   return [...found].map(([url, shown]) => ({ url, shown }))
 }
 
+/** findFileUrls of data already parsed (a locale's initial data, a 404 page's body): small, so written out again. */
+export const findFileUrlsIn = (value: unknown): FileUse[] => findFileUrls(Buffer.from(JSON.stringify(value) ?? ''))
+
 const ORIGINAL_KEY = Buffer.from('"originalUrl"')
 
 /**
