@@ -1,14 +1,33 @@
-// Peak RSS of a child process, for the benchmarks that run builds in their own processes.
-import { readFile } from 'node:fs/promises'
+// Peak RSS of a child process and the processes it starts (esbuild's service, the image process), for the
+// benchmarks that run builds in their own processes.
+import { readdir, readFile } from 'node:fs/promises'
 
-/** Peak RSS of a running process from /proc (Linux), sampled until it exits; call the result to stop and read it. */
+/** The process's children, from every thread's list (a worker thread's children are listed under it). */
+async function childrenOf(pid) {
+  const tasks = await readdir(`/proc/${pid}/task`).catch(() => [])
+  const lists = await Promise.all(
+    tasks.map((task) => readFile(`/proc/${pid}/task/${task}/children`, 'utf8').catch(() => '')),
+  )
+  return lists.flatMap((list) => list.split(' ').filter(Boolean).map(Number))
+}
+
+/** RSS of a process and its descendants now, and the process's own peak (VmHWM), in bytes. */
+export async function treeRss(pid) {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '')
+  const kb = (field) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024
+  const below = await Promise.all((await childrenOf(pid)).map(treeRss))
+  return { rss: kb('VmRSS') + below.reduce((sum, child) => sum + child.rss, 0), hwm: kb('VmHWM') }
+}
+
+/**
+ * Peak RSS of a running process with its descendants, from /proc (Linux), until it exits; call the result to
+ * stop and read it. Summed over the processes every 50 ms, or the process's own peak (VmHWM) when higher.
+ */
 export function sampleVmHwm(pid) {
   let peak = 0
   const timer = setInterval(async () => {
-    try {
-      const match = /VmHWM:\s+(\d+) kB/.exec(await readFile(`/proc/${pid}/status`, 'utf8'))
-      if (match) peak = Math.max(peak, Number(match[1]) * 1024)
-    } catch {}
+    const { rss, hwm } = await treeRss(pid)
+    peak = Math.max(peak, rss, hwm)
   }, 50)
   return () => {
     clearInterval(timer)

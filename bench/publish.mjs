@@ -20,7 +20,7 @@ import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { cpus, tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { sampleVmHwm } from './peak-rss.mjs'
+import { sampleVmHwm, treeRss } from './peak-rss.mjs'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const dist = (path) => pathToFileURL(join(ROOT, 'dist', path)).href
@@ -59,10 +59,8 @@ function signedBody(uid) {
   return { body, headers: { 'content-type': 'application/json', 'webhook-signature': signature } }
 }
 
-async function rssOf(pid) {
-  const match = /VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${pid}/status`, 'utf8').catch(() => ''))
-  return match ? Number(match[1]) * 1024 : 0
-}
+/** RSS of the publisher with the processes it started, now. */
+const rssOf = async (pid) => (await treeRss(pid)).rss
 
 function startPublisher(args) {
   const child = spawn(process.execPath, [join(ROOT, 'bin/site.js'), 'publish', '--port', '0', ...args], {

@@ -5,6 +5,7 @@ import { dirname, extname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
 import { errors, SiteError } from '../errors.js'
+import { withEsbuild } from '../shared/esbuild-service.js'
 import { cacheDir } from '../shared/layout.js'
 import { CONFIG_MODULE } from '../shared/modules.js'
 import { CONFIG_FILES } from './defaults.js'
@@ -47,17 +48,19 @@ export async function loadUserConfig(file: string, root: string): Promise<unknow
   }
   let code: string
   try {
-    const result = await build({
-      entryPoints: [file],
-      bundle: true,
-      write: false,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      logLevel: 'silent',
-      packages: 'external',
-      alias: { [CONFIG_MODULE]: DEFINE_MODULE },
-    })
+    const result = await withEsbuild(() =>
+      build({
+        entryPoints: [file],
+        bundle: true,
+        write: false,
+        format: 'esm',
+        platform: 'node',
+        target: 'node20',
+        logLevel: 'silent',
+        packages: 'external',
+        alias: { [CONFIG_MODULE]: DEFINE_MODULE },
+      }),
+    )
     code = result.outputFiles[0]!.text
   } catch (cause) {
     const detail = (cause as { errors?: Array<{ text: string; location?: { line: number } }> }).errors?.[0]

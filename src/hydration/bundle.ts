@@ -16,6 +16,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as esbuild from 'esbuild'
 import type { ClientAssets } from '../shared/contract.js'
+import { holdEsbuild, withEsbuild } from '../shared/esbuild-service.js'
 import { ASSETS_DIR, cacheDir } from '../shared/layout.js'
 import { type ChunkPlan, planChunks } from './chunks.js'
 import { toTemplatesError } from './errors.js'
@@ -180,7 +181,7 @@ export async function bundleClient(options: ClientBundleOptions, given?: Templat
   const manifest = given ?? (await scanTemplates(resolve(options.root)))
   const config = createOptions(options, () => manifest)
   const [main, editor] = await run(options.root, () =>
-    Promise.all([esbuild.build(config.main), esbuild.build(config.editor)]),
+    withEsbuild(() => Promise.all([esbuild.build(config.main), esbuild.build(config.editor)])),
   )
   return toBundle({ main, editor }, config, manifest)
 }
@@ -194,10 +195,12 @@ export function createClientBundler(options: ClientBundleOptions): ClientBundler
   })
   type Contexts = [esbuild.BuildContext<BundleOptions>, esbuild.BuildContext<BundleOptions>]
   let contexts: Promise<Contexts> | undefined
+  let release: (() => Promise<void>) | undefined
   return {
     async rebuild(given) {
       const manifest = given ?? (await scanTemplates(resolve(options.root)))
       current = manifest
+      release ??= holdEsbuild()
       contexts ??= Promise.all([esbuild.context(config.main), esbuild.context(config.editor)]).catch(
         (error: unknown) => {
           contexts = undefined
@@ -213,6 +216,8 @@ export function createClientBundler(options: ClientBundleOptions): ClientBundler
       contexts = undefined
       const created = await pending?.catch(() => undefined)
       await Promise.all(created?.map((ctx) => ctx.dispose()) ?? [])
+      await release?.()
+      release = undefined
     },
   }
 }

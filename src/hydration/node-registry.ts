@@ -13,6 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build, type Plugin } from 'esbuild'
 import { SiteError } from '../errors.js'
 import type { TemplateRegistry } from '../shared/contract.js'
+import { withEsbuild } from '../shared/esbuild-service.js'
 import { cacheDir as cacheDirOf } from '../shared/layout.js'
 import { RUNTIME_MODULE_RE } from '../shared/modules.js'
 import { toTemplatesError } from './errors.js'
@@ -59,29 +60,31 @@ export async function loadTemplates(root: string, options: LoadTemplatesOptions 
   let code: string
   let mapText = ''
   try {
-    const result = await build({
-      stdin: {
-        contents: registrySource(manifest, TEMPLATES_MODULE),
-        resolveDir: root,
-        loader: 'js',
-        sourcefile: TEMPLATES_MODULE,
-      },
-      absWorkingDir: root,
-      bundle: true,
-      write: false,
-      // Not written (write: false): names the map's folder, which its sources are relative to. The map
-      // names a template that throws by file and line (locate.ts); the code carries no reference to it.
-      outfile: join(cacheDir, 'templates.mjs'),
-      sourcemap: 'external',
-      sourcesContent: false,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      jsx: 'automatic',
-      loader: { '.css': 'empty' },
-      logLevel: 'silent',
-      plugins: [nodeExternalsPlugin(options.runtimeUrl ?? engineRuntimeUrl())],
-    })
+    const result = await withEsbuild(() =>
+      build({
+        stdin: {
+          contents: registrySource(manifest, TEMPLATES_MODULE),
+          resolveDir: root,
+          loader: 'js',
+          sourcefile: TEMPLATES_MODULE,
+        },
+        absWorkingDir: root,
+        bundle: true,
+        write: false,
+        // Not written (write: false): names the map's folder, which its sources are relative to. The map
+        // names a template that throws by file and line (locate.ts); the code carries no reference to it.
+        outfile: join(cacheDir, 'templates.mjs'),
+        sourcemap: 'external',
+        sourcesContent: false,
+        platform: 'node',
+        format: 'esm',
+        target: 'node20',
+        jsx: 'automatic',
+        loader: { '.css': 'empty' },
+        logLevel: 'silent',
+        plugins: [nodeExternalsPlugin(options.runtimeUrl ?? engineRuntimeUrl())],
+      }),
+    )
     code = result.outputFiles.find((out) => out.path.endsWith('.mjs'))?.text ?? ''
     mapText = result.outputFiles.find((out) => out.path.endsWith('.map'))?.text ?? ''
   } catch (error) {

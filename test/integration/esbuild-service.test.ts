@@ -1,0 +1,36 @@
+import { readdir, readFile } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { bundleClient, createClientBundler } from '../../src/hydration/bundle.js'
+import { loadTemplates } from '../../src/hydration/node-registry.js'
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+
+/** esbuild service processes this process started (any of its threads), from /proc. */
+async function esbuildChildren(): Promise<number> {
+  let count = 0
+  for (const task of await readdir('/proc/self/task')) {
+    const children = (await readFile(`/proc/self/task/${task}/children`, 'utf8').catch(() => '')).split(' ')
+    for (const pid of children.filter(Boolean)) {
+      const command = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')
+      if (command.includes('--service=')) count++
+    }
+  }
+  return count
+}
+
+describe("esbuild's service", () => {
+  it('is stopped once a bundle is made, and kept while a watch-mode bundler lives', async () => {
+    await bundleClient({ root, minify: true })
+    await loadTemplates(root)
+    expect(await esbuildChildren()).toBe(0)
+
+    const bundler = createClientBundler({ root, minify: false })
+    await bundler.rebuild()
+    await loadTemplates(root)
+    expect(await esbuildChildren()).toBe(1)
+    await bundler.rebuild()
+    await bundler.dispose()
+    expect(await esbuildChildren()).toBe(0)
+  })
+})
