@@ -4,6 +4,7 @@
  * Everything is written to a temporary folder beside OUT, which replaces OUT
  * only when no path failed.
  */
+import type { MediaService } from '../media/service.js'
 import { startMedia } from '../media/stage.js'
 import type { MediaStats } from '../media/types.js'
 import { missingTemplateNotes } from '../render/missing-templates.js'
@@ -90,13 +91,14 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const output = await createTempOutput(run.outDir)
     // With a previous output, only files whose bytes change are written (and then moved into OUT).
     const writer = createFileWriter(output.tempDir, { previous })
+    let media: MediaService | undefined
     try {
       const inputs = await loading
       run.checkInterrupted()
       await writeStaticFiles(run, writer, inputs)
       // before the initial data, which may name files too (a footer's image)
       let partial: Awaited<ReturnType<typeof planOnly>> | undefined
-      const media = await startMedia({
+      media = await startMedia({
         ...{ site: run.site, writer, apiSlot: run.apiSlot, outDir: run.outDir, signal: run.signal },
         ...{
           hasPrevious: previous !== undefined,
@@ -136,6 +138,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       if (memory) memory.last = result.failures.length ? lastKnown : committed(run.outDir, store, writer)
       return result
     } catch (error) {
+      await media?.close()
       await discardOutput(output)
       throw error
     }

@@ -14,13 +14,14 @@ import { toFileRef } from '../shared/file-refs.js'
 import { MEDIA_RECORD_FILE } from '../shared/layout.js'
 import type { LocalMedia } from '../shared/types.js'
 import { fetchFile } from './fetch.js'
+import { createImageProcess } from './image-process.js'
 import { mediaHash, originalPath, safeFileName, variantBase, variantPath } from './names.js'
 import { createMediaPolicy, extensionOf, type FileClass } from './policy.js'
 import { entryPaths, type MediaEntry, serializeRecord } from './record.js'
 import type { FileUse } from './scan.js'
 import { claimedFormat, contentTypeAgrees, sniffRaster } from './sniff.js'
 import type { MediaAnswer, MediaMap, MediaStats } from './types.js'
-import { disableOperationCache, encodeVariants, FORMAT_EXTENSION, planVariants, probeImage } from './variants.js'
+import { FORMAT_EXTENSION, planVariants } from './variants.js'
 
 /** The part of the build's FileWriter the service uses. */
 export interface MediaWriter {
@@ -55,6 +56,8 @@ export interface MediaService {
   /** The answers for the files a page names (`from`: its path); those that stay links are left out. */
   resolve(uses: readonly FileUse[], from: string): Promise<MediaMap | undefined>
   finish(): Promise<MediaStats>
+  /** Stops what is still running (the build failed before finish()); finish() does it itself. */
+  close(): Promise<void>
 }
 
 /** A file a page names, with what the build takes it as. */
@@ -79,10 +82,10 @@ export function toLocal(entry: MediaEntry): MediaAnswer {
 export function createMediaService(options: MediaServiceOptions): MediaService {
   const { site, writer, previous } = options
   const { media } = site
-  if (media.mode === 'optimize') disableOperationCache()
   const policy = createMediaPolicy({ apiBaseUrl: site.api.baseUrl, hosts: media.hosts })
   const apiOrigin = new URL(site.api.baseUrl).origin
   const inFlight = pLimit(MEDIA_FILES_IN_FLIGHT)
+  const images = createImageProcess()
   const answers = new Map<string, Promise<MediaAnswer>>()
   /** URLs asked for in this build. */
   const taken = new Set<string>()
@@ -152,7 +155,7 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
           ),
         )
       try {
-        const { width, height } = await probeImage(body)
+        const { width, height } = await images.probe(body)
         if (width * height > media.limitInputPixels)
           return announce(
             failed(
@@ -179,7 +182,7 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
       return
     const started = performance.now()
     try {
-      const variants = await encodeVariants(body, plan, media.limitInputPixels)
+      const variants = await images.encode(body, plan, media.limitInputPixels)
       stats.encodedImages++
       for (const variant of variants) {
         await writer.write(variantPath(base, variant.width, variant.format), variant.bytes)
@@ -235,10 +238,12 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
     },
     async finish() {
       await Promise.all(work)
+      await images.close()
       if (options.partial())
         for (const [url, entry] of previous) if (!taken.has(url) && keepAll(entry)) record.set(url, entry)
       await writer.write(MEDIA_RECORD_FILE, serializeRecord(record.values(), apiOrigin))
       return { ...stats, encodeMs: Math.round(stats.encodeMs) }
     },
+    close: () => images.close(),
   }
 }

@@ -1,11 +1,8 @@
 /**
- * Responsive variants of a raster image (`media: 'optimize'`), with sharp (libvips, on libuv's thread pool:
- * off the build's thread). Widths from `media.widths`, capped at the original width; AVIF and WebP, the
- * original format last as the `<img>` fallback. The image is decoded once (shrunk on load to the widest
- * variant), each variant resized from that.
+ * Which responsive variants a raster image gets (`media: 'optimize'`): widths from `media.widths`, capped at the
+ * original width; AVIF and WebP, the original format last as the `<img>` fallback. encode.ts makes them.
  */
 import { createHash } from 'node:crypto'
-import sharp from 'sharp'
 import type { RasterFormat } from './sniff.js'
 
 export type OutputFormat = 'avif' | 'webp' | 'jpeg' | 'png'
@@ -24,7 +21,7 @@ export const FORMAT_EXTENSION: Readonly<Record<OutputFormat, string>> = {
  * progressive JPEG (the fallback few browsers still load) five times faster than mozjpeg's. Part of every
  * variant's name (VariantPlan.digest): changing them makes new files.
  */
-const ENCODERS = {
+export const ENCODERS = {
   avif: { quality: 50, effort: 0 },
   webp: { quality: 75, effort: 2 },
   jpeg: { quality: 75, progressive: true },
@@ -54,51 +51,4 @@ export function planVariants(width: number, format: RasterFormat, widths: readon
     .digest('hex')
     .slice(0, 8)
   return { widths: capped, formats, digest }
-}
-
-/** Width and height as displayed, from the header alone (no pixel decoded). */
-export async function probeImage(bytes: Uint8Array): Promise<{ width: number; height: number }> {
-  // the header only: no pixel is decoded here, the caller compares the size with the limit itself
-  const meta = await sharp(bytes, { limitInputPixels: false }).metadata()
-  const width = meta.width ?? 0
-  const height = meta.height ?? 0
-  const turned = (meta.orientation ?? 1) >= 5
-  return turned ? { width: height, height: width } : { width, height }
-}
-
-export interface EncodedVariant {
-  width: number
-  format: OutputFormat
-  bytes: Buffer
-}
-
-/**
- * libvips keeps recent operations and their pixels in a cache (50 MB by default) for pipelines that repeat: a
- * build never decodes the same image twice, so it only costs memory. Called once per build (a process-wide setting).
- */
-export const disableOperationCache = (): void => {
-  sharp.cache(false)
-}
-
-/** Every variant of a plan, widest first, one encode at a time (bounded memory). */
-export async function encodeVariants(
-  bytes: Uint8Array,
-  plan: VariantPlan,
-  limitInputPixels: number,
-): Promise<EncodedVariant[]> {
-  const widest = Math.max(...plan.widths)
-  const { data, info } = await sharp(bytes, { limitInputPixels, failOn: 'error' })
-    .rotate()
-    .resize({ width: widest, withoutEnlargement: true })
-    .raw()
-    .toBuffer({ resolveWithObject: true })
-  const raw = { width: info.width, height: info.height, channels: info.channels }
-  const out: EncodedVariant[] = []
-  for (const width of [...plan.widths].sort((a, b) => b - a))
-    for (const format of plan.formats) {
-      const image = sharp(data, { raw }).resize({ width: Math.min(width, info.width) })
-      const encoded = await image.toFormat(format, ENCODERS[format]).toBuffer()
-      out.push({ width, format, bytes: encoded })
-    }
-  return out
 }

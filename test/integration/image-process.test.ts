@@ -1,0 +1,77 @@
+import sharp from 'sharp'
+import { describe, expect, it } from 'vitest'
+import { createImageProcess } from '../../src/media/image-process.js'
+import { planVariants } from '../../src/media/variants.js'
+
+/** A 1200x800 JPEG of noise (a photograph compresses like it; a flat colour would not). */
+async function photo(): Promise<Buffer> {
+  const width = 1200
+  const height = 800
+  const pixels = Buffer.alloc(width * height * 3)
+  let seed = 7
+  for (let i = 0; i < pixels.length; i++) {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff
+    pixels[i] = (seed >> 16) & 0xff
+  }
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 80 })
+    .toBuffer()
+}
+
+describe('the image process', () => {
+  it('reads sizes and encodes every variant, as sharp reads them back', async () => {
+    const images = createImageProcess()
+    try {
+      const bytes = await photo()
+      expect(await images.probe(bytes)).toEqual({ width: 1200, height: 800 })
+      const plan = planVariants(1200, 'jpeg', [400, 800, 1600])!
+      const variants = await images.encode(bytes, plan, 100_000_000)
+      expect(variants.map(({ width, format }) => `${width} ${format}`)).toEqual([
+        '1200 avif',
+        '1200 webp',
+        '1200 jpeg',
+        '800 avif',
+        '800 webp',
+        '800 jpeg',
+        '400 avif',
+        '400 webp',
+        '400 jpeg',
+      ])
+      for (const variant of variants) {
+        const meta = await sharp(variant.bytes).metadata()
+        expect(meta.width).toBe(variant.width)
+        expect(meta.format).toBe(variant.format === 'avif' ? 'heif' : variant.format)
+      }
+    } finally {
+      await images.close()
+    }
+  })
+
+  it('fails a bad image and goes on with the next', async () => {
+    const images = createImageProcess()
+    try {
+      const plan = planVariants(1200, 'jpeg', [400])!
+      const truncated = (await photo()).subarray(0, 2000)
+      await expect(images.encode(truncated, plan, 100_000_000)).rejects.toThrow(/VipsJpeg|premature|truncated|corrupt/i)
+      await expect(images.encode(await photo(), plan, 500 * 500)).rejects.toThrow(/pixel limit/i)
+      expect(await images.probe(await photo())).toEqual({ width: 1200, height: 800 })
+    } finally {
+      await images.close()
+    }
+  })
+
+  it('stops at once when closed with requests pending (a failed build), and starts again when asked', async () => {
+    const images = createImageProcess()
+    const bytes = await photo()
+    const plan = planVariants(1200, 'jpeg', [400, 800, 1200])!
+    const pending = images.encode(bytes, plan, 100_000_000)
+    pending.catch(() => {})
+    await images.close()
+    await expect(pending).rejects.toThrow('the image process stopped (SIGKILL)')
+    try {
+      expect(await images.probe(bytes)).toEqual({ width: 1200, height: 800 })
+    } finally {
+      await images.close()
+    }
+  })
+})
