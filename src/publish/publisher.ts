@@ -1,4 +1,5 @@
 import type { ResolvedPublish, ResolvedSite } from '../config/types.js'
+import type { TargetMemory } from '../deploy/deploy.js'
 import type { DeployTarget } from '../deploy/targets/types.js'
 import { messageOf } from '../errors.js'
 import {
@@ -57,6 +58,7 @@ export function createPublisher(input: PublisherOptions): {
   start: (journal: Journal, schedule?: Schedule) => void
 } {
   const { options, builder, target, log } = input
+  const targetMemory: TargetMemory = { last: undefined }
   const pending = emptyPending()
   const history: PublishRecord[] = []
   const counts = { ok: 0, failed: 0 }
@@ -148,7 +150,7 @@ export function createPublisher(input: PublisherOptions): {
     try {
       const outcome = await buildAndDeploy(
         batch,
-        { builder, target, outDir: input.outDir, site: input.siteOptions },
+        { builder, target, targetMemory, outDir: input.outDir, site: input.siteOptions },
         controller.signal,
       )
       if (batch.upTo > 0) await journal?.markDone(batch.upTo)

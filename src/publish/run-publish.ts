@@ -5,7 +5,7 @@
 
 import type { BuildResult } from '../build/types.js'
 import type { ResolvedSite } from '../config/types.js'
-import { deploy } from '../deploy/deploy.js'
+import { deploy, type TargetMemory } from '../deploy/deploy.js'
 import type { DeployTarget } from '../deploy/targets/types.js'
 import type { Builder } from './builder.js'
 import type { Batch } from './pending.js'
@@ -17,6 +17,8 @@ const MAX_LISTED_PAGES = 50
 export interface PublishStep {
   builder: Builder
   target: DeployTarget | undefined
+  /** What the publisher's deploys know of the target's manifest (deploy.ts). */
+  targetMemory: TargetMemory
   outDir: string
   site: ResolvedSite
 }
@@ -40,7 +42,10 @@ export async function buildAndDeploy(batch: Batch, step: PublishStep, signal: Ab
   const t1 = Date.now()
   const { target } = step
   const report = target
-    ? await deploy({ outDir: step.outDir, target, site: step.site, memory: step.builder.memory })
+    ? await deploy({
+        ...{ outDir: step.outDir, target, site: step.site },
+        ...{ memory: step.builder.memory, targetMemory: step.targetMemory },
+      })
     : undefined
   const changes = result.changes.pages
   return {

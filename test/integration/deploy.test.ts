@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import S3rver from 's3rver'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { deploy } from '../../src/deploy/deploy.js'
+import { deploy, type TargetMemory } from '../../src/deploy/deploy.js'
 import { stepOf } from '../../src/deploy/plan.js'
 import { createDeployTarget } from '../../src/deploy/targets/index.js'
 import { TARGET_MANIFEST_FILE } from '../../src/deploy/targets/types.js'
@@ -47,6 +47,54 @@ const deployTo = async (spec: string, dryRun = false) => {
   } finally {
     await target.close()
   }
+}
+
+/** Deploys as a long-lived deployer does (`site publish`): with a memory of the target's manifest; counts its reads. */
+const deployRemembering = async (spec: string, targetMemory: TargetMemory) => {
+  const target = await createDeployTarget(spec, { outDir: out, root: dir })
+  let reads = 0
+  const counted = {
+    ...target,
+    readManifest: () => {
+      reads++
+      return target.readManifest()
+    },
+  }
+  try {
+    const report = await deploy({
+      outDir: out,
+      target: counted,
+      site: makeConfig(demo.api.url).sites[0]!,
+      targetMemory,
+    })
+    return { report, reads }
+  } finally {
+    await target.close()
+  }
+}
+
+/** A long-lived deployer reads the manifest only when another deployer has changed it since it wrote it. */
+async function checkTargetMemory(spec: string, edit: (text: string) => Promise<void>) {
+  const memory: TargetMemory = { last: undefined }
+  const first = await deployRemembering(spec, memory)
+  expect(first.reads).toBe(1)
+  expect(memory.last?.manifest.buildId).toBe(first.report.buildId)
+
+  await edit('first edit, deployed by the long-lived deployer')
+  const second = await deployRemembering(spec, memory)
+  expect(second.reads).toBe(0)
+  expect(second.report.uploads.pages).toContain('about-us/team/index.html')
+
+  // another deployer sends the next edit: the stamp changes, the manifest is read again, nothing is sent twice
+  await edit('second edit, deployed by another')
+  expect((await deployTo(spec)).uploads.pages).toContain('about-us/team/index.html')
+  await edit('third edit, deployed by the long-lived deployer')
+  const third = await deployRemembering(spec, memory)
+  expect(third.reads).toBe(1)
+  expect(third.report.uploads.pages).toContain('about-us/team/index.html')
+  expect(third.report.filesUploaded).toBeLessThan(20)
+  const fourth = await deployRemembering(spec, memory)
+  expect(fourth).toMatchObject({ reads: 0, report: { filesUploaded: 0 } })
 }
 
 let teamText = 'The leadership team of Amberline Software.'
@@ -97,6 +145,10 @@ describe('deploy to a folder', () => {
     const manifest = JSON.parse(tree.get(TARGET_MANIFEST_FILE)!.toString()) as { gone: Record<string, number> }
     tree.delete(TARGET_MANIFEST_FILE)
     expect(diffTrees(await readTree(out), tree)).toEqual(Object.keys(manifest.gone).sort())
+  })
+
+  it('is read again by a long-lived deployer only when another deployer changed it', async () => {
+    await checkTargetMemory(`dir:${join(dir, 'www-remembered')}`, editTeamPage)
   })
 
   it('refuses a target inside the output folder', async () => {
@@ -182,6 +234,10 @@ describe('deploy to S3', () => {
     expect(second.uploads.pages).toContain('about-us/team/index.html')
     expect(second.filesUploaded).toBeLessThan(20)
     expect(await (await object('live/about-us/team/index.html')).text()).toContain('edited for the S3 test')
+  })
+
+  it('reads the manifest again only when its ETag changed', async () => {
+    await checkTargetMemory('s3://site-www/remembered', (text) => editTeamPage(`${text} (S3)`))
   })
 
   it('names the target and leaves it unchanged on wrong credentials', async () => {

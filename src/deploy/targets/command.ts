@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { errors } from '../../errors.js'
 import { CACHE_DIR } from '../../shared/layout.js'
+import { fileStamp } from './stamp.js'
 import type { DeployTarget } from './types.js'
 
 /** The last bytes of the command's stderr quoted in the error when it fails. */
@@ -52,6 +53,7 @@ export function createCommandTarget(command: string, outDir: string, root: strin
         return undefined
       }
     },
+    manifestStamp: () => fileStamp(manifestFile),
     upload: async (file) => void lines.push(`upload ${file.path}`),
     remove: async (path) => void lines.push(`delete ${path}`),
     async commit() {
@@ -73,6 +75,7 @@ export function createCommandTarget(command: string, outDir: string, root: strin
       await mkdir(join(root, CACHE_DIR, 'deploy'), { recursive: true })
       await writeFile(`${manifestFile}.tmp`, json)
       await rename(`${manifestFile}.tmp`, manifestFile)
+      return fileStamp(manifestFile)
     },
     close: async () => {},
   }

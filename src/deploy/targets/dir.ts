@@ -7,6 +7,7 @@ import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promis
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { resolveInside } from '../../build/write.js'
 import { errors } from '../../errors.js'
+import { fileStamp } from './stamp.js'
 import { type DeployTarget, TARGET_MANIFEST_FILE } from './types.js'
 
 const isWithin = (parent: string, child: string): boolean => {
@@ -45,10 +46,14 @@ export function createDirTarget(path: string, outDir: string): DeployTarget {
         return undefined
       }
     },
+    manifestStamp: () => fileStamp(manifestFile),
     upload: (file) => replaceFile(resolveInside(root, file.path), (temp) => copyFile(file.source, temp)),
     remove: (file) => rm(resolveInside(root, file), { force: true }),
     commit: async () => {},
-    writeManifest: (json) => replaceFile(manifestFile, (temp) => writeFile(temp, json)),
+    async writeManifest(json) {
+      await replaceFile(manifestFile, (temp) => writeFile(temp, json))
+      return fileStamp(manifestFile)
+    },
     close: async () => {},
   }
 }

@@ -6,7 +6,13 @@
  * `PREFIX/.site-deploy.json` in the bucket.
  */
 import { readFile } from 'node:fs/promises'
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3'
 import { errors } from '../../errors.js'
 import { type DeployTarget, TARGET_MANIFEST_FILE } from './types.js'
 
@@ -42,6 +48,13 @@ export function createS3Target(bucket: string, prefix: string, env: NodeJS.Proce
         return fail(`reading ${TARGET_MANIFEST_FILE}`)(error)
       }
     },
+    async manifestStamp() {
+      // an error here only means the manifest is read again, where it is reported
+      const head = await client
+        .send(new HeadObjectCommand({ Bucket: bucket, Key: keyOf(TARGET_MANIFEST_FILE) }))
+        .catch(() => undefined)
+      return head?.ETag
+    },
     async upload(file) {
       const body = await readFile(file.source)
       await client
@@ -61,7 +74,7 @@ export function createS3Target(bucket: string, prefix: string, env: NodeJS.Proce
     },
     commit: async () => {},
     async writeManifest(json) {
-      await client
+      const put = await client
         .send(
           new PutObjectCommand({
             Bucket: bucket,
@@ -72,6 +85,7 @@ export function createS3Target(bucket: string, prefix: string, env: NodeJS.Proce
           }),
         )
         .catch(fail(`writing ${TARGET_MANIFEST_FILE}`))
+      return put.ETag
     },
     close: async () => client.destroy(),
   }

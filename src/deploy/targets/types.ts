@@ -16,11 +16,17 @@ export interface DeployTarget {
   readonly name: string
   /** The target's manifest as stored (parsed JSON, untrusted), undefined when it has none. */
   readManifest(): Promise<unknown>
+  /**
+   * What tells the stored manifest's versions apart without reading it (a file's lstat stamp, an object's ETag),
+   * undefined when it has none or the target cannot tell.
+   */
+  manifestStamp(): Promise<string | undefined>
   upload(file: DeployFile): Promise<void>
   remove(path: string): Promise<void>
   /** After every upload and delete, before the manifest: a target that acts once (a command) acts here. */
   commit(): Promise<void>
-  writeManifest(json: string): Promise<void>
+  /** Stores the manifest; resolves to the stamp of what it stored (see manifestStamp). */
+  writeManifest(json: string): Promise<string | undefined>
   close(): Promise<void>
 }
 
