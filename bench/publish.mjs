@@ -12,6 +12,7 @@
 //   env: BENCH_PUBLISH_PAGES (pages per locale, default 100), BENCH_LATENCY_MS (default 20),
 //        BENCH_PUBLISH_EDITS (edits of figure 1, default 10; the target is stated over 50),
 //        BENCH_PUBLISH_QUIET_MS (publish.quietMs, default 250: a quiet period adds to every latency),
+//        BENCH_PUBLISH_MAX_WAIT_MS (publish.maxWaitMs, default 10000, the option's default),
 //        BENCH_PUBLISH_EDIT (what an edit changes: 'content', the default, the text of the page's content elements
 //        as most edits do; or 'subtitle', a page property other pages show, so the pages linking to it are rebuilt)
 import { spawn } from 'node:child_process'
@@ -29,6 +30,7 @@ const pagesPerLocale = Number(process.env.BENCH_PUBLISH_PAGES ?? 100)
 const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 20)
 const edits = Number(process.env.BENCH_PUBLISH_EDITS ?? 10)
 const quietMs = Number(process.env.BENCH_PUBLISH_QUIET_MS ?? 250)
+const maxWaitMs = Number(process.env.BENCH_PUBLISH_MAX_WAIT_MS ?? 10_000)
 const editKind = process.env.BENCH_PUBLISH_EDIT === 'subtitle' ? 'subtitle' : 'content'
 /** How an edit changes a page's answer: its content elements' text, or its subtitle. */
 const EDIT_RULE = {
@@ -108,7 +110,7 @@ async function runBench() {
     config,
     JSON.stringify({
       baseUrl: 'https://www.example.com',
-      publish: { webhooks: [WEBHOOK], quietMs, maxWaitMs: 10_000 },
+      publish: { webhooks: [WEBHOOK], quietMs, maxWaitMs },
     }),
   )
   const args = [
@@ -133,7 +135,7 @@ async function runBench() {
   let publisher
   try {
     console.log(
-      `publisher: ${pagesPerLocale} pages/locale x 3, API latency ${latencyMs} ms, quietMs ${quietMs}, ${cpus().length} CPU(s), dir target, ${editKind} edits`,
+      `publisher: ${pagesPerLocale} pages/locale x 3, API latency ${latencyMs} ms, quietMs ${quietMs}, maxWaitMs ${maxWaitMs}, ${cpus().length} CPU(s), dir target, ${editKind} edits`,
     )
     publisher = startPublisher(args)
     const url = await publisher.url
