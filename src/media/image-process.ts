@@ -64,17 +64,25 @@ export function createImageProcess(): ImageProcess {
       else waiting?.done(reply.result)
     })
     exited = new Promise((resolve) => {
-      started.on('exit', (code, signal) => {
+      let ended = false
+      const end = (reason: string) => {
+        if (ended) return
+        ended = true
         if (child === started) child = undefined
-        const last = stderr.trim().split('\n').at(-1)
-        const reason = `the image process stopped (${signal ?? `exit ${code}`})${last ? `: ${last}` : ''}`
         for (const waiting of pending.values()) waiting.fail(new Error(reason))
         pending.clear()
         resolve()
+      }
+      started.on('exit', (code, signal) => {
+        const last = stderr.trim().split('\n').at(-1)
+        end(`the image process stopped (${signal ?? `exit ${code}`})${last ? `: ${last}` : ''}`)
+      })
+      // it could not start, or a request could not be sent: 'exit' may never come (Node's docs)
+      started.on('error', (error) => {
+        end(`the image process failed: ${error.message}`)
+        started.kill('SIGKILL')
       })
     })
-    // a request that cannot be sent (the process gone) fails through 'exit' above
-    started.on('error', () => {})
     return started
   }
 

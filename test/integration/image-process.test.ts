@@ -74,4 +74,18 @@ describe('the image process', () => {
       await images.close()
     }
   })
+
+  it('fails its requests, never hangs, when it cannot start', async () => {
+    const images = createImageProcess()
+    const bytes = await photo()
+    const node = process.execPath
+    process.execPath = '/nonexistent/node'
+    try {
+      await expect(images.probe(bytes)).rejects.toThrow(/^the image process failed: .*ENOENT/)
+    } finally {
+      process.execPath = node
+    }
+    expect(await images.probe(bytes)).toEqual({ width: 1200, height: 800 })
+    await images.close()
+  })
 })
