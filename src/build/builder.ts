@@ -32,8 +32,8 @@ export interface Builder {
   /** Builds over the output folder; builds asked for while one runs wait for it. */
   build(options?: BuilderRunOptions): Promise<BuildResult>
   /**
-   * What its builds know of the output folder (what they verified, the output as the last one committed it), so
-   * that the next build (and a deploy of it) does not read it again; undefined for a one-shot builder.
+   * What its builds know of the output folder (the output as the last one committed it), so that the next
+   * `--only` build (and a deploy of it) does not read it again; undefined for a one-shot builder.
    */
   readonly memory: OutputMemory | undefined
   /** Waits for the build that runs, then ends the render workers and closes the API's connections. */
@@ -77,7 +77,7 @@ export function createBuilder(options: BuilderOptions): Builder {
   const dispatcher = options.dispatcher ?? ownAgent
   let queue: Promise<unknown> = Promise.resolve()
   let closed = false
-  const memory: OutputMemory | undefined = options.warm === false ? undefined : { verified: new Map(), last: undefined }
+  const memory: OutputMemory | undefined = options.warm === false ? undefined : { last: undefined }
   return {
     memory,
     build(run = {}) {

@@ -13,15 +13,12 @@ export interface OutputListing {
   files: ReadonlyMap<string, number>
   /** Folders with nothing in them (a commit removes them; folders emptied by it are those of removed files). */
   emptyDirs: readonly string[]
-  /**
-   * Each file's lstat stamp (inode, size, modification and change times): a file with the stamp it had when
-   * a long-lived builder last verified it has not been written since (see VerifiedFiles in previous.ts). Empty
-   * unless asked for.
-   */
-  stamps: ReadonlyMap<string, string>
 }
 
-/** A file's lstat stamp: inode, size, modification and change times (see OutputListing.stamps). */
+/**
+ * A file's lstat stamp: inode, size, modification and change times. A file with the stamp it had has not been
+ * written since (an in-place write moves its change time, a replacement its inode).
+ */
 export const stampOf = (stats: { ino: number; size: number; mtimeMs: number; ctimeMs: number }): string =>
   `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`
 
@@ -39,10 +36,9 @@ function kindOf(entry: { isSymbolicLink(): boolean; isFIFO(): boolean; isSocket(
  * `maxEntries` of them, makes the output unusable (the reason names the first such path).
  * Example: OUT/products -> /elsewhere gives { type: 'unusable', reason: '"products" is a symbolic link' }.
  */
-export function scanOutput(outDir: string, maxEntries: number, options: { stamps?: boolean } = {}): OutputScan {
+export function scanOutput(outDir: string, maxEntries: number): OutputScan {
   const files = new Map<string, number>()
   const emptyDirs: string[] = []
-  const stamps = new Map<string, string>()
   const pending = ['']
   let entries = 0
   try {
@@ -60,14 +56,13 @@ export function scanOutput(outDir: string, maxEntries: number, options: { stamps
           const stats = lstatSync(`${outDir}/${path}`)
           if (!stats.isFile()) return { type: 'unusable', reason: `${JSON.stringify(path)} changed while it was read` }
           files.set(path, stats.size)
-          if (options.stamps) stamps.set(path, stampOf(stats))
         } else return { type: 'unusable', reason: `${JSON.stringify(path)} is ${kindOf(entry)}` }
       }
     }
   } catch (error) {
     return { type: 'unusable', reason: `it could not be read (${messageOf(error)})` }
   }
-  return { type: 'ok', files, emptyDirs, stamps }
+  return { type: 'ok', files, emptyDirs }
 }
 
 export type FileRead = { type: 'read'; bytes: Buffer } | { type: 'refused'; reason: string }

@@ -125,9 +125,7 @@ export async function loadPrevious(
   const last = options.memory?.last
   if (options.trustLast && last && isUntouched(last, outDir, pool)) return { type: 'found', previous: lastOutput(last) }
   const { maxPages } = site.build
-  // stamps only for a builder that remembers what it verified (a one-shot build has no use for them)
-  const known = options.memory?.verified
-  const disk = scanOutput(outDir, maxPages * ENTRIES_PER_PAGE + ENTRIES_BESIDE_PAGES, { stamps: known !== undefined })
+  const disk = scanOutput(outDir, maxPages * ENTRIES_PER_PAGE + ENTRIES_BESIDE_PAGES)
   if (disk.type === 'unusable') return unusable(disk.reason)
   if (!disk.files.has(BUILD_STORE_FILE))
     return {
@@ -153,7 +151,7 @@ export async function loadPrevious(
     return !(page && pages.has(page[0]))
   })
   const recordedHash = recordedHashes(parsed.store, storeHash)
-  const verified = createVerifier(outDir, disk, known)
+  const verified = createVerifier(outDir, disk)
   return {
     type: 'found',
     previous: {
@@ -183,18 +181,16 @@ function recordedHashes(store: BuildStore, storeHash: string): (path: string) =>
 }
 
 /**
- * What a long-lived builder (`site publish`'s) knows of its output folder between builds:
- * - `verified`: what its builds read and found as the state records it (VerifiedFiles);
- * - `last`: the output as its last build committed it, kept in memory. An `--only` build takes it as the
- *   previous output instead of walking the folder and parsing the state again (seconds at 30,000 pages),
- *   when the state and `latest.json` are still the files that build left (lstat stamps): another build
- *   over the folder, a restored cache or a deploy tool that replaced them makes the next build read the
- *   folder as untrusted again. Files a process outside `site` changes in place between builds are not
- *   looked for by an `--only` build (it reads and writes only what it changes, and never through a link:
- *   see applyToOutput); every full build (`site publish` reconciles with one) checks the whole folder.
+ * What a long-lived builder (`site publish`'s) knows of its output folder between builds: `last`, the output
+ * as its last build committed it, kept in memory. An `--only` build takes it as the previous output instead of
+ * walking the folder and parsing the state again (seconds at 30,000 pages), when the state and `latest.json`
+ * are still the files that build left (lstat stamps): another build over the folder, a restored cache or a
+ * deploy tool that replaced them makes the next build read the folder as untrusted again. Files a process
+ * outside `site` changes in place between builds are not looked for by an `--only` build (it reads and writes
+ * only what it changes, and never through a link: see applyToOutput); every full build (`site publish`
+ * reconciles with one) reads and checks every file it keeps, as `site build` does.
  */
 export interface OutputMemory {
-  verified: VerifiedFiles
   last: CommittedOutput | undefined
 }
 
@@ -246,35 +242,21 @@ function lastOutput(last: CommittedOutput): PreviousOutput {
 }
 
 /**
- * What a long-lived builder (and the deploys of `site publish`) verified in earlier runs: path -> the file's
- * lstat stamp (scanOutput) and content hash. A file whose stamp is unchanged has not been written since (an
- * in-place write changes its modification and change times, a replacement its inode), so it is not read
- * again. Entries of files gone from the output are dropped at each run.
- */
-export type VerifiedFiles = Map<string, string>
-
-/**
  * Checks kept files against the state by their bytes: a file is kept only when its content hash on disk
  * is the one the state records (read once, when the build would keep it, and remembered for the run).
  * Verifying by hash rather than by size and time keeps the state the same bytes a build from scratch
  * writes, and costs a read of each kept file (about 0.05 ms for a page's 75 KB).
  */
-function createVerifier(outDir: string, disk: OutputListing, known: VerifiedFiles | undefined) {
-  const { files, stamps } = disk
-  if (known) for (const path of known.keys()) if (!files.has(path)) known.delete(path)
+function createVerifier(outDir: string, disk: OutputListing) {
+  const { files } = disk
   const checked = new Map<string, boolean>()
   return {
     check(path: string, hash: string): boolean {
       let ok = checked.get(path)
       if (ok === undefined) {
-        const seen = known && `${stamps.get(path)} ${hash}`
-        if (seen !== undefined && known?.get(path) === seen) ok = true
-        else {
-          const size = files.get(path)
-          const bytes = size === undefined ? undefined : readRegularFileSync(join(outDir, path), size)
-          ok = bytes !== undefined && bytes.length === size && hashContents(bytes) === hash
-          if (ok && seen !== undefined) known?.set(path, seen)
-        }
+        const size = files.get(path)
+        const bytes = size === undefined ? undefined : readRegularFileSync(join(outDir, path), size)
+        ok = bytes !== undefined && bytes.length === size && hashContents(bytes) === hash
         checked.set(path, ok)
       }
       return ok
