@@ -16,11 +16,14 @@ export interface OutputListing {
 }
 
 /**
- * A file's lstat stamp: inode, size, modification and change times. A file with the stamp it had has not been
- * written since (an in-place write moves its change time, a replacement its inode).
+ * A file's lstat stamp: inode, size, modification and change times; undefined when it is missing or no regular
+ * file (a link is never taken as unchanged: what it points at can change without it). A file with the stamp it
+ * had has not been written since (an in-place write moves its change time, a replacement its inode).
  */
-export const stampOf = (stats: { ino: number; size: number; mtimeMs: number; ctimeMs: number }): string =>
-  `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`
+export function fileStamp(path: string): string | undefined {
+  const stats = lstatSync(path, { throwIfNoEntry: false })
+  return stats?.isFile() ? `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}` : undefined
+}
 
 export type OutputScan = ({ type: 'ok' } & OutputListing) | { type: 'unusable'; reason: string }
 

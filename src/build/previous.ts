@@ -6,14 +6,14 @@
  * pages are rendered again from their payloads, see reuse.ts).
  */
 import { createHash } from 'node:crypto'
-import { lstatSync, readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { ResolvedSite } from '../config/types.js'
 import { BUILD_STORE_FILE, LATEST_MANIFEST_FILE, PAYLOAD_FILE } from '../shared/layout.js'
 import { normalizePagePath } from '../shared/url.js'
-import { type OutputListing, readRegularFile, readRegularFileSync, scanOutput, stampOf } from './disk.js'
+import { fileStamp, type OutputListing, readRegularFile, readRegularFileSync, scanOutput } from './disk.js'
 import type { OutDirContents } from './output.js'
 import type { PageTable, StringPool } from './page-table.js'
 import { type BuildStore, configDigest, engineId, parseStore, type StoredRedirect, type StoreHead } from './store.js'
@@ -209,9 +209,9 @@ export interface CommittedOutput {
 export function sealOf(outDir: string): string {
   const stamps: string[] = []
   for (const file of [BUILD_STORE_FILE, LATEST_MANIFEST_FILE]) {
-    const stats = lstatSync(join(outDir, file), { throwIfNoEntry: false })
-    if (!stats?.isFile()) return ''
-    stamps.push(stampOf(stats))
+    const stamp = fileStamp(join(outDir, file))
+    if (stamp === undefined) return ''
+    stamps.push(stamp)
   }
   return stamps.join(' ')
 }

@@ -9,9 +9,9 @@ import { createHash } from 'node:crypto'
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { fileStamp } from '../../build/disk.js'
 import { errors } from '../../errors.js'
 import { CACHE_DIR } from '../../shared/layout.js'
-import { fileStamp } from './stamp.js'
 import type { DeployTarget } from './types.js'
 
 /** The last bytes of the command's stderr quoted in the error when it fails. */
@@ -53,7 +53,7 @@ export function createCommandTarget(command: string, outDir: string, root: strin
         return undefined
       }
     },
-    manifestStamp: () => fileStamp(manifestFile),
+    manifestStamp: async () => fileStamp(manifestFile),
     upload: async (file) => void lines.push(`upload ${file.path}`),
     remove: async (path) => void lines.push(`delete ${path}`),
     async commit() {

@@ -5,9 +5,9 @@
 import { randomBytes } from 'node:crypto'
 import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
+import { fileStamp } from '../../build/disk.js'
 import { resolveInside } from '../../build/write.js'
 import { errors } from '../../errors.js'
-import { fileStamp } from './stamp.js'
 import { type DeployTarget, TARGET_MANIFEST_FILE } from './types.js'
 
 const isWithin = (parent: string, child: string): boolean => {
@@ -46,7 +46,7 @@ export function createDirTarget(path: string, outDir: string): DeployTarget {
         return undefined
       }
     },
-    manifestStamp: () => fileStamp(manifestFile),
+    manifestStamp: async () => fileStamp(manifestFile),
     upload: (file) => replaceFile(resolveInside(root, file.path), (temp) => copyFile(file.source, temp)),
     remove: (file) => rm(resolveInside(root, file), { force: true }),
     commit: async () => {},
