@@ -19,18 +19,29 @@ async function esbuildChildren(): Promise<number> {
   return count
 }
 
+/** The count once it settles at `expected` (a stopped service is signalled, not waited for), or as it is after 2 s. */
+async function settledEsbuildChildren(expected: number): Promise<number> {
+  const deadline = Date.now() + 2000
+  let count = await esbuildChildren()
+  while (count !== expected && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    count = await esbuildChildren()
+  }
+  return count
+}
+
 describe("esbuild's service", () => {
   it('is stopped once a bundle is made, and kept while a watch-mode bundler lives', async () => {
     await bundleClient({ root, minify: true })
     await loadTemplates(root)
-    expect(await esbuildChildren()).toBe(0)
+    expect(await settledEsbuildChildren(0)).toBe(0)
 
     const bundler = createClientBundler({ root, minify: false })
     await bundler.rebuild()
     await loadTemplates(root)
-    expect(await esbuildChildren()).toBe(1)
+    expect(await settledEsbuildChildren(1)).toBe(1)
     await bundler.rebuild()
     await bundler.dispose()
-    expect(await esbuildChildren()).toBe(0)
+    expect(await settledEsbuildChildren(0)).toBe(0)
   })
 })
