@@ -80,6 +80,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       trustLast: only !== undefined,
     })
     const previous = lookup.type === 'found' ? lookup.previous : undefined
+    // a full build renders at least as many pages as the last one did
+    if (previous && !only) render.expect?.(previous.pages.size)
     // what the builder knew of OUT holds again only when this build leaves OUT as it was, or anew once it committed
     const lastKnown = memory?.last
     if (memory) memory.last = undefined

@@ -9,9 +9,15 @@ import { Agent } from 'undici'
 import { errors } from '../errors.js'
 import { bundleClient, type ClientBundle } from '../hydration/bundle.js'
 import { loadRenderer } from '../render/renderer.js'
+import { INLINE_RENDER_PAGES } from '../shared/constants.js'
 import { build } from './build.js'
 import type { OutputMemory } from './previous.js'
-import { createInlineRenderService, createRenderPool, type RenderService } from './render-pool.js'
+import {
+  createGrowingRenderService,
+  createInlineRenderService,
+  createRenderPool,
+  type RenderService,
+} from './render-pool.js'
 import { defaultRenderThreads } from './threads.js'
 import type { BuildOptions, BuildResult } from './types.js'
 
@@ -49,7 +55,15 @@ function createRenderService(options: BuilderOptions): RenderService {
   if (!Number.isInteger(threads) || threads < 0)
     throw errors.usage(`Render threads must be a whole number of at least 0, got ${threads}`)
   if (threads === 0) return createInlineRenderService(loadRenderer(config.root))
-  return createRenderPool({ root: config.root, threads })
+  const pool = () => createRenderPool({ root: config.root, threads })
+  // one-shot and left to choose: workers only once the build proves large enough to pay for their start
+  if (options.warm === false && options.renderThreads === undefined && configured === 'auto')
+    return createGrowingRenderService({
+      inline: createInlineRenderService(loadRenderer(config.root)),
+      inlinePages: INLINE_RENDER_PAGES,
+      pool,
+    })
+  return pool()
 }
 
 export function createBuilder(options: BuilderOptions): Builder {
@@ -61,6 +75,7 @@ export function createBuilder(options: BuilderOptions): Builder {
     start: (context) => render.start(context),
     page: (job, use) => render.page(job, use),
     notFound: (job) => render.notFound(job),
+    expect: (pages) => render.expect?.(pages),
     close: options.warm === false ? () => render.close() : async () => {},
   }
   let client: Promise<ClientBundle> | undefined

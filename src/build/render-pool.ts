@@ -41,6 +41,11 @@ export interface RenderService {
    */
   page<T>(job: PageJob, use: (output: PageOutput) => T | Promise<T>): Promise<T>
   notFound(job: NotFoundJob): Promise<NotFoundOutput>
+  /**
+   * The build will render at least this many pages (a full build: what its crawl found so far, or the previous
+   * output's pages): a service that starts its workers on demand (createGrowingRenderService) starts them.
+   */
+  expect?(pages: number): void
   close(): Promise<void>
 }
 
@@ -88,6 +93,60 @@ export function createInlineRenderService(renderer: PageRenderer | Promise<PageR
     page: async (job, use) => use(runPageJob(await withContext(), job)),
     notFound: async (job) => runNotFoundJob(await withContext(), job),
     close: async () => {},
+  }
+}
+
+/**
+ * A one-shot build's default: renders in the build's thread until the build has asked for, or expects, more
+ * than `inlinePages` pages; then starts the render workers and sends them the pages asked for once they are
+ * ready. A small site or an `--only` build never pays for a worker's start (its own module graph, React,
+ * templates bundle and esbuild service: 0.5-1 s of CPU, measured with bench/start.mjs); a large one renders
+ * on another core from its first pages on. Workers that fail to start leave the pages to the build's
+ * thread: the templates loaded there already.
+ */
+export function createGrowingRenderService(options: {
+  inline: RenderService
+  inlinePages: number
+  pool: () => RenderService
+}): RenderService {
+  const { inline, inlinePages } = options
+  let pool: RenderService | undefined
+  let started: RenderService | undefined
+  let setContext: (shared: SharedContext) => void = () => {}
+  const context = new Promise<SharedContext>((resolve) => {
+    setContext = resolve
+  })
+  let asked = 0
+  // Workers may start before the build's context is known (the previous output was large): they load
+  // the templates meanwhile, and take pages once they have both.
+  const grow = (pages: number) => {
+    if (pool || pages <= inlinePages) return
+    const workers = options.pool()
+    pool = workers
+    Promise.all([workers.ready, context])
+      .then(([, shared]) => workers.start(shared))
+      .then(
+        () => {
+          started = workers
+        },
+        () => {},
+      )
+  }
+  return {
+    ready: inline.ready,
+    async start(shared) {
+      await inline.start(shared)
+      setContext(shared)
+    },
+    expect: grow,
+    page(job, use) {
+      grow(++asked)
+      return (started ?? inline).page(job, use)
+    },
+    notFound: (job) => (started ?? inline).notFound(job),
+    async close() {
+      await Promise.all([pool?.close(), inline.close()])
+    },
   }
 }
 

@@ -181,6 +181,8 @@ export async function crawlPages(
     pool: run.pool,
     visit: async (path) => {
       const found = await buildPath(pipeline, path)
+      // a full build renders every page its crawl finds (an --only build what it names and their dependents)
+      if (!input.reuse) input.render.expect?.(crawler.known)
       run.progress({ type: 'page', done: crawler.visited + 1, total: crawler.known, failures: state.failures.length })
       return found
     },

@@ -92,7 +92,8 @@ export interface SiteOptions {
     keepBuilds?: number
     /**
      * Render worker threads of `site build` and `site publish`: `'auto'` is one per CPU but one (the build's
-     * thread takes API answers and writes files), at least 1, at most 4; `0` renders in the build's thread.
+     * thread takes API answers and writes files), at least 1, at most 4, started by `site build` only once it
+     * has more than 100 pages to render; `0` renders in the build's thread.
      * @default 'auto'
      */
     renderThreads?: number | 'auto'

@@ -149,6 +149,11 @@ export const MEDIA_RECORD_MAX_BYTES = 64 * 1024 * 1024
  */
 export const RENDER_THREADS_MAX = 4
 /**
+ * Pages a one-shot build (`site build`, `build.renderThreads: 'auto'`) renders in its own thread before it
+ * starts render workers: below this a worker's start costs more than it saves (bench/start.mjs, 2 CPUs).
+ */
+export const INLINE_RENDER_PAGES = 100
+/**
  * Most CMS files the build state records for one page (file events find pages by them). A page naming more
  * keeps the first ones in sorted order; a file event for another is caught by the next reconcile.
  */

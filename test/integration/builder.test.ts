@@ -1,10 +1,12 @@
 /** A builder that lives: many builds over one output with warm render workers, one at a time, then closed. */
 import { readFile, stat, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import type { Worker } from 'node:worker_threads'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { build } from '../../src/build/build.js'
 import { createBuilder } from '../../src/build/builder.js'
-import type { DemoApi } from '../../src/demo/server.js'
+import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
+import { INLINE_RENDER_PAGES } from '../../src/shared/constants.js'
 import { diffTrees, type EditableDemo, editFile, makeConfig, readTree, startEditableDemo } from './build-helpers.js'
 
 let demo: EditableDemo
@@ -121,4 +123,41 @@ describe('createBuilder', () => {
       await builder.close()
     }
   })
+
+  it('one-shot and left to choose, renders a small site in its own thread and starts workers for a larger one, to the same bytes', async () => {
+    const workers: Worker[] = []
+    const started = (worker: Worker) => workers.push(worker)
+    process.on('worker', started)
+    const generated = await startDemoApi({ port: 0, generate: { pagesPerLocale: 50 } })
+    try {
+      const oneShot = async (apiUrl: string, name: string, only?: string[]) => {
+        const config = makeConfig(apiUrl, undefined, join(dir, name))
+        const builder = createBuilder({ config, site: config.sites[0]!, warm: false })
+        try {
+          return await builder.build({ only })
+        } finally {
+          await builder.close()
+        }
+      }
+      const small = await oneShot(api.url, 'one-shot-small')
+      expect([small.failures, small.pages.total < INLINE_RENDER_PAGES, workers.length]).toEqual([[], true, 0])
+      const large = await oneShot(generated.url, 'one-shot-large')
+      expect([large.failures, large.pages.total > INLINE_RENDER_PAGES, workers.length]).toEqual([[], true, 1])
+      // an --only build over it renders the few pages it names in its own thread
+      const only = await oneShot(generated.url, 'one-shot-large', [large.pages.paths[1]!])
+      expect([only.failures, only.only?.fallback, workers.length]).toEqual([[], undefined, 1])
+      // the same output as a build that renders every page in a worker
+      for (const [from, name] of [
+        [api.url, 'one-shot-small'],
+        [generated.url, 'one-shot-large'],
+      ] as const) {
+        const config = makeConfig(from, undefined, join(dir, `${name}-pool`))
+        expect((await build({ config, site: config.sites[0]!, renderThreads: 1 })).failures).toEqual([])
+        expect(diffTrees(await readTree(join(dir, `${name}-pool`)), await readTree(join(dir, name)))).toEqual([])
+      }
+    } finally {
+      process.off('worker', started)
+      await generated.close()
+    }
+  }, 120_000)
 })
