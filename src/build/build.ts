@@ -4,12 +4,14 @@
  * Everything is written to a temporary folder beside OUT, which replaces OUT
  * only when no path failed.
  */
+import { join } from 'node:path'
 import type { MediaService } from '../media/service.js'
 import { startMedia } from '../media/stage.js'
 import type { MediaStats } from '../media/types.js'
 import { missingTemplateNotes } from '../render/missing-templates.js'
 import { compareStrings } from '../shared/values.js'
 import { summarizePageChanges } from './changes.js'
+import { fileStamp } from './disk.js'
 import { type OnlyReport, planOnly, readOnlyOption } from './only.js'
 import {
   applyToOutput,
@@ -47,6 +49,7 @@ import {
 import type { BuildStore } from './store.js'
 import { keepEarlierBuilds, writeStore } from './store-stages.js'
 import type { BuildManifest, BuildOptions, BuildResult } from './types.js'
+import { verifiedRecordFile, writeVerified } from './verified.js'
 import { createFileWriter, type FileWriter } from './write.js'
 
 export type { BuildOptions, BuildResult } from './types.js'
@@ -73,11 +76,13 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const loading = loadInputs(run, render, options)
     loading.catch(() => {})
     const { memory } = options
+    const verifiedRecord = verifiedRecordFile(run.config.root, run.outDir)
     const lookup = await loadPrevious(run.outDir, contents, {
       site: run.site,
       pool: run.pool,
       memory,
       trustLast: only !== undefined,
+      verifiedRecord,
     })
     const previous = lookup.type === 'found' ? lookup.previous : undefined
     // a full build renders at least as many pages as the last one did
@@ -136,6 +141,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         only: partial?.report,
         slugs: slugChanges,
         mediaStats,
+        verifiedRecord,
       })
       if (memory) memory.last = result.failures.length ? lastKnown : committed(run.outDir, store, writer)
       return result
@@ -154,6 +160,28 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
 function committed(outDir: string, store: BuildStore, writer: FileWriter): CommittedOutput | undefined {
   const seal = sealOf(outDir)
   return seal ? { outDir, store, hashes: writer.outputs(), seal } : undefined
+}
+
+/**
+ * Records every file of the committed output with its stamp and hash (verified.ts): the next build over OUT
+ * reads only what was written since. Files this build wrote are stamped where they now are; kept ones have
+ * the stamp they were checked with. Not after an `--only` build that took a builder's memory of OUT (it
+ * walked nothing): the record of the last walk still holds for what it kept.
+ */
+function recordVerified(
+  outDir: string,
+  record: string,
+  input: { writer: FileWriter; previous: PreviousOutput | undefined },
+): void {
+  const { writer, previous } = input
+  if (previous && !previous.verifiedStamp) return
+  const written = new Set(writer.written())
+  const files: Array<[string, string, string]> = []
+  for (const [path, hash] of writer.outputs()) {
+    const stamp = written.has(path) ? fileStamp(join(outDir, path)) : previous?.verifiedStamp?.(path)
+    if (stamp) files.push([path, stamp, hash])
+  }
+  writeVerified(record, files)
 }
 
 /** Files listed in a note of the build report, at most. */
@@ -190,6 +218,7 @@ async function finish(
     only: OnlyReport | undefined
     slugs: SlugChange[]
     mediaStats: MediaStats | undefined
+    verifiedRecord: string
   },
 ): Promise<BuildResult> {
   const { state } = run
@@ -203,6 +232,7 @@ async function finish(
     for (const path of previous.disk.files.keys()) if (!outputs.has(path)) removed.push(path)
     await applyToOutput(output, { written: writer.written(), removed, folders: previous.disk.emptyDirs })
   }
+  if (state.failures.length === 0) recordVerified(run.outDir, input.verifiedRecord, { writer, previous })
   const { files, bytes, kept } = writer.stats()
   return {
     buildId: input.manifest.id,

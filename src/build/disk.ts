@@ -4,13 +4,15 @@
  * anywhere makes the output unusable for an incremental build; and files read only when they are
  * regular files, opened without following a link and without blocking, up to a size.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs'
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, type Stats } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { messageOf } from '../errors.js'
 
 /** A previous output's regular files (path -> size in bytes) and its empty folders, `/`-separated and relative to it. */
 export interface OutputListing {
   files: ReadonlyMap<string, number>
+  /** Each file's lstat stamp as the walk found it (see fileStamp). */
+  stamps: ReadonlyMap<string, string>
   /** Folders with nothing in them (a commit removes them; folders emptied by it are those of removed files). */
   emptyDirs: readonly string[]
 }
@@ -22,8 +24,10 @@ export interface OutputListing {
  */
 export function fileStamp(path: string): string | undefined {
   const stats = lstatSync(path, { throwIfNoEntry: false })
-  return stats?.isFile() ? `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}` : undefined
+  return stats?.isFile() ? stampOf(stats) : undefined
 }
+
+const stampOf = (stats: Stats): string => `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`
 
 export type OutputScan = ({ type: 'ok' } & OutputListing) | { type: 'unusable'; reason: string }
 
@@ -41,6 +45,7 @@ function kindOf(entry: { isSymbolicLink(): boolean; isFIFO(): boolean; isSocket(
  */
 export function scanOutput(outDir: string, maxEntries: number): OutputScan {
   const files = new Map<string, number>()
+  const stamps = new Map<string, string>()
   const emptyDirs: string[] = []
   const pending = ['']
   let entries = 0
@@ -59,13 +64,14 @@ export function scanOutput(outDir: string, maxEntries: number): OutputScan {
           const stats = lstatSync(`${outDir}/${path}`)
           if (!stats.isFile()) return { type: 'unusable', reason: `${JSON.stringify(path)} changed while it was read` }
           files.set(path, stats.size)
+          stamps.set(path, stampOf(stats))
         } else return { type: 'unusable', reason: `${JSON.stringify(path)} is ${kindOf(entry)}` }
       }
     }
   } catch (error) {
     return { type: 'unusable', reason: `it could not be read (${messageOf(error)})` }
   }
-  return { type: 'ok', files, emptyDirs }
+  return { type: 'ok', files, stamps, emptyDirs }
 }
 
 export type FileRead = { type: 'read'; bytes: Buffer } | { type: 'refused'; reason: string }

@@ -17,6 +17,7 @@ import { fileStamp, type OutputListing, readRegularFile, readRegularFileSync, sc
 import type { OutDirContents } from './output.js'
 import type { PageTable, StringPool } from './page-table.js'
 import { type BuildStore, configDigest, engineId, parseStore, type StoredRedirect, type StoreHead } from './store.js'
+import { readVerified, type VerifiedFiles, verifiedAs } from './verified.js'
 import { hashContents, type PreviousFiles } from './write.js'
 
 export interface PreviousOutput extends PreviousFiles {
@@ -36,6 +37,8 @@ export interface PreviousOutput extends PreviousFiles {
   changed(): string[]
   /** The content hash the state records for a file, whatever is on disk (see hashOf for one checked). */
   recordedHashOf(path: string): string | undefined
+  /** The lstat stamp a file had when this build checked it against the state; undefined when it did not, or it failed. */
+  verifiedStamp?(path: string): string | undefined
 }
 
 /** The page whose `index.html` (0) or `_payload.json` (1) a file is: 'pl/o-nas/index.html' -> ['/pl/o-nas', 0]. */
@@ -117,6 +120,8 @@ export async function loadPrevious(
     memory?: OutputMemory
     /** Take the memory's last committed output as it is, when nothing else wrote the folder since (see OutputMemory). */
     trustLast?: boolean
+    /** The record of what the last build over OUT checked (see verified.ts): files with its stamps are not read. */
+    verifiedRecord?: string
   },
 ): Promise<PreviousLookup> {
   if (contents === 'missing' || contents === 'empty') return { type: 'none', reason: 'there is no previous output' }
@@ -125,7 +130,8 @@ export async function loadPrevious(
   const last = options.memory?.last
   if (options.trustLast && last && isUntouched(last, outDir, pool)) return { type: 'found', previous: lastOutput(last) }
   const { maxPages } = site.build
-  const disk = scanOutput(outDir, maxPages * ENTRIES_PER_PAGE + ENTRIES_BESIDE_PAGES)
+  const maxFiles = maxPages * ENTRIES_PER_PAGE + ENTRIES_BESIDE_PAGES
+  const disk = scanOutput(outDir, maxFiles)
   if (disk.type === 'unusable') return unusable(disk.reason)
   if (!disk.files.has(BUILD_STORE_FILE))
     return {
@@ -151,7 +157,8 @@ export async function loadPrevious(
     return !(page && pages.has(page[0]))
   })
   const recordedHash = recordedHashes(parsed.store, storeHash)
-  const verified = createVerifier(outDir, disk)
+  const recorded = options.verifiedRecord ? readVerified(options.verifiedRecord, maxFiles) : new Map()
+  const verified = createVerifier(outDir, disk, recorded)
   return {
     type: 'found',
     previous: {
@@ -161,6 +168,7 @@ export async function loadPrevious(
       disk,
       unlisted: unlisted.sort(),
       changed: () => [...parsed.missing, ...verified.failed()].sort(),
+      verifiedStamp: verified.stamp,
       recordedHashOf: recordedHash,
       hashOf: (path) => {
         const hash = recordedHash(path)
@@ -245,22 +253,29 @@ function lastOutput(last: CommittedOutput): PreviousOutput {
  * Checks kept files against the state by their bytes: a file is kept only when its content hash on disk
  * is the one the state records (read once, when the build would keep it, and remembered for the run).
  * Verifying by hash rather than by size and time keeps the state the same bytes a build from scratch
- * writes, and costs a read of each kept file (about 0.05 ms for a page's 75 KB).
+ * writes, and costs a read of each kept file (about 0.05 ms for a page's 75 KB). A file the last build over
+ * OUT checked against the same hash, with the stamp it had then (`recorded`, see verified.ts), was not
+ * written since: it is not read again.
  */
-function createVerifier(outDir: string, disk: OutputListing) {
-  const { files } = disk
+function createVerifier(outDir: string, disk: OutputListing, recorded: VerifiedFiles) {
+  const { files, stamps } = disk
   const checked = new Map<string, boolean>()
+  const read = (path: string, hash: string): boolean => {
+    const size = files.get(path)
+    const bytes = size === undefined ? undefined : readRegularFileSync(join(outDir, path), size)
+    return bytes !== undefined && bytes.length === size && hashContents(bytes) === hash
+  }
   return {
     check(path: string, hash: string): boolean {
       let ok = checked.get(path)
       if (ok === undefined) {
-        const size = files.get(path)
-        const bytes = size === undefined ? undefined : readRegularFileSync(join(outDir, path), size)
-        ok = bytes !== undefined && bytes.length === size && hashContents(bytes) === hash
+        const stamp = stamps.get(path)
+        ok = (stamp !== undefined && recorded.get(path) === verifiedAs(stamp, hash)) || read(path, hash)
         checked.set(path, ok)
       }
       return ok
     },
+    stamp: (path: string): string | undefined => (checked.get(path) ? stamps.get(path) : undefined),
     failed: () => [...checked].flatMap(([path, ok]) => (ok ? [] : [path])),
   }
 }

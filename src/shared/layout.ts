@@ -92,4 +92,4 @@ export const notFoundFile = (locale: string, i18n: { readonly default: string })
  * templates bundled for Node (`templates`), the browser client of preview (`client`).
  */
 export const CACHE_DIR = '.site'
-export const cacheDir = (kind: 'config' | 'templates' | 'client'): string => `${CACHE_DIR}/${kind}`
+export const cacheDir = (kind: 'config' | 'templates' | 'client' | 'outputs'): string => `${CACHE_DIR}/${kind}`

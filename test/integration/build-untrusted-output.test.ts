@@ -6,10 +6,11 @@
  */
 import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, lstatSync } from 'node:fs'
-import { appendFile, mkdir, readdir, readFile, rm, symlink, unlink, writeFile } from 'node:fs/promises'
+import { appendFile, mkdir, readdir, readFile, rm, symlink, unlink, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BuildResult } from '../../src/build/types.js'
+import { verifiedRecordFile } from '../../src/build/verified.js'
 import { hashContents } from '../../src/build/write.js'
 import type { DemoApi } from '../../src/demo/server.js'
 import { createStaticHandler } from '../../src/serve/handler.js'
@@ -227,6 +228,38 @@ describe('what is kept is what the build wrote', () => {
       }
       await writeFile(html, `${await readFile(html, 'utf8')}<script>again()</script>`)
     }
+  })
+
+  it('reads a kept file only when it may have changed since the last build over OUT checked it', async () => {
+    const out = await copyOfClean()
+    const keptBytes = [...(await readTree(out)).values()].reduce((sum, bytes) => sum + bytes.length, 0)
+    /** Bytes this process has read so far (render workers are its threads). */
+    const bytesRead = async () => Number(/rchar: (\d+)/.exec(await readFile('/proc/self/io', 'utf8'))?.[1])
+    const readBy = async (only: string[] | undefined) => {
+      const before = await bytesRead()
+      const result = await build(out, only)
+      expect(result.failures).toEqual([])
+      return { result, bytes: (await bytesRead()) - before }
+    }
+    // a copy: no record of it, every kept file read; then each build finds the files as the last one left them
+    await readBy(['2'])
+    const recorded = await readBy(['2'])
+    await rm(verifiedRecordFile(REPO_ROOT, out))
+    const unrecorded = await readBy(['2'])
+    expect(unrecorded.bytes - recorded.bytes).toBeGreaterThan(keptBytes * 0.8)
+    // rewritten in place with its modification time put back: its change time moved, so it is read and caught
+    const html = join(out, 'about-us/index.html')
+    const { atime, mtime } = lstatSync(html)
+    await writeFile(html, (await readFile(html, 'utf8')).replace('<html', '<HTML'))
+    await utimes(html, atime, mtime)
+    const caught = await readBy(['2'])
+    expectNote(caught.result, 'Writing again 1 file(s)')
+    await expectSameAsClean(out)
+    // a record that names other hashes than the state for files as they are is no reason to keep them
+    const record = verifiedRecordFile(REPO_ROOT, out)
+    await writeFile(record, (await readFile(record, 'utf8')).replace(/\t[0-9a-f]{16}\t/g, '\t0000000000000000\t'))
+    expect((await readBy(['2'])).bytes - recorded.bytes).toBeGreaterThan(keptBytes * 0.8)
+    await expectSameAsClean(out)
   })
 
   it('puts files back where a folder stands in their way, and folders where a file does', async () => {

@@ -1,0 +1,74 @@
+/** The record of what a build checked of its output, kept in the project's cache: read as untrusted. */
+import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { readVerified, verifiedAs, verifiedRecordFile, writeVerified } from '../../../src/build/verified.js'
+
+let root: string
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'site-verified-'))
+})
+afterEach(() => rm(root, { recursive: true, force: true }))
+
+const HASH = '0123456789abcdef'
+const STAMP = '42:1000:1764200000000.123:1764200000000.456'
+
+describe('verified record', () => {
+  it('reads back what was written, one record per output folder under .site/outputs', async () => {
+    const file = verifiedRecordFile(root, '/srv/site/out')
+    expect(file.startsWith(join(root, '.site/outputs/'))).toBe(true)
+    expect(verifiedRecordFile(root, '/srv/site/out/')).toBe(file)
+    expect(verifiedRecordFile(root, '/srv/other')).not.toBe(file)
+    expect(
+      writeVerified(file, [
+        ['index.html', STAMP, HASH],
+        ['pl/o-nas/_payload.json', STAMP, 'fedcba9876543210'],
+        ['tab\tin/name.html', STAMP, HASH],
+      ]),
+    ).toBe(true)
+    expect(readVerified(file, 100)).toEqual(
+      new Map([
+        ['index.html', verifiedAs(STAMP, HASH)],
+        ['pl/o-nas/_payload.json', verifiedAs(STAMP, 'fedcba9876543210')],
+      ]),
+    )
+  })
+
+  it('skips every line that is not a stamp, a hash and a path, and reads nothing over its bound', async () => {
+    const file = verifiedRecordFile(root, '/out')
+    writeVerified(file, [['a.html', STAMP, HASH]])
+    const good = await readFile(file, 'utf8')
+    const bad = [
+      `${STAMP}\tnot-a-hash\tb.html`,
+      `not:a:stamp\t${HASH}\tc.html`,
+      `${STAMP}\t${HASH}\t`,
+      `${STAMP}\t${HASH}\td.html\textra`,
+      '\u0000\u0001',
+    ]
+    await writeFile(file, `${bad.join('\n')}\n${good}`)
+    expect([...readVerified(file, 100).keys()]).toEqual(['a.html'])
+    // a record larger than the output could need is not read at all
+    await writeFile(file, good + 'x'.repeat(8 * 4096))
+    expect(readVerified(file, 2).size).toBe(0)
+    expect(readVerified(join(root, 'missing.tsv'), 100).size).toBe(0)
+  })
+
+  it('keeps the records of the eight output folders built last', async () => {
+    for (let n = 0; n < 10; n++) {
+      const file = verifiedRecordFile(root, `/out-${n}`)
+      writeVerified(file, [['a.html', STAMP, HASH]])
+      await utimes(file, n, n) // built in this order
+    }
+    writeVerified(verifiedRecordFile(root, '/out-10'), [])
+    const kept = await readdir(dirname(verifiedRecordFile(root, '/out-0')))
+    expect(kept).toHaveLength(8)
+    expect(kept).toContain(verifiedRecordFile(root, '/out-9').split('/').pop())
+    expect(kept).not.toContain(verifiedRecordFile(root, '/out-2').split('/').pop())
+  })
+
+  it('tells the build it could not write, and leaves nothing behind', async () => {
+    await writeFile(join(root, '.site'), 'a file where the cache folder would be')
+    expect(writeVerified(verifiedRecordFile(root, '/out'), [['a.html', STAMP, HASH]])).toBe(false)
+  })
+})
