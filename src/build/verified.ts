@@ -7,8 +7,8 @@
  * makes anyway (scanOutput).
  *
  * Kept in the project's cache (`.site/outputs/`), never in the output: the output stays the bytes a build
- * from scratch writes, and a host never serves it. A record is a cache: read as untrusted (bounded, every
- * line checked, a bad one ignored), written aside and renamed, and a build that cannot write it goes on.
+ * from scratch writes, and a host never serves it. A record is a cache: read as untrusted (bounded, a line
+ * only ever matched whole), written aside and renamed, and a build that cannot write it goes on.
  * An output restored from a CI cache or copied has other stamps: it is read in full, as without a record.
  */
 import { createHash } from 'node:crypto'
@@ -28,24 +28,24 @@ export type VerifiedFiles = ReadonlyMap<string, string>
 /** How a record holds a file with this stamp and hash. */
 export const verifiedAs = (stamp: string, hash: string): string => `${stamp}\t${hash}`
 
-const HASH_RE = /^[0-9a-f]{16}$/
-const STAMP_RE = /^\d+:\d+:[\d.]+:[\d.]+$/
-
 /** The record of the output folder `outDir` in the project at `root`. */
 export function verifiedRecordFile(root: string, outDir: string): string {
   const key = createHash('sha256').update(resolve(outDir)).digest('hex').slice(0, 16)
   return join(root, cacheDir('outputs'), `${key}.tsv`)
 }
 
-/** Reads a record of at most `maxFiles` files; empty when there is none or it cannot be read. */
+/**
+ * Reads a record of at most `maxFiles` files; empty when there is none or it cannot be read. Each line is
+ * taken as it is, by the path after its last tab: the build compares it whole with verifiedAs of a stamp it
+ * took and a hash the state holds, so a line that is anything else matches nothing.
+ */
 export function readVerified(file: string, maxFiles: number): VerifiedFiles {
   const bytes = readRegularFileSync(file, maxFiles * MAX_LINE_BYTES)
   const verified = new Map<string, string>()
   if (!bytes) return verified
   for (const line of bytes.toString('utf8').split('\n')) {
-    const [stamp = '', hash = '', path = '', extra] = line.split('\t')
-    if (extra === undefined && path !== '' && STAMP_RE.test(stamp) && HASH_RE.test(hash))
-      verified.set(path, verifiedAs(stamp, hash))
+    const tab = line.lastIndexOf('\t')
+    if (tab > 0 && tab < line.length - 1) verified.set(line.slice(tab + 1), line.slice(0, tab))
   }
   return verified
 }

@@ -35,19 +35,17 @@ describe('verified record', () => {
     )
   })
 
-  it('skips every line that is not a stamp, a hash and a path, and reads nothing over its bound', async () => {
+  it('matches a line only whole, and reads nothing over its bound', async () => {
     const file = verifiedRecordFile(root, '/out')
     writeVerified(file, [['a.html', STAMP, HASH]])
     const good = await readFile(file, 'utf8')
-    const bad = [
-      `${STAMP}\tnot-a-hash\tb.html`,
-      `not:a:stamp\t${HASH}\tc.html`,
-      `${STAMP}\t${HASH}\t`,
-      `${STAMP}\t${HASH}\td.html\textra`,
-      '\u0000\u0001',
-    ]
+    const bad = [`${STAMP}\tnot-a-hash\tb.html`, `${STAMP}\t${HASH}\t`, `${HASH}\tc.html`, 'd.html', '\u0000\u0001']
     await writeFile(file, `${bad.join('\n')}\n${good}`)
-    expect([...readVerified(file, 100).keys()]).toEqual(['a.html'])
+    const read = readVerified(file, 100)
+    expect(read.get('a.html')).toBe(verifiedAs(STAMP, HASH))
+    // what a bad line holds is never a stamp and a hash the build would ask for
+    expect([...read.values()].filter((line) => line === verifiedAs(STAMP, HASH))).toHaveLength(1)
+    expect(read.has('d.html')).toBe(false)
     // a record larger than the output could need is not read at all
     await writeFile(file, good + 'x'.repeat(8 * 4096))
     expect(readVerified(file, 2).size).toBe(0)
