@@ -17,8 +17,9 @@ import { join, resolve } from 'node:path'
 import { cacheDir } from '../shared/layout.js'
 import { readRegularFileSync } from './disk.js'
 
-/** Records of this many output folders are kept in a project's cache; older ones are removed. */
+/** Records of this many output folders are kept in a project's cache, and every one written in the last hour. */
 const MAX_RECORDS = 8
+const RECENT_MS = 60 * 60 * 1000
 /** A record line is at most this long: a longer one (or a record over their sum) is not read. */
 const MAX_LINE_BYTES = 4096
 
@@ -76,11 +77,15 @@ export function writeVerified(file: string, files: Iterable<[path: string, stamp
   return true
 }
 
-/** Leaves the MAX_RECORDS newest records (tests and scratch folders each leave one). */
+/**
+ * Leaves the MAX_RECORDS newest records, and those of builds in the last hour (builds side by side over
+ * scratch folders, as a test suite runs them, never take each other's record away between two builds).
+ */
 function pruneRecords(dir: string): void {
+  const recent = Date.now() - RECENT_MS
   const records = readdirSync(dir)
     .filter((name) => name.endsWith('.tsv'))
     .map((name) => ({ name, at: statSync(join(dir, name)).mtimeMs }))
     .sort((a, b) => b.at - a.at)
-  for (const { name } of records.slice(MAX_RECORDS)) rmSync(join(dir, name), { force: true })
+  for (const { name, at } of records.slice(MAX_RECORDS)) if (at < recent) rmSync(join(dir, name), { force: true })
 }

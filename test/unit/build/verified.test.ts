@@ -52,17 +52,23 @@ describe('verified record', () => {
     expect(readVerified(join(root, 'missing.tsv'), 100).size).toBe(0)
   })
 
-  it('keeps the records of the eight output folders built last', async () => {
-    for (let n = 0; n < 10; n++) {
+  it('keeps the records of the eight output folders built last, and of every one built in the last hour', async () => {
+    const name = (n: number) => verifiedRecordFile(root, `/out-${n}`).split('/').pop()
+    for (let n = 0; n < 12; n++) {
       const file = verifiedRecordFile(root, `/out-${n}`)
       writeVerified(file, [['a.html', STAMP, HASH]])
-      await utimes(file, n, n) // built in this order
+      // built in this order, the first ten of them days ago
+      if (n < 10) await utimes(file, n, n)
     }
-    writeVerified(verifiedRecordFile(root, '/out-10'), [])
     const kept = await readdir(dirname(verifiedRecordFile(root, '/out-0')))
     expect(kept).toHaveLength(8)
-    expect(kept).toContain(verifiedRecordFile(root, '/out-9').split('/').pop())
-    expect(kept).not.toContain(verifiedRecordFile(root, '/out-2').split('/').pop())
+    expect(kept).toEqual(expect.arrayContaining([name(11), name(10), name(9), name(4)]))
+    expect(kept).not.toContain(name(3))
+    // within the hour, none goes
+    for (let n = 12; n < 20; n++) writeVerified(verifiedRecordFile(root, `/out-${n}`), [])
+    const now = await readdir(dirname(verifiedRecordFile(root, '/out-0')))
+    expect(now).toEqual(expect.arrayContaining([name(19), name(11), name(10)]))
+    expect(now).toHaveLength(10)
   })
 
   it('tells the build it could not write, and leaves nothing behind', async () => {
