@@ -23,6 +23,8 @@ export interface DeployOptions {
   dryRun?: boolean
   /** What the builder that wrote the output knows of it (`site publish`): what it committed is not read again. */
   memory?: OutputMemory
+  /** The project the output was built in: files as its last build checked them are not read again. */
+  root?: string
   /** What a long-lived deployer (`site publish`) knows of the target's manifest: not read again while unchanged. */
   targetMemory?: TargetMemory
   log?: (line: string) => void
@@ -54,7 +56,7 @@ const cacheControlOf = (step: DeployStep): string => (step === 'hashed' ? IMMUTA
 export async function deploy(options: DeployOptions): Promise<DeployReport> {
   const started = performance.now()
   const { target, outDir } = options
-  const output = await readOutputFiles(outDir, options.site, options.memory)
+  const output = await readOutputFiles(outDir, options.site, { memory: options.memory, root: options.root })
   const { targetMemory } = options
   const known = targetMemory?.last
   // what this deploy leaves is known again only once it has written the manifest, or found it current

@@ -5,6 +5,7 @@
  */
 import { inspectOutDir } from '../build/output.js'
 import { loadPrevious, type OutputMemory } from '../build/previous.js'
+import { verifiedRecordFile } from '../build/verified.js'
 import type { ResolvedSite } from '../config/types.js'
 import { errors } from '../errors.js'
 import { BUILD_STORE_FILE } from '../shared/layout.js'
@@ -26,13 +27,20 @@ export const isPlainRelativePath = (path: string): boolean =>
 /**
  * The files a build wrote into `outDir` and their hashes, each checked on disk (a file changed since
  * the build, or missing, refuses the deploy; one the build did not write is never sent). With the memory of
- * the builder that just committed the output (`site publish`), what it committed is taken as it is.
+ * the builder that just committed the output (`site publish`), what it committed is taken as it is; with the
+ * project it was built in, files as the last build there checked them are not read again (build/verified.ts).
  */
-export async function readOutputFiles(outDir: string, site: ResolvedSite, memory?: OutputMemory): Promise<OutputFiles> {
+export async function readOutputFiles(
+  outDir: string,
+  site: ResolvedSite,
+  from: { memory?: OutputMemory; root?: string } = {},
+): Promise<OutputFiles> {
   const contents = await inspectOutDir(outDir)
   if (contents !== 'site-output')
     throw errors.deployNoOutput(outDir, `it is ${contents === 'other' ? 'not a site output' : contents}`)
-  const lookup = await loadPrevious(outDir, contents, { site, memory, trustLast: true })
+  const { memory, root } = from
+  const verifiedRecord = root === undefined ? undefined : verifiedRecordFile(root, outDir)
+  const lookup = await loadPrevious(outDir, contents, { site, memory, trustLast: true, verifiedRecord })
   if (lookup.type === 'none') throw errors.deployNoOutput(outDir, lookup.reason)
   const { previous } = lookup
   // the output a builder of this process just committed: every path its own writer's (see OutputMemory)

@@ -44,7 +44,7 @@ export async function runDeployCommand(
     const { outDir, site } = await buildOptions(root, opts)
     const target = await createDeployTarget(spec, { outDir, root })
     try {
-      const report = await deploy({ outDir, target, site, dryRun: opts.dryRun })
+      const report = await deploy({ outDir, target, site, root, dryRun: opts.dryRun })
       if (report.dryRun) {
         for (const step of DEPLOY_STEPS) for (const path of report.uploads[step]) printLine(`upload ${path}`)
         for (const path of report.deletes) printLine(`delete ${path}`)
