@@ -11,10 +11,10 @@ export interface ImageSize {
   height: number
 }
 
-/** Width and height as displayed, from the header alone (no pixel decoded). */
-export async function probeImage(bytes: Uint8Array): Promise<ImageSize> {
+/** Width and height as displayed, from the header of the image file `file` alone (no pixel decoded). */
+export async function probeImage(file: string): Promise<ImageSize> {
   // the header only: no pixel is decoded here, the caller compares the size with the limit itself
-  const meta = await sharp(bytes, { limitInputPixels: false }).metadata()
+  const meta = await sharp(file, { limitInputPixels: false }).metadata()
   const width = meta.width ?? 0
   const height = meta.height ?? 0
   const turned = (meta.orientation ?? 1) >= 5
@@ -36,17 +36,17 @@ export const disableOperationCache = (): void => {
 }
 
 /**
- * Every variant of a plan, widest first, one encode at a time (bounded memory); AVIF encodes through `heavy`, which
- * the caller shares between images encoded side by side.
+ * Every variant of a plan for the image file `file`, widest first, one encode at a time (bounded memory); AVIF
+ * encodes through `heavy`, which the caller shares between images encoded side by side.
  */
 export async function encodeVariants(
-  bytes: Uint8Array,
+  file: string,
   plan: VariantPlan,
   limitInputPixels: number,
   heavy: LimitFunction,
 ): Promise<EncodedVariant[]> {
   const widest = Math.max(...plan.widths)
-  const { data, info } = await sharp(bytes, { limitInputPixels, failOn: 'error' })
+  const { data, info } = await sharp(file, { limitInputPixels, failOn: 'error' })
     .rotate()
     .resize({ width: widest, withoutEnlargement: true })
     .raw()

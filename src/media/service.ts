@@ -7,6 +7,7 @@
 import type { LimitFunction } from 'p-limit'
 import pLimit from 'p-limit'
 import type { Dispatcher } from 'undici'
+import { resolveInside } from '../build/write.js'
 import type { ResolvedSite } from '../config/types.js'
 import { type MediaFailureKind, messageOf } from '../errors.js'
 import { MEDIA_FILES_IN_FLIGHT } from '../shared/constants.js'
@@ -25,6 +26,8 @@ import { FORMAT_EXTENSION, planVariants } from './variants.js'
 
 /** The part of the build's FileWriter the service uses. */
 export interface MediaWriter {
+  /** The folder the new output is written into. */
+  readonly root: string
   write(path: string, contents: Uint8Array | string): Promise<number>
   keep(path: string): boolean
   previousHash(path: string): string | undefined
@@ -33,6 +36,8 @@ export interface MediaWriter {
 export interface MediaServiceOptions {
   site: ResolvedSite
   writer: MediaWriter
+  /** The output folder the build replaces: the previous output's files the writer keeps are there. */
+  outDir: string
   apiSlot: LimitFunction
   /** The previous build's record (empty without one). */
   previous: ReadonlyMap<string, MediaEntry>
@@ -107,6 +112,22 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
 
   const keepAll = (entry: MediaEntry): boolean => entryPaths(entry).every((path) => writer.keep(path))
 
+  /** Where each original this build placed is (see place): a path names its bytes, so it is written once. */
+  const placed = new Map<string, Promise<string>>()
+  /**
+   * Writes an original into the output, once; resolves to the absolute path of its bytes: the new output's file,
+   * or, when the previous output has the same bytes and keeps its file (0 bytes written), that one. An image is
+   * never empty (sniffRaster refused it), so 0 bytes written means kept for every file that is read again.
+   */
+  const place = (path: string, body: Uint8Array): Promise<string> => {
+    let file = placed.get(path)
+    if (!file) {
+      file = writer.write(path, body).then((size) => resolveInside(size > 0 ? writer.root : options.outDir, path))
+      placed.set(path, file)
+    }
+    return file
+  }
+
   /** Records an entry; one with variants is not replaced by one without (a share image also shown on a page). */
   const remember = (entry: MediaEntry): void => {
     if (!record.get(entry.url)?.variants || entry.variants) record.set(entry.url, entry)
@@ -154,8 +175,12 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
             `the file claims to be ${claimed ?? 'an image'} (its name${fetched.contentType ? `, Content-Type ${fetched.contentType.slice(0, 60)}` : ''}) but its bytes are ${format ?? 'no image format the build reads'} (GET ${url})`,
           ),
         )
+    }
+    // the copy goes into the output first: the image process reads the image from it
+    const file = await place(originalPath(hash, name), body)
+    if (format) {
       try {
-        const { width, height } = await images.probe(body)
+        const { width, height } = await images.probe(file)
         if (width * height > media.limitInputPixels)
           return announce(
             failed(
@@ -170,7 +195,6 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
       }
       if (media.mode === 'optimize' && shown) entry.variants = planVariants(entry.width, format, media.widths)
     }
-    await writer.write(originalPath(hash, name), body)
     remember(entry)
     announce(toLocal(entry))
     const plan = entry.variants
@@ -182,7 +206,7 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
       return
     const started = performance.now()
     try {
-      const variants = await images.encode(body, plan, media.limitInputPixels)
+      const variants = await images.encode(file, plan, media.limitInputPixels)
       stats.encodedImages++
       for (const variant of variants) {
         await writer.write(variantPath(base, variant.width, variant.format), variant.bytes)

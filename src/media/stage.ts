@@ -31,6 +31,7 @@ export async function startMedia(input: {
   return createMediaService({
     site: input.site,
     writer: input.writer,
+    outDir: input.outDir,
     apiSlot: input.apiSlot,
     previous,
     partial: input.partial,

@@ -1,5 +1,8 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import sharp from 'sharp'
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createImageProcess } from '../../src/media/image-process.js'
 import { planVariants } from '../../src/media/variants.js'
 
@@ -18,14 +21,28 @@ async function photo(): Promise<Buffer> {
     .toBuffer()
 }
 
+let dir: string
+/** The image file the process reads: a 1200x800 photograph, or the first bytes of one. */
+let file: string
+let truncated: string
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'site-image-process-'))
+  const bytes = await photo()
+  file = join(dir, 'photo.jpg')
+  truncated = join(dir, 'truncated.jpg')
+  await writeFile(file, bytes)
+  await writeFile(truncated, bytes.subarray(0, 2000))
+})
+afterAll(() => rm(dir, { recursive: true, force: true }))
+
 describe('the image process', () => {
   it('reads sizes and encodes every variant, as sharp reads them back', async () => {
     const images = createImageProcess()
     try {
-      const bytes = await photo()
-      expect(await images.probe(bytes)).toEqual({ width: 1200, height: 800 })
+      expect(await images.probe(file)).toEqual({ width: 1200, height: 800 })
       const plan = planVariants(1200, 'jpeg', [400, 800, 1600])!
-      const variants = await images.encode(bytes, plan, 100_000_000)
+      const variants = await images.encode(file, plan, 100_000_000)
       expect(variants.map(({ width, format }) => `${width} ${format}`)).toEqual([
         '1200 avif',
         '1200 webp',
@@ -51,10 +68,10 @@ describe('the image process', () => {
     const images = createImageProcess()
     try {
       const plan = planVariants(1200, 'jpeg', [400])!
-      const truncated = (await photo()).subarray(0, 2000)
       await expect(images.encode(truncated, plan, 100_000_000)).rejects.toThrow(/VipsJpeg|premature|truncated|corrupt/i)
-      await expect(images.encode(await photo(), plan, 500 * 500)).rejects.toThrow(/pixel limit/i)
-      expect(await images.probe(await photo())).toEqual({ width: 1200, height: 800 })
+      await expect(images.encode(file, plan, 500 * 500)).rejects.toThrow(/pixel limit/i)
+      await expect(images.probe(join(dir, 'missing.jpg'))).rejects.toThrow(/missing\.jpg/)
+      expect(await images.probe(file)).toEqual({ width: 1200, height: 800 })
     } finally {
       await images.close()
     }
@@ -62,14 +79,13 @@ describe('the image process', () => {
 
   it('stops at once when closed with requests pending (a failed build), and starts again when asked', async () => {
     const images = createImageProcess()
-    const bytes = await photo()
     const plan = planVariants(1200, 'jpeg', [400, 800, 1200])!
-    const pending = images.encode(bytes, plan, 100_000_000)
+    const pending = images.encode(file, plan, 100_000_000)
     pending.catch(() => {})
     await images.close()
     await expect(pending).rejects.toThrow('the image process stopped (SIGKILL)')
     try {
-      expect(await images.probe(bytes)).toEqual({ width: 1200, height: 800 })
+      expect(await images.probe(file)).toEqual({ width: 1200, height: 800 })
     } finally {
       await images.close()
     }
@@ -77,15 +93,14 @@ describe('the image process', () => {
 
   it('fails its requests, never hangs, when it cannot start', async () => {
     const images = createImageProcess()
-    const bytes = await photo()
     const node = process.execPath
     process.execPath = '/nonexistent/node'
     try {
-      await expect(images.probe(bytes)).rejects.toThrow(/^the image process failed: .*ENOENT/)
+      await expect(images.probe(file)).rejects.toThrow(/^the image process failed: .*ENOENT/)
     } finally {
       process.execPath = node
     }
-    expect(await images.probe(bytes)).toEqual({ width: 1200, height: 800 })
+    expect(await images.probe(file)).toEqual({ width: 1200, height: 800 })
     await images.close()
   })
 })
