@@ -16,6 +16,9 @@ export function toWebStream(source: Readable): ReadableStream<Uint8Array> {
         else controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength))
       },
       async cancel() {
+        // the iterator's return() ends the source only once a read started it: a body cancelled before its
+        // first read would keep its file open until garbage collection
+        source.destroy()
         await chunks.return?.()
       },
     },

@@ -66,19 +66,29 @@ describe('file bodies are streamed (issue 13, item 11)', () => {
     await reader.cancel()
   })
 
+  /** How many descriptors this process holds open on `name` of the served folder. */
+  const openOn = async (name: string) => {
+    let count = 0
+    for (const fd of await readdir('/proc/self/fd'))
+      if ((await readlink(`/proc/self/fd/${fd}`).catch(() => '')) === join(dir, name)) count++
+    return count
+  }
+
   it.runIf(existsSync('/proc/self/fd'))('closes the file when the client goes away mid-body', async () => {
-    const file = join(dir, 'video.bin')
-    const openOnFile = async () => {
-      let count = 0
-      for (const fd of await readdir('/proc/self/fd'))
-        if ((await readlink(`/proc/self/fd/${fd}`).catch(() => '')) === file) count++
-      return count
-    }
     const reader = (await get('/video.bin')).body!.getReader()
     await reader.read()
-    expect(await openOnFile()).toBe(1)
+    expect(await openOn('video.bin')).toBe(1)
     await reader.cancel()
-    await expect.poll(openOnFile).toBe(0)
+    await expect.poll(() => openOn('video.bin')).toBe(0)
+  })
+
+  it.runIf(existsSync('/proc/self/fd'))('closes the file of a body cancelled before its first read', async () => {
+    for (const headers of [{}, { range: 'bytes=10-' }] as Array<Record<string, string>>) {
+      const res = await get('/video.bin', headers)
+      expect(await openOn('video.bin')).toBe(1)
+      await res.body!.cancel()
+      await expect.poll(() => openOn('video.bin')).toBe(0)
+    }
   })
 
   it('sends the whole file with its length, validators and Accept-Ranges', async () => {
