@@ -46,7 +46,7 @@ import {
   writeSlugRedirects,
   writeStaticFiles,
 } from './stages.js'
-import type { BuildStore } from './store.js'
+import type { BuildStore, StoreLines } from './store.js'
 import { keepEarlierBuilds, writeStore } from './store-stages.js'
 import type { BuildManifest, BuildOptions, BuildResult } from './types.js'
 import { verifiedRecordFile, writeVerified } from './verified.js'
@@ -130,7 +130,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       await writeSiteFiles(run, writer, { inputs, previous: sameBuilder })
       const builds = keepEarlierBuilds(run, writer, previous)
       const manifest = await writeManifests(run, writer, inputs)
-      const store = await writeStore(run, writer, { engine, manifest, locales, builds, slugs: slugs.redirects })
+      const { store, lines } = await writeStore(run, writer, {
+        ...{ engine, manifest, locales, builds, slugs: slugs.redirects },
+        ...{ lastLines: lastKnown?.lines, keepLines: memory !== undefined },
+      })
       run.checkInterrupted()
       const slugChanges = slugs.changes
       const result = await finish(run, {
@@ -143,7 +146,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         mediaStats,
         verifiedRecord,
       })
-      if (memory) memory.last = result.failures.length ? lastKnown : committed(run.outDir, store, writer)
+      if (memory) memory.last = result.failures.length ? lastKnown : committed(run.outDir, { store, lines }, writer)
       return result
     } catch (error) {
       await media?.close()
@@ -157,9 +160,13 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
 }
 
 /** The output as this build committed it, for the next build of a long-lived builder (OutputMemory). */
-function committed(outDir: string, store: BuildStore, writer: FileWriter): CommittedOutput | undefined {
+function committed(
+  outDir: string,
+  written: { store: BuildStore; lines: StoreLines | undefined },
+  writer: FileWriter,
+): CommittedOutput | undefined {
   const seal = sealOf(outDir)
-  return seal ? { outDir, store, hashes: writer.outputs(), seal } : undefined
+  return seal ? { outDir, ...written, hashes: writer.outputs(), seal } : undefined
 }
 
 /**

@@ -355,6 +355,30 @@ export class PageTable {
     return true
   }
 
+  /**
+   * Whether `other` (a table over the same pool) has the page whose path is pool id `pathId` with the very same
+   * row: facts, links, files and digest (a page the store would write the same line for, over the same paths).
+   */
+  sameRow(pathId: number, other: PageTable): boolean {
+    const i = this.#rowOfPath.get(pathId)
+    const j = other.#rowOfPath.get(pathId)
+    if (i === undefined || j === undefined || other.pool !== this.pool) return false
+    if (this.#locale[i] !== other.#locale[j] || this.#noIndex[i] !== other.#noIndex[j]) return false
+    if (!Object.is(this.#uid[i], other.#uid[j]) || this.#digests[i] !== other.#digests[j]) return false
+    if (this.#files[i * 2] !== other.#files[j * 2] || this.#files[i * 2 + 1] !== other.#files[j * 2 + 1]) return false
+    if (this.#canonical.get(i) !== other.#canonical.get(j)) return false
+    let length = 0
+    for (let k = 0; k < 4; k++) {
+      const count = this.#counts[i * 4 + k]!
+      if (count !== other.#counts[j * 4 + k]) return false
+      length += k === 0 ? count * 2 : count
+    }
+    const mine = this.#refStart[i]!
+    const theirs = other.#refStart[j]!
+    for (let k = 0; k < length; k++) if (this.#refs[mine + k] !== other.#refs[theirs + k]) return false
+    return true
+  }
+
   /** Whether the page at `path` links (nav or content) to a path among `ids` (pool ids). */
   linksToAny(path: string, ids: ReadonlySet<number>): boolean {
     const row = this.#row(path)

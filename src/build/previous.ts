@@ -16,7 +16,15 @@ import { normalizePagePath } from '../shared/url.js'
 import { fileStamp, type OutputListing, readRegularFile, readRegularFileSync, scanOutput } from './disk.js'
 import type { OutDirContents } from './output.js'
 import type { PageTable, StringPool } from './page-table.js'
-import { type BuildStore, configDigest, engineId, parseStore, type StoredRedirect, type StoreHead } from './store.js'
+import {
+  type BuildStore,
+  configDigest,
+  engineId,
+  parseStore,
+  type StoredRedirect,
+  type StoreHead,
+  type StoreLines,
+} from './store.js'
 import { readVerified, type VerifiedFiles, verifiedAs } from './verified.js'
 import { hashContents, type PreviousFiles } from './write.js'
 
@@ -207,6 +215,8 @@ export interface CommittedOutput {
   outDir: string
   /** Its state as the build wrote it (its pages over the build's string pool). */
   store: BuildStore
+  /** The state's page lines as rendered, of which the next state takes the parts that did not change. */
+  lines?: StoreLines
   /** Every file of it (the state's own included): path -> content hash (see hashContents). */
   hashes: ReadonlyMap<string, string>
   /** The lstat stamps of its state and `latest.json` after the commit (sealOf). */

@@ -17,6 +17,7 @@ import {
   STORE_FORMAT,
   type StoredBuild,
   type StoredRedirect,
+  type StoreLines,
 } from './store.js'
 import type { BuildManifest, LocaleData } from './types.js'
 import type { FileWriter } from './write.js'
@@ -40,7 +41,7 @@ export function keepEarlierBuilds(
 /**
  * The build store (`_site/builds/state.jsonl`, see store.ts), written after everything else: every
  * page with its uid and links, the redirects, and the hash of every file the output holds. Resolves
- * to the store as written (what a long-lived builder keeps of it, see OutputMemory in previous.ts).
+ * to the store as written and its page lines (what a long-lived builder keeps of it, see OutputMemory in previous.ts).
  */
 export async function writeStore(
   run: BuildRun,
@@ -52,8 +53,12 @@ export async function writeStore(
     builds: { current: string[]; earlier: StoredBuild[] }
     /** Slug history redirects among the build's redirects. */
     slugs: readonly SlugChange[]
+    /** The page lines of a long-lived builder's last store, of which unchanged parts are taken (see renderStoreParts). */
+    lastLines?: StoreLines
+    /** Resolve to this store's page lines too (a long-lived builder's next build takes them). */
+    keepLines: boolean
   },
-): Promise<BuildStore> {
+): Promise<{ store: BuildStore; lines: StoreLines | undefined }> {
   const { state, site } = run
   const slugs = new Map(input.slugs.map((slug) => [slug.from, slug]))
   const redirects: StoredRedirect[] = state.redirects.map((r) => {
@@ -92,6 +97,11 @@ export async function writeStore(
     files,
   }
   // in parts: the store of a large site is tens of megabytes, never one string
-  await writer.writeParts(BUILD_STORE_FILE, renderStoreParts(store))
-  return store
+  let lines: StoreLines | undefined
+  const done = (rendered: StoreLines) => {
+    lines = rendered
+  }
+  const parts = renderStoreParts(store, { last: input.lastLines, ...(input.keepLines ? { done } : {}) })
+  await writer.writeParts(BUILD_STORE_FILE, parts)
+  return { store, lines }
 }

@@ -136,10 +136,39 @@ function* inParts<T>(items: readonly T[], line: (item: T) => string): Iterable<s
 }
 
 /**
- * The store as JSON Lines, in parts (for FileWriter.writeParts), everything sorted: two builds of
- * the same content write the same bytes.
+ * A store's path and page lines as written, for the next store of a long-lived builder (see renderStoreParts):
+ * a part whose lines did not change is written again as it is, not made again (30,000 pages: 12 MB of JSON).
  */
-export function* renderStoreParts(store: BuildStore): Iterable<string> {
+export interface StoreLines {
+  table: PageTable
+  /** The pool id of each path line, in order: what the page lines' indexes point at. */
+  paths: Int32Array
+  /** The path lines, in parts, as written. */
+  pathParts: Uint8Array[]
+  /** The page lines, LINES_PER_PART pages a part, in path order, as written. */
+  pageParts: Uint8Array[]
+}
+
+const sameIds = (a: Int32Array, b: Int32Array): boolean => a.length === b.length && a.every((id, i) => id === b[i])
+
+/** `part` as it is written, and kept in `kept` (as bytes) when given. */
+const written = (part: string, kept: Uint8Array[] | undefined): string | Uint8Array => {
+  if (!kept) return part
+  const bytes = Buffer.from(part)
+  kept.push(bytes)
+  return bytes
+}
+
+/**
+ * The store as JSON Lines, in parts (for FileWriter.writeParts), everything sorted: two builds of
+ * the same content write the same bytes. `lines.last` is what a long-lived builder's last store over the
+ * same pool wrote (StoreLines): when the path lines are the same, they and each part of page lines whose
+ * pages all have the same row there are written as they were; `lines.done` receives this store's lines.
+ */
+export function* renderStoreParts(
+  store: BuildStore,
+  lines: { last?: StoreLines; done?(lines: StoreLines): void } = {},
+): Iterable<string | Uint8Array> {
   const { pages: table, files, ...head } = store
   const { pool } = table
   const sorted = [...table.paths()].sort(compareStrings)
@@ -164,8 +193,30 @@ export function* renderStoreParts(store: BuildStore): Iterable<string> {
     pages: sorted.length,
   }
   yield `${JSON.stringify(first)}\n`
-  yield* inParts(paths, (id) => JSON.stringify(pool.at(id)))
-  yield* inParts(sorted, (path) => {
+  const pathIds = Int32Array.from(paths)
+  const { last, done } = lines
+  const same = last !== undefined && last.table.pool === pool && sameIds(last.paths, pathIds) ? last : undefined
+  // kept only for a builder that asks: a one-shot build holds one part at a time
+  const kept = done && { table, paths: pathIds, pathParts: [] as Uint8Array[], pageParts: [] as Uint8Array[] }
+  if (same) {
+    kept?.pathParts.push(...same.pathParts)
+    yield* same.pathParts
+  } else for (const part of inParts(paths, (id) => JSON.stringify(pool.at(id)))) yield written(part, kept?.pathParts)
+  for (let at = 0, k = 0; at < sorted.length; at += LINES_PER_PART, k++) {
+    const end = Math.min(at + LINES_PER_PART, sorted.length)
+    let part = same?.pageParts[k]
+    for (let i = at; part !== undefined && i < end; i++) if (!table.sameRow(pathIds[i]!, same!.table)) part = undefined
+    if (part) kept?.pageParts.push(part)
+    yield part ?? written(pageLines(table, sorted.slice(at, end), index), kept?.pageParts)
+  }
+  if (kept) done?.(kept)
+}
+
+/** The lines of `pages`, each ending in a newline (see PageLine). */
+function pageLines(table: PageTable, pages: readonly string[], index: Int32Array): string {
+  const { pool } = table
+  let part = ''
+  for (const path of pages) {
     const row = table.rowOf(path)!
     const line: PageLine = [
       pool.at(row.locale),
@@ -180,12 +231,16 @@ export function* renderStoreParts(store: BuildStore): Iterable<string> {
       row.fileRefs.map((id) => pool.at(id)),
       row.linkDigest,
     ]
-    return JSON.stringify(line)
-  })
+    part += `${JSON.stringify(line)}\n`
+  }
+  return part
 }
 
 /** The store as one string (small sites, tests). */
-export const renderStore = (store: BuildStore): string => [...renderStoreParts(store)].join('')
+export const renderStore = (store: BuildStore, lines?: Parameters<typeof renderStoreParts>[1]): string =>
+  [...renderStoreParts(store, lines)]
+    .map((part) => (typeof part === 'string' ? part : Buffer.from(part).toString()))
+    .join('')
 
 /** The pool id of path line `i`, or undefined for no such line. */
 const idOf = (i: unknown, ids: Int32Array): number | undefined =>

@@ -20,8 +20,11 @@ export interface FileWriter {
    * `hash` is the contents' hash when the caller has it already (see hashContents).
    */
   write(path: string, contents: string | Uint8Array, hash?: string): Promise<number>
-  /** Writes text parts one after another (large generated files), in batches; resolves to the bytes written (0 when kept). */
-  writeParts(path: string, parts: Iterable<string>): Promise<number>
+  /**
+   * Writes parts one after another (large generated files): text in batches, bytes as they are; resolves to the
+   * bytes written (0 when kept).
+   */
+  writeParts(path: string, parts: Iterable<string | Uint8Array>): Promise<number>
   /** Copies the file `source` (absolute, anywhere) to `path` under the root; resolves to the bytes written (0 when kept). */
   copy(source: string, path: string): Promise<number>
   /**
@@ -178,15 +181,22 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
       try {
         let batch: string[] = []
         let batchLength = 0
-        const flush = async () => {
-          const chunk = Buffer.from(batch.join(''))
+        const put = async (chunk: Uint8Array) => {
           digest.update(chunk)
           await file.write(chunk)
           size += chunk.byteLength
+        }
+        const flush = async () => {
+          if (batch.length) await put(Buffer.from(batch.join('')))
           batch = []
           batchLength = 0
         }
         for (const part of parts) {
+          if (typeof part !== 'string') {
+            await flush()
+            await put(part)
+            continue
+          }
           batch.push(part)
           batchLength += part.length
           if (batchLength >= PART_BATCH_BYTES) await flush()

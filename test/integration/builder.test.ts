@@ -43,6 +43,12 @@ describe('createBuilder', () => {
       const freshConfig = makeConfig(api.url, undefined, fresh)
       expect((await build({ config: freshConfig, site: freshConfig.sites[0]!, renderThreads: 1 })).failures).toEqual([])
       expect(diffTrees(await readTree(fresh), await readTree(out))).toEqual([])
+      // nothing changed since: the state's lines are the last build's own, the output the same bytes
+      const lines = builder.memory?.last?.lines
+      expect(lines?.pageParts.length).toBeGreaterThan(0)
+      expect((await builder.build({ only: ['2'] })).filesWritten).toBe(0)
+      expect(builder.memory?.last?.lines?.pageParts.every((part, k) => part === lines?.pageParts[k])).toBe(true)
+      expect(diffTrees(await readTree(fresh), await readTree(out))).toEqual([])
     } finally {
       await builder.close()
     }

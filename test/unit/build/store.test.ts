@@ -8,6 +8,7 @@ import {
   renderStore,
   renderStoreParts,
   STORE_FORMAT,
+  type StoreLines,
 } from '../../../src/build/store.js'
 import { hashContents } from '../../../src/build/write.js'
 import { resolveSiteOptions } from '../../../src/config/resolve.js'
@@ -130,6 +131,44 @@ describe('build store', () => {
     expect(parseStore(renderStore(big).replace(`"${hashContents('p1100')}"`, '1100'), READER)).toEqual({
       reason: expect.stringContaining('damaged'),
     })
+  })
+
+  it("writes again as they were the parts of a builder's last store whose pages did not change", () => {
+    const pool = new StringPool()
+    const page = (i: number, text = 'h') => ({
+      path: `/p${String(i).padStart(4, '0')}`,
+      locale: 'en',
+      uid: i + 1,
+      noIndex: false,
+      alternates: [],
+      links: { nav: ['/p0000'], content: [`/p${String((i + 1) % 1200).padStart(4, '0')}`] },
+      files: [hashContents(`${text}${i}`), hashContents(`p${i}`)] as [string, string],
+    })
+    const pages = Array.from({ length: 1200 }, (_, i) => page(i))
+    const first = { ...store, pages: PageTable.of(pages, pool) }
+    let last: StoreLines | undefined
+    const written = renderStore(first, { done: (lines) => (last = lines) })
+    expect(written).toBe(renderStore(first))
+    expect(last!.pageParts).toHaveLength(3)
+    // one page changed (its html): its part is made again, the other two are the last store's own bytes
+    const changed = {
+      ...store,
+      id: 'b2',
+      pages: PageTable.of([...pages.slice(0, 700), page(700, 'x'), ...pages.slice(701)], pool),
+    }
+    let next: StoreLines | undefined
+    const text = renderStore(changed, { last, done: (lines) => (next = lines) })
+    expect(text).toBe(renderStore(changed))
+    expect(next!.pathParts).toEqual(last!.pathParts)
+    expect(next!.pageParts.map((part, k) => part === last!.pageParts[k])).toEqual([true, false, true])
+    // a page more: every path index after it moves, so no line is taken
+    const grown = { ...store, pages: PageTable.of([...pages, page(1200)], pool) }
+    let third: StoreLines | undefined
+    expect(renderStore(grown, { last: next, done: (lines) => (third = lines) })).toBe(renderStore(grown))
+    expect(third!.pageParts.some((part, k) => part === next!.pageParts[k])).toBe(false)
+    // a store over another pool takes nothing from it
+    const other = { ...store, pages: PageTable.of(pages) }
+    expect(renderStore(other, { last })).toBe(renderStore(other))
   })
 
   it('shares one string per path among the links that read back', () => {
