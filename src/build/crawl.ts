@@ -59,8 +59,11 @@ export interface CrawlerOptions {
   /** Knows at most this many paths: the first new one beyond goes to `onLimit`, once, and stops the crawl. @default Infinity */
   maxPaths?: number
   onLimit?(found: DiscoveredPath): void
-  /** Processes one path and resolves to the paths it links to (undefined: none). Must not reject. */
-  visit(path: string): Promise<FoundLinks | undefined>
+  /**
+   * Processes one path and resolves to the paths it links to (undefined: none). Must not reject. A visit with
+   * nothing to wait for (a page kept as it is) answers at once: the crawl goes on without a promise for it.
+   */
+  visit(path: string): FoundLinks | undefined | Promise<FoundLinks | undefined>
   /** Once aborted, no further visit starts; `run()` resolves when those in flight are done. */
   signal?: AbortSignal
   /** The build's strings: FoundLinks.ids of this pool are looked up by id. */
@@ -137,9 +140,8 @@ export function createCrawler(options: CrawlerOptions): Crawler {
     // reaction on each of them per wait (sixteen per page).
     let wake = () => {}
     let failed: { error: unknown } | undefined
-    const start = (path: string) => {
-      const task: Promise<void> = options
-        .visit(path)
+    const start = (visit: Promise<FoundLinks | undefined>) => {
+      const task: Promise<void> = visit
         .then(add)
         .catch((error: unknown) => {
           failed ??= { error }
@@ -155,7 +157,17 @@ export function createCrawler(options: CrawlerOptions): Crawler {
       while (!failed && inFlight.size < options.maxInFlight && !options.signal?.aborted) {
         const path = next()
         if (path === undefined) break
-        start(path)
+        let visit: ReturnType<CrawlerOptions['visit']>
+        try {
+          visit = options.visit(path)
+        } catch (error) {
+          visit = Promise.reject(error) // as a visit that rejects: a bug, the others settle first
+        }
+        if (visit instanceof Promise) start(visit)
+        else {
+          visited += 1
+          add(visit)
+        }
       }
       // a visit that throws is a bug: the others settle before the build cleans up
       if (failed && inFlight.size === 0) throw failed.error

@@ -14,7 +14,7 @@ import { loadRenderer } from '../render/renderer.js'
 import { toPublicSiteInfo } from '../render/site-info.js'
 import { REDIRECTS_FILE, ROBOTS_FILE, SITEMAP_FILE } from '../shared/layout.js'
 import { localeHome, pathSegments, withLocale } from '../shared/url.js'
-import { createCrawler } from './crawl.js'
+import { createCrawler, type FoundLinks } from './crawl.js'
 import { discoverFromInitialData } from './discover.js'
 import { fetchInitialData, languageNotes, prepareLocaleData } from './initial-data.js'
 import { buildIdOf, clientVersionOf, createManifest, renderManifestFiles } from './manifest.js'
@@ -166,6 +166,12 @@ export async function crawlPages(
 ): Promise<PagePipeline> {
   const { site, state } = run
   const { maxPages, maxPageBytes } = site.build
+  const visited = (found: FoundLinks | undefined): FoundLinks | undefined => {
+    // a full build renders every page its crawl finds (an --only build what it names and their dependents)
+    if (!input.reuse) input.render.expect?.(crawler.known)
+    run.progress({ type: 'page', done: crawler.visited + 1, total: crawler.known, failures: state.failures.length })
+    return found
+  }
   const crawler = createCrawler({
     maxInFlight: run.maxPagesInFlight,
     maxPaths: maxPages,
@@ -179,12 +185,9 @@ export async function crawlPages(
       }),
     signal: run.signal,
     pool: run.pool,
-    visit: async (path) => {
-      const found = await buildPath(pipeline, path)
-      // a full build renders every page its crawl finds (an --only build what it names and their dependents)
-      if (!input.reuse) input.render.expect?.(crawler.known)
-      run.progress({ type: 'page', done: crawler.visited + 1, total: crawler.known, failures: state.failures.length })
-      return found
+    visit: (path) => {
+      const found = buildPath(pipeline, path)
+      return found instanceof Promise ? found.then(visited) : visited(found)
     },
   })
   const originOf = (path: string) => crawler.originOf(path)?.origin ?? 'nav'

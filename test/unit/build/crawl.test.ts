@@ -152,4 +152,39 @@ describe('createCrawler', () => {
     await expect(crawler.run()).rejects.toThrow('bug')
     expect(settled).toBe(2)
   })
+
+  it('takes a visit that answers at once (a kept page) without waiting, beside visits that wait', async () => {
+    const graph: Record<string, string[]> = { '/': ['/k1', '/w1'], '/k1': ['/k2', '/w1'], '/w1': ['/k3'], '/k2': ['/'] }
+    const visits: string[] = []
+    const crawler = createCrawler({
+      maxInFlight: 1,
+      visit: (path) => {
+        visits.push(path)
+        const found = links(graph[path] ?? [])
+        if (path.startsWith('/k')) return found
+        return new Promise((done) => setTimeout(() => done(found), 2))
+      },
+    })
+    crawler.add(links(['/']))
+    await crawler.run()
+    expect(visits.sort()).toEqual(['/', '/k1', '/k2', '/k3', '/w1'])
+    expect(crawler.visited).toBe(5)
+    // one that throws at once is a bug as one that rejects: the visits in flight settle first
+    let settled = 0
+    const failing = createCrawler({
+      maxInFlight: 4,
+      visit: (path) => {
+        if (path === '/bad') throw new Error('bug at once')
+        return new Promise((done) =>
+          setTimeout(() => {
+            settled += 1
+            done(undefined)
+          }, 5),
+        )
+      },
+    })
+    failing.add(links(['/a', '/bad', '/b']))
+    await expect(failing.run()).rejects.toThrow('bug at once')
+    expect(settled).toBe(2)
+  })
 })
