@@ -11,7 +11,14 @@ import type { ResolvedSite } from '../config/types.js'
 import { contentTypeOf, IMMUTABLE_CACHE, NO_CACHE } from '../serve/content-types.js'
 import { DEPLOY_CONCURRENCY } from '../shared/constants.js'
 import { readOutputFiles } from './output-files.js'
-import { DEPLOY_STEPS, type DeployStep, parseTargetManifest, planDeploy, type TargetManifest } from './plan.js'
+import {
+  DEPLOY_STEPS,
+  type DeployStep,
+  parseTargetManifest,
+  planDeploy,
+  renderTargetManifest,
+  type TargetManifest,
+} from './plan.js'
 import type { DeployTarget } from './targets/types.js'
 
 export interface DeployOptions {
@@ -93,7 +100,7 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
   await Promise.all(plan.deletes.map((path) => limit(() => target.remove(path))))
   await target.commit()
   if (filesUploaded || plan.deletes.length || manifest === undefined || manifest.buildId !== plan.next.buildId) {
-    const written = await target.writeManifest(JSON.stringify(plan.next))
+    const written = await target.writeManifest(renderTargetManifest(plan.next))
     if (targetMemory && written !== undefined)
       targetMemory.last = { target: target.name, stamp: written, manifest: plan.next }
   } else if (targetMemory && stamp !== undefined) targetMemory.last = { target: target.name, stamp, manifest }

@@ -16,7 +16,11 @@ import {
 } from '../shared/layout.js'
 import { compareStrings, isRecord } from '../shared/values.js'
 
-/** The target's record of what it holds: kept on the target itself (a folder, a bucket) or beside it. */
+/**
+ * The target's record of what it holds: kept on the target itself (a folder, a bucket) or beside it, as JSON
+ * (renderTargetManifest). Paths are keys of Maps, never of objects: a file may be called `constructor`, and
+ * 60,000 of them (30,000 pages) are a dictionary V8 is slow to fill and ask.
+ */
 export interface TargetManifest {
   format: 1
   /** The build the target holds (its `latest.json` id). */
@@ -24,9 +28,9 @@ export interface TargetManifest {
   /** Builds the target received, counted when the build id changes. */
   builds: number
   /** Every file on the target: path -> content hash. */
-  files: Record<string, string>
+  files: Map<string, string>
   /** Files no longer in the output, still on the target: path -> the `builds` count when they left. */
-  gone: Record<string, number>
+  gone: Map<string, number>
 }
 
 export const DEPLOY_STEPS = ['hashed', 'pages', 'site files', 'latest'] as const
@@ -54,11 +58,24 @@ export function stepOf(path: string): DeployStep {
 /** A target manifest read back (untrusted: the target may hold anything); undefined when it is not one. */
 export function parseTargetManifest(value: unknown): TargetManifest | undefined {
   if (!isRecord(value) || value.format !== 1 || typeof value.buildId !== 'string') return undefined
-  if (!Number.isInteger(value.builds) || !isRecord(value.files) || !isRecord(value.gone)) return undefined
-  const files = Object.values(value.files).every((hash) => typeof hash === 'string')
-  const gone = Object.values(value.gone).every((n) => Number.isInteger(n))
-  return files && gone ? (value as unknown as TargetManifest) : undefined
+  const { buildId, builds } = value
+  if (!Number.isInteger(builds) || !isRecord(value.files) || !isRecord(value.gone)) return undefined
+  const files = new Map<string, string>()
+  for (const [path, hash] of Object.entries(value.files)) {
+    if (typeof hash !== 'string') return undefined
+    files.set(path, hash)
+  }
+  const gone = new Map<string, number>()
+  for (const [path, at] of Object.entries(value.gone)) {
+    if (!Number.isInteger(at)) return undefined
+    gone.set(path, at as number)
+  }
+  return { format: 1, buildId, builds: builds as number, files, gone }
 }
+
+/** The manifest as the target keeps it: JSON, read back by parseTargetManifest. */
+export const renderTargetManifest = (manifest: TargetManifest): string =>
+  JSON.stringify({ ...manifest, files: Object.fromEntries(manifest.files), gone: Object.fromEntries(manifest.gone) })
 
 export function planDeploy(input: {
   /** The output's files: path -> content hash. */
@@ -68,24 +85,21 @@ export function planDeploy(input: {
   keepBuilds: number
 }): DeployPlan {
   const { files, buildId, keepBuilds } = input
-  const before = input.manifest ?? { format: 1, buildId: '', builds: 0, files: {}, gone: {} }
+  const before = input.manifest ?? { format: 1, buildId: '', builds: 0, files: new Map(), gone: new Map() }
   const builds = before.builds + (before.buildId === buildId ? 0 : 1)
   const uploads: Record<DeployStep, string[]> = { hashed: [], pages: [], 'site files': [], latest: [] }
-  const nextFiles: Record<string, string> = {}
-  const gone: Record<string, number> = {}
-  for (const [path, hash] of files) {
-    nextFiles[path] = hash
-    if (before.files[path] !== hash) uploads[stepOf(path)].push(path)
-  }
+  const nextFiles = new Map(files)
+  const gone = new Map<string, number>()
+  for (const [path, hash] of files) if (before.files.get(path) !== hash) uploads[stepOf(path)].push(path)
   const deletes: string[] = []
-  for (const [path, hash] of Object.entries(before.files)) {
+  for (const [path, hash] of before.files) {
     if (files.has(path)) continue
-    const leftAt = before.gone[path] ?? builds
+    const leftAt = before.gone.get(path) ?? builds
     // as a build keeps the files of its last `keepBuilds` builds, itself included (kept-builds.ts)
     if (builds - leftAt + 1 >= keepBuilds) deletes.push(path)
     else {
-      nextFiles[path] = hash
-      gone[path] = leftAt
+      nextFiles.set(path, hash)
+      gone.set(path, leftAt)
     }
   }
   for (const list of Object.values(uploads)) list.sort(compareStrings)

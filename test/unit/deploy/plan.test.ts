@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { isPlainRelativePath } from '../../../src/deploy/output-files.js'
-import { parseTargetManifest, planDeploy, stepOf } from '../../../src/deploy/plan.js'
+import { parseTargetManifest, planDeploy, renderTargetManifest, stepOf } from '../../../src/deploy/plan.js'
 import { parseDeploySpec } from '../../../src/deploy/target-spec.js'
 
 const output = (entries: Record<string, string>) => new Map(Object.entries(entries))
@@ -57,7 +57,7 @@ describe('deploy plan', () => {
     }
     // b2 and b3 go without it (kept: tabs of b1 may still ask), b4 is the third build without it
     expect(deletes).toEqual([[], [], ['old']])
-    expect(manifest.files).toEqual({ a: '1' })
+    expect(manifest.files).toEqual(new Map([['a', '1']]))
     // the same build deployed again counts once
     const again = planDeploy({ files: output({ a: '1' }), buildId: 'b4', manifest, keepBuilds: 3 })
     expect(again.next.builds).toBe(manifest.builds)
@@ -66,14 +66,34 @@ describe('deploy plan', () => {
   it('keeps a gone file that comes back, and forgets that it left', () => {
     const m1 = planDeploy({ files: output({ a: '1' }), buildId: 'b1', manifest: undefined, keepBuilds: 2 }).next
     const m2 = planDeploy({ files: output({}), buildId: 'b2', manifest: m1, keepBuilds: 2 }).next
-    expect(m2.gone).toEqual({ a: 2 })
+    expect(m2.gone).toEqual(new Map([['a', 2]]))
     const back = planDeploy({ files: output({ a: '1' }), buildId: 'b3', manifest: m2, keepBuilds: 2 })
     expect(back.uploads.pages).toEqual([])
-    expect(back.next.gone).toEqual({})
+    expect(back.next.gone).toEqual(new Map())
   })
 
   it('reads a target manifest as untrusted', () => {
     expect(parseTargetManifest({ format: 1, buildId: 'x', builds: 1, files: { a: 'h' }, gone: {} })).toBeDefined()
+    // what it writes reads back, paths that are names of object properties included
+    const files = new Map([
+      ['a', '1'],
+      ['constructor', '2'],
+      ['__proto__', '3'],
+      ['toString', '4'],
+    ])
+    const first = planDeploy({ files, buildId: 'b1', manifest: undefined, keepBuilds: 2 })
+    expect(first.uploads.pages).toEqual(['__proto__', 'a', 'constructor', 'toString'])
+    const text = renderTargetManifest(first.next)
+    expect(parseTargetManifest(JSON.parse(text))).toEqual(first.next)
+    const gone = planDeploy({ files: output({ a: '1' }), buildId: 'b2', manifest: first.next, keepBuilds: 2 })
+    expect([gone.uploads.pages, gone.deletes]).toEqual([[], []])
+    expect(parseTargetManifest(JSON.parse(renderTargetManifest(gone.next)))?.gone).toEqual(
+      new Map([
+        ['__proto__', 2],
+        ['constructor', 2],
+        ['toString', 2],
+      ]),
+    )
     expect(parseTargetManifest({ format: 1, buildId: 'x', builds: 1, files: { a: 5 }, gone: {} })).toBeUndefined()
     expect(parseTargetManifest({ format: 2 })).toBeUndefined()
     expect(parseTargetManifest('nope')).toBeUndefined()
