@@ -343,14 +343,7 @@ export class PageTable {
     if (other.pool !== this.pool || other.#size !== this.#size) return false
     for (let i = 0; i < this.#size; i++) {
       const j = other.#rowOfPath.get(this.#path[i]!)
-      if (j === undefined || other.#locale[j] !== this.#locale[i] || other.#noIndex[j] !== this.#noIndex[i])
-        return false
-      if (other.#canonical.get(j) !== this.#canonical.get(i)) return false
-      const refs = this.#counts[i * 4]! * 2
-      if (other.#counts[j * 4] !== refs / 2) return false
-      const mine = this.#refStart[i]!
-      const theirs = other.#refStart[j]!
-      for (let k = 0; k < refs; k++) if (other.#refs[theirs + k] !== this.#refs[mine + k]) return false
+      if (j === undefined || !this.#sameAt(i, other, j, 1)) return false
     }
     return true
   }
@@ -363,19 +356,27 @@ export class PageTable {
     const i = this.#rowOfPath.get(pathId)
     const j = other.#rowOfPath.get(pathId)
     if (i === undefined || j === undefined || other.pool !== this.pool) return false
-    if (this.#locale[i] !== other.#locale[j] || this.#noIndex[i] !== other.#noIndex[j]) return false
     if (!Object.is(this.#uid[i], other.#uid[j]) || this.#digests[i] !== other.#digests[j]) return false
     if (this.#files[i * 2] !== other.#files[j * 2] || this.#files[i * 2 + 1] !== other.#files[j * 2 + 1]) return false
-    if (this.#canonical.get(i) !== other.#canonical.get(j)) return false
+    return this.#sameAt(i, other, j, 4)
+  }
+
+  /**
+   * Whether row `i` and `other`'s row `j` have the same locale, noIndex and canonical, and the same first `lists`
+   * lists of references: 1, their alternates (the sitemap facts); 4, alternates, nav and content links and files.
+   */
+  #sameAt(i: number, other: PageTable, j: number, lists: 1 | 4): boolean {
+    if (other.#locale[j] !== this.#locale[i] || other.#noIndex[j] !== this.#noIndex[i]) return false
+    if (other.#canonical.get(j) !== this.#canonical.get(i)) return false
     let length = 0
-    for (let k = 0; k < 4; k++) {
+    for (let k = 0; k < lists; k++) {
       const count = this.#counts[i * 4 + k]!
       if (count !== other.#counts[j * 4 + k]) return false
       length += k === 0 ? count * 2 : count
     }
     const mine = this.#refStart[i]!
     const theirs = other.#refStart[j]!
-    for (let k = 0; k < length; k++) if (this.#refs[mine + k] !== other.#refs[theirs + k]) return false
+    for (let k = 0; k < length; k++) if (other.#refs[theirs + k] !== this.#refs[mine + k]) return false
     return true
   }
 
