@@ -1,5 +1,5 @@
 /*
- * Service worker of the site (registered by the client at /sw.js on static pages).
+ * Service worker of the site (registered at /sw.js by the loader of every static page, once it has loaded).
  *
  * - Content-hashed files under /_site/assets/ are served cache first: a hashed name
  *   never changes its bytes, so a cached copy is always right.

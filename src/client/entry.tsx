@@ -4,9 +4,10 @@
  * server's markup; each is its own chunk, see templates.ts), hydrates the prerendered page
  * (and, on a page whose only marked templates are content elements, each of those on its
  * own: islands.tsx) from `#__SITE_BOOT__`, whose `hydration` says which of these the page is
- * (the server decides it, see `decideHydration` in src/hydration/plan.ts), and counts the page view. Everything else waits in `navigation.ts`
- * (its own chunk: client navigation, the new-build check, the service worker), loaded
- * once the browser is idle or the visitor reaches for a link, whichever comes first.
+ * (the server decides it, see `decideHydration` in src/hydration/plan.ts). Everything else waits in `navigation.ts`
+ * (its own chunk: client navigation, the new-build check), loaded once the browser is idle or the
+ * visitor reaches for a link, whichever comes first. The page's loader (src/render/document.ts) imports this
+ * module once the page has painted or at the visitor's first action, and counts the page view itself.
  */
 
 import lazyTemplates from 'site:templates/lazy'
@@ -22,7 +23,6 @@ import { toClickNavigation } from './links.js'
 import { createReloadGuard, getSessionStorage } from './reload-guard.js'
 import type { Router } from './router.js'
 import { createTemplateLoader } from './templates.js'
-import { pushPageView } from './tracking.js'
 
 interface RootProps {
   state: RenderState
@@ -107,7 +107,7 @@ async function start(win: Window): Promise<void> {
       : undefined
   await hydratedIslands?.hydrated
 
-  pushPageView(win, { title: doc.title, path: win.location.pathname })
+  // The page view of this load is the loader's (src/render/document.ts): it counts readers the client never loads for.
   announcePage(win, { state, kind: 'hydrate' })
 
   let router: Router | undefined

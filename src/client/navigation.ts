@@ -1,8 +1,8 @@
 /**
  * Everything the visitor client does after hydration, loaded by the entry as a separate
  * chunk, off the critical path: client navigation (router, payload cache, prefetching of
- * payloads and the template chunks they render with, loading bar, head updates), the
- * new-build check and the service worker (static site only).
+ * payloads and the template chunks they render with, loading bar, head updates) and the
+ * new-build check (static site only).
  */
 
 // Straight from the runtime's React-free modules: what navigation itself needs, no more.
@@ -19,7 +19,6 @@ import { fetchPayload } from './payloads.js'
 import { createPrefetchQueue, watchLinks } from './prefetch.js'
 import type { ReloadGuard } from './reload-guard.js'
 import { createRouter, type Router } from './router.js'
-import { registerServiceWorker } from './sw-register.js'
 import { browserTimers } from './timers.js'
 import { pushPageView } from './tracking.js'
 
@@ -60,7 +59,7 @@ export function startNavigation(options: NavigationOptions): Router {
   const { window: win } = options
   const doc = win.document
   const fetchFn = (url: string, init: RequestInit) => win.fetch(url, init)
-  // The new-build check (its first read is deferred further) and the service worker: static site only.
+  // The new-build check (its first read is deferred further): static site only. The page's loader registers the service worker.
   const isStatic = options.state.mode === 'static'
   const manifest = isStatic
     ? createManifestCheck({
@@ -77,7 +76,6 @@ export function startNavigation(options: NavigationOptions): Router {
       })
     : undefined
   manifest?.start()
-  if (isStatic) registerServiceWorker(win, options.clientVersion)
   const barElement = doc.getElementById(options.ids.loadingBar) ?? doc.body.appendChild(doc.createElement('div'))
   const bar = createLoadingBar({ timers: browserTimers, paint: createBarPainter(barElement) })
   const payloads = createPayloadCache({

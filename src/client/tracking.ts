@@ -1,4 +1,4 @@
-/** Page views for the tag manager (SPEC point 1): the first one and each client navigation. */
+/** Page views for the tag manager: one per client navigation (the page's loader pushes the first, src/render/document.ts). */
 
 export interface PageView {
   event: 'page_view'

@@ -35,7 +35,7 @@ export interface TemplateManifest {
   /** `templates/texts/<locale>.ts`, by locale. */
   texts: TemplateFile[]
   singles: Record<SingleTemplate, string>
-  /** Ids of the templates marked `'use client'`: `layouts/Shop`, `content/Form`, `ErrorPage`. */
+  /** Ids of the templates marked `'use client'`: `layouts/Shop`, `content/Form`, `ErrorPage`, `Header`, `Footer`. */
   client: string[]
   /** One line per unmarked template whose own source uses hooks or event handlers (for the build report). */
   hints: string[]
@@ -111,26 +111,36 @@ export async function scanTemplates(root: string): Promise<TemplateManifest> {
     ...layouts.map((l) => ({ id: `layouts/${l.name}`, file: l.file })),
     ...content.map((c) => ({ id: `content/${c.name}`, file: c.file })),
     { id: 'ErrorPage', file: singles.ErrorPage },
+    // Header and Footer hydrate on every page; marked, a page loads its client once painted, not at the visitor's first action.
+    { id: 'Header', file: singles.Header, unmarked: HYDRATES_ON_INTENT },
+    { id: 'Footer', file: singles.Footer, unmarked: HYDRATES_ON_INTENT },
   ])
   return { root, layouts, content, texts, singles, client, hints }
 }
 
-/** Which candidates are marked `'use client'`, and a hint for each unmarked one that uses hooks or event handlers. */
+const KEEPS_SERVER_MARKUP = 'on a first visit the browser keeps its server markup'
+const HYDRATES_ON_INTENT =
+  "on a page that needs no other template code the browser runs it only from the visitor's first action"
+
+/**
+ * Which candidates are marked `'use client'`, and a hint for each unmarked one that uses hooks or event
+ * handlers, saying what the browser does with it (`unmarked`; a main's template keeps its server markup).
+ */
 async function inspect(
   root: string,
-  candidates: Array<{ id: string; file: string }>,
+  candidates: Array<{ id: string; file: string; unmarked?: string }>,
 ): Promise<{ client: string[]; hints: string[] }> {
   const sources = await Promise.all(candidates.map(({ file }) => readFile(file, 'utf8')))
   const client: string[] = []
   const hints: string[] = []
-  candidates.forEach(({ id, file }, i) => {
+  candidates.forEach(({ id, file, unmarked = KEEPS_SERVER_MARKUP }, i) => {
     const source = sources[i] ?? ''
     if (isClientTemplate(source)) client.push(id)
     else {
       const uses = browserCodeIn(source)
       if (uses.length > 0)
         hints.push(
-          `${relative(root, file).split('\\').join('/')} uses ${uses.join(', ')} but is not marked 'use client': on a first visit the browser keeps its server markup (add 'use client' as its first line)`,
+          `${relative(root, file).split('\\').join('/')} uses ${uses.join(', ')} but is not marked 'use client': ${unmarked} (add 'use client' as its first line)`,
         )
     }
   })

@@ -158,6 +158,28 @@ export function decideHydration(state: TemplateState, keys: TemplateKeys | undef
 }
 
 /**
+ * When the browser loads a page's client (see `clientLoader` in src/render/document.ts):
+ * - `intent`: at the visitor's first action (a pointer over, moving or pressed on the page, a touch, a key, a
+ *   focus, a wheel): a static page whose main keeps the server's markup (`kept`) and whose Header and Footer are not
+ *   marked `'use client'`. Nothing on it needs code before the visitor acts: its links are links, its popovers
+ *   the browser's, its page view and service worker the loader's own. React is evaluated for the visitor who
+ *   goes on to use the page (client navigation), not for one who only reads it.
+ * - `paint`: once the page has painted: any page that hydrates template code (`full`, `islands`, a marked Header
+ *   or Footer), and every page in preview (its reload stream, the editor's widgets).
+ */
+export type ClientStart = 'paint' | 'intent'
+
+export function decideClientStart(
+  mode: RenderState['mode'],
+  keys: TemplateKeys | undefined,
+  hydration: BootHydration,
+): ClientStart {
+  if (!keys || mode !== 'static' || hydration.kind !== 'kept') return 'paint'
+  const client = keys.client ?? []
+  return client.includes('Header') || client.includes('Footer') ? 'paint' : 'intent'
+}
+
+/**
  * What a render of `state` needs loaded: the locale's texts, and with `main` the templates its main
  * renders with. Hydration passes `main` when its boot says `full` (`bootHydration`), a client navigation `main: true`.
  */

@@ -6,7 +6,7 @@
  * request) and in what they pass: preview's mode, editor assets and reload stream, the
  * build's once-per-locale initial data file.
  */
-import { decideHydration, preloadUrls } from '../hydration/plan.js'
+import { decideClientStart, decideHydration, preloadUrls } from '../hydration/plan.js'
 import type {
   BootState,
   ClientAssets,
@@ -105,6 +105,7 @@ export function assemblePage(ctx: AssemblyContext, view: PageView): AssembledPag
   // How the main hydrates and what the document preloads for it: decided once, here.
   const hydration = decideHydration(state, ctx.assets.templateChunks)
   const preloads = preloadUrls(assets, state, hydration)
+  const start = decideClientStart(state.mode, ctx.assets.templateChunks, hydration)
   // A static page refers to its locale's initial data file; preview inlines the live data.
   const inline = ctx.mode === 'preview'
   const { initialData: _referenced, ...withoutInitialData } = state
@@ -122,7 +123,7 @@ export function assemblePage(ctx: AssemblyContext, view: PageView): AssembledPag
     const { state: _nested, ...bootRest } = boot
     bootJson = jsonWithMemberParts(bootRest, 'state', jsonWithMemberParts(stateRest, 'page', [pageJson]))
   }
-  const document = ctx.renderer.renderDocumentParts({ result, boot, assets, preloads, bootJson })
+  const document = ctx.renderer.renderDocumentParts({ result, boot, assets, preloads, start, bootJson })
   const payload =
     pageJson === undefined
       ? undefined

@@ -4,9 +4,10 @@
  * Deterministic: the same input gives the same bytes.
  */
 
+import type { ClientStart } from '../hydration/plan.js'
 import type { BootState, ClientAssets, HeadTag, RenderResult } from '../shared/contract.js'
 import { escapeHtml } from '../shared/escape.js'
-import { APP_ROOT_ID, BOOT_ELEMENT_ID, CLIENT_LOADER_ID } from '../shared/layout.js'
+import { APP_ROOT_ID, BOOT_ELEMENT_ID, CLIENT_LOADER_ID, SERVICE_WORKER_URL } from '../shared/layout.js'
 
 const GTM_ORIGIN = 'https://www.googletagmanager.com'
 
@@ -93,28 +94,59 @@ function trackingBody(boot: BootState): string {
 }
 
 /**
- * The client's module scripts, loaded once the page has painted. The page is whole without them
- * (prerendered), so nothing of the client is fetched before its first paint: on a slow network the
- * document, its styles and images have the bandwidth to themselves, and the paint a visitor (and
- * Lighthouse's largest contentful paint) waits for depends on no script (issue 14). Once the browser
- * reports the paint (Paint Timing; where it cannot, after the first frame), the scripts and the chunks
- * the page hydrates with are announced as low-priority modulepreloads, fetched in parallel, and the
- * scripts imported in order, as module scripts run. A page in a hidden tab, which paints nothing
- * until shown, loads them at once; one that reports no paint within `CLIENT_LOAD_FALLBACK_MS`, then.
+ * The page's client loader, an inline module script. At once it pushes the page view (title and path, as the
+ * client does after each client navigation) and, on a static page, registers the service worker when the page
+ * has loaded (telling it the page's client version): both belong to every visit, whether or not the client loads.
+ *
+ * The client's module scripts load when `start` says (`decideClientStart` in src/hydration/plan.ts); the page is
+ * whole without them (prerendered). Loading them announces the scripts and the chunks the page hydrates with as
+ * low-priority modulepreloads, fetched in parallel, and imports the scripts in order, as module scripts run.
+ * - `paint`: once the page has painted, so nothing of the client competes with the document, its styles and
+ *   images before that paint, and the paint a visitor (and Lighthouse's largest contentful paint) waits for
+ *   depends on no script. Where the browser cannot report the paint, after the first frame; in a hidden tab
+ *   (which paints nothing until shown) at once; with no paint reported within `CLIENT_LOAD_FALLBACK_MS`, then.
+ * - `intent`: at the visitor's first action on the page (`CLIENT_INTENT_EVENTS`) once it has painted (as above): a
+ *   reader who only reads never pays for evaluating React, which was a page's one long task (Lighthouse's Total
+ *   Blocking Time).
  */
 export const CLIENT_LOAD_FALLBACK_MS = 3000
+/** What counts as the visitor's first action: a mouse over the page, a press, a touch, a key, a focus, a wheel. */
+export const CLIENT_INTENT_EVENTS = [
+  'pointerover',
+  'pointermove',
+  'pointerdown',
+  'touchstart',
+  'keydown',
+  'focusin',
+  'wheel',
+] as const
 
-function clientLoader(scripts: readonly string[], preloads: readonly string[]): string {
+export interface ClientLoaderOptions {
+  start: ClientStart
+  /** A static page's client version: the loader registers the service worker and tells it this version. */
+  serviceWorker?: string | undefined
+}
+
+function clientLoader(scripts: readonly string[], preloads: readonly string[], options: ClientLoaderOptions): string {
   if (scripts.length === 0) return ''
-  const list = (urls: readonly string[]) => escapeScriptJson(JSON.stringify(urls))
+  const json = (value: unknown) => escapeScriptJson(JSON.stringify(value))
+  const sw = options.serviceWorker
   return [
     `<script id="${CLIENT_LOADER_ID}" type="module">`,
-    `const s=${list(scripts)},p=${list(preloads)},d=document;let n=0;`,
+    `const s=${json(scripts)},p=${json(preloads)},d=document,w=window;let n=0;`,
+    "(w.dataLayer=w.dataLayer||[]).push({event:'page_view',page_title:d.title,page_path:location.pathname});",
+    sw === undefined
+      ? ''
+      : `w.addEventListener('load',()=>{const c=navigator.serviceWorker;if(c&&w.isSecureContext)c.register(${json(SERVICE_WORKER_URL)}).then(()=>c.ready).then(r=>r.active?.postMessage({type:'site:build',buildId:${json(sw)}})).catch(()=>{})},{once:true});`,
     "const go=()=>{if(n++)return;for(const h of [...s,...p]){const l=d.createElement('link');l.rel='modulepreload';l.href=h;l.fetchPriority='low';d.head.append(l)}",
     's.reduce((a,u)=>a.then(()=>import(u)),Promise.resolve())};',
-    "if(d.visibilityState==='hidden')go();",
-    "else{if(PerformanceObserver.supportedEntryTypes?.includes('paint'))new PerformanceObserver((_,o)=>{o.disconnect();go()}).observe({type:'paint',buffered:true});",
-    `else requestAnimationFrame(()=>setTimeout(go));setTimeout(go,${CLIENT_LOAD_FALLBACK_MS})}`,
+    // What happens once painted: loading, or waiting for the visitor's first action.
+    options.start === 'intent'
+      ? `const r=()=>{for(const t of ${json(CLIENT_INTENT_EVENTS)})w.addEventListener(t,go,{capture:true,passive:true,once:true})};`
+      : 'const r=go;',
+    "if(d.visibilityState==='hidden')r();",
+    "else{if(PerformanceObserver.supportedEntryTypes?.includes('paint'))new PerformanceObserver((_,o)=>{o.disconnect();r()}).observe({type:'paint',buffered:true});",
+    `else requestAnimationFrame(()=>setTimeout(r));setTimeout(r,${CLIENT_LOAD_FALLBACK_MS})}`,
     '</script>',
   ].join('')
 }
@@ -139,6 +171,8 @@ export interface DocumentInput {
   assets: ClientAssets
   /** Modulepreload URLs, as the hydration plan decided them (src/hydration/plan.ts `preloadUrls`), announced by the client loader. */
   preloads: readonly string[]
+  /** When the browser loads the client (`decideClientStart` in src/hydration/plan.ts); `paint` when not given. */
+  start?: ClientStart
   /**
    * `boot` as parts whose concatenation is its JSON text, when the caller has it already (the build shares
    * the page's JSON with its payload).
@@ -152,7 +186,7 @@ export interface DocumentInput {
  * (see src/render/assemble.ts). A bundle's inline `<style>` elements are parts of their own, the very
  * same strings on every page (sharedDocumentParts), so that a build encodes them once, not per page.
  */
-export function renderDocumentParts({ result, boot, assets, preloads, bootJson }: DocumentInput): string[] {
+export function renderDocumentParts({ result, boot, assets, preloads, start, bootJson }: DocumentInput): string[] {
   const head = [
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -177,7 +211,10 @@ export function renderDocumentParts({ result, boot, assets, preloads, bootJson }
       ...(bootJson === undefined ? [serializeBoot(boot)] : bootJson.map(escapeScriptJson)),
       '</script>',
     ],
-    clientLoader(assets.scripts, preloads),
+    clientLoader(assets.scripts, preloads, {
+      start: start ?? 'paint',
+      serviceWorker: boot.state.mode === 'static' ? boot.clientVersion : undefined,
+    }),
     '</body>',
     '</html>',
   ]

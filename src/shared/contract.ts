@@ -195,7 +195,7 @@ export interface TemplateChunks {
   main?: string[]
   /** The chunk of src/client/islands.tsx: what hydrates the 'use client' content elements of an island page. */
   islands?: string[]
-  /** Ids of the templates marked `'use client'` (`content/Form`, `layouts/Shop`, `ErrorPage`). */
+  /** Ids of the templates marked `'use client'` (`content/Form`, `layouts/Shop`, `ErrorPage`, `Header`, `Footer`). */
   client?: string[]
 }
 

@@ -9,7 +9,7 @@
 
 /** Id of the boot JSON script every page embeds (`<script id="__SITE_BOOT__" type="application/json">`). */
 export const BOOT_ELEMENT_ID = '__SITE_BOOT__'
-/** Id of the inline module script that loads the client once the page has painted (src/render/document.ts). */
+/** Id of the inline module script that loads the client: once the page has painted, or at the visitor's first action (src/render/document.ts). */
 export const CLIENT_LOADER_ID = '__SITE_LOADER__'
 /** Id of the element the app renders into and the browser hydrates. */
 export const APP_ROOT_ID = '__site'
@@ -67,6 +67,9 @@ export const liveInitialDataUrl = (locale: string): string => `/${DATA_DIR}/init
 export const localeOfLiveInitialDataUrl = (pathname: string): string | undefined =>
   LIVE_INITIAL_DATA_RE.exec(pathname)?.[1]
 const LIVE_INITIAL_DATA_RE = /^\/_site\/data\/initial-([a-z]{2,3}(?:-[A-Za-z0-9]+)*)(?:\.[A-Za-z0-9_-]+)?\.json$/
+
+/** The service worker a static page registers (`public/sw.js`, copied to the output root). */
+export const SERVICE_WORKER_URL = '/sw.js'
 
 /** Preview's server-sent events stream of reloads. */
 export const RELOAD_EVENTS_URL = `/${SITE_DIR}/events`

@@ -15,6 +15,7 @@ import type { BootState, TemplateChunks } from '../../src/shared/contract.js'
 import { toHtmlFile } from '../../src/shared/url.js'
 import { clientModulesOf } from '../shared/client-modules.js'
 import {
+  actOn,
   hasChromium,
   isSameDocument,
   markDocument,
@@ -23,7 +24,7 @@ import {
   scriptsBeforeHydration,
   waitForHydration,
 } from './helpers/browser.js'
-import { waitForPageView } from './helpers/pages.js'
+import { builtTitle, pageViews, waitForPageView } from './helpers/pages.js'
 import { type BuiltSite, REPO_ROOT, useSiteAndBrowser } from './helpers/site.js'
 
 interface PageScripts {
@@ -114,6 +115,52 @@ describe.skipIf(!hasChromium)('templates loaded on demand (issue 5)', () => {
     for (const url of [entry, ...preloads]) expect(fetched).toContain(url)
     const early = timing.scripts.filter((script) => script.startTime < (timing.painted as number))
     expect(early, `painted at ${timing.painted} ms`).toEqual([])
+    expect(problems.errors).toEqual([])
+    await context.close()
+  })
+
+  it('a page that needs no code before the visitor acts loads none until the first action: its page view, links and menus work without it', async () => {
+    const { context, page, problems } = await openPage(browser)
+    const scripts = () =>
+      page.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .map((entry) => new URL(entry.name).pathname)
+          .filter((path) => path.endsWith('.js')),
+      )
+    const hydrated = () =>
+      page.evaluate(() => (window as unknown as Record<symbol, unknown>)[Symbol.for('site:page')] !== undefined)
+    await page.goto(`${site.url}/about-us`)
+    await page.waitForLoadState('networkidle')
+    await page.waitForTimeout(1_000)
+    expect(await scripts()).toEqual([])
+    expect(await hydrated()).toBe(false)
+    expect(await pageViews(page)).toEqual([
+      { event: 'page_view', page_title: await builtTitle(site.outDir, '/about-us'), page_path: '/about-us' },
+    ])
+    // The menu is the browser's popover; a link is a link: a full page load, its page view counted by that page.
+    await page.evaluate(() => (document.querySelector('.menu-toggle') as HTMLElement).click())
+    expect(await page.evaluate(() => document.getElementById('site-menu')?.matches(':popover-open'))).toBe(true)
+    await markDocument(page)
+    await page.evaluate(() => (document.querySelector('#site-menu a[href="/services"]') as HTMLElement).click())
+    await page.waitForURL(`${site.url}/services`)
+    await page.waitForLoadState('load')
+    expect(await isSameDocument(page)).toBe(false)
+    expect((await pageViews(page)).map((view) => view.page_path)).toEqual(['/services'])
+    expect(await scripts()).toEqual([])
+
+    // Each kind of first action loads the client, which hydrates: a key (or the focus it moves) and a mouse.
+    await actOn(page, () => page.keyboard.press('Tab'))
+    await waitForHydration(page, { act: false })
+    const { entry } = await scriptsOf('/services')
+    expect(await scripts()).toContain(entry)
+    await page.goto(`${site.url}/about-us`)
+    await page.waitForTimeout(300)
+    expect(await hydrated()).toBe(false)
+    await actOn(page)
+    await waitForHydration(page, { act: false })
+    // Hydrated, the client counted no second page view for the same load.
+    expect((await pageViews(page)).map((view) => view.page_path)).toEqual(['/about-us'])
     expect(problems.errors).toEqual([])
     await context.close()
   })
@@ -276,7 +323,8 @@ describe.skipIf(!hasChromium)('a template marked use client (issue 5)', () => {
     })
     await recordHydrationTime(page)
     await page.goto(`${site.url}/`)
-    await waitForHydration(page)
+    // A page with islands loads its client once painted, without waiting for the visitor to act.
+    await waitForHydration(page, { act: false })
     // The home page has two Text elements: 103 in a column, 1601 in a shortcut (not 'use client').
     await page.waitForFunction(
       () => ((window as unknown as { __textEffects?: number[] }).__textEffects ?? []).length >= 2,

@@ -61,8 +61,32 @@ export async function markDocument(page: Page | Frame): Promise<void> {
 export const isSameDocument = (page: Page | Frame): Promise<boolean> =>
   page.evaluate(() => (window as unknown as { __e2eMark?: number }).__e2eMark === 1)
 
-/** Waits until the client has hydrated the page (it stores the page under `Symbol.for('site:page')`, see src/client/events.ts). */
-export async function waitForHydration(page: Page): Promise<void> {
+/**
+ * The visitor's first action on a page (the mouse moves over it, or `act`), repeated until the page's client
+ * loader has started loading (it announces the client's modulepreloads then). A page that needs no code before
+ * the visitor acts loads its client at the first action after its first paint; one that does, or a page without
+ * a loader, needs none.
+ */
+export async function actOn(page: Page, act?: () => Promise<void>): Promise<void> {
+  const loading = () =>
+    page.evaluate(
+      () => !document.getElementById('__SITE_LOADER__') || document.querySelector('link[rel="modulepreload"]') !== null,
+    )
+  for (let i = 0; !(await loading()); i++) {
+    if (i === 200) throw new Error('the client did not start loading after 200 actions')
+    if (act) await act()
+    else await page.mouse.move(4 + (i % 2) * 4, 4 + (i % 2) * 4)
+    await page.waitForTimeout(25)
+  }
+}
+
+/**
+ * Waits until the client has hydrated the page (it stores the page under `Symbol.for('site:page')`, see
+ * src/client/events.ts), after the visitor's first action (`actOn`; most pages load their client only then)
+ * unless `act` is false.
+ */
+export async function waitForHydration(page: Page, options: { act?: boolean } = {}): Promise<void> {
+  if (options.act !== false) await actOn(page)
   await page.waitForFunction(
     () => (window as unknown as Record<symbol, unknown>)[Symbol.for('site:page')] !== undefined,
   )

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  decideClientStart,
   decideHydration,
   pageTemplates,
   preloadUrls,
@@ -117,6 +118,28 @@ describe('decideHydration: how a page’s main hydrates, decided once by the ser
     ['a marked element rendered twice', at(twice), keys(['content/Text']), { kind: 'full' }],
   ])('%s', (_case, state, given, expected) => {
     expect(decideHydration(state, given)).toEqual(expected)
+  })
+})
+
+describe('decideClientStart: when the browser loads a page’s client', () => {
+  const keys = (client: string[]) => ({ layouts: { Default: 1 }, content: { Default: 1 }, client })
+  const kept: BootHydration = { kind: 'kept' }
+  it.each<[string, 'static' | 'preview', ReturnType<typeof keys> | undefined, BootHydration, 'paint' | 'intent']>([
+    ['a static page whose main keeps its markup', 'static', keys(['content/Form']), kept, 'intent'],
+    ['its Header marked', 'static', keys(['Header']), kept, 'paint'],
+    ['its Footer marked', 'static', keys(['Footer']), kept, 'paint'],
+    ['a main that hydrates in full', 'static', keys([]), { kind: 'full' }, 'paint'],
+    [
+      'islands',
+      'static',
+      keys(['content/Form']),
+      { kind: 'islands', islands: [{ uid: 1, index: 0, template: 'Form' }] },
+      'paint',
+    ],
+    ['preview', 'preview', keys([]), kept, 'paint'],
+    ['no template chunks: no word of what is marked', 'static', undefined, kept, 'paint'],
+  ])('%s', (_case, mode, given, hydration, expected) => {
+    expect(decideClientStart(mode, given, hydration)).toBe(expected)
   })
 })
 

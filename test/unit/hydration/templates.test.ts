@@ -230,9 +230,10 @@ describe('the site:templates/lazy and site:templates/main modules (browser)', ()
       'templates/content/Quote.tsx': `export default function Quote() { return 'use client' }\n`,
       'templates/layouts/Shop.tsx': `/* shop */ "use strict"; "use client";\nexport default function Shop() { return null }\n`,
       'templates/ErrorPage.tsx': `'use client'\nexport default function E() { return <p>error</p> }\n`,
+      'templates/Footer.tsx': `'use client'\nexport default function F() { return <footer /> }\n`,
     })
     const manifest = await scanTemplates(root)
-    expect(manifest.client).toEqual(['layouts/Shop', 'content/Form', 'ErrorPage'])
+    expect(manifest.client).toEqual(['layouts/Shop', 'content/Form', 'ErrorPage', 'Footer'])
     const source = registrySource(manifest, LAZY_TEMPLATES_MODULE)
     // Only the marked content elements, as loaders (what an island page loads without the main module).
     expect(source).toContain(
@@ -248,11 +249,13 @@ describe('the site:templates/lazy and site:templates/main modules (browser)', ()
       'templates/content/Accordion.tsx': `import { useState } from 'react'\nexport default function A() { const [open, setOpen] = useState(false); return <button onClick={() => setOpen(!open)} /> }\n`,
       'templates/content/Tabs.tsx': `'use client'\nimport { useState } from 'react'\nexport default function T() { useState(0); return null }\n`,
       'templates/content/Quote.tsx': `// useState is mentioned here, but not called\nexport default function Q() { return <blockquote /> }\n`,
+      'templates/Header.tsx': `export default function H() { return <button type="button" onClick={() => alert(1)} /> }\n`,
     })
     const { client, hints } = await scanTemplates(root)
     expect(client).toEqual(['content/Tabs'])
     expect(hints).toEqual([
       "templates/content/Accordion.tsx uses useState, onClick but is not marked 'use client': on a first visit the browser keeps its server markup (add 'use client' as its first line)",
+      "templates/Header.tsx uses onClick but is not marked 'use client': on a page that needs no other template code the browser runs it only from the visitor's first action (add 'use client' as its first line)",
     ])
     expect(browserCodeIn('<a onClick={go} onMouseEnter = {x}>; useEffect(() => {}); useRef (null)')).toEqual([
       'onClick',

@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { renderDocument, serializeBoot } from '../../../src/render/document.js'
+import {
+  CLIENT_INTENT_EVENTS,
+  CLIENT_LOAD_FALLBACK_MS,
+  renderDocument,
+  serializeBoot,
+} from '../../../src/render/document.js'
 import type { BootState, RenderResult } from '../../../src/shared/contract.js'
 import { escapeHtml } from '../../../src/shared/escape.js'
-import { clientModulesOf } from '../../shared/client-modules.js'
+import { clientModulesOf, loaderModulesOf } from '../../shared/client-modules.js'
 import { makeState } from './helpers.js'
 
 const result = (extra: Partial<RenderResult> = {}): RenderResult => ({
@@ -24,6 +29,13 @@ const boot = (
 ): BootState => {
   const state = makeState({ ...extra, site: { ...makeState().site, ...site } })
   return { clientVersion: 'c1', state, initialDataUrl: '/_site/data/en.json', hydration: { kind: 'kept' } }
+}
+
+/** The text of the document's client loader. */
+const loaderText = (html: string): string => {
+  const match = /<script id="__SITE_LOADER__" type="module">([^<]*)<\/script>/.exec(html)
+  if (!match) throw new Error('no client loader')
+  return match[1] as string
 }
 
 const assets = {
@@ -114,9 +126,45 @@ describe('renderDocument', () => {
     expect(clientModulesOf(html).preloads).toEqual(['/_site/islands.js', '/_site/c-text.js'])
   })
 
-  it('adds no tracking without a container id', () => {
+  it('adds no tag manager without a container id; the loader still counts the page view', () => {
     const html = renderDocument({ result: result(), boot: boot(), assets, preloads: assets.modulePreloads })
-    expect(html).not.toMatch(/googletagmanager|dataLayer|preconnect/)
+    expect(html).not.toMatch(/googletagmanager|preconnect/)
+    const loader = loaderText(html)
+    expect(html.split('dataLayer').length - 1).toBe(loader.split('dataLayer').length - 1)
+    expect(loader).toContain("push({event:'page_view',page_title:d.title,page_path:location.pathname})")
+  })
+
+  it('loads the client once painted unless told to wait for the visitor’s first action', () => {
+    const painted = loaderText(renderDocument({ result: result(), boot: boot(), assets, preloads: [] }))
+    expect(painted).toContain('const r=go;')
+    expect(painted).not.toContain('pointerover')
+    const waiting = loaderText(
+      renderDocument({ result: result(), boot: boot(), assets, preloads: [], start: 'intent' }),
+    )
+    for (const event of CLIENT_INTENT_EVENTS) expect(waiting).toContain(`"${event}"`)
+    expect(waiting).toContain('w.addEventListener(t,go,{capture:true,passive:true,once:true})')
+    // Either way nothing before the page has painted: the listeners of the first action are added then.
+    for (const loader of [painted, waiting]) {
+      expect(loader).toContain(
+        "new PerformanceObserver((_,o)=>{o.disconnect();r()}).observe({type:'paint',buffered:true})",
+      )
+      expect(loader).toContain(`setTimeout(r,${CLIENT_LOAD_FALLBACK_MS})`)
+    }
+    // Either way the same modules, and only through `go`.
+    expect(loaderModulesOf(waiting)).toEqual(loaderModulesOf(painted))
+  })
+
+  it('registers the service worker on a static page’s load with its client version, never in preview', () => {
+    const loader = loaderText(renderDocument({ result: result(), boot: boot(), assets, preloads: [] }))
+    expect(loader).toContain("w.addEventListener('load',")
+    expect(loader).toContain('c.register("/sw.js")')
+    expect(loader).toContain(`postMessage({type:'site:build',buildId:"c1"})`)
+    const preview = renderDocument({ result: result(), boot: boot({}, { mode: 'preview' }), assets, preloads: [] })
+    expect(loaderText(preview)).not.toContain('serviceWorker')
+    const hostile = boot()
+    hostile.clientVersion = '</script><script>alert(1)</script>'
+    const escaped = loaderText(renderDocument({ result: result(), boot: hostile, assets, preloads: [] }))
+    expect(escaped).toContain('buildId:"\\u003c/script\\u003e\\u003cscript\\u003ealert(1)\\u003c/script\\u003e"')
   })
 
   it('defines dataLayer before the tag manager loads, preconnects the consent host', () => {
