@@ -5,12 +5,15 @@
  * `site build` is a one-shot use of it; `site publish` keeps one warm between CMS events.
  */
 import { availableParallelism } from 'node:os'
+import pLimit from 'p-limit'
 import { Agent } from 'undici'
+import { createApiClient } from '../api/client.js'
 import { errors } from '../errors.js'
 import { bundleClient, type ClientBundle } from '../hydration/bundle.js'
 import { loadRenderer } from '../render/renderer.js'
-import { INLINE_RENDER_PAGES } from '../shared/constants.js'
+import { INLINE_RENDER_PAGES, ONLY_PREFETCH_MAX_PAGES } from '../shared/constants.js'
 import { build } from './build.js'
+import { createPrefetch } from './prefetch.js'
 import type { OutputMemory } from './previous.js'
 import {
   createGrowingRenderService,
@@ -25,7 +28,7 @@ import type { BuildOptions, BuildResult } from './types.js'
 export type BuilderRunOptions = Pick<BuildOptions, 'only' | 'force' | 'signal' | 'onProgress' | 'logger'>
 
 /** What a builder is made of; the same for all its builds. */
-export type BuilderOptions = Omit<BuildOptions, keyof BuilderRunOptions | 'render'> & {
+export type BuilderOptions = Omit<BuildOptions, keyof BuilderRunOptions | 'render' | 'apiSlot' | 'prefetched'> & {
   /**
    * Keep the render workers between builds. A one-shot builder (`site build`) ends them as soon as its
    * build has rendered its last page, so their heaps are not held through the end phase (peak RSS).
@@ -42,6 +45,12 @@ export interface Builder {
    * `--only` build (and a deploy of it) does not read it again; undefined for a one-shot builder.
    */
   readonly memory: OutputMemory | undefined
+  /**
+   * Asks the API now for the pages `items` (`--only` items) name, as the last build knows them, for the next
+   * build to take (prefetch.ts): a publisher calls it for each CMS event it records. Nothing for a one-shot
+   * builder, or before a first build.
+   */
+  prefetch(items: readonly string[]): void
   /** Waits for the build that runs, then ends the render workers and closes the API's connections. */
   close(): Promise<void>
 }
@@ -93,13 +102,37 @@ export function createBuilder(options: BuilderOptions): Builder {
   let queue: Promise<unknown> = Promise.resolve()
   let closed = false
   const memory: OutputMemory | undefined = options.warm === false ? undefined : { last: undefined }
+  // A warm builder's builds and its prefetch share one API budget (the CMS sees `build.concurrency` requests at most).
+  const apiSlot = memory ? pLimit(options.site.build.concurrency) : undefined
+  const prefetch =
+    memory && apiSlot
+      ? createPrefetch({
+          memory,
+          api: createApiClient(options.site, { dispatcher }),
+          slot: apiSlot,
+          maxPages: ONLY_PREFETCH_MAX_PAGES,
+        })
+      : undefined
   return {
     memory,
+    prefetch(items) {
+      if (!closed) prefetch?.ask(items)
+    },
     build(run = {}) {
       if (closed) return Promise.reject(errors.usage('This builder was closed'))
       const { warm: _warm, ...shared } = options
       const next = queue.then(() =>
-        build({ ...shared, ...run, render: lease, bundleClient: bundle, dispatcher, memory }),
+        build({
+          ...shared,
+          ...run,
+          render: lease,
+          bundleClient: bundle,
+          dispatcher,
+          memory,
+          apiSlot,
+          // what was asked ahead until this build starts (later asks wait for the next)
+          prefetched: prefetch?.take(),
+        }),
       )
       queue = next.catch(() => {})
       return next

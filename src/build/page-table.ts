@@ -281,6 +281,14 @@ export class PageTable {
     return row === undefined ? undefined : this.#uidAt(row)
   }
 
+  /** The paths of the pages with one of `uids` (a page in each of its locales), in the order added; a scan, no index. */
+  pathsOfUids(uids: ReadonlySet<number>): string[] {
+    const paths: string[] = []
+    if (uids.size === 0) return paths
+    for (let i = 0; i < this.#size; i++) if (uids.has(this.#uid[i]!)) paths.push(this.pool.at(this.#path[i]!))
+    return paths
+  }
+
   /** The content hash of the page's `index.html` (0) or `_payload.json` (1); undefined when not known. */
   fileHash(path: string, which: 0 | 1): string | undefined {
     const row = this.#row(path)

@@ -38,6 +38,8 @@ export interface PagePipeline {
   api: ApiClient
   /** The API's share of the concurrency: held while a request is in flight, nothing else. */
   apiSlot: LimitFunction
+  /** Page answers asked ahead of the build (prefetch.ts), each taken once. */
+  prefetched?: Map<string, Promise<ApiAnswer>> | undefined
   writer: FileWriter
   state: BuildState
   originOf(path: string): LinkOrigin
@@ -61,17 +63,24 @@ export interface PagePipeline {
 
 const elapsed = (since: number): number => performance.now() - since
 
+type AskContext = Pick<PagePipeline, 'api' | 'apiSlot' | 'state' | 'signal' | 'prefetched'>
+
 /** One page request, holding an API slot while it waits. */
-export const askApi = (
-  p: Pick<PagePipeline, 'api' | 'apiSlot' | 'state' | 'signal'>,
-  path: string,
-): Promise<ApiAnswer> =>
+const ask = (p: AskContext, path: string): Promise<ApiAnswer> =>
   p.apiSlot(async () => {
     const started = performance.now()
     const result = await fetchPage(p.api, path, p.signal)
     p.state.time('apiWaitMs', elapsed(started))
     return result
   })
+
+/** A page's answer: the one asked ahead of the build (prefetch.ts, taken once; asked again when it failed), or a request. */
+export function askApi(p: AskContext, path: string): Promise<ApiAnswer> {
+  const ahead = p.prefetched?.get(path)
+  if (!ahead) return ask(p, path)
+  p.prefetched?.delete(path)
+  return ahead.then((answer) => (answer.type === 'error' ? ask(p, path) : answer))
+}
 
 /**
  * A rendered page as the build keeps it. The crawl keeps its links' paths, so they are pooled, in place:

@@ -9,6 +9,7 @@ import pLimit, { type LimitFunction } from 'p-limit'
 import { type ApiClient, createApiClient } from '../api/client.js'
 import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
 import { errors } from '../errors.js'
+import type { ApiAnswer } from './fetch-page.js'
 import { StringPool } from './page-table.js'
 import { type BuildState, createBuildState } from './state.js'
 import { defaultRenderThreads } from './threads.js'
@@ -29,6 +30,8 @@ export interface BuildRun {
   readonly api: ApiClient
   /** The API's share of the concurrency (p-limit); render and write never hold it. */
   readonly apiSlot: LimitFunction
+  /** Page answers asked ahead of this build (prefetch.ts), each taken once. */
+  readonly prefetched: Map<string, Promise<ApiAnswer>> | undefined
   /** How many paths may be between "fetch started" and "written" at once. */
   readonly maxPagesInFlight: number
   /** Render worker threads (0: render in the build's thread). */
@@ -67,7 +70,8 @@ export function createBuildRun(options: BuildOptions): BuildRun {
     site,
     outDir: resolve(config.root, site.build.outDir),
     api: createApiClient(site, { dispatcher: options.dispatcher }),
-    apiSlot: pLimit(concurrency),
+    apiSlot: options.apiSlot ?? pLimit(concurrency),
+    prefetched: options.prefetched,
     maxPagesInFlight: concurrency * PAGES_IN_FLIGHT_PER_API_SLOT,
     renderThreads,
     state: createBuildState(site.i18n.locales, pool),

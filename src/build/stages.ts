@@ -197,6 +197,7 @@ export async function crawlPages(
     site,
     api: run.api,
     apiSlot: run.apiSlot,
+    prefetched: run.prefetched,
     state,
     clientVersion: input.clientVersion,
     originOf,

@@ -3,6 +3,7 @@
  * page (path, locale, noIndex, alternates); page data is dropped once written.
  */
 
+import type { LimitFunction } from 'p-limit'
 import type { Dispatcher } from 'undici'
 import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
 import type { BuildIssueKind } from '../errors.js'
@@ -11,6 +12,7 @@ import type { MediaStats } from '../media/types.js'
 import type { MissingTemplate } from '../render/missing-templates.js'
 import type { PageRenderer } from '../render/renderer.js'
 import type { InitialData } from '../shared/types.js'
+import type { ApiAnswer } from './fetch-page.js'
 import type { OnlyReport } from './only.js'
 import type { OutputMemory } from './previous.js'
 import type { RenderService } from './render-pool.js'
@@ -35,6 +37,10 @@ export interface BuildOptions {
   site: ResolvedSite
   /** undici dispatcher for the API client (tests, keep-alive pools). */
   dispatcher?: Dispatcher
+  /** The API's share of the concurrency, when it outlives the build (a Builder's, shared with its prefetch). */
+  apiSlot?: LimitFunction
+  /** Page answers asked ahead of this build, by path (prefetch.ts): taken instead of asking again. */
+  prefetched?: Map<string, Promise<ApiAnswer>>
   logger?: BuildLogger
   /** Clock for the wall time (nothing in the output comes from it). @default Date.now */
   now?: () => number

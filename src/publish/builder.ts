@@ -14,6 +14,8 @@ export interface Builder {
   build(options: { only?: string[]; signal?: AbortSignal }): Promise<BuildResult>
   /** What its builds know of the output folder (the deploy reads only what changed since). */
   readonly memory?: OutputMemory
+  /** Asks the API now for the pages of a recorded event (`only` items), for the next build to take. */
+  prefetch?(items: readonly string[]): void
   close(): Promise<void>
 }
 
@@ -22,6 +24,7 @@ export function createBuilder(input: { config: ResolvedConfig; site: ResolvedSit
   const engine = createEngineBuilder({ config, site })
   return {
     memory: engine.memory,
+    prefetch: (items) => engine.prefetch(items),
     build: ({ only, signal }) => engine.build({ only, signal, logger }),
     close: () => engine.close(),
   }

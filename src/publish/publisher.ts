@@ -103,6 +103,8 @@ export function createPublisher(input: PublisherOptions): {
 
   const record = (event: JournalEvent) => {
     addEvent(pending, event)
+    // The event's pages are asked of the API while the quiet period runs; the build takes the answers.
+    if (!event.full && event.pages?.length) builder.prefetch?.(event.pages)
     schedule()
   }
 

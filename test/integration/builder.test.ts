@@ -54,6 +54,79 @@ describe('createBuilder', () => {
     }
   })
 
+  it('asks ahead for the pages an event names: the next build takes those answers, a later ask replaces one, a failed one is asked again', async () => {
+    const out = join(dir, 'ahead')
+    const config = makeConfig(api.url, undefined, out)
+    const builder = createBuilder({ config, site: config.sites[0]!, renderThreads: 1 })
+    const file = join(content, 'pages/pl/o-nas.json')
+    const original = await readFile(file, 'utf8')
+    // An edit in the CMS: the page's text says `mark`.
+    const edit = async (mark: string) => {
+      await writeFile(file, original.replace('Założyło je', `Założyło je ${mark}`))
+      await api.reload()
+    }
+    const shows = async (mark: string) =>
+      (await readFile(join(out, 'pl/o-nas/index.html'), 'utf8')).includes(`Założyło je ${mark}`)
+    const uidPaths = ['/about-us', '/pl/o-nas', '/de/ueber-uns']
+    const asked = (from: number) =>
+      api.requests
+        .slice(from)
+        .map((request) => request.path)
+        .filter((path) => uidPaths.includes(path))
+    const askedAhead = async (from: number) => {
+      while (asked(from).length < uidPaths.length) await new Promise((done) => setTimeout(done, 10))
+    }
+    try {
+      // Before a first build it knows no page: nothing is asked.
+      let from = api.requests.length
+      builder.prefetch(['2'])
+      expect(asked(from)).toEqual([])
+      expect((await builder.build()).failures).toEqual([])
+
+      // An event: its uid's pages in every locale are asked at once; the build asks none of them again.
+      await edit('A')
+      from = api.requests.length
+      builder.prefetch(['2'])
+      await askedAhead(from)
+      const afterAhead = api.requests.length
+      const first = await builder.build({ only: ['2'] })
+      expect(first.failures).toEqual([])
+      expect(first.changes.pages.changed).toEqual(['/pl/o-nas'])
+      expect(asked(afterAhead)).toEqual([])
+      expect(await shows('A')).toBe(true)
+
+      // Two events for the same page: the second ask replaces the first's answer.
+      await edit('B')
+      from = api.requests.length
+      builder.prefetch(['/pl/o-nas'])
+      await askedAhead(from)
+      await edit('C')
+      from = api.requests.length
+      builder.prefetch(['2'])
+      await askedAhead(from)
+      expect((await builder.build({ only: ['2'] })).failures).toEqual([])
+      expect(await shows('C')).toBe(true)
+
+      // An ask that failed (the API answered 500) is asked again by the build, which succeeds.
+      await edit('D')
+      api.setFaults([{ path: '/pl/o-nas', kind: 'status500' }])
+      from = api.requests.length
+      builder.prefetch(['2'])
+      await askedAhead(from)
+      api.setFaults([])
+      const afterFailed = api.requests.length
+      const last = await builder.build({ only: ['2'] })
+      expect(last.failures).toEqual([])
+      expect(asked(afterFailed)).toEqual(['/pl/o-nas'])
+      expect(await shows('D')).toBe(true)
+    } finally {
+      api.setFaults([])
+      await writeFile(file, original)
+      await api.reload()
+      await builder.close()
+    }
+  })
+
   it('runs builds asked for at once one after the other, and refuses builds once closed', async () => {
     const out = join(dir, 'queued')
     const config = makeConfig(api.url, undefined, out)

@@ -101,10 +101,17 @@ describe('site publish', () => {
   it('publishes a signed page edit, and lists it in /status', async () => {
     await editTeam('Edited through a TYPO3 webhook.')
     const body = pageMessage(3)
+    const from = api.requests.length
     const answer = await publisher.post('/hooks/typo3', body, typo3Headers(body))
     expect(answer.status).toBe(202)
     await waitUntil(fileHas(teamPage, 'Edited through a TYPO3 webhook.'), 'the edit to be live')
     await waitUntil(settled(publisher), 'the publish to settle')
+    // Asked for once, while the publisher waited for its quiet period (before the build's first request, for
+    // the initial data); the build took that answer.
+    const requests = api.requests.slice(from)
+    const asked = requests.flatMap((request, i) => (request.path === '/about-us/team' ? [i] : []))
+    expect(asked).toHaveLength(1)
+    expect(asked[0]).toBeLessThan(requests.findIndex((request) => request.query.type === '834'))
     const latest = (await publisher.status()).publishes[0]!
     expect(latest).toMatchObject({ ok: true, full: false, pages: ['3'], events: 1 })
     expect(latest.changed).toBeGreaterThan(0)

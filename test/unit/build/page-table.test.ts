@@ -36,6 +36,11 @@ describe('page table', () => {
     expect(table.get('/nowhere')).toBeUndefined()
     expect(table.uidOf('/about')).toBe(2)
     expect(table.uidOf('/hidden')).toBeUndefined()
+    const polish = { ...about, path: '/pl/o-nas', locale: 'pl' }
+    const three = PageTable.of([about, hidden, polish], new StringPool())
+    expect(three.pathsOfUids(new Set([2]))).toEqual(['/about', '/pl/o-nas'])
+    expect(three.pathsOfUids(new Set([7]))).toEqual([])
+    expect(three.pathsOfUids(new Set())).toEqual([])
   })
 
   it('gives sitemap facts without links, and file hashes once they are set', () => {

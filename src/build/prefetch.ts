@@ -1,0 +1,62 @@
+/**
+ * Page answers asked of the API ahead of a build. A long-lived builder (`site publish`) asks for the pages a CMS
+ * event names as soon as the event is recorded, while the publisher waits for its quiet period; the next build
+ * takes those answers instead of asking again, so a burst of edits is mostly fetched by the time it is built.
+ *
+ * An answer is only ever newer than the events that name its page: a later event naming the same page replaces
+ * it with a new request, and a build takes the answers there are when it starts (one asked during that build
+ * waits for the next). An answer that failed is asked again by the build; one no build takes is dropped by the
+ * next `take`. Only pages the last build knows are asked for (a uid in every locale, a path with its
+ * translations); anything else is the build's to find.
+ */
+import type { LimitFunction } from 'p-limit'
+import type { ApiClient } from '../api/client.js'
+import { type ApiAnswer, fetchPage } from './fetch-page.js'
+import type { OutputMemory } from './previous.js'
+import { parseOnly } from './reuse.js'
+
+export interface Prefetch {
+  /** Asks for the pages `items` (`--only` items: uids and paths) name; the answers wait for the next build. */
+  ask(items: readonly string[]): void
+  /** The answers asked so far, by page path, handed over: the asks that follow start a new set. */
+  take(): Map<string, Promise<ApiAnswer>>
+}
+
+export function createPrefetch(input: {
+  memory: OutputMemory
+  api: ApiClient
+  /** The API's share of the concurrency, the same as the builds' (the CMS sees one budget). */
+  slot: LimitFunction
+  /** Most answers held for one build: beyond, pages are left to the build. */
+  maxPages: number
+}): Prefetch {
+  let answers = new Map<string, Promise<ApiAnswer>>()
+  const pathsOf = (items: readonly string[]): string[] => {
+    const pages = input.memory.last?.store.pages
+    if (!pages) return []
+    const { targets } = parseOnly(items)
+    const uids = new Set(targets.uids)
+    for (const path of targets.paths) {
+      const uid = pages.uidOf(path)
+      if (uid !== undefined) uids.add(uid)
+    }
+    return pages.pathsOfUids(uids)
+  }
+  return {
+    ask(items) {
+      for (const path of pathsOf(items)) {
+        // a later event: its answer replaces the one asked before it
+        if (!answers.has(path) && answers.size >= input.maxPages) continue
+        answers.set(
+          path,
+          input.slot(() => fetchPage(input.api, path)),
+        )
+      }
+    },
+    take() {
+      const taken = answers
+      answers = new Map()
+      return taken
+    },
+  }
+}
