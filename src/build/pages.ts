@@ -78,7 +78,7 @@ const ask = (p: AskContext, path: string): Promise<ApiAnswer> =>
 export function askApi(p: AskContext, path: string): Promise<ApiAnswer> {
   const ahead = p.prefetched?.get(path)
   if (!ahead) return ask(p, path)
-  p.prefetched?.delete(path)
+  p.prefetched!.delete(path)
   return ahead.then((answer) => (answer.type === 'error' ? ask(p, path) : answer))
 }
 

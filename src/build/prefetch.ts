@@ -5,15 +5,15 @@
  *
  * An answer is only ever newer than the events that name its page: a later event naming the same page replaces
  * it with a new request, and a build takes the answers there are when it starts (one asked during that build
- * waits for the next). An answer that failed is asked again by the build; one no build takes is dropped by the
- * next `take`. Only pages the last build knows are asked for (a uid in every locale, a path with its
- * translations); anything else is the build's to find.
+ * waits for the next). An answer that failed is asked again by the build; one the build does not use ends with
+ * it. The pages asked for are those an `--only` build of the same items fetches again (`namedPages`, over the
+ * last build's page table); anything else is the build's to find.
  */
 import type { LimitFunction } from 'p-limit'
 import type { ApiClient } from '../api/client.js'
 import { type ApiAnswer, fetchPage } from './fetch-page.js'
 import type { OutputMemory } from './previous.js'
-import { parseOnly } from './reuse.js'
+import { namedPages, parseOnly } from './reuse.js'
 
 export interface Prefetch {
   /** Asks for the pages `items` (`--only` items: uids and paths) name; the answers wait for the next build. */
@@ -31,16 +31,10 @@ export function createPrefetch(input: {
   maxPages: number
 }): Prefetch {
   let answers = new Map<string, Promise<ApiAnswer>>()
+  // the pages an `--only` build of `items` fetches again (namedPages), as the last build knows them
   const pathsOf = (items: readonly string[]): string[] => {
     const pages = input.memory.last?.store.pages
-    if (!pages) return []
-    const { targets } = parseOnly(items)
-    const uids = new Set(targets.uids)
-    for (const path of targets.paths) {
-      const uid = pages.uidOf(path)
-      if (uid !== undefined) uids.add(uid)
-    }
-    return pages.pathsOfUids(uids)
+    return pages ? namedPages(pages, parseOnly(items).targets).paths : []
   }
   return {
     ask(items) {

@@ -99,6 +99,28 @@ export function parseOnly(items: readonly string[]): { targets: OnlyTargets; inv
   return { targets, invalid }
 }
 
+/**
+ * The pages `--only` uids and paths name in `pages`, each in every locale (a path also names its page's
+ * translations), and the uids no page has. What a build fetches again, and what a publisher asks for ahead of it.
+ */
+export function namedPages(
+  pages: PageTable,
+  only: Pick<OnlyTargets, 'uids' | 'paths'>,
+): { paths: string[]; unknownUids: number[] } {
+  const uids = new Set(only.uids)
+  for (const path of only.paths) {
+    const uid = pages.uidOf(path)
+    if (uid !== undefined) uids.add(uid)
+  }
+  const paths = new Set(only.paths)
+  const known = new Set<number>()
+  for (const path of pages.pathsOfUids(uids)) {
+    paths.add(path)
+    known.add(pages.uidOf(path) as number)
+  }
+  return { paths: [...paths], unknownUids: only.uids.filter((uid) => !known.has(uid)) }
+}
+
 export function createReusePlan(input: {
   previous: PreviousOutput
   only: OnlyTargets
@@ -109,23 +131,9 @@ export function createReusePlan(input: {
 }): ReusePlan {
   const { previous, only, changedLocales, clientChanged } = input
   const { pages } = previous
-  const pathsOfUid = new Map<number, string[]>()
-  for (const path of pages.paths()) {
-    const uid = pages.uidOf(path)
-    if (uid !== undefined) pathsOfUid.set(uid, [...(pathsOfUid.get(uid) ?? []), path])
-  }
-  const targets = new Set<string>()
-  const unknownUids: number[] = []
-  for (const uid of only.uids) {
-    const paths = pathsOfUid.get(uid)
-    if (paths) for (const path of paths) targets.add(path)
-    else unknownUids.push(uid)
-  }
-  for (const path of only.paths) {
-    targets.add(path)
-    const uid = pages.uidOf(path)
-    for (const other of uid === undefined ? [] : (pathsOfUid.get(uid) ?? [])) targets.add(other)
-  }
+  const named = namedPages(pages, only)
+  const targets = new Set(named.paths)
+  const { unknownUids } = named
   const linked = new Set(targets)
   const linkingTo = (to: ReadonlySet<string>): Set<string> => {
     const ids = new Set([...to].map((path) => pages.pool.id(path)))

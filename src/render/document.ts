@@ -121,7 +121,7 @@ export const CLIENT_INTENT_EVENTS = [
   'wheel',
 ] as const
 
-export interface ClientLoaderOptions {
+interface ClientLoaderOptions {
   start: ClientStart
   /** A static page's client version: the loader registers the service worker and tells it this version. */
   serviceWorker?: string | undefined
