@@ -2,7 +2,7 @@
  * Pure: a digest of what other pages can show of a page. A menu, a teaser or a breadcrumb of another page
  * shows a linked page's title, subtitle, abstract, media or path, all of which are page properties: everything
  * of its answer but its content elements (`content`). An `--only` build asks again for the pages linking to a
- * page it rebuilds only when this digest changed (see build/only.ts): an edit of a page's content elements,
+ * page it rebuilds only when this digest changed (see build/incremental/only.ts): an edit of a page's content elements,
  * the most common edit, changes no other page.
  *
  * Computed from the answer as parsed (before it is prepared), by the render worker for every page and by the

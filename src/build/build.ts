@@ -10,9 +10,22 @@ import { startMedia } from '../media/stage.js'
 import type { MediaStats } from '../media/types.js'
 import { missingTemplateNotes } from '../render/missing-templates.js'
 import { compareStrings } from '../shared/values.js'
-import { summarizePageChanges } from './changes.js'
-import { fileStamp } from './disk.js'
-import { type OnlyReport, planOnly, readOnlyOption } from './only.js'
+import { summarizePageChanges } from './incremental/changes.js'
+import { fileStamp } from './incremental/disk.js'
+import { type OnlyReport, planOnly, readOnlyOption } from './incremental/only.js'
+import {
+  type CommittedOutput,
+  currentEngine,
+  loadPrevious,
+  otherBuilder,
+  type PreviousOutput,
+  sealOf,
+} from './incremental/previous.js'
+import { namedFileRefs } from './incremental/reuse.js'
+import type { SlugChange } from './incremental/slug-history.js'
+import type { BuildStore, StoreLines } from './incremental/store.js'
+import { keepEarlierBuilds, writeStore } from './incremental/store-stages.js'
+import { verifiedRecordFile, writeVerified } from './incremental/verified.js'
 import {
   applyToOutput,
   checkOutDir,
@@ -22,18 +35,9 @@ import {
   type OutputFolders,
   removeStaleSiblings,
   swapInOutput,
-} from './output.js'
-import {
-  type CommittedOutput,
-  currentEngine,
-  loadPrevious,
-  otherBuilder,
-  type PreviousOutput,
-  sealOf,
-} from './previous.js'
-import { namedFileRefs } from './reuse.js'
+} from './output/output.js'
+import { createFileWriter, type FileWriter } from './output/write.js'
 import { type BuildRun, createBuildRun } from './run.js'
-import type { SlugChange } from './slug-history.js'
 import {
   crawlPages,
   createRenderService,
@@ -46,11 +50,7 @@ import {
   writeSlugRedirects,
   writeStaticFiles,
 } from './stages.js'
-import type { BuildStore, StoreLines } from './store.js'
-import { keepEarlierBuilds, writeStore } from './store-stages.js'
 import type { BuildManifest, BuildOptions, BuildResult } from './types.js'
-import { verifiedRecordFile, writeVerified } from './verified.js'
-import { createFileWriter, type FileWriter } from './write.js'
 
 export type { BuildOptions, BuildResult } from './types.js'
 

@@ -13,15 +13,15 @@ import { bundleClient, type ClientBundle } from '../hydration/bundle.js'
 import { loadRenderer } from '../render/renderer.js'
 import { INLINE_RENDER_PAGES, ONLY_PREFETCH_MAX_PAGES } from '../shared/constants.js'
 import { build } from './build.js'
-import { createPrefetch } from './prefetch.js'
-import type { OutputMemory } from './previous.js'
+import { createPrefetch } from './crawl/prefetch.js'
+import type { OutputMemory } from './incremental/previous.js'
 import {
   createGrowingRenderService,
   createInlineRenderService,
   createRenderPool,
   type RenderService,
-} from './render-pool.js'
-import { defaultRenderThreads } from './threads.js'
+} from './render-threads/render-pool.js'
+import { defaultRenderThreads } from './render-threads/threads.js'
 import type { BuildOptions, BuildResult } from './types.js'
 
 /** What may differ from one build of a builder to the next. */

@@ -9,10 +9,10 @@ import pLimit, { type LimitFunction } from 'p-limit'
 import { type ApiClient, createApiClient } from '../api/client.js'
 import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
 import { errors } from '../errors.js'
-import type { ApiAnswer } from './fetch-page.js'
+import type { ApiAnswer } from './crawl/fetch-page.js'
 import { StringPool } from './page-table.js'
+import { defaultRenderThreads } from './render-threads/threads.js'
 import { type BuildState, createBuildState } from './state.js'
-import { defaultRenderThreads } from './threads.js'
 import type { BuildLogger, BuildOptions, BuildProgress } from './types.js'
 
 /**

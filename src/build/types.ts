@@ -12,11 +12,11 @@ import type { MediaStats } from '../media/types.js'
 import type { MissingTemplate } from '../render/missing-templates.js'
 import type { PageRenderer } from '../render/renderer.js'
 import type { InitialData } from '../shared/types.js'
-import type { ApiAnswer } from './fetch-page.js'
-import type { OnlyReport } from './only.js'
-import type { OutputMemory } from './previous.js'
-import type { RenderService } from './render-pool.js'
-import type { SlugChange } from './slug-history.js'
+import type { ApiAnswer } from './crawl/fetch-page.js'
+import type { OnlyReport } from './incremental/only.js'
+import type { OutputMemory } from './incremental/previous.js'
+import type { SlugChange } from './incremental/slug-history.js'
+import type { RenderService } from './render-threads/render-pool.js'
 
 export interface BuildLogger {
   info(line: string): void

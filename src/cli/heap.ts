@@ -17,7 +17,7 @@
  */
 import { availableParallelism } from 'node:os'
 import { setFlagsFromString } from 'node:v8'
-import { defaultRenderThreads } from '../build/threads.js'
+import { defaultRenderThreads } from '../build/render-threads/threads.js'
 
 /** The heap may grow to twice its live size between full collections. */
 export const BUILD_HEAP_GROWING_PERCENT = 100

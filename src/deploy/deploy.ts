@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path'
 import pLimit from 'p-limit'
-import type { OutputMemory } from '../build/previous.js'
+import type { OutputMemory } from '../build/incremental/previous.js'
 import type { ResolvedSite } from '../config/types.js'
 import { contentTypeOf, IMMUTABLE_CACHE, NO_CACHE } from '../serve/content-types.js'
 import { DEPLOY_CONCURRENCY } from '../shared/constants.js'

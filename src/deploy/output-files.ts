@@ -3,9 +3,10 @@
  * the build's own reader, never by parsing the state here). Paths come from a file on disk: each is
  * checked before a target sees it.
  */
-import { inspectOutDir } from '../build/output.js'
-import { loadPrevious, type OutputMemory } from '../build/previous.js'
-import { verifiedRecordFile } from '../build/verified.js'
+
+import { loadPrevious, type OutputMemory } from '../build/incremental/previous.js'
+import { verifiedRecordFile } from '../build/incremental/verified.js'
+import { inspectOutDir } from '../build/output/output.js'
 import type { ResolvedSite } from '../config/types.js'
 import { errors } from '../errors.js'
 import { BUILD_STORE_FILE } from '../shared/layout.js'
@@ -28,7 +29,7 @@ export const isPlainRelativePath = (path: string): boolean =>
  * The files a build wrote into `outDir` and their hashes, each checked on disk (a file changed since
  * the build, or missing, refuses the deploy; one the build did not write is never sent). With the memory of
  * the builder that just committed the output (`site publish`), what it committed is taken as it is; with the
- * project it was built in, files as the last build there checked them are not read again (build/verified.ts).
+ * project it was built in, files as the last build there checked them are not read again (build/incremental/verified.ts).
  */
 export async function readOutputFiles(
   outDir: string,

@@ -7,7 +7,7 @@
 import type { LimitFunction } from 'p-limit'
 import pLimit from 'p-limit'
 import type { Dispatcher } from 'undici'
-import { resolveInside } from '../build/write.js'
+import { resolveInside } from '../build/output/write.js'
 import type { ResolvedSite } from '../config/types.js'
 import { type MediaFailureKind, messageOf } from '../errors.js'
 import { MEDIA_FILES_IN_FLIGHT } from '../shared/constants.js'

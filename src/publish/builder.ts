@@ -5,7 +5,7 @@
  * publish template changes.
  */
 import { createBuilder as createEngineBuilder } from '../build/builder.js'
-import type { OutputMemory } from '../build/previous.js'
+import type { OutputMemory } from '../build/incremental/previous.js'
 import type { BuildLogger, BuildResult } from '../build/types.js'
 import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
 

@@ -10,7 +10,7 @@
 import { constants } from 'node:fs'
 import { type FileHandle, mkdir, open, readFile, rename } from 'node:fs/promises'
 import { join } from 'node:path'
-import { isOnlyItem } from '../build/reuse.js'
+import { isOnlyItem } from '../build/incremental/reuse.js'
 import { errors } from '../errors.js'
 import { PUBLISH_MAX_QUEUED_APPENDS } from '../shared/constants.js'
 import { isRecord } from '../shared/values.js'

@@ -10,7 +10,7 @@
  * - `/hooks/pages` (`{ pages: [uid or path, ...] }`): those pages.
  */
 
-import { FILE_ITEM_PREFIX } from '../build/reuse.js'
+import { FILE_ITEM_PREFIX } from '../build/incremental/reuse.js'
 import { PUBLISH_MAX_PAGES_PER_EVENT } from '../shared/constants.js'
 import { eventFileRefs } from '../shared/file-refs.js'
 import { isRecord } from '../shared/values.js'

@@ -164,6 +164,6 @@ export const PUBLISH_MAX_SCHEDULED_PAGES = 50_000
 export const PUBLISH_RECHECK_GRACE_MS = 1_000
 /**
  * Most pages an `--only` build asks of the API before its crawl, to learn whether the pages linking to them
- * must be rebuilt (build/only.ts); with more, their answers are not held and every linking page is rebuilt.
+ * must be rebuilt (build/incremental/only.ts); with more, their answers are not held and every linking page is rebuilt.
  */
 export const ONLY_PREFETCH_MAX_PAGES = 500

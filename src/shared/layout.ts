@@ -50,7 +50,7 @@ export const buildMetaFile = (buildId: string): string => `${BUILDS_DIR}/meta/${
 export const buildMetaUrl = (buildId: string): string => `/${buildMetaFile(buildId)}`
 /**
  * The build store: what a build leaves for the next one (pages, uids, links, file hashes; public
- * facts only), written last, read first (src/build/store.ts).
+ * facts only), written last, read first (src/build/incremental/store.ts).
  */
 export const BUILD_STORE_FILE = `${BUILDS_DIR}/state.jsonl`
 /**

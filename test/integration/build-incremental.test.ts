@@ -9,7 +9,7 @@ import { appendFile, cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { build as buildWith } from '../../src/build/build.js'
-import { parseStore } from '../../src/build/store.js'
+import { parseStore } from '../../src/build/incremental/store.js'
 import type { BuildResult } from '../../src/build/types.js'
 import type { DemoApi } from '../../src/demo/server.js'
 import { BUILD_STORE_FILE } from '../../src/shared/layout.js'

@@ -3,12 +3,12 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createByteRing, type RingRoom, ringReader, ringWriter } from '../../src/build/byte-ring.js'
-import type { PageFile } from '../../src/build/render-files.js'
-import type { PageOutput } from '../../src/build/render-jobs.js'
-import { borrow, createRenderPool, handOverFiles, transferOf } from '../../src/build/render-pool.js'
+import { hashContents } from '../../src/build/output/write.js'
+import { createByteRing, type RingRoom, ringReader, ringWriter } from '../../src/build/render-threads/byte-ring.js'
+import type { PageFile } from '../../src/build/render-threads/render-files.js'
+import type { PageOutput } from '../../src/build/render-threads/render-jobs.js'
+import { borrow, createRenderPool, handOverFiles, transferOf } from '../../src/build/render-threads/render-pool.js'
 import type { PageFact } from '../../src/build/types.js'
-import { hashContents } from '../../src/build/write.js'
 
 let root: string
 

@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { renderSitemaps } from '../../src/build/sitemap.js'
+import { renderSitemaps } from '../../src/build/output/sitemap.js'
 import type { BuildResult, PageFact } from '../../src/build/types.js'
 import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
 import { createStaticHandler } from '../../src/serve/handler.js'

@@ -5,8 +5,8 @@
 import { randomBytes } from 'node:crypto'
 import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
-import { fileStamp } from '../../build/disk.js'
-import { resolveInside } from '../../build/write.js'
+import { fileStamp } from '../../build/incremental/disk.js'
+import { resolveInside } from '../../build/output/write.js'
 import { errors } from '../../errors.js'
 import { type DeployTarget, TARGET_MANIFEST_FILE } from './types.js'
 

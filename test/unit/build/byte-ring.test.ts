@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createByteRing, type RingSlice, ringReader, ringWriter } from '../../../src/build/byte-ring.js'
+import { createByteRing, type RingSlice, ringReader, ringWriter } from '../../../src/build/render-threads/byte-ring.js'
 
 const bytes = (length: number, fill: number) => new Uint8Array(length).fill(fill)
 const text = (view: Uint8Array) => [...new Set(view)].join(',')

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { summarizePageChanges } from '../../../src/build/changes.js'
+import { summarizePageChanges } from '../../../src/build/incremental/changes.js'
 
 describe('summarizePageChanges (issue 12, item 5)', () => {
   it('sorts pages into added, changed (a file written), removed and unchanged', () => {

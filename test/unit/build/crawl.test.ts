@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createCrawler, type DiscoveredPath, type FoundLinks } from '../../../src/build/crawl.js'
+import { createCrawler, type DiscoveredPath, type FoundLinks } from '../../../src/build/crawl/crawl.js'
 import { StringPool } from '../../../src/build/page-table.js'
 
 const links = (paths: string[], origin: 'nav' | 'content' = 'nav', from = 'test'): FoundLinks =>

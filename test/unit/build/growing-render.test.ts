@@ -1,7 +1,11 @@
 /** A one-shot build's render service: its own thread first, workers once the build proves large. */
 import { describe, expect, it } from 'vitest'
-import type { PageJob, PageOutput } from '../../../src/build/render-jobs.js'
-import { createGrowingRenderService, type RenderService, type SharedContext } from '../../../src/build/render-pool.js'
+import type { PageJob, PageOutput } from '../../../src/build/render-threads/render-jobs.js'
+import {
+  createGrowingRenderService,
+  type RenderService,
+  type SharedContext,
+} from '../../../src/build/render-threads/render-pool.js'
 
 /** A render service that answers every page with its own name, and records what it was asked. */
 function named(name: string, ready: Promise<void> = Promise.resolve()) {

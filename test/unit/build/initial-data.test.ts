@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { toInitialDataFile } from '../../../src/build/initial-data.js'
+import { toInitialDataFile } from '../../../src/build/crawl/initial-data.js'
 
 describe('toInitialDataFile', () => {
   it('names the file by locale and content hash', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { planKeptBuilds } from '../../../src/build/kept-builds.js'
+import { planKeptBuilds } from '../../../src/build/incremental/kept-builds.js'
 import { isContentHashedFile } from '../../../src/shared/layout.js'
 
 const build = (id: string, files: string[]) => ({ id, clientVersion: `c-${id}`, files })

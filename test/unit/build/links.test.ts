@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { extractHtmlHrefs, extractInitialDataLinks, extractLinks, extractPageLinks } from '../../../src/build/links.js'
+import {
+  extractHtmlHrefs,
+  extractInitialDataLinks,
+  extractLinks,
+  extractPageLinks,
+} from '../../../src/build/crawl/links.js'
 import type { InitialData, PageData } from '../../../src/shared/types.js'
 
 describe('extractHtmlHrefs', () => {

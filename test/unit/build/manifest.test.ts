@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildIdOf, clientVersionOf, createManifest, renderManifestFiles } from '../../../src/build/manifest.js'
+import { buildIdOf, clientVersionOf, createManifest, renderManifestFiles } from '../../../src/build/output/manifest.js'
 
 describe('manifest', () => {
   it('sorts and de-duplicates the prerendered paths', () => {

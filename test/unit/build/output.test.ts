@@ -10,7 +10,7 @@ import {
   discardOutput,
   removeStaleSiblings,
   swapInOutput,
-} from '../../../src/build/output.js'
+} from '../../../src/build/output/output.js'
 
 let dir: string
 beforeEach(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isReservedPath, toCrawlTarget } from '../../../src/build/paths.js'
+import { isReservedPath, toCrawlTarget } from '../../../src/build/crawl/paths.js'
 
 const options = { baseUrl: 'https://www.example.com', locales: ['en', 'pl', 'de'] }
 

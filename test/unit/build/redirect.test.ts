@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkCloudflareLimits, renderRedirectHtml, renderRedirectsFile } from '../../../src/build/redirect.js'
+import { checkCloudflareLimits, renderRedirectHtml, renderRedirectsFile } from '../../../src/build/crawl/redirect.js'
 import { redirectPayload } from '../../../src/render/payload.js'
 
 describe('redirect page', () => {

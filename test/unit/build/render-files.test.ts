@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { encodeDocument, encodeText, type RenderContext, renderPageFiles } from '../../../src/build/render-files.js'
+import {
+  encodeDocument,
+  encodeText,
+  type RenderContext,
+  renderPageFiles,
+} from '../../../src/build/render-threads/render-files.js'
 import { preloadUrls } from '../../../src/hydration/plan.js'
 import { renderDocumentParts, serializeBoot } from '../../../src/render/document.js'
 import { jsonWithMember, jsonWithMemberParts } from '../../../src/render/payload.js'

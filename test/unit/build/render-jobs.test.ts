@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { type JobContext, runNotFoundJob, runPageJob } from '../../../src/build/render-jobs.js'
+import { type JobContext, runNotFoundJob, runPageJob } from '../../../src/build/render-threads/render-jobs.js'
 import type { PageRenderer } from '../../../src/render/renderer.js'
 import type { RenderState } from '../../../src/shared/contract.js'
 import type { PageData } from '../../../src/shared/types.js'

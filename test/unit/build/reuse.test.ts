@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
+import type { PreviousOutput } from '../../../src/build/incremental/previous.js'
+import { createReusePlan, namedFileRefs, parseOnly } from '../../../src/build/incremental/reuse.js'
+import { STORE_FORMAT } from '../../../src/build/incremental/store.js'
 import { PageTable, type StoredPageRecord } from '../../../src/build/page-table.js'
-import type { PreviousOutput } from '../../../src/build/previous.js'
-import { createReusePlan, namedFileRefs, parseOnly } from '../../../src/build/reuse.js'
-import { STORE_FORMAT } from '../../../src/build/store.js'
 
 const page = (
   path: string,

@@ -7,7 +7,7 @@ import {
   SITEMAP_MAX_URLS,
   sitemapFilesOf,
   toPageFact,
-} from '../../../src/build/sitemap.js'
+} from '../../../src/build/output/sitemap.js'
 import type { PageFact } from '../../../src/build/types.js'
 import type { PageData } from '../../../src/shared/types.js'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { planSlugRedirects } from '../../../src/build/slug-history.js'
+import { planSlugRedirects } from '../../../src/build/incremental/slug-history.js'
 import type { PageRecord } from '../../../src/build/types.js'
 
 const page = (path: string, locale: string, uid?: number): PageRecord => ({

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { PageTable, StringPool } from '../../../src/build/page-table.js'
-import { pageOfFile } from '../../../src/build/previous.js'
+import { pageOfFile } from '../../../src/build/incremental/previous.js'
 import {
   type BuildStore,
   configDigest,
@@ -9,8 +8,9 @@ import {
   renderStoreParts,
   STORE_FORMAT,
   type StoreLines,
-} from '../../../src/build/store.js'
-import { hashContents } from '../../../src/build/write.js'
+} from '../../../src/build/incremental/store.js'
+import { hashContents } from '../../../src/build/output/write.js'
+import { PageTable, StringPool } from '../../../src/build/page-table.js'
 import { resolveSiteOptions } from '../../../src/config/resolve.js'
 
 /** Content hashes as a build records them (16 hex digits). */

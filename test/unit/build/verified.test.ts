@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { readVerified, verifiedAs, verifiedRecordFile, writeVerified } from '../../../src/build/verified.js'
+import { readVerified, verifiedAs, verifiedRecordFile, writeVerified } from '../../../src/build/incremental/verified.js'
 
 let root: string
 beforeEach(async () => {

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createFileWriter, hashContents, resolveInside } from '../../../src/build/write.js'
+import { createFileWriter, hashContents, resolveInside } from '../../../src/build/output/write.js'
 
 describe('resolveInside', () => {
   it.each([

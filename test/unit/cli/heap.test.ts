@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { defaultRenderThreads, RENDER_THREADS_MAX } from '../../../src/build/threads.js'
+import { defaultRenderThreads, RENDER_THREADS_MAX } from '../../../src/build/render-threads/threads.js'
 import { BUILD_HEAP_GROWING_PERCENT, buildTakesEveryCpu, tuneHeapForBuild } from '../../../src/cli/heap.js'
 
 describe('the build command tunes V8 heap growing', () => {

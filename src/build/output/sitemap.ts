@@ -4,14 +4,14 @@
  * protocol wants absolute URLs, so the build report says so.
  */
 
-import { pageUrls } from '../runtime/page-urls.js'
-import type { PublicSiteInfo } from '../shared/contract.js'
-import { escapeHtml } from '../shared/escape.js'
-import { SITEMAP_FILE, sitemapPartFile } from '../shared/layout.js'
-import type { PageData } from '../shared/types.js'
-import { toSiteUrl } from '../shared/url.js'
-import { compareStrings } from '../shared/values.js'
-import type { PageFact } from './types.js'
+import { pageUrls } from '../../runtime/page-urls.js'
+import type { PublicSiteInfo } from '../../shared/contract.js'
+import { escapeHtml } from '../../shared/escape.js'
+import { SITEMAP_FILE, sitemapPartFile } from '../../shared/layout.js'
+import type { PageData } from '../../shared/types.js'
+import { toSiteUrl } from '../../shared/url.js'
+import { compareStrings } from '../../shared/values.js'
+import type { PageFact } from '../types.js'
 
 /** The sitemap protocol's limit of URLs per file; past it, an index points at numbered files. */
 export const SITEMAP_MAX_URLS = 50_000

@@ -8,8 +8,8 @@
  * unforced rule, so by default no page is written at an old path: both hosts answer 301.
  */
 
-import { escapeHtml } from '../shared/escape.js'
-import type { BuildRedirect } from './types.js'
+import { escapeHtml } from '../../shared/escape.js'
+import type { BuildRedirect } from '../types.js'
 
 /**
  * The redirect page. `to` is a checked target (see checkRedirectTarget);

@@ -8,8 +8,8 @@ import { randomBytes } from 'node:crypto'
 import { rmSync } from 'node:fs'
 import { lstat, mkdir, readdir, rename, rmdir, unlink } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path'
-import { errors } from '../errors.js'
-import { BUILD_STORE_FILE, BUILDS_DIR, isContentHashedFile, LATEST_MANIFEST_FILE } from '../shared/layout.js'
+import { errors } from '../../errors.js'
+import { BUILD_STORE_FILE, BUILDS_DIR, isContentHashedFile, LATEST_MANIFEST_FILE } from '../../shared/layout.js'
 import { resolveInside } from './write.js'
 
 export interface OutputFolders {

@@ -4,11 +4,11 @@
  * checks its input: page paths normalised and not reserved, redirects that could be written as they
  * are, file paths that stay inside the output. One bad entry and the whole state is refused.
  */
-import { isContentHashedFile } from '../shared/layout.js'
-import { checkRedirectTarget } from '../shared/redirect-target.js'
-import { normalizePagePath } from '../shared/url.js'
-import { isRecord } from '../shared/values.js'
-import { isReservedPath } from './paths.js'
+import { isContentHashedFile } from '../../shared/layout.js'
+import { checkRedirectTarget } from '../../shared/redirect-target.js'
+import { normalizePagePath } from '../../shared/url.js'
+import { isRecord } from '../../shared/values.js'
+import { isReservedPath } from '../crawl/paths.js'
 import type { StoredRedirect } from './store.js'
 
 /** What a state is checked against: the site that reads it. */

@@ -3,7 +3,7 @@
  * ask (src/cli/heap.ts) without loading the build.
  */
 
-import { RENDER_THREADS_MAX } from '../shared/constants.js'
+import { RENDER_THREADS_MAX } from '../../shared/constants.js'
 
 export { RENDER_THREADS_MAX }
 

@@ -2,11 +2,11 @@
  * Turns links found in API data into crawlable paths: the pure bridge between
  * link extraction (links.ts) and the crawler (crawl.ts).
  */
-import type { InitialData, PageData } from '../shared/types.js'
+import type { InitialData, PageData } from '../../shared/types.js'
+import type { SkippedItem } from '../types.js'
 import type { FoundLinks } from './crawl.js'
 import { extractInitialDataLinks, extractPageLinks } from './links.js'
 import { toCrawlTarget } from './paths.js'
-import type { SkippedItem } from './types.js'
 
 export interface DiscoverOptions {
   baseUrl?: string

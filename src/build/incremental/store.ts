@@ -14,12 +14,12 @@
  * beside the table. Pure: render and parse, no I/O (previous.ts reads it from OUT).
  */
 import { createHash } from 'node:crypto'
-import type { ResolvedSite } from '../config/types.js'
-import { MAX_FILE_REFS_PER_PAGE } from '../shared/constants.js'
-import { isFileRef } from '../shared/file-refs.js'
-import { toHtmlFile, toPayloadFile } from '../shared/url.js'
-import { compareStrings, isRecord } from '../shared/values.js'
-import { type PageRow, PageTable, StringPool } from './page-table.js'
+import type { ResolvedSite } from '../../config/types.js'
+import { MAX_FILE_REFS_PER_PAGE } from '../../shared/constants.js'
+import { isFileRef } from '../../shared/file-refs.js'
+import { toHtmlFile, toPayloadFile } from '../../shared/url.js'
+import { compareStrings, isRecord } from '../../shared/values.js'
+import { type PageRow, PageTable, StringPool } from '../page-table.js'
 import { isStoredFilePath, isStoredHead, isStoredPagePath, isString, type StoreCheckOptions } from './store-checks.js'
 
 /** The store's format; a store of another format is not read (the build starts from scratch). */

@@ -4,8 +4,8 @@
  * straight into the worker's byte ring (byte-ring.ts) when it has room.
  */
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads'
-import { isSiteError, messageOf } from '../errors.js'
-import { loadRenderer, type PageRenderer } from '../render/renderer.js'
+import { isSiteError, messageOf } from '../../errors.js'
+import { loadRenderer, type PageRenderer } from '../../render/renderer.js'
 import { type RingRoom, ringWriter } from './byte-ring.js'
 import { type ByteRoom, ownRoom } from './render-files.js'
 import { type JobContext, runNotFoundJob, runPageJob } from './render-jobs.js'

@@ -3,12 +3,14 @@
  * runs them after the site files: keep the content-hashed files of earlier builds, then (after
  * the manifests) write the store the next build starts from.
  */
-import { BUILD_STORE_FILE, isContentHashedFile } from '../shared/layout.js'
-import { getLocaleFromPath, toHtmlFile, toPayloadFile } from '../shared/url.js'
-import { compareStrings } from '../shared/values.js'
+import { BUILD_STORE_FILE, isContentHashedFile } from '../../shared/layout.js'
+import { getLocaleFromPath, toHtmlFile, toPayloadFile } from '../../shared/url.js'
+import { compareStrings } from '../../shared/values.js'
+import type { FileWriter } from '../output/write.js'
+import type { BuildRun } from '../run.js'
+import type { BuildManifest, LocaleData } from '../types.js'
 import { planKeptBuilds } from './kept-builds.js'
 import type { PreviousOutput } from './previous.js'
-import type { BuildRun } from './run.js'
 import type { SlugChange } from './slug-history.js'
 import {
   type BuildStore,
@@ -19,8 +21,6 @@ import {
   type StoredRedirect,
   type StoreLines,
 } from './store.js'
-import type { BuildManifest, LocaleData } from './types.js'
-import type { FileWriter } from './write.js'
 
 /**
  * Keeps the content-hashed files of the last `build.keepBuilds` builds (see kept-builds.ts) beside this

@@ -4,9 +4,9 @@
  * A 2xx answer stays text here: the render job reads it (page or redirect
  * record, src/api/answer.ts), so the build's thread never parses page JSON.
  */
-import type { ApiClient, RawAnswer } from '../api/client.js'
-import { FetchError, messageOf } from '../errors.js'
-import type { BuildFailure } from './types.js'
+import type { ApiClient, RawAnswer } from '../../api/client.js'
+import { FetchError, messageOf } from '../../errors.js'
+import type { BuildFailure } from '../types.js'
 
 /** An API error as the build lists it. */
 export type ApiFailure = Pick<BuildFailure, 'kind' | 'status' | 'reason'>

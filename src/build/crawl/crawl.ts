@@ -5,8 +5,8 @@
  * how many visits may be in flight (the API's share is limited separately).
  * It knows at most `maxPaths` paths: the first one beyond stops the crawl.
  */
-import type { StringPool } from './page-table.js'
-import type { CmsSource } from './types.js'
+import type { StringPool } from '../page-table.js'
+import type { CmsSource } from '../types.js'
 
 /** Where a path was first found: navigation-like data (a 404 there fails the build) or page content. */
 export type LinkOrigin = 'nav' | 'content'

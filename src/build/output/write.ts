@@ -10,7 +10,7 @@ import { copyFile, open, rm } from 'node:fs/promises'
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import xxhash from 'xxhash-wasm'
-import { errors } from '../errors.js'
+import { errors } from '../../errors.js'
 
 export interface FileWriter {
   /** Absolute root folder every path is resolved against. */

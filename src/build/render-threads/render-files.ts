@@ -2,13 +2,13 @@
  * Pure apart from the render core: a page (or an error page) in, the files that represent it
  * out, through the one page assembly (src/render/assemble.ts). Nothing is written here.
  */
-import { type AssembledPage, assemblePage, type PageView } from '../render/assemble.js'
-import { sharedDocumentParts } from '../render/document.js'
-import type { PageRenderer } from '../render/renderer.js'
-import type { ClientAssets, DataProblem, PublicSiteInfo, TemplateFallback } from '../shared/contract.js'
-import type { PageData } from '../shared/types.js'
-import { toHtmlFile, toPayloadFile } from '../shared/url.js'
-import type { LocaleData } from './types.js'
+import { type AssembledPage, assemblePage, type PageView } from '../../render/assemble.js'
+import { sharedDocumentParts } from '../../render/document.js'
+import type { PageRenderer } from '../../render/renderer.js'
+import type { ClientAssets, DataProblem, PublicSiteInfo, TemplateFallback } from '../../shared/contract.js'
+import type { PageData } from '../../shared/types.js'
+import { toHtmlFile, toPayloadFile } from '../../shared/url.js'
+import type { LocaleData } from '../types.js'
 
 /** What every render of one build shares. */
 export interface RenderContext {

@@ -5,7 +5,7 @@
  * redirect stays in later builds, following the page if it moves again, until the CMS serves
  * a page or a redirect at the old path again (as far as the crawl reaches it), or the page is gone.
  */
-import type { PageIdentity } from './page-table.js'
+import type { PageIdentity } from '../page-table.js'
 import type { StoredRedirect } from './store.js'
 
 /** The status of a slug history redirect: the page moved for good. */

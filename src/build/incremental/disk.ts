@@ -6,7 +6,7 @@
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, type Stats } from 'node:fs'
 import { open } from 'node:fs/promises'
-import { messageOf } from '../errors.js'
+import { messageOf } from '../../errors.js'
 
 /** A previous output's regular files (path -> size in bytes) and its empty folders, `/`-separated and relative to it. */
 export interface OutputListing {

@@ -3,17 +3,17 @@
  * previous output can serve a partial build (the plan: reuse.ts) or the build must fetch every
  * page, saying why in one line.
  */
-import { readPageAnswer } from '../api/answer.js'
-import { linkDigest } from '../api/link-digest.js'
-import { errors } from '../errors.js'
-import { ONLY_PREFETCH_MAX_PAGES } from '../shared/constants.js'
-import type { ApiAnswer } from './fetch-page.js'
-import type { PageTable } from './page-table.js'
-import { askApi } from './pages.js'
+import { readPageAnswer } from '../../api/answer.js'
+import { linkDigest } from '../../api/link-digest.js'
+import { errors } from '../../errors.js'
+import { ONLY_PREFETCH_MAX_PAGES } from '../../shared/constants.js'
+import type { ApiAnswer } from '../crawl/fetch-page.js'
+import { askApi } from '../crawl/pages.js'
+import type { PageTable } from '../page-table.js'
+import type { BuildRun } from '../run.js'
+import type { LocaleData } from '../types.js'
 import { otherBuilder, type PreviousLookup } from './previous.js'
 import { createReusePlan, type OnlyTargets, parseOnly, type ReusePlan } from './reuse.js'
-import type { BuildRun } from './run.js'
-import type { LocaleData } from './types.js'
 
 /** What the build result says of `--only`. */
 export interface OnlyReport {

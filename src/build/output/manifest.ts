@@ -6,9 +6,9 @@
  * the client bundle, so two builds of the same content write the same manifests.
  */
 import { createHash } from 'node:crypto'
-import { BUILDS_DIR, buildMetaFile, LATEST_MANIFEST_FILE } from '../shared/layout.js'
-import { compareStrings } from '../shared/values.js'
-import type { BuildManifest } from './types.js'
+import { BUILDS_DIR, buildMetaFile, LATEST_MANIFEST_FILE } from '../../shared/layout.js'
+import { compareStrings } from '../../shared/values.js'
+import type { BuildManifest } from '../types.js'
 
 const sortUnique = (paths: Iterable<string>): string[] => [...new Set(paths)].sort()
 

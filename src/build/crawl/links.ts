@@ -4,7 +4,7 @@
  * (LinkResults: headerLink, canonical, additionalLink) and the `href`s inside
  * `bodytext` HTML. Language entries with `available: 0` name no page and are skipped.
  */
-import type { InitialData, PageData } from '../shared/types.js'
+import type { InitialData, PageData } from '../../shared/types.js'
 
 /** Link hrefs of a page, split by where they were found. */
 export interface PageLinks {

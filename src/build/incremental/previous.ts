@@ -10,12 +10,13 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { ResolvedSite } from '../config/types.js'
-import { BUILD_STORE_FILE, LATEST_MANIFEST_FILE, PAYLOAD_FILE } from '../shared/layout.js'
-import { normalizePagePath } from '../shared/url.js'
+import type { ResolvedSite } from '../../config/types.js'
+import { BUILD_STORE_FILE, LATEST_MANIFEST_FILE, PAYLOAD_FILE } from '../../shared/layout.js'
+import { normalizePagePath } from '../../shared/url.js'
+import type { OutDirContents } from '../output/output.js'
+import { hashContents, type PreviousFiles } from '../output/write.js'
+import type { PageTable, StringPool } from '../page-table.js'
 import { fileStamp, type OutputListing, readRegularFile, readRegularFileSync, scanOutput } from './disk.js'
-import type { OutDirContents } from './output.js'
-import type { PageTable, StringPool } from './page-table.js'
 import {
   type BuildStore,
   configDigest,
@@ -26,7 +27,6 @@ import {
   type StoreLines,
 } from './store.js'
 import { readVerified, type VerifiedFiles, verifiedAs } from './verified.js'
-import { hashContents, type PreviousFiles } from './write.js'
 
 export interface PreviousOutput extends PreviousFiles {
   store: StoreHead
@@ -68,8 +68,8 @@ const ENGINE_FILE_RE = /\.(?:js|ts|tsx)$/
  * so that page data prepared by other engine code is never reused, released or not.
  */
 export function currentEngine(): string {
-  const root = fileURLToPath(new URL('../', import.meta.url))
-  const version = (createRequire(import.meta.url)('../../package.json') as { version: string }).version
+  const root = fileURLToPath(new URL('../../', import.meta.url))
+  const version = (createRequire(import.meta.url)('../../../package.json') as { version: string }).version
   const hash = createHash('sha256')
   for (const dir of ENGINE_DIRS) {
     const names = readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })

@@ -3,10 +3,10 @@
  * (src/shared/links.ts), plus the one rule only a build has: a page may not take the name
  * of a file the build writes.
  */
-import type { BuildIssueKind } from '../errors.js'
-import { NOT_FOUND_FILE, PAYLOAD_FILE, REDIRECTS_FILE, ROBOTS_FILE, SITEMAP_FILE } from '../shared/layout.js'
-import { classifyLink } from '../shared/links.js'
-import { pathSegments } from '../shared/url.js'
+import type { BuildIssueKind } from '../../errors.js'
+import { NOT_FOUND_FILE, PAYLOAD_FILE, REDIRECTS_FILE, ROBOTS_FILE, SITEMAP_FILE } from '../../shared/layout.js'
+import { classifyLink } from '../../shared/links.js'
+import { pathSegments } from '../../shared/url.js'
 
 /** What a link found in API data means to the crawler. */
 export type CrawlTarget =

@@ -17,10 +17,10 @@
  *
  * So the result is what a full build over the same API state writes, byte for byte.
  */
-import { eventFileRefs } from '../shared/file-refs.js'
-import { normalizePagePath } from '../shared/url.js'
-import type { ApiAnswer } from './fetch-page.js'
-import type { PageTable } from './page-table.js'
+import { eventFileRefs } from '../../shared/file-refs.js'
+import { normalizePagePath } from '../../shared/url.js'
+import type { ApiAnswer } from '../crawl/fetch-page.js'
+import type { PageTable } from '../page-table.js'
 import type { PreviousOutput } from './previous.js'
 
 export type PathSource =

@@ -3,9 +3,9 @@
  * pages added, changed (a file of theirs was written) and removed since the previous build,
  * and how many stayed as they were.
  */
-import { toHtmlFile, toPayloadFile } from '../shared/url.js'
-import { compareStrings } from '../shared/values.js'
-import type { PageChanges } from './types.js'
+import { toHtmlFile, toPayloadFile } from '../../shared/url.js'
+import { compareStrings } from '../../shared/values.js'
+import type { PageChanges } from '../types.js'
 
 /**
  * Example: previous ['/a', '/b'], now ['/b', '/c'], '/b/index.html' written ->

@@ -4,14 +4,14 @@
  * per locale to a content-hashed file that pages reference.
  */
 import { createHash } from 'node:crypto'
-import type { ApiClient } from '../api/client.js'
-import { applyMediaToInitialData, type MediaFailure } from '../media/apply.js'
-import type { MediaMap } from '../media/types.js'
-import type { PageRenderer } from '../render/renderer.js'
-import type { DataProblem } from '../shared/contract.js'
-import { initialDataFile } from '../shared/layout.js'
-import type { InitialData } from '../shared/types.js'
-import type { LocaleData } from './types.js'
+import type { ApiClient } from '../../api/client.js'
+import { applyMediaToInitialData, type MediaFailure } from '../../media/apply.js'
+import type { MediaMap } from '../../media/types.js'
+import type { PageRenderer } from '../../render/renderer.js'
+import type { DataProblem } from '../../shared/contract.js'
+import { initialDataFile } from '../../shared/layout.js'
+import type { InitialData } from '../../shared/types.js'
+import type { LocaleData } from '../types.js'
 
 /** Initial data of a site that does not fetch it (`features.initInitialData: false`). */
 const EMPTY_INITIAL_DATA: InitialData = { navigation: [], i18n: [] }

@@ -10,10 +10,10 @@
  * last build's page table); anything else is the build's to find.
  */
 import type { LimitFunction } from 'p-limit'
-import type { ApiClient } from '../api/client.js'
+import type { ApiClient } from '../../api/client.js'
+import type { OutputMemory } from '../incremental/previous.js'
+import { namedPages, parseOnly } from '../incremental/reuse.js'
 import { type ApiAnswer, fetchPage } from './fetch-page.js'
-import type { OutputMemory } from './previous.js'
-import { namedPages, parseOnly } from './reuse.js'
 
 export interface Prefetch {
   /** Asks for the pages `items` (`--only` items: uids and paths) name; the answers wait for the next build. */

@@ -6,8 +6,9 @@
  */
 import { setImmediate as yieldToIo } from 'node:timers/promises'
 import { Worker } from 'node:worker_threads'
-import { type ErrorCode, SiteError } from '../errors.js'
-import type { PageRenderer } from '../render/renderer.js'
+import { type ErrorCode, SiteError } from '../../errors.js'
+import type { PageRenderer } from '../../render/renderer.js'
+import { hashContents } from '../output/write.js'
 import {
   createByteRing,
   type RingReader,
@@ -26,7 +27,6 @@ import {
   runNotFoundJob,
   runPageJob,
 } from './render-jobs.js'
-import { hashContents } from './write.js'
 
 export type SharedContext = Omit<JobContext, 'renderer'>
 
@@ -153,7 +153,7 @@ export function createGrowingRenderService(options: {
 // Compiled, the worker sits beside this file; run from src/ (tests), it is taken from dist/, which the
 // test run compiles from the sources first (test/global-setup.ts).
 const WORKER_URL = new URL(
-  import.meta.url.endsWith('.ts') ? '../../dist/build/render-worker.js' : './render-worker.js',
+  import.meta.url.endsWith('.ts') ? '../../../dist/build/render-threads/render-worker.js' : './render-worker.js',
   import.meta.url,
 )
 

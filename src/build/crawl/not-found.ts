@@ -3,19 +3,19 @@
  * error handler that answers unknown paths with a page (contract 3.6), that
  * page's content is rendered with status 404; otherwise the plain error page.
  */
-import { readPageAnswer } from '../api/answer.js'
-import type { ApiClient } from '../api/client.js'
-import { errors } from '../errors.js'
-import { applyMedia, type MediaFailure } from '../media/apply.js'
-import type { MediaMap } from '../media/types.js'
-import type { DataProblem } from '../shared/contract.js'
-import { notFoundFile } from '../shared/layout.js'
-import type { PageData } from '../shared/types.js'
-import { type LocaleOptions, withLocale } from '../shared/url.js'
-import { isRecord } from '../shared/values.js'
+import { readPageAnswer } from '../../api/answer.js'
+import type { ApiClient } from '../../api/client.js'
+import { errors } from '../../errors.js'
+import { applyMedia, type MediaFailure } from '../../media/apply.js'
+import type { MediaMap } from '../../media/types.js'
+import type { DataProblem } from '../../shared/contract.js'
+import { notFoundFile } from '../../shared/layout.js'
+import type { PageData } from '../../shared/types.js'
+import { type LocaleOptions, withLocale } from '../../shared/url.js'
+import { isRecord } from '../../shared/values.js'
+import { assembleStatic, documentBytes, type OutputFile, type RenderContext } from '../render-threads/render-files.js'
+import type { LocaleData } from '../types.js'
 import { type ApiAnswer, fetchPage, toApiFailure } from './fetch-page.js'
-import { assembleStatic, documentBytes, type OutputFile, type RenderContext } from './render-files.js'
-import type { LocaleData } from './types.js'
 
 /** A path no site has: asking for it gets the API's 404 answer of a locale. */
 export const NOT_FOUND_PROBE_PATH = '/__site-404__'
