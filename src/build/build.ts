@@ -12,7 +12,7 @@ import { missingTemplateNotes } from '../render/missing-templates.js'
 import { compareStrings } from '../shared/values.js'
 import { summarizePageChanges } from './incremental/changes.js'
 import { fileStamp } from './incremental/disk.js'
-import { type OnlyReport, planOnly, readOnlyOption } from './incremental/only.js'
+import { planOnly, readOnlyOption } from './incremental/only.js'
 import {
   type CommittedOutput,
   currentEngine,
@@ -22,7 +22,6 @@ import {
   sealOf,
 } from './incremental/previous.js'
 import { namedFileRefs } from './incremental/reuse.js'
-import type { SlugChange } from './incremental/slug-history.js'
 import type { BuildStore, StoreLines } from './incremental/store.js'
 import { keepEarlierBuilds, writeStore } from './incremental/store-stages.js'
 import { verifiedRecordFile, writeVerified } from './incremental/verified.js'
@@ -37,7 +36,7 @@ import {
   swapInOutput,
 } from './output/output.js'
 import { createFileWriter, type FileWriter } from './output/write.js'
-import { type BuildRun, createBuildRun } from './run.js'
+import { type BuildRun, type BuildWiring, createBuildRun } from './run.js'
 import {
   crawlPages,
   createRenderService,
@@ -50,7 +49,7 @@ import {
   writeSlugRedirects,
   writeStaticFiles,
 } from './stages.js'
-import type { BuildManifest, BuildOptions, BuildResult } from './types.js'
+import type { BuildManifest, BuildOptions, BuildResult, OnlyReport, SlugChange } from './types.js'
 
 export type { BuildOptions, BuildResult } from './types.js'
 
@@ -59,7 +58,7 @@ export type { BuildOptions, BuildResult } from './types.js'
  * them and OUT stays as it was. Initial data unavailable, bad options and I/O
  * errors outside a page throw (and leave OUT as it was too).
  */
-export async function build(options: BuildOptions): Promise<BuildResult> {
+export async function build(options: BuildOptions & BuildWiring): Promise<BuildResult> {
   const run = createBuildRun(options)
   const only = readOnlyOption(options.only)
   checkOutDir(run.outDir, run.config.root)

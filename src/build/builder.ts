@@ -28,7 +28,7 @@ import type { BuildOptions, BuildResult } from './types.js'
 export type BuilderRunOptions = Pick<BuildOptions, 'only' | 'force' | 'signal' | 'onProgress' | 'logger'>
 
 /** What a builder is made of; the same for all its builds. */
-export type BuilderOptions = Omit<BuildOptions, keyof BuilderRunOptions | 'render' | 'apiSlot' | 'prefetched'> & {
+export type BuilderOptions = Omit<BuildOptions, keyof BuilderRunOptions> & {
   /**
    * Keep the render workers between builds. A one-shot builder (`site build`) ends them as soon as its
    * build has rendered its last page, so their heaps are not held through the end phase (peak RSS).

@@ -10,10 +10,24 @@ import { type ApiClient, createApiClient } from '../api/client.js'
 import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
 import { errors } from '../errors.js'
 import type { ApiAnswer } from './crawl/fetch-page.js'
+import type { OutputMemory } from './incremental/previous.js'
 import { StringPool } from './page-table.js'
+import type { RenderService } from './render-threads/render-pool.js'
 import { defaultRenderThreads } from './render-threads/threads.js'
 import { type BuildState, createBuildState } from './state.js'
 import type { BuildLogger, BuildOptions, BuildProgress } from './types.js'
+
+/** What a builder that lives (builder.ts) hands each of its builds, besides the build's options. */
+export interface BuildWiring {
+  /** The API's share of the concurrency, when it outlives the build (a Builder's, shared with its prefetch). */
+  apiSlot?: LimitFunction
+  /** Page answers asked ahead of this build, by path (prefetch.ts): taken instead of asking again. */
+  prefetched?: Map<string, Promise<ApiAnswer>>
+  /** Render workers that outlive this build (a Builder's, builder.ts): used, never closed, by it. */
+  render?: RenderService
+  /** What earlier builds of a long-lived builder know of the output folder (see OutputMemory); updated by this build. */
+  memory?: OutputMemory
+}
 
 /**
  * Pages in flight per API slot: fetched pages wait for render and write while
@@ -53,7 +67,7 @@ export interface BuildRun {
 
 const SILENT: BuildLogger = { info: () => {}, warn: () => {} }
 
-export function createBuildRun(options: BuildOptions): BuildRun {
+export function createBuildRun(options: BuildOptions & BuildWiring): BuildRun {
   const { config, site } = options
   const now = options.now ?? Date.now
   const { concurrency } = site.build

@@ -22,14 +22,14 @@ import { buildPath, buildRedirect, type PagePipeline } from './crawl/pages.js'
 import { checkCloudflareLimits, renderRedirectsFile } from './crawl/redirect.js'
 import type { PreviousOutput } from './incremental/previous.js'
 import type { ReusePlan } from './incremental/reuse.js'
-import { planSlugRedirects, SLUG_REDIRECT_STATUS, type SlugChange } from './incremental/slug-history.js'
+import { planSlugRedirects, SLUG_REDIRECT_STATUS } from './incremental/slug-history.js'
 import { buildIdOf, clientVersionOf, createManifest, renderManifestFiles } from './output/manifest.js'
 import { planSitemaps, renderRobots, sitemapFilesOf } from './output/sitemap.js'
 import type { FileWriter } from './output/write.js'
 import { toSkippedItem } from './render-threads/render-jobs.js'
 import { createInlineRenderService, createRenderPool, type RenderService } from './render-threads/render-pool.js'
 import type { BuildRun } from './run.js'
-import type { BuildManifest, BuildOptions, LocaleData } from './types.js'
+import type { BuildManifest, BuildOptions, LocaleData, SlugChange } from './types.js'
 
 /** Everything fetched, bundled or listed before the first page. */
 export interface BuildInputs {

@@ -3,7 +3,6 @@
  * page (path, locale, noIndex, alternates); page data is dropped once written.
  */
 
-import type { LimitFunction } from 'p-limit'
 import type { Dispatcher } from 'undici'
 import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
 import type { BuildIssueKind } from '../errors.js'
@@ -12,11 +11,6 @@ import type { MediaStats } from '../media/types.js'
 import type { MissingTemplate } from '../render/missing-templates.js'
 import type { PageRenderer } from '../render/renderer.js'
 import type { InitialData } from '../shared/types.js'
-import type { ApiAnswer } from './crawl/fetch-page.js'
-import type { OnlyReport } from './incremental/only.js'
-import type { OutputMemory } from './incremental/previous.js'
-import type { SlugChange } from './incremental/slug-history.js'
-import type { RenderService } from './render-threads/render-pool.js'
 
 export interface BuildLogger {
   info(line: string): void
@@ -37,20 +31,12 @@ export interface BuildOptions {
   site: ResolvedSite
   /** undici dispatcher for the API client (tests, keep-alive pools). */
   dispatcher?: Dispatcher
-  /** The API's share of the concurrency, when it outlives the build (a Builder's, shared with its prefetch). */
-  apiSlot?: LimitFunction
-  /** Page answers asked ahead of this build, by path (prefetch.ts): taken instead of asking again. */
-  prefetched?: Map<string, Promise<ApiAnswer>>
   logger?: BuildLogger
   /** Clock for the wall time (nothing in the output comes from it). @default Date.now */
   now?: () => number
   onProgress?: (progress: BuildProgress) => void
   /** A render core to use in the build's thread (tests hand in stubs); by default render workers load `templates/` under `config.root`. */
   renderer?: PageRenderer
-  /** Render workers that outlive this build (a Builder's, builder.ts): used, never closed, by it. */
-  render?: RenderService
-  /** What earlier builds of a long-lived builder know of the output folder (see OutputMemory); updated by this build. */
-  memory?: OutputMemory
   /** Render worker threads; 0 renders in the build's thread. @default one per CPU but one, 1 to RENDER_THREADS_MAX (threads.ts) */
   renderThreads?: number
   /** The browser client; bundled from `src/client` by default. */
@@ -206,4 +192,28 @@ export interface LocaleData {
   initialData: InitialData
   /** URL of its content-hashed file: `/_site/data/initial-pl-1a2b3c4d5e.json`. */
   initialDataUrl: string
+}
+
+/** What the build result says of `--only`. */
+export interface OnlyReport {
+  /** The items as given. */
+  requested: string[]
+  /** Why every page was fetched instead (no usable previous output…); absent for a partial build. */
+  fallback?: string
+  /** Uids no page of the previous build has (reported, not fatal). */
+  unknownUids: number[]
+  /** `file:` items no page of the previous build shows (reported, not fatal). */
+  unknownFiles: string[]
+  /** Pages asked of the API again: the ones named, in every locale, and the ones linking to them. */
+  refetched: string[]
+  /** Locales whose pages were rendered again from kept data (their initial data or the client code changed). */
+  rerenderedLocales: string[]
+}
+
+/** A page whose path changed since the previous build: its old path now redirects to the new one with 301. */
+export interface SlugChange {
+  from: string
+  to: string
+  locale: string
+  uid: number
 }

@@ -11,25 +11,9 @@ import type { ApiAnswer } from '../crawl/fetch-page.js'
 import { askApi } from '../crawl/pages.js'
 import type { PageTable } from '../page-table.js'
 import type { BuildRun } from '../run.js'
-import type { LocaleData } from '../types.js'
+import type { LocaleData, OnlyReport } from '../types.js'
 import { otherBuilder, type PreviousLookup } from './previous.js'
 import { createReusePlan, type OnlyTargets, parseOnly, type ReusePlan } from './reuse.js'
-
-/** What the build result says of `--only`. */
-export interface OnlyReport {
-  /** The items as given. */
-  requested: string[]
-  /** Why every page was fetched instead (no usable previous output…); absent for a partial build. */
-  fallback?: string
-  /** Uids no page of the previous build has (reported, not fatal). */
-  unknownUids: number[]
-  /** `file:` items no page of the previous build shows (reported, not fatal). */
-  unknownFiles: string[]
-  /** Pages asked of the API again: the ones named, in every locale, and the ones linking to them. */
-  refetched: string[]
-  /** Locales whose pages were rendered again from kept data (their initial data or the client code changed). */
-  rerenderedLocales: string[]
-}
 
 /** Reads `--only` items; a bad one stops the build before it starts (USAGE, exit code 2), named. */
 export function readOnlyOption(items: readonly string[] | undefined): OnlyTargets | undefined {

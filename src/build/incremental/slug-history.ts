@@ -6,17 +6,11 @@
  * a page or a redirect at the old path again (as far as the crawl reaches it), or the page is gone.
  */
 import type { PageIdentity } from '../page-table.js'
+import type { SlugChange } from '../types.js'
 import type { StoredRedirect } from './store.js'
 
 /** The status of a slug history redirect: the page moved for good. */
 export const SLUG_REDIRECT_STATUS = 301
-
-export interface SlugChange {
-  from: string
-  to: string
-  locale: string
-  uid: number
-}
 
 const keyOf = (uid: number, locale: string): string => `${uid}\u0000${locale}`
 

@@ -8,10 +8,9 @@ import { getLocaleFromPath, toHtmlFile, toPayloadFile } from '../../shared/url.j
 import { compareStrings } from '../../shared/values.js'
 import type { FileWriter } from '../output/write.js'
 import type { BuildRun } from '../run.js'
-import type { BuildManifest, LocaleData } from '../types.js'
+import type { BuildManifest, LocaleData, SlugChange } from '../types.js'
 import { planKeptBuilds } from './kept-builds.js'
 import type { PreviousOutput } from './previous.js'
-import type { SlugChange } from './slug-history.js'
 import {
   type BuildStore,
   configDigest,
