@@ -1,7 +1,7 @@
 /**
- * Compiles src/ to dist/ before any test runs (esbuild, well under a second): render workers
- * and the `site` executable run the compiled engine, and must run the code under test, never
- * a dist/ left over from an earlier edit (issue 11).
+ * Compiles src/ to dist/ before any test runs, and again before each rerun of a watch session
+ * (esbuild, well under a second): render workers and the `site` executable run the compiled
+ * engine, and must run the code under test, never a dist/ left over from an earlier edit.
  *
  * In CI (`CI` set) the suite runs beside a CPU hog on one core, as on a machine busy with
  * something else: a test that assumes how fast the machine is fails there, not on a
@@ -10,6 +10,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import type { TestProject } from 'vitest/node'
 import { CHROMIUM_PATH, hasChromium } from './e2e/helpers/chromium-path.js'
 
 // Spins, and gives up when vitest is gone (its parent changes), so that no hog outlives a killed run.
@@ -34,9 +35,15 @@ function startHogs(count: number): ChildProcess[] {
   )
 }
 
-export default function setup(): () => void {
+const compile = (): void => {
   const script = fileURLToPath(new URL('../scripts/compile.mjs', import.meta.url))
   execFileSync(process.execPath, [script], { stdio: 'inherit' })
+}
+
+export default function setup(project: TestProject): () => void {
+  compile()
+  // A watch session reruns tests after an edit: compile again first, so that no rerun runs a stale dist/.
+  project.onTestsRerun(compile)
   if (!hasChromium)
     console.warn(`global setup: no browser at ${CHROMIUM_PATH}: the browser tests are SKIPPED (set CHROMIUM_PATH)`)
   const hogs = startHogs(loadFromEnv(process.env))
