@@ -245,3 +245,62 @@ export const errors = {
       status: 400,
     }),
 } as const
+
+/** An issue of a build as the catalogue makes it: the failure or skipped item adds where (path, item, source). */
+export interface BuildIssue<K extends BuildIssueKind = BuildIssueKind> {
+  kind: K
+  /** The API's status, or 500 for the build's own errors; absent for what is skipped without an answer. */
+  status?: number
+  /** The cause, in words: what the `kind` is is not repeated in it. */
+  reason: string
+}
+
+/** A failure: it always has a status (the API's, or 500 for the build's own errors). */
+export type FailingIssue<K extends BuildIssueKind = BuildIssueKind> = BuildIssue<K> & { status: number }
+
+const failing = <K extends BuildIssueKind>(kind: K, reason: string, status: number): FailingIssue<K> => ({
+  kind,
+  status,
+  reason,
+})
+const skipped = <K extends BuildIssueKind>(kind: K, reason: string, status?: number): BuildIssue<K> =>
+  status === undefined ? { kind, reason } : { kind, status, reason }
+
+/**
+ * The build's failures and skipped items (BuildIssueKind), made here and only here, so that each kind's
+ * status and wording live in one place. Example: `buildIssues.brokenNavLink(404, '/')` ->
+ * `{ kind: 'BROKEN_NAV_LINK', status: 404, reason: 'the API answers 404 (linked from /)' }`.
+ */
+export const buildIssues = {
+  /** An API call that failed (FetchError); anything else thrown by the client is a network failure. */
+  api: (error: unknown): FailingIssue =>
+    error instanceof FetchError
+      ? { kind: error.code, status: error.status, reason: error.message }
+      : { kind: 'API_NETWORK', status: 500, reason: messageOf(error) },
+  notAPage: (problems: readonly string[]) =>
+    failing('API_BAD_RESPONSE', `the API answer is not a page: ${problems.join('; ')}`, 502),
+  renderFailed: (error: unknown) => failing('RENDER_FAILED', messageOf(error), 500),
+  keptDataMissing: () => failing('RENDER_FAILED', 'the previous build kept no page data here', 500),
+  writeFailed: (error: unknown) => failing('WRITE_FAILED', messageOf(error), 500),
+  pageTooLarge: (bytes: number, limit: number) =>
+    failing(
+      'PAGE_TOO_LARGE',
+      `the page's HTML is ${bytes} bytes, over the limit of ${limit} (build.maxPageBytes, --max-page-bytes): the build stopped here`,
+      500,
+    ),
+  maxPages: (limit: number) =>
+    failing(
+      'MAX_PAGES',
+      `more than ${limit} pages (build.maxPages, --max-pages): this link is one too many, the build stopped here`,
+      500,
+    ),
+  brokenNavLink: (status: number, from: string) =>
+    failing('BROKEN_NAV_LINK', `the API answers ${status} (linked from ${from})`, status),
+  brokenContentLink: (status: number) => skipped('BROKEN_CONTENT_LINK', `the API answers ${status}`, status),
+  redirectRefused: (why: string) => skipped('REDIRECT_REFUSED', why),
+  canonicalElsewhere: (canonical: string) =>
+    skipped('CANONICAL_ELSEWHERE', `left out of the sitemap: its canonical names another page (${canonical})`),
+  reservedPath: () => skipped('RESERVED_PATH', 'collides with a file the build writes'),
+  unsafeLink: (why: string) => skipped('UNSAFE_LINK', why),
+  publicFileSkipped: (why: string) => skipped('PUBLIC_FILE_SKIPPED', why),
+} as const

@@ -5,6 +5,7 @@
 
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { buildIssues } from '../errors.js'
 import { bundleClient, type ClientBundle } from '../hydration/bundle.js'
 import { findFileUrlsIn } from '../media/scan.js'
 import type { MediaService } from '../media/service.js'
@@ -94,7 +95,7 @@ export async function loadInputs(
     skipped.push({ path: SITEMAP_FILE, reason: `the build writes its own ${SITEMAP_FILE}` })
   const publicFiles = listed.files.filter((path) => path !== SITEMAP_FILE)
   for (const { path, reason } of skipped)
-    run.state.skip({ kind: 'PUBLIC_FILE_SKIPPED', item: `public/${path}`, reason })
+    run.state.skip({ ...buildIssues.publicFileSkipped(reason), item: `public/${path}` })
   run.state.notes.push(...(client.hints ?? []))
   return { initialData, notFound, client, clientVersion: clientVersionOf(client.files), publicFiles }
 }
@@ -176,13 +177,7 @@ export async function crawlPages(
     maxInFlight: run.maxPagesInFlight,
     maxPaths: maxPages,
     onLimit: ({ path, origin: _origin, ...source }) =>
-      state.fail({
-        kind: 'MAX_PAGES',
-        path,
-        status: 500,
-        reason: `more than ${maxPages} pages (build.maxPages, --max-pages): this link is one too many, the build stopped here`,
-        ...source,
-      }),
+      state.fail({ ...buildIssues.maxPages(maxPages), path, ...source }),
     signal: run.signal,
     pool: run.pool,
     visit: (path) => {
@@ -221,22 +216,8 @@ export async function crawlPages(
   run.checkInterrupted()
   for (const { path, status } of state.notFound) {
     const { origin, path: _path, ...source } = crawler.originOf(path) ?? { origin: 'nav', from: 'unknown' }
-    if (origin === 'nav')
-      state.fail({
-        kind: 'BROKEN_NAV_LINK',
-        path,
-        status,
-        reason: `broken link: the API answers ${status} (linked from ${source.from})`,
-        ...source,
-      })
-    else
-      state.skip({
-        kind: 'BROKEN_CONTENT_LINK',
-        item: path,
-        status,
-        reason: `broken link in content: the API answers ${status}`,
-        ...source,
-      })
+    if (origin === 'nav') state.fail({ ...buildIssues.brokenNavLink(status, source.from), path, ...source })
+    else state.skip({ ...buildIssues.brokenContentLink(status), item: path, ...source })
   }
   return pipeline
 }

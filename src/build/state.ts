@@ -80,7 +80,7 @@ export function createBuildState(locales: readonly string[], pool?: StringPool):
     },
     skip(item) {
       const clipped = { ...item, item: clip(item.item) }
-      const key = `${clipped.item}\u0000${clipped.reason}`
+      const key = `${clipped.item}\u0000${clipped.kind}\u0000${clipped.reason}`
       if (skippedKeys.has(key)) return
       skippedKeys.add(key)
       state.skipped.push(clipped)

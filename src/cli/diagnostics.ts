@@ -2,7 +2,7 @@
  * Pure: one line per failure, skipped item and note of a build, for stderr in every mode (a CI log
  * that sends stdout to a file still says why a build failed). Each line is written from the item's
  * fields: severity, kind, path, status, cause, and where it came from.
- * Example: `error BROKEN_NAV_LINK /careers 404: broken link: the API answers 404 (linked from /) [from /; page uid 1]`
+ * Example: `error BROKEN_NAV_LINK /careers 404: the API answers 404 (linked from /) [from /; page uid 1]`
  */
 import type { BuildResult } from '../index.js'
 
@@ -20,10 +20,10 @@ export function formatSource(source: Source): string {
   return parts.length ? ` [${parts.join('; ')}]` : ''
 }
 
-/** What failed, with what and where: `/careers 404: broken link… [from /; page uid 1]` (stderr lines and annotations). */
+/** What failed, with what and where: `/careers 404: the API answers 404… [from /; page uid 1]` (stderr lines and annotations). */
 export const describeFailure = (f: Failure): string => `${f.path} ${f.status}: ${f.reason}${formatSource(f)}`
 
-/** What was skipped, why and where: `/gone 404: broken link in content… [from /a]`; the status when there is one. */
+/** What was skipped, why and where: `/gone 404: the API answers 404 [from /a]`; the status when there is one. */
 export const describeSkipped = (s: Skipped): string =>
   `${s.item}${s.status === undefined ? '' : ` ${s.status}`}: ${s.reason}${formatSource(s)}`
 

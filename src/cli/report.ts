@@ -130,9 +130,14 @@ export function formatSummary(result: BuildResult): string {
   const lines = [
     `Pages: ${s.pages.total} (${perLocale}) in ${(s.durationMs / 1000).toFixed(2)} s, ${s.pagesPerSecond} pages/s`,
     ...list('Redirects', s.redirects, (r) => `${r.from} -> ${r.to} (${r.statusCode})`, SUMMARY_MAX_ITEMS),
-    ...list('Skipped', s.skipped, (i) => `${i.item}: ${i.reason}${i.from ? ` (in ${i.from})` : ''}`, SUMMARY_MAX_ITEMS),
+    ...list(
+      'Skipped',
+      s.skipped,
+      (i) => `${i.item}  ${i.kind}  ${i.reason}${i.from ? ` (in ${i.from})` : ''}`,
+      SUMMARY_MAX_ITEMS,
+    ),
     ...s.notes.map((note) => `Note: ${note}`),
-    ...list('Failures', s.failures, (f) => `${f.path}  ${f.status}  ${f.reason}`),
+    ...list('Failures', s.failures, (f) => `${f.path}  ${f.status}  ${f.kind}  ${f.reason}`),
     // A failed build's files were thrown away with its temporary folder: nothing was written or changed.
     ...(s.ok
       ? [

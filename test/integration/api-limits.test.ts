@@ -151,13 +151,13 @@ describe('a build against an API that trickles and floods', () => {
           kind: 'API_TOO_LARGE',
           path: '/about-us',
           status: 502,
-          reason: expect.stringMatching(/^API error: answer larger than 4194304 bytes .*\/about-us\)$/),
+          reason: expect.stringMatching(/^answer larger than 4194304 bytes .*\/about-us\)$/),
         },
         {
           kind: 'API_TIMEOUT',
           path: '/contact',
           status: 504,
-          reason: expect.stringMatching(/^API error: no complete answer within 3000 ms .*\/contact\)$/),
+          reason: expect.stringMatching(/^no complete answer within 3000 ms .*\/contact\)$/),
         },
       ])
       expect(proxy.sent.get('/about-us')!.bytes).toBeLessThan(FLOOD_BYTES / 4)

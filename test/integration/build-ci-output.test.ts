@@ -71,9 +71,9 @@ const isWorkflowCommand = (line: string) => /^\s*::/.test(line) || line.includes
 
 /** The lines this build must print on stderr, one per failure, skipped item and note. */
 const EXPECTED_STDERR = [
-  'error BROKEN_NAV_LINK /careers 404: broken link: the API answers 404 (linked from initial data (en)) [from initial data (en)]',
-  'warning BROKEN_CONTENT_LINK /gone 404: broken link in content: the API answers 404 [from /; page uid 12; content element uid 34]',
-  'warning REDIRECT_REFUSED /go -> /ok\\n::error title=pwned::injected\\x1b[2J ##\\x5bwarning]old: redirect refused: control character [from /go]',
+  'error BROKEN_NAV_LINK /careers 404: the API answers 404 (linked from initial data (en)) [from initial data (en)]',
+  'warning BROKEN_CONTENT_LINK /gone 404: the API answers 404 [from /; page uid 12; content element uid 34]',
+  'warning REDIRECT_REFUSED /go -> /ok\\n::error title=pwned::injected\\x1b[2J ##\\x5bwarning]old: control character [from /go]',
   'note: baseUrl is not set: sitemap.xml and robots.txt use root-relative URLs (set baseUrl for absolute ones)',
 ]
 
@@ -110,8 +110,8 @@ describe('site build output in CI (issue 13)', () => {
     const run = await build(['--json'], { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryFile })
     expect(run.code).toBe(1)
     expect(lines(run.stderr).filter(isWorkflowCommand)).toEqual([
-      '::error title=site build%3A BROKEN_NAV_LINK::/careers 404: broken link: the API answers 404 (linked from initial data (en)) [from initial data (en)]',
-      '::warning title=site build%3A BROKEN_CONTENT_LINK::/gone 404: broken link in content: the API answers 404 [from /; page uid 12; content element uid 34]',
+      '::error title=site build%3A BROKEN_NAV_LINK::/careers 404: the API answers 404 (linked from initial data (en)) [from initial data (en)]',
+      '::warning title=site build%3A BROKEN_CONTENT_LINK::/gone 404: the API answers 404 [from /; page uid 12; content element uid 34]',
     ])
     expect(lines(run.stderr)).toEqual(expect.arrayContaining(EXPECTED_STDERR))
     const markdown = await readFile(summaryFile, 'utf8')

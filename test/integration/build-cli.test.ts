@@ -48,7 +48,7 @@ describe('site build (CLI)', () => {
     const res = await site(['build', '--api', api.url, '--out', out])
     api.setFaults([])
     expect(res.code).toBe(1)
-    expect(res.stdout).toMatch(/Failures \(1\):\n {2}\/de\/kontakt {2}500 {2}API error: HTTP 500/)
+    expect(res.stdout).toMatch(/Failures \(1\):\n {2}\/de\/kontakt {2}500 {2}API_HTTP {2}HTTP 500/)
     expect(res.stdout).toContain('was left as it was')
     const after = await readTree(out)
     expect([...after.keys()]).toEqual([...before.keys()])

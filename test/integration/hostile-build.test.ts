@@ -76,7 +76,7 @@ let site: HostileBuild
 let files: Array<{ path: string; symlink: boolean }>
 let htmlFiles: string[]
 
-const skippedText = () => site.result.skipped.map((s) => `${s.item} | ${s.reason} | ${s.from ?? ''}`)
+const skippedText = () => site.result.skipped.map((s) => `${s.item} | ${s.kind} | ${s.reason} | ${s.from ?? ''}`)
 const read = (path: string) => readFile(join(site.outDir, path), 'utf8')
 /** The page requests of the build (initial data excluded), by decoded path. */
 function pageRequests(requests: readonly DemoRequest[]): Map<string, number> {
@@ -317,7 +317,7 @@ describe('hostile corpus: refused items are listed in the build report', () => {
     const report = skippedText()
     for (const from of REFUSED_REDIRECTS) {
       expect(
-        report.some((line) => line.startsWith(`${from} -> `) && line.includes('redirect refused')),
+        report.some((line) => line.startsWith(`${from} -> `) && line.includes('| REDIRECT_REFUSED |')),
         from,
       ).toBe(true)
       expect(existsSync(join(site.outDir, from.slice(1))), from).toBe(false)
@@ -363,7 +363,7 @@ describe('hostile corpus: refused items are listed in the build report', () => {
         /\/xss\/content \| .*gallery\.rows\.1\.columns\.1\.publicUrl: unsafe link "javascript:alert\(1\)"/,
       ],
       ['upload data:', /\/xss\/content \| .*uploads\)\.media\[1\]\.publicUrl: unsafe link "data:/],
-      ['reserved file name', /^\/sitemap\.xml \| collides with a file the build writes/m],
+      ['reserved file name', /^\/sitemap\.xml \| RESERVED_PATH \| collides with a file the build writes/m],
     ]
     expect(expectations.filter(([, re]) => !re.test(report)).map(([name]) => name)).toEqual([])
   })

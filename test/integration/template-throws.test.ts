@@ -89,7 +89,7 @@ describe('a template that throws at render time', () => {
       expect(summary.failures.length).toBeGreaterThan(0)
       for (const failure of summary.failures) {
         expect(failure.kind).toBe('RENDER_FAILED')
-        expect(failure.reason).toBe(`render error: Rendering ${failure.path} failed: layout broke (at ${LAYOUT_AT})`)
+        expect(failure.reason).toBe(`Rendering ${failure.path} failed: layout broke (at ${LAYOUT_AT})`)
       }
       expect(run.stderr).toContain(`(at ${LAYOUT_AT})`)
     } finally {

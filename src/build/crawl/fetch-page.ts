@@ -5,7 +5,7 @@
  * record, src/api/answer.ts), so the build's thread never parses page JSON.
  */
 import type { ApiClient, RawAnswer } from '../../api/client.js'
-import { FetchError, messageOf } from '../../errors.js'
+import { buildIssues, FetchError } from '../../errors.js'
 import type { BuildFailure } from '../types.js'
 
 /** An API error as the build lists it. */
@@ -17,23 +17,12 @@ export type ApiAnswer =
   | { type: 'not-found'; status: number; data: unknown }
   | ({ type: 'error' } & ApiFailure)
 
-/** How an API error is listed among the build's failures: its code (an error the client did not classify is a network one). */
-export function toApiFailure(error: unknown): ApiFailure {
-  if (error instanceof FetchError)
-    return { kind: error.code, status: error.status, reason: `API error: ${error.message}` }
-  return {
-    kind: 'API_NETWORK',
-    status: 500,
-    reason: `API error: ${messageOf(error)}`,
-  }
-}
-
 export async function fetchPage(api: ApiClient, path: string, signal?: AbortSignal): Promise<ApiAnswer> {
   try {
     return { type: 'answer', answer: await api.getPageAnswer(path, { signal }) }
   } catch (error) {
     if (error instanceof FetchError && error.code === 'API_HTTP' && error.status === 404)
       return { type: 'not-found', status: 404, data: error.data }
-    return { type: 'error', ...toApiFailure(error) }
+    return { type: 'error', ...buildIssues.api(error) }
   }
 }

@@ -5,7 +5,7 @@
  */
 import { readPageAnswer } from '../../api/answer.js'
 import type { ApiClient } from '../../api/client.js'
-import { errors } from '../../errors.js'
+import { buildIssues, errors } from '../../errors.js'
 import { applyMedia, type MediaFailure } from '../../media/apply.js'
 import type { MediaMap } from '../../media/types.js'
 import type { DataProblem } from '../../shared/contract.js'
@@ -15,7 +15,7 @@ import { type LocaleOptions, withLocale } from '../../shared/url.js'
 import { isRecord } from '../../shared/values.js'
 import { assembleStatic, documentBytes, type OutputFile, type RenderContext } from '../render-threads/render-files.js'
 import type { LocaleData } from '../types.js'
-import { type ApiAnswer, fetchPage, toApiFailure } from './fetch-page.js'
+import { type ApiAnswer, fetchPage } from './fetch-page.js'
 
 /** A path no site has: asking for it gets the API's 404 answer of a locale. */
 export const NOT_FOUND_PROBE_PATH = '/__site-404__'
@@ -48,7 +48,7 @@ async function readProbe(
     const result = readPageAnswer(answer.answer)
     return result.type === 'page' ? { type: 'page', raw: result.data } : { type: 'redirect' }
   } catch (error) {
-    return { type: 'error', ...toApiFailure(error) }
+    return { type: 'error', ...buildIssues.api(error) }
   }
 }
 

@@ -11,7 +11,7 @@ import type { LimitFunction } from 'p-limit'
 import type { ApiClient } from '../../api/client.js'
 import { recheckAt } from '../../api/freshness.js'
 import type { ResolvedSite } from '../../config/types.js'
-import { messageOf } from '../../errors.js'
+import { buildIssues } from '../../errors.js'
 import { findFileRefs, findFileUrls } from '../../media/scan.js'
 import type { MediaService } from '../../media/service.js'
 import { redirectPayload } from '../../render/payload.js'
@@ -199,7 +199,7 @@ async function writeFiles(p: PagePipeline, path: string, files: PageFile[], page
     )
     return true
   } catch (error) {
-    p.state.fail({ kind: 'WRITE_FAILED', path, status: 500, reason: `write error: ${messageOf(error)}`, pageUid })
+    p.state.fail({ ...buildIssues.writeFailed(error), path, pageUid })
     return false
   } finally {
     p.state.time('writeMs', elapsed(started))
@@ -230,13 +230,7 @@ async function renderJob<T>(p: PagePipeline, job: PageJob, use: (output: PageOut
     })
   } catch (error) {
     if (used) throw error
-    return timed({
-      type: 'failed',
-      kind: 'RENDER_FAILED',
-      status: 500,
-      reason: `render error: ${messageOf(error)}`,
-      renderMs: 0,
-    })
+    return timed({ type: 'failed', ...buildIssues.renderFailed(error), renderMs: 0 })
   }
 }
 
@@ -264,13 +258,7 @@ async function buildRendered(
   const htmlBytes = html?.contents === undefined ? 0 : byteLengthOf(html.contents)
   if (htmlBytes > p.maxPageBytes) {
     p.stopCrawl()
-    p.state.fail({
-      kind: 'PAGE_TOO_LARGE',
-      path: job.path,
-      status: 500,
-      reason: `the page's HTML is ${htmlBytes} bytes, over the limit of ${p.maxPageBytes} (build.maxPageBytes, --max-page-bytes): the build stopped here`,
-      pageUid: output.uid,
-    })
+    p.state.fail({ ...buildIssues.pageTooLarge(htmlBytes, p.maxPageBytes), path: job.path, pageUid: output.uid })
     return undefined
   }
   return finishPage(p, job.path, output, known)
@@ -298,12 +286,7 @@ export async function buildRedirect(
   const { path, locale, statusCode } = input
   const target = checkRedirectTarget(input.redirectUrl, p.site.baseUrl)
   if (target.type === 'refused') {
-    p.state.skip({
-      kind: 'REDIRECT_REFUSED',
-      item: `${path} -> ${input.redirectUrl}`,
-      reason: `redirect refused: ${target.reason}`,
-      from: path,
-    })
+    p.state.skip({ ...buildIssues.redirectRefused(target.reason), item: `${path} -> ${input.redirectUrl}`, from: path })
     return undefined
   }
   const canonical = target.type === 'internal' ? toSiteUrl(target.to, p.site.baseUrl) : target.to

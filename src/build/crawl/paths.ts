@@ -3,7 +3,7 @@
  * (src/shared/links.ts), plus the one rule only a build has: a page may not take the name
  * of a file the build writes.
  */
-import type { BuildIssueKind } from '../../errors.js'
+import { type BuildIssueKind, buildIssues } from '../../errors.js'
 import { NOT_FOUND_FILE, PAYLOAD_FILE, REDIRECTS_FILE, ROBOTS_FILE, SITEMAP_FILE } from '../../shared/layout.js'
 import { classifyLink } from '../../shared/links.js'
 import { pathSegments } from '../../shared/url.js'
@@ -50,11 +50,10 @@ export function toCrawlTarget(href: unknown, options: { baseUrl?: string; locale
   switch (kind.type) {
     case 'page':
     case 'file':
-      if (isReservedPath(kind.path, options.locales))
-        return { type: 'refused', kind: 'RESERVED_PATH', reason: 'collides with a file the build writes' }
+      if (isReservedPath(kind.path, options.locales)) return { type: 'refused', ...buildIssues.reservedPath() }
       return kind.type === 'page' ? { type: 'page', path: kind.path } : { type: 'ignore' }
     case 'unsafe':
-      return { type: 'refused', kind: 'UNSAFE_LINK', reason: kind.reason }
+      return { type: 'refused', ...buildIssues.unsafeLink(kind.reason) }
     default:
       return { type: 'ignore' }
   }

@@ -7,7 +7,7 @@
 import { decodeBody, readPageAnswer } from '../../api/answer.js'
 import type { RawAnswer } from '../../api/client.js'
 import { linkDigest } from '../../api/link-digest.js'
-import { messageOf } from '../../errors.js'
+import { buildIssues } from '../../errors.js'
 import { applyMedia, type MediaFailure } from '../../media/apply.js'
 import type { MediaMap } from '../../media/types.js'
 import type { PageRenderer } from '../../render/renderer.js'
@@ -17,7 +17,6 @@ import { withLocale } from '../../shared/url.js'
 import { isRecord } from '../../shared/values.js'
 import type { FoundLinks } from '../crawl/crawl.js'
 import { discoverFromPage } from '../crawl/discover.js'
-import { toApiFailure } from '../crawl/fetch-page.js'
 import { renderNotFoundFile } from '../crawl/not-found.js'
 import { toPageFact } from '../output/sitemap.js'
 import type { BuildFailure, LocaleData, PageFact, SkippedItem } from '../types.js'
@@ -125,14 +124,7 @@ export function runPageJob(ctx: JobContext, job: PageJob): PageOutput {
   if ('payload' in job) {
     // a kept payload is a file of OUT: prepared and sanitised again, exactly as an API answer is
     raw = readKeptPage(job.payload)
-    if (raw === undefined)
-      return {
-        type: 'failed',
-        kind: 'RENDER_FAILED',
-        status: 500,
-        reason: 'the previous build kept no page data here',
-        renderMs: renderMs(),
-      }
+    if (raw === undefined) return { type: 'failed', ...buildIssues.keptDataMissing(), renderMs: renderMs() }
   } else
     try {
       const result = readPageAnswer(job.answer)
@@ -146,7 +138,7 @@ export function runPageJob(ctx: JobContext, job: PageJob): PageOutput {
       raw = result.data
       digest = linkDigest(result.data as unknown as Record<string, unknown>)
     } catch (error) {
-      return { type: 'failed', ...toApiFailure(error), renderMs: renderMs() }
+      return { type: 'failed', ...buildIssues.api(error), renderMs: renderMs() }
     }
   let prepared: ReturnType<PageRenderer['preparePage']>
   try {
@@ -158,9 +150,7 @@ export function runPageJob(ctx: JobContext, job: PageJob): PageOutput {
   if (!page)
     return {
       type: 'failed',
-      kind: 'API_BAD_RESPONSE',
-      status: 502,
-      reason: `the API answer is not a page: ${problems.map((problem) => problem.message).join('; ')}`,
+      ...buildIssues.notAPage(problems.map((problem) => problem.message)),
       renderMs: renderMs(),
     }
   const media = job.media ? applyMedia(page, job.media, ctx.site.baseUrl) : undefined
@@ -170,10 +160,8 @@ export function runPageJob(ctx: JobContext, job: PageJob): PageOutput {
 
 const renderFailure = (error: unknown, renderMs: () => number, pageUid?: number): PageOutput => ({
   type: 'failed',
-  kind: 'RENDER_FAILED',
-  status: 500,
+  ...buildIssues.renderFailed(error),
   ...(pageUid === undefined ? {} : { pageUid }),
-  reason: `render error: ${messageOf(error)}`,
   renderMs: renderMs(),
 })
 
@@ -203,9 +191,8 @@ function renderPage(
     const fact = toPageFact({ path, locale: job.locale, page, site: ctx.site })
     if (fact.canonical !== undefined)
       skipped.push({
-        kind: 'CANONICAL_ELSEWHERE',
+        ...buildIssues.canonicalElsewhere(fact.canonical),
         item: path,
-        reason: `left out of the sitemap: its canonical names another page (${fact.canonical})`,
         from: path,
         pageUid: page.id,
       })

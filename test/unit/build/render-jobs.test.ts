@@ -144,12 +144,12 @@ describe('runPageJob', () => {
       type: 'failed',
       kind: 'API_BAD_RESPONSE',
       status: 502,
-      reason: 'API error: expected a JSON object, got unparsable text/html (GET http://api.test/x)',
+      reason: 'expected a JSON object, got unparsable text/html (GET http://api.test/x)',
     })
     expect(runPageJob(ctx, { path: '/x', locale: 'en', answer: answer([1, 2]) })).toMatchObject({
       type: 'failed',
       status: 502,
-      reason: 'API error: expected a JSON object, got another JSON value (GET http://api.test/x)',
+      reason: 'expected a JSON object, got another JSON value (GET http://api.test/x)',
     })
   })
 
@@ -168,7 +168,7 @@ describe('runPageJob', () => {
       kind: 'RENDER_FAILED',
       pageUid: 1,
       status: 500,
-      reason: 'render error: boom',
+      reason: 'boom',
     })
   })
 })

@@ -15,17 +15,17 @@ const result = (over: Partial<BuildResult> = {}): BuildResult => ({
       kind: 'BROKEN_NAV_LINK',
       path: '/careers',
       status: 404,
-      reason: 'broken link: the API answers 404 (linked from initial data (en))',
+      reason: 'the API answers 404 (linked from initial data (en))',
       from: 'initial data (en)',
     },
-    { kind: 'RENDER_FAILED', path: '/x', status: 500, reason: 'render error: 50%,\n::error::pwned', pageUid: 7 },
+    { kind: 'RENDER_FAILED', path: '/x', status: 500, reason: 'Rendering /x failed: 50%,\n::error::pwned', pageUid: 7 },
   ],
   skipped: [
     {
       kind: 'BROKEN_CONTENT_LINK',
       item: '/gone',
       status: 404,
-      reason: 'broken link in content: the API answers 404',
+      reason: 'the API answers 404',
       from: '/a',
       pageUid: 12,
       elementUid: 34,
@@ -47,9 +47,9 @@ const result = (over: Partial<BuildResult> = {}): BuildResult => ({
 describe('formatDiagnostics', () => {
   it('writes one line per failure, skipped item and note from their fields', () => {
     expect(formatDiagnostics(result())).toEqual([
-      'error BROKEN_NAV_LINK /careers 404: broken link: the API answers 404 (linked from initial data (en)) [from initial data (en)]',
-      'error RENDER_FAILED /x 500: render error: 50%,\n::error::pwned [page uid 7]',
-      'warning BROKEN_CONTENT_LINK /gone 404: broken link in content: the API answers 404 [from /a; page uid 12; content element uid 34]',
+      'error BROKEN_NAV_LINK /careers 404: the API answers 404 (linked from initial data (en)) [from initial data (en)]',
+      'error RENDER_FAILED /x 500: Rendering /x failed: 50%,\n::error::pwned [page uid 7]',
+      'warning BROKEN_CONTENT_LINK /gone 404: the API answers 404 [from /a; page uid 12; content element uid 34]',
       'warning UNSAFE_LINK /../x: dot segment [from /]',
       'note: baseUrl is not set',
     ])
@@ -59,9 +59,9 @@ describe('formatDiagnostics', () => {
 describe('formatAnnotations', () => {
   it('gives an ::error per failure and a ::warning per broken link in content, escaped', () => {
     expect(formatAnnotations(result())).toEqual([
-      '::error title=site build%3A BROKEN_NAV_LINK::/careers 404: broken link: the API answers 404 (linked from initial data (en)) [from initial data (en)]',
-      '::error title=site build%3A RENDER_FAILED::/x 500: render error: 50%25,\\n::error::pwned [page uid 7]',
-      '::warning title=site build%3A BROKEN_CONTENT_LINK::/gone 404: broken link in content: the API answers 404 [from /a; page uid 12; content element uid 34]',
+      '::error title=site build%3A BROKEN_NAV_LINK::/careers 404: the API answers 404 (linked from initial data (en)) [from initial data (en)]',
+      '::error title=site build%3A RENDER_FAILED::/x 500: Rendering /x failed: 50%25,\\n::error::pwned [page uid 7]',
+      '::warning title=site build%3A BROKEN_CONTENT_LINK::/gone 404: the API answers 404 [from /a; page uid 12; content element uid 34]',
     ])
   })
 })
@@ -74,7 +74,7 @@ describe('formatStepSummary', () => {
     expect(md).toContain('| BROKEN\\_NAV\\_LINK | /careers | 404 |')
     expect(md).toContain('| /gone | 404 | /a | 12 | 34 |')
     // CMS text cannot open a table cell, a line, a tag or a link
-    expect(md).toContain('| RENDER\\_FAILED | /x | 500 | render error: 50%,\\\\n::error::pwned |  | 7 |  |')
+    expect(md).toContain('| RENDER\\_FAILED | /x | 500 | Rendering /x failed: 50%,\\\\n::error::pwned |  | 7 |  |')
     expect(md.split('\n').filter((line) => line.startsWith('::'))).toEqual([])
   })
 

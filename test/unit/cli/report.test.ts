@@ -27,7 +27,7 @@ describe('build summary', () => {
     const text = formatSummary(result())
     expect(text).toContain('Pages: 3 (en 1, pl 1, de 1) in 1.50 s, 2 pages/s')
     expect(text).toContain('/old -> /new (301)')
-    expect(text).toContain('/../x: dot segment (in /)')
+    expect(text).toContain('/../x  UNSAFE_LINK  dot segment (in /)')
     expect(text).toContain('Written: 9 files, 2.0 KB')
     expect(text).toContain('Output: /out')
   })
@@ -86,9 +86,9 @@ describe('build summary', () => {
 
   it('lists every failure with status and reason, and says OUT was kept', () => {
     const text = formatSummary(
-      result({ failures: [{ kind: 'API_HTTP', path: '/pl/x', status: 500, reason: 'API error: HTTP 500' }] }),
+      result({ failures: [{ kind: 'API_HTTP', path: '/pl/x', status: 500, reason: 'HTTP 500' }] }),
     )
-    expect(text).toContain('/pl/x  500  API error: HTTP 500')
+    expect(text).toContain('/pl/x  500  API_HTTP  HTTP 500')
     expect(text).toContain('Build failed: 1 path(s) failed; /out was left as it was.')
     // Its files went with the temporary folder (issue 15, item 6: it said 'Written: 170 files').
     expect(text).not.toContain('Written')
