@@ -213,25 +213,12 @@ function previousFiles(p: PagePipeline, path: string): PageJob['previous'] {
   return html === undefined && payload === undefined ? undefined : [html, payload]
 }
 
-/**
- * Renders a job and hands its output to `use` (a render service that failed, as a failed output). The
- * output's files are valid while what `use` returns is pending (see RenderService.page).
- */
-async function renderJob<T>(p: PagePipeline, job: PageJob, use: (output: PageOutput) => T | Promise<T>): Promise<T> {
-  const timed = (output: PageOutput) => {
+/** Renders a job and hands its output to `use`, its render time counted. See RenderService.page for how long its files' bytes stay valid. */
+function renderJob<T>(p: PagePipeline, job: PageJob, use: (output: PageOutput) => T | Promise<T>): Promise<T> {
+  return p.render.page(job, (output) => {
     p.state.time('renderMs', output.renderMs)
     return use(output)
-  }
-  let used = false
-  try {
-    return await p.render.page(job, (output) => {
-      used = true
-      return timed(output)
-    })
-  } catch (error) {
-    if (used) throw error
-    return timed({ type: 'failed', ...buildIssues.renderFailed(error), renderMs: 0 })
-  }
+  })
 }
 
 /** A rendered page's files written, its redirect or its failure recorded. */

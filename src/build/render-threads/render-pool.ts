@@ -6,7 +6,7 @@
  */
 import { setImmediate as yieldToIo } from 'node:timers/promises'
 import { Worker } from 'node:worker_threads'
-import { type ErrorCode, SiteError } from '../../errors.js'
+import { buildIssues, type ErrorCode, SiteError } from '../../errors.js'
 import type { PageRenderer } from '../../render/renderer.js'
 import { hashContents } from '../output/write.js'
 import {
@@ -30,14 +30,22 @@ import {
 
 export type SharedContext = Omit<JobContext, 'renderer'>
 
+/** A page whose render could not run (a worker that died, a job before start()): a failure of that page. */
+const renderCouldNotRun = (error: unknown): PageOutput => ({
+  type: 'failed',
+  ...buildIssues.renderFailed(error),
+  renderMs: 0,
+})
+
 export interface RenderService {
   /** Resolves once the templates are loaded; rejects with TEMPLATES_INVALID and the like. */
   readonly ready: Promise<void>
   /** Hands over what every job shares; before the first job. */
   start(context: SharedContext): Promise<void>
   /**
-   * Renders a page and hands its output to `use`. A page's files may borrow their bytes from the render
-   * worker (see byte-ring.ts): they stay valid until what `use` returns settles, and not after.
+   * Renders a page and hands its output to `use`, once: a render that could not run (a worker that died)
+   * as a failed output. A page's files may borrow their bytes from the render worker (see byte-ring.ts):
+   * they stay valid until what `use` returns settles, and not after. Rejects only with what `use` throws.
    */
   page<T>(job: PageJob, use: (output: PageOutput) => T | Promise<T>): Promise<T>
   notFound(job: NotFoundJob): Promise<NotFoundOutput>
@@ -90,7 +98,15 @@ export function createInlineRenderService(renderer: PageRenderer | Promise<PageR
     async start(shared) {
       context = { ...shared, renderer: await loaded }
     },
-    page: async (job, use) => use(runPageJob(await withContext(), job)),
+    async page(job, use) {
+      let output: PageOutput
+      try {
+        output = runPageJob(await withContext(), job)
+      } catch (error) {
+        output = renderCouldNotRun(error)
+      }
+      return use(output)
+    },
     notFound: async (job) => runNotFoundJob(await withContext(), job),
     close: async () => {},
   }
@@ -244,7 +260,13 @@ export function createRenderPool(options: { root: string; threads: number }): Re
       for (const slot of slots) slot.worker.postMessage({ type: 'start', context } satisfies ToWorker)
     },
     async page(job, use) {
-      const { output, slices, ring } = await run<Borrowed>({ type: 'page', job })
+      let borrowed: Borrowed
+      try {
+        borrowed = await run<Borrowed>({ type: 'page', job })
+      } catch (error) {
+        return use(renderCouldNotRun(error))
+      }
+      const { output, slices, ring } = borrowed
       try {
         return await use(output as PageOutput)
       } finally {

@@ -3,9 +3,11 @@ import { describe, expect, it } from 'vitest'
 import type { PageJob, PageOutput } from '../../../src/build/render-threads/render-jobs.js'
 import {
   createGrowingRenderService,
+  createInlineRenderService,
   type RenderService,
   type SharedContext,
 } from '../../../src/build/render-threads/render-pool.js'
+import type { PageRenderer } from '../../../src/render/renderer.js'
 
 /** A render service that answers every page with its own name, and records what it was asked. */
 function named(name: string, ready: Promise<void> = Promise.resolve()) {
@@ -93,5 +95,25 @@ describe('createGrowingRenderService', () => {
     for (let n = 0; n < 100; n++) await service.page(job(n), by)
     await service.close()
     expect([made(), inline.log.pages.length]).toEqual([0, 100])
+  })
+})
+
+describe('createInlineRenderService', () => {
+  it('hands a render that could not run to `use` as a failed page, and rejects only with what `use` throws', async () => {
+    const service = createInlineRenderService({} as PageRenderer)
+    // no start(): the job cannot run
+    const output = await service.page(job(1), (out) => out)
+    expect(output).toEqual({
+      type: 'failed',
+      kind: 'RENDER_FAILED',
+      status: 500,
+      reason: 'render service used before start()',
+      renderMs: 0,
+    })
+    await expect(
+      service.page(job(2), () => {
+        throw new Error('the writer broke')
+      }),
+    ).rejects.toThrow('the writer broke')
   })
 })
