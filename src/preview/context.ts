@@ -1,7 +1,7 @@
 import { type ApiClient, type ApiClientOptions, createApiClient } from '../api/client.js'
 import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
 import type { ClientBundle } from '../hydration/bundle.js'
-import { renderDocumentParts } from '../render/document.js'
+import { createDocumentShell, type DocumentShell, renderDocumentParts } from '../render/document.js'
 import { createMissingTemplates, type MissingTemplates } from '../render/missing-templates.js'
 import { renderPage } from '../render/render-page.js'
 import type { PageRenderer } from '../render/renderer.js'
@@ -31,6 +31,8 @@ export interface PreviewContext {
   /** The render core over the loaded templates: the one build workers render with. */
   readonly renderer: Pick<PageRenderer, 'renderPage' | 'renderDocumentParts'>
   readonly client: ClientBundle
+  /** The document parts every page with the visitor's assets shares, made once per context. */
+  readonly shell: DocumentShell
   /** Bundle files by URL path (`/_site/assets/entry-3f2a.js`). */
   readonly assetFiles: ReadonlyMap<string, string | Uint8Array>
   /** Files of `public/` by decoded relative path (`sw.js`, `icons/a.png`) -> absolute file. */
@@ -75,6 +77,7 @@ export function createPreviewContext(input: PreviewContextInput): PreviewContext
     })),
     renderer: { renderPage: (state) => renderPage(state, input.registry), renderDocumentParts },
     client: input.client,
+    shell: createDocumentShell(input.client.assets),
     assetFiles: new Map(input.client.files.map((file) => [`/${file.path.replace(/^\/+/, '')}`, file.contents])),
     publicFiles: input.publicFiles ?? new Map(),
     events: input.events,

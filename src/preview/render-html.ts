@@ -1,5 +1,6 @@
 import { isSiteError, messageOf, SiteError } from '../errors.js'
 import { assemblePage, type PageView } from '../render/assemble.js'
+import { documentText } from '../render/document.js'
 import { describeMissingTemplate } from '../render/missing-templates.js'
 import { liveInitialDataUrl, RELOAD_EVENTS_URL } from '../shared/layout.js'
 import { PREVIEW_BUILD_ID, type PreviewContext, type PreviewSite } from './context.js'
@@ -18,6 +19,7 @@ function renderOnce(ctx: PreviewContext, view: HtmlView): { html: string; status
       site: target.info,
       clientVersion: PREVIEW_BUILD_ID,
       assets: ctx.client.assets,
+      shell: ctx.shell,
       editorAssets: ctx.client.editorAssets,
       ...(ctx.client.previewAssets ? { previewAssets: ctx.client.previewAssets } : {}),
       reloadEventsUrl: RELOAD_EVENTS_URL,
@@ -29,7 +31,7 @@ function renderOnce(ctx: PreviewContext, view: HtmlView): { html: string; status
     ctx.log(`preview: note: ${describeMissingTemplate(missing, { count: false })}`)
   // A content element whose template threw is left out of the page: the terminal names the template's file and line.
   for (const problem of assembled.problems) if (problem.at) ctx.log(`preview: ${problem.message}`)
-  return { html: assembled.document.join(''), status: assembled.status }
+  return { html: documentText(assembled.document), status: assembled.status }
 }
 
 /**

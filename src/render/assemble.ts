@@ -18,6 +18,7 @@ import type {
   TemplateFallback,
 } from '../shared/contract.js'
 import type { InitialData, PageData } from '../shared/types.js'
+import type { DocumentPart, DocumentShell } from './document.js'
 import { jsonWithMemberParts, pagePayloadParts } from './payload.js'
 import type { PageRenderer } from './renderer.js'
 
@@ -30,6 +31,8 @@ export interface AssemblyContext {
   clientVersion: string
   /** The visitor's assets, with the template chunks the hydration plan reads. */
   assets: ClientAssets
+  /** The document parts every page with `assets` shares, made once (createDocumentShell). */
+  shell?: DocumentShell
   /** Preview: the editor widgets' assets, loaded after the visitor's on editor preview pages. */
   editorAssets?: ClientAssets
   /** Preview: the stream that announces reloads to open tabs. */
@@ -60,8 +63,8 @@ export interface PageView {
 
 export interface AssembledPage {
   state: RenderState
-  /** The HTML document as parts whose concatenation is its text (renderDocumentParts): `document.join('')`. */
-  document: string[]
+  /** The HTML document as parts (renderDocumentParts); `documentText(document)` is its text. */
+  document: DocumentPart[]
   /**
    * The page's payload as parts whose concatenation is its JSON text (the page's JSON one part of it, as
    * in the boot JSON); undefined for an error page without page data (there is none).
@@ -123,7 +126,8 @@ export function assemblePage(ctx: AssemblyContext, view: PageView): AssembledPag
     const { state: _nested, ...bootRest } = boot
     bootJson = jsonWithMemberParts(bootRest, 'state', jsonWithMemberParts(stateRest, 'page', [pageJson]))
   }
-  const document = ctx.renderer.renderDocumentParts({ result, boot, assets, preloads, start, bootJson })
+  const shell = assets === ctx.assets ? ctx.shell : undefined
+  const document = ctx.renderer.renderDocumentParts({ result, boot, assets, preloads, start, bootJson, shell })
   const payload =
     pageJson === undefined
       ? undefined

@@ -151,19 +151,35 @@ function clientLoader(scripts: readonly string[], preloads: readonly string[], o
   ].join('')
 }
 
-/** The `<style>` elements of a bundle's inline styles, made once per bundle (every page of a build shares them). */
-const styleCache = new WeakMap<readonly string[], string[]>()
-const NO_STYLES: string[] = []
-function styleElements(inlineStyles: readonly string[] | undefined): string[] {
-  if (!inlineStyles) return NO_STYLES
-  let elements = styleCache.get(inlineStyles)
-  if (!elements) {
-    // CSS text cannot end the element early: `</style` is written `<\/style` (a CSS escape of the same text).
-    elements = inlineStyles.map((css) => `<style>${css.replace(/<\/(style)/gi, '<\\/$1')}</style>`)
-    styleCache.set(inlineStyles, elements)
-  }
-  return elements
+/** A part of the document that every page with the same assets shares (an inline `<style>`): its text and its UTF-8 bytes. */
+export interface SharedPart {
+  readonly text: string
+  readonly shared: Uint8Array
 }
+
+/** A part of a document: text of this page, or a part every page with the same assets shares. */
+export type DocumentPart = string | SharedPart
+
+/** What the document of every page with these assets shares: made once by whoever renders many pages (a build's render context, a preview context). */
+export interface DocumentShell {
+  readonly styles: readonly SharedPart[]
+}
+
+const utf8 = new TextEncoder()
+
+/** The shared parts of the documents of pages with these assets: the `<style>` elements of its inline styles. */
+export function createDocumentShell(assets: ClientAssets): DocumentShell {
+  const styles = (assets.inlineStyles ?? []).map((css): SharedPart => {
+    // CSS text cannot end the element early: `</style` is written `<\/style` (a CSS escape of the same text).
+    const text = `<style>${css.replace(/<\/(style)/gi, '<\\/$1')}</style>`
+    return { text, shared: utf8.encode(text) }
+  })
+  return { styles }
+}
+
+/** A document's text. Example: (['<p>', { text: '<style>a{}</style>', … }]) -> '<p><style>a{}</style>'. */
+export const documentText = (parts: readonly DocumentPart[]): string =>
+  parts.map((part) => (typeof part === 'string' ? part : part.text)).join('')
 
 export interface DocumentInput {
   result: RenderResult
@@ -178,24 +194,27 @@ export interface DocumentInput {
    * the page's JSON with its payload).
    */
   bootJson?: readonly string[]
+  /** The parts every page with `assets` shares (createDocumentShell), made once by the caller; made here when not given. */
+  shell?: DocumentShell
 }
 
 /**
  * The full HTML document of a rendered page, as the parts whose concatenation is its text. It decides
  * nothing: what the page hydrates with and preloads comes decided in `boot.hydration` and `preloads`
- * (see src/render/assemble.ts). A bundle's inline `<style>` elements are parts of their own, the very
- * same strings on every page (sharedDocumentParts), so that a build encodes them once, not per page.
+ * (see src/render/assemble.ts). A bundle's inline `<style>` elements are shared parts (DocumentShell),
+ * so that a build encodes them once, not per page.
  */
-export function renderDocumentParts({ result, boot, assets, preloads, start, bootJson }: DocumentInput): string[] {
-  const head = [
+export function renderDocumentParts(input: DocumentInput): DocumentPart[] {
+  const { result, boot, assets, preloads, start, bootJson } = input
+  const head: DocumentPart[] = [
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     ...result.head.map(headTag),
-    ...styleElements(assets.inlineStyles),
+    ...(input.shell ?? createDocumentShell(assets)).styles,
     ...assets.styles.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
     ...trackingHead(boot),
   ]
-  const lines = [
+  const lines: Array<DocumentPart | readonly string[]> = [
     '<!doctype html>',
     `<html lang="${escapeHtml(result.htmlAttrs.lang)}" dir="${escapeHtml(result.htmlAttrs.dir)}">`,
     '<head>',
@@ -218,17 +237,14 @@ export function renderDocumentParts({ result, boot, assets, preloads, start, boo
     '</body>',
     '</html>',
   ]
-  // One line (or a line's parts) per part, each line ended by a newline of its own (a shared part stays the string it is).
-  const parts: string[] = []
+  // One line (or a line's parts) per part, each line ended by a newline of its own.
+  const parts: DocumentPart[] = []
   for (const line of lines) {
-    if (typeof line !== 'string') parts.push(...line, '\n')
-    else if (line !== '') parts.push(line, '\n')
+    if (Array.isArray(line)) parts.push(...line, '\n')
+    else if (line !== '') parts.push(line as DocumentPart, '\n')
   }
   return parts
 }
 
 /** The full HTML document of a rendered page, as text (see renderDocumentParts). */
-export const renderDocument = (input: DocumentInput): string => renderDocumentParts(input).join('')
-
-/** The parts of renderDocumentParts that every page with these assets shares: the same string objects each time. */
-export const sharedDocumentParts = (assets: ClientAssets): readonly string[] => styleElements(assets.inlineStyles)
+export const renderDocument = (input: DocumentInput): string => documentText(renderDocumentParts(input))

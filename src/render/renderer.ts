@@ -4,7 +4,7 @@
  */
 import type { DataProblem, RenderResult, RenderState, TemplateRegistry } from '../shared/contract.js'
 import type { InitialData, PageData } from '../shared/types.js'
-import type { DocumentInput } from './document.js'
+import type { DocumentInput, DocumentPart } from './document.js'
 
 /** The render core's shapes: `problems` are data problems found and repaired, listed in the build report. */
 export interface PageRenderer {
@@ -13,7 +13,7 @@ export interface PageRenderer {
   prepareInitialData(raw: unknown): { data: InitialData; problems: DataProblem[] }
   renderPage(state: RenderState): RenderResult
   /** The HTML document in parts (see renderDocumentParts). */
-  renderDocumentParts(input: DocumentInput): string[]
+  renderDocumentParts(input: DocumentInput): DocumentPart[]
 }
 
 /**

@@ -3,7 +3,7 @@
  * out, through the one page assembly (src/render/assemble.ts). Nothing is written here.
  */
 import { type AssembledPage, assemblePage, type PageView } from '../../render/assemble.js'
-import { sharedDocumentParts } from '../../render/document.js'
+import { createDocumentShell, type DocumentPart, type DocumentShell } from '../../render/document.js'
 import type { PageRenderer } from '../../render/renderer.js'
 import type { ClientAssets, DataProblem, PublicSiteInfo, TemplateFallback } from '../../shared/contract.js'
 import type { PageData } from '../../shared/types.js'
@@ -17,6 +17,8 @@ export interface RenderContext {
   /** The version of the client code (a hash of the client bundle's files): the same in every build with the same templates. */
   clientVersion: string
   assets: ClientAssets
+  /** The document parts every page shares (createDocumentShell(assets)): encoded once, copied into each page. */
+  shell: DocumentShell
   /** Where a page's files are encoded (a render worker's byte ring, see render-worker.ts); buffers of their own without it. */
   room?: ByteRoom
 }
@@ -38,11 +40,6 @@ export interface OutputFile {
 
 /** A page file as a render job hands it over: or only its hash, when its bytes are the previous output's. */
 export type PageFile = OutputFile | { path: string; hash: string; contents?: undefined }
-
-/** Parts at least this long are looked up among the shared ones (shorter ones are encoded as they come). */
-const SHARED_PART_MIN_LENGTH = 1024
-/** Each bundle's shared document parts with their UTF-8 bytes, encoded once. */
-const sharedBytes = new WeakMap<readonly string[], ReadonlyArray<readonly [string, Uint8Array]>>()
 
 /** Bytes in a buffer of their own (which a render worker can transfer), as long as they are. */
 export const ownRoom: ByteRoom = (maxBytes, write) => {
@@ -84,23 +81,23 @@ export const encodeText = (parts: readonly string[], room: ByteRoom = ownRoom): 
  * A document's UTF-8 bytes (renderDocumentParts), in `room`. The parts every page shares (its inline
  * styles: 30 KB on the demo site) are copied from their one encoding: no page joins them into its text
  * and encodes them again.
- * Example: (['<p>', 'ż', '</p>'], []) -> the bytes of '<p>ż</p>'.
+ * Example: (['<p>', 'ż', '</p>']) -> the bytes of '<p>ż</p>'.
  */
-export function encodeDocument(parts: readonly string[], shared: readonly string[], room = ownRoom): Uint8Array {
-  let known = sharedBytes.get(shared)
-  if (!known) {
-    known = shared.map((part) => [part, Buffer.from(part)] as const)
-    sharedBytes.set(shared, known)
-  }
-  const encoded = parts.map(
-    (part) => (part.length >= SHARED_PART_MIN_LENGTH && known.find(([text]) => text === part)?.[1]) || part,
+export const encodeDocument = (parts: readonly DocumentPart[], room = ownRoom): Uint8Array =>
+  encodeParts(
+    parts.map((part) => (typeof part === 'string' ? part : part.shared)),
+    room,
   )
-  return encodeParts(encoded, room)
-}
 
-/** A document's bytes for the files of a build with these assets. */
-export const documentBytes = (ctx: RenderContext, document: readonly string[]): Uint8Array =>
-  encodeDocument(document, sharedDocumentParts(ctx.assets), ctx.room)
+/** A document's bytes for the files of a build. */
+export const documentBytes = (ctx: RenderContext, document: readonly DocumentPart[]): Uint8Array =>
+  encodeDocument(document, ctx.room)
+
+/** A build's render context over `shared` (what the build's thread sends) and the templates' renderer. */
+export const createRenderContext = <T extends Omit<RenderContext, 'renderer' | 'shell'>>(
+  shared: T,
+  renderer: PageRenderer,
+): T & Pick<RenderContext, 'renderer' | 'shell'> => ({ ...shared, renderer, shell: createDocumentShell(shared.assets) })
 
 /** A build's page, as a static page: initial data referenced by its once-per-locale file. */
 export function assembleStatic(
@@ -109,7 +106,14 @@ export function assembleStatic(
 ): AssembledPage {
   const { locale, ...rest } = view
   return assemblePage(
-    { renderer: ctx.renderer, mode: 'static', site: ctx.site, clientVersion: ctx.clientVersion, assets: ctx.assets },
+    {
+      renderer: ctx.renderer,
+      mode: 'static',
+      site: ctx.site,
+      clientVersion: ctx.clientVersion,
+      assets: ctx.assets,
+      shell: ctx.shell,
+    },
     { ...rest, locale: locale.locale, initialData: locale.initialData, initialDataUrl: locale.initialDataUrl },
   )
 }

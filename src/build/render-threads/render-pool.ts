@@ -17,7 +17,7 @@ import {
   type RingWriter,
   ringReader,
 } from './byte-ring.js'
-import type { PageFile } from './render-files.js'
+import { createRenderContext, type PageFile } from './render-files.js'
 import {
   type JobContext,
   type NotFoundJob,
@@ -28,7 +28,7 @@ import {
   runPageJob,
 } from './render-jobs.js'
 
-export type SharedContext = Omit<JobContext, 'renderer'>
+export type SharedContext = Omit<JobContext, 'renderer' | 'shell'>
 
 /** A page whose render could not run (a worker that died, a job before start()): a failure of that page. */
 const renderCouldNotRun = (error: unknown): PageOutput => ({
@@ -96,7 +96,7 @@ export function createInlineRenderService(renderer: PageRenderer | Promise<PageR
   return {
     ready: loaded.then(() => undefined),
     async start(shared) {
-      context = { ...shared, renderer: await loaded }
+      context = createRenderContext(shared, await loaded)
     },
     async page(job, use) {
       let output: PageOutput

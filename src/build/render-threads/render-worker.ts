@@ -7,7 +7,7 @@ import { type MessagePort, parentPort, workerData } from 'node:worker_threads'
 import { isSiteError, messageOf } from '../../errors.js'
 import { loadRenderer, type PageRenderer } from '../../render/renderer.js'
 import { type RingRoom, ringWriter } from './byte-ring.js'
-import { type ByteRoom, ownRoom } from './render-files.js'
+import { type ByteRoom, createRenderContext, ownRoom } from './render-files.js'
 import { type JobContext, runNotFoundJob, runPageJob } from './render-jobs.js'
 import { type FromWorker, handOverFiles, type RenderWorkerData, type ToWorker } from './render-pool.js'
 
@@ -42,7 +42,7 @@ async function serve(port: MessagePort, { root, ring: ringBuffer }: RenderWorker
   }
   port.on('message', (message: ToWorker) => {
     if (message.type === 'start') {
-      context = { ...message.context, renderer }
+      context = createRenderContext(message.context, renderer)
       pageContext = { ...context, room }
       return
     }

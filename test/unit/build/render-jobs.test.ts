@@ -59,6 +59,7 @@ const ctx: JobContext = {
   site: { baseUrl: 'https://x.example', i18n, gtmId: undefined, consentHost: undefined, i18nMiddleware: true },
   clientVersion: 'c1',
   assets: { scripts: [], styles: [] },
+  shell: { styles: [] },
   locales: new Map([
     [
       'en',
