@@ -5,8 +5,6 @@
  * them takes for a page is a page to all of them. No `node:` imports, no DOM globals.
  */
 
-import { AnswerCache } from './answer-cache.js'
-import { MAX_PATH_LENGTH } from './constants.js'
 import { MEDIA_DIR } from './layout.js'
 import { normalizePagePath } from './url.js'
 
@@ -72,11 +70,7 @@ export function isFilePath(path: string): boolean {
 /** A file of the build's media folder, as the build names it: `/_site/media/<hash>/<name>`. */
 const MEDIA_FILE_RE = new RegExp(`^/${MEDIA_DIR}/[0-9a-f]{20}/[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
-const UNSAFE_NOT_A_STRING: LinkKind = Object.freeze({ type: 'unsafe', reason: 'not a string' })
-/** Distinct links remembered per baseUrl by classifyLink; that cache starts over when full. */
-const LINK_KIND_CACHE_SIZE = 4096
-// Menus repeat the same links on every page: each (href, baseUrl) is classified once per process.
-const linkKinds = new Map<string | undefined, AnswerCache<string, LinkKind>>()
+const unsafe = (reason: string): LinkKind => ({ type: 'unsafe', reason })
 
 /**
  * Classifies a link. Site links are relative paths or absolute URLs on `baseUrl`'s origin,
@@ -84,19 +78,7 @@ const linkKinds = new Map<string | undefined, AnswerCache<string, LinkKind>>()
  * Example: ('https://www.example.com/pl/o-nas/?a=1', 'https://www.example.com') -> page `/pl/o-nas`, search `?a=1`.
  */
 export function classifyLink(href: unknown, baseUrl?: string): LinkKind {
-  if (typeof href !== 'string') return UNSAFE_NOT_A_STRING
-  if (href.length > MAX_PATH_LENGTH) return classifyUncached(href, baseUrl)
-  let known = linkKinds.get(baseUrl)
-  if (known === undefined) {
-    known = new AnswerCache(LINK_KIND_CACHE_SIZE)
-    linkKinds.set(baseUrl, known)
-  }
-  return known.get(href) ?? known.add(href, classifyUncached(href, baseUrl))
-}
-
-const unsafe = (reason: string): LinkKind => ({ type: 'unsafe', reason })
-
-function classifyUncached(href: string, baseUrl?: string): LinkKind {
+  if (typeof href !== 'string') return unsafe('not a string')
   if (href.trim() === '') return unsafe('empty link')
   if (LONE_SURROGATE_RE.test(href)) return unsafe('malformed text (a lone UTF-16 surrogate)')
   if (!isSafeHref(href)) return unsafe('unsafe URL scheme')
