@@ -53,13 +53,9 @@ export function safeUrl(raw: string, where: string, problems: Problems): string 
 /**
  * The generic pass: sanitises every `bodytext` string, blanks unsafe values of URL keys (`href`, `link`,
  * `publicUrl`, `url`, `src`), drops `__proto__` keys, cuts nesting at MAX_DEPTH. Linear in the size of
- * the value. Plain text stays as it is: React escapes it.
- * Copy on write: an object or list in which nothing changes comes back as it is, so that the common case,
- * clean data, allocates nothing (every page's data passes here); one that changes comes back as a copy,
- * its keys in their order. The value itself is never changed; callers that change what comes back own it
- * only when it is a copy (a caller that must change it either way copies it first).
- * `omit`: keys of `value` itself that are left out (those its caller prepares on its own), so that
- * the caller needs no copy without them first.
+ * the value. Plain text stays as it is: React escapes it. Objects and lists come back as copies, keys in
+ * their order: the value itself is never changed, and what comes back is the caller's own.
+ * `omit`: keys of `value` itself that are left out (those its caller prepares on its own).
  */
 export function cleanValue(
   value: unknown,
@@ -73,60 +69,35 @@ export function cleanValue(
     problems.push(`${where}: nested deeper than ${MAX_DEPTH} levels, dropped`)
     return undefined
   }
-  // Runs over every value of every page: no entry arrays, and a child's `where` only made for objects and lists.
-  if (Array.isArray(value)) {
-    let copy: unknown[] | undefined
-    for (let i = 0; i < value.length; i++) {
-      const item: unknown = value[i]
-      if (typeof item !== 'object' || item === null) continue
-      const cleaned = cleanValue(item, `${where}[${i}]`, problems, depth + 1)
-      if (cleaned === item) continue
-      copy ??= value.slice()
-      copy[i] = cleaned
-    }
-    return copy ?? value
-  }
+  if (Array.isArray(value))
+    return value.map((item: unknown, i) =>
+      typeof item === 'object' && item !== null ? cleanValue(item, `${where}[${i}]`, problems, depth + 1) : item,
+    )
   const record = value as Record<string, unknown>
-  /** The copy, made at the first key whose value changes or goes (with the keys before it). */
-  let copy: Record<string, unknown> | undefined
-  // for…in over a JSON object: its own keys in their order, read from V8's key cache with no array made
+  const copy: Record<string, unknown> = {}
   for (const key in record) {
+    if (key === FORBIDDEN_KEY || omit?.has(key)) continue
     const item = record[key]
     let cleaned: unknown = item
-    if (key === FORBIDDEN_KEY || omit?.has(key)) cleaned = undefined
-    else if (typeof item === 'string') {
+    if (typeof item === 'string') {
       if (key === 'bodytext')
         cleaned = sanitizeRichText(item, (what, kind) => problems.push(`${where}.bodytext: ${what}`, kind))
       else if (isUrlKey(key)) cleaned = safeUrl(item, `${where}.${key}`, problems)
     } else if (typeof item === 'object' && item !== null)
       cleaned = cleanValue(item, `${where}.${key}`, problems, depth + 1)
-    if (!copy) {
-      if (cleaned === item && cleaned !== undefined) continue
-      copy = {}
-      for (const before in record) {
-        if (before === key) break
-        copy[before] = record[before]
-      }
-    }
     if (cleaned !== undefined) copy[key] = cleaned
   }
-  return copy ?? record
+  return copy
 }
 
-/**
- * cleanValue of a record, as a record of the caller's own to change: a shallow copy when nothing in it
- * changed (what is below its keys may still be the value's own, and is not to be changed).
- */
-export function cleanRecord(
+/** cleanValue of a record, as a record ({} when it was nested too deep). */
+export const cleanRecord = (
   value: Record<string, unknown>,
   where: string,
   problems: Problems,
   depth = 0,
   omit?: ReadonlySet<string>,
-): Record<string, unknown> {
-  const cleaned = cleanValue(value, where, problems, depth, omit) as Record<string, unknown> | undefined
-  return cleaned === value ? { ...value } : (cleaned ?? {})
-}
+): Record<string, unknown> => (cleanValue(value, where, problems, depth, omit) as Record<string, unknown>) ?? {}
 
 /** A typolink field (contract 5.1): `''` when unset or unsafe, else the link with a safe href. */
 export function prepareLink(value: unknown, where: string, problems: Problems): LinkResult | '' {

@@ -200,7 +200,7 @@ export function prepareInitialData(raw: unknown): { data: InitialData; problems:
     }
   const problems = createProblems()
   const { navigation, i18n, footerContactData, backendEditor, ...rest } = raw
-  // `rest` is this function's own object: what comes back, it or a copy, may be changed
+  // what comes back is a copy of `rest`, this function's own to change
   const data = cleanValue(rest, 'initialData', problems) as InitialData
   data.navigation = prepareNav(navigation, 'navigation', problems)
   data.i18n = prepareLanguages(i18n ?? [], 'i18n', problems)

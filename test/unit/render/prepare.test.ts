@@ -30,7 +30,7 @@ describe('preparePage on the contract fixtures', () => {
     expect(JSON.stringify(prepare(frozen))).toBe(JSON.stringify(prepare(readJson(file))))
   })
 
-  it('gives clean parts of the data back as they are, and copies a part it changes, keys in their order', () => {
+  it('gives the data back as a copy of its own, keys in their order, never changing what it was given', () => {
     const gallery = { rows: [{ columns: [{ publicUrl: '/a.jpg' }] }] }
     const unsafe = { header: 'x', headerLink: { href: 'javascript:alert(1)' }, subheader: 'y' }
     const raw = deepFreeze({
@@ -43,7 +43,8 @@ describe('preparePage on the contract fixtures', () => {
       },
     })
     const { page: prepared, problems } = page(raw)
-    expect(prepared.content.colPos0?.[0]?.content.gallery).toBe(gallery)
+    expect(prepared.content.colPos0?.[0]?.content.gallery).toEqual(gallery)
+    expect(prepared.content.colPos0?.[0]?.content.gallery).not.toBe(gallery)
     const header = prepared.content.colPos0?.[1]?.content
     expect(Object.keys(header ?? {})).toEqual(['header', 'headerLink', 'subheader'])
     expect(header?.headerLink).toBe('')
