@@ -21,20 +21,30 @@ beforeAll(async () => {
 afterAll(() => rm(root, { recursive: true, force: true }))
 
 describe('render pool', () => {
-  it('rejects ready with TEMPLATES_INVALID when the templates do not compile, and refuses jobs', async () => {
+  it('rejects ready with TEMPLATES_INVALID when the templates do not compile, and fails the jobs it cannot run', async () => {
     const pool = createRenderPool({ root, threads: 2 })
     try {
-      await expect(pool.ready).rejects.toMatchObject({ code: 'TEMPLATES_INVALID' })
-      await expect(
-        pool.page(
-          {
-            path: '/',
-            locale: 'en',
-            answer: { url: 'http://api.test/', status: 200, body: new TextEncoder().encode('{}'), headers: {} },
-          },
-          (output) => output,
-        ),
-      ).rejects.toMatchObject({ code: 'TEMPLATES_INVALID' })
+      const ready = await pool.ready.then(
+        () => undefined,
+        (error: unknown) => error,
+      )
+      expect(ready).toMatchObject({ code: 'TEMPLATES_INVALID' })
+      const output = await pool.page(
+        {
+          path: '/',
+          locale: 'en',
+          answer: { url: 'http://api.test/', status: 200, body: new TextEncoder().encode('{}'), headers: {} },
+        },
+        (out) => out,
+      )
+      // the job is a failed page, with the reason the pool broke: page() rejects only with what `use` throws
+      expect(output).toEqual({
+        type: 'failed',
+        kind: 'RENDER_FAILED',
+        status: 500,
+        reason: (ready as Error).message,
+        renderMs: 0,
+      })
     } finally {
       await pool.close()
     }
