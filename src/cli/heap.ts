@@ -1,5 +1,6 @@
 /**
- * How V8 collects a build's garbage. Both flags set here are read at every collection, so setting them
+ * How V8 collects a build's garbage, in `site build` and in `site publish` (whose warm builder builds
+ * again and again in its process). Both flags set here are read at every collection, so setting them
  * as the command starts applies to the whole run, render workers included. (Flags that V8 reads once,
  * when an isolate sets up its heap, such as concurrent marking or sweeping, may not be changed at run
  * time: doing so crashed the collector of the isolate already running.) A flag given with

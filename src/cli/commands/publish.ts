@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import { errors } from '../../errors.js'
 import { parseDeploySpec, publishOptionsOf, resolveConfig, selectSite, startPublishServer } from '../../index.js'
 import { handleError } from '../exit.js'
+import { tuneHeapForBuild } from '../heap.js'
 import { printLine } from '../terminal.js'
 import { waitForShutdown } from './shutdown.js'
 
@@ -24,6 +25,8 @@ export async function runPublishCommand(opts: PublishCommandOptions, global: { v
   try {
     // React picks its development or production build when first loaded: a published site is production.
     process.env.NODE_ENV ??= 'production'
+    // the publisher's builds are the build's: the same collector settings (heap.ts)
+    tuneHeapForBuild({ execArgv: process.execArgv, nodeOptions: process.env.NODE_OPTIONS })
     const config = await resolveConfig({ configFile: opts.config, apiBaseUrl: opts.api, outDir: opts.out })
     const site = selectSite(config.sites, opts.site)
     const publish = { ...publishOptionsOf(config, site) }
