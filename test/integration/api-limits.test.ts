@@ -64,7 +64,9 @@ describe('api.timeoutMs is a deadline for the whole answer (issue 13, item 3)', 
   it('ends the request when the caller aborts first, without calling it a timeout', async () => {
     const caller = new AbortController()
     const pending = failure(clientFor({ timeoutMs: 60_000 }).getPage('/trickle-abort', { signal: caller.signal }))
-    setTimeout(() => caller.abort(), 300)
+    // Abort once the server holds the request (a fixed delay raced the request on a loaded machine).
+    await expect.poll(() => hostile.sent.has('/trickle-abort')).toBe(true)
+    caller.abort()
     const error = await pending
     expect(error).toMatchObject({
       code: 'API_NETWORK',

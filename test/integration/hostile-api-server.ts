@@ -5,7 +5,7 @@
  * - `trickle`: headers at once, then a JSON body one byte every `trickleEveryMs`;
  * - `flood`: a chunked body of `floodBytes`, written as fast as the client reads it;
  * - `declared`: announces a `content-length` of `floodBytes`, then writes as `flood` does.
- * `sent` records how many body bytes each path had written when its connection closed,
+ * `sent` holds each path from its arrival, with how many body bytes it had written when its connection closed,
  * so a test can tell that the client stopped reading early.
  */
 import { createServer, request as httpRequest, type ServerResponse } from 'node:http'
@@ -53,6 +53,7 @@ export async function startHostileApi(options: HostileApiOptions = {}): Promise<
   const server = createServer((req, res) => {
     const path = req.url ?? '/'
     const record = (bytes: number) => sent.set(path, { bytes, complete: false })
+    record(0)
     res.on('finish', () => sent.set(path, { bytes: sent.get(path)?.bytes ?? 0, complete: true }))
     const behaviour =
       options.paths?.[path] ?? (['trickle', 'flood', 'declared'] as const).find((b) => path.startsWith(`/${b}`))
