@@ -1,0 +1,103 @@
+/**
+ * `site publish` runs its publisher, webhook server and warm builder included, in a worker thread of its own
+ * (publish-worker.ts), for the reason `site build` builds in one (build-host.ts): the isolate that builds gets
+ * a young-generation cap, which node takes on its command line only for the main isolate. The warm builder
+ * builds again and again in that isolate; left to itself, V8 grows the main isolate's young generation to
+ * 32 MB, RSS that buys a publish no speed. The main thread prints the log lines, waits for SIGINT or SIGTERM
+ * and asks the worker to stop.
+ */
+import { Worker } from 'node:worker_threads'
+import { BUILD_WORKER_YOUNG_GENERATION_MB, fromSentError, type SentError } from './build-host.js'
+
+/** What the publish worker is asked to run: `site publish`'s flags. */
+export interface PublishFlags {
+  config?: string
+  site?: string
+  api?: string
+  out?: string
+  deploy?: string
+  state?: string
+  port: number
+  host: string
+}
+
+export type FromPublishWorker =
+  | { type: 'log'; line: string }
+  | { type: 'ready'; url: string; stateDir: string; where: string }
+  | { type: 'failed'; error: SentError }
+  | { type: 'closed' }
+
+export type ToPublishWorker = { type: 'stop' }
+
+export interface PublishHost {
+  /** The server's origin (`http://127.0.0.1:4020`). */
+  url: string
+  /** The journal's folder. */
+  stateDir: string
+  /** Where a publish goes: the deploy target, or the output folder. */
+  where: string
+  /** Rejects if the publisher stops on its own (an error it could not handle); never resolves. */
+  failed: Promise<never>
+  /** Stops accepting, ends or persists the publish in progress; resolves once the worker has closed. */
+  close(): Promise<void>
+}
+
+// Compiled, the worker sits beside this file; run from src/ (tests), it is taken from dist/ (see render-pool.ts).
+const WORKER_URL = new URL(
+  import.meta.url.endsWith('.ts') ? '../../dist/cli/publish-worker.js' : './publish-worker.js',
+  import.meta.url,
+)
+
+/** Starts the publisher in its worker; resolves once it listens, rejects with what stopped it from starting. */
+export function startPublishInWorker(flags: PublishFlags, log: (line: string) => void): Promise<PublishHost> {
+  const worker = new Worker(WORKER_URL, {
+    workerData: flags,
+    resourceLimits: { maxYoungGenerationSizeMb: BUILD_WORKER_YOUNG_GENERATION_MB },
+  })
+  let onReady: (ready: Extract<FromPublishWorker, { type: 'ready' }>) => void = () => {}
+  let onEnd: (error: Error) => void = () => {}
+  let onClosed: () => void = () => {}
+  const ended = new Promise<never>((_, reject) => {
+    // whatever ended it, the worker goes: its idle sockets (the API client's, a deploy target's) would keep the process alive
+    onEnd = (error) => {
+      reject(error)
+      void worker.terminate()
+    }
+  })
+  // a rejection nobody waits on yet (before `failed` is read) is not an unhandled one
+  ended.catch(() => {})
+  const closed = new Promise<void>((done) => {
+    onClosed = done
+  })
+  // Messages keep their order: every log line of the worker is printed before its 'closed'.
+  worker.on('message', (message: FromPublishWorker) => {
+    if (message.type === 'log') log(message.line)
+    else if (message.type === 'ready') onReady(message)
+    else if (message.type === 'failed') onEnd(fromSentError(message.error))
+    else onClosed()
+  })
+  worker.on('error', (error) => onEnd(error))
+  worker.on('exit', (code) => {
+    onEnd(new Error(`The publisher stopped (exit code ${code})`))
+    onClosed()
+  })
+  return new Promise((resolve, reject) => {
+    ended.catch(reject)
+    onReady = ({ url, stateDir, where }) =>
+      resolve({
+        url,
+        stateDir,
+        where,
+        failed: ended,
+        async close() {
+          worker.postMessage({ type: 'stop' } satisfies ToPublishWorker)
+          try {
+            // a failure while closing comes before 'closed'
+            await Promise.race([closed, ended])
+          } finally {
+            await worker.terminate()
+          }
+        },
+      })
+  })
+}

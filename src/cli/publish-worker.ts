@@ -1,0 +1,48 @@
+/**
+ * The publish worker (see publish-host.ts): resolves the config, starts the publisher and posts its log
+ * lines to the main thread; closes it when the main thread says so, then posts `closed`.
+ */
+import { resolve } from 'node:path'
+import { parentPort, workerData } from 'node:worker_threads'
+import { errors } from '../errors.js'
+import { parseDeploySpec, publishOptionsOf, resolveConfig, selectSite, startPublishServer } from '../index.js'
+import { toSentError } from './build-host.js'
+import type { FromPublishWorker, PublishFlags, ToPublishWorker } from './publish-host.js'
+
+async function publishHere(port: NonNullable<typeof parentPort>, flags: PublishFlags) {
+  const send = (message: FromPublishWorker) => port.postMessage(message)
+  try {
+    const config = await resolveConfig({ configFile: flags.config, apiBaseUrl: flags.api, outDir: flags.out })
+    const site = selectSite(config.sites, flags.site)
+    const publish = { ...publishOptionsOf(config, site) }
+    if (flags.deploy !== undefined) {
+      const spec = parseDeploySpec(flags.deploy)
+      if ('error' in spec) throw errors.usage(`--deploy ${JSON.stringify(flags.deploy)}: ${spec.error}`)
+      publish.deploy = flags.deploy
+    }
+    const server = await startPublishServer({
+      config,
+      site,
+      publish,
+      host: flags.host,
+      port: flags.port,
+      stateDir: flags.state === undefined ? undefined : resolve(flags.state),
+      log: (line) => send({ type: 'log', line }),
+    })
+    port.once('message', async (message: ToPublishWorker) => {
+      if (message.type !== 'stop') return
+      try {
+        await server.close()
+        send({ type: 'closed' })
+      } catch (error) {
+        send({ type: 'failed', error: toSentError(error) })
+      }
+    })
+    const where = publish.deploy ?? resolve(config.root, site.build.outDir)
+    send({ type: 'ready', url: server.url, stateDir: server.stateDir, where })
+  } catch (error) {
+    send({ type: 'failed', error: toSentError(error) })
+  }
+}
+
+if (parentPort) await publishHere(parentPort, workerData as PublishFlags)
