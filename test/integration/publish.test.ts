@@ -5,6 +5,8 @@
  */
 import { execFileSync } from 'node:child_process'
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import type { AddressInfo } from 'node:net'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -224,6 +226,30 @@ describe('site publish', () => {
     const full = await runSite(['build', '--config', configFile, '--api', api.url, '--out', twin])
     expect(full.code).toBe(0)
     expect(diffTrees(await readTree(out), await readTree(twin))).toEqual([])
+  })
+})
+
+describe('site publish that cannot start', () => {
+  it('exits 2 naming a --deploy it cannot read, and 1 naming a port already taken, and writes nothing', async () => {
+    const bad = await runSite(['publish', '--port', '0', ...args(['--deploy', 'ftp://host/site'])])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain(
+      `--deploy "ftp://host/site": expected 'dir:PATH', 's3://BUCKET/PREFIX' or 'command:CMD'`,
+    )
+
+    const taken = createServer()
+    await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done))
+    const { port } = taken.address() as AddressInfo
+    try {
+      const before = await readTree(out)
+      const busy = await runSite(['publish', '--port', String(port), ...args()])
+      expect(busy.code).toBe(1)
+      expect(busy.stderr).toContain(`listen EADDRINUSE: address already in use 127.0.0.1:${port}`)
+      expect(busy.stderr).not.toContain('Publishing to')
+      expect(diffTrees(before, await readTree(out))).toEqual([])
+    } finally {
+      taken.close()
+    }
   })
 })
 
