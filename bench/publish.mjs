@@ -18,9 +18,10 @@
 import { spawn } from 'node:child_process'
 import { createHmac } from 'node:crypto'
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { cpus, tmpdir } from 'node:os'
+import { cpus } from 'node:os'
 import { join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { scratchParent } from './lib/processes.mjs'
 import { sampleVmHwm, treeRss } from './peak-rss.mjs'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -102,7 +103,9 @@ async function treeOf(dir) {
 async function runBench() {
   const { startDemoApi } = await import(dist('demo/server.js'))
   const api = await startDemoApi({ port: 0, latencyMs, generate: { pagesPerLocale } })
-  const work = await mkdtemp(join(tmpdir(), 'site-bench-publish-'))
+  // the output and the `dir` target, about 80 KB a page each: in memory when it has room to spare (the
+  // disk's speed drifts between runs; bench/README.md, Method)
+  const work = await mkdtemp(join(await scratchParent(pagesPerLocale * 3 * 240 * 1024), 'site-bench-publish-'))
   const out = join(work, 'out')
   const www = join(work, 'www')
   const config = join(work, 'site.config.json')
