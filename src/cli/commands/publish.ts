@@ -4,13 +4,11 @@ import { type PublishFlags, startPublishInWorker } from '../publish-host.js'
 import { printLine } from '../terminal.js'
 import { waitForShutdown } from './shutdown.js'
 
-export type PublishCommandOptions = PublishFlags
-
 /**
  * `site publish`: the publisher (in its worker, publish-host.ts), until SIGINT or SIGTERM; then it stops
  * accepting, ends or persists the publish in progress and exits 0.
  */
-export async function runPublishCommand(opts: PublishCommandOptions, global: { verbose?: boolean }): Promise<number> {
+export async function runPublishCommand(opts: PublishFlags, global: { verbose?: boolean }): Promise<number> {
   try {
     // React picks its development or production build when first loaded: a published site is production.
     process.env.NODE_ENV ??= 'production'
