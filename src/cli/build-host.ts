@@ -10,6 +10,7 @@ import { Worker } from 'node:worker_threads'
 import type { InlineConfig } from '../config/types.js'
 import { type ErrorCode, SiteError } from '../errors.js'
 import type { BuildLogger, BuildProgress, BuildResult } from '../index.js'
+import { compiledModuleUrl } from '../shared/compiled-module.js'
 
 /** Young-generation cap of the build's isolate (see above; render workers have their own, render-pool.ts). */
 export const BUILD_WORKER_YOUNG_GENERATION_MB = 8
@@ -73,11 +74,7 @@ export function fromSentError(sent: SentError): Error {
   return error
 }
 
-// Compiled, the worker sits beside this file; run from src/ (tests), it is taken from dist/ (see render-pool.ts).
-const WORKER_URL = new URL(
-  import.meta.url.endsWith('.ts') ? '../../dist/cli/build-worker.js' : './build-worker.js',
-  import.meta.url,
-)
+const WORKER_URL = compiledModuleUrl(import.meta.url, 'build-worker.js')
 
 /** Builds in the build worker; resolves to its result, rejects with its error (as build() would). */
 export function runBuildInWorker(

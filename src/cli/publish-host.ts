@@ -7,6 +7,7 @@
  * and asks the worker to stop.
  */
 import { Worker } from 'node:worker_threads'
+import { compiledModuleUrl } from '../shared/compiled-module.js'
 import { BUILD_WORKER_YOUNG_GENERATION_MB, fromSentError, type SentError } from './build-host.js'
 
 /** What the publish worker is asked to run: `site publish`'s flags. */
@@ -42,11 +43,7 @@ export interface PublishHost {
   close(): Promise<void>
 }
 
-// Compiled, the worker sits beside this file; run from src/ (tests), it is taken from dist/ (see render-pool.ts).
-const WORKER_URL = new URL(
-  import.meta.url.endsWith('.ts') ? '../../dist/cli/publish-worker.js' : './publish-worker.js',
-  import.meta.url,
-)
+const WORKER_URL = compiledModuleUrl(import.meta.url, 'publish-worker.js')
 
 /** Starts the publisher in its worker; resolves once it listens, rejects with what stopped it from starting. */
 export function startPublishInWorker(flags: PublishFlags, log: (line: string) => void): Promise<PublishHost> {

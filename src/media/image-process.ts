@@ -16,6 +16,7 @@
  *   wall time (system time, for memory given back and taken again). The process exits after its build.
  */
 import { type ChildProcess, fork } from 'node:child_process'
+import { compiledModuleUrl } from '../shared/compiled-module.js'
 import type { EncodedVariant, ImageSize } from './encode.js'
 import type { VariantPlan } from './variants.js'
 
@@ -35,11 +36,7 @@ export interface ImageProcess {
   close(): Promise<void>
 }
 
-// Compiled, the entry sits beside this file; run from src/ (tests), it is taken from dist/ (test/global-setup.ts).
-const ENTRY = new URL(
-  import.meta.url.endsWith('.ts') ? '../../dist/media/image-process-main.js' : './image-process-main.js',
-  import.meta.url,
-)
+const ENTRY = compiledModuleUrl(import.meta.url, 'image-process-main.js')
 
 /** glibc's tunables for the image process (see above): one arena, buffers up to 32 MB from it, nothing given back. */
 const MALLOC_TUNABLES = {

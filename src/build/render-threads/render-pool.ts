@@ -8,6 +8,7 @@ import { setImmediate as yieldToIo } from 'node:timers/promises'
 import { Worker } from 'node:worker_threads'
 import { buildIssues, type ErrorCode, SiteError } from '../../errors.js'
 import type { PageRenderer } from '../../render/renderer.js'
+import { compiledModuleUrl } from '../../shared/compiled-module.js'
 import { hashContents } from '../output/write.js'
 import {
   createByteRing,
@@ -166,12 +167,7 @@ export function createGrowingRenderService(options: {
   }
 }
 
-// Compiled, the worker sits beside this file; run from src/ (tests), it is taken from dist/, which the
-// test run compiles from the sources first (test/global-setup.ts).
-const WORKER_URL = new URL(
-  import.meta.url.endsWith('.ts') ? '../../../dist/build/render-threads/render-worker.js' : './render-worker.js',
-  import.meta.url,
-)
+const WORKER_URL = compiledModuleUrl(import.meta.url, 'render-worker.js')
 
 /**
  * Young-generation cap of a render worker. Each render makes short-lived garbage
