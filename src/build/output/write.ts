@@ -137,20 +137,23 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
   }
 
   // A path may be written twice (a public/ file the build then generates): the last write is the file.
-  /** The previous output's file at `path` stays: a file this build wrote there before goes again. */
-  const keepFile = (path: string, target: string, contentHash: string): void => {
+  /**
+   * The previous output's file at `path` stays: a file this build wrote there before goes again. Only that
+   * touches the disk (a kept page, tens of thousands in an `--only` build, does not): `path` is resolved then.
+   */
+  const keepFile = (path: string, contentHash: string): void => {
     outputs.set(path, contentHash)
     const size = written.get(path)
     if (size === undefined) return
     written.delete(path)
     bytes -= size
-    rmSync(target, { force: true })
+    rmSync(resolveInside(base, path), { force: true })
   }
 
   /** True, and the file kept, when the previous output has these very bytes. */
-  const keptAs = (path: string, target: string, contentHash: string): boolean => {
+  const keptAs = (path: string, contentHash: string): boolean => {
     if (previous?.hashOf(path) !== contentHash) return false
-    keepFile(path, target, contentHash)
+    keepFile(path, contentHash)
     return true
   }
 
@@ -167,7 +170,7 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
     async write(path, contents, hash) {
       const target = resolveInside(base, path)
       const contentHash = hash ?? hashContents(contents)
-      if (keptAs(path, target, contentHash)) return 0
+      if (keptAs(path, contentHash)) return 0
       ensureDir(dirname(target))
       writeFileSync(target, contents)
       return count(path, contentHash, byteLengthOf(contents))
@@ -207,7 +210,7 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
       }
       // Streamed, so hashed while written: an unchanged file is written and then dropped again.
       const contentHash = digestOf(digest)
-      if (keptAs(path, target, contentHash)) {
+      if (keptAs(path, contentHash)) {
         await rm(target, { force: true })
         return 0
       }
@@ -224,18 +227,17 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
         }
       })
       const contentHash = digestOf(digest)
-      if (keptAs(path, target, contentHash)) return 0
+      if (keptAs(path, contentHash)) return 0
       ensureDir(dirname(target))
       await copyFile(source, target)
       return count(path, contentHash, size)
     },
     keep(path, hash) {
-      const target = resolveInside(base, path)
       // only a file that is on disk as the previous build wrote it can stay
       const onDisk = previous?.hashOf(path)
       const contentHash = onDisk === undefined ? undefined : (hash ?? onDisk)
       if (contentHash === undefined) return false
-      keepFile(path, target, contentHash)
+      keepFile(path, contentHash)
       return true
     },
     previousHash: (path) => previous?.hashOf(path),
