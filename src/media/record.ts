@@ -5,7 +5,7 @@
  * checked; whatever is wrong only means the file is fetched again.
  */
 import { resolve } from 'node:path'
-import { readRegularFile } from '../build/incremental/disk.js'
+import { readRegularFile } from '../project/untrusted-file.js'
 import { MEDIA_RECORD_MAX_BYTES } from '../shared/constants.js'
 import { MEDIA_RECORD_FILE } from '../shared/layout.js'
 import { isRecord } from '../shared/values.js'

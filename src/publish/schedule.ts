@@ -10,9 +10,9 @@
 import { randomBytes } from 'node:crypto'
 import { open, rename } from 'node:fs/promises'
 import { join } from 'node:path'
-import { readRegularFile } from '../build/incremental/disk.js'
 import { isOnlyItem } from '../build/incremental/reuse.js'
 import type { BuildResult } from '../build/types.js'
+import { readRegularFile } from '../project/untrusted-file.js'
 import { PUBLISH_MAX_SCHEDULED_PAGES } from '../shared/constants.js'
 import { isRecord } from '../shared/values.js'
 

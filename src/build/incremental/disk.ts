@@ -1,11 +1,10 @@
 /**
  * The previous output as it is on disk, read as untrusted input (a CI cache or a download may have
  * put anything there): walked once with lstat, where a symbolic link, a FIFO, a socket or a device
- * anywhere makes the output unusable for an incremental build; and files read only when they are
- * regular files, opened without following a link and without blocking, up to a size.
+ * anywhere makes the output unusable for an incremental build. Its files are read with
+ * src/project/untrusted-file.ts.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, type Stats } from 'node:fs'
-import { open } from 'node:fs/promises'
+import { lstatSync, readdirSync, type Stats } from 'node:fs'
 import { messageOf } from '../../errors.js'
 
 /** A previous output's regular files (path -> size in bytes) and its empty folders, `/`-separated and relative to it. */
@@ -72,71 +71,4 @@ export function scanOutput(outDir: string, maxEntries: number): OutputScan {
     return { type: 'unusable', reason: `it could not be read (${messageOf(error)})` }
   }
   return { type: 'ok', files, stamps, emptyDirs }
-}
-
-export type FileRead = { type: 'read'; bytes: Buffer } | { type: 'refused'; reason: string }
-
-/** How a previous output's file is opened: never through a symbolic link, never waiting for a FIFO's writer. */
-const OPEN_UNTRUSTED = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK
-
-/**
- * readRegularFile, synchronously, for the build's thread (see write.ts on why it does its file work
- * synchronously): the file's bytes, or undefined when it is not a regular file of at most `maxBytes`.
- */
-export function readRegularFileSync(path: string, maxBytes: number): Buffer | undefined {
-  let fd: number
-  try {
-    fd = openSync(path, OPEN_UNTRUSTED)
-  } catch {
-    return undefined
-  }
-  try {
-    const stats = fstatSync(fd)
-    if (!stats.isFile() || stats.size > maxBytes) return undefined
-    const bytes = Buffer.allocUnsafe(stats.size)
-    let filled = 0
-    while (filled < bytes.length) {
-      const read = readSync(fd, bytes, filled, bytes.length - filled, filled)
-      if (read === 0) break
-      filled += read
-    }
-    return bytes.subarray(0, filled)
-  } catch {
-    return undefined
-  } finally {
-    closeSync(fd)
-  }
-}
-
-/**
- * Reads a file that must be a regular file of at most `maxBytes`: opened without following a link
- * (O_NOFOLLOW) and without blocking (O_NONBLOCK: a FIFO does not wait for a writer), checked on the
- * open file, read to at most the size it had.
- */
-export async function readRegularFile(path: string, maxBytes: number): Promise<FileRead> {
-  let handle: Awaited<ReturnType<typeof open>>
-  try {
-    handle = await open(path, OPEN_UNTRUSTED)
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    return { type: 'refused', reason: code === 'ELOOP' ? 'it is a symbolic link' : messageOf(error) }
-  }
-  try {
-    const stats = await handle.stat()
-    if (!stats.isFile()) return { type: 'refused', reason: 'it is not a regular file' }
-    if (stats.size > maxBytes)
-      return { type: 'refused', reason: `it is ${stats.size} bytes, over the limit of ${maxBytes}` }
-    const bytes = Buffer.allocUnsafe(stats.size)
-    let filled = 0
-    while (filled < bytes.length) {
-      const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, filled)
-      if (bytesRead === 0) break
-      filled += bytesRead
-    }
-    return { type: 'read', bytes: bytes.subarray(0, filled) }
-  } catch (error) {
-    return { type: 'refused', reason: messageOf(error) }
-  } finally {
-    await handle.close()
-  }
 }

@@ -11,12 +11,13 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { ResolvedSite } from '../../config/types.js'
+import { readRegularFile, readRegularFileSync } from '../../project/untrusted-file.js'
 import { BUILD_STORE_FILE, LATEST_MANIFEST_FILE, PAYLOAD_FILE } from '../../shared/layout.js'
 import { normalizePagePath } from '../../shared/url.js'
 import type { OutDirContents } from '../output/output.js'
 import { hashContents, type PreviousFiles } from '../output/write.js'
 import type { PageTable, StringPool } from '../page-table.js'
-import { fileStamp, type OutputListing, readRegularFile, readRegularFileSync, scanOutput } from './disk.js'
+import { fileStamp, type OutputListing, scanOutput } from './disk.js'
 import {
   type BuildStore,
   configDigest,

@@ -14,8 +14,8 @@
 import { createHash } from 'node:crypto'
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { readRegularFileSync } from '../../project/untrusted-file.js'
 import { cacheDir } from '../../shared/layout.js'
-import { readRegularFileSync } from './disk.js'
 
 /** Records of this many output folders are kept in a project's cache, and every one written in the last hour. */
 const MAX_RECORDS = 8
