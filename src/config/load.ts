@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, extname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { build } from 'esbuild'
 import { errors, SiteError } from '../errors.js'
+import { cachedBundle } from '../project/bundle-cache.js'
 import { withEsbuild } from '../shared/esbuild-service.js'
 import { cacheDir } from '../shared/layout.js'
 import { CONFIG_MODULE } from '../shared/modules.js'
@@ -46,29 +46,43 @@ export async function loadUserConfig(file: string, root: string): Promise<unknow
       throw errors.configInvalid(file, [{ path: '(file)', message: `not valid JSON: ${(cause as Error).message}` }])
     }
   }
-  let code: string
-  try {
-    const result = await withEsbuild(() =>
-      build({
-        entryPoints: [file],
-        bundle: true,
-        write: false,
-        format: 'esm',
-        platform: 'node',
-        target: 'node20',
-        logLevel: 'silent',
-        packages: 'external',
-        alias: { [CONFIG_MODULE]: DEFINE_MODULE },
-      }),
-    )
-    code = result.outputFiles[0]!.text
-  } catch (cause) {
-    const detail = (cause as { errors?: Array<{ text: string; location?: { line: number } }> }).errors?.[0]
-    const where = detail?.location ? `line ${detail.location.line}: ` : ''
-    throw errors.configInvalid(file, [
-      { path: '(file)', message: `${where}${detail?.text ?? (cause as Error).message}` },
-    ])
+  const bundle = async () => {
+    try {
+      const { build } = await import('esbuild')
+      const result = await withEsbuild(() =>
+        build({
+          entryPoints: [file],
+          bundle: true,
+          write: false,
+          metafile: true,
+          format: 'esm',
+          platform: 'node',
+          target: 'node20',
+          logLevel: 'silent',
+          packages: 'external',
+          alias: { [CONFIG_MODULE]: DEFINE_MODULE },
+        }),
+      )
+      const inputs = Object.keys(result.metafile.inputs).map((input) => resolve(input))
+      return { value: null, inputs, blobs: new Map([['code', result.outputFiles[0]!.text]]) }
+    } catch (cause) {
+      const detail = (cause as { errors?: Array<{ text: string; location?: { line: number } }> }).errors?.[0]
+      const where = detail?.location ? `line ${detail.location.line}: ` : ''
+      throw errors.configInvalid(file, [
+        { path: '(file)', message: `${where}${detail?.text ?? (cause as Error).message}` },
+      ])
+    }
   }
+  // a config that bundles as it did last time is taken from the bundle cache (the file and what it imports unchanged)
+  const { blobs } = await cachedBundle({
+    dir: join(root, cacheDir('bundles')),
+    name: 'config',
+    bundler: import.meta.url,
+    key: JSON.stringify({ file, define: DEFINE_MODULE }),
+    check: (value, names) => (value === null && names.has('code') ? null : undefined),
+    make: bundle,
+  })
+  const code = Buffer.from(blobs.get('code') ?? '').toString('utf8')
   const out = join(
     root,
     cacheDir('config'),

@@ -14,10 +14,12 @@ import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import * as esbuild from 'esbuild'
+import type * as esbuild from 'esbuild'
+import { cachedBundle } from '../project/bundle-cache.js'
 import type { ClientAssets } from '../shared/contract.js'
 import { holdEsbuild, withEsbuild } from '../shared/esbuild-service.js'
 import { ASSETS_DIR, cacheDir } from '../shared/layout.js'
+import { isRecord } from '../shared/values.js'
 import { type ChunkPlan, planChunks } from './chunks.js'
 import { toTemplatesError } from './errors.js'
 import { scanTemplates, TEMPLATE_LAYOUT, type TemplateManifest } from './manifest.js'
@@ -32,6 +34,12 @@ export interface ClientBundleOptions {
   minify?: boolean
   /** `site preview`: also the preview entry (live reload and the error overlay), never part of a build. */
   preview?: boolean
+  /**
+   * Take the bundle from the project's `.site/bundles/` when the files it read are as they were, and store a new
+   * one there (bundle-cache.ts).
+   * @default true
+   */
+  cache?: boolean
 }
 
 /** The browser client as build and preview use it. */
@@ -176,14 +184,71 @@ async function run<T>(root: string, task: () => Promise<T>): Promise<T> {
   }
 }
 
-/** One production bundle of the client (used by `site build`). */
+/** The files a build read, absolute (esbuild's metafile names them relative to its working folder; `ns:` ones are virtual). */
+const inputsOf = (builds: readonly Built[], absWorkingDir: string): string[] => [
+  ...new Set(
+    builds.flatMap((built) =>
+      Object.keys(built.metafile.inputs)
+        .filter((input) => !/^[a-z-]+:/.test(input))
+        .map((input) => resolve(absWorkingDir, input)),
+    ),
+  ),
+]
+
+/** One production bundle of the client (used by `site build`), from the bundle cache when it holds. */
 export async function bundleClient(options: ClientBundleOptions, given?: TemplateManifest): Promise<ClientBundle> {
-  const manifest = given ?? (await scanTemplates(resolve(options.root)))
+  const root = resolve(options.root)
+  const manifest = given ?? (await scanTemplates(root))
   const config = createOptions(options, () => manifest)
-  const [main, editor] = await run(options.root, () =>
-    withEsbuild(() => Promise.all([esbuild.build(config.main), esbuild.build(config.editor)])),
-  )
-  return toBundle({ main, editor }, config, manifest)
+  const make = async () => {
+    const { build } = await import('esbuild')
+    const [main, editor] = await run(options.root, () =>
+      withEsbuild(() => Promise.all([build(config.main), build(config.editor)])),
+    )
+    return { bundle: toBundle({ main, editor }, config, manifest), inputs: inputsOf([main, editor], root) }
+  }
+  if (options.cache === false) return (await make()).bundle
+  const { value, blobs } = await cachedBundle({
+    dir: join(root, cacheDir('bundles')),
+    bundler: import.meta.url,
+    name: 'client',
+    key: JSON.stringify({ minify: config.main.minify, preview: options.preview === true, manifest }),
+    check: checkCachedClient,
+    make: async () => {
+      const { bundle, inputs } = await make()
+      const { files, ...value } = bundle
+      return { value, inputs, blobs: new Map(files.map((file) => [file.path, file.contents])) }
+    },
+  })
+  return { ...value, files: [...blobs].map(([path, contents]) => ({ path, contents })) }
+}
+
+/** A client bundle's assets as the cache holds them: every URL one of its own files under `_site/assets/`. */
+function checkCachedClient(value: unknown, files: ReadonlySet<string>): Omit<ClientBundle, 'files'> | undefined {
+  if (!isRecord(value)) return undefined
+  const isFile = (path: string) => /^[A-Za-z0-9._-]+$/.test(path.slice(ASSETS_DIR.length + 1))
+  if (![...files].every((path) => path.startsWith(`${ASSETS_DIR}/`) && isFile(path))) return undefined
+  const isUrls = (list: unknown): list is string[] =>
+    Array.isArray(list) && list.every((url) => typeof url === 'string' && files.has(url.slice(1)) && url[0] === '/')
+  const isUrlRecord = (record: unknown) => isRecord(record) && Object.values(record).every(isUrls)
+  const isStrings = (list: unknown): list is string[] =>
+    Array.isArray(list) && list.every((item) => typeof item === 'string')
+  const isAssets = (assets: unknown): assets is ClientAssets => {
+    if (!isRecord(assets) || !isUrls(assets.scripts) || !isUrls(assets.styles)) return false
+    if (assets.inlineStyles !== undefined && !isStrings(assets.inlineStyles)) return false
+    if (assets.modulePreloads !== undefined && !isUrls(assets.modulePreloads)) return false
+    const chunks = assets.templateChunks
+    if (chunks === undefined) return true
+    if (!isRecord(chunks) || !isUrlRecord(chunks.layouts) || !isUrlRecord(chunks.content)) return false
+    if (chunks.texts !== undefined && !isUrlRecord(chunks.texts)) return false
+    if (!(['ErrorPage', 'main', 'islands'] as const).every((k) => chunks[k] === undefined || isUrls(chunks[k])))
+      return false
+    return chunks.client === undefined || isStrings(chunks.client)
+  }
+  const { assets, editorAssets, previewAssets, hints } = value
+  if (!isAssets(assets) || !isAssets(editorAssets) || !isStrings(hints)) return undefined
+  if (previewAssets !== undefined && !isAssets(previewAssets)) return undefined
+  return { assets, editorAssets, hints, ...(previewAssets ? { previewAssets } : {}) }
 }
 
 /** An incremental bundler for watch mode (`site preview`): each `rebuild()` reuses esbuild's work. */
@@ -201,12 +266,11 @@ export function createClientBundler(options: ClientBundleOptions): ClientBundler
       const manifest = given ?? (await scanTemplates(resolve(options.root)))
       current = manifest
       release ??= holdEsbuild()
-      contexts ??= Promise.all([esbuild.context(config.main), esbuild.context(config.editor)]).catch(
-        (error: unknown) => {
-          contexts = undefined
-          throw error
-        },
-      )
+      const { context } = await import('esbuild')
+      contexts ??= Promise.all([context(config.main), context(config.editor)]).catch((error: unknown) => {
+        contexts = undefined
+        throw error
+      })
       const [main, editor] = await run(options.root, () => contexts as Promise<Contexts>)
       const [mainResult, editorResult] = await run(options.root, () => Promise.all([main.rebuild(), editor.rebuild()]))
       return toBundle({ main: mainResult, editor: editorResult }, config, manifest)

@@ -5,13 +5,14 @@
  * a name per content (a running preview imports changed templates again) and imported.
  */
 import { createHash } from 'node:crypto'
-import { existsSync } from 'node:fs'
 import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { extname, join } from 'node:path'
+import { extname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { build, type Plugin } from 'esbuild'
+import type { Plugin } from 'esbuild'
 import { SiteError } from '../errors.js'
+import { cachedBundle } from '../project/bundle-cache.js'
+import { readRegularFile } from '../project/untrusted-file.js'
 import type { TemplateRegistry } from '../shared/contract.js'
 import { withEsbuild } from '../shared/esbuild-service.js'
 import { cacheDir as cacheDirOf } from '../shared/layout.js'
@@ -51,48 +52,85 @@ export interface LoadTemplatesOptions {
   runtimeUrl?: string
   /** The templates as already read (preview reads them once for both bundles); read from `root` otherwise. */
   manifest?: TemplateManifest
+  /**
+   * Take the bundle from the project's `.site/bundles/` when the files it read are as they were, and store a new
+   * one there (bundle-cache.ts).
+   * @default true
+   */
+  cache?: boolean
 }
 
 /** Bundles templates/ for Node and imports the registry. */
 export async function loadTemplates(root: string, options: LoadTemplatesOptions = {}): Promise<TemplateRegistry> {
   const manifest = options.manifest ?? (await scanTemplates(root))
   const cacheDir = options.cacheDir ?? join(root, cacheDirOf('templates'))
-  let code: string
-  let mapText = ''
-  try {
-    const result = await withEsbuild(() =>
-      build({
-        stdin: {
-          contents: registrySource(manifest, TEMPLATES_MODULE),
-          resolveDir: root,
-          loader: 'js',
-          sourcefile: TEMPLATES_MODULE,
-        },
-        absWorkingDir: root,
-        bundle: true,
-        write: false,
-        // Not written (write: false): names the map's folder, which its sources are relative to. The map
-        // names a template that throws by file and line (locate.ts); the code carries no reference to it.
-        outfile: join(cacheDir, 'templates.mjs'),
-        sourcemap: 'external',
-        sourcesContent: false,
-        platform: 'node',
-        format: 'esm',
-        target: 'node20',
-        jsx: 'automatic',
-        loader: { '.css': 'empty' },
-        logLevel: 'silent',
-        plugins: [nodeExternalsPlugin(options.runtimeUrl ?? engineRuntimeUrl())],
-      }),
-    )
-    code = result.outputFiles.find((out) => out.path.endsWith('.mjs'))?.text ?? ''
-    mapText = result.outputFiles.find((out) => out.path.endsWith('.map'))?.text ?? ''
-  } catch (error) {
-    throw toTemplatesError(root, error)
+  const absRoot = resolve(root)
+  const runtimeUrl = options.runtimeUrl ?? engineRuntimeUrl()
+  const bundle = async () => {
+    try {
+      const { build } = await import('esbuild')
+      const result = await withEsbuild(() =>
+        build({
+          stdin: {
+            contents: registrySource(manifest, TEMPLATES_MODULE),
+            resolveDir: root,
+            loader: 'js',
+            sourcefile: TEMPLATES_MODULE,
+          },
+          absWorkingDir: absRoot,
+          bundle: true,
+          write: false,
+          metafile: true,
+          // Not written (write: false): names the map's folder, which its sources are relative to. The map
+          // names a template that throws by file and line (locate.ts); the code carries no reference to it.
+          outfile: join(cacheDir, 'templates.mjs'),
+          sourcemap: 'external',
+          sourcesContent: false,
+          platform: 'node',
+          format: 'esm',
+          target: 'node20',
+          jsx: 'automatic',
+          loader: { '.css': 'empty' },
+          logLevel: 'silent',
+          plugins: [nodeExternalsPlugin(runtimeUrl)],
+        }),
+      )
+      const code = result.outputFiles.find((out) => out.path.endsWith('.mjs'))?.text ?? ''
+      const map = result.outputFiles.find((out) => out.path.endsWith('.map'))?.text ?? ''
+      // the registry module itself is made from the manifest (in the key); every other input is a file
+      const inputs = Object.keys(result.metafile.inputs)
+        .filter((input) => input !== TEMPLATES_MODULE && !/^[a-z-]+:/.test(input))
+        .map((input) => resolve(absRoot, input))
+      return {
+        value: null,
+        inputs,
+        blobs: new Map([
+          ['code', code],
+          ['map', map],
+        ]),
+      }
+    } catch (error) {
+      throw toTemplatesError(root, error)
+    }
   }
+  const { blobs } =
+    options.cache === false
+      ? await bundle()
+      : await cachedBundle({
+          dir: join(absRoot, cacheDirOf('bundles')),
+          bundler: import.meta.url,
+          name: 'templates',
+          key: JSON.stringify({ manifest, runtimeUrl, cacheDir }),
+          check: (value, names) => (value === null && names.has('code') && names.has('map') ? null : undefined),
+          make: bundle,
+        })
+  const code = Buffer.from(blobs.get('code') ?? '').toString('utf8')
+  const mapText = Buffer.from(blobs.get('map') ?? '').toString('utf8')
   const file = join(cacheDir, `templates-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`)
   await mkdir(cacheDir, { recursive: true })
-  if (!existsSync(file)) {
+  // A file left there is imported only when it holds this very code (the cache folder is untrusted input).
+  const found = await readRegularFile(file, Buffer.byteLength(code))
+  if (found.type !== 'read' || found.bytes.toString('utf8') !== code) {
     // Written aside, then renamed: another process loading the same templates never imports half a file.
     const partial = `${file}.${process.pid}-${Date.now()}.tmp`
     await writeFile(partial, code)

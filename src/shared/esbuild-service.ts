@@ -5,8 +5,6 @@
  * stops (esbuild starts it again at the next call). A watch-mode bundler holds a use while its contexts live.
  * The count is per thread, as esbuild's service is.
  */
-import { stop } from 'esbuild'
-
 let uses = 0
 
 /** Holds the service until the returned function is called (once). */
@@ -17,7 +15,8 @@ export function holdEsbuild(): () => Promise<void> {
     if (released) return
     released = true
     uses--
-    if (uses === 0) await stop()
+    // loaded on use: a build that finds its bundles cached never loads esbuild (see src/project/bundle-cache.ts)
+    if (uses === 0) await (await import('esbuild')).stop()
   }
 }
 

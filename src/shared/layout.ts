@@ -92,7 +92,9 @@ export const notFoundFile = (locale: string, i18n: { readonly default: string })
 
 /**
  * The project's cache folder, under the project root: bundled config files (`config`),
- * templates bundled for Node (`templates`), the browser client of preview (`client`).
+ * templates bundled for Node (`templates`), the browser client of preview (`client`), what the last
+ * build checked of its output (`outputs`) and esbuild's bundles kept for the next build (`bundles`).
  */
 export const CACHE_DIR = '.site'
-export const cacheDir = (kind: 'config' | 'templates' | 'client' | 'outputs'): string => `${CACHE_DIR}/${kind}`
+export const cacheDir = (kind: 'config' | 'templates' | 'client' | 'outputs' | 'bundles'): string =>
+  `${CACHE_DIR}/${kind}`

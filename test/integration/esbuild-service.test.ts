@@ -32,8 +32,9 @@ async function settledEsbuildChildren(expected: number): Promise<number> {
 
 describe("esbuild's service", () => {
   it('is stopped once a bundle is made, and kept while a watch-mode bundler lives', async () => {
-    await bundleClient({ root, minify: true })
-    await loadTemplates(root)
+    // not from the bundle cache: these make their bundles with esbuild
+    await bundleClient({ root, minify: true, cache: false })
+    await loadTemplates(root, { cache: false })
     expect(await settledEsbuildChildren(0)).toBe(0)
 
     const bundler = createClientBundler({ root, minify: false })
