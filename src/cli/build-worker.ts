@@ -32,7 +32,7 @@ async function buildHere(port: NonNullable<typeof parentPort>, { request, pagePr
     if (performance.now() - sentAt >= PROGRESS_REDRAW_MS / 2) flush()
   }
   const { createBuilder, redactSecrets, resolveConfig, selectSite, siteSecrets, toApiOrigin } = await import(
-    '../index.js'
+    '../build-api.js'
   )
   // Before the site is known, URLs' userinfo; after, its API password, query and header values as well.
   let redact = (text: string) => redactSecrets(text)
