@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
-import { dirname, extname, join, resolve } from 'node:path'
+import { readFile } from 'node:fs/promises'
+import { extname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { errors, SiteError } from '../errors.js'
 import { cachedBundle } from '../project/bundle-cache.js'
+import { placeModule } from '../project/module-file.js'
 import { withEsbuild } from '../shared/esbuild-service.js'
 import { cacheDir } from '../shared/layout.js'
 import { CONFIG_MODULE } from '../shared/modules.js'
@@ -88,8 +89,7 @@ export async function loadUserConfig(file: string, root: string): Promise<unknow
     cacheDir('config'),
     `config-${createHash('sha256').update(code).digest('hex').slice(0, 12)}.mjs`,
   )
-  await mkdir(dirname(out), { recursive: true })
-  await writeFile(out, code)
+  await placeModule(out, code)
   try {
     const mod = (await import(pathToFileURL(out).href)) as { default?: unknown }
     return mod.default

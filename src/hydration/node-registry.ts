@@ -5,14 +5,13 @@
  * a name per content (a running preview imports changed templates again) and imported.
  */
 import { createHash } from 'node:crypto'
-import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { extname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { Plugin } from 'esbuild'
 import { SiteError } from '../errors.js'
 import { cachedBundle } from '../project/bundle-cache.js'
-import { readRegularFile } from '../project/untrusted-file.js'
+import { placeModule } from '../project/module-file.js'
 import type { TemplateRegistry } from '../shared/contract.js'
 import { withEsbuild } from '../shared/esbuild-service.js'
 import { cacheDir as cacheDirOf } from '../shared/layout.js'
@@ -127,15 +126,7 @@ export async function loadTemplates(root: string, options: LoadTemplatesOptions 
   const code = Buffer.from(blobs.get('code') ?? '').toString('utf8')
   const mapText = Buffer.from(blobs.get('map') ?? '').toString('utf8')
   const file = join(cacheDir, `templates-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`)
-  await mkdir(cacheDir, { recursive: true })
-  // A file left there is imported only when it holds this very code (the cache folder is untrusted input).
-  const found = await readRegularFile(file, Buffer.byteLength(code))
-  if (found.type !== 'read' || found.bytes.toString('utf8') !== code) {
-    // Written aside, then renamed: another process loading the same templates never imports half a file.
-    const partial = `${file}.${process.pid}-${Date.now()}.tmp`
-    await writeFile(partial, code)
-    await rename(partial, file)
-  }
+  await placeModule(file, code)
   let registry: unknown
   const bundleUrl = pathToFileURL(file).href
   try {

@@ -2,9 +2,11 @@
  * The bundles a build takes from `.site/bundles/` are the bundles esbuild would make: the same files and
  * assets, a template edit taken at once, and a bundled templates module on disk imported only as it was written.
  */
+import { spawn } from 'node:child_process'
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bundleClient, type ClientBundle } from '../../src/hydration/bundle.js'
 import { loadTemplates } from '../../src/hydration/node-registry.js'
@@ -60,4 +62,45 @@ describe('bundles from the cache', () => {
     expect(Object.keys(registry.content)).toContain('Text')
     expect(typeof registry.Header).toBe('function')
   }, 60_000)
+})
+
+/** Loads the project's config and templates in `count` processes started together (the compiled engine). */
+async function loadTogether(count: number): Promise<Array<{ code: number | null; out: string }>> {
+  const script = `
+    const { resolveConfig } = await import(${JSON.stringify(pathToFileURL(join(REPO_ROOT, 'dist/config/load.js')).href)})
+    const { loadTemplates } = await import(${JSON.stringify(pathToFileURL(join(REPO_ROOT, 'dist/hydration/node-registry.js')).href)})
+    const config = await resolveConfig({ root: ${JSON.stringify(project)} })
+    const registry = await loadTemplates(${JSON.stringify(project)})
+    console.log(config.sites.length, Object.keys(registry.content).length)`
+  return Promise.all(
+    Array.from({ length: count }, () => {
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+      let out = ''
+      child.stdout.on('data', (chunk) => (out += chunk))
+      child.stderr.on('data', (chunk) => (out += chunk))
+      return new Promise<{ code: number | null; out: string }>((done) =>
+        child.on('close', (code) => done({ code, out })),
+      )
+    }),
+  )
+}
+
+describe('modules the cache hands to Node', () => {
+  it('are never imported half written, however many processes load them at once', async () => {
+    for (let round = 0; round < 3; round++) {
+      // each round starts from modules changed on disk: every process finds them wrong and writes them again
+      for (const dir of ['config', 'templates']) {
+        for (const name of await readdir(join(project, '.site', dir)).catch(() => [])) {
+          if (name.endsWith('.mjs')) await writeFile(join(project, '.site', dir, name), '')
+        }
+      }
+      const runs = await loadTogether(6)
+      for (const run of runs) {
+        expect(run.out).toMatch(/^1 \d+\n$/)
+        expect(run.code).toBe(0)
+      }
+    }
+  }, 120_000)
 })
