@@ -15,11 +15,12 @@
  */
 import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, rm } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, isAbsolute, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { isRecord } from '../shared/values.js'
+import { writeAtomically } from './module-file.js'
 import { readRegularFile } from './untrusted-file.js'
 
 /** What a bundle is made of, for the cache: its result, the files it read, and the bytes it produced by name. */
@@ -152,18 +153,6 @@ async function lookUp<T>(
     blobs.set(name, blob.bytes)
   }
   return { value, blobs }
-}
-
-/** Writes aside, then renames: a reader sees the old file or the new one, never half of one. */
-async function writeAtomically(file: string, contents: string | Uint8Array): Promise<void> {
-  const partial = `${file}.${process.pid}-${Math.random().toString(36).slice(2)}.tmp`
-  try {
-    await writeFile(partial, contents)
-    await rename(partial, file)
-  } catch (error) {
-    await rm(partial, { force: true })
-    throw error
-  }
 }
 
 /** Stores a bundle: its files, then its record; files no longer named are removed. */

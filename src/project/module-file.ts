@@ -13,9 +13,14 @@ export async function placeModule(file: string, code: string): Promise<void> {
   const found = await readRegularFile(file, Buffer.byteLength(code))
   if (found.type === 'read' && found.bytes.toString('utf8') === code) return
   await mkdir(dirname(file), { recursive: true })
+  await writeAtomically(file, code)
+}
+
+/** Writes under a random temporary name beside `file`, then renames: a reader sees the old file or the new one. */
+export async function writeAtomically(file: string, contents: string | Uint8Array): Promise<void> {
   const partial = `${file}.${randomBytes(6).toString('hex')}.tmp`
   try {
-    await writeFile(partial, code)
+    await writeFile(partial, contents)
     await rename(partial, file)
   } catch (error) {
     await rm(partial, { force: true })
