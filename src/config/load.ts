@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises'
 import { extname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { errors, SiteError } from '../errors.js'
-import { cachedBundle } from '../project/bundle-cache.js'
+import { cachedBundle, metafileInputs, storedTexts, textOf } from '../project/bundle-cache.js'
 import { placeModule } from '../project/module-file.js'
 import { withEsbuild } from '../shared/esbuild-service.js'
 import { cacheDir } from '../shared/layout.js'
@@ -64,7 +64,8 @@ export async function loadUserConfig(file: string, root: string): Promise<unknow
           alias: { [CONFIG_MODULE]: DEFINE_MODULE },
         }),
       )
-      const inputs = Object.keys(result.metafile.inputs).map((input) => resolve(input))
+      // esbuild's working folder is the process's own (no absWorkingDir given)
+      const inputs = metafileInputs(result.metafile, process.cwd())
       return { value: null, inputs, blobs: new Map([['code', result.outputFiles[0]!.text]]) }
     } catch (cause) {
       const detail = (cause as { errors?: Array<{ text: string; location?: { line: number } }> }).errors?.[0]
@@ -80,10 +81,10 @@ export async function loadUserConfig(file: string, root: string): Promise<unknow
     name: 'config',
     bundler: import.meta.url,
     key: JSON.stringify({ file, define: DEFINE_MODULE }),
-    check: (value, names) => (value === null && names.has('code') ? null : undefined),
+    check: storedTexts('code'),
     make: bundle,
   })
-  const code = Buffer.from(blobs.get('code') ?? '').toString('utf8')
+  const code = textOf(blobs, 'code')
   const out = join(
     root,
     cacheDir('config'),

@@ -15,7 +15,7 @@ import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type * as esbuild from 'esbuild'
-import { cachedBundle } from '../project/bundle-cache.js'
+import { cachedBundle, metafileInputs } from '../project/bundle-cache.js'
 import type { ClientAssets } from '../shared/contract.js'
 import { holdEsbuild, withEsbuild } from '../shared/esbuild-service.js'
 import { ASSETS_DIR, cacheDir } from '../shared/layout.js'
@@ -184,17 +184,6 @@ async function run<T>(root: string, task: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The files a build read, absolute (esbuild's metafile names them relative to its working folder; `ns:` ones are virtual). */
-const inputsOf = (builds: readonly Built[], absWorkingDir: string): string[] => [
-  ...new Set(
-    builds.flatMap((built) =>
-      Object.keys(built.metafile.inputs)
-        .filter((input) => !/^[a-z-]+:/.test(input))
-        .map((input) => resolve(absWorkingDir, input)),
-    ),
-  ),
-]
-
 /** One production bundle of the client (used by `site build`), from the bundle cache when it holds. */
 export async function bundleClient(options: ClientBundleOptions, given?: TemplateManifest): Promise<ClientBundle> {
   const root = resolve(options.root)
@@ -205,7 +194,10 @@ export async function bundleClient(options: ClientBundleOptions, given?: Templat
     const [main, editor] = await run(options.root, () =>
       withEsbuild(() => Promise.all([build(config.main), build(config.editor)])),
     )
-    return { bundle: toBundle({ main, editor }, config, manifest), inputs: inputsOf([main, editor], root) }
+    return {
+      bundle: toBundle({ main, editor }, config, manifest),
+      inputs: [...new Set([main, editor].flatMap((built) => metafileInputs(built.metafile, root)))],
+    }
   }
   if (options.cache === false) return (await make()).bundle
   const { value, blobs } = await cachedBundle({

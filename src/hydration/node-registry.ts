@@ -10,7 +10,7 @@ import { extname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { Plugin } from 'esbuild'
 import { SiteError } from '../errors.js'
-import { cachedBundle } from '../project/bundle-cache.js'
+import { cachedBundle, metafileInputs, storedTexts, textOf } from '../project/bundle-cache.js'
 import { placeModule } from '../project/module-file.js'
 import type { TemplateRegistry } from '../shared/contract.js'
 import { withEsbuild } from '../shared/esbuild-service.js'
@@ -96,13 +96,10 @@ export async function loadTemplates(root: string, options: LoadTemplatesOptions 
       )
       const code = result.outputFiles.find((out) => out.path.endsWith('.mjs'))?.text ?? ''
       const map = result.outputFiles.find((out) => out.path.endsWith('.map'))?.text ?? ''
-      // the registry module itself is made from the manifest (in the key); every other input is a file
-      const inputs = Object.keys(result.metafile.inputs)
-        .filter((input) => input !== TEMPLATES_MODULE && !/^[a-z-]+:/.test(input))
-        .map((input) => resolve(absRoot, input))
+      // the registry module itself (`site:templates`) is made from the manifest, which is in the key
       return {
         value: null,
-        inputs,
+        inputs: metafileInputs(result.metafile, absRoot),
         blobs: new Map([
           ['code', code],
           ['map', map],
@@ -120,11 +117,11 @@ export async function loadTemplates(root: string, options: LoadTemplatesOptions 
           bundler: import.meta.url,
           name: 'templates',
           key: JSON.stringify({ manifest, runtimeUrl, cacheDir }),
-          check: (value, names) => (value === null && names.has('code') && names.has('map') ? null : undefined),
+          check: storedTexts('code', 'map'),
           make: bundle,
         })
-  const code = Buffer.from(blobs.get('code') ?? '').toString('utf8')
-  const mapText = Buffer.from(blobs.get('map') ?? '').toString('utf8')
+  const code = textOf(blobs, 'code')
+  const mapText = textOf(blobs, 'map')
   const file = join(cacheDir, `templates-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`)
   await placeModule(file, code)
   let registry: unknown

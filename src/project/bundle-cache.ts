@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { mkdir, readdir, rm } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { dirname, isAbsolute, join } from 'node:path'
+import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { isRecord } from '../shared/values.js'
 import { writeAtomically } from './module-file.js'
@@ -176,6 +176,25 @@ async function store<T>(options: CachedBundleOptions<T>, key: string, made: Made
   const stale = (await readdir(dir)).filter((name) => DIGEST_RE.test(name) && !kept.has(name))
   await Promise.all(stale.map((name) => rm(join(dir, name), { force: true })))
 }
+
+/**
+ * The files a bundle read, absolute, from esbuild's metafile (which names them relative to its working folder,
+ * and virtual modules as `namespace:path`, left out here).
+ */
+export const metafileInputs = (metafile: { inputs: object }, workingDir: string): string[] =>
+  Object.keys(metafile.inputs)
+    .filter((input) => !/^[a-z-]+:/.test(input))
+    .map((input) => resolve(workingDir, input))
+
+/** The `check` of a bundle stored as named texts only (a module and its map): its value is null. */
+export const storedTexts =
+  (...names: string[]) =>
+  (value: unknown, blobs: ReadonlySet<string>): null | undefined =>
+    value === null && names.every((name) => blobs.has(name)) ? null : undefined
+
+/** A stored text by name ('' when there is none). */
+export const textOf = (blobs: ReadonlyMap<string, string | Uint8Array>, name: string): string =>
+  Buffer.from(blobs.get(name) ?? '').toString('utf8')
 
 /**
  * The bundle `make` makes, taken from the cache when the entry there still holds; a bundle made anew is
