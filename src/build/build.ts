@@ -120,12 +120,16 @@ export async function build(options: BuildOptions & BuildWiring): Promise<BuildR
       partial = only
         ? await planOnly(run, { only, requested: options.only ?? [], lookup, engine, clientVersion, locales })
         : undefined
-      const pipeline = await crawlPages(run, { render, writer, locales, clientVersion, reuse: partial?.plan, media })
+      const crawl = await crawlPages(run, {
+        ...{ render, writer, locales, clientVersion, media },
+        ...{ reuse: partial?.plan, previous },
+      })
+      if (partial?.plan) partial.report.crawled = crawl.keptWhole === undefined
       await writeNotFoundPages(run, writer, { render, inputs, media })
       const mediaStats = await media?.finish()
       // that was the last render: the workers' heaps are not held through the end phase (peak RSS, issue 12)
       await render.close()
-      const slugs = await writeSlugRedirects(run, { pipeline, previous })
+      const slugs = await writeSlugRedirects(run, { ...crawl, writer, previous })
       await writeSiteFiles(run, writer, { inputs, previous: sameBuilder })
       const builds = keepEarlierBuilds(run, writer, previous)
       const manifest = await writeManifests(run, writer, inputs)

@@ -161,6 +161,27 @@ export class PageTable {
     if (other.pool !== this.pool) throw new Error('copyFrom needs tables over the same string pool')
     const i = other.#row(path)
     if (i === undefined) return false
+    this.#copyRow(other, i)
+    return true
+  }
+
+  /**
+   * Adds every page of `other` (a table over the same pool) but those whose path's pool id `skip` names, row
+   * to row, in `other`'s order; resolves to how many were added per locale.
+   */
+  copyAllFrom(other: PageTable, skip: (pathId: number) => boolean): Map<string, number> {
+    if (other.pool !== this.pool) throw new Error('copyAllFrom needs tables over the same string pool')
+    const byLocale = new Map<number, number>()
+    for (let i = 0; i < other.#size; i++) {
+      if (skip(other.#path[i]!)) continue
+      this.#copyRow(other, i)
+      const locale = other.#locale[i]!
+      byLocale.set(locale, (byLocale.get(locale) ?? 0) + 1)
+    }
+    return new Map([...byLocale].map(([locale, count]) => [this.pool.at(locale), count]))
+  }
+
+  #copyRow(other: PageTable, i: number): void {
     const counts = [
       other.#counts[i * 4]!,
       other.#counts[i * 4 + 1]!,
@@ -181,7 +202,6 @@ export class PageTable {
       counts,
     )
     this.#refs.set(other.#refs.subarray(start, start + counts[0] * 2 + counts[1] + counts[2] + counts[3]), at)
-    return true
   }
 
   /**
@@ -367,6 +387,26 @@ export class PageTable {
     if (!Object.is(this.#uid[i], other.#uid[j]) || this.#digests[i] !== other.#digests[j]) return false
     if (this.#files[i * 2] !== other.#files[j * 2] || this.#files[i * 2 + 1] !== other.#files[j * 2 + 1]) return false
     return this.#sameAt(i, other, j, 4)
+  }
+
+  /**
+   * Whether `other` (a table over the same pool) has the page at `path` as the same page of the same locale
+   * (uid) linking to the same paths (nav and content links, in order): what the crawl and slug history see
+   * of it. Its text, files and sitemap facts may differ.
+   */
+  sameLinks(path: string, other: PageTable): boolean {
+    const i = this.#row(path)
+    const j = other.#row(path)
+    if (i === undefined || j === undefined || other.pool !== this.pool) return false
+    if (!Object.is(this.#uid[i], other.#uid[j]) || this.#locale[i] !== other.#locale[j]) return false
+    const links = (table: PageTable, row: number) => {
+      const start = table.#refStart[row]! + table.#counts[row * 4]! * 2
+      return table.#refs.subarray(start, start + table.#counts[row * 4 + 1]! + table.#counts[row * 4 + 2]!)
+    }
+    if (this.#counts[i * 4 + 1] !== other.#counts[j * 4 + 1]) return false
+    const mine = links(this, i)
+    const theirs = links(other, j)
+    return mine.length === theirs.length && mine.every((id, k) => id === theirs[k])
   }
 
   /**

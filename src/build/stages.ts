@@ -18,12 +18,14 @@ import { localeHome, pathSegments, withLocale } from '../shared/url.js'
 import { createCrawler, type FoundLinks } from './crawl/crawl.js'
 import { discoverFromInitialData } from './crawl/discover.js'
 import { fetchInitialData, languageNotes, prepareLocaleData } from './crawl/initial-data.js'
+import { type KeptWhole, keepWhole } from './crawl/keep-whole.js'
 import { fetchNotFoundBody } from './crawl/not-found.js'
 import { buildPath, buildRedirect, type PagePipeline } from './crawl/pages.js'
 import { checkCloudflareLimits, renderRedirectsFile } from './crawl/redirect.js'
 import type { PreviousOutput } from './incremental/previous.js'
 import type { ReusePlan } from './incremental/reuse.js'
 import { planSlugRedirects, SLUG_REDIRECT_STATUS } from './incremental/slug-history.js'
+import type { StoredRedirect } from './incremental/store.js'
 import { buildIdOf, clientVersionOf, createManifest, renderManifestFiles } from './output/manifest.js'
 import { planSitemaps, renderRobots, sitemapFilesOf } from './output/sitemap.js'
 import type { FileWriter } from './output/write.js'
@@ -150,7 +152,8 @@ export function startRenderers(
 
 /**
  * Discovers and builds every page: seeded with each locale's home and the
- * links of its initial data, fed by the links of every page built.
+ * links of its initial data, fed by the links of every page built. An `--only` build of a long-lived
+ * builder keeps the previous pages whole when the pages it asks again link as before (keep-whole.ts).
  */
 export async function crawlPages(
   run: BuildRun,
@@ -161,10 +164,12 @@ export async function crawlPages(
     clientVersion: string
     /** A partial build's plan (`--only`); without it every page is fetched. */
     reuse?: ReusePlan
+    /** The previous output the plan keeps pages of. */
+    previous?: PreviousOutput
     /** Takes the CMS's files into the output; without it they stay links. */
     media?: MediaService
   },
-): Promise<PagePipeline> {
+): Promise<{ pipeline: PagePipeline; keptWhole?: KeptWhole }> {
   const { site, state } = run
   const { maxPages, maxPageBytes } = site.build
   const visited = (found: FoundLinks | undefined): FoundLinks | undefined => {
@@ -185,7 +190,7 @@ export async function crawlPages(
       return found instanceof Promise ? found.then(visited) : visited(found)
     },
   })
-  const originOf = (path: string) => crawler.originOf(path)?.origin ?? 'nav'
+  let originOf = (path: string) => crawler.originOf(path)
   const pipeline: PagePipeline = {
     render: input.render,
     writer: input.writer,
@@ -195,7 +200,7 @@ export async function crawlPages(
     prefetched: run.prefetched,
     state,
     clientVersion: input.clientVersion,
-    originOf,
+    originOf: (path) => originOf(path)?.origin ?? 'nav',
     maxPageBytes,
     stopCrawl: () => crawler.stop(),
     signal: run.signal,
@@ -206,20 +211,37 @@ export async function crawlPages(
     media: input.media,
   }
   const options = { baseUrl: site.baseUrl, locales: site.i18n.locales }
+  const seeds: FoundLinks[] = []
   for (const [locale, data] of input.locales) {
-    const seeds = discoverFromInitialData(data.initialData, localeHome(locale, site.i18n), locale, options)
-    for (const refused of seeds.refused) state.skip(refused)
-    crawler.add(seeds.found)
-    run.progress({ type: 'locale', locale, links: seeds.found.nav.length })
+    const found = discoverFromInitialData(data.initialData, localeHome(locale, site.i18n), locale, options)
+    for (const refused of found.refused) state.skip(refused)
+    seeds.push(found.found)
+    run.progress({ type: 'locale', locale, links: found.found.nav.length })
   }
-  await crawler.run()
+  const { reuse, previous } = input
+  const keptWhole =
+    reuse && previous
+      ? await keepWhole(pipeline, {
+          plan: reuse,
+          previous,
+          locales: site.i18n.locales,
+          maxInFlight: run.maxPagesInFlight,
+        })
+      : undefined
+  if (keptWhole) {
+    originOf = keptWhole.originOf
+    run.progress({ type: 'page', done: state.pages.size, total: state.pages.size, failures: state.failures.length })
+  } else {
+    for (const found of seeds) crawler.add(found)
+    await crawler.run()
+  }
   run.checkInterrupted()
   for (const { path, status } of state.notFound) {
-    const { origin, path: _path, ...source } = crawler.originOf(path) ?? { origin: 'nav', from: 'unknown' }
+    const { origin, path: _path, ...source } = originOf(path) ?? { origin: 'nav', from: 'unknown' }
     if (origin === 'nav') state.fail({ ...buildIssues.brokenNavLink(status, source.from), path, ...source })
     else state.skip({ ...buildIssues.brokenContentLink(status), item: path, ...source })
   }
-  return pipeline
+  return keptWhole ? { pipeline, keptWhole } : { pipeline }
 }
 
 /**
@@ -228,17 +250,21 @@ export async function crawlPages(
  */
 export async function writeSlugRedirects(
   run: BuildRun,
-  input: { pipeline: PagePipeline; previous: PreviousOutput | undefined },
+  input: { pipeline: PagePipeline; writer: FileWriter; previous: PreviousOutput | undefined; keptWhole?: KeptWhole },
 ): Promise<{ redirects: SlugChange[]; changes: SlugChange[] }> {
   const { previous, pipeline } = input
   if (!previous) return { redirects: [], changes: [] }
-  const plan = planSlugRedirects({
-    previousPages: previous.pages.identities(),
-    previousRedirects: previous.store.redirects,
-    pages: run.state.pages.identities(),
-    apiRedirects: run.state.redirects.map((r) => r.from),
-  })
-  const outputs = pipeline.writer.outputs()
+  // pages kept whole are the previous pages at the same paths, and the API redirects are as they were: the
+  // slug history is the previous build's, unchanged
+  const plan = input.keptWhole
+    ? { redirects: previous.store.redirects.flatMap(slugChangeOf), changes: [] }
+    : planSlugRedirects({
+        previousPages: previous.pages.identities(),
+        previousRedirects: previous.store.redirects,
+        pages: run.state.pages.identities(),
+        apiRedirects: run.state.redirects.map((r) => r.from),
+      })
+  const outputs = input.writer.outputs()
   const redirects: SlugChange[] = []
   for (const redirect of plan.redirects) {
     const { from, to, locale } = redirect
@@ -249,6 +275,10 @@ export async function writeSlugRedirects(
   }
   return { redirects, changes: plan.changes.filter((change) => redirects.includes(change)) }
 }
+
+/** A stored slug history redirect as the slug change it came from. */
+const slugChangeOf = ({ kind, from, to, locale, uid }: StoredRedirect): SlugChange[] =>
+  kind === 'slug' && uid !== undefined ? [{ from, to, locale, uid }] : []
 
 /** `404.html` of every locale. */
 export async function writeNotFoundPages(

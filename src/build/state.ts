@@ -32,6 +32,8 @@ export interface BuildState {
   addPage(page: PageRecord): void
   /** Adds the page at `path` of a previous build's table as it is; false when that table has none. */
   keepPage(from: PageTable, path: string): boolean
+  /** Adds every page of a previous build's table as it is, but those whose path's pool id `skip` names. */
+  keepPages(from: PageTable, skip: (pathId: number) => boolean): void
   fail(failure: BuildFailure): void
   skip(item: SkippedItem): void
   /** A page rendered these layouts or content element types with `Default`. */
@@ -75,6 +77,10 @@ export function createBuildState(locales: readonly string[], pool?: StringPool):
       countPage(locale)
       return true
     },
+    keepPages(from, skip) {
+      for (const [locale, count] of state.pages.copyAllFrom(from, skip))
+        pagesByLocale[locale] = (pagesByLocale[locale] ?? 0) + count
+    },
     fail(failure) {
       state.failures.push({ ...failure, path: clip(failure.path) })
     },
@@ -93,4 +99,35 @@ export function createBuildState(locales: readonly string[], pool?: StringPool):
     },
   }
   return state
+}
+
+/**
+ * A state whose gatherings reach `into` only when committed: pages built aside (keep-whole.ts) that the
+ * build may still throw away. Its pages are a table over `into`'s pool.
+ */
+export function createStagedState(into: BuildState, locales: readonly string[]): { state: BuildState; commit(): void } {
+  const own = createBuildState(locales, into.pages.pool)
+  // what the pages rendered with `Default`, for `into`'s own record of it
+  const fellBack: Array<[string, readonly TemplateFallback[]]> = []
+  const state: BuildState = {
+    ...own,
+    fellBack(path, fallbacks) {
+      fellBack.push([path, fallbacks])
+      own.fellBack(path, fallbacks)
+    },
+  }
+  return {
+    state,
+    commit() {
+      for (const path of state.pages.paths()) into.keepPage(state.pages, path)
+      into.failures.push(...state.failures)
+      for (const item of state.skipped) into.skip(item)
+      into.redirects.push(...state.redirects)
+      into.notFound.push(...state.notFound)
+      into.notes.push(...state.notes)
+      for (const [path, at] of state.recheck) into.recheck.set(path, at)
+      for (const [path, fallbacks] of fellBack) into.fellBack(path, fallbacks)
+      for (const [kind, ms] of Object.entries(state.timings)) into.time(kind as keyof BuildTimings, ms)
+    },
+  }
 }

@@ -208,6 +208,11 @@ export interface OnlyReport {
   refetched: string[]
   /** Locales whose pages were rendered again from kept data (their initial data or the client code changed). */
   rerenderedLocales: string[]
+  /**
+   * Whether the pages were crawled (each kept page visited); false when a long-lived builder kept the previous
+   * pages whole, as the pages asked again link as before. Absent when every page was fetched.
+   */
+  crawled?: boolean
 }
 
 /** A page whose path changed since the previous build: its old path now redirects to the new one with 301. */

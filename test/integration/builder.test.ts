@@ -168,6 +168,41 @@ describe('createBuilder', () => {
     }
   })
 
+  it('keeps its last pages whole when the pages --only asks again link as before, and crawls when not, to a full build either way', async () => {
+    const out = join(dir, 'whole')
+    const config = makeConfig(api.url, undefined, out)
+    const site = config.sites[0]!
+    const builder = createBuilder({ config, site, renderThreads: 1 })
+    const fresh = join(dir, 'whole-fresh')
+    const freshConfig = makeConfig(api.url, undefined, fresh)
+    const sameAsFullBuild = async () => {
+      expect((await build({ config: freshConfig, site: freshConfig.sites[0]!, renderThreads: 1 })).failures).toEqual([])
+      expect(diffTrees(await readTree(fresh), await readTree(out))).toEqual([])
+    }
+    const page = '/services/support-maintenance'
+    const link = 'See the <a href=\\"/old-services\\">overview of all services</a>'
+    try {
+      expect((await builder.build()).failures).toEqual([])
+      // a text edit: every page asked again (the page in each locale, the pages linking to it, the API's
+      // redirect paths) links as before, so no page is visited
+      api.setEdits([{ path: page, find: 'Looking for our other offers?', replace: 'Other offers?' }])
+      const text = await builder.build({ only: ['8'] })
+      expect([text.failures, text.only?.crawled, text.changes.pages.changed]).toEqual([[], false, [page]])
+      expect(text.redirects.map((r) => r.from)).toContain('/old-services')
+      expect(text.pages.total).toBeGreaterThan(50)
+      await sameAsFullBuild()
+      // the one link to a redirect gone: the crawl runs, reaches that path no more, and so writes no redirect there
+      api.setEdits([{ path: page, find: link, replace: 'See the overview of all services' }])
+      const unlinked = await builder.build({ only: ['8'] })
+      expect([unlinked.failures, unlinked.only?.crawled]).toEqual([[], true])
+      expect(unlinked.redirects.map((r) => r.from)).not.toContain('/old-services')
+      await sameAsFullBuild()
+    } finally {
+      api.setEdits([])
+      await builder.close()
+    }
+  })
+
   it('takes its own last output as it is for --only, and reads the folder again once another build wrote it', async () => {
     const out = join(dir, 'memory')
     const config = makeConfig(api.url, undefined, out)

@@ -20,7 +20,7 @@ import { MAX_FILE_REFS_PER_PAGE } from '../../shared/constants.js'
 import { checkRedirectTarget } from '../../shared/redirect-target.js'
 import { getLocaleFromPath, toHtmlFile, toPayloadFile, toSiteUrl } from '../../shared/url.js'
 import type { PathSource, ReusePlan } from '../incremental/reuse.js'
-import { byteLengthOf, type FileWriter, resolveInside } from '../output/write.js'
+import { byteLengthOf, type PageWriter, resolveInside } from '../output/write.js'
 import type { PageTable } from '../page-table.js'
 import type { PageFile } from '../render-threads/render-files.js'
 import type { PageJob, PageOutput } from '../render-threads/render-jobs.js'
@@ -40,7 +40,7 @@ export interface PagePipeline {
   apiSlot: LimitFunction
   /** Page answers asked ahead of the build (prefetch.ts), each taken once. */
   prefetched?: Map<string, Promise<ApiAnswer>> | undefined
-  writer: FileWriter
+  writer: PageWriter
   state: BuildState
   originOf(path: string): LinkOrigin
   /** Largest `index.html` of a page, in bytes (`build.maxPageBytes`): a larger one fails and stops the crawl. */

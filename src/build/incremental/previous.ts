@@ -40,6 +40,8 @@ export interface PreviousOutput extends PreviousFiles {
   disk: { files: ReadonlyMap<string, unknown>; emptyDirs: readonly string[] }
   /** Every file's content hash at once, when the output is a builder's last one (see OutputMemory). */
   hashes?: ReadonlyMap<string, string>
+  /** The files of its pages (`index.html`, `_payload.json`), when the output is a builder's last one. */
+  pageFiles?(): IterableIterator<string>
   /** Files on disk that the state does not list (nothing the previous build wrote): removed, and reported. */
   unlisted: string[]
   /** Files the state lists that this build found not on disk as that build wrote them (missing, changed): written again. */
@@ -244,10 +246,14 @@ function isUntouched(last: CommittedOutput, outDir: string, pool: StringPool | u
 
 /** The previous output as a build of this process committed it (see OutputMemory). */
 function lastOutput(last: CommittedOutput): PreviousOutput {
-  const { pages, files: _files, ...store } = last.store
+  const { pages, files, ...store } = last.store
   const { hashes } = last
   const recordedHash = (path: string) => hashes.get(path)
   return {
+    // the state lists every file but the pages' (and its own)
+    *pageFiles() {
+      for (const path of hashes.keys()) if (!files.has(path) && path !== BUILD_STORE_FILE) yield path
+    },
     store,
     pages,
     redirects: new Map(store.redirects.map((r) => [r.from, r])),

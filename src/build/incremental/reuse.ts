@@ -57,6 +57,8 @@ export interface ReusePlan {
   /** An answer asked of the API before the crawl (see only.ts), handed out once; undefined when there is none. */
   takeAnswer(path: string): ApiAnswer | undefined
   keepAnswer(path: string, answer: ApiAnswer): void
+  /** Whether a page it keeps is rendered again (`render`: its locale's initial data or the client code changed). */
+  readonly rendersKept: boolean
   /** `--only` uids no page of the previous build has: reported, not fatal. */
   readonly unknownUids: number[]
   /** `--only file:` items no page of the previous build shows: reported, not fatal. */
@@ -178,6 +180,7 @@ export function createReusePlan(input: {
     },
     unknownUids,
     unknownFiles,
+    rendersKept: clientChanged || changedLocales.size > 0,
     decide(path) {
       if (targets.has(path) || dependents().has(path)) return { type: 'fetch' }
       const locale = pages.localeOf(path)

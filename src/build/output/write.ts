@@ -45,6 +45,37 @@ export interface FileWriter {
   written(): readonly string[]
 }
 
+/** What one page's build does with the output: write its files, or keep the previous output's. */
+export type PageWriter = Pick<FileWriter, 'write' | 'keep' | 'previousHash'>
+
+/**
+ * Writes and keeps held aside, to be done through `writer` only when committed (pages built aside that the
+ * build may still throw away: keep-whole.ts). Text is held as it is; bytes are copied (a render worker's
+ * ring takes its bytes back once the page is handed over).
+ */
+export function createStagedWriter(writer: PageWriter): { writer: PageWriter; commit(): Promise<void> } {
+  const staged: Array<{ path: string; contents?: string | Uint8Array; hash?: string }> = []
+  return {
+    writer: {
+      async write(path, contents, hash) {
+        staged.push({ path, contents: typeof contents === 'string' ? contents : contents.slice(), hash })
+        return byteLengthOf(contents)
+      },
+      keep(path, hash) {
+        if (writer.previousHash(path) === undefined) return false
+        staged.push({ path, hash })
+        return true
+      },
+      previousHash: (path) => writer.previousHash(path),
+    },
+    async commit() {
+      for (const { path, contents, hash } of staged)
+        if (contents === undefined) writer.keep(path, hash)
+        else await writer.write(path, contents, hash)
+    },
+  }
+}
+
 /** The previous output's files, as far as they are on disk as its build wrote them (see previous.ts). */
 export interface PreviousFiles {
   /** The content hash of a file of the previous output; undefined for one it has not, or not as its build wrote it. */

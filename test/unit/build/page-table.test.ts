@@ -118,6 +118,42 @@ describe('page table', () => {
     expect(() => new PageTable().copyFrom(previous, '/about')).toThrow('same string pool')
   })
 
+  it('copies every page of a table over the same pool but those it is told to skip, counted by locale', () => {
+    const pool = new StringPool()
+    const pl = { ...about, path: '/pl/o-nas', locale: 'pl' }
+    const previous = PageTable.of([about, { ...hidden, files: ['h', 'p'] }, pl], pool)
+    const next = new PageTable(pool)
+    next.add({ ...about, links: { nav: ['/x'], content: [] } })
+    const counts = next.copyAllFrom(previous, (id) => id === pool.find('/about'))
+    expect(counts).toEqual(
+      new Map([
+        ['en', 1],
+        ['pl', 1],
+      ]),
+    )
+    expect([...next.paths()]).toEqual(['/about', '/hidden', '/pl/o-nas'])
+    expect(next.get('/about')!.links.nav).toEqual(['/x'])
+    expect(next.get('/hidden')).toEqual({ ...hidden, files: ['h', 'p'] })
+    expect(next.get('/pl/o-nas')).toEqual({ ...pl, files: ['', ''] })
+    expect(() => new PageTable().copyAllFrom(previous, () => false)).toThrow('same string pool')
+  })
+
+  it('tells whether another table has a page as the same page linking to the same paths, its text and facts aside', () => {
+    const pool = new StringPool()
+    const table = PageTable.of([about], pool)
+    const other = (record: typeof about) => PageTable.of([record], pool)
+    expect(table.sameLinks('/about', other({ ...about, noIndex: true, alternates: [], fileRefs: [] }))).toBe(true)
+    expect(table.sameLinks('/about', PageTable.of([about]))).toBe(false) // another pool
+    expect(table.sameLinks('/about', other({ ...about, path: '/about2' }))).toBe(false)
+    expect(table.sameLinks('/about', other({ ...about, uid: 3 }))).toBe(false)
+    expect(table.sameLinks('/about', other({ ...about, locale: 'pl' }))).toBe(false)
+    const links = (nav: string[], content: string[]) => other({ ...about, links: { nav, content } })
+    expect(table.sameLinks('/about', links(['/', '/pl/o-nas'], ['/contact', '/x']))).toBe(false)
+    expect(table.sameLinks('/about', links(['/pl/o-nas', '/'], ['/contact']))).toBe(false)
+    // a link moved from the navigation into the content is found otherwise (a broken one fails the build or not)
+    expect(table.sameLinks('/about', links(['/'], ['/pl/o-nas', '/contact']))).toBe(false)
+  })
+
   it('tells whether another table has the same pages with the same sitemap facts, links and hashes aside', () => {
     const pool = new StringPool()
     const table = PageTable.of([about, hidden], pool)

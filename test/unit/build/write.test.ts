@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createFileWriter, hashContents, resolveInside } from '../../../src/build/output/write.js'
+import { createFileWriter, createStagedWriter, hashContents, resolveInside } from '../../../src/build/output/write.js'
 
 describe('resolveInside', () => {
   it.each([
@@ -94,6 +94,27 @@ describe('createFileWriter', () => {
     await expect(writer.write('../outside.txt', 'x')).rejects.toMatchObject({ code: 'WRITE_OUTSIDE_OUT_DIR' })
     await expect(writer.write('/tmp/abs.txt', 'x')).rejects.toMatchObject({ code: 'WRITE_OUTSIDE_OUT_DIR' })
     expect(await readdir(dir)).toEqual([])
+  })
+
+  it('holds writes and keeps aside until committed, with its own copy of the bytes', async () => {
+    const previous = new Map([['kept/index.html', 'h-kept']])
+    const writer = createFileWriter(join(dir, 'stage'), { previous: { hashOf: (path) => previous.get(path) } })
+    const staged = createStagedWriter(writer)
+    const bytes = new TextEncoder().encode('page')
+    expect(await staged.writer.write('a/index.html', bytes)).toBe(4)
+    expect(await staged.writer.write('a/_payload.json', '{}')).toBe(2)
+    expect(staged.writer.keep('kept/index.html')).toBe(true)
+    expect(staged.writer.keep('never/index.html')).toBe(false)
+    expect(staged.writer.previousHash('kept/index.html')).toBe('h-kept')
+    bytes.fill(0) // a render worker's ring takes its bytes back
+    expect([writer.outputs().size, await readdir(join(dir, 'stage')).catch(() => [])]).toEqual([0, []])
+    await staged.commit()
+    expect(await readFile(join(dir, 'stage/a/index.html'), 'utf8')).toBe('page')
+    expect(Object.fromEntries(writer.outputs())).toEqual({
+      'a/index.html': hashContents('page'),
+      'a/_payload.json': hashContents('{}'),
+      'kept/index.html': 'h-kept',
+    })
   })
 
   it('writes only what changed from the previous output, and keeps the rest (issue 12)', async () => {
