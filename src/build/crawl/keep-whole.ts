@@ -59,7 +59,9 @@ export async function keepWhole(
     const answer = plan.takeAnswer(path) ?? (await askApi(p, path))
     copies.set(
       path,
-      answer.type === 'answer' ? { ...answer, answer: { ...answer.answer, body: answer.answer.body.slice() } } : answer,
+      answer.type === 'answer'
+        ? { ...answer, answer: { ...answer.answer, body: new Uint8Array(answer.answer.body) } }
+        : answer,
     )
     return answer
   }

@@ -51,14 +51,14 @@ export type PageWriter = Pick<FileWriter, 'write' | 'keep' | 'previousHash'>
 /**
  * Writes and keeps held aside, to be done through `writer` only when committed (pages built aside that the
  * build may still throw away: keep-whole.ts). Text is held as it is; bytes are copied (a render worker's
- * ring takes its bytes back once the page is handed over).
+ * ring takes its bytes back once the page is handed over; a Buffer's `slice` would be a view).
  */
 export function createStagedWriter(writer: PageWriter): { writer: PageWriter; commit(): Promise<void> } {
   const staged: Array<{ path: string; contents?: string | Uint8Array; hash?: string }> = []
   return {
     writer: {
       async write(path, contents, hash) {
-        staged.push({ path, contents: typeof contents === 'string' ? contents : contents.slice(), hash })
+        staged.push({ path, contents: typeof contents === 'string' ? contents : new Uint8Array(contents), hash })
         return byteLengthOf(contents)
       },
       keep(path, hash) {

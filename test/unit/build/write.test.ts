@@ -100,7 +100,7 @@ describe('createFileWriter', () => {
     const previous = new Map([['kept/index.html', 'h-kept']])
     const writer = createFileWriter(join(dir, 'stage'), { previous: { hashOf: (path) => previous.get(path) } })
     const staged = createStagedWriter(writer)
-    const bytes = new TextEncoder().encode('page')
+    const bytes = Buffer.from('page')
     expect(await staged.writer.write('a/index.html', bytes)).toBe(4)
     expect(await staged.writer.write('a/_payload.json', '{}')).toBe(2)
     expect(staged.writer.keep('kept/index.html')).toBe(true)
