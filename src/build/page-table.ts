@@ -166,16 +166,18 @@ export class PageTable {
   }
 
   /**
-   * Adds every page of `other` (a table over the same pool) but those whose path's pool id `skip` names, row
-   * to row, in `other`'s order; resolves to how many were added per locale.
+   * Adds every page of `other` (a table over the same pool), row to row, in `other`'s order: a page `instead`
+   * (over the same pool) has is taken from there. Resolves to how many were added per locale.
    */
-  copyAllFrom(other: PageTable, skip: (pathId: number) => boolean): Map<string, number> {
-    if (other.pool !== this.pool) throw new Error('copyAllFrom needs tables over the same string pool')
+  copyAllFrom(other: PageTable, instead?: PageTable): Map<string, number> {
+    if (other.pool !== this.pool || (instead && instead.pool !== this.pool))
+      throw new Error('copyAllFrom needs tables over the same string pool')
     const byLocale = new Map<number, number>()
     for (let i = 0; i < other.#size; i++) {
-      if (skip(other.#path[i]!)) continue
-      this.#copyRow(other, i)
-      const locale = other.#locale[i]!
+      const j = instead === undefined ? undefined : instead.#rowOfPath.get(other.#path[i]!)
+      const [from, row] = j === undefined ? [other, i] : [instead!, j]
+      this.#copyRow(from, row)
+      const locale = from.#locale[row]!
       byLocale.set(locale, (byLocale.get(locale) ?? 0) + 1)
     }
     return new Map([...byLocale].map(([locale, count]) => [this.pool.at(locale), count]))

@@ -32,8 +32,8 @@ export interface BuildState {
   addPage(page: PageRecord): void
   /** Adds the page at `path` of a previous build's table as it is; false when that table has none. */
   keepPage(from: PageTable, path: string): boolean
-  /** Adds every page of a previous build's table as it is, but those whose path's pool id `skip` names. */
-  keepPages(from: PageTable, skip: (pathId: number) => boolean): void
+  /** Adds every page of a previous build's table as it is, in its order; a page `instead` has is taken from there. */
+  keepPages(from: PageTable, instead?: PageTable): void
   fail(failure: BuildFailure): void
   skip(item: SkippedItem): void
   /** A page rendered these layouts or content element types with `Default`. */
@@ -77,8 +77,8 @@ export function createBuildState(locales: readonly string[], pool?: StringPool):
       countPage(locale)
       return true
     },
-    keepPages(from, skip) {
-      for (const [locale, count] of state.pages.copyAllFrom(from, skip))
+    keepPages(from, instead) {
+      for (const [locale, count] of state.pages.copyAllFrom(from, instead))
         pagesByLocale[locale] = (pagesByLocale[locale] ?? 0) + count
     },
     fail(failure) {
@@ -103,7 +103,8 @@ export function createBuildState(locales: readonly string[], pool?: StringPool):
 
 /**
  * A state whose gatherings reach `into` only when committed: pages built aside (keep-whole.ts) that the
- * build may still throw away. Its pages are a table over `into`'s pool.
+ * build may still throw away. Its pages, a table over `into`'s pool, are the caller's to take (keepPages);
+ * the rest goes into `into` when committed.
  */
 export function createStagedState(into: BuildState, locales: readonly string[]): { state: BuildState; commit(): void } {
   const own = createBuildState(locales, into.pages.pool)
@@ -119,7 +120,6 @@ export function createStagedState(into: BuildState, locales: readonly string[]):
   return {
     state,
     commit() {
-      for (const path of state.pages.paths()) into.keepPage(state.pages, path)
       into.failures.push(...state.failures)
       for (const item of state.skipped) into.skip(item)
       into.redirects.push(...state.redirects)

@@ -95,18 +95,14 @@ export async function keepWhole(
   }
   await writes.commit()
   staged.commit()
-  keepOthers(p, previous, new Set(asked))
+  keepFiles(p, previous, new Set(asked))
+  // every page in the previous table's order, the rebuilt ones as built now
+  p.state.keepPages(pages, built.pages)
   return { rebuilt: new Set(asked), originOf: firstLinking(pages, new Set(built.notFound.map((n) => n.path))) }
 }
 
-/**
- * Keeps every previous page but `rebuilt`, rows and files, in bulk: the files are the previous output's own
- * strings (a map lookup each, no path made anew), the rows copied as they are.
- */
-function keepOthers(p: PagePipeline, previous: PreviousOutput, rebuilt: ReadonlySet<string>): void {
-  const { pages } = previous
-  const rebuiltIds = new Set([...rebuilt].map((path) => pages.pool.id(path)))
-  p.state.keepPages(pages, (id) => rebuiltIds.has(id))
+/** Keeps the files of every previous page but `rebuilt`'s, from the last output's own path strings (a map lookup each). */
+function keepFiles(p: PagePipeline, previous: PreviousOutput, rebuilt: ReadonlySet<string>): void {
   const rebuiltFiles = new Set([...rebuilt].flatMap((path) => [toHtmlFile(path), toPayloadFile(path)]))
   for (const file of previous.pageFiles?.() ?? [])
     if (!rebuiltFiles.has(file) && !p.writer.keep(file))
