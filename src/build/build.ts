@@ -136,6 +136,7 @@ export async function build(options: BuildOptions & BuildWiring): Promise<BuildR
       const { store, lines } = await writeStore(run, writer, {
         ...{ engine, manifest, locales, builds, slugs: slugs.redirects },
         ...{ lastLines: lastKnown?.lines, keepLines: memory !== undefined },
+        keptWhole: crawl.keptWhole,
       })
       run.checkInterrupted()
       const slugChanges = slugs.changes

@@ -6,7 +6,9 @@
 import { BUILD_STORE_FILE, isContentHashedFile } from '../../shared/layout.js'
 import { getLocaleFromPath, toHtmlFile, toPayloadFile } from '../../shared/url.js'
 import { compareStrings } from '../../shared/values.js'
+import type { KeptWhole } from '../crawl/keep-whole.js'
 import type { FileWriter } from '../output/write.js'
+import type { PageTable } from '../page-table.js'
 import type { BuildRun } from '../run.js'
 import type { BuildManifest, LocaleData, SlugChange } from '../types.js'
 import { planKeptBuilds } from './kept-builds.js'
@@ -37,6 +39,10 @@ export function keepEarlierBuilds(
   return { current, earlier: plan.earlier }
 }
 
+function* pageFilesOf(pages: PageTable): IterableIterator<string> {
+  for (const path of pages.paths()) yield* [toHtmlFile(path), toPayloadFile(path)]
+}
+
 /**
  * The build store (`_site/builds/state.jsonl`, see store.ts), written after everything else: every
  * page with its uid and links, the redirects, and the hash of every file the output holds. Resolves
@@ -56,6 +62,11 @@ export async function writeStore(
     lastLines?: StoreLines
     /** Resolve to this store's page lines too (a long-lived builder's next build takes them). */
     keepLines: boolean
+    /**
+     * The pages were kept whole (keep-whole.ts): the previous output's page files are this output's, and only
+     * the rebuilt pages' rows lack their files' hashes (the kept rows have them as the last store did).
+     */
+    keptWhole?: Pick<KeptWhole, 'pageFiles' | 'rebuilt'>
   },
 ): Promise<{ store: BuildStore; lines: StoreLines | undefined }> {
   const { state, site } = run
@@ -70,12 +81,11 @@ export async function writeStore(
   const files = new Map(writer.outputs())
   files.delete(BUILD_STORE_FILE)
   const { pages } = state
-  for (const path of pages.paths()) {
-    const [html, payload] = [toHtmlFile(path), toPayloadFile(path)]
-    pages.setFiles(path, [files.get(html) ?? '', files.get(payload) ?? ''])
-    files.delete(html)
-    files.delete(payload)
-  }
+  const { keptWhole } = input
+  for (const path of keptWhole?.rebuilt ?? pages.paths())
+    pages.setFiles(path, [files.get(toHtmlFile(path)) ?? '', files.get(toPayloadFile(path)) ?? ''])
+  // the last output's own strings when the pages were kept whole: a lookup each, no path made anew
+  for (const file of keptWhole?.pageFiles() ?? pageFilesOf(pages)) files.delete(file)
   const store: BuildStore = {
     format: STORE_FORMAT,
     engine: input.engine,
