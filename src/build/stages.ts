@@ -221,12 +221,7 @@ export async function crawlPages(
   const { reuse, previous } = input
   const keptWhole =
     reuse && previous
-      ? await keepWhole(pipeline, {
-          plan: reuse,
-          previous,
-          locales: site.i18n.locales,
-          maxInFlight: run.maxPagesInFlight,
-        })
+      ? await keepWhole(pipeline, { plan: reuse, previous, maxInFlight: run.maxPagesInFlight })
       : undefined
   if (keptWhole) {
     originOf = keptWhole.originOf

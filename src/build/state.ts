@@ -106,8 +106,8 @@ export function createBuildState(locales: readonly string[], pool?: StringPool):
  * build may still throw away. Its pages, a table over `into`'s pool, are the caller's to take (keepPages);
  * the rest goes into `into` when committed.
  */
-export function createStagedState(into: BuildState, locales: readonly string[]): { state: BuildState; commit(): void } {
-  const own = createBuildState(locales, into.pages.pool)
+export function createStagedState(into: BuildState): { state: BuildState; commit(): void } {
+  const own = createBuildState(Object.keys(into.pagesByLocale), into.pages.pool)
   // what the pages rendered with `Default`, for `into`'s own record of it
   const fellBack: Array<[string, readonly TemplateFallback[]]> = []
   const state: BuildState = {

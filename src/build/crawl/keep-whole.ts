@@ -29,7 +29,7 @@ export interface KeptWhole {
   /** The pages built again (asked of the API); every other page of the previous output was kept. */
   rebuilt: ReadonlySet<string>
   /** The files of every page (the previous output's, as the pages are its pages), as its own strings. */
-  pageFiles(): Iterable<string>
+  pageFiles: readonly string[]
   /** How a path the API answered with 404 was found (for the report): the first page linking to it. */
   originOf(path: string): DiscoveredPath | undefined
 }
@@ -41,7 +41,7 @@ export interface KeptWhole {
  */
 export async function keepWhole(
   p: PagePipeline,
-  input: { plan: ReusePlan; previous: PreviousOutput; locales: readonly string[]; maxInFlight: number },
+  input: { plan: ReusePlan; previous: PreviousOutput; maxInFlight: number },
 ): Promise<KeptWhole | undefined> {
   const { plan, previous } = input
   const { pages, store } = previous
@@ -54,7 +54,7 @@ export async function keepWhole(
   if (paths.length > ONLY_PREFETCH_MAX_PAGES) return undefined
 
   // Built aside: the answers are the plan's (or asked now), with a copy for the crawl should it run after all.
-  const staged = createStagedState(p.state, input.locales)
+  const staged = createStagedState(p.state)
   const writes = createStagedWriter(p.writer)
   const copies = new Map<string, ApiAnswer>()
   const answerOf = async (path: string): Promise<ApiAnswer> => {
@@ -97,20 +97,19 @@ export async function keepWhole(
   }
   await writes.commit()
   staged.commit()
-  keepFiles(p, previous, new Set(asked))
+  const rebuilt = new Set(asked)
+  // the last output's own strings (a map lookup each, no path made anew); the store takes them too
+  const pageFiles = [...previous.pageFiles()]
+  keepFiles(p, pageFiles, rebuilt)
   // every page in the previous table's order, the rebuilt ones as built now
   p.state.keepPages(pages, built.pages)
-  return {
-    rebuilt: new Set(asked),
-    pageFiles: () => previous.pageFiles?.() ?? [],
-    originOf: firstLinking(pages, new Set(built.notFound.map((n) => n.path))),
-  }
+  return { rebuilt, pageFiles, originOf: firstLinking(pages, new Set(built.notFound.map((n) => n.path))) }
 }
 
-/** Keeps the files of every previous page but `rebuilt`'s, from the last output's own path strings (a map lookup each). */
-function keepFiles(p: PagePipeline, previous: PreviousOutput, rebuilt: ReadonlySet<string>): void {
+/** Keeps the files of every previous page but `rebuilt`'s. */
+function keepFiles(p: PagePipeline, pageFiles: readonly string[], rebuilt: ReadonlySet<string>): void {
   const rebuiltFiles = new Set([...rebuilt].flatMap((path) => [toHtmlFile(path), toPayloadFile(path)]))
-  for (const file of previous.pageFiles?.() ?? [])
+  for (const file of pageFiles)
     if (!rebuiltFiles.has(file) && !p.writer.keep(file))
       throw new Error(`the builder's last output has no ${file} to keep`)
 }

@@ -85,7 +85,7 @@ export async function writeStore(
   for (const path of keptWhole?.rebuilt ?? pages.paths())
     pages.setFiles(path, [files.get(toHtmlFile(path)) ?? '', files.get(toPayloadFile(path)) ?? ''])
   // the last output's own strings when the pages were kept whole: a lookup each, no path made anew
-  for (const file of keptWhole?.pageFiles() ?? pageFilesOf(pages)) files.delete(file)
+  for (const file of keptWhole?.pageFiles ?? pageFilesOf(pages)) files.delete(file)
   const store: BuildStore = {
     format: STORE_FORMAT,
     engine: input.engine,
