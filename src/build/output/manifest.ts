@@ -29,12 +29,19 @@ export function clientVersionOf(files: ReadonlyArray<{ path: string }>): string 
  */
 export function buildIdOf(outputs: ReadonlyMap<string, string>): string {
   const digest = createHash('sha256')
-  for (const path of [...outputs.keys()].sort(compareStrings)) {
+  // The default sort orders strings by UTF-16 code units, as compareStrings does, without a call per
+  // comparison; the lines go to the digest in chunks, not one call each (90,000 at 30,000 pages).
+  let chunk = ''
+  for (const path of [...outputs.keys()].sort()) {
     // the manifests' own folder is left out of the id (the manifests name it)
     if (path.startsWith(`${BUILDS_DIR}/`)) continue
-    digest.update(`${path}\0${outputs.get(path)}\n`)
+    chunk += `${path}\0${outputs.get(path)}\n`
+    if (chunk.length >= 65_536) {
+      digest.update(chunk)
+      chunk = ''
+    }
   }
-  return digest.digest('hex').slice(0, 16)
+  return digest.update(chunk).digest('hex').slice(0, 16)
 }
 
 /** The manifest of a build; `prerendered` sorted and de-duplicated. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { buildIdOf, clientVersionOf, createManifest, renderManifestFiles } from '../../../src/build/output/manifest.js'
 
@@ -29,6 +30,20 @@ describe('ids derived from what was built (issue 12)', () => {
     expect(buildIdOf(new Map([...outputs, ['_site/builds/latest.json', 'y']]))).toBe(id)
     expect(buildIdOf(new Map([...outputs, ['index.html', 'h3']]))).not.toBe(id)
     expect(buildIdOf(new Map([...outputs, ['about/index.html', 'h1']]))).not.toBe(id)
+  })
+
+  it('keeps the id a digest of the sorted "path\\0hash\\n" lines, however many files and whatever their characters', () => {
+    // the id is stored in the build state and on deploy targets: how it is computed must not change it
+    const many = new Map<string, string>()
+    for (let i = 0; i < 5000; i++) many.set(`de/über-${(i * 7919) % 5000}/ząb-${i}/index.html`, `h${i}`)
+    many.set('Zebra/index.html', 'z')
+    many.set('_site/builds/meta/x.json', 'm')
+    const lines = [...many]
+      .filter(([path]) => !path.startsWith('_site/builds/'))
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([path, hash]) => `${path}\0${hash}\n`)
+    expect(lines.join('').length).toBeGreaterThan(2 * 65_536)
+    expect(buildIdOf(many)).toBe(createHash('sha256').update(lines.join('')).digest('hex').slice(0, 16))
   })
 
   it('names the client code by its content-hashed files', () => {
