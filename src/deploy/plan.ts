@@ -73,9 +73,17 @@ export function parseTargetManifest(value: unknown): TargetManifest | undefined 
   return { format: 1, buildId, builds: builds as number, files, gone }
 }
 
+/** A Map as a JSON object, written entry by entry: no object of 90,000 keys is built only to be stringified. */
+function mapToJson(map: ReadonlyMap<string, string | number>): string {
+  const members: string[] = []
+  for (const [key, value] of map) members.push(`${JSON.stringify(key)}:${JSON.stringify(value)}`)
+  return `{${members.join(',')}}`
+}
+
 /** The manifest as the target keeps it: JSON, read back by parseTargetManifest. */
 export const renderTargetManifest = (manifest: TargetManifest): string =>
-  JSON.stringify({ ...manifest, files: Object.fromEntries(manifest.files), gone: Object.fromEntries(manifest.gone) })
+  `{"format":${manifest.format},"buildId":${JSON.stringify(manifest.buildId)},"builds":${manifest.builds},` +
+  `"files":${mapToJson(manifest.files)},"gone":${mapToJson(manifest.gone)}}`
 
 export function planDeploy(input: {
   /** The output's files: path -> content hash. */

@@ -94,6 +94,21 @@ describe('deploy plan', () => {
         ['toString', 2],
       ]),
     )
+    // JSON as JSON.stringify writes it, whatever a path holds
+    const odd = new Map([
+      ['a "quoted"/index.html', 'h"1'],
+      ['ząb\\ü/\u2028.html', 'h2'],
+    ])
+    const manifest = {
+      format: 1 as const,
+      buildId: 'b"3',
+      builds: 4,
+      files: odd,
+      gone: new Map([['ząb\\ü/\u2028.html', 3]]),
+    }
+    expect(renderTargetManifest(manifest)).toBe(
+      JSON.stringify({ ...manifest, files: Object.fromEntries(odd), gone: Object.fromEntries(manifest.gone) }),
+    )
     expect(parseTargetManifest({ format: 1, buildId: 'x', builds: 1, files: { a: 5 }, gone: {} })).toBeUndefined()
     expect(parseTargetManifest({ format: 2 })).toBeUndefined()
     expect(parseTargetManifest('nope')).toBeUndefined()
