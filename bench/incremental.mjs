@@ -21,7 +21,7 @@ import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
-import { MB, mb, ROOT, runSiteBuild, scratchParent, seconds, selectedParts, verdict } from './lib/processes.mjs'
+import { MB, mb, median, ROOT, runSiteBuild, scratchParent, seconds, selectedParts, verdict } from './lib/processes.mjs'
 
 const RSS_TARGET_MB = 250
 /** `build.concurrency`'s default: API requests in flight at once. */
@@ -193,10 +193,10 @@ try {
         `${seconds(one.wallMs)}, ${one.summary.changes.pages.changed.length} pages changed (3 locales), ${requests} page requests${way.edit === 'subtitle' ? ' (it and the pages linking to it)' : ''}${rss} (target: under ${seconds(way.targetMs)}: ${verdict(one.wallMs < way.targetMs)})`,
       )
       if (one.later?.length) {
-        const sorted = [...one.later].sort((a, b) => a - b)
+        const typical = median(one.later)
         line(
           `  ${one.later.length} later builds, changed again each time`,
-          `median ${seconds(sorted[sorted.length >> 1])}, ${seconds(sorted[0])}-${seconds(sorted.at(-1))} (target: under ${seconds(way.targetMs)}: ${verdict(sorted[sorted.length >> 1] < way.targetMs)})`,
+          `median ${seconds(typical)}, ${seconds(Math.min(...one.later))}-${seconds(Math.max(...one.later))} (target: under ${seconds(way.targetMs)}: ${verdict(typical < way.targetMs)})`,
         )
       }
       // what the API's latency alone costs those requests, API_CONCURRENCY at a time: no build is faster
