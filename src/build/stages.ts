@@ -37,7 +37,8 @@ import type { BuildManifest, BuildOptions, LocaleData, SlugChange } from './type
 /** Everything fetched, bundled or listed before the first page. */
 export interface BuildInputs {
   initialData: Map<string, unknown>
-  notFound: Map<string, { raw?: unknown; note?: string }>
+  /** Waited for by the 404 pages only: the crawl does not wait for these requests (they never reject: a failure is a note). */
+  notFound: Promise<Map<string, { raw?: unknown; note?: string }>>
   client: ClientBundle
   /** The version of the client code (clientVersionOf the bundle): what pages and payloads carry instead of a build id. */
   clientVersion: string
@@ -84,13 +85,15 @@ export async function loadInputs(
   ])
   const fetched = Promise.all([
     perLocale((locale) => fetchInitialData(api, locale, site.features.initInitialData)),
-    perLocale((locale) => fetchNotFoundBody(api, locale, site.i18n)),
     listPublicFiles(publicDir(run)),
   ]).catch(async (error: unknown) => {
     await compiled
     throw error
   })
-  const [[client], [initialData, notFound, listed]] = await Promise.all([compiled, fetched])
+  // asked after the initial data, so that those requests go first
+  const notFound = perLocale((locale) => fetchNotFoundBody(api, locale, site.i18n))
+  notFound.catch(() => {}) // a build that stops before its 404 pages leaves them unread
+  const [[client], [initialData, listed]] = await Promise.all([compiled, fetched])
   // the build writes its own sitemap.xml (a public one would be copied only to be replaced)
   const skipped = [...listed.skipped]
   if (listed.files.includes(SITEMAP_FILE))
@@ -281,8 +284,9 @@ export async function writeNotFoundPages(
   writer: FileWriter,
   input: { render: RenderService; inputs: BuildInputs; media?: MediaService },
 ): Promise<void> {
+  const bodies = await input.inputs.notFound
   for (const locale of run.site.i18n.locales) {
-    const { raw, note } = input.inputs.notFound.get(locale) ?? {}
+    const { raw, note } = bodies.get(locale) ?? {}
     if (note) run.state.notes.push(note)
     const from = withLocale('/404', locale, run.site.i18n)
     // the files its body names, as a page's (media 'copy' or 'optimize')
