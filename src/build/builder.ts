@@ -121,8 +121,10 @@ export function createBuilder(options: BuilderOptions): Builder {
     build(run = {}) {
       if (closed) return Promise.reject(errors.usage('This builder was closed'))
       const { warm: _warm, ...shared } = options
-      const next = queue.then(() =>
-        build({
+      const next = queue.then(() => {
+        // the pages it names are asked first: their answers come in with the initial data, not after it
+        if (run.only) prefetch?.askMissing(run.only)
+        return build({
           ...shared,
           ...run,
           render: lease,
@@ -132,8 +134,8 @@ export function createBuilder(options: BuilderOptions): Builder {
           apiSlot,
           // what was asked ahead until this build starts (later asks wait for the next)
           prefetched: prefetch?.take(),
-        }),
-      )
+        })
+      })
       queue = next.catch(() => {})
       return next
     },

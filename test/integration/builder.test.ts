@@ -127,6 +127,27 @@ describe('createBuilder', () => {
     }
   })
 
+  it("asks for an --only build's own pages first, each once: their answers come in with the initial data", async () => {
+    const out = join(dir, 'own-first')
+    const config = makeConfig(api.url, undefined, out)
+    const builder = createBuilder({ config, site: config.sites[0]!, renderThreads: 1 })
+    try {
+      expect((await builder.build()).failures).toEqual([])
+      const from = api.requests.length
+      const only = await builder.build({ only: ['2'] })
+      expect(only.failures).toEqual([])
+      expect(only.only?.fallback).toBeUndefined()
+      const asked = api.requests.slice(from).map((request) => request.path + (request.query.type ? ' initial' : ''))
+      // four requests at a time (build.concurrency): the pages were asked before anything else
+      expect(asked.slice(0, 4)).toEqual(expect.arrayContaining(['/about-us', '/pl/o-nas', '/de/ueber-uns']))
+      for (const page of ['/about-us', '/pl/o-nas', '/de/ueber-uns'])
+        expect(asked.filter((path) => path === page)).toHaveLength(1)
+      expect(asked.filter((path) => path.endsWith(' initial'))).toHaveLength(3)
+    } finally {
+      await builder.close()
+    }
+  })
+
   it('runs builds asked for at once one after the other, and refuses builds once closed', async () => {
     const out = join(dir, 'queued')
     const config = makeConfig(api.url, undefined, out)

@@ -18,6 +18,11 @@ import { type ApiAnswer, fetchPage } from './fetch-page.js'
 export interface Prefetch {
   /** Asks for the pages `items` (`--only` items: uids and paths) name; the answers wait for the next build. */
   ask(items: readonly string[]): void
+  /**
+   * Asks for those of them that nothing asked for yet: a build's own items as it starts, so that their answers come
+   * in while it asks for the initial data (an answer asked for an event is as new as the build's own would be).
+   */
+  askMissing(items: readonly string[]): void
   /** The answers asked so far, by page path, handed over: the asks that follow start a new set. */
   take(): Map<string, Promise<ApiAnswer>>
 }
@@ -36,17 +41,19 @@ export function createPrefetch(input: {
     const pages = input.memory.last?.store.pages
     return pages ? namedPages(pages, parseOnly(items).targets).paths : []
   }
+  const askFor = (items: readonly string[], replace: boolean) => {
+    for (const path of pathsOf(items)) {
+      // a later event: its answer replaces the one asked before it
+      if (answers.has(path) ? !replace : answers.size >= input.maxPages) continue
+      answers.set(
+        path,
+        input.slot(() => fetchPage(input.api, path)),
+      )
+    }
+  }
   return {
-    ask(items) {
-      for (const path of pathsOf(items)) {
-        // a later event: its answer replaces the one asked before it
-        if (!answers.has(path) && answers.size >= input.maxPages) continue
-        answers.set(
-          path,
-          input.slot(() => fetchPage(input.api, path)),
-        )
-      }
-    },
+    ask: (items) => askFor(items, true),
+    askMissing: (items) => askFor(items, false),
     take() {
       const taken = answers
       answers = new Map()
