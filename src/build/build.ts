@@ -149,6 +149,7 @@ export async function build(options: BuildOptions & BuildWiring): Promise<BuildR
         slugs: slugChanges,
         mediaStats,
         verifiedRecord,
+        rebuilt: crawl.keptWhole?.rebuilt,
       })
       if (memory) memory.last = result.failures.length ? lastKnown : committed(run.outDir, { store, lines }, writer)
       return result
@@ -230,6 +231,8 @@ async function finish(
     slugs: SlugChange[]
     mediaStats: MediaStats | undefined
     verifiedRecord: string
+    /** The only pages built when the others were kept whole (keep-whole.ts). */
+    rebuilt: ReadonlySet<string> | undefined
   },
 ): Promise<BuildResult> {
   const { state } = run
@@ -263,10 +266,11 @@ async function finish(
     filesKept: kept,
     changes: {
       pages: summarizePageChanges({
-        previous: previous?.pages.paths(),
-        pages: state.pages.paths(),
+        previous: previous?.pages,
+        pages: state.pages,
         written: writer.written(),
         moved: input.slugs,
+        built: input.rebuilt,
       }),
       slugs: input.slugs,
     },

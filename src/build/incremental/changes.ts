@@ -7,32 +7,48 @@ import { toHtmlFile, toPayloadFile } from '../../shared/url.js'
 import { compareStrings } from '../../shared/values.js'
 import type { PageChanges } from '../types.js'
 
+/** The pages of a build: its page table (a set will do). */
+export interface PagePaths {
+  has(path: string): boolean
+  paths(): Iterable<string>
+}
+
 /**
  * Example: previous ['/a', '/b'], now ['/b', '/c'], '/b/index.html' written ->
  * { added: ['/c'], changed: ['/b'], removed: ['/a'], unchanged: 0 }.
- * Without a previous build every page counts as added.
+ * Without a previous build every page counts as added. Pages are looked up where they are, not copied: a
+ * 30,000-page report costs two walks of the tables, and the files' names are made only for the pages `built`
+ * (an `--only` build that kept the others whole wrote none of theirs).
  */
 export function summarizePageChanges(input: {
-  previous: Iterable<string> | undefined
-  pages: Iterable<string>
+  previous: PagePaths | undefined
+  pages: PagePaths
   written: Iterable<string>
   /** Pages that moved (slug changes): reported as such, not as removed and added. */
   moved?: ReadonlyArray<{ from: string; to: string }>
+  /** The only pages whose files the build may have written; every page when absent. */
+  built?: ReadonlySet<string>
 }): PageChanges {
-  const before = new Set(input.previous ?? [])
+  const { previous, pages, built } = input
   const written = new Set(input.written)
-  const now = new Set(input.pages)
-  for (const { from, to } of input.moved ?? []) {
-    before.delete(from)
-    now.delete(to)
-  }
+  const movedFrom = new Set(input.moved?.map((move) => move.from))
+  const movedTo = new Set(input.moved?.map((move) => move.to))
+  const before = (path: string) => previous?.has(path) === true && !movedFrom.has(path)
   const changes: PageChanges = { added: [], changed: [], removed: [], unchanged: 0 }
-  for (const path of now) {
-    if (!before.has(path)) changes.added.push(path)
-    else if (written.has(toHtmlFile(path)) || written.has(toPayloadFile(path))) changes.changed.push(path)
+  for (const path of pages.paths()) {
+    if (movedTo.has(path)) continue
+    if (!before(path)) changes.added.push(path)
+    else if (
+      written.size > 0 &&
+      (built === undefined || built.has(path)) &&
+      (written.has(toHtmlFile(path)) || written.has(toPayloadFile(path)))
+    )
+      changes.changed.push(path)
     else changes.unchanged += 1
   }
-  for (const path of before) if (!now.has(path)) changes.removed.push(path)
+  if (previous)
+    for (const path of previous.paths())
+      if (!movedFrom.has(path) && !(pages.has(path) && !movedTo.has(path))) changes.removed.push(path)
   for (const list of [changes.added, changes.changed, changes.removed]) list.sort(compareStrings)
   return changes
 }

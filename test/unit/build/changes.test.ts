@@ -1,19 +1,21 @@
 import { describe, expect, it } from 'vitest'
-import { summarizePageChanges } from '../../../src/build/incremental/changes.js'
+import { type PagePaths, summarizePageChanges } from '../../../src/build/incremental/changes.js'
+
+const pages = (paths: string[]): PagePaths => ({ has: (path) => paths.includes(path), paths: () => paths })
 
 describe('summarizePageChanges (issue 12, item 5)', () => {
   it('sorts pages into added, changed (a file written), removed and unchanged', () => {
     expect(
       summarizePageChanges({
-        previous: ['/a', '/b', '/pl/c', '/d'],
-        pages: ['/b', '/pl/c', '/d', '/e'],
+        previous: pages(['/a', '/b', '/pl/c', '/d']),
+        pages: pages(['/b', '/pl/c', '/d', '/e']),
         written: ['b/index.html', 'pl/c/_payload.json', 'e/index.html', 'e/_payload.json'],
       }),
     ).toEqual({ added: ['/e'], changed: ['/b', '/pl/c'], removed: ['/a'], unchanged: 1 })
   })
 
   it('counts every page as added without a previous build', () => {
-    expect(summarizePageChanges({ previous: undefined, pages: ['/', '/a'], written: [] })).toEqual({
+    expect(summarizePageChanges({ previous: undefined, pages: pages(['/', '/a']), written: [] })).toEqual({
       added: ['/', '/a'],
       changed: [],
       removed: [],
@@ -24,11 +26,28 @@ describe('summarizePageChanges (issue 12, item 5)', () => {
   it('reports a page that moved as a slug change, not as removed and added', () => {
     expect(
       summarizePageChanges({
-        previous: ['/a', '/b'],
-        pages: ['/a2', '/b'],
+        previous: pages(['/a', '/b']),
+        pages: pages(['/a2', '/b']),
         written: ['a2/index.html', 'a2/_payload.json'],
         moved: [{ from: '/a', to: '/a2' }],
       }),
     ).toEqual({ added: [], changed: [], removed: [], unchanged: 1 })
+  })
+
+  it('looks for written files only among the pages built, when the build says which (the others were kept whole)', () => {
+    const both = pages(['/a', '/b', '/c'])
+    const written = ['a/index.html', 'b/_payload.json']
+    expect(summarizePageChanges({ previous: both, pages: both, written, built: new Set(['/b']) })).toEqual({
+      added: [],
+      changed: ['/b'],
+      removed: [],
+      unchanged: 2,
+    })
+    expect(summarizePageChanges({ previous: both, pages: both, written })).toEqual({
+      added: [],
+      changed: ['/a', '/b'],
+      removed: [],
+      unchanged: 1,
+    })
   })
 })
