@@ -430,14 +430,21 @@ export class PageTable {
     return true
   }
 
-  /** Whether the page at `path` links (nav or content) to a path among `ids` (pool ids). */
-  linksToAny(path: string, ids: ReadonlySet<number>): boolean {
-    const row = this.#row(path)
-    if (row === undefined) return false
-    const start = this.#refStart[row]! + this.#counts[row * 4]! * 2
-    const end = start + this.#counts[row * 4 + 1]! + this.#counts[row * 4 + 2]!
-    for (let at = start; at < end; at++) if (ids.has(this.#refs[at]!)) return true
-    return false
+  /** The pages that link (nav or content) to any of `ids` (pool ids), in the order added: one walk of the rows, no path looked up. */
+  pathsLinkingTo(ids: ReadonlySet<number>): string[] {
+    const found: string[] = []
+    const counts = this.#counts
+    const refs = this.#refs
+    for (let row = 0; row < this.#size; row++) {
+      const start = this.#refStart[row]! + counts[row * 4]! * 2
+      const end = start + counts[row * 4 + 1]! + counts[row * 4 + 2]!
+      for (let at = start; at < end; at++)
+        if (ids.has(refs[at]!)) {
+          found.push(this.pool.at(this.#path[row]!))
+          break
+        }
+    }
+    return found
   }
 
   /** Calls `visit` with the pool id of each path the page at `path` names: its alternates', then its links', in order. */

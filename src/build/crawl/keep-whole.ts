@@ -119,8 +119,7 @@ function firstLinking(pages: PageTable, paths: ReadonlySet<string>): KeptWhole['
   const found = new Map<string, DiscoveredPath>()
   if (paths.size) {
     const ids = new Set([...paths].map((path) => pages.pool.id(path)))
-    for (const page of pages.paths()) {
-      if (!pages.linksToAny(page, ids)) continue
+    for (const page of pages.pathsLinkingTo(ids)) {
       const links = pages.linkIdsOf(page)
       for (const [list, origin] of [
         [links?.nav, 'nav'],

@@ -140,7 +140,7 @@ export function createReusePlan(input: {
   const linkingTo = (to: ReadonlySet<string>): Set<string> => {
     const ids = new Set([...to].map((path) => pages.pool.id(path)))
     const found = new Set<string>()
-    if (ids.size) for (const path of pages.paths()) if (!to.has(path) && pages.linksToAny(path, ids)) found.add(path)
+    if (ids.size) for (const path of pages.pathsLinkingTo(ids)) if (!to.has(path)) found.add(path)
     return found
   }
   // made when first asked for: narrow() usually comes first, and then this walk of every page is not needed

@@ -59,12 +59,13 @@ describe('page table', () => {
   it('finds the pages that link to a set of paths, nav and content alike', () => {
     const table = PageTable.of([about, hidden])
     const ids = (...paths: string[]) => new Set(paths.map((path) => table.pool.id(path)))
-    expect(table.linksToAny('/about', ids('/contact'))).toBe(true)
-    expect(table.linksToAny('/hidden', ids('/contact'))).toBe(false)
-    expect(table.linksToAny('/hidden', ids('/'))).toBe(true)
-    // an alternate is not a link, nor is a file
-    expect(table.linksToAny('/about', ids('/about'))).toBe(false)
-    expect(table.linksToAny('/about', ids('/fileadmin/a.jpg'))).toBe(false)
+    expect(table.pathsLinkingTo(ids('/contact'))).toEqual(['/about'])
+    expect(table.pathsLinkingTo(ids('/'))).toEqual(['/about', '/hidden'])
+    expect(table.pathsLinkingTo(ids('/contact', '/pl/o-nas'))).toEqual(['/about'])
+    expect(table.pathsLinkingTo(ids())).toEqual([])
+    // an alternate is not a link (/about names itself only as one), nor is a file
+    expect(table.pathsLinkingTo(ids('/about'))).toEqual([])
+    expect(table.pathsLinkingTo(ids('/fileadmin/a.jpg', 'https://cdn.example/b.png'))).toEqual([])
   })
 
   it("finds the pages that show a file, and lists a page's files", () => {
