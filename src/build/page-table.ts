@@ -392,6 +392,17 @@ export class PageTable {
   }
 
   /**
+   * Whether `other` (a table over the same pool) has the page whose path is pool id `pathId` naming the very same
+   * paths, hreflangs and files (alternates, links, file refs), with the same locale, noIndex and canonical.
+   */
+  sameReferences(pathId: number, other: PageTable): boolean {
+    const i = this.#rowOfPath.get(pathId)
+    const j = other.#rowOfPath.get(pathId)
+    if (i === undefined || j === undefined || other.pool !== this.pool) return false
+    return this.#sameAt(i, other, j, 4)
+  }
+
+  /**
    * Whether `other` (a table over the same pool) has the page at `path` as the same page of the same locale
    * (uid) linking to the same paths (nav and content links, in order): what the crawl and slug history see
    * of it. Its text, files and sitemap facts may differ.

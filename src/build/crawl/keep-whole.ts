@@ -28,6 +28,8 @@ import { askApi, buildPath, type PagePipeline } from './pages.js'
 export interface KeptWhole {
   /** The pages built again (asked of the API); every other page of the previous output was kept. */
   rebuilt: ReadonlySet<string>
+  /** The previous output's pages, whose rows the other pages' are. */
+  from: PageTable
   /** The files of every page (the previous output's, as the pages are its pages), as its own strings. */
   pageFiles: readonly string[]
   /** How a path the API answered with 404 was found (for the report): the first page linking to it. */
@@ -103,7 +105,7 @@ export async function keepWhole(
   keepFiles(p, pageFiles, rebuilt)
   // every page in the previous table's order, the rebuilt ones as built now
   p.state.keepPages(pages, built.pages)
-  return { rebuilt, pageFiles, originOf: firstLinking(pages, new Set(built.notFound.map((n) => n.path))) }
+  return { rebuilt, from: pages, pageFiles, originOf: firstLinking(pages, new Set(built.notFound.map((n) => n.path))) }
 }
 
 /** Keeps the files of every previous page but `rebuilt`'s. */

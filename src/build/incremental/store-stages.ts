@@ -66,7 +66,7 @@ export async function writeStore(
      * The pages were kept whole (keep-whole.ts): the previous output's page files are this output's, and only
      * the rebuilt pages' rows lack their files' hashes (the kept rows have them as the last store did).
      */
-    keptWhole?: Pick<KeptWhole, 'pageFiles' | 'rebuilt'>
+    keptWhole?: Pick<KeptWhole, 'pageFiles' | 'rebuilt' | 'from'>
   },
 ): Promise<{ store: BuildStore; lines: StoreLines | undefined }> {
   const { state, site } = run
@@ -110,7 +110,11 @@ export async function writeStore(
   const done = (rendered: StoreLines) => {
     lines = rendered
   }
-  const parts = renderStoreParts(store, { last: input.lastLines, ...(input.keepLines ? { done } : {}) })
+  const parts = renderStoreParts(store, {
+    last: input.lastLines,
+    ...(input.keepLines ? { done } : {}),
+    ...(keptWhole ? { kept: { from: keptWhole.from, rebuilt: keptWhole.rebuilt } } : {}),
+  })
   await writer.writeParts(BUILD_STORE_FILE, parts)
   return { store, lines }
 }

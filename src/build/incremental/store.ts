@@ -159,57 +159,107 @@ const written = (part: string, kept: Uint8Array[] | undefined): string | Uint8Ar
   return bytes
 }
 
-/**
- * The store as JSON Lines, in parts (for FileWriter.writeParts), everything sorted: two builds of
- * the same content write the same bytes. `lines.last` is what a long-lived builder's last store over the
- * same pool wrote (StoreLines): when the path lines are the same, they and each part of page lines whose
- * pages all have the same row there are written as they were; `lines.done` receives this store's lines.
- */
-export function* renderStoreParts(
-  store: BuildStore,
-  lines: { last?: StoreLines; done?(lines: StoreLines): void } = {},
-): Iterable<string | Uint8Array> {
-  const { pages: table, files, ...head } = store
+/** The pages of a store that are the last store's own but for those built again (an `--only` build that kept the others whole). */
+export interface KeptRows {
+  /** The table every other row was copied from. */
+  from: PageTable
+  rebuilt: ReadonlySet<string>
+}
+
+/** The path lines' pool ids (the pages' in path order, then the paths only their links name), and each pool id's line (-1: none). */
+interface PathListing {
+  pages: string[]
+  paths: Int32Array
+  index: Int32Array
+}
+
+function listPaths(table: PageTable): PathListing {
   const { pool } = table
-  const sorted = [...table.paths()].sort(compareStrings)
-  // each pool id's line among the paths (-1: none), the pages' own first, then the paths only their links
-  // name; an array over the pool's ids, as a page line looks up some fifty (1.5 million for 30,000 pages);
-  // page rows are made per part below, so that no more than a part of them is in memory at once
+  const pages = [...table.paths()].sort(compareStrings)
+  // an array over the pool's ids, as a page line looks up some fifty (1.5 million for 30,000 pages)
   const index = new Int32Array(pool.size).fill(-1)
-  const paths = sorted.map((path) => pool.id(path))
+  const paths = pages.map((path) => pool.id(path))
   for (const [i, id] of paths.entries()) index[id] = i
   const listPath = (id: number): void => {
     if (index[id] !== -1) return
     index[id] = paths.length
     paths.push(id)
   }
-  for (const path of sorted) table.forEachPathId(path, listPath)
+  for (const path of pages) table.forEachPathId(path, listPath)
+  return { pages, paths: Int32Array.from(paths), index }
+}
+
+/**
+ * The last store's listing, when `table` holds the last store's pages with only `kept.rebuilt` built again and
+ * those name the same paths as before (nothing else can have changed it); undefined otherwise.
+ */
+function keptListing(
+  table: PageTable,
+  last: StoreLines | undefined,
+  kept: KeptRows | undefined,
+): PathListing | undefined {
+  if (!last || !kept || kept.from !== last.table) return undefined
+  const { pool } = table
+  if (last.table.pool !== pool || table.size !== last.table.size) return undefined
+  for (const path of kept.rebuilt) {
+    const id = pool.find(path)
+    if (id === undefined || !table.sameReferences(id, last.table)) return undefined
+  }
+  const index = new Int32Array(pool.size).fill(-1)
+  for (let i = 0; i < last.paths.length; i++) index[last.paths[i]!] = i
+  const pages = Array.from(last.paths.subarray(0, table.size), (id) => pool.at(id))
+  return { pages, paths: last.paths, index }
+}
+
+/**
+ * The store as JSON Lines, in parts (for FileWriter.writeParts), everything sorted: two builds of
+ * the same content write the same bytes. `lines.last` is what a long-lived builder's last store over the
+ * same pool wrote (StoreLines): when the path lines are the same, they and each part of page lines whose
+ * pages all have the same row there are written as they were; `lines.done` receives this store's lines.
+ * With `lines.kept`, only the parts of the pages built again are compared, and the last listing is taken as it is.
+ */
+export function* renderStoreParts(
+  store: BuildStore,
+  lines: { last?: StoreLines; done?(lines: StoreLines): void; kept?: KeptRows } = {},
+): Iterable<string | Uint8Array> {
+  const { pages: table, files, ...head } = store
+  const { pool } = table
+  const { last, done } = lines
+  const kept = keptListing(table, last, lines.kept)
+  // page rows are made per part below, so that no more than a part of them is in memory at once
+  const { pages: sorted, paths: pathIds, index } = kept ?? listPaths(table)
   const first: FirstLine = {
     ...head,
     redirects: [...head.redirects].sort((a, b) => compareStrings(a.from, b.from)),
     notFound: [...head.notFound].sort((a, b) => compareStrings(a.path, b.path)),
     files: Object.fromEntries([...files].sort(([a], [b]) => compareStrings(a, b))),
-    paths: paths.length,
+    paths: pathIds.length,
     pages: sorted.length,
   }
   yield `${JSON.stringify(first)}\n`
-  const pathIds = Int32Array.from(paths)
-  const { last, done } = lines
-  const same = last !== undefined && last.table.pool === pool && sameIds(last.paths, pathIds) ? last : undefined
+  const same =
+    kept || (last !== undefined && last.table.pool === pool && sameIds(last.paths, pathIds)) ? last : undefined
+  // the parts that may differ from the last store's: every one, or those of the pages built again
+  const compared =
+    kept && new Set([...lines.kept!.rebuilt].map((path) => Math.floor(index[pool.find(path)!]! / LINES_PER_PART)))
   // kept only for a builder that asks: a one-shot build holds one part at a time
-  const kept = done && { table, paths: pathIds, pathParts: [] as Uint8Array[], pageParts: [] as Uint8Array[] }
+  const keptLines = done && { table, paths: pathIds, pathParts: [] as Uint8Array[], pageParts: [] as Uint8Array[] }
   if (same) {
-    kept?.pathParts.push(...same.pathParts)
+    keptLines?.pathParts.push(...same.pathParts)
     yield* same.pathParts
-  } else for (const part of inParts(paths, (id) => JSON.stringify(pool.at(id)))) yield written(part, kept?.pathParts)
+  } else
+    for (const part of inParts([...pathIds], (id) => JSON.stringify(pool.at(id))))
+      yield written(part, keptLines?.pathParts)
   for (let at = 0, k = 0; at < sorted.length; at += LINES_PER_PART, k++) {
     const end = Math.min(at + LINES_PER_PART, sorted.length)
     let part = same?.pageParts[k]
-    for (let i = at; part !== undefined && i < end; i++) if (!table.sameRow(pathIds[i]!, same!.table)) part = undefined
-    if (part) kept?.pageParts.push(part)
-    yield part ?? written(pageLines(table, sorted.slice(at, end), index), kept?.pageParts)
+    if (!compared || compared.has(k))
+      for (let i = at; part !== undefined && i < end; i++)
+        if (!table.sameRow(pathIds[i]!, same!.table)) part = undefined
+    if (part) keptLines?.pageParts.push(part)
+    yield part ?? written(pageLines(table, sorted.slice(at, end), index), keptLines?.pageParts)
   }
-  if (kept) done?.(kept)
+  if (keptLines) done?.(keptLines)
 }
 
 /** The lines of `pages`, each ending in a newline (see PageLine). */

@@ -171,6 +171,41 @@ describe('build store', () => {
     expect(renderStore(other, { last })).toBe(renderStore(other))
   })
 
+  it('after a kept-whole build, compares only the parts of the pages built again and takes the last listing', () => {
+    const pool = new StringPool()
+    const page = (i: number, text = 'h', link = `/p${String((i + 1) % 1200).padStart(4, '0')}`) => ({
+      path: `/p${String(i).padStart(4, '0')}`,
+      locale: 'en',
+      uid: i + 1,
+      noIndex: false,
+      alternates: [],
+      links: { nav: ['/p0000'], content: [link] },
+      files: [hashContents(`${text}${i}`), hashContents(`p${i}`)] as [string, string],
+    })
+    const pages = Array.from({ length: 1200 }, (_, i) => page(i))
+    const first = { ...store, pages: PageTable.of(pages, pool) }
+    let last: StoreLines | undefined
+    renderStore(first, { done: (lines) => (last = lines) })
+    // as keep-whole.ts makes it: every row copied from the last table, page 700's as built again
+    const keptWhole = (rebuilt: ReturnType<typeof page>) => {
+      const pages = new PageTable(pool)
+      pages.copyAllFrom(first.pages, PageTable.of([rebuilt], pool))
+      return { store: { ...store, id: 'b2', pages }, kept: { from: first.pages, rebuilt: new Set([rebuilt.path]) } }
+    }
+    const edited = keptWhole(page(700, 'x'))
+    let next: StoreLines | undefined
+    const text = renderStore(edited.store, { last, kept: edited.kept, done: (lines) => (next = lines) })
+    expect(text).toBe(renderStore(edited.store))
+    expect(next!.paths).toBe(last!.paths)
+    expect(next!.pageParts.map((part, k) => part === last!.pageParts[k])).toEqual([true, false, true])
+    // the page built again links elsewhere now: the listing is made again, to the same bytes as from scratch
+    const relinked = keptWhole(page(700, 'x', '/new'))
+    expect(renderStore(relinked.store, { last, kept: relinked.kept })).toBe(renderStore(relinked.store))
+    // rows copied from another table than the last store's: nothing is taken on trust
+    const other = { ...relinked.kept, from: PageTable.of([page(1)], pool) }
+    expect(renderStore(relinked.store, { last, kept: other })).toBe(renderStore(relinked.store))
+  })
+
   it('shares one string per path among the links that read back', () => {
     const parsed = parseStore(renderStore(store), READER)
     if (!('store' in parsed)) throw new Error(parsed.reason)
