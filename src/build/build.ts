@@ -270,7 +270,7 @@ async function finish(
         pages: state.pages,
         written: writer.written(),
         moved: input.slugs,
-        built: input.rebuilt,
+        rebuilt: input.rebuilt,
       }),
       slugs: input.slugs,
     },

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { type PagePaths, summarizePageChanges } from '../../../src/build/incremental/changes.js'
 
-const pages = (paths: string[]): PagePaths => ({ has: (path) => paths.includes(path), paths: () => paths })
+const pages = (paths: string[]): PagePaths => ({
+  size: paths.length,
+  has: (path) => paths.includes(path),
+  paths: () => paths,
+})
 
 describe('summarizePageChanges (issue 12, item 5)', () => {
   it('sorts pages into added, changed (a file written), removed and unchanged', () => {
@@ -34,20 +38,21 @@ describe('summarizePageChanges (issue 12, item 5)', () => {
     ).toEqual({ added: [], changed: [], removed: [], unchanged: 1 })
   })
 
-  it('looks for written files only among the pages built, when the build says which (the others were kept whole)', () => {
+  it('after an --only build that kept the other pages whole, looks only at the pages it built again', () => {
     const both = pages(['/a', '/b', '/c'])
-    const written = ['a/index.html', 'b/_payload.json']
-    expect(summarizePageChanges({ previous: both, pages: both, written, built: new Set(['/b']) })).toEqual({
+    const written = ['b/_payload.json', 'c/index.html']
+    expect(summarizePageChanges({ previous: both, pages: both, written, rebuilt: new Set(['/c', '/b']) })).toEqual({
       added: [],
-      changed: ['/b'],
-      removed: [],
-      unchanged: 2,
-    })
-    expect(summarizePageChanges({ previous: both, pages: both, written })).toEqual({
-      added: [],
-      changed: ['/a', '/b'],
+      changed: ['/b', '/c'],
       removed: [],
       unchanged: 1,
+    })
+    // a page built again to the same bytes is unchanged
+    expect(summarizePageChanges({ previous: both, pages: both, written: [], rebuilt: new Set(['/b']) })).toEqual({
+      added: [],
+      changed: [],
+      removed: [],
+      unchanged: 3,
     })
   })
 })
