@@ -98,9 +98,9 @@ export class PageTable {
   #refs = new Int32Array(INITIAL_ROWS * 16)
   #refLength = 0
   /** Two per row: the hashes of `index.html` and `_payload.json` ('' when not known yet). */
-  readonly #files: string[] = []
+  #files: string[] = []
   /** Per row: its link digest ('' when not known). */
-  readonly #digests: string[] = []
+  #digests: string[] = []
   readonly #canonical = new Map<number, string>()
 
   constructor(pool: StringPool = new StringPool()) {
@@ -172,15 +172,63 @@ export class PageTable {
   copyAllFrom(other: PageTable, instead?: PageTable): Map<string, number> {
     if (other.pool !== this.pool || (instead && instead.pool !== this.pool))
       throw new Error('copyAllFrom needs tables over the same string pool')
+    const first = this.#size
+    if (first > 0 || !this.#cloneOf(other, instead))
+      for (let i = 0; i < other.#size; i++) {
+        const j = instead === undefined ? undefined : instead.#rowOfPath.get(other.#path[i]!)
+        if (j === undefined) this.#copyRow(other, i)
+        else this.#copyRow(instead!, j)
+      }
     const byLocale = new Map<number, number>()
-    for (let i = 0; i < other.#size; i++) {
-      const j = instead === undefined ? undefined : instead.#rowOfPath.get(other.#path[i]!)
-      const [from, row] = j === undefined ? [other, i] : [instead!, j]
-      this.#copyRow(from, row)
-      const locale = from.#locale[row]!
-      byLocale.set(locale, (byLocale.get(locale) ?? 0) + 1)
-    }
+    for (let i = first; i < this.#size; i++) byLocale.set(this.#locale[i]!, (byLocale.get(this.#locale[i]!) ?? 0) + 1)
     return new Map([...byLocale].map(([locale, count]) => [this.pool.at(locale), count]))
+  }
+
+  /**
+   * An empty table made `other`'s copy array by array (30,000 rows: a few ms, against 15 row by row), then
+   * `instead`'s rows written over theirs in place; false, and nothing done, when one of those does not fit (it
+   * has more or fewer references than the row it replaces).
+   */
+  #cloneOf(other: PageTable, instead: PageTable | undefined): boolean {
+    const over: Array<[row: number, from: number]> = []
+    const rows = instead === undefined ? 0 : instead.#size
+    for (let j = 0; j < rows; j++) {
+      const i = other.#rowOfPath.get(instead!.#path[j]!)
+      if (i === undefined) continue
+      for (let k = 0; k < 4; k++) if (instead!.#counts[j * 4 + k] !== other.#counts[i * 4 + k]) return false
+      over.push([i, j])
+    }
+    const size = other.#size
+    this.#size = size
+    this.#path = other.#path.slice(0, size)
+    this.#locale = other.#locale.slice(0, size)
+    this.#uid = other.#uid.slice(0, size)
+    this.#noIndex = other.#noIndex.slice(0, size)
+    this.#refStart = other.#refStart.slice(0, size)
+    this.#counts = other.#counts.slice(0, size * 4)
+    this.#refs = other.#refs.slice(0, other.#refLength)
+    this.#refLength = other.#refLength
+    this.#files = other.#files.slice(0, size * 2)
+    this.#digests = other.#digests.slice(0, size)
+    for (const [i, canonical] of other.#canonical) this.#canonical.set(i, canonical)
+    for (const [path, i] of other.#rowOfPath) this.#rowOfPath.set(path, i)
+    for (const [i, j] of over) {
+      const from = instead!
+      this.#locale[i] = from.#locale[j]!
+      this.#uid[i] = from.#uid[j]!
+      this.#noIndex[i] = from.#noIndex[j]!
+      this.#files[i * 2] = from.#files[j * 2]!
+      this.#files[i * 2 + 1] = from.#files[j * 2 + 1]!
+      this.#digests[i] = from.#digests[j]!
+      const canonical = from.#canonical.get(j)
+      if (canonical === undefined) this.#canonical.delete(i)
+      else this.#canonical.set(i, canonical)
+      const start = from.#refStart[j]!
+      const length =
+        from.#counts[j * 4]! * 2 + from.#counts[j * 4 + 1]! + from.#counts[j * 4 + 2]! + from.#counts[j * 4 + 3]!
+      this.#refs.set(from.#refs.subarray(start, start + length), this.#refStart[i]!)
+    }
+    return true
   }
 
   #copyRow(other: PageTable, i: number): void {

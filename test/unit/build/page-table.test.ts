@@ -135,6 +135,28 @@ describe('page table', () => {
     expect(next.get('/about')!.links.nav).toEqual(['/x'])
     expect(next.get('/hidden')).toEqual({ ...hidden, files: ['h', 'p'] })
     expect(next.get('/pl/o-nas')).toEqual({ ...pl, files: ['', ''] })
+    // a page built again with as many references as before is written over its copy, in place; rows added later go after
+    const refitted = {
+      ...pl,
+      noIndex: true,
+      canonical: 'https://www.example.com/x',
+      alternates: [
+        { hreflang: 'de-DE', path: '/de/x' },
+        { hreflang: 'pl-PL', path: '/pl/o-nas' },
+      ],
+      links: { nav: ['/x', '/y'], content: ['/z'] },
+      fileRefs: ['/fileadmin/c.jpg', '/fileadmin/d.jpg'],
+    }
+    const fitted = new PageTable(pool)
+    fitted.copyAllFrom(previous, PageTable.of([{ ...refitted, files: ['h2', 'p2'], linkDigest: 'd2' }], pool))
+    expect([...fitted.paths()]).toEqual(['/about', '/hidden', '/pl/o-nas'])
+    expect(fitted.get('/pl/o-nas')).toEqual({ ...refitted, files: ['h2', 'p2'], linkDigest: 'd2' })
+    expect(fitted.get('/hidden')).toEqual({ ...hidden, files: ['h', 'p'] })
+    expect(fitted.get('/about')).toEqual({ ...about, files: ['', ''] })
+    expect(previous.get('/pl/o-nas')).toEqual({ ...pl, files: ['', ''] })
+    fitted.add({ ...hidden, path: '/later' })
+    expect(fitted.get('/later')).toEqual({ ...hidden, path: '/later', files: ['', ''] })
+    expect(fitted.get('/hidden')).toEqual({ ...hidden, files: ['h', 'p'] })
     expect(() => new PageTable().copyAllFrom(previous)).toThrow('same string pool')
     expect(() => new PageTable(pool).copyAllFrom(previous, PageTable.of([about]))).toThrow('same string pool')
   })
