@@ -225,9 +225,9 @@ export function* renderStoreParts(
   const { pages: table, files, ...head } = store
   const { pool } = table
   const { last, done } = lines
-  const kept = keptListing(table, last, lines.kept)
+  const lastListing = keptListing(table, last, lines.kept)
   // page rows are made per part below, so that no more than a part of them is in memory at once
-  const { pages: sorted, paths: pathIds, index } = kept ?? listPaths(table)
+  const { pages: sorted, paths: pathIds, index } = lastListing ?? listPaths(table)
   const first: FirstLine = {
     ...head,
     redirects: [...head.redirects].sort((a, b) => compareStrings(a.from, b.from)),
@@ -238,10 +238,11 @@ export function* renderStoreParts(
   }
   yield `${JSON.stringify(first)}\n`
   const same =
-    kept || (last !== undefined && last.table.pool === pool && sameIds(last.paths, pathIds)) ? last : undefined
+    lastListing || (last !== undefined && last.table.pool === pool && sameIds(last.paths, pathIds)) ? last : undefined
   // the parts that may differ from the last store's: every one, or those of the pages built again
   const compared =
-    kept && new Set([...lines.kept!.rebuilt].map((path) => Math.floor(index[pool.find(path)!]! / LINES_PER_PART)))
+    lastListing &&
+    new Set([...lines.kept!.rebuilt].map((path) => Math.floor(index[pool.find(path)!]! / LINES_PER_PART)))
   // kept only for a builder that asks: a one-shot build holds one part at a time
   const keptLines = done && { table, paths: pathIds, pathParts: [] as Uint8Array[], pageParts: [] as Uint8Array[] }
   if (same) {
