@@ -25,6 +25,7 @@ import { namedFileRefs } from './incremental/reuse.js'
 import type { BuildStore, StoreLines } from './incremental/store.js'
 import { keepEarlierBuilds, writeStore } from './incremental/store-stages.js'
 import { verifiedRecordFile, writeVerified } from './incremental/verified.js'
+import type { IdLines } from './output/manifest.js'
 import {
   applyToOutput,
   checkOutDir,
@@ -132,7 +133,9 @@ export async function build(options: BuildOptions & BuildWiring): Promise<BuildR
       const slugs = await writeSlugRedirects(run, { ...crawl, writer, previous })
       await writeSiteFiles(run, writer, { inputs, previous: sameBuilder })
       const builds = keepEarlierBuilds(run, writer, previous)
-      const manifest = await writeManifests(run, writer, inputs)
+      const { manifest, idLines } = await writeManifests(run, writer, {
+        ...{ inputs, idLines: lastKnown?.idLines, keepIdLines: memory !== undefined },
+      })
       const { store, lines } = await writeStore(run, writer, {
         ...{ engine, manifest, locales, builds, slugs: slugs.redirects },
         ...{ lastLines: lastKnown?.lines, keepLines: memory !== undefined },
@@ -151,7 +154,8 @@ export async function build(options: BuildOptions & BuildWiring): Promise<BuildR
         verifiedRecord,
         rebuilt: crawl.keptWhole?.rebuilt,
       })
-      if (memory) memory.last = result.failures.length ? lastKnown : committed(run.outDir, { store, lines }, writer)
+      if (memory)
+        memory.last = result.failures.length ? lastKnown : committed(run.outDir, { store, lines, idLines }, writer)
       return result
     } catch (error) {
       await media?.close()
@@ -167,7 +171,7 @@ export async function build(options: BuildOptions & BuildWiring): Promise<BuildR
 /** The output as this build committed it, for the next build of a long-lived builder (OutputMemory). */
 function committed(
   outDir: string,
-  written: { store: BuildStore; lines: StoreLines | undefined },
+  written: { store: BuildStore; lines: StoreLines | undefined; idLines: IdLines | undefined },
   writer: FileWriter,
 ): CommittedOutput | undefined {
   const seal = sealOf(outDir)

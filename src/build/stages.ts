@@ -26,7 +26,7 @@ import type { PreviousOutput } from './incremental/previous.js'
 import type { ReusePlan } from './incremental/reuse.js'
 import { planSlugRedirects, SLUG_REDIRECT_STATUS } from './incremental/slug-history.js'
 import type { StoredRedirect } from './incremental/store.js'
-import { buildIdOf, clientVersionOf, createManifest, renderManifestFiles } from './output/manifest.js'
+import { buildIdOf, clientVersionOf, createManifest, type IdLines, renderManifestFiles } from './output/manifest.js'
 import { planSitemaps, renderRobots, sitemapFilesOf } from './output/sitemap.js'
 import type { FileWriter } from './output/write.js'
 import { toSkippedItem } from './render-threads/render-jobs.js'
@@ -333,11 +333,22 @@ export async function writeSiteFiles(
   await writer.write(ROBOTS_FILE, renderRobots(site.baseUrl, await own(ROBOTS_FILE)))
 }
 
-/** `_site/builds/latest.json` and `_site/builds/meta/<id>.json`; last, as the id is a digest of every other file. */
-export async function writeManifests(run: BuildRun, writer: FileWriter, inputs: BuildInputs): Promise<BuildManifest> {
+/**
+ * `_site/builds/latest.json` and `_site/builds/meta/<id>.json`; last, as the id is a digest of every other file.
+ * `idLines` are the last build's lines of its id (a long-lived builder's), and `keepIdLines` asks for this one's.
+ */
+export async function writeManifests(
+  run: BuildRun,
+  writer: FileWriter,
+  input: { inputs: BuildInputs; idLines?: IdLines; keepIdLines: boolean },
+): Promise<{ manifest: BuildManifest; idLines: IdLines | undefined }> {
   const prerendered = [...run.state.pages.paths(), ...run.state.redirects.map((r) => r.from)]
-  const id = buildIdOf(writer.outputs())
-  const manifest = createManifest({ id, clientVersion: inputs.clientVersion, prerendered })
+  let idLines: IdLines | undefined
+  const id = buildIdOf(writer.outputs(), {
+    last: input.idLines,
+    ...(input.keepIdLines ? { done: (lines: IdLines) => (idLines = lines) } : {}),
+  })
+  const manifest = createManifest({ id, clientVersion: input.inputs.clientVersion, prerendered })
   for (const file of renderManifestFiles(manifest)) await writer.write(file.path, file.contents)
-  return manifest
+  return { manifest, idLines }
 }

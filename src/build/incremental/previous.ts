@@ -14,6 +14,7 @@ import type { ResolvedSite } from '../../config/types.js'
 import { readRegularFile, readRegularFileSync } from '../../project/untrusted-file.js'
 import { BUILD_STORE_FILE, LATEST_MANIFEST_FILE, PAYLOAD_FILE } from '../../shared/layout.js'
 import { normalizePagePath } from '../../shared/url.js'
+import type { IdLines } from '../output/manifest.js'
 import type { OutDirContents } from '../output/output.js'
 import { hashContents, type PreviousFiles } from '../output/write.js'
 import type { PageTable, StringPool } from '../page-table.js'
@@ -220,6 +221,8 @@ export interface CommittedOutput {
   store: BuildStore
   /** The state's page lines as rendered, of which the next state takes the parts that did not change. */
   lines?: StoreLines
+  /** The lines its build id was digested from, of which the next id takes the parts that did not change. */
+  idLines?: IdLines
   /** Every file of it (the state's own included): path -> content hash (see hashContents). */
   hashes: ReadonlyMap<string, string>
   /** The lstat stamps of its state and `latest.json` after the commit (sealOf). */

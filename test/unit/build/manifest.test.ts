@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { buildIdOf, clientVersionOf, createManifest, renderManifestFiles } from '../../../src/build/output/manifest.js'
+import {
+  buildIdOf,
+  clientVersionOf,
+  createManifest,
+  type IdLines,
+  renderManifestFiles,
+} from '../../../src/build/output/manifest.js'
 
 describe('manifest', () => {
   it('sorts and de-duplicates the prerendered paths', () => {
@@ -44,6 +50,35 @@ describe('ids derived from what was built (issue 12)', () => {
       .map(([path, hash]) => `${path}\0${hash}\n`)
     expect(lines.join('').length).toBeGreaterThan(2 * 65_536)
     expect(buildIdOf(many)).toBe(createHash('sha256').update(lines.join('')).digest('hex').slice(0, 16))
+  })
+
+  it("takes the unchanged parts of the last id's lines and gives the id a build from scratch gives", () => {
+    const files = new Map<string, string>()
+    for (let i = 0; i < 3000; i++) files.set(`p-${(i * 7919) % 3000}/index.html`, `h${i}`)
+    files.set('_site/builds/latest.json', 'x')
+    let first: IdLines | undefined
+    const id = buildIdOf(files, { done: (lines) => (first = lines) })
+    expect(id).toBe(buildIdOf(files))
+    expect(first!.paths).toHaveLength(3000)
+    expect(first!.paths).toEqual([...first!.paths].sort())
+
+    // one hash changed: only its part is made again, the others are the last lines' own strings
+    const edited = new Map(files).set(first!.paths[1500]!, 'new')
+    let next: IdLines | undefined
+    const editedId = buildIdOf(edited, { last: first, done: (lines) => (next = lines) })
+    expect(editedId).toBe(buildIdOf(edited))
+    expect(editedId).not.toBe(id)
+    const changed = next!.parts.flatMap((part, k) => (part === first!.parts[k] ? [] : [k]))
+    expect(changed).toEqual([Math.floor(1500 / 512)])
+    expect(next!.paths).toBe(first!.paths)
+
+    // other files (one in, one out, as many as before): sorted anew, never the last order
+    const moved = new Map(files)
+    moved.delete(first!.paths[0]!)
+    moved.set('zz/index.html', 'h0')
+    expect(buildIdOf(moved, { last: first })).toBe(buildIdOf(moved))
+    // a manifest added or changed does not count
+    expect(buildIdOf(new Map(files).set('_site/builds/meta/a.json', 'm'), { last: first })).toBe(id)
   })
 
   it('names the client code by its content-hashed files', () => {
