@@ -30,8 +30,8 @@ export interface KeptWhole {
   rebuilt: ReadonlySet<string>
   /** The previous output's pages, whose rows the other pages' are. */
   from: PageTable
-  /** The files of every page (the previous output's, as the pages are its pages), as its own strings. */
-  pageFiles: readonly string[]
+  /** The previous output's files that are no page's (its state's `files`): as the pages are its pages, so are their files. */
+  otherFiles: ReadonlyMap<string, string>
   /** How a path the API answered with 404 was found (for the report): the first page linking to it. */
   originOf(path: string): DiscoveredPath | undefined
 }
@@ -47,7 +47,7 @@ export async function keepWhole(
 ): Promise<KeptWhole | undefined> {
   const { plan, previous } = input
   const { pages, store } = previous
-  if (!previous.pageFiles || plan.rendersKept) return undefined
+  if (!previous.pageFiles || !previous.otherFiles || plan.rendersKept) return undefined
   const asked = [...plan.targets, ...plan.dependents]
   if (!asked.every((path) => pages.has(path))) return undefined
   // the paths the last crawl reached that were no page: asked again, as the crawl would
@@ -100,16 +100,18 @@ export async function keepWhole(
   await writes.commit()
   staged.commit()
   const rebuilt = new Set(asked)
-  // the last output's own strings (a map lookup each, no path made anew); the store takes them too
-  const pageFiles = [...previous.pageFiles()]
-  keepFiles(p, pageFiles, rebuilt)
+  // the last output's own strings (a map lookup each, no path made anew)
+  keepFiles(p, previous.pageFiles(), rebuilt)
   // every page in the previous table's order, the rebuilt ones as built now
   p.state.keepPages(pages, built.pages)
-  return { rebuilt, from: pages, pageFiles, originOf: firstLinking(pages, new Set(built.notFound.map((n) => n.path))) }
+  return {
+    ...{ rebuilt, from: pages, otherFiles: previous.otherFiles },
+    originOf: firstLinking(pages, new Set(built.notFound.map((n) => n.path))),
+  }
 }
 
 /** Keeps the files of every previous page but `rebuilt`'s. */
-function keepFiles(p: PagePipeline, pageFiles: readonly string[], rebuilt: ReadonlySet<string>): void {
+function keepFiles(p: PagePipeline, pageFiles: Iterable<string>, rebuilt: ReadonlySet<string>): void {
   const rebuiltFiles = new Set([...rebuilt].flatMap((path) => [toHtmlFile(path), toPayloadFile(path)]))
   for (const file of pageFiles)
     if (!rebuiltFiles.has(file) && !p.writer.keep(file))

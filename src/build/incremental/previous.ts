@@ -43,6 +43,8 @@ export interface PreviousOutput extends PreviousFiles {
   hashes?: ReadonlyMap<string, string>
   /** The files of its pages (`index.html`, `_payload.json`), when the output is a builder's last one. */
   pageFiles?(): IterableIterator<string>
+  /** Its files that are no page's (path -> hash; the state's own left out), when the output is a builder's last one. */
+  otherFiles?: ReadonlyMap<string, string>
   /** Files on disk that the state does not list (nothing the previous build wrote): removed, and reported. */
   unlisted: string[]
   /** Files the state lists that this build found not on disk as that build wrote them (missing, changed): written again. */
@@ -257,6 +259,7 @@ function lastOutput(last: CommittedOutput): PreviousOutput {
     *pageFiles() {
       for (const path of hashes.keys()) if (!files.has(path) && path !== BUILD_STORE_FILE) yield path
     },
+    otherFiles: files,
     store,
     pages,
     redirects: new Map(store.redirects.map((r) => [r.from, r])),
