@@ -5,8 +5,8 @@
  * files whose bytes changed and records the others as kept, so that an incremental
  * build leaves unchanged files (and their modification times) as they are.
  */
-import { createReadStream, mkdirSync, rmSync, writeFileSync } from 'node:fs'
-import { copyFile, open, rm } from 'node:fs/promises'
+import { closeSync, createReadStream, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs'
+import { copyFile, rm } from 'node:fs/promises'
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import xxhash from 'xxhash-wasm'
@@ -209,35 +209,36 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
     async writeParts(path, parts) {
       const target = resolveInside(base, path)
       ensureDir(dirname(target))
-      const file = await open(target, 'w')
+      // written synchronously, as a page's files are (see above): the end phase has nothing else to do meanwhile
+      const fd = openSync(target, 'w')
       const digest = create64()
       let size = 0
       try {
         let batch: string[] = []
         let batchLength = 0
-        const put = async (chunk: Uint8Array) => {
+        const put = (chunk: Uint8Array) => {
           digest.update(chunk)
-          await file.write(chunk)
+          for (let at = 0; at < chunk.byteLength; ) at += writeSync(fd, chunk, at)
           size += chunk.byteLength
         }
-        const flush = async () => {
-          if (batch.length) await put(Buffer.from(batch.join('')))
+        const flush = () => {
+          if (batch.length) put(Buffer.from(batch.join('')))
           batch = []
           batchLength = 0
         }
         for (const part of parts) {
           if (typeof part !== 'string') {
-            await flush()
-            await put(part)
+            flush()
+            put(part)
             continue
           }
           batch.push(part)
           batchLength += part.length
-          if (batchLength >= PART_BATCH_BYTES) await flush()
+          if (batchLength >= PART_BATCH_BYTES) flush()
         }
-        await flush()
+        flush()
       } finally {
-        await file.close()
+        closeSync(fd)
       }
       // Streamed, so hashed while written: an unchanged file is written and then dropped again.
       const contentHash = digestOf(digest)
