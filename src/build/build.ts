@@ -134,7 +134,9 @@ export async function build(options: BuildOptions & BuildWiring): Promise<BuildR
       await writeSiteFiles(run, writer, { inputs, previous: sameBuilder })
       const builds = keepEarlierBuilds(run, writer, previous)
       const { manifest, idLines } = await writeManifests(run, writer, {
-        ...{ inputs, idLines: lastKnown?.idLines, keepIdLines: memory !== undefined },
+        inputs,
+        idLines: lastKnown?.idLines,
+        keepIdLines: memory !== undefined,
       })
       const { store, lines } = await writeStore(run, writer, {
         ...{ engine, manifest, locales, builds, slugs: slugs.redirects },
