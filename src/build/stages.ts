@@ -224,7 +224,7 @@ export async function crawlPages(
   const { reuse, previous } = input
   const keptWhole =
     reuse && previous
-      ? await keepWhole(pipeline, { plan: reuse, previous, maxInFlight: run.maxPagesInFlight })
+      ? await keepWhole(pipeline, { plan: reuse, previous, writer: input.writer, maxInFlight: run.maxPagesInFlight })
       : undefined
   if (keptWhole) {
     originOf = keptWhole.originOf

@@ -14,10 +14,11 @@
  */
 import pLimit from 'p-limit'
 import { ONLY_PREFETCH_MAX_PAGES } from '../../shared/constants.js'
+import { BUILD_STORE_FILE } from '../../shared/layout.js'
 import { toHtmlFile, toPayloadFile } from '../../shared/url.js'
 import type { PreviousOutput } from '../incremental/previous.js'
 import type { ReusePlan } from '../incremental/reuse.js'
-import { createStagedWriter } from '../output/write.js'
+import { createStagedWriter, type FileWriter } from '../output/write.js'
 import type { PageTable } from '../page-table.js'
 import { createStagedState } from '../state.js'
 import type { DiscoveredPath } from './crawl.js'
@@ -43,11 +44,11 @@ export interface KeptWhole {
  */
 export async function keepWhole(
   p: PagePipeline,
-  input: { plan: ReusePlan; previous: PreviousOutput; maxInFlight: number },
+  input: { plan: ReusePlan; previous: PreviousOutput; writer: Pick<FileWriter, 'keepAllBut'>; maxInFlight: number },
 ): Promise<KeptWhole | undefined> {
   const { plan, previous } = input
   const { pages, store } = previous
-  if (!previous.pageFiles || !previous.otherFiles || plan.rendersKept) return undefined
+  if (!previous.hashes || !previous.otherFiles || plan.rendersKept) return undefined
   const asked = [...plan.targets, ...plan.dependents]
   if (!asked.every((path) => pages.has(path))) return undefined
   // the paths the last crawl reached that were no page: asked again, as the crawl would
@@ -100,22 +101,16 @@ export async function keepWhole(
   await writes.commit()
   staged.commit()
   const rebuilt = new Set(asked)
-  // the last output's own strings (a map lookup each, no path made anew)
-  keepFiles(p, previous.pageFiles(), rebuilt)
+  // the files of every page but the rebuilt ones: every file of the last output but those and the state's other files
+  const rebuiltFiles = asked.flatMap((path) => [toHtmlFile(path), toPayloadFile(path)])
+  if (!input.writer.keepAllBut([...rebuiltFiles, ...previous.otherFiles.keys(), BUILD_STORE_FILE]))
+    throw new Error("the builder's last output has no file hashes to keep")
   // every page in the previous table's order, the rebuilt ones as built now
   p.state.keepPages(pages, built.pages)
   return {
     ...{ rebuilt, from: pages, otherFiles: previous.otherFiles },
     originOf: firstLinking(pages, new Set(built.notFound.map((n) => n.path))),
   }
-}
-
-/** Keeps the files of every previous page but `rebuilt`'s. */
-function keepFiles(p: PagePipeline, pageFiles: Iterable<string>, rebuilt: ReadonlySet<string>): void {
-  const rebuiltFiles = new Set([...rebuilt].flatMap((path) => [toHtmlFile(path), toPayloadFile(path)]))
-  for (const file of pageFiles)
-    if (!rebuiltFiles.has(file) && !p.writer.keep(file))
-      throw new Error(`the builder's last output has no ${file} to keep`)
 }
 
 /** For each of `paths`, the first page of `pages` that links to it (a 404's origin in the report). */

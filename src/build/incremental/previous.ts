@@ -39,10 +39,6 @@ export interface PreviousOutput extends PreviousFiles {
    * output as it is on disk: what the new output lacks is removed.
    */
   disk: { files: ReadonlyMap<string, unknown>; emptyDirs: readonly string[] }
-  /** Every file's content hash at once, when the output is a builder's last one (see OutputMemory). */
-  hashes?: ReadonlyMap<string, string>
-  /** The files of its pages (`index.html`, `_payload.json`), when the output is a builder's last one. */
-  pageFiles?(): IterableIterator<string>
   /** Its files that are no page's (path -> hash; the state's own left out), when the output is a builder's last one. */
   otherFiles?: ReadonlyMap<string, string>
   /** Files on disk that the state does not list (nothing the previous build wrote): removed, and reported. */
@@ -255,10 +251,6 @@ function lastOutput(last: CommittedOutput): PreviousOutput {
   const { hashes } = last
   const recordedHash = (path: string) => hashes.get(path)
   return {
-    // the state lists every file but the pages' (and its own)
-    *pageFiles() {
-      for (const path of hashes.keys()) if (!files.has(path) && path !== BUILD_STORE_FILE) yield path
-    },
     otherFiles: files,
     store,
     pages,

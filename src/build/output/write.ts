@@ -32,6 +32,13 @@ export interface FileWriter {
    * `hash` is its content hash in the previous output when the caller has it already (a kept page's files).
    */
   keep(path: string, hash?: string): boolean
+  /**
+   * Keeps every file of the previous output but `except`, as keep() would one by one, when the previous output
+   * has every file's hash at hand (PreviousFiles.hashes); false, with nothing kept, when it has not. One copy of
+   * that map instead of a lookup and an insert per file (a builder's last output: 60,000 page files kept for one
+   * edited page). A file this build wrote there before goes again.
+   */
+  keepAllBut(except: Iterable<string>): boolean
   /** The content hash of the previous output's file at `path`, if it has one. */
   previousHash(path: string): string | undefined
   /** Files and bytes written so far, and files kept from the previous output. */
@@ -80,6 +87,8 @@ export function createStagedWriter(writer: PageWriter): { writer: PageWriter; co
 export interface PreviousFiles {
   /** The content hash of a file of the previous output; undefined for one it has not, or not as its build wrote it. */
   hashOf(path: string): string | undefined
+  /** Every file's content hash at once, when the previous output is a builder's last (see OutputMemory in previous.ts). */
+  hashes?: ReadonlyMap<string, string>
 }
 
 export interface FileWriterOptions {
@@ -153,7 +162,7 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
   const base = resolve(root)
   const { previous } = options
   /** Every file of this output, written or kept: those not in `written` are kept. */
-  const outputs = new Map<string, string>()
+  let outputs = new Map<string, string>()
   /** Files written under the root (path -> bytes), in the order they were last written. */
   const written = new Map<string, number>()
   let bytes = 0
@@ -270,6 +279,19 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
       const contentHash = onDisk === undefined ? undefined : (hash ?? onDisk)
       if (contentHash === undefined) return false
       keepFile(path, contentHash)
+      return true
+    },
+    keepAllBut(except) {
+      const all = previous?.hashes
+      if (!all) return false
+      const kept = new Map(all)
+      for (const path of except) kept.delete(path)
+      for (const path of [...written.keys()]) {
+        const hash = kept.get(path)
+        if (hash !== undefined) keepFile(path, hash)
+      }
+      for (const [path, hash] of outputs) if (!kept.has(path)) kept.set(path, hash)
+      outputs = kept
       return true
     },
     previousHash: (path) => previous?.hashOf(path),

@@ -171,4 +171,35 @@ describe('createFileWriter', () => {
     expect(writer.stats()).toEqual({ files: 1, bytes: 7, kept: 0 })
     expect(await readFile(join(stage, '404.html'), 'utf8')).toBe('changed')
   })
+
+  it('keeps every previous file but those named at once, as keep() would each, when it has their hashes', async () => {
+    const hashes = new Map([
+      ['a/index.html', 'h-a'],
+      ['a/_payload.json', 'h-a-payload'],
+      ['b/index.html', 'h-b'],
+      ['state.jsonl', 'h-state'],
+    ])
+    // without every hash at hand it keeps nothing
+    const blind = createFileWriter(join(dir, 'blind'), { previous: { hashOf: (path) => hashes.get(path) } })
+    expect(blind.keepAllBut([])).toBe(false)
+    expect(blind.outputs().size).toBe(0)
+
+    const stage = join(dir, 'stage')
+    const writer = createFileWriter(stage, { previous: { hashOf: (path) => hashes.get(path), hashes } })
+    // written before: a file of its own, and one at a path the previous output has (it goes again)
+    await writer.write('new.txt', 'new')
+    await writer.write('b/index.html', 'public copy')
+    expect(writer.keepAllBut(['a/_payload.json', 'state.jsonl'])).toBe(true)
+    expect(Object.fromEntries(writer.outputs())).toEqual({
+      'a/index.html': 'h-a',
+      'b/index.html': 'h-b',
+      'new.txt': hashContents('new'),
+    })
+    expect(writer.written()).toEqual(['new.txt'])
+    expect(writer.stats()).toEqual({ files: 1, bytes: 3, kept: 2 })
+    expect((await readdir(stage, { recursive: true })).sort()).toEqual(['b', 'new.txt'])
+    // a file written after it is written as any other
+    expect(await writer.write('a/_payload.json', 'changed')).toBe(7)
+    expect(writer.outputs().get('a/_payload.json')).toBe(hashContents('changed'))
+  })
 })
