@@ -10,6 +10,7 @@ import { startMedia } from '../media/stage.js'
 import type { MediaStats } from '../media/types.js'
 import { missingTemplateNotes } from '../render/missing-templates.js'
 import { compareStrings } from '../shared/values.js'
+import type { KeptWhole } from './crawl/keep-whole.js'
 import { summarizePageChanges } from './incremental/changes.js'
 import { fileStamp } from './incremental/disk.js'
 import { planOnly, readOnlyOption } from './incremental/only.js'
@@ -137,6 +138,8 @@ export async function build(options: BuildOptions & BuildWiring): Promise<BuildR
         inputs,
         idLines: lastKnown?.idLines,
         keepIdLines: memory !== undefined,
+        // the pages kept whole are the last output's, and so are the redirects (the same sources asked again)
+        lastPrerendered: crawl.keptWhole && lastKnown?.prerendered,
       })
       const { store, lines } = await writeStore(run, writer, {
         ...{ engine, manifest, locales, builds, slugs: slugs.redirects },
@@ -154,10 +157,12 @@ export async function build(options: BuildOptions & BuildWiring): Promise<BuildR
         slugs: slugChanges,
         mediaStats,
         verifiedRecord,
-        rebuilt: crawl.keptWhole?.rebuilt,
+        keptWhole: crawl.keptWhole,
       })
       if (memory)
-        memory.last = result.failures.length ? lastKnown : committed(run.outDir, { store, lines, idLines }, writer)
+        memory.last = result.failures.length
+          ? lastKnown
+          : committed(run.outDir, { store, lines, idLines, prerendered: manifest.prerendered }, writer)
       return result
     } catch (error) {
       await media?.close()
@@ -173,7 +178,12 @@ export async function build(options: BuildOptions & BuildWiring): Promise<BuildR
 /** The output as this build committed it, for the next build of a long-lived builder (OutputMemory). */
 function committed(
   outDir: string,
-  written: { store: BuildStore; lines: StoreLines | undefined; idLines: IdLines | undefined },
+  written: {
+    store: BuildStore
+    lines: StoreLines | undefined
+    idLines: IdLines | undefined
+    prerendered: readonly string[]
+  },
   writer: FileWriter,
 ): CommittedOutput | undefined {
   const seal = sealOf(outDir)
@@ -237,8 +247,8 @@ async function finish(
     slugs: SlugChange[]
     mediaStats: MediaStats | undefined
     verifiedRecord: string
-    /** The only pages built when the others were kept whole (keep-whole.ts). */
-    rebuilt: ReadonlySet<string> | undefined
+    /** What keeping the pages whole did, when it did (keep-whole.ts). */
+    keptWhole: KeptWhole | undefined
   },
 ): Promise<BuildResult> {
   const { state } = run
@@ -249,7 +259,9 @@ async function finish(
     noteDiskChanges(run, previous)
     const outputs = writer.outputs()
     const removed: string[] = []
-    for (const path of previous.disk.files.keys()) if (!outputs.has(path)) removed.push(path)
+    // pages kept whole keep every page file: only the files that were no page's can be gone
+    const before = input.keptWhole ? input.keptWhole.otherFiles.keys() : previous.disk.files.keys()
+    for (const path of before) if (!outputs.has(path)) removed.push(path)
     await applyToOutput(output, { written: writer.written(), removed, folders: previous.disk.emptyDirs })
   }
   if (state.failures.length === 0) recordVerified(run.outDir, input.verifiedRecord, { writer, previous })
@@ -276,7 +288,7 @@ async function finish(
         pages: state.pages,
         written: writer.written(),
         moved: input.slugs,
-        rebuilt: input.rebuilt,
+        rebuilt: input.keptWhole?.rebuilt,
       }),
       slugs: input.slugs,
     },

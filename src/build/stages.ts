@@ -336,19 +336,22 @@ export async function writeSiteFiles(
 /**
  * `_site/builds/latest.json` and `_site/builds/meta/<id>.json`; last, as the id is a digest of every other file.
  * `idLines` are the last build's lines of its id (a long-lived builder's), and `keepIdLines` asks for this one's.
+ * `lastPrerendered` is the last build's `prerendered`, when this build's pages and redirects are its (kept whole).
  */
 export async function writeManifests(
   run: BuildRun,
   writer: FileWriter,
-  input: { inputs: BuildInputs; idLines?: IdLines; keepIdLines: boolean },
+  input: { inputs: BuildInputs; idLines?: IdLines; keepIdLines: boolean; lastPrerendered?: readonly string[] },
 ): Promise<{ manifest: BuildManifest; idLines: IdLines | undefined }> {
-  const prerendered = [...run.state.pages.paths(), ...run.state.redirects.map((r) => r.from)]
+  const { lastPrerendered } = input
+  const prerendered = lastPrerendered ?? [...run.state.pages.paths(), ...run.state.redirects.map((r) => r.from)]
   let idLines: IdLines | undefined
   const id = buildIdOf(writer.outputs(), {
     last: input.idLines,
     ...(input.keepIdLines ? { done: (lines: IdLines) => (idLines = lines) } : {}),
   })
-  const manifest = createManifest({ id, clientVersion: input.inputs.clientVersion, prerendered })
+  const { clientVersion } = input.inputs
+  const manifest = createManifest({ id, clientVersion, prerendered, sorted: lastPrerendered !== undefined })
   for (const file of renderManifestFiles(manifest)) await writer.write(file.path, file.contents)
   return { manifest, idLines }
 }

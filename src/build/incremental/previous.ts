@@ -221,6 +221,8 @@ export interface CommittedOutput {
   lines?: StoreLines
   /** The lines its build id was digested from, of which the next id takes the parts that did not change. */
   idLines?: IdLines
+  /** Its manifest's `prerendered`: its pages and redirect sources, sorted. */
+  prerendered: readonly string[]
   /** Every file of it (the state's own included): path -> content hash (see hashContents). */
   hashes: ReadonlyMap<string, string>
   /** The lstat stamps of its state and `latest.json` after the commit (sealOf). */

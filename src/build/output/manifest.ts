@@ -75,15 +75,16 @@ export function buildIdOf(
   return digest.digest('hex').slice(0, 16)
 }
 
-/** The manifest of a build; `prerendered` sorted and de-duplicated. */
+/** The manifest of a build; `prerendered` sorted and de-duplicated, unless it is so already (`sorted`). */
 export const createManifest = (options: {
   id: string
   clientVersion: string
   prerendered: Iterable<string>
+  sorted?: boolean
 }): BuildManifest => ({
   id: options.id,
   clientVersion: options.clientVersion,
-  prerendered: sortUnique(options.prerendered),
+  prerendered: options.sorted ? [...options.prerendered] : sortUnique(options.prerendered),
 })
 
 /** The two manifest files, paths relative to the output folder. */
