@@ -494,11 +494,14 @@ export class PageTable {
     const found: string[] = []
     const counts = this.#counts
     const refs = this.#refs
+    // every link of every page is looked at (1.5 million on a 30,000-page site): an array index, not a set lookup
+    const wanted = new Uint8Array(this.pool.size)
+    for (const id of ids) wanted[id] = 1
     for (let row = 0; row < this.#size; row++) {
       const start = this.#refStart[row]! + counts[row * 4]! * 2
       const end = start + counts[row * 4 + 1]! + counts[row * 4 + 2]!
       for (let at = start; at < end; at++)
-        if (ids.has(refs[at]!)) {
+        if (wanted[refs[at]!] === 1) {
           found.push(this.pool.at(this.#path[row]!))
           break
         }
