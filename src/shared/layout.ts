@@ -33,12 +33,19 @@ export const DATA_DIR = `${SITE_DIR}/data`
  */
 export const MEDIA_DIR = `${SITE_DIR}/media`
 
+// made once: isContentHashedFile looks at every file of an output (60,000 on a 30,000-page site)
+const SITE_PREFIX = `${SITE_DIR}/`
+const ASSETS_PREFIX = `${ASSETS_DIR}/`
+const DATA_PREFIX = `${DATA_DIR}/`
+const MEDIA_PREFIX = `${MEDIA_DIR}/`
+
 /**
  * True for a file of the output whose name is its content hash: scripts, styles and their assets,
  * initial data, media. Such a file never changes; a build keeps those of earlier builds for open tabs.
  */
 export const isContentHashedFile = (path: string): boolean =>
-  path.startsWith(`${ASSETS_DIR}/`) || path.startsWith(`${DATA_DIR}/`) || path.startsWith(`${MEDIA_DIR}/`)
+  path.startsWith(SITE_PREFIX) &&
+  (path.startsWith(ASSETS_PREFIX) || path.startsWith(DATA_PREFIX) || path.startsWith(MEDIA_PREFIX))
 
 /** The build manifests and the build store. */
 export const BUILDS_DIR = `${SITE_DIR}/builds`
