@@ -132,7 +132,7 @@ export async function build(options: BuildOptions & BuildWiring): Promise<BuildR
       // that was the last render: the workers' heaps are not held through the end phase (peak RSS, issue 12)
       await render.close()
       const slugs = await writeSlugRedirects(run, { ...crawl, writer, previous })
-      await writeSiteFiles(run, writer, { inputs, previous: sameBuilder })
+      await writeSiteFiles(run, writer, { inputs, previous: sameBuilder, rebuilt: crawl.keptWhole?.rebuilt })
       const builds = keepEarlierBuilds(run, writer, previous)
       const { manifest, idLines } = await writeManifests(run, writer, {
         inputs,

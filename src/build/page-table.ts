@@ -415,14 +415,17 @@ export class PageTable {
 
   /**
    * Whether `other` (a table over the same pool) holds the same pages with the same sitemap facts:
-   * locale, noIndex, alternates and canonical. Their sitemaps are then the same.
+   * locale, noIndex, alternates and canonical. Their sitemaps are then the same. With `only` (paths), only
+   * those pages are compared: the others are known to be `other`'s rows (pages kept whole, keep-whole.ts).
    */
-  sameFacts(other: PageTable): boolean {
+  sameFacts(other: PageTable, only?: Iterable<string>): boolean {
     if (other.pool !== this.pool || other.#size !== this.#size) return false
-    for (let i = 0; i < this.#size; i++) {
-      const j = other.#rowOfPath.get(this.#path[i]!)
-      if (j === undefined || !this.#sameAt(i, other, j, 1)) return false
+    const same = (i: number | undefined): boolean => {
+      const j = i === undefined ? undefined : other.#rowOfPath.get(this.#path[i]!)
+      return i !== undefined && j !== undefined && this.#sameAt(i, other, j, 1)
     }
+    if (only) return [...only].every((path) => same(this.#row(path)))
+    for (let i = 0; i < this.#size; i++) if (!same(i)) return false
     return true
   }
 

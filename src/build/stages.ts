@@ -307,7 +307,12 @@ export async function writeNotFoundPages(
 export async function writeSiteFiles(
   run: BuildRun,
   writer: FileWriter,
-  input: { inputs: BuildInputs; previous: PreviousOutput | undefined },
+  input: {
+    inputs: BuildInputs
+    previous: PreviousOutput | undefined
+    /** The pages built again when the others were kept whole (keep-whole.ts): only theirs can have changed. */
+    rebuilt?: ReadonlySet<string>
+  },
 ): Promise<void> {
   const { state, site } = run
   const { inputs, previous } = input
@@ -323,7 +328,10 @@ export async function writeSiteFiles(
     state.notes.push(
       'baseUrl is not set: sitemap.xml and robots.txt use root-relative URLs (set baseUrl for absolute ones)',
     )
-  const kept = previous && state.pages.sameFacts(previous.pages) ? sitemapFilesOf(previous.recordedHashOf) : undefined
+  const kept =
+    previous && state.pages.sameFacts(previous.pages, input.rebuilt)
+      ? sitemapFilesOf(previous.recordedHashOf)
+      : undefined
   // kept only whole, and only as written: a part changed on disk means every part is written again; a
   // `sitemap-1.xml` of public/ (written above) is not taken for a part of the previous sitemap
   const keepable = (path: string) => !writer.outputs().has(path) && previous?.hashOf(path) !== undefined

@@ -191,6 +191,12 @@ describe('page table', () => {
     expect(table.sameFacts(other({ ...about, alternates: about.alternates.slice(0, 1) }, hidden))).toBe(false)
     const moved = [about.alternates[0]!, { hreflang: 'pl-PL', path: '/pl/o-firmie' }]
     expect(table.sameFacts(other({ ...about, alternates: moved }, hidden))).toBe(false)
+    // only the pages named are compared (the others known to be the other table's rows); an unknown one differs
+    const noIndexed = other(about, { ...hidden, noIndex: !hidden.noIndex })
+    expect(table.sameFacts(noIndexed, ['/about'])).toBe(true)
+    expect(table.sameFacts(noIndexed, [hidden.path])).toBe(false)
+    expect(table.sameFacts(other(about, hidden), ['/nowhere'])).toBe(false)
+    expect(table.sameFacts(other(about), ['/about'])).toBe(false) // not as many pages
   })
 
   it('grows past its first size and refuses a path twice', () => {
