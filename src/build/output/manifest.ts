@@ -57,16 +57,17 @@ export function buildIdOf(
   // the manifests' own folder is left out of the id (the manifests name it)
   for (const path of outputs.keys()) if (!path.startsWith(BUILDS_PREFIX)) listed.push(path)
   // as many files as the last id's, every one of them here: the same files, in the order already sorted
-  const same = last && last.paths.length === listed.length && last.paths.every((path) => outputs.has(path))
+  const found = last && last.paths.length === listed.length ? hashesOf(outputs, last.paths) : undefined
+  const same = found && last
   // The default sort orders strings by UTF-16 code units, as compareStrings does, without a call per comparison.
-  const paths = same ? last.paths : listed.sort()
-  const hashes = paths.map((path) => outputs.get(path)!)
+  const paths = same ? same.paths : listed.sort()
+  const hashes = found ?? hashesOf(outputs, paths)!
   const parts: string[] = []
   const digest = createHash('sha256')
   for (let at = 0; at < paths.length; at += ID_PART_FILES) {
     const end = Math.min(at + ID_PART_FILES, paths.length)
-    let part = same ? last.parts[at / ID_PART_FILES] : undefined
-    for (let i = at; part !== undefined && i < end; i++) if (hashes[i] !== last!.hashes[i]) part = undefined
+    let part = same ? same.parts[at / ID_PART_FILES] : undefined
+    for (let i = at; part !== undefined && i < end; i++) if (hashes[i] !== same!.hashes[i]) part = undefined
     if (part === undefined) {
       part = ''
       for (let i = at; i < end; i++) part += `${paths[i]}\0${hashes[i]}\n`
@@ -76,6 +77,17 @@ export function buildIdOf(
   }
   done?.({ paths, hashes, parts })
   return digest.digest('hex').slice(0, 16)
+}
+
+/** The hashes of `paths` in `outputs`, in their order; undefined when one of them is not there. */
+function hashesOf(outputs: ReadonlyMap<string, string>, paths: readonly string[]): string[] | undefined {
+  const hashes: string[] = []
+  for (const path of paths) {
+    const hash = outputs.get(path)
+    if (hash === undefined) return undefined
+    hashes.push(hash)
+  }
+  return hashes
 }
 
 /** The manifest of a build; `prerendered` sorted and de-duplicated, unless it is so already (`sorted`). */
