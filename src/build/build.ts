@@ -141,7 +141,7 @@ export async function build(options: BuildOptions & BuildWiring): Promise<BuildR
         // the pages kept whole are the last output's, and so are the redirects (the same sources asked again)
         lastPrerendered: crawl.keptWhole && lastKnown?.prerendered,
       })
-      const { store, lines } = await writeStore(run, writer, {
+      const { store, lines, sortedPages } = await writeStore(run, writer, {
         ...{ engine, manifest, locales, builds, slugs: slugs.redirects },
         ...{ lastLines: lastKnown?.lines, keepLines: memory !== undefined },
         keptWhole: crawl.keptWhole,
@@ -158,6 +158,7 @@ export async function build(options: BuildOptions & BuildWiring): Promise<BuildR
         mediaStats,
         verifiedRecord,
         keptWhole: crawl.keptWhole,
+        sortedPages,
       })
       if (memory)
         memory.last = result.failures.length
@@ -249,6 +250,8 @@ async function finish(
     verifiedRecord: string
     /** What keeping the pages whole did, when it did (keep-whole.ts). */
     keptWhole: KeptWhole | undefined
+    /** The pages' paths, sorted (as the build state lists them). */
+    sortedPages: readonly string[]
   },
 ): Promise<BuildResult> {
   const { state } = run
@@ -272,7 +275,7 @@ async function finish(
     pages: {
       total: state.pages.size,
       byLocale: { ...state.pagesByLocale },
-      paths: [...state.pages.paths()].sort(compareStrings),
+      paths: [...input.sortedPages],
     },
     redirects: [...state.redirects].sort((a, b) => compareStrings(a.from, b.from)),
     failures: [...state.failures].sort((a, b) => compareStrings(a.path, b.path)),

@@ -64,7 +64,8 @@ function otherFilesOf(writer: FileWriter, previousOther: ReadonlyMap<string, str
 /**
  * The build store (`_site/builds/state.jsonl`, see store.ts), written after everything else: every
  * page with its uid and links, the redirects, and the hash of every file the output holds. Resolves
- * to the store as written and its page lines (what a long-lived builder keeps of it, see OutputMemory in previous.ts).
+ * to the store as written, its page lines (what a long-lived builder keeps of it, see OutputMemory in previous.ts)
+ * and its pages' paths, sorted.
  */
 export async function writeStore(
   run: BuildRun,
@@ -86,7 +87,7 @@ export async function writeStore(
      */
     keptWhole?: Pick<KeptWhole, 'otherFiles' | 'rebuilt' | 'from'>
   },
-): Promise<{ store: BuildStore; lines: StoreLines | undefined }> {
+): Promise<{ store: BuildStore; lines: StoreLines | undefined; sortedPages: readonly string[] }> {
   const { state, site } = run
   const slugs = new Map(input.slugs.map((slug) => [slug.from, slug]))
   const redirects: StoredRedirect[] = state.redirects.map((r) => {
@@ -125,14 +126,18 @@ export async function writeStore(
   }
   // in parts: the store of a large site is tens of megabytes, never one string
   let lines: StoreLines | undefined
+  let sortedPages: readonly string[] = []
   const done = (rendered: StoreLines) => {
     lines = rendered
   }
   const parts = renderStoreParts(store, {
     last: input.lastLines,
+    listed: (pages) => {
+      sortedPages = pages
+    },
     ...(input.keepLines ? { done } : {}),
     ...(keptWhole ? { kept: { from: keptWhole.from, rebuilt: keptWhole.rebuilt } } : {}),
   })
   await writer.writeParts(BUILD_STORE_FILE, parts)
-  return { store, lines }
+  return { store, lines, sortedPages }
 }

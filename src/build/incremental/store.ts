@@ -141,6 +141,8 @@ function* inParts<T>(items: readonly T[], line: (item: T) => string): Iterable<s
  */
 export interface StoreLines {
   table: PageTable
+  /** The pages' paths, sorted: what the first of the path lines name. */
+  pages: readonly string[]
   /** The pool id of each path line, in order: what the page lines' indexes point at. */
   paths: Int32Array
   /** The path lines, in parts, as written. */
@@ -168,7 +170,7 @@ export interface KeptRows {
 
 /** The path lines' pool ids (the pages' in path order, then the paths only their links name), and each pool id's line (-1: none). */
 interface PathListing {
-  pages: string[]
+  pages: readonly string[]
   paths: Int32Array
   index: Int32Array
 }
@@ -207,8 +209,7 @@ function keptListing(
   }
   const index = new Int32Array(pool.size).fill(-1)
   for (let i = 0; i < last.paths.length; i++) index[last.paths[i]!] = i
-  const pages = Array.from(last.paths.subarray(0, table.size), (id) => pool.at(id))
-  return { pages, paths: last.paths, index }
+  return { pages: last.pages, paths: last.paths, index }
 }
 
 /**
@@ -217,10 +218,16 @@ function keptListing(
  * same pool wrote (StoreLines): when the path lines are the same, they and each part of page lines whose
  * pages all have the same row there are written as they were; `lines.done` receives this store's lines.
  * With `lines.kept`, only the parts of the pages built again are compared, and the last listing is taken as it is.
+ * `lines.listed` receives the pages' paths, sorted, once they are.
  */
 export function* renderStoreParts(
   store: BuildStore,
-  lines: { last?: StoreLines; done?(lines: StoreLines): void; kept?: KeptRows } = {},
+  lines: {
+    last?: StoreLines
+    done?(lines: StoreLines): void
+    kept?: KeptRows
+    listed?(pages: readonly string[]): void
+  } = {},
 ): Iterable<string | Uint8Array> {
   const { pages: table, files, ...head } = store
   const { pool } = table
@@ -228,6 +235,7 @@ export function* renderStoreParts(
   const lastListing = keptListing(table, last, lines.kept)
   // page rows are made per part below, so that no more than a part of them is in memory at once
   const { pages: sorted, paths: pathIds, index } = lastListing ?? listPaths(table)
+  lines.listed?.(sorted)
   const first: FirstLine = {
     ...head,
     redirects: [...head.redirects].sort((a, b) => compareStrings(a.from, b.from)),
@@ -244,7 +252,13 @@ export function* renderStoreParts(
     lastListing &&
     new Set([...lines.kept!.rebuilt].map((path) => Math.floor(index[pool.find(path)!]! / LINES_PER_PART)))
   // kept only for a builder that asks: a one-shot build holds one part at a time
-  const keptLines = done && { table, paths: pathIds, pathParts: [] as Uint8Array[], pageParts: [] as Uint8Array[] }
+  const keptLines = done && {
+    table,
+    pages: sorted,
+    paths: pathIds,
+    pathParts: [] as Uint8Array[],
+    pageParts: [] as Uint8Array[],
+  }
   if (same) {
     keptLines?.pathParts.push(...same.pathParts)
     yield* same.pathParts

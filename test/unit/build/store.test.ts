@@ -149,6 +149,7 @@ describe('build store', () => {
     let last: StoreLines | undefined
     const written = renderStore(first, { done: (lines) => (last = lines) })
     expect(written).toBe(renderStore(first))
+    expect(last!.pages).toEqual(pages.map((p) => p.path).sort())
     expect(last!.pageParts).toHaveLength(3)
     // one page changed (its html): its part is made again, the other two are the last store's own bytes
     const changed = {
@@ -194,9 +195,18 @@ describe('build store', () => {
     }
     const edited = keptWhole(page(700, 'x'))
     let next: StoreLines | undefined
-    const text = renderStore(edited.store, { last, kept: edited.kept, done: (lines) => (next = lines) })
+    let listed: readonly string[] | undefined
+    const text = renderStore(edited.store, {
+      last,
+      kept: edited.kept,
+      done: (lines) => (next = lines),
+      listed: (sorted) => (listed = sorted),
+    })
     expect(text).toBe(renderStore(edited.store))
     expect(next!.paths).toBe(last!.paths)
+    // the pages' paths, sorted, are the last listing's own
+    expect(listed).toBe(last!.pages)
+    expect(listed).toEqual(pages.map((p) => p.path))
     expect(next!.pageParts.map((part, k) => part === last!.pageParts[k])).toEqual([true, false, true])
     // the page built again links elsewhere now: the listing is made again, to the same bytes as from scratch
     const relinked = keptWhole(page(700, 'x', '/new'))
