@@ -46,28 +46,21 @@ export interface IdLines {
  * content hash, sorted by path), the manifests left out. Example: the same API data, templates
  * and config give the same id; one changed page gives another. With `last` (IdLines of an earlier
  * build), the parts of lines it has for the very same files and hashes are taken as they are; the id
- * is the same either way. `done` receives this id's lines.
+ * is the same either way. `touched` (FileWriter.touched) says that every file but those is `last`'s own,
+ * with its hash: only those are looked up. `done` receives this id's lines.
  */
 export function buildIdOf(
   outputs: ReadonlyMap<string, string>,
-  lines: { last?: IdLines; done?(lines: IdLines): void } = {},
+  lines: { last?: IdLines; touched?: ReadonlySet<string>; done?(lines: IdLines): void } = {},
 ): string {
-  const { last, done } = lines
-  const listed: string[] = []
-  // the manifests' own folder is left out of the id (the manifests name it)
-  for (const path of outputs.keys()) if (!path.startsWith(BUILDS_PREFIX)) listed.push(path)
-  // as many files as the last id's, every one of them here: the same files, in the order already sorted
-  const found = last && last.paths.length === listed.length ? hashesOf(outputs, last.paths) : undefined
-  const same = found && last
-  // The default sort orders strings by UTF-16 code units, as compareStrings does, without a call per comparison.
-  const paths = same ? same.paths : listed.sort()
-  const hashes = found ?? hashesOf(outputs, paths)!
+  const { last, touched, done } = lines
+  const { paths, hashes, taken } =
+    (last && touched && patchedLines(outputs, last, touched)) ?? listedLines(outputs, last)
   const parts: string[] = []
   const digest = createHash('sha256')
   for (let at = 0; at < paths.length; at += ID_PART_FILES) {
     const end = Math.min(at + ID_PART_FILES, paths.length)
-    let part = same ? same.parts[at / ID_PART_FILES] : undefined
-    for (let i = at; part !== undefined && i < end; i++) if (hashes[i] !== same!.hashes[i]) part = undefined
+    let part = taken(at / ID_PART_FILES)
     if (part === undefined) {
       part = ''
       for (let i = at; i < end; i++) part += `${paths[i]}\0${hashes[i]}\n`
@@ -77,6 +70,72 @@ export function buildIdOf(
   }
   done?.({ paths, hashes, parts })
   return digest.digest('hex').slice(0, 16)
+}
+
+/** An id's files and hashes in path order, and the last id's part `k` when it is this id's too. */
+interface Lines {
+  paths: readonly string[]
+  hashes: readonly string[]
+  taken(k: number): string | undefined
+}
+
+/** Every file of `outputs` listed (the manifests left out) and sorted, unless they are `last`'s files. */
+function listedLines(outputs: ReadonlyMap<string, string>, last: IdLines | undefined): Lines {
+  const listed: string[] = []
+  // the manifests' own folder is left out of the id (the manifests name it)
+  for (const path of outputs.keys()) if (!path.startsWith(BUILDS_PREFIX)) listed.push(path)
+  // as many files as the last id's, every one of them here: the same files, in the order already sorted
+  const found = last && last.paths.length === listed.length ? hashesOf(outputs, last.paths) : undefined
+  if (found && last) {
+    const taken = (k: number) => {
+      const end = Math.min((k + 1) * ID_PART_FILES, found.length)
+      for (let i = k * ID_PART_FILES; i < end; i++) if (found[i] !== last.hashes[i]) return undefined
+      return last.parts[k]
+    }
+    return { paths: last.paths, hashes: found, taken }
+  }
+  // The default sort orders strings by UTF-16 code units, as compareStrings does, without a call per comparison.
+  const paths = listed.sort()
+  return { paths, hashes: hashesOf(outputs, paths)!, taken: () => undefined }
+}
+
+/**
+ * `last`'s lines with the hashes of `touched` looked up again, when those are files `last` has and `outputs` has
+ * still (the files are the same); undefined when one was added or is gone.
+ */
+function patchedLines(
+  outputs: ReadonlyMap<string, string>,
+  last: IdLines,
+  touched: ReadonlySet<string>,
+): Lines | undefined {
+  const hashes = last.hashes.slice()
+  const changed = new Set<number>()
+  for (const path of touched) {
+    if (path.startsWith(BUILDS_PREFIX)) continue
+    const i = indexOfSorted(last.paths, path)
+    const hash = outputs.get(path)
+    if (i === undefined && hash === undefined) continue
+    if (i === undefined || hash === undefined) return undefined
+    if (hash !== hashes[i]) {
+      hashes[i] = hash
+      changed.add(Math.floor(i / ID_PART_FILES))
+    }
+  }
+  return { paths: last.paths, hashes, taken: (k) => (changed.has(k) ? undefined : last.parts[k]) }
+}
+
+/** Where `value` is in `sorted` (sorted by UTF-16 code units), or undefined. */
+function indexOfSorted(sorted: readonly string[], value: string): number | undefined {
+  let low = 0
+  let high = sorted.length - 1
+  while (low <= high) {
+    const middle = (low + high) >>> 1
+    const at = sorted[middle]!
+    if (at === value) return middle
+    if (at < value) low = middle + 1
+    else high = middle - 1
+  }
+  return undefined
 }
 
 /** The hashes of `paths` in `outputs`, in their order; undefined when one of them is not there. */

@@ -39,6 +39,12 @@ export interface FileWriter {
    * edited page). A file this build wrote there before goes again.
    */
   keepAllBut(except: Iterable<string>): boolean
+  /**
+   * Once keepAllBut has kept the previous output: the paths whose entry in outputs() may differ from the previous
+   * output's (PreviousFiles.hashes), those it left out and every one written or kept since or before; every other
+   * file is the previous output's, with its hash. Undefined when keepAllBut did not keep.
+   */
+  touched(): ReadonlySet<string> | undefined
   /** The content hash of the previous output's file at `path`, if it has one. */
   previousHash(path: string): string | undefined
   /** Files and bytes written so far, and files kept from the previous output. */
@@ -163,6 +169,8 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
   const { previous } = options
   /** Every file of this output, written or kept: those not in `written` are kept. */
   let outputs = new Map<string, string>()
+  /** What outputs holds other than the previous output's own entries, once keepAllBut took those (see touched). */
+  let touched: Set<string> | undefined
   /** Files written under the root (path -> bytes), in the order they were last written. */
   const written = new Map<string, number>()
   let bytes = 0
@@ -183,6 +191,7 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
    */
   const keepFile = (path: string, contentHash: string): void => {
     outputs.set(path, contentHash)
+    touched?.add(path)
     const size = written.get(path)
     if (size === undefined) return
     written.delete(path)
@@ -199,6 +208,7 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
 
   const count = (path: string, contentHash: string, size: number): number => {
     outputs.set(path, contentHash)
+    touched?.add(path)
     bytes += size - (written.get(path) ?? 0)
     written.delete(path)
     written.set(path, size)
@@ -285,15 +295,18 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
       const all = previous?.hashes
       if (!all) return false
       const kept = new Map(all)
-      for (const path of except) kept.delete(path)
+      const left = new Set(except)
+      for (const path of left) kept.delete(path)
       for (const path of [...written.keys()]) {
         const hash = kept.get(path)
         if (hash !== undefined) keepFile(path, hash)
       }
       for (const [path, hash] of outputs) if (!kept.has(path)) kept.set(path, hash)
+      touched = new Set([...left, ...outputs.keys()])
       outputs = kept
       return true
     },
+    touched: () => touched,
     previousHash: (path) => previous?.hashOf(path),
     stats: () => ({ files: written.size, bytes, kept: outputs.size - written.size }),
     outputs: () => outputs,

@@ -81,6 +81,30 @@ describe('ids derived from what was built (issue 12)', () => {
     expect(buildIdOf(new Map(files).set('_site/builds/meta/a.json', 'm'), { last: first })).toBe(id)
   })
 
+  it("looks up only the files a build touched when every other file is the last id's, to the same id", () => {
+    const files = new Map<string, string>()
+    for (let i = 0; i < 3000; i++) files.set(`p-${(i * 7919) % 3000}/index.html`, `h${i}`)
+    let first: IdLines | undefined
+    buildIdOf(files, { done: (lines) => (first = lines) })
+    const [a, b] = [first!.paths[100]!, first!.paths[2900]!]
+
+    // one touched file changed, one touched file the same, a manifest and a path in neither: one part made again
+    const edited = new Map(files).set(a, 'new').set('_site/builds/latest.json', 'x')
+    const touched = new Set([a, b, '_site/builds/latest.json', 'gone-before/index.html'])
+    let next: IdLines | undefined
+    const id = buildIdOf(edited, { last: first, touched, done: (lines) => (next = lines) })
+    expect(id).toBe(buildIdOf(edited))
+    expect(next!.paths).toBe(first!.paths)
+    expect(next!.hashes[100]).toBe('new')
+    expect(next!.parts.flatMap((part, k) => (part === first!.parts[k] ? [] : [k]))).toEqual([0])
+    // a touched file added, or one gone: the files are listed again, to the id a build from scratch gives
+    const added = new Map(files).set('zz/index.html', 'z')
+    expect(buildIdOf(added, { last: first, touched: new Set(['zz/index.html']) })).toBe(buildIdOf(added))
+    const gone = new Map(files)
+    gone.delete(b)
+    expect(buildIdOf(gone, { last: first, touched: new Set([b]) })).toBe(buildIdOf(gone))
+  })
+
   it('names the client code by its content-hashed files', () => {
     const files = [{ path: '_site/assets/entry-AB12.js' }, { path: '_site/assets/styles-CD34.css' }]
     const version = clientVersionOf(files)

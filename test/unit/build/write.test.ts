@@ -189,7 +189,10 @@ describe('createFileWriter', () => {
     // written before: a file of its own, and one at a path the previous output has (it goes again)
     await writer.write('new.txt', 'new')
     await writer.write('b/index.html', 'public copy')
+    expect(writer.touched()).toBeUndefined()
     expect(writer.keepAllBut(['a/_payload.json', 'state.jsonl'])).toBe(true)
+    // what may differ from the previous output: what it left out and what was written or kept before
+    expect([...writer.touched()!].sort()).toEqual(['a/_payload.json', 'b/index.html', 'new.txt', 'state.jsonl'])
     expect(Object.fromEntries(writer.outputs())).toEqual({
       'a/index.html': 'h-a',
       'b/index.html': 'h-b',
@@ -198,8 +201,13 @@ describe('createFileWriter', () => {
     expect(writer.written()).toEqual(['new.txt'])
     expect(writer.stats()).toEqual({ files: 1, bytes: 3, kept: 2 })
     expect((await readdir(stage, { recursive: true })).sort()).toEqual(['b', 'new.txt'])
-    // a file written after it is written as any other
+    // a file written after it is written as any other, and touched
     expect(await writer.write('a/_payload.json', 'changed')).toBe(7)
     expect(writer.outputs().get('a/_payload.json')).toBe(hashContents('changed'))
+    await writer.write('c.txt', 'c')
+    expect(writer.keep('a/index.html')).toBe(true)
+    expect(writer.touched()).toEqual(
+      new Set(['a/_payload.json', 'b/index.html', 'new.txt', 'state.jsonl', 'c.txt', 'a/index.html']),
+    )
   })
 })
