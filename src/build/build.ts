@@ -10,7 +10,6 @@ import { startMedia } from '../media/stage.js'
 import type { MediaStats } from '../media/types.js'
 import { missingTemplateNotes } from '../render/missing-templates.js'
 import { compareStrings } from '../shared/values.js'
-import type { KeptWhole } from './crawl/keep-whole.js'
 import { summarizePageChanges } from './incremental/changes.js'
 import { fileStamp } from './incremental/disk.js'
 import { planOnly, readOnlyOption } from './incremental/only.js'
@@ -157,7 +156,7 @@ export async function build(options: BuildOptions & BuildWiring): Promise<BuildR
         slugs: slugChanges,
         mediaStats,
         verifiedRecord,
-        keptWhole: crawl.keptWhole,
+        rebuilt: crawl.keptWhole?.rebuilt,
         sortedPages,
       })
       if (memory)
@@ -248,8 +247,8 @@ async function finish(
     slugs: SlugChange[]
     mediaStats: MediaStats | undefined
     verifiedRecord: string
-    /** What keeping the pages whole did, when it did (keep-whole.ts). */
-    keptWhole: KeptWhole | undefined
+    /** The only pages built when the others were kept whole (keep-whole.ts). */
+    rebuilt: ReadonlySet<string> | undefined
     /** The pages' paths, sorted (as the build state lists them). */
     sortedPages: readonly string[]
   },
@@ -262,9 +261,8 @@ async function finish(
     noteDiskChanges(run, previous)
     const outputs = writer.outputs()
     const removed: string[] = []
-    // pages kept whole keep every page file: only the files that were no page's can be gone
-    const before = input.keptWhole ? input.keptWhole.otherFiles.keys() : previous.disk.files.keys()
-    for (const path of before) if (!outputs.has(path)) removed.push(path)
+    // once the writer kept the last output whole, only the files it touched can be gone
+    for (const path of writer.touched() ?? previous.disk.files.keys()) if (!outputs.has(path)) removed.push(path)
     await applyToOutput(output, { written: writer.written(), removed, folders: previous.disk.emptyDirs })
   }
   if (state.failures.length === 0) recordVerified(run.outDir, input.verifiedRecord, { writer, previous })
@@ -291,7 +289,7 @@ async function finish(
         pages: state.pages,
         written: writer.written(),
         moved: input.slugs,
-        rebuilt: input.keptWhole?.rebuilt,
+        rebuilt: input.rebuilt,
       }),
       slugs: input.slugs,
     },

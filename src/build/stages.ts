@@ -357,7 +357,7 @@ export async function writeManifests(
   const id = buildIdOf(writer.outputs(), {
     last: input.idLines,
     // the files a build that kept the last output whole touched: all others are the last output's, as is its id's lines
-    touched: input.idLines && writer.touched(),
+    touched: writer.touched(),
     ...(input.keepIdLines ? { done: (lines: IdLines) => (idLines = lines) } : {}),
   })
   const { clientVersion } = input.inputs
