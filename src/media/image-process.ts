@@ -1,6 +1,7 @@
 /**
- * The image process: where a build's images are read and encoded (sharp), started at the first image a build
- * must look into and stopped when its media are done. It reads each image from the file the build wrote (or
+ * The image process: where the images a build's pages show are read and encoded (sharp), started at the first
+ * such image a build must look into and stopped when its media are done (a share image's size is read from its
+ * header in the build's thread: header.ts). It reads each image from the file the build wrote (or
  * kept) in its output: the bytes do not cross the pipe. A process rather than a thread, for two reasons:
  * - libvips decodes files from outside: one that crashes it fails the images it was reading, not the build;
  * - glibc gives each thread that allocates an arena of its own, and the pixel buffers left in a build's many

@@ -15,6 +15,7 @@ import { toFileRef } from '../shared/file-refs.js'
 import { MEDIA_RECORD_FILE } from '../shared/layout.js'
 import type { LocalMedia } from '../shared/types.js'
 import { fetchFile } from './fetch.js'
+import { declaredSize } from './header.js'
 import { createImageProcess } from './image-process.js'
 import { mediaHash, originalPath, safeFileName, variantBase, variantPath } from './names.js'
 import { createMediaPolicy, extensionOf, type FileClass } from './policy.js'
@@ -180,7 +181,8 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
     const file = await place(originalPath(hash, name), body)
     if (format) {
       try {
-        const { width, height } = await images.probe(file)
+        // a share image is only copied: its header is enough for the limit (header.ts)
+        const { width, height } = shown ? await images.probe(file) : declaredSize(body, format)
         if (width * height > media.limitInputPixels)
           return announce(
             failed(

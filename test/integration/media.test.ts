@@ -230,6 +230,8 @@ describe('media: optimize', () => {
       swap(3, 8, '/fileadmin/images/not-a-photo.jpg'),
       swap(4, 11, '/fileadmin/images/bomb.png'),
       swap(5, 14, '/fileadmin/images/big.jpg'),
+      // a share image is never decoded by the build, and is held to the limit all the same
+      { path: '/', find: '/fileadmin/images/social/amberline-share.png', replace: '/fileadmin/images/bomb.png' },
     ])
     try {
       const result = await buildSite({ apiUrl: api.url, outDir: out, tools, user })
@@ -246,6 +248,10 @@ describe('media: optimize', () => {
         expect(failure?.reason).toContain(says)
         expect(failure?.reason).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/fileadmin\//)
       }
+      const share = result.failures.find((f) => f.path === '/')
+      expect(share).toMatchObject({ kind: 'MEDIA_PIXEL_LIMIT' })
+      expect(share?.reason).toContain('the image is 30000x30000 pixels')
+      expect(share?.reason).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/fileadmin\/images\/bomb\.png/)
       expect(diffTrees(await readTree(out), kept)).toEqual([])
     } finally {
       api.setFaults([])
