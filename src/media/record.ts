@@ -25,6 +25,11 @@ export interface MediaEntry {
   kind: FileClass
   width?: number
   height?: number
+  /**
+   * `header`: the size was read from the file's header in the build's thread (a share image, header.ts), not by
+   * libvips as displayed; such a size lays out no image.
+   */
+  sizeFrom?: 'header'
   variants?: VariantPlan
 }
 
@@ -43,7 +48,7 @@ export function entryPaths(entry: MediaEntry): string[] {
 
 /** An entry with its keys in one order, whether it was made by this build or read back from the last. */
 const canonical = (entry: MediaEntry): MediaEntry => {
-  const { url, etag, lastModified, hash, name, size, kind, width, height, variants } = entry
+  const { url, etag, lastModified, hash, name, size, kind, width, height, sizeFrom, variants } = entry
   return {
     url,
     ...(etag === undefined ? {} : { etag }),
@@ -54,6 +59,7 @@ const canonical = (entry: MediaEntry): MediaEntry => {
     kind,
     ...(width === undefined ? {} : { width }),
     ...(height === undefined ? {} : { height }),
+    ...(sizeFrom === undefined ? {} : { sizeFrom }),
     ...(variants === undefined
       ? {}
       : { variants: { digest: variants.digest, widths: variants.widths, formats: variants.formats } }),
@@ -116,6 +122,7 @@ export function checkEntry(v: unknown): MediaEntry | undefined {
     optionalText(v.lastModified) &&
     dimension(v.width) &&
     dimension(v.height) &&
+    (v.sizeFrom === undefined || v.sizeFrom === 'header') &&
     (v.variants === undefined || checkVariants(v.variants))
   if (!ok) return undefined
   const entry: MediaEntry = {
@@ -129,6 +136,7 @@ export function checkEntry(v: unknown): MediaEntry | undefined {
   if (v.lastModified !== undefined) entry.lastModified = v.lastModified as string
   if (v.width !== undefined) entry.width = v.width as number
   if (v.height !== undefined) entry.height = v.height as number
+  if (v.sizeFrom !== undefined) entry.sizeFrom = 'header'
   if (v.variants !== undefined) {
     const plan = v.variants as VariantPlan
     entry.variants = { digest: plan.digest, widths: [...plan.widths], formats: [...plan.formats] as OutputFormat[] }

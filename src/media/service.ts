@@ -103,6 +103,8 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
   const reusable = (entry: MediaEntry, kind: FileClass, shown: boolean): boolean => {
     if (entry.kind !== kind || entry.size > media.maxBytes) return false
     if ((entry.width ?? 0) * (entry.height ?? 0) > media.limitInputPixels) return false
+    // a page lays an image out by its size as displayed, which only libvips read
+    if (shown && entry.sizeFrom === 'header') return false
     if (kind === 'image' && media.mode === 'optimize' && shown) {
       const format = claimedFormat(extensionOf(entry.name))
       const plan = format && entry.width ? planVariants(entry.width, format, media.widths) : undefined
@@ -129,9 +131,16 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
     return file
   }
 
-  /** Records an entry; one with variants is not replaced by one without (a share image also shown on a page). */
-  const remember = (entry: MediaEntry): void => {
-    if (!record.get(entry.url)?.variants || entry.variants) record.set(entry.url, entry)
+  /** URLs of the files this build recorded for a page that shows them. */
+  const shownUrls = new Set<string>()
+  /**
+   * Records an entry: that of a file a page shows (its size read by libvips, its variants) is not replaced by that
+   * of the same file taken as a share image only, whichever came first.
+   */
+  const remember = (entry: MediaEntry, shown: boolean): void => {
+    if (shown) shownUrls.add(entry.url)
+    else if (shownUrls.has(entry.url)) return
+    record.set(entry.url, entry)
   }
 
   async function take(use: Use, from: string, announce: (answer: MediaAnswer) => void) {
@@ -153,7 +162,7 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
     if (fetched.type === 'failed') return announce(failed(fetched.kind, fetched.reason))
     if (fetched.type === 'unchanged' && validators && keepAll(validators)) {
       stats.notModified++
-      remember(validators)
+      remember(validators, shown)
       return announce(toLocal(validators))
     }
     if (fetched.type !== 'body')
@@ -192,12 +201,13 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
           )
         entry.width = width
         entry.height = height
+        if (!shown) entry.sizeFrom = 'header'
       } catch (error) {
         return announce(failed('MEDIA_ENCODE_FAILED', `the image cannot be read: ${messageOf(error)} (GET ${url})`))
       }
       if (media.mode === 'optimize' && shown) entry.variants = planVariants(entry.width, format, media.widths)
     }
-    remember(entry)
+    remember(entry, shown)
     announce(toLocal(entry))
     const plan = entry.variants
     if (!plan) return

@@ -204,6 +204,34 @@ describe('media: optimize', () => {
     }
   }, 300_000)
 
+  it("under media 'copy', a share image's size read from its header is not kept for a page that shows the file", async () => {
+    const copyOut = join(tmp, 'copy')
+    const copy = { ...user, media: { ...user.media, mode: 'copy' as const } }
+    const share = '/fileadmin/images/social/amberline-share.png'
+    const recorded = async () =>
+      JSON.parse(await readFile(join(copyOut, '_site/builds/media.json'), 'utf8')).entries.find(
+        (entry: { url: string }) => entry.url === share,
+      )
+    expect((await buildSite({ apiUrl: api.url, outDir: copyOut, tools, user: copy })).failures).toEqual([])
+    expect(await recorded()).toMatchObject({ width: 1200, height: 630, sizeFrom: 'header' })
+    // the next build shows that file on a page: it is fetched again, without validators, and read by libvips
+    api.setEdits([{ path: '/photos/1', find: '/fileadmin/photos/photo-1.jpg', replace: share }])
+    try {
+      const from = api.requests.length
+      const result = await buildSite({ apiUrl: api.url, outDir: copyOut, tools, user: copy })
+      expect(result.failures).toEqual([])
+      const asked = fileRequests(from).filter((request) => request.path === share)
+      expect(asked.map((request) => request.headers['if-none-match'])).toContain(undefined)
+      const html = await readFile(join(copyOut, 'photos/1/index.html'), 'utf8')
+      expect(html).toMatch(/<img src="\/_site\/media\/[0-9a-f]{20}\/amberline-share\.png"/)
+      const entry = await recorded()
+      expect(entry).toMatchObject({ width: 1200, height: 630 })
+      expect(entry.sizeFrom).toBeUndefined()
+    } finally {
+      api.setEdits([])
+    }
+  }, 300_000)
+
   it("under media 'link', pages point at the CMS as before", async () => {
     const linkOut = join(tmp, 'link')
     const link = { ...user, media: { mode: 'link' as const } }

@@ -153,6 +153,7 @@ describe('the media record read back from a previous output', () => {
           { ...entry, url: 'https://c/b.jpg', name: '../../x' },
           { ...entry, url: 'https://c/c.jpg', etag: 'a\r\nb' },
           { ...entry, url: 'https://c/d.jpg', variants: { digest: 'zz', widths: [1], formats: ['gif'] } },
+          { ...entry, url: 'https://c/e.jpg', sizeFrom: 'pixels' },
         ],
       }),
     )
@@ -167,10 +168,12 @@ describe('the media record read back from a previous output', () => {
       ...entry,
       width: 10,
       height: 5,
+      sizeFrom: 'header',
       variants: { widths: [4], formats: ['avif' as const], digest: 'ab' },
     }
     const text = serializeRecord([fresh as never], API_ORIGIN)
     expect(serializeRecord([checkEntry(JSON.parse(text).entries[0])!], API_ORIGIN)).toBe(text)
+    expect(checkEntry(JSON.parse(text).entries[0])?.sizeFrom).toBe('header')
   })
 
   it.each([
