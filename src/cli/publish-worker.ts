@@ -5,7 +5,7 @@
 import { resolve } from 'node:path'
 import { parentPort, workerData } from 'node:worker_threads'
 import { errors } from '../errors.js'
-import { parseDeploySpec, publishOptionsOf, resolveConfig, selectSite, startPublishServer } from '../index.js'
+import { parseDeploySpec, publishOptionsOf, resolveConfig, selectSite, startPublishServer } from '../publish-api.js'
 import { toSentError } from './build-host.js'
 import type { FromPublishWorker, PublishFlags, ToPublishWorker } from './publish-host.js'
 
