@@ -191,7 +191,8 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
     if (format) {
       try {
         // a share image is only copied: its header is enough for the limit (header.ts)
-        const { width, height } = shown ? await images.probe(file) : declaredSize(body, format)
+        const declared = shown ? undefined : declaredSize(body, format)
+        const { width, height } = declared ?? (await images.probe(file))
         if (width * height > media.limitInputPixels)
           return announce(
             failed(
@@ -201,7 +202,7 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
           )
         entry.width = width
         entry.height = height
-        if (!shown) entry.sizeFrom = 'header'
+        if (declared) entry.sizeFrom = 'header'
       } catch (error) {
         return announce(failed('MEDIA_ENCODE_FAILED', `the image cannot be read: ${messageOf(error)} (GET ${url})`))
       }

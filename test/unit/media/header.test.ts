@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { probeImage } from '../../../src/media/encode.js'
-import { declaredSize } from '../../../src/media/header.js'
+import { declaredSize, HEADER_BYTES } from '../../../src/media/header.js'
 import { sniffRaster } from '../../../src/media/sniff.js'
 
 let tmp: string
@@ -51,14 +51,37 @@ describe('declaredSize', () => {
     expect(declaredSize(bytes, 'png')).toEqual({ width: 30_000, height: 40_000 })
   })
 
-  it('throws for a header cut short, even where its bytes are a view into a larger buffer, or holding no size', async () => {
+  it('reads no size from a header cut short, even where its bytes are a view into a larger buffer, or holding none', async () => {
     const jpeg = await source().jpeg().toBuffer()
-    expect(() => declaredSize(jpeg.subarray(0, 20), 'jpeg')).toThrow('its jpeg header holds no size')
+    expect(declaredSize(jpeg.subarray(0, 20), 'jpeg')).toBeUndefined()
     const png = await source().png().toBuffer()
-    expect(() => declaredSize(png.subarray(0, 18), 'png')).toThrow('its png header holds no size')
+    expect(declaredSize(png.subarray(0, 18), 'png')).toBeUndefined()
     const zero = Buffer.from(png)
     zero.writeUInt32BE(0, 16)
-    expect(() => declaredSize(zero, 'png')).toThrow('its png header holds no size')
-    expect(() => declaredSize(png, 'gif')).toThrow('its gif header holds no size')
+    expect(declaredSize(zero, 'png')).toBeUndefined()
+    expect(declaredSize(png, 'gif')).toBeUndefined()
+  })
+
+  it('looks for the size within the first HEADER_BYTES only, and leaves a file that holds it further in to libvips', async () => {
+    // a damaged JPEG as large as a file may be: image-size would step through all of it
+    const damaged = Buffer.alloc(8 * 1024 * 1024)
+    damaged.set([0xff, 0xd8, 0xff])
+    expect(declaredSize(damaged, 'jpeg')).toBeUndefined()
+    // a good JPEG whose metadata segments (APP2, as an ICC profile's) put its size past HEADER_BYTES
+    const jpeg = await source().jpeg().toBuffer()
+    const segment = Buffer.concat([Buffer.from([0xff, 0xe2, 0xff, 0xff]), Buffer.alloc(0xffff - 2)])
+    const count = Math.ceil(HEADER_BYTES / segment.length)
+    const late = Buffer.concat([jpeg.subarray(0, 2), ...Array.from({ length: count }, () => segment), jpeg.subarray(2)])
+    expect(declaredSize(late, 'jpeg')).toBeUndefined()
+    const file = join(tmp, 'late.jpg')
+    await writeFile(file, late)
+    expect(await probeImage(file)).toEqual({ width: 48, height: 30 })
+    // the same segments, one fewer than reaches the limit: read here
+    const early = Buffer.concat([
+      jpeg.subarray(0, 2),
+      ...Array.from({ length: count - 1 }, () => segment),
+      jpeg.subarray(2),
+    ])
+    expect(declaredSize(early, 'jpeg')).toEqual({ width: 48, height: 30 })
   })
 })
