@@ -205,7 +205,24 @@ function reportUsageError(args: readonly string[], message: string): void {
 }
 
 /** Runs the CLI; sets `process.exitCode`, never calls `process.exit` for a finished job. */
+/** Exit code of a command whose reader closed its output early: 128 + SIGPIPE, as a shell reports `yes | head -1`. */
+export const BROKEN_PIPE_EXIT_CODE = 141
+
+/**
+ * A reader that closes the pipe early (`site demo-api --help | head -1`) ends the command as it ends `git log`: at
+ * once and without a word, where node would print the EPIPE of a write nobody reads, with its stack. A build it
+ * stops leaves its output as an interrupted build does.
+ */
+function endOnClosedOutput(): void {
+  for (const stream of [process.stdout, process.stderr])
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error
+      process.exit(BROKEN_PIPE_EXIT_CODE)
+    })
+}
+
 export async function run(argv: string[]): Promise<void> {
+  endOnClosedOutput()
   const program = createProgram()
   try {
     await program.parseAsync(argv)

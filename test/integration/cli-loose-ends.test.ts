@@ -3,6 +3,7 @@
  * scripts/demo.mjs: --version, a busy port for demo-api and `npm run demo`, a failed build that said
  * 'Written: N files', and demo-api's faults from the shell (--fail, --fail-initial).
  */
+import { spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -31,6 +32,22 @@ afterAll(async () => {
 })
 
 describe('site CLI loose ends (issue 15, item 6)', () => {
+  it.each([['demo-api', '--help'], ['--help']])(
+    'ends quietly, with exit code 141, when its reader closed the pipe early: site %s',
+    async (...args) => {
+      const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/site.js'), ...args], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+      child.stdout.destroy()
+      let stderr = ''
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr += chunk
+      })
+      const code = await new Promise((done) => child.on('close', done))
+      expect([code, stderr]).toEqual([141, ''])
+    },
+  )
+
   it('--version prints the version of package.json', async () => {
     const { version } = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }
     for (const flag of ['--version', '-V']) {
