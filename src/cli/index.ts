@@ -204,9 +204,8 @@ function reportUsageError(args: readonly string[], message: string): void {
     process.stdout.write(`${JSON.stringify(toFailedRunSummary(failure), null, 2)}\n`)
 }
 
-/** Runs the CLI; sets `process.exitCode`, never calls `process.exit` for a finished job. */
 /** Exit code of a command whose reader closed its output early: 128 + SIGPIPE, as a shell reports `yes | head -1`. */
-export const BROKEN_PIPE_EXIT_CODE = 141
+const BROKEN_PIPE_EXIT_CODE = 141
 
 /**
  * A reader that closes the pipe early (`site demo-api --help | head -1`) ends the command as it ends `git log`: at
@@ -221,6 +220,7 @@ function endOnClosedOutput(): void {
     })
 }
 
+/** Runs the CLI; sets `process.exitCode`, never calls `process.exit` for a finished job. */
 export async function run(argv: string[]): Promise<void> {
   endOnClosedOutput()
   const program = createProgram()
