@@ -119,6 +119,9 @@ async function treeOf(dir) {
  * Where the publisher deploys: `spec` for `--deploy`, `read(key)` the deployed file's text. The S3-compatible
  * server runs in this process, as the demo API does; the publisher reaches it through the AWS environment.
  */
+/** How long the bench waits for one read of a deployed file from s3rver (see startTarget). */
+const S3_READ_TIMEOUT_MS = 200
+
 async function startTarget(work) {
   if (targetKind === 'dir') {
     const www = join(work, 'www')
@@ -140,8 +143,12 @@ async function startTarget(work) {
     AWS_ACCESS_KEY_ID: 'S3RVER',
     AWS_SECRET_ACCESS_KEY: 'S3RVER',
   })
+  // s3rver streams an object from its file, which a PUT of the same key rewrites in place: a read that races the
+  // publisher's upload of the page it polls gets the old length and fewer bytes, and its body ends only when
+  // s3rver drops the socket, 6 s later. S3 serves the old object or the new one whole; so a read that takes
+  // longer than this is dropped and asked again.
   const read = async (key) => {
-    const answer = await fetch(`${endpoint}/${BUCKET}/${key}`)
+    const answer = await fetch(`${endpoint}/${BUCKET}/${key}`, { signal: AbortSignal.timeout(S3_READ_TIMEOUT_MS) })
     if (!answer.ok) throw new Error(`${key}: ${answer.status}`)
     return answer.text()
   }
