@@ -71,6 +71,9 @@ type Use = FileUse & { kind: FileClass }
 
 const failed = (kind: MediaFailureKind, reason: string): MediaAnswer => ({ failed: kind, reason })
 
+/** A file's answer in a build: a shown image needs its variants, so one asked for shown and as a share image only is taken twice. */
+const answerKey = (shown: boolean, url: string): string => `${shown ? 'shown' : 'share'} ${url}`
+
 export function toLocal(entry: MediaEntry): MediaAnswer {
   const local: LocalMedia = {}
   if (entry.width !== undefined) local.width = entry.width
@@ -131,15 +134,12 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
     return file
   }
 
-  /** URLs of the files this build recorded for a page that shows them. */
-  const shownUrls = new Set<string>()
   /**
    * Records an entry: that of a file a page shows (its size read by libvips, its variants) is not replaced by that
    * of the same file taken as a share image only, whichever came first.
    */
   const remember = (entry: MediaEntry, shown: boolean): void => {
-    if (shown) shownUrls.add(entry.url)
-    else if (shownUrls.has(entry.url)) return
+    if (!shown && answers.has(answerKey(true, entry.url))) return
     record.set(entry.url, entry)
   }
 
@@ -239,8 +239,7 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
 
   function answerFor(use: Use, from: string): Promise<MediaAnswer> {
     const { url } = use
-    // a shown image needs its variants: asked for once shown, once as a share image only, it is taken twice
-    const key = `${use.shown ? 'shown' : 'share'} ${url}`
+    const key = answerKey(use.shown, url)
     const known = answers.get(key)
     if (known) return known
     stats.files++
