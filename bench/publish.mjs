@@ -127,22 +127,10 @@ async function startTarget(work) {
     const www = join(work, 'www')
     return { spec: `dir:${www}`, read: (key) => readFile(join(www, key), 'utf8'), close: async () => {} }
   }
-  const { default: S3rver } = await import('s3rver')
-  const server = new S3rver({
-    address: '127.0.0.1',
-    port: 0,
-    silent: true,
-    directory: join(work, 's3'),
-    configureBuckets: [{ name: BUCKET, configs: [] }],
-  })
-  const { port } = await server.run()
-  const endpoint = `http://127.0.0.1:${port}`
-  Object.assign(process.env, {
-    AWS_ENDPOINT_URL_S3: endpoint,
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'S3RVER',
-    AWS_SECRET_ACCESS_KEY: 'S3RVER',
-  })
+  const { startS3Server } = await import('../test/shared/s3-server.mjs')
+  const server = await startS3Server({ directory: join(work, 's3'), buckets: [BUCKET] })
+  const { endpoint } = server
+  Object.assign(process.env, server.env)
   // s3rver streams an object from its file, which a PUT of the same key rewrites in place: a read that races the
   // publisher's upload of the page it polls gets the old length and fewer bytes, and its body ends only when
   // s3rver drops the socket, 6 s later. S3 serves the old object or the new one whole; so a read that takes

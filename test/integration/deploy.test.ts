@@ -5,13 +5,13 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import S3rver from 's3rver'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { deploy, type TargetMemory } from '../../src/deploy/deploy.js'
 import { stepOf } from '../../src/deploy/plan.js'
 import { createDeployTarget } from '../../src/deploy/targets/index.js'
 import { TARGET_MANIFEST_FILE } from '../../src/deploy/targets/types.js'
 import { LATEST_MANIFEST_FILE } from '../../src/shared/layout.js'
+import { type S3Server, startS3Server } from '../shared/s3-server.mjs'
 import {
   buildSite,
   diffTrees,
@@ -185,33 +185,19 @@ describe('deploy through a command', () => {
 })
 
 describe('deploy to S3', () => {
-  let s3: S3rver
-  let endpoint: string
+  let s3: S3Server
   const env = { ...process.env }
 
   beforeAll(async () => {
-    s3 = new S3rver({
-      address: '127.0.0.1',
-      port: 0,
-      silent: true,
-      directory: join(dir, 's3'),
-      configureBuckets: [{ name: 'site-www', configs: [] }],
-    })
-    const { port } = await s3.run()
-    endpoint = `http://127.0.0.1:${port}`
-    Object.assign(process.env, {
-      AWS_ENDPOINT_URL_S3: endpoint,
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: 'S3RVER',
-      AWS_SECRET_ACCESS_KEY: 'S3RVER',
-    })
+    s3 = await startS3Server({ directory: join(dir, 's3'), buckets: ['site-www'] })
+    Object.assign(process.env, s3.env)
   })
   afterAll(async () => {
     process.env = env
     await s3?.close()
   })
 
-  const object = (key: string) => fetch(`${endpoint}/site-www/${key}`)
+  const object = (key: string) => fetch(`${s3.endpoint}/site-www/${key}`)
 
   it('uploads with content types and cache policies, byte for byte, then only changes', async () => {
     const first = await deployTo('s3://site-www/live')
@@ -250,7 +236,7 @@ describe('deploy to S3', () => {
       )
       expect(await (await object('live/about-us/team/index.html')).text()).toContain('edited for the S3 test')
     } finally {
-      process.env.AWS_ACCESS_KEY_ID = 'S3RVER'
+      process.env.AWS_ACCESS_KEY_ID = s3.env.AWS_ACCESS_KEY_ID
     }
   })
 })

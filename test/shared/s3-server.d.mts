@@ -1,0 +1,10 @@
+export interface S3Server {
+  /** `http://127.0.0.1:PORT`; an object is at `${endpoint}/${bucket}/${key}`. */
+  endpoint: string
+  /** The AWS variables that point the SDK at this server, with the credentials it accepts. */
+  env: Record<'AWS_ENDPOINT_URL_S3' | 'AWS_REGION' | 'AWS_ACCESS_KEY_ID' | 'AWS_SECRET_ACCESS_KEY', string>
+  close(): Promise<void>
+}
+
+/** Starts s3rver on a free port of 127.0.0.1, keeping its objects under `directory`, with `buckets` made. */
+export function startS3Server(options: { directory: string; buckets: string[] }): Promise<S3Server>
