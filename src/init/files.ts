@@ -48,13 +48,20 @@ export function toPackageName(dir: string): string {
   return name.slice(0, 214) || 'my-site'
 }
 
+/** What a new project takes from the engine's own package.json. */
+interface EnginePackage {
+  version: string
+  engines: { node: string }
+}
+
 async function listFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true })
   // Regular files only: a link in the engine's folders is not the project's to copy.
   return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name))
 }
 
-function packageJson(name: string, engineVersion: string): string {
+/** The project's package.json: it depends on this engine's release and runs on the Node.js versions it does. */
+function packageJson(name: string, engine: EnginePackage): string {
   const pkg = {
     name,
     version: '0.1.0',
@@ -68,9 +75,9 @@ function packageJson(name: string, engineVersion: string): string {
       'demo-api': 'site demo-api',
       typecheck: 'tsc --noEmit',
     },
-    dependencies: { [ENGINE_PACKAGE]: `^${engineVersion}` },
+    dependencies: { [ENGINE_PACKAGE]: `^${engine.version}` },
     devDependencies: { '@types/react': '^19.0.0', '@types/react-dom': '^19.0.0', typescript: '^5.9.0' },
-    engines: { node: '^20.19.0 || >=22.12.0' },
+    engines: { node: engine.engines.node },
     // esbuild's install step checks its binary; npm asks before running install steps.
     allowScripts: { esbuild: true },
   }
@@ -103,7 +110,7 @@ export async function listScaffoldFiles(options: ScaffoldOptions): Promise<Scaff
     const text = await readFile(join(root, 'scaffold', source), 'utf8')
     files.push({ path, contents: text.replaceAll('{{name}}', name) })
   }
-  const engine = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { version: string }
-  files.push({ path: 'package.json', contents: packageJson(name, engine.version) })
+  const engine = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as EnginePackage
+  files.push({ path: 'package.json', contents: packageJson(name, engine) })
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
 }

@@ -56,6 +56,7 @@ describe('site init', () => {
     expect(pkg.name).toBe('acme-site')
     expect(pkg.private).toBe(true)
     expect(pkg.dependencies).toEqual({ [engine.name]: `^${engine.version}` })
+    expect(pkg.engines).toEqual(engine.engines)
     expect(pkg.scripts).toMatchObject({
       dev: 'site preview',
       build: 'site build',
