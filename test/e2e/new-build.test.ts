@@ -24,10 +24,29 @@ describe.skipIf(!hasChromium)('new build detection (issue 5)', () => {
     browser = launched
   })
 
+  /** Every latest.json request of the page and how it ended, for the message of a read that never comes. */
+  const manifestLog = new WeakMap<Page, string[]>()
+  const watchManifestReads = (page: Page) => {
+    const log: string[] = []
+    manifestLog.set(page, log)
+    const isManifest = (url: string) => new URL(url).pathname === `/${LATEST}`
+    const at = () => `${Math.round(performance.now())} ms`
+    page.on('request', (r) => isManifest(r.url()) && log.push(`${at()} asked by ${r.frame().url()}`))
+    page.on('response', (r) => isManifest(r.url()) && log.push(`${at()} answered ${r.status()}`))
+    page.on('requestfailed', (r) => isManifest(r.url()) && log.push(`${at()} failed: ${r.failure()?.errorText}`))
+    page.on('framenavigated', (f) => f === page.mainFrame() && log.push(`${at()} navigated to ${f.url()}`))
+  }
+
   /** Resolves with the client version of the next latest.json the page reads. */
   const nextManifestRead = (page: Page) =>
     page
-      .waitForResponse((response) => new URL(response.url()).pathname === `/${LATEST}`)
+      .waitForResponse((response) => new URL(response.url()).pathname === `/${LATEST}`, { timeout: 20_000 })
+      .catch((error: Error) => {
+        const log = manifestLog.get(page) ?? []
+        throw new Error(
+          `${error.message}\nlatest.json and navigations until ${Math.round(performance.now())} ms:\n${log.join('\n')}`,
+        )
+      })
       .then(async (response) => ((await response.json()) as { clientVersion: string }).clientVersion)
 
   /** Opens (or lands on) a page, waits until its first deferred manifest check is done, marks the document. */
@@ -43,6 +62,7 @@ describe.skipIf(!hasChromium)('new build detection (issue 5)', () => {
 
   it('makes the next navigation a full load, once per path within 10 s', async () => {
     const { context, page, problems } = await openPage(browser)
+    watchManifestReads(page)
     const firstRead = nextManifestRead(page)
     await page.goto(`${site.url}/`)
     expect(await settle(page, firstRead)).toBe(site.result.manifest.clientVersion)
