@@ -115,13 +115,13 @@ async function treeOf(dir) {
   return files
 }
 
+/** How long the bench waits for one read of a deployed file from s3rver (see startTarget). */
+const S3_READ_TIMEOUT_MS = 200
+
 /**
  * Where the publisher deploys: `spec` for `--deploy`, `read(key)` the deployed file's text. The S3-compatible
  * server runs in this process, as the demo API does; the publisher reaches it through the AWS environment.
  */
-/** How long the bench waits for one read of a deployed file from s3rver (see startTarget). */
-const S3_READ_TIMEOUT_MS = 200
-
 async function startTarget(work) {
   if (targetKind === 'dir') {
     const www = join(work, 'www')
