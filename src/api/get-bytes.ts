@@ -54,6 +54,16 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
 }
 
 /**
+ * Stops reading an answer's body and closes its connection. undici reports a body destroyed before its
+ * end as an 'error' event (RequestAbortedError) on the next turn; that is this drop, expected, and must
+ * not reach the process as an unhandled error (it stopped `site preview`).
+ */
+function drop(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => {})
+  body.destroy()
+}
+
+/**
  * GETs `url`. Resolves with any HTTP answer; rejects with the network error, `RequestEnded`
  * (deadline or caller) or `BodyTooLarge`. Example: getBytes('http://127.0.0.1:4000/pl/o-nas', …)
  * -> { status: 200, headers: { 'content-type': 'application/json' }, body: <bytes> }.
@@ -75,7 +85,7 @@ export async function getBytes(url: string, options: GetOptions): Promise<GotByt
     })
     const headers = flattenHeaders(answer.headers)
     if (Number(headers['content-length']) > maxBytes) {
-      answer.body.destroy()
+      drop(answer.body)
       throw new BodyTooLarge(maxBytes)
     }
     const chunks: Buffer[] = []
@@ -83,7 +93,7 @@ export async function getBytes(url: string, options: GetOptions): Promise<GotByt
     for await (const chunk of answer.body as AsyncIterable<Buffer>) {
       size += chunk.byteLength
       if (size > maxBytes) {
-        answer.body.destroy()
+        drop(answer.body)
         throw new BodyTooLarge(maxBytes)
       }
       chunks.push(chunk)

@@ -102,6 +102,24 @@ describe('api.maxResponseBytes caps what is read (issue 13, item 4)', () => {
     expect(hostile.sent.get('/declared-page')?.bytes ?? 0).toBeLessThan(FLOOD_BYTES / 4)
   })
 
+  it('refuses a whole answer whose content-length is over the limit, and its dropped body is no unhandled error', async () => {
+    // The demo API sends a page with its content-length at once: the body is there, unread, when it is dropped.
+    const site = resolveSiteOptions({ api: { maxResponseBytes: 1000 } }, [])
+    const client = createApiClient({ ...site, api: { ...site.api, baseUrl: demo.url } })
+    const unhandled: unknown[] = []
+    const onError = (error: unknown) => unhandled.push(error)
+    process.on('uncaughtException', onError)
+    try {
+      const error = await failure(client.getPage('/about-us'))
+      expect(error).toMatchObject({ code: 'API_TOO_LARGE', message: expect.stringContaining('/about-us') })
+      // undici reports a destroyed body on a later turn
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(unhandled).toEqual([])
+    } finally {
+      process.off('uncaughtException', onError)
+    }
+  })
+
   it('reads an answer of exactly the limit, and refuses one byte more', async () => {
     const size = Buffer.byteLength(TRICKLE_BODY)
     const fast = await startHostileApi({ trickleEveryMs: 1 })
