@@ -6,7 +6,7 @@ import type { InitialData } from '../shared/types.js'
 import { type PageResult, type RawAnswer, readJsonObject, readPageAnswer } from './answer.js'
 import { BodyTooLarge, getBytes, RequestEnded } from './get-bytes.js'
 import { toInitialDataPath } from './initial-data-path.js'
-import { filterQuery } from './query.js'
+import { filterQuery, requestUrl } from './query.js'
 
 export type { PageResult, RawAnswer } from './answer.js'
 
@@ -20,7 +20,7 @@ export interface ApiClient {
   readonly baseUrl: string
   /** The client's connection pool: other requests to the CMS (its files) share it. */
   readonly dispatcher: Dispatcher
-  /** `GET {baseUrl}{path}` with the query filtered by `api.allowQuery`. */
+  /** `GET {baseUrl}{path}` with the query filtered by `api.allowQuery` (and the base URL's own query kept). */
   getPage(pathWithQuery: string, options?: CallOptions): Promise<PageResult>
   /**
    * The same request, its 2xx answer unparsed (read it with `readPageAnswer`): the build
@@ -55,7 +55,7 @@ export function createApiClient(site: ResolvedSite, options: ApiClientOptions = 
    * and answers over `api.maxResponseBytes` throw FetchError, any HTTP answer is returned as it is.
    */
   async function fetchAnswer(path: string, call: CallOptions = {}): Promise<RawAnswer> {
-    const url = `${baseUrl}${path.replace(/^\/{2,}/, '/')}`
+    const url = requestUrl(baseUrl, path.replace(/^\/{2,}/, '/'))
     try {
       const { status, headers, body } = await getBytes(url, {
         headers: { accept: 'application/json', ...defaultHeaders, ...call.headers },

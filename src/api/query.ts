@@ -15,3 +15,18 @@ export function filterQuery(pathWithQuery: string, allowQuery: boolean | readonl
   const search = params.toString()
   return search ? `${pathname}?${search}` : pathname
 }
+
+/**
+ * The URL of an API request: `path` appended to `api.baseUrl`, and the base URL's own query (an API key,
+ * for one) kept on every request, ahead of the path's. Example: requestUrl('https://cms.example.com/api?key=k',
+ * '/pl?type=834') -> 'https://cms.example.com/api/pl?key=k&type=834'.
+ */
+export function requestUrl(baseUrl: string, path: string): string {
+  const baseQueryAt = baseUrl.indexOf('?')
+  if (baseQueryAt < 0) return `${baseUrl}${path}`
+  const base = baseUrl.slice(0, baseQueryAt).replace(/\/+$/, '')
+  const queryAt = path.indexOf('?')
+  const query = [baseUrl.slice(baseQueryAt + 1), queryAt < 0 ? '' : path.slice(queryAt + 1)].filter(Boolean).join('&')
+  const pathname = queryAt < 0 ? path : path.slice(0, queryAt)
+  return query ? `${base}${pathname}?${query}` : `${base}${pathname}`
+}

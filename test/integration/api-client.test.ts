@@ -46,6 +46,16 @@ describe('API client against the demo API', () => {
     expect(lastRequest().query).toEqual({})
   })
 
+  it("keeps the base URL's own query on every request, ahead of the request's", async () => {
+    const client = createApiClient(siteFor({ api: { baseUrl: `${api.url}/?key=k-123` } }))
+    const about = await client.getPage('/about-us?cHash=abc')
+    expect(about.type).toBe('page')
+    expect(lastRequest()).toMatchObject({ path: '/about-us', query: { key: 'k-123', cHash: 'abc' } })
+    const { data } = await client.getInitialData('pl')
+    expect(data.navigation).toBeDefined()
+    expect(lastRequest()).toMatchObject({ path: '/pl', query: { key: 'k-123', type: '834' } })
+  })
+
   it('sends default and per-call headers, nothing else of the caller', async () => {
     const client = createApiClient(siteFor({ api: { headers: { 'x-site': 'demo' } } }))
     await client.getPage('/', { headers: { cookie: 'be_typo_user=1' } })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { filterQuery } from '../../../src/api/query.js'
+import { filterQuery, requestUrl } from '../../../src/api/query.js'
 
 describe('filterQuery (contract 3.1)', () => {
   it('passes everything with true', () => expect(filterQuery('/a?x=1&type=2', true)).toBe('/a?x=1&type=2'))
@@ -16,5 +16,21 @@ describe('filterQuery (contract 3.1)', () => {
     expect(filterQuery('/news?tx_news_pi1%5Bnews%5D=7&x=1', ['tx_news_pi1[news]'])).toBe(
       '/news?tx_news_pi1%5Bnews%5D=7',
     )
+  })
+})
+
+describe('requestUrl', () => {
+  it('appends the path to a base URL without a query, as it is', () => {
+    expect(requestUrl('https://cms.example.com/api', '/pl?type=834')).toBe('https://cms.example.com/api/pl?type=834')
+    expect(requestUrl('https://cms.example.com', '/')).toBe('https://cms.example.com/')
+  })
+  it("keeps the base URL's query ahead of the path's", () => {
+    expect(requestUrl('https://cms.example.com/api?key=k', '/pl?type=834')).toBe(
+      'https://cms.example.com/api/pl?key=k&type=834',
+    )
+    expect(requestUrl('https://cms.example.com/?key=k&L=1', '/about-us')).toBe(
+      'https://cms.example.com/about-us?key=k&L=1',
+    )
+    expect(requestUrl('https://cms.example.com/?key=k', '/?type=834')).toBe('https://cms.example.com/?key=k&type=834')
   })
 })
