@@ -1,4 +1,4 @@
-import { type LocaleOptions, withLocale } from '../shared/url.js'
+import { type LocaleOptions, localeHome, withLocale } from '../shared/url.js'
 
 /**
  * The path initial data is requested at (contract 4.1), for one endpoint value:
@@ -6,7 +6,8 @@ import { type LocaleOptions, withLocale } from '../shared/url.js'
  * - `/?type=834` (path form), no route query: the endpoint path with the locale prefix;
  * - path form, a route query key containing `[controller]` (Extbase arguments): the route path and query as they are;
  * - path form, other route query: the prefixed endpoint path, endpoint query merged with the route query (route wins).
- * Example: ('/?type=834', 'pl', '/pl/o-nas') -> '/pl?type=834'.
+ * Without a route (a build asks a locale's initial data once), the route is the locale's home page.
+ * Example: ('/?type=834', 'pl', '/pl/o-nas') -> '/pl?type=834'; ('?type=834', 'pl') -> '/pl?type=834'.
  */
 export function toInitialDataPath(options: {
   endpoint: string
@@ -16,7 +17,7 @@ export function toInitialDataPath(options: {
   routeQuery?: URLSearchParams
 }): string {
   const { endpoint, locale, i18n } = options
-  const routePath = options.routePath ?? '/'
+  const routePath = options.routePath ?? localeHome(locale, i18n)
   const routeQuery = options.routeQuery ?? new URLSearchParams()
   const queryAt = endpoint.indexOf('?')
   const endpointPath = queryAt >= 0 ? endpoint.slice(0, queryAt) : endpoint

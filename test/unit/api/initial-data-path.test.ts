@@ -23,6 +23,11 @@ describe('initial data path forms (contract 4.1)', () => {
       }),
     ).toBe('/pl/o-nas?type=834&a=b')
   })
+  it("query form without a route (a build's one request a locale): the locale's home page", () => {
+    expect(toInitialDataPath({ endpoint: '?type=834', locale: 'en', i18n })).toBe('/?type=834')
+    expect(toInitialDataPath({ endpoint: '?type=834', locale: 'pl', i18n })).toBe('/pl?type=834')
+    expect(toInitialDataPath({ endpoint: '?type=834', locale: 'de', i18n })).toBe('/de?type=834')
+  })
   it('path form with Extbase controller arguments: route path and query as they are', () => {
     expect(
       toInitialDataPath({
