@@ -156,7 +156,14 @@ const SITE_SHAPE: Shape = {
   media: { mode: mediaMode, hosts: hostList, widths, maxBytes: positiveInt, limitInputPixels: positiveInt },
 }
 
-function checkShape(value: unknown, shape: Shape, path: string, issues: ConfigIssue[]): void {
+/** Checks `value` against `shape`; `alsoKnown` are the keys its caller checks (`sites`, `hostname`). */
+function checkShape(
+  value: unknown,
+  shape: Shape,
+  path: string,
+  issues: ConfigIssue[],
+  alsoKnown: readonly string[] = [],
+): void {
   if (!isRecord(value)) {
     issues.push({ path: path || '(root)', message: 'expected an object' })
     return
@@ -165,7 +172,10 @@ function checkShape(value: unknown, shape: Shape, path: string, issues: ConfigIs
     const keyPath = path ? `${path}.${key}` : key
     const rule = shape[key]
     if (rule === undefined)
-      issues.push({ path: keyPath, message: `unknown option (known: ${Object.keys(shape).join(', ')})` })
+      issues.push({
+        path: keyPath,
+        message: `unknown option (known: ${[...Object.keys(shape), ...alsoKnown].join(', ')})`,
+      })
     else if (child === undefined) continue
     else if (typeof rule === 'function') {
       const message = rule(child)
@@ -179,7 +189,7 @@ export function validateUserConfig(config: unknown): ConfigIssue[] {
   const issues: ConfigIssue[] = []
   if (!isRecord(config)) return [{ path: '(root)', message: 'expected the config file to export an object' }]
   const { sites, ...top } = config
-  checkShape(top, SITE_SHAPE, '', issues)
+  checkShape(top, SITE_SHAPE, '', issues, ['sites'])
   if (sites !== undefined) {
     if (!Array.isArray(sites)) issues.push({ path: 'sites', message: 'expected a list of site objects' })
     else
@@ -192,7 +202,7 @@ export function validateUserConfig(config: unknown): ConfigIssue[] {
         const { hostname, ...rest } = site
         const message = hostnames(hostname)
         if (message) issues.push({ path: `${path}.hostname`, message })
-        checkShape(rest, SITE_SHAPE, path, issues)
+        checkShape(rest, SITE_SHAPE, path, issues, ['hostname'])
       }
   }
   return issues

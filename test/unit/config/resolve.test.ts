@@ -107,7 +107,7 @@ describe('resolveConfig', () => {
         api: { baseUrl: 'ftp://x', credentials: 'sometimes', allowQuery: 'yes' },
         i18n: { locales: [] },
         colour: 'red',
-        sites: [{ hostname: 'https://a.com' }],
+        sites: [{ hostname: 'https://a.com', colour: 'blue' }],
       }),
     )
     const error = await resolveConfig({ root, configFile: file }).catch((e: unknown) => e)
@@ -124,6 +124,10 @@ describe('resolveConfig', () => {
       'sites[0].hostname',
     ])
       expect(message).toContain(`  - ${path}: `)
+    // the keys checked beside the shape are named as known too
+    const known = 'baseUrl, api, i18n, features, preview, tracking, build, publish, media'
+    expect(message).toContain(`  - colour: unknown option (known: ${known}, sites)`)
+    expect(message).toContain(`  - sites[0].colour: unknown option (known: ${known}, hostname)`)
   })
 
   it('requires api.baseUrl unless --api is given', async () => {
