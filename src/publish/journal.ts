@@ -110,7 +110,12 @@ export async function openJournal(dir: string, onRecorded: (event: JournalEvent)
     batch = []
     const bytes = Buffer.from(items.map((i) => i.line).join(''))
     try {
-      await handle.write(bytes, 0, bytes.length, size)
+      // a write may take fewer bytes than asked (a disk filling up): the rest goes on from there, or fails
+      for (let written = 0; written < bytes.length; ) {
+        const { bytesWritten } = await handle.write(bytes, written, bytes.length - written, size + written)
+        if (bytesWritten === 0) throw Object.assign(new Error('no byte written'), { code: 'ENOSPC' })
+        written += bytesWritten
+      }
       await handle.datasync()
       size += bytes.length
       failing = false
