@@ -10,7 +10,7 @@
  * - `/hooks/pages` (`{ pages: [uid or path, ...] }`): those pages.
  */
 
-import { FILE_ITEM_PREFIX } from '../build/incremental/reuse.js'
+import { FILE_ITEM_PREFIX, isOnlyItem } from '../build/incremental/reuse.js'
 import { PUBLISH_MAX_PAGES_PER_EVENT } from '../shared/constants.js'
 import { eventFileRefs } from '../shared/file-refs.js'
 import { isRecord } from '../shared/values.js'
@@ -20,17 +20,21 @@ export type PublishRequest =
   | { kind: 'full'; what: string }
   | { kind: 'draft'; what: string }
 
-const isUid = (v: unknown): v is number => Number.isInteger(v) && (v as number) > 0
+/**
+ * A page uid as `--only` reads it, from a number or digits; undefined otherwise. What a webhook names is
+ * checked by the build's own reader: an item accepted here and refused by every build would hold back
+ * each later edit in its batch.
+ */
+function uidItem(value: unknown): string | undefined {
+  const item = typeof value === 'number' ? String(value) : value
+  return typeof item === 'string' && /^\d+$/.test(item) && isOnlyItem(item) ? item : undefined
+}
 
-/** A page path as `--only` takes it: `/`, `/pl/o-nas`; printable, bounded. */
-const PAGE_PATH_RE = /^\/[^\u0000-\u001f\u007f\s?#]{0,2047}$/
-
-/** One item of `/hooks/pages`: a uid (number or digits) or a page path; undefined when it is neither. */
+/** One item of `/hooks/pages`: a uid (number or digits) or a page path, as `--only` reads them; undefined when it is neither. */
 export function pageItem(value: unknown): string | undefined {
-  if (isUid(value)) return String(value)
+  if (typeof value === 'number') return uidItem(value)
   if (typeof value !== 'string') return undefined
-  if (/^[1-9]\d{0,9}$/.test(value)) return value
-  return PAGE_PATH_RE.test(value) ? value : undefined
+  return uidItem(value) ?? (value.startsWith('/') && isOnlyItem(value) ? value : undefined)
 }
 
 /** The body of `/hooks/pages`, or why it is malformed. */
@@ -46,18 +50,20 @@ export function parsePagesBody(body: unknown): PublishRequest | { error: string 
 }
 
 function pageModification(body: Record<string, unknown>): PublishRequest | { error: string } {
-  const { action, identifier, record, workspace } = body
-  if (typeof action !== 'string' || !isUid(identifier) || !isRecord(record))
-    return { error: 'a page modification needs "action", a numeric "identifier" and a "record" object' }
+  const { action, record, workspace } = body
+  const identifier = typeof body.identifier === 'number' ? uidItem(body.identifier) : undefined
+  if (typeof action !== 'string' || !identifier || !isRecord(record))
+    return { error: 'a page modification needs "action", a page uid as "identifier" and a "record" object' }
   const what = `page ${identifier} ${action}`
   if (workspace !== undefined && workspace !== 0 && workspace !== '0')
     return { kind: 'draft', what: `${what} (workspace draft)` }
-  const uid = isUid(record.l10n_parent) ? record.l10n_parent : identifier
+  const uid = (typeof record.l10n_parent === 'number' && uidItem(record.l10n_parent)) || identifier
   // shown in other pages' menus, but in no field of the page's own answer (its link digest cannot see it)
   if (Array.isArray(body.changedFields) && body.changedFields.includes('nav_hide'))
     return { kind: 'full', what: `${what} (nav_hide changed: any page's menus may change)` }
-  const pages = [String(uid)]
-  if (action === 'new' && isUid(record.pid)) pages.push(String(record.pid))
+  const pages = [uid]
+  const parent = typeof record.pid === 'number' ? uidItem(record.pid) : undefined
+  if (action === 'new' && parent) pages.push(parent)
   return { kind: 'pages', pages, what: uid === identifier ? what : `${what} (translation of ${uid})` }
 }
 

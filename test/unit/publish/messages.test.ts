@@ -51,6 +51,14 @@ describe('TYPO3 webhook messages', () => {
     expect(parseTypo3Body({ hello: 1 })).toHaveProperty('error')
     expect(parseTypo3Body(page({ identifier: 'x' }))).toHaveProperty('error')
   })
+  it('refuses an identifier that is no page uid a build reads, and leaves out such a parent', () => {
+    for (const identifier of [1e20, 12345678901234560, 0, -3, 1.5])
+      expect(parseTypo3Body(page({ identifier })), String(identifier)).toEqual({
+        error: 'a page modification needs "action", a page uid as "identifier" and a "record" object',
+      })
+    expect(parseTypo3Body(page({ action: 'new' }, { uid: 12, pid: 1e20 }))).toMatchObject({ pages: ['12'] })
+    expect(parseTypo3Body(page({}, { uid: 12, l10n_parent: 1e20 }))).toMatchObject({ pages: ['12'] })
+  })
 })
 
 describe('/hooks/pages bodies', () => {
@@ -62,6 +70,12 @@ describe('/hooks/pages bodies', () => {
       error: 'pages[1] is neither a page uid nor a page path',
     })
     expect(parsePagesBody({ pages: ['/a\nb'] })).toHaveProperty('error')
+    // what --only refuses is refused here, before it is acknowledged: a build would refuse its whole batch
+    const refused = ['/../etc/passwd', '//x', '/a/./b', '/100%', '/a%2Fb', '/%2e%2e/x', '/_site/x', '/a\\b', '/%00']
+    for (const item of [...refused, `/${'a'.repeat(2048)}`, '12345678901234567', 1e20, 0])
+      expect(parsePagesBody({ pages: [1, item] }), String(item)).toEqual({
+        error: 'pages[1] is neither a page uid nor a page path',
+      })
     expect(parsePagesBody({ pages: [] })).toHaveProperty('error')
     expect(parsePagesBody({ page: [1] })).toHaveProperty('error')
   })
