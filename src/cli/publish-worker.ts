@@ -5,15 +5,27 @@
 import { resolve } from 'node:path'
 import { parentPort, workerData } from 'node:worker_threads'
 import { errors } from '../errors.js'
-import { parseDeploySpec, publishOptionsOf, resolveConfig, selectSite, startPublishServer } from '../publish-api.js'
+import {
+  parseDeploySpec,
+  publishOptionsOf,
+  redactSecrets,
+  resolveConfig,
+  selectSite,
+  siteSecrets,
+  startPublishServer,
+} from '../publish-api.js'
 import { toSentError } from './build-host.js'
 import type { FromPublishWorker, PublishFlags, ToPublishWorker } from './publish-host.js'
 
 async function publishHere(port: NonNullable<typeof parentPort>, flags: PublishFlags) {
   const send = (message: FromPublishWorker) => port.postMessage(message)
+  // what it says of an error names the API by its origin only, as a build's does (config/secrets.ts)
+  let redact = (text: string) => redactSecrets(text)
   try {
     const config = await resolveConfig({ configFile: flags.config, apiBaseUrl: flags.api, outDir: flags.out })
     const site = selectSite(config.sites, flags.site)
+    const secrets = siteSecrets(site)
+    redact = (text) => redactSecrets(text, secrets)
     const publish = { ...publishOptionsOf(config, site) }
     if (flags.deploy !== undefined) {
       const spec = parseDeploySpec(flags.deploy)
@@ -35,13 +47,13 @@ async function publishHere(port: NonNullable<typeof parentPort>, flags: PublishF
         await server.close()
         send({ type: 'closed' })
       } catch (error) {
-        send({ type: 'failed', error: toSentError(error) })
+        send({ type: 'failed', error: toSentError(error, redact) })
       }
     })
     const where = publish.deploy ?? resolve(config.root, site.build.outDir)
     send({ type: 'ready', url: server.url, stateDir: server.stateDir, where })
   } catch (error) {
-    send({ type: 'failed', error: toSentError(error) })
+    send({ type: 'failed', error: toSentError(error, redact) })
   }
 }
 

@@ -1,7 +1,8 @@
+import { siteSecrets } from '../config/secrets.js'
 import type { ResolvedPublish, ResolvedSite } from '../config/types.js'
 import type { TargetMemory } from '../deploy/deploy.js'
 import type { DeployTarget } from '../deploy/targets/types.js'
-import { messageOf } from '../errors.js'
+import { messageOf, redactSecrets } from '../errors.js'
 import {
   PUBLISH_COMPACT_BYTES,
   PUBLISH_MAX_PAGES_PER_EVENT,
@@ -76,6 +77,9 @@ export function createPublisher(input: PublisherOptions): {
   let recheckTimer: NodeJS.Timeout | undefined
   let idleWaiters: Array<() => void> = []
   const reconcileMs = options.reconcileMinutes * 60_000
+  // a failure's message names the request it made: /status and the log show it without the API's credentials
+  const secrets = siteSecrets(input.siteOptions)
+  const reasonOf = (error: unknown) => redactSecrets(messageOf(error), secrets)
 
   const isIdle = () => !running && !pending.open && !pending.taken
   const wakeIdle = () => {
@@ -177,8 +181,8 @@ export function createPublisher(input: PublisherOptions): {
       failures++
       const delay = Math.min(PUBLISH_RETRY_MIN_MS * 2 ** (failures - 1), PUBLISH_RETRY_MAX_MS)
       retryAt = Date.now() + delay
-      remember(publishRecord(batch, { error: messageOf(error) }))
-      log(`publish of ${what} failed (attempt ${failures}, next in ${Math.round(delay / 1000)} s): ${messageOf(error)}`)
+      remember(publishRecord(batch, { error: reasonOf(error) }))
+      log(`publish of ${what} failed (attempt ${failures}, next in ${Math.round(delay / 1000)} s): ${reasonOf(error)}`)
     } finally {
       controller = undefined
     }

@@ -10,6 +10,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { initialDataFault } from '../../src/demo/faults.js'
 import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
 import { BASE_URL, diffTrees, readTree } from './build-helpers.js'
 import { runSite } from './cli-helpers.js'
@@ -249,6 +250,36 @@ describe('site publish that cannot start', () => {
       expect(diffTrees(before, await readTree(out))).toEqual([])
     } finally {
       taken.close()
+    }
+  })
+})
+
+describe('site publish whose API fails', () => {
+  it("names the failed request in /status and the log without the API's credentials", async () => {
+    const down = await startDemoApi({ port: 0, faults: [initialDataFault()] })
+    try {
+      const apiUrl = new URL(down.url)
+      apiUrl.username = 'ci-user'
+      apiUrl.password = 'pw-s3cret-9'
+      apiUrl.search = '?token=tok-0123456789'
+      const publisher = await startPublisher([
+        ...args(),
+        ...['--api', apiUrl.href, '--out', join(dir, 'out-down'), '--state', join(dir, 'state-down')],
+      ])
+      running.push(publisher)
+      // the output folder holds no site: the publisher builds it all at start, and that build fails
+      await waitUntil(async () => (await publisher.status()).publishes[0]?.ok === false, 'a failed publish')
+      const { error } = (await publisher.status()).publishes[0]!
+      expect(error).toContain(`Initial Data is unavailable: HTTP 500 (GET http://***@${apiUrl.host}/?token=***`)
+      const page = await (await fetch(`${publisher.url}/`)).text()
+      publisher.child.kill('SIGTERM')
+      const { stderr } = await publisher.done
+      for (const text of [error!, page, stderr]) {
+        expect(text).toContain('Initial Data is unavailable')
+        for (const secret of ['pw-s3cret-9', 'tok-0123456789']) expect(text).not.toContain(secret)
+      }
+    } finally {
+      await down.close()
     }
   })
 })
