@@ -42,6 +42,12 @@ const renderThreads: Check = (v) =>
     : `expected 'auto' or a whole number from 0 to ${RENDER_THREADS_MAX}`
 const positiveInt: Check = (v) =>
   Number.isInteger(v) && (v as number) > 0 ? undefined : 'expected a whole number greater than 0'
+/** Longest reconcile period: a year. Beyond it the next reconcile's time would leave what a date can say. */
+export const MAX_RECONCILE_MINUTES = 525_600
+const reconcileMinutes: Check = (v) =>
+  Number.isInteger(v) && (v as number) > 0 && (v as number) <= MAX_RECONCILE_MINUTES
+    ? undefined
+    : `expected a whole number of minutes from 1 to ${MAX_RECONCILE_MINUTES} (a year)`
 const stringList: Check = (v) =>
   Array.isArray(v) && v.every((s) => typeof s === 'string' && s.length > 0)
     ? undefined
@@ -150,7 +156,7 @@ const SITE_SHAPE: Shape = {
     token: string,
     quietMs: positiveInt,
     maxWaitMs: positiveInt,
-    reconcileMinutes: positiveInt,
+    reconcileMinutes,
     deploy: deployTarget,
   },
   media: { mode: mediaMode, hosts: hostList, widths, maxBytes: positiveInt, limitInputPixels: positiveInt },

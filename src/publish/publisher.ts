@@ -141,11 +141,19 @@ export function createPublisher(input: PublisherOptions): {
 
   const scheduleReconcile = () => {
     nextReconcile = Date.now() + reconcileMs
-    reconcileTimer = setTimeout(() => {
-      log('reconcile: a full build over the previous output (scheduled)')
-      record({ seq: 0, at: Date.now(), full: true })
-      scheduleReconcile()
-    }, reconcileMs)
+    armReconcile(nextReconcile)
+  }
+  /** A reconcile further off than a timer reaches (about 24.8 days) is armed again when the timer fires. */
+  const armReconcile = (due: number) => {
+    reconcileTimer = setTimeout(
+      () => {
+        if (Date.now() < due) return armReconcile(due)
+        log('reconcile: a full build over the previous output (scheduled)')
+        record({ seq: 0, at: Date.now(), full: true })
+        scheduleReconcile()
+      },
+      Math.min(Math.max(0, due - Date.now()), MAX_TIMER_MS),
+    )
     reconcileTimer.unref()
   }
 

@@ -200,6 +200,33 @@ describe('site publish', () => {
     expect(end.stderr).toContain('SIGTERM: stopping')
   })
 
+  it('waits for a reconcile further off than a timer reaches (30 days), with none in between', async () => {
+    const monthly = join(dir, 'monthly.config.json')
+    const publish = { webhooks: [WEBHOOK], token: TOKEN, quietMs: 200, maxWaitMs: 2000, reconcileMinutes: 43_200 }
+    await writeFile(monthly, JSON.stringify({ baseUrl: BASE_URL, publish }))
+    const started = Date.now()
+    const quiet = await startPublisher([
+      '--config',
+      monthly,
+      '--api',
+      api.url,
+      '--out',
+      out,
+      '--state',
+      join(dir, 'state-monthly'),
+    ])
+    running.push(quiet)
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    const status = await quiet.status()
+    expect(status).toMatchObject({ pending: 0, building: false, publishes: [], lastReconcile: null })
+    expect(Date.parse(status.nextReconcile!) - started).toBeGreaterThan(43_199 * 60_000)
+    quiet.child.kill('SIGTERM')
+    const end = await quiet.done
+    expect(end.code).toBe(0)
+    expect(end.stderr).not.toContain('reconcile:')
+    expect(end.stderr).not.toContain('TimeoutOverflowWarning')
+  })
+
   it('publishes after a kill -9 during a build every edit it acknowledged, as a full build would', async () => {
     const first = await startPublisher(args())
     running.push(first)

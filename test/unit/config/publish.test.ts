@@ -49,6 +49,11 @@ describe('publish options', () => {
         },
       }),
     ).toEqual([{ path: 'publish.webhooks', message: 'each webhook identifier may appear once' }])
+    // a year at most: a longer period overflowed the timer (a reconcile every millisecond) and the status dates
+    expect(validateUserConfig({ publish: { reconcileMinutes: 525_600 } })).toEqual([])
+    expect(validateUserConfig({ publish: { reconcileMinutes: 525_601 } })).toEqual([
+      { path: 'publish.reconcileMinutes', message: 'expected a whole number of minutes from 1 to 525600 (a year)' },
+    ])
     expect(() => resolvePublish({ publish: { quietMs: 20_000 } }, 'site.config.ts')).toThrow(
       /publish.quietMs: 20000 is longer than publish.maxWaitMs/,
     )
