@@ -200,6 +200,15 @@ describe('site publish', () => {
     expect(end.stderr).toContain('SIGTERM: stopping')
   })
 
+  it('stops cleanly on a SIGTERM sent as soon as it says it is ready (a supervisor reading that line)', async () => {
+    const again = await startPublisher(args())
+    running.push(again)
+    again.child.kill('SIGTERM')
+    const end = await again.done
+    expect(end, end.stderr).toMatchObject({ code: 0 })
+    expect(end.stderr).toContain('SIGTERM: stopping')
+  })
+
   it('waits for a reconcile further off than a timer reaches (30 days), with none in between', async () => {
     const monthly = join(dir, 'monthly.config.json')
     const publish = { webhooks: [WEBHOOK], token: TOKEN, quietMs: 200, maxWaitMs: 2000, reconcileMinutes: 43_200 }

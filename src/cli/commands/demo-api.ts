@@ -31,9 +31,10 @@ export async function runDemoApiCommand(opts: DemoApiCommandOptions, global: { v
       generate: opts.generate ? { pagesPerLocale: opts.generate, everyKind: opts.everyKind === true } : undefined,
       photos: opts.photos ? { count: opts.photos } : undefined,
     })
+    const shutdown = waitForShutdown()
     process.stdout.write(`Demo content API on ${api.url} (en /, pl /pl, de /de; initial data at /?type=834)\n`)
     if (faults.length) process.stdout.write(`Failing on purpose: ${faults.map(describeDemoFault).join(', ')}\n`)
-    await waitForShutdown()
+    await shutdown
     await api.close()
     return 0
   } catch (error) {

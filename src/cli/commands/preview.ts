@@ -40,13 +40,14 @@ export async function runPreviewCommand(opts: PreviewCommandOptions, global: { v
       ...(opts.site ? { site: opts.site } : {}),
     })
     const hosts = config.sites.flatMap((s) => s.hostnames)
+    const shutdown = waitForShutdown()
     process.stdout.write(
       `Preview: ${server.url}/${hosts.length > 1 && !opts.site ? ` (sites by Host header: ${hosts.join(', ')})` : ''}\n`,
     )
     process.stdout.write(
       `API: ${config.sites.map((s) => s.api.baseUrl).join(', ')}${opts.watch ? '; watching templates/, config/ and public/' : ''}\n`,
     )
-    await waitForShutdown()
+    await shutdown
     await server.close()
     return 0
   } catch (error) {

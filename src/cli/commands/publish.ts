@@ -15,10 +15,11 @@ export async function runPublishCommand(opts: PublishFlags, global: { verbose?: 
     // the publisher's builds are the build's: the same collector settings (heap.ts)
     tuneHeapForBuild({ execArgv: process.execArgv, nodeOptions: process.env.NODE_OPTIONS })
     const publisher = await startPublishInWorker(opts, printLine)
+    const shutdown = waitForShutdown()
     printLine(
       `Publishing to ${publisher.where}; webhooks at ${publisher.url}/hooks/typo3, status at ${publisher.url}/status`,
     )
-    const signal = await Promise.race([waitForShutdown(), publisher.failed])
+    const signal = await Promise.race([shutdown, publisher.failed])
     printLine(`${signal}: stopping (events not yet live stay in ${publisher.stateDir})`)
     await publisher.close()
     return 0

@@ -26,8 +26,9 @@ export async function runServeCommand(
     const root = process.cwd()
     const folder = dir ? resolve(root, dir) : await defaultDir(root, opts.config)
     const server = await startStaticServer({ dir: folder, host: opts.host, port: opts.port, log: printLine })
+    const shutdown = waitForShutdown()
     process.stdout.write(`Serving ${folder} at ${server.url}/\n`)
-    await waitForShutdown()
+    await shutdown
     await server.close()
     return 0
   } catch (error) {
