@@ -13,7 +13,8 @@ import { PUBLISH_MAX_BODY_BYTES, PUBLISH_MAX_DISCARD_BYTES, PUBLISH_REQUEST_TIME
 import { CACHE_DIR } from '../shared/layout.js'
 import { type Builder, createBuilder } from './builder.js'
 import { createHookHandler, type HookRequest } from './handler.js'
-import { openJournal } from './journal.js'
+import { type Journal, openJournal } from './journal.js'
+import { lockJournal } from './lock.js'
 import { createPublisher, type Publisher } from './publisher.js'
 import { loadSchedule } from './schedule.js'
 
@@ -85,7 +86,26 @@ export async function startPublishServer(options: PublishServerOptions): Promise
     reconcileAtStart: (await inspectOutDir(outDir)) !== 'site-output',
     stateDir,
   })
-  const journal = await openJournal(stateDir, record)
+  const unlock = await lockJournal(stateDir)
+  try {
+    return await serve({ ...options, stateDir, publisher, start, journal: await openJournal(stateDir, record), unlock })
+  } catch (error) {
+    await unlock()
+    throw error
+  }
+}
+
+/** Binds the publisher's routes to node:http on the host and port asked, and starts the publisher. */
+async function serve(
+  input: PublishServerOptions & {
+    stateDir: string
+    publisher: Publisher
+    start: ReturnType<typeof createPublisher>['start']
+    journal: Journal
+    unlock: () => Promise<void>
+  },
+): Promise<PublishServer> {
+  const { publisher, publish, log, stateDir, journal } = input
   const handle = createHookHandler({ publisher, options: publish, log })
 
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
@@ -106,9 +126,9 @@ export async function startPublishServer(options: PublishServerOptions): Promise
   server.headersTimeout = PUBLISH_REQUEST_TIMEOUT_MS
   await new Promise<void>((done, fail) => {
     server.once('error', fail)
-    server.listen(options.port, options.host, () => done())
+    server.listen(input.port, input.host, () => done())
   })
-  start(journal, await loadSchedule(stateDir))
+  input.start(journal, await loadSchedule(stateDir))
   const address = server.address() as AddressInfo
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
   return {
@@ -121,6 +141,7 @@ export async function startPublishServer(options: PublishServerOptions): Promise
       await publisher.stop()
       server.closeAllConnections()
       await closed
+      await input.unlock()
     },
   }
 }

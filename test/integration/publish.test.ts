@@ -290,6 +290,30 @@ describe('site publish that cannot start', () => {
   })
 })
 
+describe('site publish beside another one', () => {
+  it('refuses a journal another publisher uses, and takes over the lock of one that was killed', async () => {
+    const state = join(dir, 'state-shared')
+    const first = await startPublisher([...args(), '--state', state])
+    running.push(first)
+    const before = await readFile(join(state, 'journal.jsonl'))
+    const second = await runSite(['publish', '--port', '0', ...args(), '--state', state])
+    expect(second.code).toBe(1)
+    expect(second.stderr).toContain(
+      `The publish journal ${join(state, 'journal.jsonl')} is used by another site publish (process ${first.child.pid}): stop it, or give this one a --state folder of its own`,
+    )
+    expect(await readFile(join(state, 'journal.jsonl'))).toEqual(before)
+    first.child.kill('SIGKILL')
+    await first.done
+    const third = await startPublisher([...args(), '--state', state])
+    running.push(third)
+    third.child.kill('SIGTERM')
+    const end = await third.done
+    expect(end, end.stderr).toMatchObject({ code: 0 })
+    // a publisher that stopped leaves no lock behind
+    await expect(readFile(join(state, 'publish.lock'))).rejects.toMatchObject({ code: 'ENOENT' })
+  })
+})
+
 describe('site publish whose API fails', () => {
   it("names the failed request in /status and the log without the API's credentials", async () => {
     const down = await startDemoApi({ port: 0, faults: [initialDataFault()] })
