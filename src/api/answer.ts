@@ -3,6 +3,7 @@
  * a page answer itself (the build's thread hands the bytes over undecoded).
  */
 import { FetchError } from '../errors.js'
+import { DEFAULT_REDIRECT_STATUS, REDIRECT_STATUSES } from '../shared/constants.js'
 import type { PageData, RedirectData } from '../shared/types.js'
 import { isRecord } from '../shared/values.js'
 
@@ -53,7 +54,7 @@ export function readJsonObject(answer: RawAnswer): Record<string, unknown> {
   return body
 }
 
-/** A page answer: a redirect record when it has a `redirectUrl` (status 3xx, else 301), a page otherwise. Throws as readJsonObject. */
+/** A page answer: a redirect record when it has a `redirectUrl` (its status when `_redirects` takes it, else 301), a page otherwise. Throws as readJsonObject. */
 export function readPageAnswer(answer: RawAnswer): PageResult {
   const body = readJsonObject(answer)
   const { headers } = answer
@@ -63,7 +64,7 @@ export function readPageAnswer(answer: RawAnswer): PageResult {
     return {
       type: 'redirect',
       redirectUrl: redirect.redirectUrl,
-      statusCode: code >= 300 && code < 400 ? code : 301,
+      statusCode: REDIRECT_STATUSES.has(code) ? code : DEFAULT_REDIRECT_STATUS,
       headers,
     }
   }

@@ -22,6 +22,14 @@ export const RELOAD_GUARD_MS = 10_000
 export const RELOAD_GUARD_KEY = 'site:reload-guard'
 
 /** Statuses a retrying client would retry on. Retry stays disabled (SPEC point 9). */
+/**
+ * The redirect statuses a build writes and preview answers: those `_redirects` takes on Netlify and Cloudflare
+ * Pages. A CMS redirect record with another status (300, 304…, none) redirects with 301.
+ */
+export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308])
+/** The status of a redirect record whose own is none of REDIRECT_STATUSES. */
+export const DEFAULT_REDIRECT_STATUS = 301
+
 export const FETCH_RETRY_STATUSES = [408, 409, 425, 429, 500, 502, 503, 504] as const
 /** Retry is disabled for every API call. */
 export const FETCH_RETRY = false

@@ -4,6 +4,7 @@
  * checks its input: page paths normalised and not reserved, redirects that could be written as they
  * are, file paths that stay inside the output. One bad entry and the whole state is refused.
  */
+import { REDIRECT_STATUSES } from '../../shared/constants.js'
 import { isContentHashedFile } from '../../shared/layout.js'
 import { checkRedirectTarget } from '../../shared/redirect-target.js'
 import { normalizePagePath } from '../../shared/url.js'
@@ -18,8 +19,6 @@ export interface StoreCheckOptions {
   baseUrl?: string
 }
 
-/** The redirect statuses a build writes (the API's and slug history's). */
-const REDIRECT_STATUSES = new Set([301, 302, 307, 308])
 /** Longest identity string (engine, config digest, build id, client version). */
 const MAX_ID_LENGTH = 200
 // Whitespace and controls (C0, DEL, C1, and Unicode's line and paragraph separators): never in a stored path or URL.

@@ -154,13 +154,13 @@ describe('runPageJob', () => {
     })
   })
 
-  it('hands a redirect record back as a redirect, with a 3xx status (301 otherwise)', () => {
-    expect(
-      runPageJob(ctx, { path: '/old', locale: 'en', answer: answer({ redirectUrl: '/new', statusCode: 302 }) }),
-    ).toMatchObject({ type: 'redirect', redirectUrl: '/new', statusCode: 302 })
-    expect(
-      runPageJob(ctx, { path: '/old', locale: 'en', answer: answer({ redirectUrl: '/new', statusCode: 200 }) }),
-    ).toMatchObject({ type: 'redirect', redirectUrl: '/new', statusCode: 301 })
+  it('hands a redirect record back as a redirect, with a status _redirects takes (301 otherwise)', () => {
+    const statusOf = (statusCode: unknown) =>
+      runPageJob(ctx, { path: '/old', locale: 'en', answer: answer({ redirectUrl: '/new', statusCode }) })
+    for (const code of [301, 302, 303, 307, 308])
+      expect(statusOf(code)).toMatchObject({ type: 'redirect', redirectUrl: '/new', statusCode: code })
+    for (const code of [200, 300, 304, 305, 306, 399, undefined])
+      expect(statusOf(code), String(code)).toMatchObject({ type: 'redirect', statusCode: 301 })
   })
 
   it('turns a render error into a failure of that page', () => {

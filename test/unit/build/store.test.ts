@@ -280,6 +280,14 @@ describe('build store', () => {
     expect(parsed).toEqual({ reason: expect.stringContaining(reason) })
   })
 
+  it('reads back every redirect status a build writes', () => {
+    for (const code of [301, 302, 303, 307, 308]) {
+      const parsed = parseStore(renderStore(store).replace('"statusCode":301', `"statusCode":${code}`), READER)
+      if (!('store' in parsed)) throw new Error(`${code}: ${parsed.reason}`)
+      expect(parsed.store.redirects.map((r) => r.statusCode)).toContain(code)
+    }
+  })
+
   it('checks counts before it allocates for them, and refuses an over-long line before decoding it', () => {
     const huge = renderStore(store).replace('"paths":4', '"paths":2000000000')
     expect(parseStore(huge, READER)).toEqual({ reason: expect.stringContaining('bad entry') })
