@@ -95,7 +95,7 @@ async function answerPage(ctx: PreviewContext, request: Request, url: URL, targe
     if (bot) return plainError(404, '')
     // The error page still gets the locale's header and footer when initial data answers.
     const initial = await target.api
-      .getInitialData(locale, { path: '/' }, { headers, signal: request.signal })
+      .getInitialData(locale, {}, { headers, signal: request.signal })
       .catch((error: unknown) => void ctx.apiWatch.saw(target.api.baseUrl, error))
     const initialData = initial ? prepareInitialData(initial.data).data : EMPTY_INITIAL_DATA
     return htmlResponse(
@@ -118,7 +118,7 @@ async function answerPage(ctx: PreviewContext, request: Request, url: URL, targe
   ctx.apiWatch.saw(target.api.baseUrl, loaded.type === 'page' ? loaded.failure : undefined)
   const proxied = toProxiedResponseHeaders(loaded.apiHeaders, target.site.api)
   if (loaded.type === 'redirect') {
-    const redirect = checkRedirectTarget(loaded.to, target.site.baseUrl)
+    const redirect = checkRedirectTarget(loaded.to, target.site.baseUrl, path)
     if (redirect.type !== 'refused') {
       proxied.set('location', redirect.to)
       if (!proxied.has('cache-control')) proxied.set('cache-control', 'no-store')

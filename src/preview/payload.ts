@@ -44,7 +44,7 @@ export async function servePayload(
   const headers = toProxiedResponseHeaders(loaded.apiHeaders, target.site.api)
   const base = { clientVersion: PREVIEW_BUILD_ID, locale, path }
   if (loaded.type === 'redirect') {
-    const checked = checkRedirectTarget(loaded.to, target.site.baseUrl)
+    const checked = checkRedirectTarget(loaded.to, target.site.baseUrl, path)
     if (checked.type === 'refused') {
       const error = errors.redirectRefused(loaded.to, checked.reason)
       return jsonResponse(error.status, { status: error.status, message: error.message }, headers)

@@ -58,14 +58,17 @@ function toAsciiUrl(url: string): string | undefined {
  * targets must be http(s). The target is ASCII: what may not stand raw in a URL is
  * percent-encoded (issue 13, item 6). Example: '/pl/o-nas/?a=1' -> internal `/pl/o-nas`,
  * to `/pl/o-nas?a=1`; '/a?q=ż' -> to `/a?q=%C5%BC`; '/a/../b', '/a/%2f' and '/a?\u0085' -> refused.
+ * `from`, the path that redirects, is refused as its own target.
  */
-export function checkRedirectTarget(url: unknown, baseUrl?: string): RedirectTarget {
+export function checkRedirectTarget(url: unknown, baseUrl?: string, from?: string): RedirectTarget {
   if (typeof url !== 'string' || url.trim() === '') return { type: 'refused', reason: 'empty redirect target' }
   if (CONTROL_RE.test(url)) return { type: 'refused', reason: 'control character' }
   const kind = classifyLink(url, baseUrl)
   switch (kind.type) {
     case 'page':
     case 'file':
+      // a host matches a rule by its path: one that sends a path to itself (whatever its query) never ends
+      if (kind.path === from) return { type: 'refused', reason: 'a redirect to itself' }
       return {
         type: 'internal',
         path: kind.path,

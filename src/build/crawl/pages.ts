@@ -271,7 +271,7 @@ export async function buildRedirect(
   input: { path: string; locale: string; redirectUrl: string; statusCode: number },
 ): Promise<FoundLinks | undefined> {
   const { path, locale, statusCode } = input
-  const target = checkRedirectTarget(input.redirectUrl, p.site.baseUrl)
+  const target = checkRedirectTarget(input.redirectUrl, p.site.baseUrl, path)
   if (target.type === 'refused') {
     p.state.skip({ ...buildIssues.redirectRefused(target.reason), item: `${path} -> ${input.redirectUrl}`, from: path })
     return undefined

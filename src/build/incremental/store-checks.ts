@@ -50,8 +50,8 @@ export function isStoredRedirect(v: unknown, options: StoreCheckOptions): v is S
   if (!REDIRECT_STATUSES.has(v.statusCode as number) || !options.locales.includes(v.locale as string)) return false
   if (!(v.kind === 'api' ? v.uid === undefined : v.kind === 'slug' && isUid(v.uid))) return false
   // the target must be one the build would write as it is: checked, and already in its checked form
-  const target = checkRedirectTarget(v.to, options.baseUrl)
-  return target.type !== 'refused' && target.to === v.to && !(target.type === 'internal' && target.path === v.from)
+  const target = checkRedirectTarget(v.to, options.baseUrl, v.from)
+  return target.type !== 'refused' && target.to === v.to
 }
 
 const isSiteUrl = (v: unknown): boolean => isString(v) && v.startsWith('/') && isStoredFilePath(v.slice(1))

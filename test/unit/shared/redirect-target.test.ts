@@ -54,3 +54,12 @@ describe('checkRedirectTarget: one rule for the build and for preview', () => {
     ['', 'empty redirect target'],
   ])('refuses %j (%s)', (url, reason) => expect(checkRedirectTarget(url, BASE)).toEqual({ type: 'refused', reason }))
 })
+
+describe('a redirect to the path that redirects', () => {
+  it('is refused whatever its query, hash or form; another path is not', () => {
+    for (const url of ['/old', '/old/', '/old?x=1', '/old#top', `${BASE}/old`])
+      expect(checkRedirectTarget(url, BASE, '/old'), url).toEqual({ type: 'refused', reason: 'a redirect to itself' })
+    expect(checkRedirectTarget('/new', BASE, '/old')).toMatchObject({ type: 'internal', path: '/new' })
+    expect(checkRedirectTarget('/old', BASE)).toMatchObject({ type: 'internal', path: '/old' })
+  })
+})
