@@ -38,7 +38,12 @@ export function readJsonObject(answer: RawAnswer): Record<string, unknown> {
   const { url, status, headers } = answer
   const body = parseBody(decodeBody(answer.body))
   if (status < 200 || status >= 300)
-    throw new FetchError('API_HTTP', `HTTP ${status} (GET ${url})`, { url, status, data: body })
+    // the answer's own status when it is an error's; another (999, a 3xx that is no redirect record) is a bad gateway
+    throw new FetchError('API_HTTP', `HTTP ${status} (GET ${url})`, {
+      url,
+      status: status >= 400 && status <= 599 ? status : 502,
+      data: body,
+    })
   if (!isRecord(body)) {
     const type = headers['content-type'] ?? 'no content type'
     throw new FetchError(

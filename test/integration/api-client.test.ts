@@ -99,6 +99,28 @@ describe('API client against the demo API', () => {
     })
   })
 
+  it('takes an answer status outside 400-599 that is no page (999, a bare 301) as a bad gateway', async () => {
+    const odd = createServer((req, res) => {
+      res.writeHead(req.url === '/moved' ? 301 : 999, { 'content-type': 'application/json' }).end('{}')
+    })
+    await new Promise<void>((done) => odd.listen(0, '127.0.0.1', done))
+    const url = `http://127.0.0.1:${(odd.address() as AddressInfo).port}`
+    try {
+      const client = createApiClient(siteFor({ api: { baseUrl: url } }))
+      for (const [path, status] of [
+        ['/odd', 999],
+        ['/moved', 301],
+      ] as const)
+        expect(await client.getPage(path).catch((e: unknown) => e)).toMatchObject({
+          code: 'API_HTTP',
+          status: 502,
+          message: `HTTP ${status} (GET ${url}${path})`,
+        })
+    } finally {
+      await new Promise((done) => odd.close(done))
+    }
+  })
+
   it('reports non-JSON, malformed JSON, resets and timeouts with the path', async () => {
     api.setFaults([
       { path: '/html', kind: 'html' },
