@@ -7,7 +7,7 @@
 import { decodeBody, readPageAnswer } from '../../api/answer.js'
 import type { RawAnswer } from '../../api/client.js'
 import { linkDigest } from '../../api/link-digest.js'
-import { buildIssues } from '../../errors.js'
+import { buildIssues, messageOf } from '../../errors.js'
 import { applyMedia, type MediaFailure } from '../../media/apply.js'
 import type { MediaMap } from '../../media/types.js'
 import type { PageRenderer } from '../../render/renderer.js'
@@ -125,7 +125,7 @@ export function runPageJob(ctx: JobContext, job: PageJob): PageOutput {
     // a kept payload is a file of OUT: prepared and sanitised again, exactly as an API answer is
     raw = readKeptPage(job.payload)
     if (raw === undefined) return { type: 'failed', ...buildIssues.keptDataMissing(), renderMs: renderMs() }
-  } else
+  } else {
     try {
       const result = readPageAnswer(job.answer)
       if (result.type === 'redirect')
@@ -136,10 +136,20 @@ export function runPageJob(ctx: JobContext, job: PageJob): PageOutput {
           renderMs: renderMs(),
         }
       raw = result.data
-      digest = linkDigest(result.data as unknown as Record<string, unknown>)
     } catch (error) {
       return { type: 'failed', ...buildIssues.api(error), renderMs: renderMs() }
     }
+    try {
+      digest = linkDigest(raw as Record<string, unknown>)
+    } catch (error) {
+      // the digest serialises the answer, recursively: JSON nested some thousand levels deep cannot be
+      return {
+        type: 'failed',
+        ...buildIssues.notAPage([`nested too deep (${messageOf(error)})`]),
+        renderMs: renderMs(),
+      }
+    }
+  }
   let prepared: ReturnType<PageRenderer['preparePage']>
   try {
     prepared = ctx.renderer.preparePage(raw)

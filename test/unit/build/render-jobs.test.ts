@@ -163,6 +163,20 @@ describe('runPageJob', () => {
       expect(statusOf(code), String(code)).toMatchObject({ type: 'redirect', statusCode: 301 })
   })
 
+  it('fails a page nested some thousand levels deep as a bad answer, not a network error', () => {
+    const depth = 20_000
+    const text = JSON.stringify(rawPage(1, 'Deep')).replace(
+      '{',
+      `{"zzz":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)},`,
+    )
+    expect(runPageJob(ctx, { path: '/x', locale: 'en', answer: answer(undefined, text) })).toMatchObject({
+      type: 'failed',
+      kind: 'API_BAD_RESPONSE',
+      status: 502,
+      reason: 'the API answer is not a page: nested too deep (Maximum call stack size exceeded)',
+    })
+  })
+
   it('turns a render error into a failure of that page', () => {
     expect(runPageJob(ctx, { path: '/x', locale: 'en', answer: answer(rawPage(1, 'explode')) })).toMatchObject({
       type: 'failed',
