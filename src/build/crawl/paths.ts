@@ -38,6 +38,18 @@ export function isReservedPath(path: string, locales: readonly string[]): boolea
   return segments.length === 2 && locales.includes(first!) && second === NOT_FOUND_FILE
 }
 
+// A first segment such as `c:` (normalised: `c%3A`) names a drive on Windows (the writer refuses it); a dot folder is one that
+// static hosts (and `site serve`) do not serve, but for /.well-known/.
+const DRIVE_RE = /^\/[a-z](?::|%3a)/i
+const DOT_FOLDER_RE = /\/\.(?!well-known(?:\/|$))/
+
+/** Why a page at this normalised path could not be published as a folder of the output; undefined when it can. */
+function unwritablePageReason(path: string): string | undefined {
+  if (DRIVE_RE.test(path)) return 'a path that starts as a drive letter (c:), which a file system reads as a drive'
+  if (DOT_FOLDER_RE.test(path)) return 'a dot folder, which static hosts do not serve'
+  return undefined
+}
+
 /**
  * Classifies a link for crawling. Pages of this site come back normalised; files, external,
  * `mailto:`, `tel:` and anchor links are ignored; hostile ones (`..`, encoded slashes, NUL,
@@ -49,9 +61,12 @@ export function toCrawlTarget(href: unknown, options: { baseUrl?: string; locale
   const kind = classifyLink(href, options.baseUrl)
   switch (kind.type) {
     case 'page':
-    case 'file':
+    case 'file': {
       if (isReservedPath(kind.path, options.locales)) return { type: 'refused', ...buildIssues.reservedPath() }
-      return kind.type === 'page' ? { type: 'page', path: kind.path } : { type: 'ignore' }
+      if (kind.type === 'file') return { type: 'ignore' }
+      const unwritable = unwritablePageReason(kind.path)
+      return unwritable ? { type: 'refused', ...buildIssues.unsafeLink(unwritable) } : { type: 'page', path: kind.path }
+    }
     case 'unsafe':
       return { type: 'refused', ...buildIssues.unsafeLink(kind.reason) }
     default:

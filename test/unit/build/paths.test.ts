@@ -20,6 +20,9 @@ describe('toCrawlTarget', () => {
     // Issue 11: only the router knew that this is a file; the crawler requested it as a page.
     ['/fileadmin/a.pdf', { type: 'ignore' }],
     ['https://www.example.com/docs/report.pdf', { type: 'ignore' }],
+    ['/.well-known/security', { type: 'page', path: '/.well-known/security' }],
+    ['/x/a:b', { type: 'page', path: '/x/a%3Ab' }],
+    ['/a.b/c', { type: 'page', path: '/a.b/c' }],
   ])('%s', (href, target) => expect(toCrawlTarget(href, options)).toEqual(target))
 
   it.each([
@@ -37,6 +40,12 @@ describe('toCrawlTarget', () => {
     ['/sitemap.xml', 'collides with a file the build writes'],
     ['/a/_payload.json', 'collides with a file the build writes'],
     ['/pl/404.html', 'collides with a file the build writes'],
+    // written and linked, a page there would be unreachable (dot folders) or refused by the writer (drives)
+    ['/.env', 'a dot folder, which static hosts do not serve'],
+    ['/a/.git/config', 'a dot folder, which static hosts do not serve'],
+    ['/.well-knownx', 'a dot folder, which static hosts do not serve'],
+    ['/a:b', 'a path that starts as a drive letter (c:), which a file system reads as a drive'],
+    ['/C:/windows', 'a path that starts as a drive letter (c:), which a file system reads as a drive'],
   ])('refuses %s', (href, reason) =>
     expect(toCrawlTarget(href, options)).toEqual({
       type: 'refused',
