@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { prepareInitialData, preparePage } from '../../../src/render/prepare.js'
-import { sanitizeRichText } from '../../../src/render/sanitize.js'
+import { MAX_RICH_TEXT_DEPTH, sanitizeRichText } from '../../../src/render/sanitize.js'
 import { readJson } from './helpers.js'
 
 const page = (raw: unknown) => {
@@ -129,6 +129,20 @@ describe('sanitisation of rich text and links', () => {
     expect(sanitizeRichText('<p onmouseover="x()">a<script>b</script></p>')).toBe('<p>a</p>')
     expect(sanitizeRichText('<a href=" javascript:alert(1)">x</a>')).toBe('<a>x</a>')
     expect(sanitizeRichText('<a href="tel:+48 1">t</a><a href="mailto:a@b.c">m</a>')).toContain('href="tel:+48 1"')
+  })
+
+  it('removes a text nested deeper than the parser handles in bounded time, and keeps deep legitimate markup', () => {
+    const reports: string[] = []
+    const html = sanitizeRichText('<div>'.repeat(200_000), (what, kind) => reports.push(`${kind} ${what}`))
+    expect({ html, reports }).toEqual({
+      html: '',
+      reports: [`UNSAFE_MARKUP rich text nested deeper than ${MAX_RICH_TEXT_DEPTH} levels removed`],
+    })
+    // at the limit, and unclosed paragraphs, list items and cells (a sibling closes them), are sanitised as ever
+    const atLimit = `${'<div>'.repeat(MAX_RICH_TEXT_DEPTH)}x${'</div>'.repeat(MAX_RICH_TEXT_DEPTH)}`
+    expect(sanitizeRichText(atLimit)).toBe(atLimit)
+    const loose = `<ul>${'<li>item'.repeat(1000)}</ul><table><tr>${'<td>c'.repeat(1000)}</table>${'<p>a'.repeat(1000)}`
+    expect(sanitizeRichText(loose)).toContain('<li>item</li>')
   })
 
   it('gives a repeated text the same HTML and tells every caller what was removed from it', () => {
