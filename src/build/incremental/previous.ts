@@ -55,7 +55,9 @@ export interface PreviousOutput extends PreviousFiles {
 export function pageOfFile(file: string): [path: string, which: 0 | 1] | undefined {
   const name = file.endsWith(PAYLOAD_FILE) ? PAYLOAD_FILE : file.endsWith('index.html') ? 'index.html' : undefined
   if (!name || (file !== name && !file.endsWith(`/${name}`))) return undefined
-  const path = normalizePagePath(file === name ? '/' : `/${file.slice(0, -name.length - 1)}`)
+  // file names are decoded segments: a `%` in one is the page path's `%25`, not the start of an escape
+  const folder = file === name ? '' : file.slice(0, -name.length - 1).replaceAll('%', '%25')
+  const path = normalizePagePath(`/${folder}`)
   return path.ok ? [path.path, name === PAYLOAD_FILE ? 1 : 0] : undefined
 }
 

@@ -337,6 +337,9 @@ describe('build store', () => {
     ['_payload.json', ['/', 1]],
     ['pl/o-nas/index.html', ['/pl/o-nas', 0]],
     ['de/über-uns/_payload.json', ['/de/%C3%BCber-uns', 1]],
+    // a page at /a%25b is written to the folder a%b: its files are that page's, not a malformed escape
+    ['a%b/index.html', ['/a%25b', 0]],
+    ['%2e%2e/x/_payload.json', ['/%252e%252e/x', 1]],
     ['sitemap.xml', undefined],
     ['x/myindex.html', undefined],
   ])('knows the page of a file: %s', (file, page) => expect(pageOfFile(file)).toEqual(page))
