@@ -6,21 +6,12 @@
  */
 import { mkdir, open, rm } from 'node:fs/promises'
 import { join } from 'node:path'
+import { isOtherProcessRunning } from '../build/output/owner.js'
 import { errors } from '../errors.js'
 import { readRegularFile } from '../project/untrusted-file.js'
 import { JOURNAL_FILE } from './journal.js'
 
 export const LOCK_FILE = 'publish.lock'
-
-/** Whether a process with this id runs (one of another user counts). */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
 
 /** The process id a lock file names, or undefined when it names none (torn, a link, anything else). */
 async function holderOf(file: string): Promise<number | undefined> {
@@ -45,7 +36,7 @@ export async function lockJournal(dir: string): Promise<() => Promise<void>> {
     }
     const holder = await holderOf(file)
     // this process's own id is a lock of an earlier life (a container's process ids repeat)
-    if (holder !== undefined && holder !== process.pid && isRunning(holder))
+    if (holder !== undefined && isOtherProcessRunning(holder))
       throw errors.publishJournal(
         journal,
         `is used by another site publish (process ${holder}): stop it, or give this one a --state folder of its own`,

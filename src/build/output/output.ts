@@ -10,6 +10,7 @@ import { lstat, mkdir, readdir, rename, rmdir, unlink } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path'
 import { errors } from '../../errors.js'
 import { BUILD_STORE_FILE, BUILDS_DIR, isContentHashedFile, LATEST_MANIFEST_FILE } from '../../shared/layout.js'
+import { isOtherProcessRunning } from './owner.js'
 import { resolveInside } from './write.js'
 
 export interface OutputFolders {
@@ -89,16 +90,6 @@ export async function checkOutDirContents(outDir: string, options: { force?: boo
 /** `.out-tmp-<id>` / `.out-old-<id>` beside OUT; the id is `<pid>-<random>` (or a build id, before pids were recorded). */
 const siblingName = (out: string, kind: 'tmp' | 'old', id: string): string => `.${basename(out)}-${kind}-${id}`
 
-const isRunning = (pid: number): boolean => {
-  if (pid === process.pid) return false // this build made none of the siblings it finds at its start
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
 /**
  * Removes what earlier builds left beside OUT when they were killed: temporary folders and
  * previous outputs moved aside for a swap. Folders of a build that is still running (its pid is
@@ -112,7 +103,7 @@ export async function removeStaleSiblings(outDir: string): Promise<string[]> {
   const names = (await readdir(parent).catch(() => [] as string[])).filter((name) => name.startsWith(prefix))
   const stale = names.flatMap((name) => {
     const match = /^(tmp|old)-(?:(\d+)-)?[A-Za-z0-9_-]+$/.exec(name.slice(prefix.length))
-    if (!match || (match[2] !== undefined && isRunning(Number(match[2])))) return []
+    if (!match || (match[2] !== undefined && isOtherProcessRunning(Number(match[2])))) return []
     return [{ name, kind: match[1] as 'tmp' | 'old' }]
   })
   const moved = stale.find((s) => s.kind === 'old')
