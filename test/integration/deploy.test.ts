@@ -2,7 +2,7 @@
  * `site deploy`: a real build of the demo site sent to a folder, to a command and to an S3-compatible
  * server (s3rver) on 127.0.0.1; only what changed by build-state hash goes out, in the deploy order.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { lstat, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -151,10 +151,37 @@ describe('deploy to a folder', () => {
     await checkTargetMemory(`dir:${join(dir, 'www-remembered')}`, editTeamPage)
   })
 
-  it('refuses a target inside the output folder', async () => {
+  it('refuses a target inside the output folder, or the output folder itself through a link', async () => {
     await expect(createDeployTarget(`dir:${join(out, 'copy')}`, { outDir: out, root: dir })).rejects.toThrow(
       /may not hold/,
     )
+    const link = join(dir, 'link-to-out')
+    await symlink(out, link)
+    for (const spec of [`dir:${link}`, `dir:${join(link, 'copy')}`])
+      await expect(createDeployTarget(spec, { outDir: out, root: dir }), spec).rejects.toThrow(/may not hold/)
+    await expect(lstat(join(out, TARGET_MANIFEST_FILE))).rejects.toMatchObject({ code: 'ENOENT' })
+  })
+
+  it('names the target and what failed when the folder cannot take a file (DEPLOY_FAILED)', async () => {
+    const file = join(dir, 'a-file')
+    await writeFile(file, 'not a folder')
+    const run = await runSite(['deploy', `dir:${file}`, '--out', out], { cwd: dir })
+    expect(run.code).toBe(1)
+    expect(run.stderr).toMatch(new RegExp(`Deploy to dir:${file} failed: copying \\S+: ENOTDIR`))
+    expect(run.stderr).toContain('The target keeps what it had')
+  })
+
+  it("removes what a deploy killed half way left, and keeps a running one's", async () => {
+    const www = join(dir, 'www-killed')
+    await deployTo(`dir:${www}`)
+    // a copy made by a process that is gone (pid 2^22 + 1 is above Linux's default pid_max), and one of this process
+    const dead = join(www, 'about-us/team/index.html.site-tmp-4194305-0a1b2c3d')
+    const live = join(www, `index.html.site-tmp-${process.ppid}-0a1b2c3d`)
+    await writeFile(dead, 'half')
+    await writeFile(live, 'in flight')
+    await deployTo(`dir:${www}`)
+    await expect(lstat(dead)).rejects.toMatchObject({ code: 'ENOENT' })
+    expect(await readFile(live, 'utf8')).toBe('in flight')
   })
 })
 

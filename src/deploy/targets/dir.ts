@@ -3,11 +3,13 @@
  * then renamed over it, so that the server never sends half a file. The manifest is `PATH/.site-deploy.json`.
  */
 import { randomBytes } from 'node:crypto'
-import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
+import { realpathSync } from 'node:fs'
+import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { fileStamp } from '../../build/incremental/disk.js'
+import { isOtherProcessRunning } from '../../build/output/owner.js'
 import { resolveInside } from '../../build/output/write.js'
-import { errors } from '../../errors.js'
+import { errors, messageOf } from '../../errors.js'
 import { type DeployTarget, TARGET_MANIFEST_FILE } from './types.js'
 
 const isWithin = (parent: string, child: string): boolean => {
@@ -15,7 +17,32 @@ const isWithin = (parent: string, child: string): boolean => {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
 }
 
+/** Where a path is once its links are followed: its nearest existing folder's real path, and the rest as given. */
+function realPath(path: string): string {
+  try {
+    return realpathSync(path)
+  } catch {
+    const parent = dirname(path)
+    return parent === path ? path : join(realPath(parent), basename(path))
+  }
+}
+
 const tempName = (dest: string): string => `${dest}.site-tmp-${process.pid}-${randomBytes(4).toString('hex')}`
+/** A temporary file of tempName's, with the process that made it. */
+const TEMP_RE = /\.site-tmp-(\d+)-[0-9a-f]{8}$/
+
+/**
+ * Removes the temporary files of deploys that were killed half way (a kill -9 between a copy and its rename):
+ * the web server would serve them for ever. A live process's are its own, and stay.
+ */
+async function removeLeftTemps(root: string): Promise<void> {
+  const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => [])
+  for (const entry of entries) {
+    const pid = entry.isFile() ? TEMP_RE.exec(entry.name)?.[1] : undefined
+    if (pid !== undefined && !isOtherProcessRunning(Number(pid)))
+      await rm(join(entry.parentPath, entry.name), { force: true })
+  }
+}
 
 async function replaceFile(dest: string, write: (temp: string) => Promise<void>): Promise<void> {
   await mkdir(dirname(dest), { recursive: true })
@@ -32,9 +59,15 @@ async function replaceFile(dest: string, write: (temp: string) => Promise<void>)
 export function createDirTarget(path: string, outDir: string): DeployTarget {
   const root = resolve(path)
   const name = `dir:${root}`
-  if (isWithin(root, resolve(outDir)) || isWithin(resolve(outDir), root))
+  // compared where links lead: a link to the output folder is the output folder
+  const [realRoot, realOut] = [realPath(root), realPath(resolve(outDir))]
+  if (isWithin(realRoot, realOut) || isWithin(realOut, realRoot))
     throw errors.usage(`The deploy folder ${root} and the output folder ${resolve(outDir)} may not hold one another`)
   const manifestFile = join(root, TARGET_MANIFEST_FILE)
+  const fail = (what: string) => (error: unknown) => {
+    throw errors.deployFailed(name, `${what}: ${messageOf(error)}`, error)
+  }
+  let swept = false
   return {
     name,
     async readManifest() {
@@ -47,11 +80,19 @@ export function createDirTarget(path: string, outDir: string): DeployTarget {
       }
     },
     manifestStamp: async () => fileStamp(manifestFile),
-    upload: (file) => replaceFile(resolveInside(root, file.path), (temp) => copyFile(file.source, temp)),
-    remove: (file) => rm(resolveInside(root, file), { force: true }),
-    commit: async () => {},
+    upload: (file) =>
+      replaceFile(resolveInside(root, file.path), (temp) => copyFile(file.source, temp)).catch(
+        fail(`copying ${file.path}`),
+      ),
+    remove: (file) => rm(resolveInside(root, file), { force: true }).catch(fail(`removing ${file}`)),
+    async commit() {
+      // once a process: a publisher deploys every edit, and the folder's walk is not to be paid each time
+      if (swept) return
+      swept = true
+      await removeLeftTemps(root)
+    },
     async writeManifest(json) {
-      await replaceFile(manifestFile, (temp) => writeFile(temp, json))
+      await replaceFile(manifestFile, (temp) => writeFile(temp, json)).catch(fail(`writing ${TARGET_MANIFEST_FILE}`))
       return fileStamp(manifestFile)
     },
     close: async () => {},
