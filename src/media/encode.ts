@@ -9,6 +9,8 @@ import { ENCODERS, type OutputFormat, type VariantPlan } from './variants.js'
 export interface ImageSize {
   width: number
   height: number
+  /** Several frames (an animated WebP, AVIF or PNG): one frame's size above. */
+  animated?: true
 }
 
 /** Width and height as displayed, from the header of the image file `file` alone (no pixel decoded). */
@@ -18,7 +20,8 @@ export async function probeImage(file: string): Promise<ImageSize> {
   const width = meta.width ?? 0
   const height = meta.height ?? 0
   const turned = (meta.orientation ?? 1) >= 5
-  return turned ? { width: height, height: width } : { width, height }
+  const size = turned ? { width: height, height: width } : { width, height }
+  return (meta.pages ?? 1) > 1 ? { ...size, animated: true } : size
 }
 
 export interface EncodedVariant {

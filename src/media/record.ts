@@ -30,6 +30,8 @@ export interface MediaEntry {
    * libvips as displayed; such a size lays out no image.
    */
   sizeFrom?: 'header'
+  /** Several frames: copied, never resized (variants would show the first frame only), as a GIF is. */
+  animated?: true
   variants?: VariantPlan
 }
 
@@ -48,7 +50,7 @@ export function entryPaths(entry: MediaEntry): string[] {
 
 /** An entry with its keys in one order, whether it was made by this build or read back from the last. */
 const canonical = (entry: MediaEntry): MediaEntry => {
-  const { url, etag, lastModified, hash, name, size, kind, width, height, sizeFrom, variants } = entry
+  const { url, etag, lastModified, hash, name, size, kind, width, height, sizeFrom, animated, variants } = entry
   return {
     url,
     ...(etag === undefined ? {} : { etag }),
@@ -60,6 +62,7 @@ const canonical = (entry: MediaEntry): MediaEntry => {
     ...(width === undefined ? {} : { width }),
     ...(height === undefined ? {} : { height }),
     ...(sizeFrom === undefined ? {} : { sizeFrom }),
+    ...(animated === undefined ? {} : { animated }),
     ...(variants === undefined
       ? {}
       : { variants: { digest: variants.digest, widths: variants.widths, formats: variants.formats } }),
@@ -123,6 +126,7 @@ export function checkEntry(v: unknown): MediaEntry | undefined {
     dimension(v.width) &&
     dimension(v.height) &&
     (v.sizeFrom === undefined || v.sizeFrom === 'header') &&
+    (v.animated === undefined || v.animated === true) &&
     (v.variants === undefined || checkVariants(v.variants))
   if (!ok) return undefined
   const entry: MediaEntry = {
@@ -137,6 +141,7 @@ export function checkEntry(v: unknown): MediaEntry | undefined {
   if (v.width !== undefined) entry.width = v.width as number
   if (v.height !== undefined) entry.height = v.height as number
   if (v.sizeFrom !== undefined) entry.sizeFrom = 'header'
+  if (v.animated === true) entry.animated = true
   if (v.variants !== undefined) {
     const plan = v.variants as VariantPlan
     entry.variants = { digest: plan.digest, widths: [...plan.widths], formats: [...plan.formats] as OutputFormat[] }

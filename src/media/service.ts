@@ -110,7 +110,8 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
     if (shown && entry.sizeFrom === 'header') return false
     if (kind === 'image' && media.mode === 'optimize' && shown) {
       const format = claimedFormat(extensionOf(entry.name))
-      const plan = format && entry.width ? planVariants(entry.width, format, media.widths) : undefined
+      const plan =
+        format && entry.width && !entry.animated ? planVariants(entry.width, format, media.widths) : undefined
       if (plan?.digest !== entry.variants?.digest) return false
     } else if (entry.variants) return false
     return entryPaths(entry).every((path) => writer.previousHash(path) !== undefined)
@@ -192,7 +193,7 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
       try {
         // a share image is only copied: its header is enough for the limit (header.ts)
         const declared = shown ? undefined : declaredSize(body, format)
-        const { width, height } = declared ?? (await images.probe(file))
+        const { width, height, animated } = declared ?? (await images.probe(file))
         if (width * height > media.limitInputPixels)
           return announce(
             failed(
@@ -203,10 +204,12 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
         entry.width = width
         entry.height = height
         if (declared) entry.sizeFrom = 'header'
+        if (animated) entry.animated = true
       } catch (error) {
         return announce(failed('MEDIA_ENCODE_FAILED', `the image cannot be read: ${messageOf(error)} (GET ${url})`))
       }
-      if (media.mode === 'optimize' && shown) entry.variants = planVariants(entry.width, format, media.widths)
+      if (media.mode === 'optimize' && shown && !entry.animated)
+        entry.variants = planVariants(entry.width, format, media.widths)
     }
     remember(entry, shown)
     announce(toLocal(entry))

@@ -25,7 +25,7 @@ let tmp: string
 
 beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), 'site-media-'))
-  // the demo content, plus files that lie about what they are
+  // the demo content, plus files that lie about what they are, and one a build must not resize
   const content = join(tmp, 'content')
   await cp(join(REPO_ROOT, 'demo/content'), content, { recursive: true })
   await writeFile(join(content, 'fileadmin/images/not-a-photo.jpg'), '<html><script>alert(1)</script></html>')
@@ -35,6 +35,16 @@ beforeAll(async () => {
     join(content, 'fileadmin/images/big.jpg'),
     Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.alloc(MAX_BYTES)]),
   )
+  // an animated WebP of three frames
+  const frame = (red: number) =>
+    sharp({ create: { width: 200, height: 200, channels: 3, background: { r: red, g: 0, b: 0 } } })
+      .png()
+      .toBuffer()
+  const frames = await Promise.all([0, 120, 240].map(frame))
+  const animated = await sharp(frames, { join: { animated: true } })
+    .webp({ loop: 0 })
+    .toBuffer()
+  await writeFile(join(content, 'fileadmin/images/anim.webp'), animated)
   ;[api, tools] = await Promise.all([startDemoApi({ contentDir: content, photos: PHOTO }), loadBuildTools()])
 }, 120_000)
 
@@ -283,6 +293,33 @@ describe('media: optimize', () => {
       expect(diffTrees(await readTree(out), kept)).toEqual([])
     } finally {
       api.setFaults([])
+      api.setEdits([])
+    }
+  }, 300_000)
+})
+
+describe('media: an animated image', () => {
+  it('is copied with its frames, never resized into still variants, and asked again with validators', async () => {
+    const out = join(tmp, 'animated')
+    api.setEdits([{ path: '/photos/1', find: '/fileadmin/photos/photo-1.jpg', replace: '/fileadmin/images/anim.webp' }])
+    try {
+      const first = await buildSite({ apiUrl: api.url, outDir: out, tools, user })
+      expect(first.failures).toEqual([])
+      const html = await readFile(join(out, 'photos/1/index.html'), 'utf8')
+      const img = /<img[^>]*anim[^>]*>/.exec(html)?.[0] ?? ''
+      expect(img).toMatch(/src="\/_site\/media\/[0-9a-f]{20}\/anim\.webp"/)
+      expect(img).not.toContain('srcSet')
+      const copies = [...(await readTree(out)).entries()].filter(([path]) => path.includes('/anim'))
+      expect(copies.map(([path]) => path)).toEqual([expect.stringMatching(/\/anim\.webp$/)])
+      expect((await sharp(copies[0]![1]).metadata()).pages).toBe(3)
+      const from = api.requests.length
+      const again = await buildSite({ apiUrl: api.url, outDir: out, tools, user })
+      expect(again.failures).toEqual([])
+      const asked = fileRequests(from).filter((request) => request.path === '/fileadmin/images/anim.webp')
+      expect(asked).toHaveLength(1)
+      expect(asked[0]!.headers['if-none-match']).toBeDefined()
+      expect(again.media).toMatchObject({ fetched: 0, encodedImages: 0 })
+    } finally {
       api.setEdits([])
     }
   }, 300_000)

@@ -154,6 +154,7 @@ describe('the media record read back from a previous output', () => {
           { ...entry, url: 'https://c/c.jpg', etag: 'a\r\nb' },
           { ...entry, url: 'https://c/d.jpg', variants: { digest: 'zz', widths: [1], formats: ['gif'] } },
           { ...entry, url: 'https://c/e.jpg', sizeFrom: 'pixels' },
+          { ...entry, url: 'https://c/f.jpg', animated: 'yes' },
         ],
       }),
     )
@@ -169,11 +170,12 @@ describe('the media record read back from a previous output', () => {
       width: 10,
       height: 5,
       sizeFrom: 'header',
+      animated: true,
       variants: { widths: [4], formats: ['avif' as const], digest: 'ab' },
     }
     const text = serializeRecord([fresh as never], API_ORIGIN)
     expect(serializeRecord([checkEntry(JSON.parse(text).entries[0])!], API_ORIGIN)).toBe(text)
-    expect(checkEntry(JSON.parse(text).entries[0])?.sizeFrom).toBe('header')
+    expect(checkEntry(JSON.parse(text).entries[0])).toMatchObject({ sizeFrom: 'header', animated: true })
   })
 
   it.each([
