@@ -88,6 +88,16 @@ export function toLocal(entry: MediaEntry): MediaAnswer {
   return { url: `/${originalPath(entry.hash, entry.name)}`, local }
 }
 
+/**
+ * The previous entry of a file as a use of it takes it: a share image needs only the copy, so the entry of a file
+ * a page showed is taken without its variants (they stay with the page that shows it, or go).
+ */
+function shareCopy(entry: MediaEntry | undefined, shown: boolean): MediaEntry | undefined {
+  if (!entry?.variants || shown) return entry
+  const { variants: _variants, ...copy } = entry
+  return copy
+}
+
 export function createMediaService(options: MediaServiceOptions): MediaService {
   const { site, writer, previous } = options
   const { media } = site
@@ -146,7 +156,7 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
 
   async function take(use: Use, from: string, announce: (answer: MediaAnswer) => void) {
     const { url, kind, shown } = use
-    const before = previous.get(url)
+    const before = shareCopy(previous.get(url), shown)
     const named = options.refetch.has(toFileRef(url, apiOrigin) ?? url)
     const validators = before && !named && reusable(before, kind, shown) ? before : undefined
     const fetched = await options.apiSlot(() =>

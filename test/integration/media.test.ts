@@ -324,3 +324,26 @@ describe('media: an animated image', () => {
     }
   }, 300_000)
 })
+
+describe('media: a file one page shows and another shares', () => {
+  it('is asked again with validators for both uses, never fetched whole', async () => {
+    const out = join(tmp, 'shown-and-shared')
+    // the home page's og:image, shown as a photograph too
+    const share = '/fileadmin/images/social/amberline-share.png'
+    api.setEdits([{ path: '/photos/1', find: '/fileadmin/photos/photo-1.jpg', replace: share }])
+    try {
+      const first = await buildSite({ apiUrl: api.url, outDir: out, tools, user })
+      expect(first.failures).toEqual([])
+      expect(await readFile(join(out, 'photos/1/index.html'), 'utf8')).toMatch(/amberline-share-[0-9a-f]{8}-\d+w\.avif/)
+      const from = api.requests.length
+      const again = await buildSite({ apiUrl: api.url, outDir: out, tools, user })
+      expect(again.failures).toEqual([])
+      const asked = fileRequests(from).filter((request) => request.path === share)
+      expect(asked.length).toBeGreaterThan(0)
+      expect(asked.every((request) => request.headers['if-none-match'] !== undefined)).toBe(true)
+      expect(again.media).toMatchObject({ fetched: 0, encodedImages: 0 })
+    } finally {
+      api.setEdits([])
+    }
+  }, 300_000)
+})
