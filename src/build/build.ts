@@ -111,6 +111,7 @@ export async function build(options: BuildOptions & BuildWiring): Promise<BuildR
           hasPrevious: previous !== undefined,
           partial: () => partial?.plan !== undefined,
           refetch: only && namedFileRefs(only),
+          refetchShownBy: (page) => partial?.plan?.showingNamedFiles.has(page) === true,
           dispatcher: run.api.dispatcher,
         },
         fail: ({ kind, reason, from }) => run.state.fail({ kind, path: from, status: 502, reason, from }),

@@ -52,6 +52,11 @@ export interface MediaServiceOptions {
    * validators, as the CMS may answer a replaced file with the ETag or Last-Modified of the one before.
    */
   refetch: ReadonlySet<string>
+  /**
+   * Whether a page shows a file an event named. When none of the files it shows is one `refetch` names, the
+   * file named is the original of one of them (a processed image's source), and all of them are fetched again.
+   */
+  refetchShownBy(page: string): boolean
   /** A failure found after the page that showed the file was rendered (an image that decodes badly). */
   onLateFailure(failure: { kind: MediaFailureKind; reason: string; from: string }): void
   signal?: AbortSignal
@@ -67,7 +72,8 @@ export interface MediaService {
 }
 
 /** A file a page names, with what the build takes it as. */
-type Use = FileUse & { kind: FileClass }
+/** `fresh`: fetched without validators, whatever `refetch` names (see MediaServiceOptions.refetchShownBy). */
+type Use = FileUse & { kind: FileClass; fresh: boolean }
 
 const failed = (kind: MediaFailureKind, reason: string): MediaAnswer => ({ failed: kind, reason })
 
@@ -110,6 +116,7 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
   const taken = new Set<string>()
   const work: Array<Promise<void>> = []
   const record = new Map<string, MediaEntry>()
+  const isNamed = (url: string): boolean => options.refetch.has(toFileRef(url, apiOrigin) ?? url)
   const stats: MediaStats = { files: 0, fetched: 0, notModified: 0, encodedImages: 0, variantsWritten: 0, encodeMs: 0 }
 
   /** The entry's files are all in the previous output and its variants are those the options ask for now. */
@@ -157,7 +164,7 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
   async function take(use: Use, from: string, announce: (answer: MediaAnswer) => void) {
     const { url, kind, shown } = use
     const before = shareCopy(previous.get(url), shown)
-    const named = options.refetch.has(toFileRef(url, apiOrigin) ?? url)
+    const named = use.fresh || isNamed(url)
     const validators = before && !named && reusable(before, kind, shown) ? before : undefined
     const fetched = await options.apiSlot(() =>
       fetchFile(url, {
@@ -272,9 +279,11 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
 
   return {
     async resolve(uses, from) {
+      // a page matched by the original of a file it shows: which file that is, only the CMS knows
+      const fresh = options.refetchShownBy(from) && !uses.some((use) => isNamed(use.url))
       const wanted = uses.flatMap((use): Use[] => {
         const kind = policy.classify(use.url)
-        return kind ? [{ ...use, kind, shown: use.shown && kind === 'image' }] : []
+        return kind ? [{ ...use, kind, shown: use.shown && kind === 'image', fresh }] : []
       })
       if (wanted.length === 0) return undefined
       const map: MediaMap = {}

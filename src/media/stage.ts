@@ -20,6 +20,8 @@ export async function startMedia(input: {
   partial(): boolean
   /** References of files a file event named (shared/file-refs.ts): fetched again without validators. */
   refetch?: ReadonlySet<string>
+  /** Pages whose files are all fetched again without validators (MediaServiceOptions.refetchShownBy). */
+  refetchShownBy?: (page: string) => boolean
   fail(failure: { kind: MediaFailureKind; reason: string; from: string }): void
   signal?: AbortSignal
   dispatcher: Dispatcher
@@ -36,6 +38,7 @@ export async function startMedia(input: {
     previous,
     partial: input.partial,
     refetch: input.refetch ?? new Set(),
+    refetchShownBy: input.refetchShownBy ?? (() => false),
     onLateFailure: input.fail,
     signal: input.signal,
     dispatcher: input.dispatcher,

@@ -347,3 +347,31 @@ describe('media: a file one page shows and another shares', () => {
     }
   }, 300_000)
 })
+
+describe('media: a file event naming a processed image by its original', () => {
+  it('fetches the files of the pages that show it again without validators, the processed one among them', async () => {
+    const out = join(tmp, 'processed')
+    // /photos/1 shows photo-1.jpg as the processed image of another file, which TYPO3's message names
+    const original = '/fileadmin/originals/photo-1.jpg'
+    api.setEdits([
+      {
+        path: '/photos/1',
+        find: '"originalUrl":"/fileadmin/photos/photo-1.jpg"',
+        replace: `"originalUrl":"${original}"`,
+      },
+    ])
+    try {
+      expect((await buildSite({ apiUrl: api.url, outDir: out, tools, user })).failures).toEqual([])
+      const from = api.requests.length
+      const result = await buildSite({ apiUrl: api.url, outDir: out, tools, user, only: [`file:${original}`] })
+      expect(result.failures).toEqual([])
+      const pages = api.requests.slice(from).filter((request) => request.path.startsWith('/photos/'))
+      expect(pages.map((request) => request.path)).toEqual(['/photos/1'])
+      const shown = fileRequests(from).filter((request) => request.path === '/fileadmin/photos/photo-1.jpg')
+      expect(shown).toHaveLength(1)
+      expect(shown[0]!.headers['if-none-match']).toBeUndefined()
+    } finally {
+      api.setEdits([])
+    }
+  }, 300_000)
+})

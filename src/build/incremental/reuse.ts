@@ -63,6 +63,11 @@ export interface ReusePlan {
   readonly unknownUids: number[]
   /** `--only file:` items no page of the previous build shows: reported, not fatal. */
   readonly unknownFiles: string[]
+  /**
+   * Targets that show a file `--only` names. Every file they show is fetched again without validators: the
+   * file named may be a processed image's original, and only the page's answer tells which file it shows for it.
+   */
+  readonly showingNamedFiles: ReadonlySet<string>
 }
 
 /** The references of the files `--only` names (shared/file-refs.ts): fetched again without asking whether they changed. */
@@ -152,10 +157,12 @@ export function createReusePlan(input: {
   // the pages that show a file named are asked again (a file is no title a menu shows: nothing links to it)
   const fileIds = new Set([...namedFileRefs(only)].flatMap((ref) => pages.pool.find(ref) ?? []))
   const shown = new Set<string>()
+  const showingNamedFiles = new Set<string>()
   if (fileIds.size)
     for (const path of pages.paths())
       if (pages.namesAnyFile(path, fileIds)) {
         targets.add(path)
+        showingNamedFiles.add(path)
         for (const ref of pages.fileRefsOf(path)) shown.add(ref)
       }
   const unknownFiles = only.files.filter((file) => !file.refs.some((ref) => shown.has(ref))).map((file) => file.item)
@@ -180,6 +187,7 @@ export function createReusePlan(input: {
     },
     unknownUids,
     unknownFiles,
+    showingNamedFiles,
     rendersKept: clientChanged || changedLocales.size > 0,
     decide(path) {
       if (targets.has(path) || dependents().has(path)) return { type: 'fetch' }
