@@ -116,6 +116,9 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
   const taken = new Set<string>()
   const work: Array<Promise<void>> = []
   const record = new Map<string, MediaEntry>()
+  /** The pages that asked for each shown file being taken, for a failure found once they were rendered. */
+  const usersOf = new Map<string, Set<string>>()
+  const failedLate = new Map<string, { kind: MediaFailureKind; reason: string }>()
   const isNamed = (url: string): boolean => options.refetch.has(toFileRef(url, apiOrigin) ?? url)
   const stats: MediaStats = { files: 0, fetched: 0, notModified: 0, encodedImages: 0, variantsWritten: 0, encodeMs: 0 }
 
@@ -247,11 +250,14 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
       }
     } catch (error) {
       record.delete(url)
-      options.onLateFailure({
-        kind: 'MEDIA_ENCODE_FAILED',
+      const failure = {
+        kind: 'MEDIA_ENCODE_FAILED' as const,
         reason: `the image cannot be encoded: ${messageOf(error)} (GET ${url})`,
-        from,
-      })
+      }
+      failedLate.set(url, failure)
+      // every page that shows it fails, those asking for it later too (see resolve)
+      for (const page of usersOf.get(url) ?? [from]) options.onLateFailure({ ...failure, from: page })
+      usersOf.delete(url)
     } finally {
       stats.encodeMs += performance.now() - started
     }
@@ -269,9 +275,13 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
     })
     answers.set(key, answer)
     taken.add(url)
-    const done = inFlight(() => take(use, from, announce)).catch((error: unknown) =>
-      announce(failed('MEDIA_NETWORK', `${messageOf(error)} (GET ${url})`)),
-    )
+    // the pages showing the file while it is taken (resolve adds them), for a failure found after they rendered
+    if (use.shown) usersOf.set(url, new Set())
+    const done = inFlight(() => take(use, from, announce))
+      .catch((error: unknown) => announce(failed('MEDIA_NETWORK', `${messageOf(error)} (GET ${url})`)))
+      .finally(() => {
+        if (use.shown) usersOf.delete(url)
+      })
     // a task that ends without an answer (it cannot: each path announces) must not leave a page waiting
     work.push(done.then(() => announce(failed('MEDIA_ENCODE_FAILED', `no answer for ${url}`))))
     return answer
@@ -287,11 +297,16 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
       })
       if (wanted.length === 0) return undefined
       const map: MediaMap = {}
-      await Promise.all(
-        wanted.map(async (use) => {
-          map[use.url] = await answerFor(use, from)
-        }),
-      )
+      const answered = wanted.map(async (use) => {
+        map[use.url] = await answerFor(use, from)
+      })
+      // a shown file may yet fail to encode after this page is rendered: the page fails with it
+      for (const { url, shown } of wanted) {
+        const late = shown ? failedLate.get(url) : undefined
+        if (late) options.onLateFailure({ ...late, from })
+        else if (shown) usersOf.get(url)?.add(from)
+      }
+      await Promise.all(answered)
       return map
     },
     async finish() {

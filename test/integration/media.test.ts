@@ -45,6 +45,11 @@ beforeAll(async () => {
     .webp({ loop: 0 })
     .toBuffer()
   await writeFile(join(content, 'fileadmin/images/anim.webp'), animated)
+  // a JPEG cut in half: its header reads, its pixels do not
+  const whole = await sharp({ create: { width: 600, height: 400, channels: 3, background: '#357' } })
+    .jpeg()
+    .toBuffer()
+  await writeFile(join(content, 'fileadmin/images/truncated.jpg'), whole.subarray(0, whole.length >> 1))
   ;[api, tools] = await Promise.all([startDemoApi({ contentDir: content, photos: PHOTO }), loadBuildTools()])
 }, 120_000)
 
@@ -370,6 +375,28 @@ describe('media: a file event naming a processed image by its original', () => {
       const shown = fileRequests(from).filter((request) => request.path === '/fileadmin/photos/photo-1.jpg')
       expect(shown).toHaveLength(1)
       expect(shown[0]!.headers['if-none-match']).toBeUndefined()
+    } finally {
+      api.setEdits([])
+    }
+  }, 300_000)
+})
+
+describe('media: an image that cannot be encoded', () => {
+  it('fails every page that shows it, those rendered before the encoder found out too', async () => {
+    const out = join(tmp, 'truncated')
+    const truncated = '/fileadmin/images/truncated.jpg'
+    api.setEdits(
+      [1, 2, 3].map((page) => ({
+        path: `/photos/${page}`,
+        find: `/fileadmin/photos/photo-${page * 3 - 2}.jpg`,
+        replace: truncated,
+      })),
+    )
+    try {
+      const result = await buildSite({ apiUrl: api.url, outDir: out, tools, user })
+      const failures = result.failures.filter((failure) => failure.kind === 'MEDIA_ENCODE_FAILED')
+      expect(failures.map((failure) => failure.path).sort()).toEqual(['/photos/1', '/photos/2', '/photos/3'])
+      for (const failure of failures) expect(failure.reason).toMatch(/the image cannot be encoded: .*truncated\.jpg\)$/)
     } finally {
       api.setEdits([])
     }
