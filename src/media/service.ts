@@ -71,8 +71,10 @@ export interface MediaService {
   close(): Promise<void>
 }
 
-/** A file a page names, with what the build takes it as. */
-/** `fresh`: fetched without validators, whatever `refetch` names (see MediaServiceOptions.refetchShownBy). */
+/**
+ * A file a page names, with what the build takes it as; `fresh`: fetched without validators, whatever `refetch`
+ * names (see MediaServiceOptions.refetchShownBy).
+ */
 type Use = FileUse & { kind: FileClass; fresh: boolean }
 
 const failed = (kind: MediaFailureKind, reason: string): MediaAnswer => ({ failed: kind, reason })
