@@ -4,8 +4,8 @@ import type { SiteTexts } from '../texts.js'
 export default {
   siteName: 'Amberline Software',
   skipToContent: 'Skip to content',
-  goToHome: 'Go to home page',
-  thereYouCanFindUs: 'Where to find us',
+  goToHome: 'Go to home',
+  thereYouCanFindUs: 'There you can find us',
   scheduleConsultation: 'Schedule a free consultation',
   changeLanguage: 'Change language',
   preferredLanguage: 'Preferred language',

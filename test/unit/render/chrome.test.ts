@@ -76,8 +76,8 @@ describe('header texts per locale', () => {
     [
       'en',
       [
-        'Go to home page',
-        'Where to find us',
+        'Go to home',
+        'There you can find us',
         'Schedule a free consultation',
         'Change language',
         'Preferred language',
