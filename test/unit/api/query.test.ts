@@ -3,8 +3,9 @@ import { filterQuery, requestUrl } from '../../../src/api/query.js'
 
 describe('filterQuery (contract 3.1)', () => {
   it('passes everything with true', () => expect(filterQuery('/a?x=1&type=2', true)).toBe('/a?x=1&type=2'))
-  it('drops every parameter when falsy', () => {
-    expect(filterQuery('/a?x=1&type=2', false)).toBe('/a')
+  it('drops every parameter but type when false', () => {
+    expect(filterQuery('/a?x=1&type=2', false)).toBe('/a?type=2')
+    expect(filterQuery('/a?x=1', false)).toBe('/a')
     expect(filterQuery('/a', false)).toBe('/a')
   })
   it('keeps listed parameters and type', () => {
