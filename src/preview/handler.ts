@@ -53,7 +53,8 @@ async function answer(ctx: PreviewContext, request: Request): Promise<Response> 
   // DNS rebinding (issue 13, item 1): only the hosts preview is meant to be reached by.
   const wrongHost = ctx.guardHost(request.headers.get('host') ?? url.host)
   if (wrongHost) return wrongHost
-  const refused = checkRequest(request, url)
+  // a path that does not decode is a route that does not validate: 404, 'Page Not Found: {path}' (answerPage)
+  const refused = checkRequest(request, url, { pages: true })
   if (refused) return refused
   if (isEngineUrl(url.pathname)) return serveInternal(ctx, request, url, (u) => pickSite(ctx, request, u))
   const file = await servePublic(ctx, url)

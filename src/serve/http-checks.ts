@@ -13,13 +13,15 @@ export const hasBody = (request: Request): boolean => {
 }
 
 /**
- * 405 for methods other than GET and HEAD, 400 for a body or an unreadable
- * path (bad percent-encoding); undefined when the request may proceed.
+ * 405 for methods other than GET and HEAD, 400 for a body or (unless `pages` is set) an unreadable
+ * path (bad percent-encoding); undefined when the request may proceed. `pages`: the paths are the site's
+ * routes (preview), and a route that does not validate is a page not found, answered by the caller.
  */
-export function checkRequest(request: Request, url: URL): Response | undefined {
+export function checkRequest(request: Request, url: URL, options: { pages?: boolean } = {}): Response | undefined {
   if (request.method !== 'GET' && request.method !== 'HEAD')
     return textResponse(405, 'Method Not Allowed', { allow: 'GET, HEAD' })
   if (hasBody(request)) return textResponse(400, 'Bad Request: a GET or HEAD request has no body')
+  if (options.pages) return undefined
   try {
     decodeURIComponent(url.pathname)
   } catch {

@@ -127,8 +127,10 @@ describe('preview handler: payloads, files, refused requests', () => {
     expect(handler.events.size).toBe(0)
   })
 
-  it('refuses malformed URLs, bodies and other methods (400/405), and answers HEAD without a body', async () => {
-    expect((await get('/%E0%A4%A')).status).toBe(400)
+  it('refuses bodies and other methods (400/405), a path that does not decode as a page not found, and answers HEAD without a body', async () => {
+    const malformed = await get('/%E0%A4%A')
+    expect(malformed.status).toBe(404)
+    expect(await malformed.text()).toContain('Page Not Found: /%E0%A4%A')
     expect((await get('/about-us', { headers: { 'content-length': '5' } })).status).toBe(400)
     expect((await get('/about-us', { headers: { 'transfer-encoding': 'chunked' } })).status).toBe(400)
     const post = await get('/about-us', { method: 'POST', body: 'x=1' })

@@ -170,6 +170,10 @@ describe('preview handler: pages, errors, redirects, bots, editor preview', () =
     expect(res.status).toBe(404)
     expect(await res.text()).toContain('Page Not Found: /a%2fb')
     expect((await get(`/${'x'.repeat(1100)}`)).status).toBe(404)
+    // a path that does not decode is such a route too
+    const malformed = await get('/pl/a%ZZ')
+    expect(malformed.status).toBe(404)
+    expect(await malformed.text()).toContain('Page Not Found: /pl/a%ZZ')
     const bot = await get('/a%2fb', { 'user-agent': GOOGLEBOT })
     expect(bot.status).toBe(404)
     expect(await bot.text()).not.toContain('<')
