@@ -55,19 +55,29 @@ export function stepOf(path: string): DeployStep {
   return SITEMAP_PART_RE.test(path) ? 'site files' : 'pages'
 }
 
-/** A target manifest read back (untrusted: the target may hold anything); undefined when it is not one. */
+/** A relative path that stays inside the target: no empty, `.` or `..` segment, no backslash or control character. */
+function isTargetPath(path: string): boolean {
+  if (path === '' || path.length > 4096 || /[\\\u0000-\u001f\u007f]/.test(path)) return false
+  return path.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..')
+}
+
+/**
+ * A target manifest read back (untrusted: the target may hold anything); undefined when it is not one. Its
+ * paths are those of an output's files (as a build state holds them): a path that leaves the target's folder
+ * or prefix (`../live/index.html`, `/x`) would be deleted there.
+ */
 export function parseTargetManifest(value: unknown): TargetManifest | undefined {
   if (!isRecord(value) || value.format !== 1 || typeof value.buildId !== 'string') return undefined
   const { buildId, builds } = value
   if (!Number.isInteger(builds) || !isRecord(value.files) || !isRecord(value.gone)) return undefined
   const files = new Map<string, string>()
   for (const [path, hash] of Object.entries(value.files)) {
-    if (typeof hash !== 'string') return undefined
+    if (typeof hash !== 'string' || !isTargetPath(path)) return undefined
     files.set(path, hash)
   }
   const gone = new Map<string, number>()
   for (const [path, at] of Object.entries(value.gone)) {
-    if (!Number.isInteger(at)) return undefined
+    if (!Number.isInteger(at) || !isTargetPath(path)) return undefined
     gone.set(path, at as number)
   }
   return { format: 1, buildId, builds: builds as number, files, gone }

@@ -110,6 +110,17 @@ describe('deploy plan', () => {
       JSON.stringify({ ...manifest, files: Object.fromEntries(odd), gone: Object.fromEntries(manifest.gone) }),
     )
     expect(parseTargetManifest({ format: 1, buildId: 'x', builds: 1, files: { a: 5 }, gone: {} })).toBeUndefined()
+    // a path that leaves the target's folder or prefix would be deleted there: the manifest is no manifest
+    for (const path of ['../live/index.html', '/abs.html', 'a//b', 'a/./b', 'a\\b', 'a\u0000b', ''])
+      for (const manifest of [
+        { format: 1, buildId: 'x', builds: 1, files: { [path]: 'h' }, gone: {} },
+        { format: 1, buildId: 'x', builds: 1, files: {}, gone: { [path]: 1 } },
+      ])
+        expect(parseTargetManifest(manifest), JSON.stringify(path)).toBeUndefined()
+    // a page folder whose name holds a space (the page /a%20b) is one of the output's
+    expect(
+      parseTargetManifest({ format: 1, buildId: 'x', builds: 1, files: { 'a b/index.html': 'h' }, gone: {} }),
+    ).toBeDefined()
     expect(parseTargetManifest({ format: 2 })).toBeUndefined()
     expect(parseTargetManifest('nope')).toBeUndefined()
   })
