@@ -11,6 +11,8 @@ export interface HandleErrorOptions {
   command?: string
   /** The content API's origin, when the config was read (see failure.ts). */
   api?: string
+  /** The exit code when the error's own is not the process's (a build stopped by a signal: 130 or 143). */
+  exitCode?: number
   /** `GITHUB_ACTIONS` and `GITHUB_STEP_SUMMARY`; the process's environment by default. */
   env?: Record<string, string | undefined>
 }
@@ -22,7 +24,11 @@ export interface HandleErrorOptions {
  * also an `::error` annotation and the step summary. URLs' credentials are never printed.
  */
 export function handleError(error: unknown, options: HandleErrorOptions = {}): number {
-  const failure = toRunFailure(error, { command: options.command ?? 'site', api: options.api })
+  const failure = toRunFailure(error, {
+    command: options.command ?? 'site',
+    api: options.api,
+    exitCode: options.exitCode,
+  })
   reportFailure(failure, options)
   if (options.verbose && error instanceof Error) {
     const write = (text: string) => (options.stderr ?? process.stderr).write(`${toTerminalText(redactSecrets(text))}\n`)

@@ -30,7 +30,10 @@ export interface FailedRunSummary {
   exitCode: number
 }
 
-export function toRunFailure(error: unknown, context: { command: string; api?: string }): RunFailure {
+export function toRunFailure(
+  error: unknown,
+  context: { command: string; api?: string; exitCode?: number },
+): RunFailure {
   const site = isSiteError(error)
   const text = (value: string) => redactSecrets(value)
   return {
@@ -39,7 +42,7 @@ export function toRunFailure(error: unknown, context: { command: string; api?: s
     message: text(error instanceof Error ? error.message : String(error)),
     ...(site && error.hint ? { hint: text(error.hint) } : {}),
     ...(context.api ? { api: context.api } : {}),
-    exitCode: site && USAGE_CODES.has(error.code) ? 2 : 1,
+    exitCode: context.exitCode ?? (site && USAGE_CODES.has(error.code) ? 2 : 1),
   }
 }
 

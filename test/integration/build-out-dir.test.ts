@@ -104,12 +104,14 @@ describe('an interrupted build (issue 13, item 12)', () => {
       await writeFile(join(out, '_site/builds/latest.json'), '{"id":"previous"}\n')
       const before = await readTree(out)
 
-      const run = start(['build', '--api', slowApi.url, '--out', out])
+      const run = start(['build', '--api', slowApi.url, '--out', out, '--json'])
       await waitForPagesInTemp(parent, run)
       run.child.kill(signal)
       const res = await run.done
       expect(res.code).toBe(code)
       expect(res.stderr).toContain('interrupted')
+      // the summary a pipeline reads says what the process exits with
+      expect(JSON.parse(res.stdout)).toMatchObject({ ok: false, kind: 'BUILD_INTERRUPTED', exitCode: code })
       expect(await siblings(parent)).toEqual([])
       expect(diffTrees(await readTree(out), before)).toEqual([])
     }, 120_000)

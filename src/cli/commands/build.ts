@@ -123,14 +123,17 @@ export async function runBuildCommand(opts: BuildCommandOptions, global: { verbo
     return result.failures.length ? 1 : 0
   } catch (error) {
     reporter.stop()
-    const code = handleError(error, { verbose: global.verbose, command: 'build', api })
+    // stopped by a signal, the process exits as shells report that signal, and every report says so
+    const exitCode =
+      isSiteError(error) && error.code === 'BUILD_INTERRUPTED'
+        ? SIGNAL_EXIT_CODES[controller.signal.reason as StopSignal]
+        : undefined
+    const code = handleError(error, { verbose: global.verbose, command: 'build', api, exitCode })
     // A pipeline reading stdout gets a summary whatever stopped the build: `ok: false` and the failure's kind.
     if (opts.json)
       process.stdout.write(
-        `${JSON.stringify(toFailedRunSummary(toRunFailure(error, { command: 'build', api })), null, 2)}\n`,
+        `${JSON.stringify(toFailedRunSummary(toRunFailure(error, { command: 'build', api, exitCode })), null, 2)}\n`,
       )
-    if (isSiteError(error) && error.code === 'BUILD_INTERRUPTED')
-      return SIGNAL_EXIT_CODES[controller.signal.reason as StopSignal] ?? code
     return code
   } finally {
     release()
