@@ -15,8 +15,11 @@ import { toTerminalText } from './terminal.js'
 const packageVersion = (): string =>
   (createRequire(import.meta.url)('../../package.json') as { version: string }).version
 
+/** A whole number as written in decimal digits, or NaN: Number('') is 0, Number('0x10') 16 and Number('1e1') 10. */
+const decimal = (value: string): number => (/^\d{1,15}$/.test(value) ? Number(value) : Number.NaN)
+
 const toInt = (name: string, min: number, max: number) => (value: string) => {
-  const n = Number(value)
+  const n = decimal(value)
   if (!Number.isInteger(n) || n < min || n > max)
     throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}`)
   return n
@@ -30,7 +33,7 @@ const collectList = (value: string, previous: string[] = []): string[] => [
 
 // Flags that set config options go through as given: the config layer checks them with those
 // options' rules (src/config/validate.ts validateFlags), so a value is validated in one place.
-const asNumber = (value: string) => (value.trim() === '' ? Number.NaN : Number(value))
+const asNumber = decimal
 
 export function createProgram(): Command {
   const program = new Command('site')

@@ -36,6 +36,18 @@ describe('site CLI', () => {
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('--concurrency: expected a whole number from 1 to 64')
     expect(site(['build', '--api', 'ftp://x']).stderr).toContain('--api: expected an http(s) URL, got protocol ftp:')
+    // numbers are decimal digits: '' is no port 0 (an unset variable), 0x10 and 1e1 are no whole numbers here
+    for (const [command, flag, value] of [
+      ['serve', '--port', ''],
+      ['serve', '--port', '0x1100'],
+      ['demo-api', '--latency', ''],
+      ['build', '--concurrency', '1e1'],
+      ['build', '--concurrency', ' 4'],
+    ] as const) {
+      const res = site([command, flag, value])
+      expect(res.code, `${command} ${flag} ${JSON.stringify(value)}`).toBe(2)
+      expect(res.stderr).toMatch(new RegExp(`${flag}.*(must be|expected) a whole number`))
+    }
   })
 
   it('exits 2 and lists every config problem with its key path', async () => {
