@@ -32,7 +32,8 @@ const INITIAL_DATA_QUERY = 'type=834'
 export function parseDemoFault(spec: string): DemoFault {
   const at = spec.lastIndexOf('=')
   const target = at > 0 ? spec.slice(0, at) : ''
-  const kind = FAULT_NAMES[spec.slice(at + 1)]
+  const name = spec.slice(at + 1)
+  const kind = Object.hasOwn(FAULT_NAMES, name) ? FAULT_NAMES[name] : undefined
   const [path = '', query] = target.split(/\?(.*)/s)
   if (!kind || !(path === ANY_PATH || path.startsWith('/')))
     throw new SiteError(
@@ -44,6 +45,11 @@ export function parseDemoFault(spec: string): DemoFault {
 
 /** `--fail-initial[=STATUS]`: every initial data request of every locale fails (the build stops: Initial Data is unavailable). */
 export function initialDataFault(status = '500'): DemoFault {
+  if (!Object.hasOwn(FAULT_NAMES, status))
+    throw new SiteError(
+      'USAGE',
+      `--fail-initial expects STATUS one of ${Object.keys(FAULT_NAMES).join(', ')}; got ${JSON.stringify(status)}`,
+    )
   return parseDemoFault(`${ANY_PATH}?${INITIAL_DATA_QUERY}=${status}`)
 }
 

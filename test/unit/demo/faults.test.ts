@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { applyDemoEdits, findDemoFault } from '../../../src/demo/faults.js'
+import { applyDemoEdits, findDemoFault, initialDataFault, parseDemoFault } from '../../../src/demo/faults.js'
 import type { DemoFault } from '../../../src/demo/types.js'
 
 const url = (rawPath: string, rawQuery = '', path = rawPath) => ({ rawPath, rawQuery, path })
@@ -46,5 +46,17 @@ describe('applyDemoEdits', () => {
     expect(applyDemoEdits(edits, url('/', 'type=834'), '{"title":"Home"}')).toBe('{"title":"Begin"}')
     expect(applyDemoEdits(edits, url('/'), '{"title":"Home","x":"Start"}')).toBe('{"title":"Home","x":"Begin"}')
     expect(applyDemoEdits([], url('/'), '{}')).toBe('{}')
+  })
+})
+
+describe('fault flags', () => {
+  it('names --fail-initial and its value when the status is none it knows', () => {
+    expect(initialDataFault('503')).toMatchObject({ path: '*', kind: 'status503' })
+    for (const status of ['200', 'abc', 'constructor'])
+      expect(() => initialDataFault(status), status).toThrow(
+        `--fail-initial expects STATUS one of 404, 500, 503, reset, hang, malformed-json, html; got "${status}"`,
+      )
+    // a name of an object's own property is no status either
+    expect(() => parseDemoFault('/a=toString')).toThrow('--fail expects PATH=STATUS')
   })
 })
