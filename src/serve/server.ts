@@ -49,7 +49,9 @@ export async function closeServer(server: Server): Promise<void> {
 export async function startStaticServer(options: StaticServerOptions): Promise<RunningServer> {
   const dir = resolve(options.dir)
   const info = await stat(dir).catch(() => undefined)
-  if (!info?.isDirectory())
+  if (info && !info.isDirectory())
+    throw new SiteError('USAGE', `Cannot serve ${dir}: it is a file, not a folder (pass the output folder to serve)`)
+  if (!info)
     throw new SiteError('USAGE', `Folder not found: ${dir} (run \`site build\` first, or pass the folder to serve)`)
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
   const server = createServer(

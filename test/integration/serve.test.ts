@@ -189,9 +189,13 @@ describe('site serve: a built output over a real socket', () => {
     expect(again.status).toBe(304)
   })
 
-  it('names a missing folder', async () => {
+  it('names a missing folder, and a file given for the folder', async () => {
     await expect(startStaticServer({ dir: join(root, 'nope'), host: '127.0.0.1', port: 0 })).rejects.toThrow(
       /Folder not found: .*nope/,
+    )
+    const file = join(root, 'secret.txt')
+    await expect(startStaticServer({ dir: file, host: '127.0.0.1', port: 0 })).rejects.toThrow(
+      `Cannot serve ${file}: it is a file, not a folder (pass the output folder to serve)`,
     )
   })
 })
