@@ -22,16 +22,19 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
-/** Listens on host:port; a port in use becomes a usage error naming it. */
+/** What a failed listen says to the user: a port in use, or a --host this machine has not, as a usage error. */
+function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
+  if (error.code === 'EADDRINUSE')
+    return new SiteError('USAGE', `Port ${port} on ${host} is already in use; pass --port N`, { cause: error })
+  if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN' || error.code === 'EADDRNOTAVAIL')
+    return new SiteError('USAGE', `--host ${host}: no address of this machine (${error.code})`, { cause: error })
+  return error
+}
+
+/** Listens on host:port; a port in use or a host it cannot listen on becomes a usage error naming it. */
 export async function listen(server: Server, host: string, port: number): Promise<string> {
   await new Promise<void>((done, fail) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      fail(
-        error.code === 'EADDRINUSE'
-          ? new SiteError('USAGE', `Port ${port} on ${host} is already in use; pass --port N`, { cause: error })
-          : error,
-      ),
-    )
+    server.once('error', (error: NodeJS.ErrnoException) => fail(listenError(error, host, port)))
     server.listen(port, host, () => done())
   })
   const { address, port: bound } = server.address() as AddressInfo

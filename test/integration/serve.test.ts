@@ -189,6 +189,13 @@ describe('site serve: a built output over a real socket', () => {
     expect(again.status).toBe(304)
   })
 
+  it('names a --host that is no address of this machine (TEST-NET-1: nothing leaves it)', async () => {
+    await expect(startStaticServer({ dir, host: '192.0.2.1', port: 0 })).rejects.toMatchObject({
+      code: 'USAGE',
+      message: '--host 192.0.2.1: no address of this machine (EADDRNOTAVAIL)',
+    })
+  })
+
   it('names a missing folder, and a file given for the folder', async () => {
     await expect(startStaticServer({ dir: join(root, 'nope'), host: '127.0.0.1', port: 0 })).rejects.toThrow(
       /Folder not found: .*nope/,
