@@ -204,6 +204,12 @@ export async function crawlPages(
     state,
     clientVersion: input.clientVersion,
     originOf: (path) => originOf(path)?.origin ?? 'nav',
+    sourceOf: (path) => {
+      const found = originOf(path)
+      if (!found) return {}
+      const { origin: _origin, path: _path, ...source } = found
+      return source
+    },
     maxPageBytes,
     stopCrawl: () => crawler.stop(),
     signal: run.signal,

@@ -172,12 +172,14 @@ describe('a build against an API that trickles and floods', () => {
           path: '/about-us',
           status: 502,
           reason: expect.stringMatching(/^answer larger than 4194304 bytes .*\/about-us\)$/),
+          from: 'initial data (en)',
         },
         {
           kind: 'API_TIMEOUT',
           path: '/contact',
           status: 504,
           reason: expect.stringMatching(/^no complete answer within 3000 ms .*\/contact\)$/),
+          from: expect.any(String),
         },
       ])
       expect(proxy.sent.get('/about-us')!.bytes).toBeLessThan(FLOOD_BYTES / 4)

@@ -54,7 +54,14 @@ describe('a failing API leaves the previous output as it was', () => {
   it('lists a page answering 500 with its status and reason, and builds the rest', async () => {
     const result = await buildWith([{ path: '/pl/o-nas', kind: 'status500' }])
     expect(result.failures).toEqual([
-      { kind: 'API_HTTP', path: '/pl/o-nas', status: 500, reason: expect.stringContaining('HTTP 500') },
+      // where the page was linked from, for the editor
+      {
+        kind: 'API_HTTP',
+        path: '/pl/o-nas',
+        status: 500,
+        reason: expect.stringContaining('HTTP 500'),
+        from: 'initial data (pl)',
+      },
     ])
     expect(result.pages.total).toBeGreaterThan(40)
     await expectOutputUntouched()
@@ -87,6 +94,7 @@ describe('a failing API leaves the previous output as it was', () => {
         path: '/contact',
         status: 504,
         reason: expect.stringContaining('no complete answer within 2000 ms'),
+        from: expect.any(String),
       },
     ])
     await expectOutputUntouched()

@@ -26,7 +26,7 @@ import type { PageFile } from '../render-threads/render-files.js'
 import type { PageJob, PageOutput } from '../render-threads/render-jobs.js'
 import type { RenderService } from '../render-threads/render-pool.js'
 import type { BuildState } from '../state.js'
-import type { PageRecord } from '../types.js'
+import type { CmsSource, PageRecord } from '../types.js'
 import type { FoundLinks, LinkOrigin } from './crawl.js'
 import { type ApiAnswer, fetchPage } from './fetch-page.js'
 import { renderRedirectHtml } from './redirect.js'
@@ -43,6 +43,8 @@ export interface PagePipeline {
   writer: PageWriter
   state: BuildState
   originOf(path: string): LinkOrigin
+  /** Where the crawl found a path (the page or initial data linking to it), for its failures; {} when not known. */
+  sourceOf(path: string): CmsSource
   /** Largest `index.html` of a page, in bytes (`build.maxPageBytes`): a larger one fails and stops the crawl. */
   maxPageBytes: number
   /** Starts no further page (a limit was reached). */
@@ -182,7 +184,7 @@ async function fetchAndBuild(p: PagePipeline, path: string): Promise<FoundLinks 
       p.state.notFound.push({ path, status: answer.status })
       return undefined
     case 'error':
-      p.state.fail({ kind: answer.kind, path, status: answer.status, reason: answer.reason })
+      p.state.fail({ kind: answer.kind, path, status: answer.status, reason: answer.reason, ...p.sourceOf(path) })
       return undefined
   }
 }
