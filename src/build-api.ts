@@ -6,5 +6,5 @@
 export { type Builder, type BuilderOptions, type BuilderRunOptions, createBuilder } from './build/builder.js'
 export { resolveConfig } from './config/load.js'
 export { selectSite } from './config/resolve.js'
-export { siteSecrets, toApiOrigin } from './config/secrets.js'
+export { siteRedactor, toApiOrigin } from './config/secrets.js'
 export { redactSecrets } from './errors.js'

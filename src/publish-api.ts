@@ -5,7 +5,7 @@
  */
 export { resolveConfig } from './config/load.js'
 export { publishOptionsOf, selectSite } from './config/resolve.js'
-export { siteSecrets } from './config/secrets.js'
+export { siteRedactor } from './config/secrets.js'
 export { parseDeploySpec } from './deploy/target-spec.js'
 export { redactSecrets } from './errors.js'
 export { startPublishServer } from './publish/server.js'

@@ -31,7 +31,7 @@ async function buildHere(port: NonNullable<typeof parentPort>, { request, pagePr
     unsent = event
     if (performance.now() - sentAt >= PROGRESS_REDRAW_MS / 2) flush()
   }
-  const { createBuilder, redactSecrets, resolveConfig, selectSite, siteSecrets, toApiOrigin } = await import(
+  const { createBuilder, redactSecrets, resolveConfig, selectSite, siteRedactor, toApiOrigin } = await import(
     '../build-api.js'
   )
   // Before the site is known, URLs' userinfo; after, its API password, query and header values as well.
@@ -39,8 +39,7 @@ async function buildHere(port: NonNullable<typeof parentPort>, { request, pagePr
   try {
     const config = await resolveConfig(request.config)
     const site = selectSite(config.sites, request.site)
-    const secrets = siteSecrets(site)
-    redact = (text) => redactSecrets(text, secrets)
+    redact = siteRedactor(site)
     send({ type: 'site', site: { apiOrigin: toApiOrigin(site.api.baseUrl) } })
     // a one-shot use of a builder: one build, then its workers and connections are released
     const builder = createBuilder({ config, site, warm: false })

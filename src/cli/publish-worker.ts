@@ -11,7 +11,7 @@ import {
   redactSecrets,
   resolveConfig,
   selectSite,
-  siteSecrets,
+  siteRedactor,
   startPublishServer,
 } from '../publish-api.js'
 import { toSentError } from './build-host.js'
@@ -24,8 +24,7 @@ async function publishHere(port: NonNullable<typeof parentPort>, flags: PublishF
   try {
     const config = await resolveConfig({ configFile: flags.config, apiBaseUrl: flags.api, outDir: flags.out })
     const site = selectSite(config.sites, flags.site)
-    const secrets = siteSecrets(site)
-    redact = (text) => redactSecrets(text, secrets)
+    redact = siteRedactor(site)
     const publish = { ...publishOptionsOf(config, site) }
     if (flags.deploy !== undefined) {
       const spec = parseDeploySpec(flags.deploy)

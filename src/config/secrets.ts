@@ -4,6 +4,7 @@
  * by whoever can read the repository; its lines name the API by its origin only. The redaction itself is
  * `redactSecrets` (src/errors.ts), which the CLI applies to every error it prints.
  */
+import { redactSecrets } from '../errors.js'
 import type { ResolvedSite } from './types.js'
 
 /** Shorter values are not redacted as text: `1` or `en` would blank out half a message. */
@@ -34,4 +35,10 @@ export function siteSecrets(site: Pick<ResolvedSite, 'api'>): string[] {
   for (const value of Object.values(site.api.headers)) found.push(value, ...value.split(/\s+/).slice(1))
   // `Bearer abc…`: the token after the scheme too. Longest first: a whole value goes before the token in it.
   return [...new Set(found.filter((s) => s.length >= MIN_SECRET_CHARS))].sort((a, b) => b.length - a.length)
+}
+
+/** What hides this site's secrets (siteSecrets) and any URL's userinfo in a text it prints. */
+export function siteRedactor(site: Pick<ResolvedSite, 'api'>): (text: string) => string {
+  const secrets = siteSecrets(site)
+  return (text) => redactSecrets(text, secrets)
 }

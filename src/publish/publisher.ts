@@ -1,8 +1,8 @@
-import { siteSecrets } from '../config/secrets.js'
+import { siteRedactor } from '../config/secrets.js'
 import type { ResolvedPublish, ResolvedSite } from '../config/types.js'
 import type { TargetMemory } from '../deploy/deploy.js'
 import type { DeployTarget } from '../deploy/targets/types.js'
-import { messageOf, redactSecrets } from '../errors.js'
+import { messageOf } from '../errors.js'
 import {
   PUBLISH_COMPACT_BYTES,
   PUBLISH_MAX_PAGES_PER_EVENT,
@@ -78,8 +78,8 @@ export function createPublisher(input: PublisherOptions): {
   let idleWaiters: Array<() => void> = []
   const reconcileMs = options.reconcileMinutes * 60_000
   // a failure's message names the request it made: /status and the log show it without the API's credentials
-  const secrets = siteSecrets(input.siteOptions)
-  const reasonOf = (error: unknown) => redactSecrets(messageOf(error), secrets)
+  const redact = siteRedactor(input.siteOptions)
+  const reasonOf = (error: unknown) => redact(messageOf(error))
 
   const isIdle = () => !running && !pending.open && !pending.taken
   const wakeIdle = () => {
