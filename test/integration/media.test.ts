@@ -303,30 +303,40 @@ describe('media: optimize', () => {
   }, 300_000)
 })
 
+/** Runs `check` while the demo API answers with `edits`, and without them after, whatever happened. */
+async function withEdits(edits: Parameters<DemoApi['setEdits']>[0], check: () => Promise<void>): Promise<void> {
+  api.setEdits(edits)
+  try {
+    await check()
+  } finally {
+    api.setEdits([])
+  }
+}
+
 describe('media: an animated image', () => {
   it('is copied with its frames, never resized into still variants, and asked again with validators', async () => {
     const out = join(tmp, 'animated')
-    api.setEdits([{ path: '/photos/1', find: '/fileadmin/photos/photo-1.jpg', replace: '/fileadmin/images/anim.webp' }])
-    try {
-      const first = await buildSite({ apiUrl: api.url, outDir: out, tools, user })
-      expect(first.failures).toEqual([])
-      const html = await readFile(join(out, 'photos/1/index.html'), 'utf8')
-      const img = /<img[^>]*anim[^>]*>/.exec(html)?.[0] ?? ''
-      expect(img).toMatch(/src="\/_site\/media\/[0-9a-f]{20}\/anim\.webp"/)
-      expect(img).not.toContain('srcSet')
-      const copies = [...(await readTree(out)).entries()].filter(([path]) => path.includes('/anim'))
-      expect(copies.map(([path]) => path)).toEqual([expect.stringMatching(/\/anim\.webp$/)])
-      expect((await sharp(copies[0]![1]).metadata()).pages).toBe(3)
-      const from = api.requests.length
-      const again = await buildSite({ apiUrl: api.url, outDir: out, tools, user })
-      expect(again.failures).toEqual([])
-      const asked = fileRequests(from).filter((request) => request.path === '/fileadmin/images/anim.webp')
-      expect(asked).toHaveLength(1)
-      expect(asked[0]!.headers['if-none-match']).toBeDefined()
-      expect(again.media).toMatchObject({ fetched: 0, encodedImages: 0 })
-    } finally {
-      api.setEdits([])
-    }
+    await withEdits(
+      [{ path: '/photos/1', find: '/fileadmin/photos/photo-1.jpg', replace: '/fileadmin/images/anim.webp' }],
+      async () => {
+        const first = await buildSite({ apiUrl: api.url, outDir: out, tools, user })
+        expect(first.failures).toEqual([])
+        const html = await readFile(join(out, 'photos/1/index.html'), 'utf8')
+        const img = /<img[^>]*anim[^>]*>/.exec(html)?.[0] ?? ''
+        expect(img).toMatch(/src="\/_site\/media\/[0-9a-f]{20}\/anim\.webp"/)
+        expect(img).not.toContain('srcSet')
+        const copies = [...(await readTree(out)).entries()].filter(([path]) => path.includes('/anim'))
+        expect(copies.map(([path]) => path)).toEqual([expect.stringMatching(/\/anim\.webp$/)])
+        expect((await sharp(copies[0]![1]).metadata()).pages).toBe(3)
+        const from = api.requests.length
+        const again = await buildSite({ apiUrl: api.url, outDir: out, tools, user })
+        expect(again.failures).toEqual([])
+        const asked = fileRequests(from).filter((request) => request.path === '/fileadmin/images/anim.webp')
+        expect(asked).toHaveLength(1)
+        expect(asked[0]!.headers['if-none-match']).toBeDefined()
+        expect(again.media).toMatchObject({ fetched: 0, encodedImages: 0 })
+      },
+    )
   }, 300_000)
 })
 
@@ -335,8 +345,7 @@ describe('media: a file one page shows and another shares', () => {
     const out = join(tmp, 'shown-and-shared')
     // the home page's og:image, shown as a photograph too
     const share = '/fileadmin/images/social/amberline-share.png'
-    api.setEdits([{ path: '/photos/1', find: '/fileadmin/photos/photo-1.jpg', replace: share }])
-    try {
+    await withEdits([{ path: '/photos/1', find: '/fileadmin/photos/photo-1.jpg', replace: share }], async () => {
       const first = await buildSite({ apiUrl: api.url, outDir: out, tools, user })
       expect(first.failures).toEqual([])
       expect(await readFile(join(out, 'photos/1/index.html'), 'utf8')).toMatch(/amberline-share-[0-9a-f]{8}-\d+w\.avif/)
@@ -347,9 +356,7 @@ describe('media: a file one page shows and another shares', () => {
       expect(asked.length).toBeGreaterThan(0)
       expect(asked.every((request) => request.headers['if-none-match'] !== undefined)).toBe(true)
       expect(again.media).toMatchObject({ fetched: 0, encodedImages: 0 })
-    } finally {
-      api.setEdits([])
-    }
+    })
   }, 300_000)
 })
 
@@ -358,26 +365,26 @@ describe('media: a file event naming a processed image by its original', () => {
     const out = join(tmp, 'processed')
     // /photos/1 shows photo-1.jpg as the processed image of another file, which TYPO3's message names
     const original = '/fileadmin/originals/photo-1.jpg'
-    api.setEdits([
-      {
-        path: '/photos/1',
-        find: '"originalUrl":"/fileadmin/photos/photo-1.jpg"',
-        replace: `"originalUrl":"${original}"`,
+    await withEdits(
+      [
+        {
+          path: '/photos/1',
+          find: '"originalUrl":"/fileadmin/photos/photo-1.jpg"',
+          replace: `"originalUrl":"${original}"`,
+        },
+      ],
+      async () => {
+        expect((await buildSite({ apiUrl: api.url, outDir: out, tools, user })).failures).toEqual([])
+        const from = api.requests.length
+        const result = await buildSite({ apiUrl: api.url, outDir: out, tools, user, only: [`file:${original}`] })
+        expect(result.failures).toEqual([])
+        const pages = api.requests.slice(from).filter((request) => request.path.startsWith('/photos/'))
+        expect(pages.map((request) => request.path)).toEqual(['/photos/1'])
+        const shown = fileRequests(from).filter((request) => request.path === '/fileadmin/photos/photo-1.jpg')
+        expect(shown).toHaveLength(1)
+        expect(shown[0]!.headers['if-none-match']).toBeUndefined()
       },
-    ])
-    try {
-      expect((await buildSite({ apiUrl: api.url, outDir: out, tools, user })).failures).toEqual([])
-      const from = api.requests.length
-      const result = await buildSite({ apiUrl: api.url, outDir: out, tools, user, only: [`file:${original}`] })
-      expect(result.failures).toEqual([])
-      const pages = api.requests.slice(from).filter((request) => request.path.startsWith('/photos/'))
-      expect(pages.map((request) => request.path)).toEqual(['/photos/1'])
-      const shown = fileRequests(from).filter((request) => request.path === '/fileadmin/photos/photo-1.jpg')
-      expect(shown).toHaveLength(1)
-      expect(shown[0]!.headers['if-none-match']).toBeUndefined()
-    } finally {
-      api.setEdits([])
-    }
+    )
   }, 300_000)
 })
 
@@ -385,20 +392,19 @@ describe('media: an image that cannot be encoded', () => {
   it('fails every page that shows it, those rendered before the encoder found out too', async () => {
     const out = join(tmp, 'truncated')
     const truncated = '/fileadmin/images/truncated.jpg'
-    api.setEdits(
+    await withEdits(
       [1, 2, 3].map((page) => ({
         path: `/photos/${page}`,
         find: `/fileadmin/photos/photo-${page * 3 - 2}.jpg`,
         replace: truncated,
       })),
+      async () => {
+        const result = await buildSite({ apiUrl: api.url, outDir: out, tools, user })
+        const failures = result.failures.filter((failure) => failure.kind === 'MEDIA_ENCODE_FAILED')
+        expect(failures.map((failure) => failure.path).sort()).toEqual(['/photos/1', '/photos/2', '/photos/3'])
+        for (const failure of failures)
+          expect(failure.reason).toMatch(/the image cannot be encoded: .*truncated\.jpg\)$/)
+      },
     )
-    try {
-      const result = await buildSite({ apiUrl: api.url, outDir: out, tools, user })
-      const failures = result.failures.filter((failure) => failure.kind === 'MEDIA_ENCODE_FAILED')
-      expect(failures.map((failure) => failure.path).sort()).toEqual(['/photos/1', '/photos/2', '/photos/3'])
-      for (const failure of failures) expect(failure.reason).toMatch(/the image cannot be encoded: .*truncated\.jpg\)$/)
-    } finally {
-      api.setEdits([])
-    }
   }, 300_000)
 })
