@@ -2,7 +2,8 @@
  * `site deploy`: sends a built output to a target, only what changed since the target's last deploy
  * (judged by the content hashes of the build state, not by dates), in an order that never shows a
  * page before its assets (plan.ts). The target's manifest is written last: a deploy that stops half
- * way is finished by the next one, which sends what the target still lacks.
+ * way is finished by the next one, which sends what the target still lacks: before it changes the target, a
+ * deploy records there the paths it may change (the pending record), and the next takes them as unknown.
  */
 import { join } from 'node:path'
 import pLimit from 'p-limit'
@@ -14,8 +15,11 @@ import { readOutputFiles } from './output-files.js'
 import {
   DEPLOY_STEPS,
   type DeployStep,
+  parsePendingRecord,
   parseTargetManifest,
+  pathsInDoubt,
   planDeploy,
+  renderPendingRecord,
   renderTargetManifest,
   type TargetManifest,
 } from './plan.js'
@@ -58,6 +62,15 @@ export interface DeployReport {
   durationMs: number
 }
 
+/** A record's text as JSON; undefined when absent or not JSON (the plan's parsers judge the rest). */
+function parseJson(text: string | undefined): unknown {
+  try {
+    return text === undefined ? undefined : (JSON.parse(text) as unknown)
+  } catch {
+    return undefined
+  }
+}
+
 const cacheControlOf = (step: DeployStep): string => (step === 'hashed' ? IMMUTABLE_CACHE : NO_CACHE)
 
 export async function deploy(options: DeployOptions): Promise<DeployReport> {
@@ -68,12 +81,20 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
   const known = targetMemory?.last
   // what this deploy leaves is known again only once it has written the manifest, or found it current
   if (targetMemory) targetMemory.last = undefined
-  const stamp = targetMemory ? await target.manifestStamp() : undefined
+  const [stamp, pending] = await Promise.all([
+    targetMemory ? target.manifestStamp() : undefined,
+    target.readRecord('pending'),
+  ])
   const manifest =
     known && stamp !== undefined && known.target === target.name && known.stamp === stamp
       ? known.manifest
-      : parseTargetManifest(await target.readManifest())
-  const plan = planDeploy({ ...output, manifest, keepBuilds: options.site.build.keepBuilds })
+      : parseTargetManifest(parseJson(await target.readRecord('manifest')))
+  // a pending record we cannot read leaves every path in doubt
+  const unknown =
+    pending === undefined
+      ? new Set<string>()
+      : (parsePendingRecord(parseJson(pending)) ?? new Set(manifest?.files.keys()))
+  const plan = planDeploy({ ...output, manifest, unknown, keepBuilds: options.site.build.keepBuilds })
   const filesUploaded = DEPLOY_STEPS.reduce((n, step) => n + plan.uploads[step].length, 0)
   const report = (dryRun: boolean): DeployReport => ({
     target: target.name,
@@ -86,6 +107,9 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     durationMs: Math.round(performance.now() - started),
   })
   if (options.dryRun) return report(true)
+  // written before the target changes, removed once its manifest says what it holds (plan.ts)
+  const inDoubt = pathsInDoubt(plan, unknown)
+  if (inDoubt.size) await target.writeRecord('pending', renderPendingRecord(inDoubt))
   const limit = pLimit(DEPLOY_CONCURRENCY)
   for (const step of DEPLOY_STEPS) {
     const upload = (path: string) =>
@@ -99,8 +123,10 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
   }
   await Promise.all(plan.deletes.map((path) => limit(() => target.remove(path))))
   await target.commit()
-  if (filesUploaded || plan.deletes.length || manifest === undefined || manifest.buildId !== plan.next.buildId) {
-    const written = await target.writeManifest(renderTargetManifest(plan.next))
+  const settles = inDoubt.size > 0 || pending !== undefined
+  if (settles || manifest === undefined || manifest.buildId !== plan.next.buildId) {
+    const written = await target.writeRecord('manifest', renderTargetManifest(plan.next))
+    if (settles) await target.removeRecord('pending')
     if (targetMemory && written !== undefined)
       targetMemory.last = { target: target.name, stamp: written, manifest: plan.next }
   } else if (targetMemory && stamp !== undefined) targetMemory.last = { target: target.name, stamp, manifest }

@@ -5,6 +5,8 @@
  * `_redirects`, `robots.txt` and the build state, then `latest.json` last: no step shows a file that
  * names one of a later step. A file gone from the output stays on the target until `keepBuilds` builds
  * (this one included) have gone without it, as the build itself keeps earlier builds' files.
+ * Paths a deploy that did not finish may have changed (its pending record) hold what the target cannot
+ * tell: they are sent again while the output has them, and deleted in time when it does not.
  */
 import {
   BUILD_STORE_FILE,
@@ -43,6 +45,9 @@ export interface DeployPlan {
   /** The manifest the target holds once the plan is carried out. */
   next: TargetManifest
 }
+
+/** The hash of a path whose content on the target is unknown: no file of an output has it. */
+const UNKNOWN_HASH = ''
 
 const SITEMAP_PART_RE = /^sitemap(?:-\d+)?\.xml$/
 
@@ -83,6 +88,35 @@ export function parseTargetManifest(value: unknown): TargetManifest | undefined 
   return { format: 1, buildId, builds: builds as number, files, gone }
 }
 
+/**
+ * The paths of a pending record read back (untrusted), undefined when it is not one: then no path of the target
+ * can be trusted to hold what its manifest says.
+ */
+export function parsePendingRecord(value: unknown): Set<string> | undefined {
+  if (!isRecord(value) || value.format !== 1 || !Array.isArray(value.paths)) return undefined
+  const paths = new Set<string>()
+  for (const path of value.paths as unknown[]) {
+    if (typeof path !== 'string' || !isTargetPath(path)) return undefined
+    paths.add(path)
+  }
+  return paths
+}
+
+/** The pending record as the target keeps it while a deploy changes it: the paths it may change, sorted. */
+export const renderPendingRecord = (paths: ReadonlySet<string>): string =>
+  `{"format":1,"paths":${JSON.stringify([...paths].sort(compareStrings))}}`
+
+/**
+ * What a deploy may change before its manifest is written: what it sends and deletes, and the paths left unknown
+ * by one that did not finish (until this one's manifest records them).
+ */
+export function pathsInDoubt(plan: DeployPlan, unknown: ReadonlySet<string>): Set<string> {
+  const paths = new Set(unknown)
+  for (const step of DEPLOY_STEPS) for (const path of plan.uploads[step]) paths.add(path)
+  for (const path of plan.deletes) paths.add(path)
+  return paths
+}
+
 /** A Map as a JSON object, written entry by entry: no object of 90,000 keys is built only to be stringified. */
 function mapToJson(map: ReadonlyMap<string, string | number>): string {
   const members: string[] = []
@@ -100,17 +134,22 @@ export function planDeploy(input: {
   files: ReadonlyMap<string, string>
   buildId: string
   manifest: TargetManifest | undefined
+  /** Paths whose content on the target is unknown (parsePendingRecord). */
+  unknown?: ReadonlySet<string>
   keepBuilds: number
 }): DeployPlan {
   const { files, buildId, keepBuilds } = input
   const before = input.manifest ?? { format: 1, buildId: '', builds: 0, files: new Map(), gone: new Map() }
   const builds = before.builds + (before.buildId === buildId ? 0 : 1)
   const uploads: Record<DeployStep, string[]> = { hashed: [], pages: [], 'site files': [], latest: [] }
+  // what the target holds: an unknown path has a hash no file has, and is kept (in the manifest) until deleted
+  const held = new Map(before.files)
+  for (const path of input.unknown ?? []) held.set(path, UNKNOWN_HASH)
   const nextFiles = new Map(files)
   const gone = new Map<string, number>()
-  for (const [path, hash] of files) if (before.files.get(path) !== hash) uploads[stepOf(path)].push(path)
+  for (const [path, hash] of files) if (held.get(path) !== hash) uploads[stepOf(path)].push(path)
   const deletes: string[] = []
-  for (const [path, hash] of before.files) {
+  for (const [path, hash] of held) {
     if (files.has(path)) continue
     const leftAt = before.gone.get(path) ?? builds
     // as a build keeps the files of its last `keepBuilds` builds, itself included (kept-builds.ts)

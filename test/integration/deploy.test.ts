@@ -2,14 +2,14 @@
  * `site deploy`: a real build of the demo site sent to a folder, to a command and to an S3-compatible
  * server (s3rver) on 127.0.0.1; only what changed by build-state hash goes out, in the deploy order.
  */
-import { lstat, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { lstat, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { deploy, type TargetMemory } from '../../src/deploy/deploy.js'
 import { stepOf } from '../../src/deploy/plan.js'
 import { createDeployTarget } from '../../src/deploy/targets/index.js'
-import { TARGET_MANIFEST_FILE } from '../../src/deploy/targets/types.js'
+import { TARGET_RECORD_FILES, type TargetRecord } from '../../src/deploy/targets/types.js'
 import { LATEST_MANIFEST_FILE } from '../../src/shared/layout.js'
 import { type S3Server, startS3Server } from '../shared/s3-server.mjs'
 import {
@@ -23,6 +23,8 @@ import {
 } from './build-helpers.js'
 import { runSite } from './cli-helpers.js'
 
+const MANIFEST = TARGET_RECORD_FILES.manifest
+const PENDING = TARGET_RECORD_FILES.pending
 let demo: EditableDemo
 let out: string
 let dir: string
@@ -55,9 +57,9 @@ const deployRemembering = async (spec: string, targetMemory: TargetMemory) => {
   let reads = 0
   const counted = {
     ...target,
-    readManifest: () => {
-      reads++
-      return target.readManifest()
+    readRecord: (record: TargetRecord) => {
+      if (record === 'manifest') reads++
+      return target.readRecord(record)
     },
   }
   try {
@@ -119,7 +121,7 @@ describe('deploy to a folder', () => {
     const first = await deployTo(`dir:${www}`)
     expect(first.firstDeploy).toBe(true)
     const sent = await readTree(www)
-    sent.delete(TARGET_MANIFEST_FILE)
+    sent.delete(MANIFEST)
     expect(diffTrees(await readTree(out), sent)).toEqual([])
     expect((await deployTo(`dir:${www}`)).filesUploaded).toBe(0)
   })
@@ -142,13 +144,42 @@ describe('deploy to a folder', () => {
     )
     // the target holds the output, and the files of the previous build the output no longer has
     const tree = await readTree(www)
-    const manifest = JSON.parse(tree.get(TARGET_MANIFEST_FILE)!.toString()) as { gone: Record<string, number> }
-    tree.delete(TARGET_MANIFEST_FILE)
+    const manifest = JSON.parse(tree.get(MANIFEST)!.toString()) as { gone: Record<string, number> }
+    tree.delete(MANIFEST)
     expect(diffTrees(await readTree(out), tree)).toEqual(Object.keys(manifest.gone).sort())
   })
 
   it('is read again by a long-lived deployer only when another deployer changed it', async () => {
     await checkTargetMemory(`dir:${join(dir, 'www-remembered')}`, editTeamPage)
+  })
+
+  it('takes what a failed deploy changed as unknown: an edit taken back is sent again, nothing is left over', async () => {
+    const www = join(dir, 'www-failed')
+    const team = join(www, 'about-us/team/index.html')
+    const before = teamText
+    await deployTo(`dir:${www}`)
+    await editTeamPage('Edited, then deployed half way.')
+    // the folder cannot take latest.json (a folder is in its place): the deploy stops after the pages
+    const latest = join(www, LATEST_MANIFEST_FILE)
+    await rm(latest)
+    await mkdir(latest)
+    await expect(deployTo(`dir:${www}`)).rejects.toThrow(`copying ${LATEST_MANIFEST_FILE}`)
+    expect(await readFile(team, 'utf8')).toContain('Edited, then deployed half way.')
+    const pending = JSON.parse(await readFile(join(www, PENDING), 'utf8')) as { paths: string[] }
+    expect(pending.paths).toContain('about-us/team/index.html')
+    await rm(latest, { recursive: true })
+
+    // the editor takes the edit back: the page is again what the target's manifest says it holds
+    await editTeamPage(before)
+    const report = await deployTo(`dir:${www}`)
+    expect(report.uploads.pages).toContain('about-us/team/index.html')
+    expect(await readFile(team, 'utf8')).toContain(before)
+    await expect(lstat(join(www, PENDING))).rejects.toMatchObject({ code: 'ENOENT' })
+    // the target holds the output and the files the manifest keeps for open tabs, none unrecorded
+    const tree = await readTree(www)
+    const manifest = JSON.parse(tree.get(MANIFEST)!.toString()) as { gone: Record<string, number> }
+    tree.delete(MANIFEST)
+    expect(diffTrees(await readTree(out), tree)).toEqual(Object.keys(manifest.gone).sort())
   })
 
   it('refuses a target inside the output folder, or the output folder itself through a link', async () => {
@@ -159,7 +190,7 @@ describe('deploy to a folder', () => {
     await symlink(out, link)
     for (const spec of [`dir:${link}`, `dir:${join(link, 'copy')}`])
       await expect(createDeployTarget(spec, { outDir: out, root: dir }), spec).rejects.toThrow(/may not hold/)
-    await expect(lstat(join(out, TARGET_MANIFEST_FILE))).rejects.toMatchObject({ code: 'ENOENT' })
+    await expect(lstat(join(out, MANIFEST))).rejects.toMatchObject({ code: 'ENOENT' })
   })
 
   it('names the target and what failed when the folder cannot take a file (DEPLOY_FAILED)', async () => {
@@ -167,7 +198,7 @@ describe('deploy to a folder', () => {
     await writeFile(file, 'not a folder')
     const run = await runSite(['deploy', `dir:${file}`, '--out', out], { cwd: dir })
     expect(run.code).toBe(1)
-    expect(run.stderr).toMatch(new RegExp(`Deploy to dir:${file} failed: copying \\S+: ENOTDIR`))
+    expect(run.stderr).toMatch(new RegExp(`Deploy to dir:${file} failed: reading \\${PENDING}: ENOTDIR`))
     expect(run.stderr).toContain('The target keeps what it had')
   })
 
@@ -239,8 +270,10 @@ describe('deploy to S3', () => {
     const script = await object(`live/${asset}`)
     expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
     expect(await script.text()).toBe(await readFile(join(out, asset), 'utf8'))
-    const manifest = (await (await object(`live/${TARGET_MANIFEST_FILE}`)).json()) as { buildId: string }
+    const manifest = (await (await object(`live/${MANIFEST}`)).json()) as { buildId: string }
     expect(manifest.buildId).toBe(first.buildId)
+    // what the deploy may change is recorded while it runs, and removed once the manifest says it
+    expect((await object(`live/${PENDING}`)).status).toBe(404)
 
     await editTeamPage('Our leaders, edited for the S3 test.')
     const second = await deployTo('s3://site-www/live')

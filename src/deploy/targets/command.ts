@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path'
 import { fileStamp } from '../../build/incremental/disk.js'
 import { errors } from '../../errors.js'
 import { CACHE_DIR } from '../../shared/layout.js'
-import type { DeployTarget } from './types.js'
+import type { DeployTarget, TargetRecord } from './types.js'
 
 /** The last bytes of the command's stderr quoted in the error when it fails. */
 const STDERR_TAIL_BYTES = 2_000
@@ -41,19 +41,17 @@ export function createCommandTarget(command: string, outDir: string, root: strin
     .update(`${command}\0${resolve(outDir)}`)
     .digest('hex')
     .slice(0, 16)
-  const manifestFile = join(root, CACHE_DIR, 'deploy', `command-${digest}.json`)
+  const recordFile = (record: TargetRecord) =>
+    join(root, CACHE_DIR, 'deploy', `command-${digest}${record === 'manifest' ? '' : `.${record}`}.json`)
   const lines: string[] = []
   return {
     name,
-    async readManifest() {
-      const text = await readFile(manifestFile, 'utf8').catch(() => undefined)
-      try {
-        return text === undefined ? undefined : (JSON.parse(text) as unknown)
-      } catch {
-        return undefined
-      }
-    },
-    manifestStamp: async () => fileStamp(manifestFile),
+    readRecord: (record) =>
+      readFile(recordFile(record), 'utf8').catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return undefined
+        throw errors.deployFailed(name, `reading ${recordFile(record)}: ${error.message}`, error)
+      }),
+    manifestStamp: async () => fileStamp(recordFile('manifest')),
     upload: async (file) => void lines.push(`upload ${file.path}`),
     remove: async (path) => void lines.push(`delete ${path}`),
     async commit() {
@@ -71,12 +69,14 @@ export function createCommandTarget(command: string, outDir: string, root: strin
         await rm(dir, { recursive: true, force: true })
       }
     },
-    async writeManifest(json) {
+    async writeRecord(record, json) {
+      const file = recordFile(record)
       await mkdir(join(root, CACHE_DIR, 'deploy'), { recursive: true })
-      await writeFile(`${manifestFile}.tmp`, json)
-      await rename(`${manifestFile}.tmp`, manifestFile)
-      return fileStamp(manifestFile)
+      await writeFile(`${file}.tmp`, json)
+      await rename(`${file}.tmp`, file)
+      return fileStamp(file)
     },
+    removeRecord: (record) => rm(recordFile(record), { force: true }),
     close: async () => {},
   }
 }

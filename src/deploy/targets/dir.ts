@@ -10,7 +10,7 @@ import { fileStamp } from '../../build/incremental/disk.js'
 import { isOtherProcessRunning } from '../../build/output/owner.js'
 import { resolveInside } from '../../build/output/write.js'
 import { errors, messageOf } from '../../errors.js'
-import { type DeployTarget, TARGET_MANIFEST_FILE } from './types.js'
+import { type DeployTarget, TARGET_RECORD_FILES } from './types.js'
 
 const isWithin = (parent: string, child: string): boolean => {
   const rel = relative(parent, child)
@@ -63,38 +63,35 @@ export function createDirTarget(path: string, outDir: string): DeployTarget {
   const [realRoot, realOut] = [realPath(root), realPath(resolve(outDir))]
   if (isWithin(realRoot, realOut) || isWithin(realOut, realRoot))
     throw errors.usage(`The deploy folder ${root} and the output folder ${resolve(outDir)} may not hold one another`)
-  const manifestFile = join(root, TARGET_MANIFEST_FILE)
   const fail = (what: string) => (error: unknown) => {
     throw errors.deployFailed(name, `${what}: ${messageOf(error)}`, error)
   }
+  const remove = (file: string) => rm(resolveInside(root, file), { force: true }).catch(fail(`removing ${file}`))
   let swept = false
   return {
     name,
-    async readManifest() {
-      const text = await readFile(manifestFile, 'utf8').catch(() => undefined)
-      if (text === undefined) return undefined
-      try {
-        return JSON.parse(text) as unknown
-      } catch {
-        return undefined
-      }
-    },
-    manifestStamp: async () => fileStamp(manifestFile),
+    readRecord: (record) =>
+      readFile(join(root, TARGET_RECORD_FILES[record]), 'utf8').catch((error: NodeJS.ErrnoException) =>
+        error.code === 'ENOENT' ? undefined : fail(`reading ${TARGET_RECORD_FILES[record]}`)(error),
+      ),
+    manifestStamp: async () => fileStamp(join(root, TARGET_RECORD_FILES.manifest)),
     upload: (file) =>
       replaceFile(resolveInside(root, file.path), (temp) => copyFile(file.source, temp)).catch(
         fail(`copying ${file.path}`),
       ),
-    remove: (file) => rm(resolveInside(root, file), { force: true }).catch(fail(`removing ${file}`)),
+    remove,
     async commit() {
       // once a process: a publisher deploys every edit, and the folder's walk is not to be paid each time
       if (swept) return
       swept = true
       await removeLeftTemps(root)
     },
-    async writeManifest(json) {
-      await replaceFile(manifestFile, (temp) => writeFile(temp, json)).catch(fail(`writing ${TARGET_MANIFEST_FILE}`))
-      return fileStamp(manifestFile)
+    async writeRecord(record, json) {
+      const file = join(root, TARGET_RECORD_FILES[record])
+      await replaceFile(file, (temp) => writeFile(temp, json)).catch(fail(`writing ${TARGET_RECORD_FILES[record]}`))
+      return fileStamp(file)
     },
+    removeRecord: (record) => remove(TARGET_RECORD_FILES[record]),
     close: async () => {},
   }
 }

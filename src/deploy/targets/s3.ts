@@ -14,7 +14,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3'
 import { errors } from '../../errors.js'
-import { type DeployTarget, TARGET_MANIFEST_FILE } from './types.js'
+import { type DeployTarget, TARGET_RECORD_FILES } from './types.js'
 
 const hasCustomEndpoint = (env: NodeJS.ProcessEnv): boolean => Boolean(env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL)
 
@@ -36,22 +36,25 @@ export function createS3Target(bucket: string, prefix: string, env: NodeJS.Proce
   const fail = (what: string) => (error: unknown) => {
     throw errors.deployFailed(name, `${what}: ${(error as Error).message}`, error)
   }
+  const remove = async (path: string) => {
+    await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: keyOf(path) })).catch(fail(`deleting ${path}`))
+  }
   return {
     name,
-    async readManifest() {
+    async readRecord(record) {
+      const file = TARGET_RECORD_FILES[record]
       try {
-        const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: keyOf(TARGET_MANIFEST_FILE) }))
-        const text = (await answer.Body?.transformToString('utf-8')) ?? ''
-        return JSON.parse(text) as unknown
+        const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: keyOf(file) }))
+        return (await answer.Body?.transformToString('utf-8')) ?? ''
       } catch (error) {
-        if (isNotFound(error) || error instanceof SyntaxError) return undefined
-        return fail(`reading ${TARGET_MANIFEST_FILE}`)(error)
+        if (isNotFound(error)) return undefined
+        return fail(`reading ${file}`)(error)
       }
     },
     async manifestStamp() {
       // an error here only means the manifest is read again, where it is reported
       const head = await client
-        .send(new HeadObjectCommand({ Bucket: bucket, Key: keyOf(TARGET_MANIFEST_FILE) }))
+        .send(new HeadObjectCommand({ Bucket: bucket, Key: keyOf(TARGET_RECORD_FILES.manifest) }))
         .catch(() => undefined)
       return head?.ETag
     },
@@ -69,24 +72,24 @@ export function createS3Target(bucket: string, prefix: string, env: NodeJS.Proce
         )
         .catch(fail(`uploading ${file.path}`))
     },
-    async remove(path) {
-      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: keyOf(path) })).catch(fail(`deleting ${path}`))
-    },
+    remove,
     commit: async () => {},
-    async writeManifest(json) {
+    async writeRecord(record, json) {
+      const file = TARGET_RECORD_FILES[record]
       const put = await client
         .send(
           new PutObjectCommand({
             Bucket: bucket,
-            Key: keyOf(TARGET_MANIFEST_FILE),
+            Key: keyOf(file),
             Body: json,
             ContentType: 'application/json; charset=utf-8',
             CacheControl: 'no-cache',
           }),
         )
-        .catch(fail(`writing ${TARGET_MANIFEST_FILE}`))
+        .catch(fail(`writing ${file}`))
       return put.ETag
     },
+    removeRecord: (record) => remove(TARGET_RECORD_FILES[record]),
     close: async () => client.destroy(),
   }
 }

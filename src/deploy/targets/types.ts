@@ -14,8 +14,8 @@ export interface DeployFile {
 export interface DeployTarget {
   /** How logs and errors name it: `dir:/srv/www`, `s3://bucket/prefix`, `command:…`. */
   readonly name: string
-  /** The target's manifest as stored (parsed JSON, untrusted), undefined when it has none. */
-  readManifest(): Promise<unknown>
+  /** One of the target's own records as stored (untrusted text), undefined when it has none. */
+  readRecord(record: TargetRecord): Promise<string | undefined>
   /**
    * What tells the stored manifest's versions apart without reading it (a file's lstat stamp, an object's ETag),
    * undefined when it has none or the target cannot tell.
@@ -25,10 +25,21 @@ export interface DeployTarget {
   remove(path: string): Promise<void>
   /** After every upload and delete, before the manifest: a target that acts once (a command) acts here. */
   commit(): Promise<void>
-  /** Stores the manifest; resolves to the stamp of what it stored (see manifestStamp). */
-  writeManifest(json: string): Promise<string | undefined>
+  /** Stores one of its records; resolves to the stamp of what it stored (see manifestStamp). */
+  writeRecord(record: TargetRecord, json: string): Promise<string | undefined>
+  /** Removes one of its records; a record it does not have is not an error. */
+  removeRecord(record: TargetRecord): Promise<void>
   close(): Promise<void>
 }
 
-/** The name of a target's manifest, where the target keeps it beside the files. */
-export const TARGET_MANIFEST_FILE = '.site-deploy.json'
+/**
+ * The records a target keeps of its deploys (plan.ts): the manifest, and while a deploy changes the target, the
+ * paths it may change (pending), removed once the manifest records them.
+ */
+export type TargetRecord = 'manifest' | 'pending'
+
+/** The names of a target's records, where the target keeps them beside the files. */
+export const TARGET_RECORD_FILES: Record<TargetRecord, string> = {
+  manifest: '.site-deploy.json',
+  pending: '.site-deploy-pending.json',
+}

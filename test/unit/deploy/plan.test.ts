@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { isPlainRelativePath } from '../../../src/deploy/output-files.js'
-import { parseTargetManifest, planDeploy, renderTargetManifest, stepOf } from '../../../src/deploy/plan.js'
+import {
+  parsePendingRecord,
+  parseTargetManifest,
+  pathsInDoubt,
+  planDeploy,
+  renderPendingRecord,
+  renderTargetManifest,
+  stepOf,
+} from '../../../src/deploy/plan.js'
 import { parseDeploySpec } from '../../../src/deploy/target-spec.js'
 
 const output = (entries: Record<string, string>) => new Map(Object.entries(entries))
@@ -70,6 +78,58 @@ describe('deploy plan', () => {
     const back = planDeploy({ files: output({ a: '1' }), buildId: 'b3', manifest: m2, keepBuilds: 2 })
     expect(back.uploads.pages).toEqual([])
     expect(back.next.gone).toEqual(new Map())
+  })
+
+  it('sends again what a deploy that did not finish may have changed, and deletes what it left in time', () => {
+    const m1 = planDeploy({ files: output({ a: '1', b: '2' }), buildId: 'b1', manifest: undefined, keepBuilds: 2 }).next
+    // the deploy of b2 sent a (changed), new and orphan, then failed: a, new and orphan are pending
+    const failed = planDeploy({
+      files: output({ a: '9', b: '2', new: '3', orphan: '4' }),
+      buildId: 'b2',
+      manifest: m1,
+      keepBuilds: 2,
+    })
+    const unknown = pathsInDoubt(failed, new Set())
+    expect([...unknown].sort()).toEqual(['a', 'new', 'orphan'])
+    // b3 takes a back to what the manifest says the target holds, and no longer has orphan
+    const b3 = planDeploy({
+      files: output({ a: '1', b: '2', new: '3' }),
+      buildId: 'b3',
+      manifest: m1,
+      unknown,
+      keepBuilds: 2,
+    })
+    expect(b3.uploads.pages).toEqual(['a', 'new'])
+    expect(b3.deletes).toEqual([])
+    // the orphan is in the manifest now, its content unknown, and goes as any file gone from the output does
+    expect(b3.next.gone).toEqual(new Map([['orphan', 2]]))
+    expect(pathsInDoubt(b3, unknown)).toEqual(new Set(['a', 'new', 'orphan']))
+    const b4 = planDeploy({
+      files: output({ a: '1', b: '2', new: '3' }),
+      buildId: 'b4',
+      manifest: b3.next,
+      keepBuilds: 2,
+    })
+    expect([b4.uploads.pages, b4.deletes]).toEqual([[], ['orphan']])
+    // a deploy that failed deleting: the file comes back, same bytes as the manifest says, and is sent
+    const back = planDeploy({
+      files: output({ a: '1', b: '2', new: '3', orphan: '4' }),
+      buildId: 'b5',
+      manifest: b3.next,
+      unknown: new Set(['orphan']),
+      keepBuilds: 2,
+    })
+    expect(back.uploads.pages).toEqual(['orphan'])
+  })
+
+  it('reads a pending record as untrusted', () => {
+    const paths = new Set(['b/index.html', 'a', 'constructor'])
+    expect(renderPendingRecord(paths)).toBe('{"format":1,"paths":["a","b/index.html","constructor"]}')
+    expect(parsePendingRecord(JSON.parse(renderPendingRecord(paths)))).toEqual(paths)
+    for (const bad of ['../x', '/abs', 'a//b', '', 5])
+      expect(parsePendingRecord({ format: 1, paths: ['a', bad] }), JSON.stringify(bad)).toBeUndefined()
+    for (const bad of [null, 'x', { format: 2, paths: [] }, { format: 1, paths: { a: 1 } }])
+      expect(parsePendingRecord(bad), JSON.stringify(bad)).toBeUndefined()
   })
 
   it('reads a target manifest as untrusted', () => {
