@@ -25,6 +25,7 @@ export type ErrorCode =
   | 'BUILD_FAILED'
   | 'BUILD_INTERRUPTED'
   | 'OUT_DIR_NOT_SITE_OUTPUT'
+  | 'OUT_DIR_UNWRITABLE'
   | 'TEMPLATES_INVALID'
   | 'DEMO_CONTENT_INVALID'
   | 'DEPLOY_NO_OUTPUT'
@@ -128,6 +129,7 @@ export const USAGE_CODES: ReadonlySet<ErrorCode> = new Set([
   'SITE_AMBIGUOUS',
   'USAGE',
   'OUT_DIR_NOT_SITE_OUTPUT',
+  'OUT_DIR_UNWRITABLE',
   'TEMPLATES_INVALID',
   'DEMO_CONTENT_INVALID',
   'DEPLOY_NO_OUTPUT',
@@ -199,6 +201,12 @@ export const errors = {
     new SiteError('OUT_DIR_NOT_SITE_OUTPUT', `Refusing to build into ${outDir}: ${why}`, {
       status: 400,
       hint: 'A build replaces its output folder: point --out at an empty folder or at a previous site output, or pass --force to replace it anyway.',
+    }),
+  outDirUnwritable: (outDir: string, why: string, cause?: unknown) =>
+    new SiteError('OUT_DIR_UNWRITABLE', `Cannot build into ${outDir}: ${why}`, {
+      status: 400,
+      cause,
+      hint: 'A build writes a temporary folder beside its output folder, then moves it in place: point --out at a folder whose parent you may write to.',
     }),
   buildInterrupted: (signal: string) =>
     new SiteError('BUILD_INTERRUPTED', `Build interrupted by ${signal}: the output folder was left as it was`, {

@@ -131,6 +131,12 @@ describe('site build stopped before its first page, in CI', () => {
     ['an unknown flag', () => ['--bogus'], 'USAGE', /^unknown option '--bogus'$/],
     ['a bad flag value', () => ['--concurrency', 'many'], 'CONFIG_INVALID', /--concurrency/],
     ['an output folder of something else', () => ['--out', project], 'OUT_DIR_NOT_SITE_OUTPUT', /^Refusing to build/],
+    [
+      'an output folder under a file',
+      (file: string) => ['--out', join(file, 'out')],
+      'OUT_DIR_UNWRITABLE',
+      /^Cannot build into .*invalid\.json\/out: .*invalid\.json is a file, not a folder$/,
+    ],
   ])(
     '%s: exit 2 with its kind on stdout and in the annotation',
     async (_name, flags, kind, message) => {

@@ -5,10 +5,10 @@
  * (SIGKILL, a lost CI runner) leaves it behind, and the next build removes it.
  */
 import { randomBytes } from 'node:crypto'
-import { rmSync } from 'node:fs'
-import { lstat, mkdir, readdir, rename, rmdir, unlink } from 'node:fs/promises'
+import { constants, rmSync } from 'node:fs'
+import { access, lstat, mkdir, readdir, rename, rmdir, unlink } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path'
-import { errors } from '../../errors.js'
+import { errors, messageOf } from '../../errors.js'
 import { BUILD_STORE_FILE, BUILDS_DIR, isContentHashedFile, LATEST_MANIFEST_FILE } from '../../shared/layout.js'
 import { isOtherProcessRunning } from './owner.js'
 import { resolveInside } from './write.js'
@@ -115,14 +115,37 @@ export async function removeStaleSiblings(outDir: string): Promise<string[]> {
   return stale.map((s) => s.name)
 }
 
-/** Creates the empty temporary folder beside OUT. */
+/**
+ * Why a folder could not be made at PATH, in words, from its nearest existing ancestor: a file in the way, or a
+ * folder that may not be written (Node's recursive mkdir reports a read-only file system as ENOENT).
+ */
+async function whyNotMade(path: string, error: NodeJS.ErrnoException): Promise<string> {
+  for (let dir = dirname(path); dirname(dir) !== dir; dir = dirname(dir)) {
+    const stats = await lstat(dir).catch(() => undefined)
+    if (!stats) continue
+    if (!stats.isDirectory()) return `${dir} is a file, not a folder`
+    const refused = await access(dir, constants.W_OK).then(
+      () => undefined,
+      (denied: NodeJS.ErrnoException) => denied.code,
+    )
+    if (refused === 'EROFS') return `${dir} is on a read-only file system (EROFS)`
+    return refused ? `no permission to write in ${dir} (${refused})` : messageOf(error)
+  }
+  return messageOf(error)
+}
+
+/** Creates the empty temporary folder beside OUT (OUT_DIR_UNWRITABLE, exit code 2, when it cannot be made). */
 export async function createTempOutput(outDir: string): Promise<OutputFolders> {
   const out = resolve(outDir)
   const id = `${process.pid}-${randomBytes(6).toString('hex')}`
   const beside = (kind: 'tmp' | 'old') => join(dirname(out), siblingName(out, kind, id))
   const folders = { outDir: out, tempDir: beside('tmp'), oldDir: beside('old') }
-  await mkdir(dirname(out), { recursive: true })
-  await mkdir(folders.tempDir)
+  try {
+    await mkdir(dirname(out), { recursive: true })
+    await mkdir(folders.tempDir)
+  } catch (error) {
+    throw errors.outDirUnwritable(out, await whyNotMade(folders.tempDir, error as NodeJS.ErrnoException), error)
+  }
   return folders
 }
 

@@ -46,6 +46,16 @@ describe('temporary output and swap', () => {
     expect(await readdir(join(dir, 'nested'))).toEqual([`.out-tmp-${id}`])
   })
 
+  it('names the file in the way when the folder cannot be made (OUT_DIR_UNWRITABLE)', async () => {
+    await writeFile(join(dir, 'a-file'), 'x')
+    for (const out of [join(dir, 'a-file/out'), join(dir, 'a-file/deeper/out')])
+      await expect(createTempOutput(out), out).rejects.toMatchObject({
+        code: 'OUT_DIR_UNWRITABLE',
+        message: `Cannot build into ${out}: ${join(dir, 'a-file')} is a file, not a folder`,
+      })
+    expect(await readFile(join(dir, 'a-file'), 'utf8')).toBe('x')
+  })
+
   it('swaps a new output in and removes the old one', async () => {
     await mkdir(join(dir, 'out'))
     await writeFile(join(dir, 'out/old.html'), 'old')
