@@ -192,26 +192,44 @@ describe('site init on the command line', () => {
   })
 })
 
-describe('site init on a terminal', () => {
-  it('asks for the content API and writes the answer to api.baseUrl', async (ctx) => {
-    // util-linux's `script` gives the command a pseudo-terminal, as a person's shell would.
-    if (spawnSync('script', ['--version']).status !== 0) ctx.skip('no `script` (util-linux) to give the CLI a terminal')
+/** `site init DIR` on a pseudo-terminal (util-linux's `script`), as a person's shell runs it: `keys` typed at the prompt. */
+async function initOnTerminal(dir: string, keys: string) {
+  const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(join(REPO_ROOT, 'bin/site.js'))} init ${JSON.stringify(dir)}`
+  const child = spawn('script', ['-qec', command, '/dev/null'], { env: { ...process.env, CI: 'true' } })
+  let output = ''
+  let answered = false
+  child.stdout.on('data', (chunk) => {
+    output += chunk
+    if (!answered && output.includes('Content API of your TYPO3')) {
+      answered = true
+      child.stdin.write(keys)
+    }
+  })
+  const code = await new Promise((done) => child.on('close', done))
+  expect(answered, output).toBe(true)
+  return { code, output }
+}
+
+/** util-linux's `script` (Debian's bsdutils) gives the command a pseudo-terminal; a machine without it skips these. */
+const hasScript = spawnSync('script', ['--version']).status === 0
+
+describe.skipIf(!hasScript)('site init on a terminal', () => {
+  it('asks for the content API and writes the answer to api.baseUrl', async () => {
     const dir = join(root, 'on-a-terminal')
-    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(join(REPO_ROOT, 'bin/site.js'))} init ${JSON.stringify(dir)}`
-    const child = spawn('script', ['-qec', command, '/dev/null'], { env: { ...process.env, CI: 'true' } })
-    let output = ''
-    let answered = false
-    child.stdout.on('data', (chunk) => {
-      output += chunk
-      if (!answered && output.includes('Content API of your TYPO3')) {
-        answered = true
-        child.stdin.write('https://cms.example.org/\n')
-      }
-    })
-    const code = await new Promise((done) => child.on('close', done))
+    const { code, output } = await initOnTerminal(dir, 'https://cms.example.org/\n')
     expect(code, output).toBe(0)
-    expect(answered, output).toBe(true)
     expect(output).toContain(`Created a site in ${dir}`)
     expect(await readFile(join(dir, 'config/site.config.ts'), 'utf8')).toContain('baseUrl: "https://cms.example.org",')
+  })
+
+  it.each([
+    ['Ctrl-C', '\u0003'],
+    ['Ctrl-D', '\u0004'],
+  ])('leaves the prompt on %s: exit code 130, nothing written', async (_key, keys) => {
+    const dir = join(root, `cancelled-${keys.charCodeAt(0)}`)
+    const { code, output } = await initOnTerminal(dir, keys)
+    expect(code, output).toBe(130)
+    expect(output).toContain('Cancelled: no site was created')
+    await expect(stat(dir)).rejects.toMatchObject({ code: 'ENOENT' })
   })
 })

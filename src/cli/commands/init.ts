@@ -6,19 +6,28 @@ import { toTerminalText } from '../terminal.js'
 
 const DEMO_API = 'http://127.0.0.1:4010'
 
+/** The prompt was left with Ctrl-C or Ctrl-D: nothing is written, the exit code is a signal's (130). */
+const CANCELLED = Symbol('cancelled')
+const CANCELLED_EXIT_CODE = 130
+
 /** On a terminal only: the content API origin, Enter for the demo API (undefined). Asked again after a bad answer. */
-async function askApiUrl(): Promise<string | undefined> {
+async function askApiUrl(): Promise<string | undefined | typeof CANCELLED> {
   const rl = createInterface({ input: process.stdin, output: process.stdout })
+  // Ctrl-C reaches readline as a key, not as a signal; Ctrl-D closes the prompt: either rejects the question
+  // (closing the prompt from Ctrl-C's handler would leave it unsettled, and the process would exit 13)
+  const cancel = new AbortController()
+  rl.on('SIGINT', () => cancel.abort())
   try {
     for (;;) {
-      const answer = (
-        await rl.question(
-          `Content API of your TYPO3 (EXT:headless), e.g. https://cms.example.com [${DEMO_API}, the demo]: `,
-        )
-      ).trim()
-      if (answer === '') return undefined
+      const answer = await rl
+        .question(`Content API of your TYPO3 (EXT:headless), e.g. https://cms.example.com [${DEMO_API}, the demo]: `, {
+          signal: cancel.signal,
+        })
+        .catch((): typeof CANCELLED => CANCELLED)
+      if (answer === CANCELLED) return CANCELLED
+      if (answer.trim() === '') return undefined
       try {
-        return checkApiUrl(answer)
+        return checkApiUrl(answer.trim())
       } catch (error) {
         process.stdout.write(`${toTerminalText((error as Error).message)}\n`)
       }
@@ -37,6 +46,10 @@ export async function runInitCommand(
   try {
     const onTerminal = process.stdin.isTTY === true && process.stdout.isTTY === true
     const apiUrl = opts.api ?? (onTerminal ? await askApiUrl() : undefined)
+    if (apiUrl === CANCELLED) {
+      process.stdout.write('\nCancelled: no site was created\n')
+      return CANCELLED_EXIT_CODE
+    }
     const result = await initProject({ dir, apiUrl, force: opts.force === true })
     const fromHere = relative(process.cwd(), result.dir)
     const where = fromHere.startsWith('..') || isAbsolute(fromHere) ? result.dir : fromHere || '.'
