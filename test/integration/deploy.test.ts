@@ -2,7 +2,7 @@
  * `site deploy`: a real build of the demo site sent to a folder, to a command and to an S3-compatible
  * server (s3rver) on 127.0.0.1; only what changed by build-state hash goes out, in the deploy order.
  */
-import { lstat, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -200,6 +200,21 @@ describe('deploy to a folder', () => {
     expect(run.code).toBe(1)
     expect(run.stderr).toMatch(new RegExp(`Deploy to dir:${file} failed: reading \\${PENDING}: ENOTDIR`))
     expect(run.stderr).toContain('The target keeps what it had')
+  })
+
+  it('writes and deletes nothing through a link inside the target that leads out of it', async () => {
+    const www = join(dir, 'www-linked')
+    const outside = join(dir, 'outside')
+    await mkdir(outside)
+    await deployTo(`dir:${www}`)
+    // someone made the team page's folder a link to a folder elsewhere
+    await rm(join(www, 'about-us/team'), { recursive: true })
+    await symlink(outside, join(www, 'about-us/team'))
+    await editTeamPage('Edited while a link leads the page out of the target.')
+    await expect(deployTo(`dir:${www}`)).rejects.toThrow(
+      new RegExp(`^Deploy to dir:${www} failed: about-us/team/\\S+: a link inside the target leads its folder out of`),
+    )
+    expect(await readdir(outside)).toEqual([])
   })
 
   it("removes what a deploy killed half way left, and keeps a running one's", async () => {

@@ -66,7 +66,19 @@ export function createDirTarget(path: string, outDir: string): DeployTarget {
   const fail = (what: string) => (error: unknown) => {
     throw errors.deployFailed(name, `${what}: ${messageOf(error)}`, error)
   }
-  const remove = (file: string) => rm(resolveInside(root, file), { force: true }).catch(fail(`removing ${file}`))
+  /**
+   * Where a file of the target is, refused when a link inside the target (a folder someone made a link) leads
+   * its folder out of the target: nothing is written or deleted there, no folder is made there.
+   */
+  const placeOf = (file: string): string => {
+    const dest = resolveInside(root, file)
+    if (!isWithin(realRoot, realPath(dirname(dest))))
+      throw errors.deployFailed(name, `${file}: a link inside the target leads its folder out of ${root}`)
+    return dest
+  }
+  const remove = async (file: string) => {
+    await rm(placeOf(file), { force: true }).catch(fail(`removing ${file}`))
+  }
   let swept = false
   return {
     name,
@@ -75,10 +87,8 @@ export function createDirTarget(path: string, outDir: string): DeployTarget {
         error.code === 'ENOENT' ? undefined : fail(`reading ${TARGET_RECORD_FILES[record]}`)(error),
       ),
     manifestStamp: async () => fileStamp(join(root, TARGET_RECORD_FILES.manifest)),
-    upload: (file) =>
-      replaceFile(resolveInside(root, file.path), (temp) => copyFile(file.source, temp)).catch(
-        fail(`copying ${file.path}`),
-      ),
+    upload: async (file) =>
+      replaceFile(placeOf(file.path), (temp) => copyFile(file.source, temp)).catch(fail(`copying ${file.path}`)),
     remove,
     async commit() {
       // once a process: a publisher deploys every edit, and the folder's walk is not to be paid each time
