@@ -26,6 +26,7 @@ export type ErrorCode =
   | 'BUILD_INTERRUPTED'
   | 'OUT_DIR_NOT_SITE_OUTPUT'
   | 'OUT_DIR_UNWRITABLE'
+  | 'OUT_DIR_IN_USE'
   | 'TEMPLATES_INVALID'
   | 'DEMO_CONTENT_INVALID'
   | 'DEPLOY_NO_OUTPUT'
@@ -207,6 +208,10 @@ export const errors = {
       status: 400,
       cause,
       hint: 'A build writes a temporary folder beside its output folder, then moves it in place: point --out at a folder whose parent you may write to.',
+    }),
+  outDirInUse: (outDir: string, pid: number, advice: string) =>
+    new SiteError('OUT_DIR_IN_USE', `The output folder ${outDir} is used by site publish (process ${pid}): ${advice}`, {
+      status: 409,
     }),
   buildInterrupted: (signal: string) =>
     new SiteError('BUILD_INTERRUPTED', `Build interrupted by ${signal}: the output folder was left as it was`, {

@@ -30,6 +30,7 @@ import {
   applyToOutput,
   checkOutDir,
   checkOutDirContents,
+  checkOutputLock,
   createTempOutput,
   discardOutput,
   type OutputFolders,
@@ -63,6 +64,7 @@ export async function build(options: BuildOptions & BuildWiring): Promise<BuildR
   const run = createBuildRun(options)
   const only = readOnlyOption(options.only)
   checkOutDir(run.outDir, run.config.root)
+  await checkOutputLock(run.outDir)
   const contents = await checkOutDirContents(run.outDir, { force: options.force })
   const stale = await removeStaleSiblings(run.outDir)
   if (stale.length) run.logger.info(`Removed what interrupted builds left beside ${run.outDir}: ${stale.join(', ')}`)

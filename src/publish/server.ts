@@ -14,7 +14,7 @@ import { CACHE_DIR } from '../shared/layout.js'
 import { type Builder, createBuilder } from './builder.js'
 import { createHookHandler, type HookRequest } from './handler.js'
 import { type Journal, openJournal } from './journal.js'
-import { lockJournal } from './lock.js'
+import { lockJournal, lockOutput } from './lock.js'
 import { createPublisher, type Publisher } from './publisher.js'
 import { loadSchedule } from './schedule.js'
 
@@ -86,7 +86,15 @@ export async function startPublishServer(options: PublishServerOptions): Promise
     reconcileAtStart: (await inspectOutDir(outDir)) !== 'site-output',
     stateDir,
   })
-  const unlock = await lockJournal(stateDir)
+  const unlockJournal = await lockJournal(stateDir)
+  const unlockOutput = await lockOutput(outDir).catch(async (error: unknown) => {
+    await unlockJournal()
+    throw error
+  })
+  const unlock = async () => {
+    await unlockOutput()
+    await unlockJournal()
+  }
   try {
     return await serve({ ...options, stateDir, publisher, start, journal: await openJournal(stateDir, record), unlock })
   } catch (error) {

@@ -10,6 +10,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { outputLockFile } from '../../src/build/output/output.js'
 import { initialDataFault } from '../../src/demo/faults.js'
 import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
 import { BASE_URL, diffTrees, readTree } from './build-helpers.js'
@@ -311,6 +312,43 @@ describe('site publish beside another one', () => {
     expect(end, end.stderr).toMatchObject({ code: 0 })
     // a publisher that stopped leaves no lock behind
     await expect(readFile(join(state, 'publish.lock'))).rejects.toMatchObject({ code: 'ENOENT' })
+  })
+
+  it('refuses its output folder to a second publisher with a journal of its own, and to site build', async () => {
+    // an output folder of its own, which the first publisher builds at start
+    const own = join(dir, 'out-held')
+    const first = await startPublisher([...args(), '--out', own, '--state', join(dir, 'state-own-1')])
+    running.push(first)
+    try {
+      await waitUntil(settled(first), 'the first publisher idle')
+      const before = await readTree(own)
+      const inUse = `The output folder ${own} is used by site publish (process ${first.child.pid}): `
+      const second = await runSite([
+        'publish',
+        '--port',
+        '0',
+        ...args(),
+        '--out',
+        own,
+        '--state',
+        join(dir, 'state-own-2'),
+      ])
+      expect(second.code, second.stderr).toBe(1)
+      expect(second.stderr).toContain(`${inUse}stop it, or give this one an output folder of its own`)
+      const build = await runSite(['build', '--config', configFile, '--api', api.url, '--out', own, '--json'])
+      expect(build.code, build.stderr).toBe(1)
+      expect(JSON.parse(build.stdout)).toMatchObject({
+        kind: 'OUT_DIR_IN_USE',
+        message: expect.stringContaining(inUse),
+      })
+      expect(diffTrees(before, await readTree(own))).toEqual([])
+      // the second publisher's journal is not left locked
+      await expect(readFile(join(dir, 'state-own-2', 'publish.lock'))).rejects.toMatchObject({ code: 'ENOENT' })
+    } finally {
+      first.child.kill('SIGTERM')
+    }
+    expect(await first.done, 'first publisher').toMatchObject({ code: 0 })
+    await expect(readFile(outputLockFile(own))).rejects.toMatchObject({ code: 'ENOENT' })
   })
 })
 

@@ -10,7 +10,7 @@ import { access, lstat, mkdir, readdir, rename, rmdir, unlink } from 'node:fs/pr
 import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path'
 import { errors, messageOf } from '../../errors.js'
 import { BUILD_STORE_FILE, BUILDS_DIR, isContentHashedFile, LATEST_MANIFEST_FILE } from '../../shared/layout.js'
-import { isOtherProcessRunning } from './owner.js'
+import { isOtherProcessRunning, lockHolder } from './owner.js'
 import { resolveInside } from './write.js'
 
 export interface OutputFolders {
@@ -85,6 +85,19 @@ export async function checkOutDirContents(outDir: string, options: { force?: boo
       ? `it is not empty and holds no previous site output (no ${LATEST_MANIFEST_FILE})`
       : 'it is a file, not a folder',
   )
+}
+
+/** The lock a running `site publish` holds on OUT (publish/lock.ts): beside it, since a build replaces OUT. */
+export const outputLockFile = (outDir: string): string => {
+  const out = resolve(outDir)
+  return join(dirname(out), `.${basename(out)}-publish.lock`)
+}
+
+/** Refuses (OUT_DIR_IN_USE) to build into an OUT that another process's `site publish` holds. */
+export async function checkOutputLock(outDir: string): Promise<void> {
+  const holder = await lockHolder(outputLockFile(outDir))
+  if (holder !== undefined)
+    throw errors.outDirInUse(resolve(outDir), holder, 'publish through it (its webhooks), or stop it first')
 }
 
 /** `.out-tmp-<id>` / `.out-old-<id>` beside OUT; the id is `<pid>-<random>` (or a build id, before pids were recorded). */
