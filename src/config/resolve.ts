@@ -155,20 +155,23 @@ export function toBareHostname(host: string): string {
     .toLowerCase()
 }
 
+/** The hosts a site answers to: its `hostname`s, or for the one site of a config without `sites` the host of its `baseUrl`. */
+const hostsOf = (site: ResolvedSite): readonly string[] =>
+  site.hostnames.length || !site.baseUrl ? site.hostnames : [toBareHostname(site.baseUrl)]
+
 /**
  * Picks the site for a host (`--site`, or a request's `Host` header).
- * Without a host there must be exactly one site.
+ * Without a host there must be exactly one site; a host must be one a site answers to (hostsOf), also
+ * when there is one site: a `--site` naming another host is a mistake, not a choice to ignore.
  */
 export function selectSite(sites: readonly ResolvedSite[], host?: string): ResolvedSite {
-  const known = sites.flatMap((s) => s.hostnames)
+  const known = sites.flatMap(hostsOf)
   if (host === undefined || host === '') {
     if (sites.length === 1) return sites[0]!
     throw errors.siteAmbiguous(known)
   }
   const bare = toBareHostname(host)
-  const match =
-    sites.find((s) => s.hostnames.includes(bare)) ??
-    (sites.length === 1 && sites[0]!.hostnames.length === 0 ? sites[0] : undefined)
+  const match = sites.find((s) => hostsOf(s).includes(bare))
   if (!match) throw errors.hostnameNotFound(bare, known)
   return match
 }

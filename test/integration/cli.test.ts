@@ -78,6 +78,20 @@ describe('site CLI', () => {
     expect(ambiguous.stderr).toContain('Hostname: nowhere.example not found in sites configuration')
   })
 
+  it('exits 2 for a --site host that is not the one site of a config without sites', async () => {
+    const file = join(dir, 'one-site.json')
+    await writeFile(
+      file,
+      JSON.stringify({ baseUrl: 'https://www.example.com', api: { baseUrl: 'http://127.0.0.1:9' } }),
+    )
+    for (const command of [['build'], ['deploy', `dir:${join(dir, 'one-site-deployed')}`, '--dry-run']]) {
+      const res = site([...command, '--config', file, '--site', 'shop.example.com'])
+      expect(res.code).toBe(2)
+      expect(res.stderr).toContain('Hostname: shop.example.com not found in sites configuration')
+      expect(res.stderr).toContain('Configured hosts: www.example.com')
+    }
+  })
+
   it('names a missing config file', () => {
     const res = site(['build', '--config', 'missing.ts'], dir)
     expect(res.code).toBe(2)

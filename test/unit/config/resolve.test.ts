@@ -207,6 +207,25 @@ describe('sites', () => {
     )
   })
 
+  it('refuses a host that is not the one site of a config without sites: only its baseUrl host selects it', async () => {
+    const file = await write(
+      'config/one.json',
+      JSON.stringify({ baseUrl: 'https://www.example.com/', api: { baseUrl: 'http://127.0.0.1:9' } }),
+    )
+    const { sites } = await resolveConfig({ root, configFile: file })
+    expect(selectSite(sites)).toBe(sites[0])
+    expect(selectSite(sites, 'WWW.example.com:443')).toBe(sites[0])
+    expect(() => selectSite(sites, 'shop.example.com')).toThrow(
+      'Hostname: shop.example.com not found in sites configuration',
+    )
+    const bare = await write('config/bare.json', JSON.stringify({ api: { baseUrl: 'http://127.0.0.1:9' } }))
+    const { sites: unnamed } = await resolveConfig({ root, configFile: bare })
+    expect(selectSite(unnamed)).toBe(unnamed[0])
+    expect(() => selectSite(unnamed, 'www.example.com')).toThrow(
+      expect.objectContaining({ code: 'HOSTNAME_NOT_FOUND', hint: undefined }),
+    )
+  })
+
   it('strips scheme, port and path from hosts', () => {
     expect(toBareHostname('https://a.example.com:8080/x?y')).toBe('a.example.com')
     expect(toBareHostname('127.0.0.1:3000')).toBe('127.0.0.1')
