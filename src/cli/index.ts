@@ -192,7 +192,27 @@ export function createProgram(): Command {
       process.exitCode = await runDemoApiCommand(opts, program.opts())
     })
 
+  for (const command of program.commands) refuseFlagsAsValues(command)
   return program
+}
+
+/**
+ * Options that take a value refuse one that is a flag: commander takes the word after `--out` whatever it is, so
+ * `site build --out --json` would write into a folder named `--json` (and drop `--json`). No value of this CLI
+ * starts with `--`, so such a word is a value left out.
+ */
+function refuseFlagsAsValues(command: Command): void {
+  for (const option of command.options) {
+    if (!option.required) continue
+    const parse = option.parseArg
+    option.argParser((value: string, previous: unknown) => {
+      if (value.startsWith('--'))
+        command.error(`error: option '${option.flags}' needs a value, got '${value}'`, {
+          code: 'commander.optionMissingArgument',
+        })
+      return parse ? parse(value, previous) : value
+    })
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtemp, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -48,6 +48,22 @@ describe('site CLI', () => {
       expect(res.code, `${command} ${flag} ${JSON.stringify(value)}`).toBe(2)
       expect(res.stderr).toMatch(new RegExp(`${flag}.*(must be|expected) a whole number`))
     }
+  })
+
+  it('exits 2, naming the option, when a value is left out and the next flag would be taken for it', async () => {
+    const cwd = await mkdtemp(join(dir, 'flag-as-value-'))
+    for (const [args, flags, value] of [
+      [['build', '--out', '--json'], '--out <dir>', '--json'],
+      [['build', '--config', '--site', 'www.example.com'], '--config <file>', '--site'],
+      [['deploy', 'dir:x', '--site', '--dry-run'], '--site <host>', '--dry-run'],
+      [['publish', '--api', '--port=0'], '--api <url>', '--port=0'],
+      [['demo-api', '--port', '--latency', '5'], '--port <n>', '--latency'],
+    ] as const) {
+      const res = site([...args], cwd)
+      expect(res.code, args.join(' ')).toBe(2)
+      expect(res.stderr).toContain(`error: option '${flags}' needs a value, got '${value}'`)
+    }
+    expect(await readdir(cwd)).toEqual([])
   })
 
   it('exits 2 and lists every config problem with its key path', async () => {
