@@ -115,7 +115,10 @@ describe('deploy to a folder', () => {
     const www = join(dir, 'www')
     const dry = await runSite(['deploy', `dir:${www}`, '--out', out, '--dry-run'], { cwd: dir })
     expect(dry.code).toBe(0)
-    expect(dry.stderr).toContain('upload index.html')
+    // the list is the dry run's answer (stdout, beside its summary line), one line per file
+    expect(dry.stdout.split('\n')).toContain('upload index.html')
+    expect(dry.stdout).toMatch(/would upload \d+ files/)
+    expect(dry.stderr).not.toContain('upload index.html')
     await expect(readFile(join(www, 'index.html'))).rejects.toThrow()
 
     const first = await deployTo(`dir:${www}`)

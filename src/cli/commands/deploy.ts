@@ -11,7 +11,7 @@ import {
   selectSite,
 } from '../../index.js'
 import { handleError } from '../exit.js'
-import { printLine } from '../terminal.js'
+import { toTerminalLine } from '../terminal.js'
 
 export interface DeployCommandOptions {
   config?: string
@@ -45,9 +45,13 @@ export async function runDeployCommand(
     const target = await createDeployTarget(spec, { outDir, root })
     try {
       const report = await deploy({ outDir, target, site, root, dryRun: opts.dryRun })
+      // The list is what a dry run answers, so it goes to stdout with the summary (escaped: paths come from the output).
       if (report.dryRun) {
-        for (const step of DEPLOY_STEPS) for (const path of report.uploads[step]) printLine(`upload ${path}`)
-        for (const path of report.deletes) printLine(`delete ${path}`)
+        const lines = [
+          ...DEPLOY_STEPS.flatMap((step) => report.uploads[step].map((path) => `upload ${path}`)),
+          ...report.deletes.map((path) => `delete ${path}`),
+        ]
+        process.stdout.write(lines.map((line) => `${toTerminalLine(line)}\n`).join(''))
       }
       const sent = DEPLOY_STEPS.reduce((n, step) => n + report.uploads[step].length, 0)
       const verb = report.dryRun ? 'would upload' : 'uploaded'
