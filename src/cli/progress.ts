@@ -24,12 +24,16 @@ export interface ProgressOptions {
   now?: () => number
 }
 
-/** True when the bar should be drawn: a TTY, `CI` not `true`, and progress not turned off. */
+/**
+ * True when the bar should be drawn: a TTY, `CI` not `true`, `TERM` not `dumb` (a terminal that moves no cursor
+ * and clears no line: Emacs shells, some IDE consoles, where the bar's escapes would print as text), and
+ * progress not turned off.
+ */
 export const isInteractive = (options: {
   isTTY: boolean | undefined
   env: Record<string, string | undefined>
   progress: boolean
-}): boolean => options.progress && Boolean(options.isTTY) && options.env.CI !== 'true'
+}): boolean => options.progress && Boolean(options.isTTY) && options.env.CI !== 'true' && options.env.TERM !== 'dumb'
 
 /** The rate is shown once pages have come for this long: over less, it says more about start-up than about the build. */
 export const PROGRESS_RATE_AFTER_MS = 1000

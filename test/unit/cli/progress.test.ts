@@ -12,6 +12,8 @@ describe('progress', () => {
     [{ isTTY: true, env: { CI: 'true' }, progress: true }, false],
     [{ isTTY: false, env: {}, progress: true }, false],
     [{ isTTY: true, env: {}, progress: false }, false],
+    [{ isTTY: true, env: { TERM: 'dumb' }, progress: true }, false],
+    [{ isTTY: true, env: { TERM: 'xterm-256color' }, progress: true }, true],
   ])('isInteractive(%j) -> %s', (input, expected) => expect(isInteractive(input)).toBe(expected))
 
   it('formats done/total, pages per second and failures', () => {
