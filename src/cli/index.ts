@@ -171,7 +171,7 @@ export function createProgram(): Command {
     )
     .option(
       '--every-kind',
-      'with --generate: pages and menus that use every content type, header layout and menu entry kind',
+      'with --generate (required): pages and menus that use every content type, header layout and menu entry kind',
     )
     .option(
       '--photos <n>',
@@ -187,7 +187,12 @@ export function createProgram(): Command {
       '--fail-initial [status]',
       'fail every initial data request (?type=834) of every locale, with 500 or STATUS',
     )
-    .action(async (opts) => {
+    .action(async (opts, command: Command) => {
+      // --every-kind shapes the generated site; without --generate there is none, and it would be dropped unsaid
+      if (opts.everyKind && opts.generate === undefined)
+        command.error("error: option '--every-kind' needs '--generate <n>': it shapes the generated site", {
+          code: 'commander.missingMandatoryOptionValue',
+        })
       const { runDemoApiCommand } = await import('./commands/demo-api.js')
       process.exitCode = await runDemoApiCommand(opts, program.opts())
     })

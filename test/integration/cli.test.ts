@@ -6,11 +6,13 @@ import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
 
 const bin = fileURLToPath(new URL('../../bin/site.js', import.meta.url))
-const site = (args: string[], cwd = process.cwd()) => {
+/** `site ...args` to its end; one that would run on (a server) is killed after `timeout` ms (code null). */
+const site = (args: string[], cwd = process.cwd(), timeout?: number) => {
   const res = spawnSync(process.execPath, [bin, ...args], {
     cwd,
     encoding: 'utf8',
     env: { ...process.env, CI: 'true' },
+    timeout,
   })
   return { code: res.status, stdout: res.stdout, stderr: res.stderr }
 }
@@ -64,6 +66,13 @@ describe('site CLI', () => {
       expect(res.stderr).toContain(`error: option '${flags}' needs a value, got '${value}'`)
     }
     expect(await readdir(cwd)).toEqual([])
+  })
+
+  it('exits 2 for demo-api --every-kind without --generate, which it would otherwise drop unsaid', () => {
+    const res = site(['demo-api', '--port', '0', '--every-kind'], process.cwd(), 5000)
+    expect(res.code).toBe(2)
+    expect(res.stderr).toContain("error: option '--every-kind' needs '--generate <n>': it shapes the generated site")
+    expect(res.stdout).not.toContain('Demo content API on')
   })
 
   it('exits 2 and lists every config problem with its key path', async () => {
