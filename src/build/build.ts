@@ -116,7 +116,7 @@ export async function build(options: BuildOptions & BuildWiring): Promise<BuildR
           refetchShownBy: (page) => partial?.plan?.showingNamedFiles.has(page) === true,
           dispatcher: run.api.dispatcher,
         },
-        fail: ({ kind, reason, from }) => run.state.fail({ kind, path: from, status: 502, reason, from }),
+        fail: (failure) => run.state.fail({ ...failure, status: 502 }),
       })
       const locales = await writeInitialData(run, writer, { inputs, options, media })
       await startRenderers(run, render, { inputs, locales })

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { buildIssues } from '../errors.js'
 import { bundleClient, type ClientBundle } from '../hydration/bundle.js'
+import type { ShownIn } from '../media/apply.js'
 import { findFileUrlsIn } from '../media/scan.js'
 import type { MediaService } from '../media/service.js'
 import { listPublicFiles } from '../project/public-files.js'
@@ -129,9 +130,11 @@ export async function writeInitialData(
   for (const [locale, raw] of input.inputs.initialData) {
     const from = `initial data (${locale})`
     const files = input.media && (await input.media.resolve(findFileUrlsIn(raw), from))
-    const { data, file, problems, media } = prepareLocaleData(prepare, locale, raw, files)
+    const shownIn: ShownIn = new Map()
+    const { data, file, problems, media } = prepareLocaleData(prepare, locale, raw, files, shownIn)
     for (const problem of problems) run.state.skip(toSkippedItem(from, problem))
     if (media) run.state.fail({ ...media, path: from, status: 502, from })
+    else input.media?.rendered(from, { from }, shownIn)
     await writer.write(file.path, file.contents)
     locales.set(locale, data)
   }
@@ -297,9 +300,10 @@ export async function writeNotFoundPages(
     const from = withLocale('/404', locale, run.site.i18n)
     // the files its body names, as a page's (media 'copy' or 'optimize')
     const media = raw === undefined ? undefined : await input.media?.resolve(findFileUrlsIn(raw), from)
-    const { file, skipped, failed } = await input.render.notFound({ locale, raw, media })
+    const { file, skipped, failed, pageUid, shownIn } = await input.render.notFound({ locale, raw, media })
     for (const item of skipped) run.state.skip(item)
     if (failed) run.state.fail({ ...failed, path: from, status: 502, from })
+    else if (shownIn) input.media?.rendered(from, { from, ...(pageUid === undefined ? {} : { pageUid }) }, shownIn)
     await writer.write(file.path, file.contents)
   }
 }

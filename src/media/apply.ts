@@ -15,6 +15,20 @@ export interface MediaFailure {
   elementUid?: number
 }
 
+/**
+ * Where a page shows each file whose variants the build encodes: the content element's uid (undefined for a file
+ * of the page's own), for a failure the encoder finds once the page is rendered (service.ts, `rendered`).
+ */
+export type ShownIn = Map<string, number | undefined>
+
+interface PointOptions {
+  media: MediaMap
+  baseUrl: string | undefined
+  absolute: boolean
+  elementUid?: number
+  shownIn?: ShownIn
+}
+
 /** Deeper than this, a content element's data is not searched for files (prepare cut it at the same depth). */
 const MAX_DEPTH = 64
 
@@ -22,11 +36,7 @@ const MAX_DEPTH = 64
  * Points the files found in `value` at their copies: each object's `publicUrl` (and its `local`), or with
  * `absolute`, the copy's absolute URL on `baseUrl` only. `elementUid`: the content element `value` is of.
  */
-function pointAtCopies(
-  value: unknown,
-  options: { media: MediaMap; baseUrl: string | undefined; absolute: boolean; elementUid?: number },
-  depth = 0,
-): MediaFailure | undefined {
+function pointAtCopies(value: unknown, options: PointOptions, depth = 0): MediaFailure | undefined {
   if (depth > MAX_DEPTH || typeof value !== 'object' || value === null) return undefined
   if (Array.isArray(value)) {
     for (const item of value) {
@@ -35,7 +45,7 @@ function pointAtCopies(
     }
     return undefined
   }
-  const { media, baseUrl, absolute, elementUid } = options
+  const { media, baseUrl, absolute, elementUid, shownIn } = options
   const record = value as Record<string, unknown>
   if (typeof record.publicUrl === 'string') {
     const answer = media[record.publicUrl]
@@ -45,6 +55,8 @@ function pointAtCopies(
       if (absolute) {
         if (baseUrl !== undefined) record.publicUrl = `${baseUrl}${answer.url}`
       } else {
+        if (answer.local.variants && shownIn && !shownIn.has(record.publicUrl))
+          shownIn.set(record.publicUrl, elementUid)
         record.publicUrl = answer.url
         ;(record as unknown as FileRef).local = answer.local
       }
@@ -65,7 +77,7 @@ function pointAtCopies(
 
 function pointElementsAtCopies(
   elements: readonly ContentElement[],
-  options: { media: MediaMap; baseUrl: string | undefined },
+  options: Omit<PointOptions, 'absolute' | 'elementUid'>,
   depth: number,
 ): MediaFailure | undefined {
   for (const element of elements) {
@@ -76,8 +88,16 @@ function pointElementsAtCopies(
   return undefined
 }
 
-/** Points the page's files at their copies; the first file the build could not take, when there is one. */
-export function applyMedia(page: PageData, media: MediaMap, baseUrl: string | undefined): MediaFailure | undefined {
+/**
+ * Points the page's files at their copies; the first file the build could not take, when there is one. `shownIn`
+ * is filled with where the page shows each file whose variants are encoded.
+ */
+export function applyMedia(
+  page: PageData,
+  media: MediaMap,
+  baseUrl: string | undefined,
+  shownIn?: ShownIn,
+): MediaFailure | undefined {
   // the seo block's share image tags (they replace meta's): the copy's absolute URL as well
   for (const item of page.seo?.meta ?? []) {
     const tag = item.property ?? item.name
@@ -91,10 +111,10 @@ export function applyMedia(page: PageData, media: MediaMap, baseUrl: string | un
     const failure = pointAtCopies(file, { media, baseUrl, absolute: true })
     if (failure) return failure
   }
-  const failure = pointAtCopies(page.media, { media, baseUrl, absolute: false })
+  const failure = pointAtCopies(page.media, { media, baseUrl, absolute: false, shownIn })
   if (failure) return failure
   for (const column of Object.values(page.content ?? {})) {
-    const inColumn = pointElementsAtCopies(column, { media, baseUrl }, 0)
+    const inColumn = pointElementsAtCopies(column, { media, baseUrl, shownIn }, 0)
     if (inColumn) return inColumn
   }
   return undefined
@@ -104,12 +124,16 @@ export function applyMedia(page: PageData, media: MediaMap, baseUrl: string | un
  * Points the files a locale's prepared initial data names (a footer's image, custom keys a site's TypoScript
  * adds) at their copies; a content element envelope in it (`footerContactData`) names its element uid.
  */
-export function applyMediaToInitialData(data: Record<string, unknown>, media: MediaMap): MediaFailure | undefined {
+export function applyMediaToInitialData(
+  data: Record<string, unknown>,
+  media: MediaMap,
+  shownIn?: ShownIn,
+): MediaFailure | undefined {
   for (const value of Object.values(data)) {
     const element = isRecord(value) && 'content' in value && typeof value.id === 'number' ? value : undefined
     const failure = element
-      ? pointElementsAtCopies([element as unknown as ContentElement], { media, baseUrl: undefined }, 0)
-      : pointAtCopies(value, { media, baseUrl: undefined, absolute: false })
+      ? pointElementsAtCopies([element as unknown as ContentElement], { media, baseUrl: undefined, shownIn }, 0)
+      : pointAtCopies(value, { media, baseUrl: undefined, absolute: false, shownIn })
     if (failure) return failure
   }
   return undefined

@@ -8,12 +8,14 @@ import type { LimitFunction } from 'p-limit'
 import pLimit from 'p-limit'
 import type { Dispatcher } from 'undici'
 import { resolveInside } from '../build/output/write.js'
+import type { CmsSource } from '../build/types.js'
 import type { ResolvedSite } from '../config/types.js'
 import { type MediaFailureKind, messageOf } from '../errors.js'
 import { MEDIA_FILES_IN_FLIGHT } from '../shared/constants.js'
 import { toFileRef } from '../shared/file-refs.js'
 import { MEDIA_RECORD_FILE } from '../shared/layout.js'
 import type { LocalMedia } from '../shared/types.js'
+import type { ShownIn } from './apply.js'
 import { fetchFile } from './fetch.js'
 import { declaredSize } from './header.js'
 import { createImageProcess } from './image-process.js'
@@ -57,8 +59,11 @@ export interface MediaServiceOptions {
    * file named is the original of one of them (a processed image's source), and all of them are fetched again.
    */
   refetchShownBy(page: string): boolean
-  /** A failure found after the page that showed the file was rendered (an image that decodes badly). */
-  onLateFailure(failure: { kind: MediaFailureKind; reason: string; from: string }): void
+  /**
+   * A failure found after the page that showed the file was rendered (an image that encodes badly), with where
+   * the page shows it (see MediaService.rendered); told in finish(), once every page is rendered.
+   */
+  onLateFailure(failure: { kind: MediaFailureKind; reason: string; path: string } & CmsSource): void
   signal?: AbortSignal
   dispatcher: Dispatcher
 }
@@ -66,6 +71,11 @@ export interface MediaServiceOptions {
 export interface MediaService {
   /** The answers for the files a page names (`from`: its path); those that stay links are left out. */
   resolve(uses: readonly FileUse[], from: string): Promise<MediaMap | undefined>
+  /**
+   * Where a page that resolve() answered shows its files, once rendered: `source` (its page uid) and the content
+   * element of each file (`shownIn`), for a failure found after it (onLateFailure).
+   */
+  rendered(from: string, source: CmsSource, shownIn: ShownIn): void
   finish(): Promise<MediaStats>
   /** Stops what is still running (the build failed before finish()); finish() does it itself. */
   close(): Promise<void>
@@ -77,7 +87,7 @@ export interface MediaService {
  */
 type Use = FileUse & { kind: FileClass; fresh: boolean }
 
-const failed = (kind: MediaFailureKind, reason: string): MediaAnswer => ({ failed: kind, reason })
+const failed = (kind: MediaFailureKind, reason: string) => ({ failed: kind, reason }) satisfies MediaAnswer
 
 /** A file's answer in a build: a shown image needs its variants, so one asked for shown and as a share image only is taken twice. */
 const answerKey = (shown: boolean, url: string): string => `${shown ? 'shown' : 'share'} ${url}`
@@ -118,9 +128,13 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
   const taken = new Set<string>()
   const work: Array<Promise<void>> = []
   const record = new Map<string, MediaEntry>()
-  /** The pages that asked for each shown file being taken, for a failure found once they were rendered. */
-  const usersOf = new Map<string, Set<string>>()
-  const failedLate = new Map<string, { kind: MediaFailureKind; reason: string }>()
+  /**
+   * The pages that asked for each shown file being taken, with where they show it (see rendered), for a failure
+   * found once they were rendered.
+   */
+  const usersOf = new Map<string, Map<string, CmsSource>>()
+  /** Shown files whose encode failed, with the pages that had asked for them then (see finish). */
+  const failedLate = new Map<string, { answer: ReturnType<typeof failed>; users: Map<string, CmsSource> }>()
   const isNamed = (url: string): boolean => options.refetch.has(toFileRef(url, apiOrigin) ?? url)
   const stats: MediaStats = { files: 0, fetched: 0, notModified: 0, encodedImages: 0, variantsWritten: 0, encodeMs: 0 }
 
@@ -252,14 +266,9 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
       }
     } catch (error) {
       record.delete(url)
-      const failure = {
-        kind: 'MEDIA_ENCODE_FAILED' as const,
-        reason: `the image cannot be encoded: ${messageOf(error)} (GET ${url})`,
-      }
-      failedLate.set(url, failure)
-      // every page that shows it fails, those asking for it later too (see resolve)
-      for (const page of usersOf.get(url) ?? [from]) options.onLateFailure({ ...failure, from: page })
-      usersOf.delete(url)
+      const answer = failed('MEDIA_ENCODE_FAILED', `the image cannot be encoded: ${messageOf(error)} (GET ${url})`)
+      // every page that shows it fails: those that asked so far at the end (finish), those asking later at once (resolve)
+      failedLate.set(url, { answer, users: usersOf.get(url) ?? new Map([[from, {}]]) })
     } finally {
       stats.encodeMs += performance.now() - started
     }
@@ -278,7 +287,7 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
     answers.set(key, answer)
     taken.add(url)
     // the pages showing the file while it is taken (resolve adds them), for a failure found after they rendered
-    if (use.shown) usersOf.set(url, new Set())
+    if (use.shown) usersOf.set(url, new Map())
     const done = inFlight(() => take(use, from, announce))
       .catch((error: unknown) => announce(failed('MEDIA_NETWORK', `${messageOf(error)} (GET ${url})`)))
       .finally(() => {
@@ -300,19 +309,26 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
       if (wanted.length === 0) return undefined
       const map: MediaMap = {}
       const answered = wanted.map(async (use) => {
-        map[use.url] = await answerFor(use, from)
+        const answer = answerFor(use, from)
+        // a shown file that failed to encode fails this page as any bad file does; one that may yet fail, later
+        const late = use.shown ? failedLate.get(use.url) : undefined
+        if (use.shown && !late) usersOf.get(use.url)?.set(from, {})
+        map[use.url] = late?.answer ?? (await answer)
       })
-      // a shown file may yet fail to encode after this page is rendered: the page fails with it
-      for (const { url, shown } of wanted) {
-        const late = shown ? failedLate.get(url) : undefined
-        if (late) options.onLateFailure({ ...late, from })
-        else if (shown) usersOf.get(url)?.add(from)
-      }
       await Promise.all(answered)
       return map
     },
+    rendered(from, source, shownIn) {
+      for (const [url, elementUid] of shownIn) {
+        const users = usersOf.get(url) ?? failedLate.get(url)?.users
+        if (users?.has(from)) users.set(from, elementUid === undefined ? source : { ...source, elementUid })
+      }
+    },
     async finish() {
       await Promise.all(work)
+      for (const { answer, users } of failedLate.values())
+        for (const [path, source] of users)
+          options.onLateFailure({ kind: answer.failed, reason: answer.reason, path, ...source })
       await images.close()
       if (options.partial())
         for (const [url, entry] of previous) if (!taken.has(url) && keepAll(entry)) record.set(url, entry)

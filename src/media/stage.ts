@@ -5,9 +5,8 @@
 import type { LimitFunction } from 'p-limit'
 import type { Dispatcher } from 'undici'
 import type { ResolvedSite } from '../config/types.js'
-import type { MediaFailureKind } from '../errors.js'
 import { readMediaRecord } from './record.js'
-import { createMediaService, type MediaService, type MediaWriter } from './service.js'
+import { createMediaService, type MediaService, type MediaServiceOptions, type MediaWriter } from './service.js'
 
 export async function startMedia(input: {
   site: ResolvedSite
@@ -22,7 +21,7 @@ export async function startMedia(input: {
   refetch?: ReadonlySet<string>
   /** Pages whose files are all fetched again without validators (MediaServiceOptions.refetchShownBy). */
   refetchShownBy?: (page: string) => boolean
-  fail(failure: { kind: MediaFailureKind; reason: string; from: string }): void
+  fail: MediaServiceOptions['onLateFailure']
   signal?: AbortSignal
   dispatcher: Dispatcher
 }): Promise<MediaService | undefined> {

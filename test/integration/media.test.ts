@@ -389,7 +389,7 @@ describe('media: a file event naming a processed image by its original', () => {
 })
 
 describe('media: an image that cannot be encoded', () => {
-  it('fails every page that shows it, those rendered before the encoder found out too', async () => {
+  it('fails every page that shows it, those rendered before the encoder found out too, naming page and element', async () => {
     const out = join(tmp, 'truncated')
     const truncated = '/fileadmin/images/truncated.jpg'
     await withEdits(
@@ -402,8 +402,12 @@ describe('media: an image that cannot be encoded', () => {
         const result = await buildSite({ apiUrl: api.url, outDir: out, tools, user })
         const failures = result.failures.filter((failure) => failure.kind === 'MEDIA_ENCODE_FAILED')
         expect(failures.map((failure) => failure.path).sort()).toEqual(['/photos/1', '/photos/2', '/photos/3'])
-        for (const failure of failures)
+        for (const failure of failures) {
           expect(failure.reason).toMatch(/the image cannot be encoded: .*truncated\.jpg\)$/)
+          // where an editor finds it, as for a file that fails before its page is rendered
+          const page = Number(failure.path.slice('/photos/'.length))
+          expect(failure).toMatchObject({ status: 502, pageUid: pageUid(page), elementUid: elementUid(page) })
+        }
       },
     )
   }, 300_000)

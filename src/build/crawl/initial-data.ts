@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { ApiClient } from '../../api/client.js'
-import { applyMediaToInitialData, type MediaFailure } from '../../media/apply.js'
+import { applyMediaToInitialData, type MediaFailure, type ShownIn } from '../../media/apply.js'
 import type { MediaMap } from '../../media/types.js'
 import type { PageRenderer } from '../../render/renderer.js'
 import type { DataProblem } from '../../shared/contract.js'
@@ -37,16 +37,20 @@ export function toInitialDataFile(
   return { path, url: `/${path}`, contents }
 }
 
-/** Prepares one locale's raw initial data (the render core's `prepareInitialData`); its problems are returned for the report. */
+/**
+ * Prepares one locale's raw initial data (the render core's `prepareInitialData`); its problems are returned for
+ * the report. `shownIn` is filled with where it shows the files whose variants are encoded (apply.ts).
+ */
 export function prepareLocaleData(
   prepare: PageRenderer['prepareInitialData'],
   locale: string,
   raw: unknown,
   media?: MediaMap,
+  shownIn?: ShownIn,
 ): { data: LocaleData; file: { path: string; contents: string }; problems: DataProblem[]; media?: MediaFailure } {
   const { data: value, problems } = prepare(raw)
   // the files it names point at their copies before it is hashed (media 'copy' or 'optimize')
-  const failure = media ? applyMediaToInitialData(value, media) : undefined
+  const failure = media ? applyMediaToInitialData(value, media, shownIn) : undefined
   const file = toInitialDataFile(locale, value)
   return {
     data: { locale, initialData: value, initialDataUrl: file.url },

@@ -6,7 +6,7 @@
 import { readPageAnswer } from '../../api/answer.js'
 import type { ApiClient } from '../../api/client.js'
 import { buildIssues, errors } from '../../errors.js'
-import { applyMedia, type MediaFailure } from '../../media/apply.js'
+import { applyMedia, type MediaFailure, type ShownIn } from '../../media/apply.js'
 import type { MediaMap } from '../../media/types.js'
 import type { DataProblem } from '../../shared/contract.js'
 import { notFoundFile } from '../../shared/layout.js'
@@ -54,7 +54,7 @@ async function readProbe(
 
 export function renderNotFoundFile(
   ctx: RenderContext,
-  input: { locale: LocaleData; raw: unknown; i18n: LocaleOptions; media?: MediaMap },
+  input: { locale: LocaleData; raw: unknown; i18n: LocaleOptions; media?: MediaMap; shownIn?: ShownIn },
 ): { file: OutputFile; problems: DataProblem[]; pageUid?: number; failed?: MediaFailure } {
   const { locale, raw, i18n } = input
   const path = withLocale('/404', locale.locale, i18n)
@@ -66,7 +66,7 @@ export function renderNotFoundFile(
     problems.push(...prepared.problems)
   }
   // its files point at their copies, as a page's (media 'copy' or 'optimize')
-  const failed = page && input.media ? applyMedia(page, input.media, ctx.site.baseUrl) : undefined
+  const failed = page && input.media ? applyMedia(page, input.media, ctx.site.baseUrl, input.shownIn) : undefined
   const error = { status: 404, message: errors.pageNotFound(path).message }
   const { document, problems: renderProblems } = assembleStatic(ctx, { path, locale, status: 404, page, error })
   return {

@@ -262,6 +262,7 @@ async function finishPage(
 ): Promise<FoundLinks | undefined> {
   for (const item of output.skipped) p.state.skip(item)
   p.state.fellBack(path, output.fallbacks)
+  if (output.shownIn) p.media?.rendered(path, { pageUid: output.uid }, output.shownIn)
   if (!(await writeFiles(p, path, output.files, output.uid))) return undefined
   p.state.addPage(toRecord(p, output, known))
   return output.links

@@ -8,7 +8,7 @@ import { decodeBody, readPageAnswer } from '../../api/answer.js'
 import type { RawAnswer } from '../../api/client.js'
 import { linkDigest } from '../../api/link-digest.js'
 import { buildIssues, messageOf } from '../../errors.js'
-import { applyMedia, type MediaFailure } from '../../media/apply.js'
+import { applyMedia, type MediaFailure, type ShownIn } from '../../media/apply.js'
 import type { MediaMap } from '../../media/types.js'
 import type { PageRenderer } from '../../render/renderer.js'
 import type { DataProblem, TemplateFallback } from '../../shared/contract.js'
@@ -65,6 +65,8 @@ export type PageOutput =
       fallbacks: TemplateFallback[]
       /** What other pages can show of it (api/link-digest.ts); absent for a page rendered from its kept payload. */
       linkDigest?: string
+      /** Where it shows each file whose variants the build encodes (media 'optimize'), when there is one. */
+      shownIn?: ShownIn
       renderMs: number
     }
   /** The answer was a redirect record (contract 3.5). */
@@ -84,6 +86,9 @@ export interface NotFoundOutput {
   skipped: SkippedItem[]
   /** A file it names that the build could not take: the build fails. */
   failed?: MediaFailure
+  /** The 404 page's uid, when the API sent one, and where it shows files whose variants are encoded. */
+  pageUid?: number
+  shownIn?: ShownIn
 }
 
 /** A data problem of a page (or of initial data) as a skipped item of the report: what, where, which records. */
@@ -163,9 +168,10 @@ export function runPageJob(ctx: JobContext, job: PageJob): PageOutput {
       ...buildIssues.notAPage(problems.map((problem) => problem.message)),
       renderMs: renderMs(),
     }
-  const media = job.media ? applyMedia(page, job.media, ctx.site.baseUrl) : undefined
+  const shownIn: ShownIn = new Map()
+  const media = job.media ? applyMedia(page, job.media, ctx.site.baseUrl, shownIn) : undefined
   if (media) return { type: 'failed', status: 502, pageUid: page.id, ...media, renderMs: renderMs() }
-  return renderPage(ctx, { job, page, problems, renderMs, digest })
+  return renderPage(ctx, { job, page, problems, renderMs, digest, shownIn })
 }
 
 const renderFailure = (error: unknown, renderMs: () => number, pageUid?: number): PageOutput => ({
@@ -184,9 +190,10 @@ function renderPage(
     problems: readonly DataProblem[]
     renderMs: () => number
     digest: string | undefined
+    shownIn: ShownIn
   },
 ): PageOutput {
-  const { job, page, problems, renderMs, digest } = input
+  const { job, page, problems, renderMs, digest, shownIn } = input
   const { path } = job
   try {
     const locale = localeOf(ctx, job.locale)
@@ -215,6 +222,7 @@ function renderPage(
       skipped,
       fallbacks: rendered.fallbacks,
       ...(digest === undefined ? {} : { linkDigest: digest }),
+      ...(shownIn.size === 0 ? {} : { shownIn }),
       renderMs: renderMs(),
     }
   } catch (error) {
@@ -224,16 +232,20 @@ function renderPage(
 
 /** A locale's 404 page. */
 export function runNotFoundJob(ctx: JobContext, job: NotFoundJob): NotFoundOutput {
+  const shownIn: ShownIn = new Map()
   const { file, problems, pageUid, failed } = renderNotFoundFile(ctx, {
     locale: localeOf(ctx, job.locale),
     raw: job.raw,
     i18n: ctx.site.i18n,
     media: job.media,
+    shownIn,
   })
   const item = withLocale('/404', job.locale, ctx.site.i18n)
   return {
     file,
     skipped: problems.map((problem) => toSkippedItem(item, problem, pageUid)),
     ...(failed ? { failed: { ...failed, ...(pageUid === undefined ? {} : { pageUid }) } } : {}),
+    ...(pageUid === undefined ? {} : { pageUid }),
+    ...(shownIn.size === 0 ? {} : { shownIn }),
   }
 }
