@@ -4,6 +4,7 @@
  * variant names are known, never for its encodes. At most MEDIA_FILES_IN_FLIGHT files are held between their
  * fetch and their last variant written. `finish()` waits for the encodes and writes the record.
  */
+import { readFile } from 'node:fs/promises'
 import type { LimitFunction } from 'p-limit'
 import pLimit from 'p-limit'
 import type { Dispatcher } from 'undici'
@@ -25,7 +26,7 @@ import { entryPaths, type MediaEntry, serializeRecord } from './record.js'
 import type { FileUse } from './scan.js'
 import { claimedFormat, contentTypeAgrees, sniffRaster } from './sniff.js'
 import type { MediaAnswer, MediaMap, MediaStats } from './types.js'
-import { FORMAT_EXTENSION, planVariants } from './variants.js'
+import { FORMAT_EXTENSION, type OutputFormat, planVariants, type VariantPlan } from './variants.js'
 
 /** The part of the build's FileWriter the service uses. */
 export interface MediaWriter {
@@ -155,12 +156,13 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
 
   const keepAll = (entry: MediaEntry): boolean => entryPaths(entry).every((path) => writer.keep(path))
 
-  /** Where each original this build placed is (see place): a path names its bytes, so it is written once. */
+  /** Where each original and variant this build placed is (see place): a path names its bytes, written once. */
   const placed = new Map<string, Promise<string>>()
   /**
-   * Writes an original into the output, once; resolves to the absolute path of its bytes: the new output's file,
-   * or, when the previous output has the same bytes and keeps its file (0 bytes written), that one. An image is
-   * never empty (sniffRaster refused it), so 0 bytes written means kept for every file that is read again.
+   * Writes an original or a variant into the output, once; resolves to the absolute path of its bytes: the new
+   * output's file, or, when the previous output has the same bytes and keeps its file (0 bytes written), that one.
+   * An image is never empty (sniffRaster refused it), nor is a variant, so 0 bytes written means kept for every
+   * file that is read again.
    */
   const place = (path: string, body: Uint8Array): Promise<string> => {
     let file = placed.get(path)
@@ -169,6 +171,31 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
       placed.set(path, file)
     }
     return file
+  }
+
+  /** A variant file one encode wrote (`file`: the absolute path of its bytes, see place). */
+  type Written = { width: number; format: OutputFormat; file: string }
+  /**
+   * Each encode, by content hash and variant options: the same bytes under another URL are encoded once, their
+   * variants copied from the files of the first URL's (see take).
+   */
+  const encodes = new Map<string, Promise<{ base: string; written: Written[] }>>()
+
+  /** Encodes an image's variants and writes them under `base`. */
+  async function encodeInto(file: string, plan: VariantPlan, base: string) {
+    const started = performance.now()
+    try {
+      const variants = await images.encode(file, plan, media.limitInputPixels)
+      stats.encodedImages++
+      const written: Written[] = []
+      for (const { width, format, bytes } of variants) {
+        written.push({ width, format, file: await place(variantPath(base, width, format), bytes) })
+        stats.variantsWritten++
+      }
+      return { base, written }
+    } finally {
+      stats.encodeMs += performance.now() - started
+    }
   }
 
   /**
@@ -256,21 +283,25 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
     // the same bytes and options as a file the previous output has: its variants are kept, not encoded again
     if (paths.every((path) => writer.previousHash(path) !== undefined) && paths.every((path) => writer.keep(path)))
       return
-    const started = performance.now()
     try {
-      const variants = await images.encode(file, plan, media.limitInputPixels)
-      stats.encodedImages++
-      for (const variant of variants) {
-        await writer.write(variantPath(base, variant.width, variant.format), variant.bytes)
-        stats.variantsWritten++
+      const key = `${hash} ${plan.digest}`
+      let encode = encodes.get(key)
+      if (!encode) {
+        encode = encodeInto(file, plan, base)
+        encodes.set(key, encode)
       }
+      const first = await encode
+      // the same bytes encoded for another URL: its variants, under this URL's names
+      if (first.base !== base)
+        for (const { width, format, file } of first.written) {
+          await writer.write(variantPath(base, width, format), await readFile(file))
+          stats.variantsWritten++
+        }
     } catch (error) {
       record.delete(url)
       const answer = failed('MEDIA_ENCODE_FAILED', `the image cannot be encoded: ${messageOf(error)} (GET ${url})`)
-      // every page that shows it fails: those that asked so far at the end (finish), those asking later at once (resolve)
+      // every page showing it fails: those that asked so far in finish(), those asking later at once (resolve)
       failedLate.set(url, { answer, users: usersOf.get(url) ?? new Map([[from, {}]]) })
-    } finally {
-      stats.encodeMs += performance.now() - started
     }
   }
 

@@ -412,3 +412,33 @@ describe('media: an image that cannot be encoded', () => {
     )
   }, 300_000)
 })
+
+describe('media: the same bytes under two URLs', () => {
+  it('are encoded once, each URL keeping its own variant files', async () => {
+    const out = join(tmp, 'same-bytes')
+    // photo-1's bytes under a name of their own, shown on /photos/2 instead of photo-4
+    const again = '/fileadmin/images/photo-1-again.jpg'
+    const bytes = await (await fetch(`${api.url}/fileadmin/photos/photo-1.jpg`)).arrayBuffer()
+    await writeFile(join(tmp, 'content', again), Buffer.from(bytes))
+    await api.reload()
+    await withEdits([{ path: '/photos/2', find: '/fileadmin/photos/photo-4.jpg', replace: again }], async () => {
+      const result = await buildSite({ apiUrl: api.url, outDir: out, tools, user })
+      expect(result.failures).toEqual([])
+      // 15 photographs shown, 14 contents: each encoded once, each URL's variants written
+      expect(result.media).toMatchObject({ encodedImages: 14, variantsWritten: 15 * 6 })
+      const html = await readFile(join(out, 'photos/2/index.html'), 'utf8')
+      expect(html).toMatch(/photo-1-again-[0-9a-f]{8}-600w\.jpg/)
+      const tree = await readTree(out)
+      const variantsOf = (name: string) =>
+        new Map(
+          [...tree.entries()].flatMap(([path, file]) => {
+            const match = new RegExp(`^_site/media/([0-9a-f]{20})/${name}-[0-9a-f]{8}-(\\d+w\\.\\w+)$`).exec(path)
+            return match ? [[`${match[1]} ${match[2]}`, file] as const] : []
+          }),
+        )
+      const first = variantsOf('photo-1')
+      expect(first.size).toBe(6)
+      expect(variantsOf('photo-1-again')).toEqual(first)
+    })
+  }, 300_000)
+})
