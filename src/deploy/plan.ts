@@ -117,6 +117,13 @@ export function pathsInDoubt(plan: DeployPlan, unknown: ReadonlySet<string>): Se
   return paths
 }
 
+/** A manifest's files, those of `unknown` (added when missing) with a hash no file has. */
+function withUnknown(files: ReadonlyMap<string, string>, unknown: ReadonlySet<string>): Map<string, string> {
+  const held = new Map(files)
+  for (const path of unknown) held.set(path, UNKNOWN_HASH)
+  return held
+}
+
 /** A Map as a JSON object, written entry by entry: no object of 90,000 keys is built only to be stringified. */
 function mapToJson(map: ReadonlyMap<string, string | number>): string {
   const members: string[] = []
@@ -142,9 +149,9 @@ export function planDeploy(input: {
   const before = input.manifest ?? { format: 1, buildId: '', builds: 0, files: new Map(), gone: new Map() }
   const builds = before.builds + (before.buildId === buildId ? 0 : 1)
   const uploads: Record<DeployStep, string[]> = { hashed: [], pages: [], 'site files': [], latest: [] }
-  // what the target holds: an unknown path has a hash no file has, and is kept (in the manifest) until deleted
-  const held = new Map(before.files)
-  for (const path of input.unknown ?? []) held.set(path, UNKNOWN_HASH)
+  // what the target holds: an unknown path has a hash no file has, and is kept (in the manifest) until deleted;
+  // the manifest itself while none is unknown (a publisher's every deploy: 60,000 paths at 30,000 pages)
+  const held = input.unknown?.size ? withUnknown(before.files, input.unknown) : before.files
   const nextFiles = new Map(files)
   const gone = new Map<string, number>()
   for (const [path, hash] of files) if (held.get(path) !== hash) uploads[stepOf(path)].push(path)
