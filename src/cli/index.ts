@@ -132,7 +132,10 @@ export function createProgram(): Command {
     )
     .option('--port <n>', 'port to listen on', toInt('--port', 0, 65535), PUBLISH_PORT)
     .option('--host <addr>', 'address to listen on', '127.0.0.1')
-    .option('--state <dir>', 'folder of the event journal (default: .site/publish/ in the project)')
+    .option(
+      '--state <dir>',
+      'folder of the event journal (default: .site/publish/<digest of the output folder>/ in the project)',
+    )
     .action(async (opts) => {
       const { runPublishCommand } = await import('./commands/publish.js')
       process.exitCode = await runPublishCommand(opts, program.opts())
