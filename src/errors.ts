@@ -225,7 +225,7 @@ export const errors = {
   deployFailed: (target: string, what: string, cause?: unknown) =>
     new SiteError('DEPLOY_FAILED', `Deploy to ${target} failed: ${what}`, {
       cause,
-      hint: 'The target keeps what it had: its manifest is written only after every file went through, and the next deploy sends what is missing.',
+      hint: 'Open tabs stay on the build the target had (latest.json goes last); files already sent stay, each whole. The next deploy sends again all this one may have changed.',
     }),
   publishJournal: (file: string, what: string, cause?: unknown) =>
     new SiteError('PUBLISH_JOURNAL', `The publish journal ${file} ${what}`, { cause, status: 503 }),

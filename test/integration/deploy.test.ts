@@ -202,7 +202,7 @@ describe('deploy to a folder', () => {
     const run = await runSite(['deploy', `dir:${file}`, '--out', out], { cwd: dir })
     expect(run.code).toBe(1)
     expect(run.stderr).toMatch(new RegExp(`Deploy to dir:${file} failed: reading \\${PENDING}: ENOTDIR`))
-    expect(run.stderr).toContain('The target keeps what it had')
+    expect(run.stderr).toContain('The next deploy sends again all this one may have changed.')
   })
 
   it('writes and deletes nothing through a link inside the target that leads out of it', async () => {
