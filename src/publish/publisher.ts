@@ -263,6 +263,12 @@ export function createPublisher(input: PublisherOptions): {
     if (input.reconcileAtStart) {
       log('reconcile: the output folder holds no site yet: a full build')
       addEvent(pending, { seq: 0, at: Date.now(), full: true })
+    } else if (target && !pending.open) {
+      // A deploy cut short (a kill -9, a target that went away before a stop) left the target behind the output,
+      // with no event in the journal to publish again (a reconcile's is not journaled): brought up to it now.
+      // Nothing is sent when the target's manifest already names the output's build.
+      log(`deploy at start: ${target.name} is brought up to the output folder, if it is behind`)
+      addEvent(pending, { seq: 0, at: Date.now(), pages: [] })
     }
     scheduleReconcile()
     armRecheck()

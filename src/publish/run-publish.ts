@@ -37,8 +37,11 @@ function describeFailures(result: BuildResult): string {
 /** Builds the batch over the output folder and deploys it; rejects when either fails (a failed build leaves the output as it was). */
 export async function buildAndDeploy(batch: Batch, step: PublishStep, signal: AbortSignal): Promise<Published> {
   const t0 = Date.now()
-  const result = await step.builder.build({ only: batch.full ? undefined : [...batch.pages], signal })
-  if (result.failures.length) throw new Error(describeFailures(result))
+  // no page named (the deploy at start, publisher.ts): the output is deployed as it is
+  const result = isDeployOnly(batch)
+    ? undefined
+    : await step.builder.build({ only: batch.full ? undefined : [...batch.pages], signal })
+  if (result?.failures.length) throw new Error(describeFailures(result))
   const t1 = Date.now()
   const { target } = step
   const report = target
@@ -47,21 +50,29 @@ export async function buildAndDeploy(batch: Batch, step: PublishStep, signal: Ab
         ...{ memory: step.builder.memory, targetMemory: step.targetMemory },
       })
     : undefined
-  const changes = result.changes.pages
+  const changes = result?.changes.pages
   return {
-    changed: changes.added.length + changes.changed.length + changes.removed.length,
-    filesUploaded: report ? report.filesUploaded : result.filesWritten,
+    changed: changes ? changes.added.length + changes.changed.length + changes.removed.length : 0,
+    filesUploaded: report ? report.filesUploaded : (result?.filesWritten ?? 0),
     deleted: report?.deletes.length ?? 0,
     buildMs: t1 - t0,
     deployMs: Date.now() - t1,
-    recheck: result.recheck,
-    refetched: result.only?.refetched ?? [],
+    // nothing heard of the API: the schedule is kept as it is
+    recheck: result?.recheck ?? { complete: false, pages: [] },
+    refetched: result?.only?.refetched ?? [],
   }
 }
 
+/** A batch that names no page and is no full build: only a deploy of the output as it is. */
+export const isDeployOnly = (batch: Batch): boolean => !batch.full && batch.pages.size === 0
+
 /** What a batch is, for a log line: `all pages`, `2 page(s): 12, /pl/o-nas`. */
 export const describeBatch = (batch: Batch): string =>
-  batch.full ? 'all pages' : `${batch.pages.size} page(s): ${[...batch.pages].slice(0, MAX_LISTED_PAGES).join(', ')}`
+  batch.full
+    ? 'all pages'
+    : isDeployOnly(batch)
+      ? 'the output as it is'
+      : `${batch.pages.size} page(s): ${[...batch.pages].slice(0, MAX_LISTED_PAGES).join(', ')}`
 
 /** The `/status` record of a finished publish: its outcome, or the error it failed with. */
 export function publishRecord(batch: Batch, outcome: Outcome | { error: string }): PublishRecord {

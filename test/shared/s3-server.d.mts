@@ -3,8 +3,12 @@ export interface S3Server {
   endpoint: string
   /** The AWS variables that point the SDK at this server, with the credentials it accepts. */
   env: Record<'AWS_ENDPOINT_URL_S3' | 'AWS_REGION' | 'AWS_ACCESS_KEY_ID' | 'AWS_SECRET_ACCESS_KEY', string>
+  /** Stops it, dropping the connections clients keep open (a store that went down). */
   close(): Promise<void>
 }
 
-/** Starts s3rver on a free port of 127.0.0.1, keeping its objects under `directory`, with `buckets` made. */
-export function startS3Server(options: { directory: string; buckets: string[] }): Promise<S3Server>
+/**
+ * Starts s3rver on 127.0.0.1, on `port` (a free one by default: give the port of one that was closed to start it
+ * again), keeping its objects under `directory`, with `buckets` made.
+ */
+export function startS3Server(options: { directory: string; buckets: string[]; port?: number }): Promise<S3Server>

@@ -3,11 +3,11 @@
 // key id and does not verify signatures.
 import S3rver from 's3rver'
 
-/** Starts s3rver on a free port, keeping its objects under `directory`, with `buckets` made. */
-export async function startS3Server({ directory, buckets }) {
+/** Starts s3rver on `port` (a free one by default), keeping its objects under `directory`, with `buckets` made. */
+export async function startS3Server({ directory, buckets, port: wanted = 0 }) {
   const server = new S3rver({
     address: '127.0.0.1',
-    port: 0,
+    port: wanted,
     silent: true,
     directory,
     configureBuckets: buckets.map((name) => ({ name, configs: [] })),
@@ -20,5 +20,11 @@ export async function startS3Server({ directory, buckets }) {
     AWS_ACCESS_KEY_ID: 'S3RVER',
     AWS_SECRET_ACCESS_KEY: 'S3RVER',
   }
-  return { endpoint, env, close: () => server.close() }
+  // as a store that goes down: the connections a client keeps open go too
+  const close = () => {
+    const closed = server.close()
+    server.httpServer?.closeAllConnections()
+    return closed
+  }
+  return { endpoint, env, close }
 }
