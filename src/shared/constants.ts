@@ -131,6 +131,8 @@ export const PUBLISH_RETRY_MAX_MS = 5 * 60_000
 export const PUBLISH_STATUS_HISTORY = 20
 /** Parallel uploads of a deploy within one of its steps. */
 export const DEPLOY_CONCURRENCY = 8
+/** How long an S3 request may go without a byte moving (connecting included) before it fails. */
+export const DEPLOY_S3_IDLE_TIMEOUT_MS = 30_000
 /** Largest CMS file a build takes into its output (`media.maxBytes`, 50 MiB): a larger one fails the build. */
 export const MEDIA_MAX_BYTES = 50 * 1024 * 1024
 /**

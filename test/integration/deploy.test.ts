@@ -3,12 +3,14 @@
  * server (s3rver) on 127.0.0.1; only what changed by build-state hash goes out, in the deploy order.
  */
 import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { type AddressInfo, createServer, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { deploy, type TargetMemory } from '../../src/deploy/deploy.js'
 import { stepOf } from '../../src/deploy/plan.js'
 import { createDeployTarget } from '../../src/deploy/targets/index.js'
+import { createS3Target } from '../../src/deploy/targets/s3.js'
 import { TARGET_RECORD_FILES, type TargetRecord } from '../../src/deploy/targets/types.js'
 import { LATEST_MANIFEST_FILE } from '../../src/shared/layout.js'
 import { type S3Server, startS3Server } from '../shared/s3-server.mjs'
@@ -303,6 +305,30 @@ describe('deploy to S3', () => {
   it('reads the manifest again only when its ETag changed', async () => {
     await checkTargetMemory('s3://site-www/remembered', (text) => editTeamPage(`${text} (S3)`))
   })
+
+  it('fails, naming the target, when the store stops answering (a hung connection), and keeps what it had', async () => {
+    // a store that takes connections and never answers (stopped, or a network that drops packets): without a
+    // timeout the deploy waited for ever, and a publisher with it, publishing nothing more and reporting nothing
+    const sockets = new Set<Socket>()
+    const hung = createServer((socket) => void sockets.add(socket))
+    await new Promise<void>((done) => hung.listen(0, '127.0.0.1', done))
+    process.env.AWS_ENDPOINT_URL_S3 = `http://127.0.0.1:${(hung.address() as AddressInfo).port}`
+    const target = createS3Target('site-www', 'live', process.env, { idleTimeoutMs: 300 })
+    try {
+      await editTeamPage('Edited while the store hangs.')
+      const started = Date.now()
+      await expect(deploy({ outDir: out, target, site: makeConfig(demo.api.url).sites[0]! })).rejects.toThrow(
+        /^Deploy to s3:\/\/site-www\/live failed: reading \.site-deploy-pending\.json: .*timed out/,
+      )
+      expect(Date.now() - started).toBeLessThan(8_000)
+    } finally {
+      process.env.AWS_ENDPOINT_URL_S3 = s3.env.AWS_ENDPOINT_URL_S3
+      await target.close()
+      for (const socket of sockets) socket.destroy()
+      hung.close()
+    }
+    expect(await (await object('live/about-us/team/index.html')).text()).toContain('edited for the S3 test')
+  }, 20_000)
 
   it('names the target and leaves it unchanged on wrong credentials', async () => {
     // s3rver checks the access key id (it does not verify version 4 signatures)

@@ -14,6 +14,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3'
 import { errors } from '../../errors.js'
+import { DEPLOY_S3_IDLE_TIMEOUT_MS } from '../../shared/constants.js'
 import { type DeployTarget, TARGET_RECORD_FILES } from './types.js'
 
 const hasCustomEndpoint = (env: NodeJS.ProcessEnv): boolean => Boolean(env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL)
@@ -23,10 +24,19 @@ const isNotFound = (error: unknown): boolean => {
   return e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404
 }
 
-export function createS3Target(bucket: string, prefix: string, env: NodeJS.ProcessEnv = process.env): DeployTarget {
+export function createS3Target(
+  bucket: string,
+  prefix: string,
+  env: NodeJS.ProcessEnv = process.env,
+  timing: { idleTimeoutMs: number } = { idleTimeoutMs: DEPLOY_S3_IDLE_TIMEOUT_MS },
+): DeployTarget {
   const name = `s3://${bucket}/${prefix}`
   const client = new S3Client({
     forcePathStyle: hasCustomEndpoint(env),
+    // The SDK waits for ever on a store that takes a connection and never answers (stopped, or packets dropped):
+    // a deploy, and the publisher running it, would hang with no error. A silence this long fails the request
+    // (retried by the SDK, then the deploy fails and the publisher tries again); a slow upload that moves is not cut.
+    requestHandler: { connectionTimeout: timing.idleTimeoutMs, socketTimeout: timing.idleTimeoutMs },
     // Without these, SDK v3 streams uploads with checksum trailers (aws-chunked), which S3-compatible
     // stores that predate them keep as the object's bytes; a checksum is sent when an operation requires one.
     requestChecksumCalculation: 'WHEN_REQUIRED',
