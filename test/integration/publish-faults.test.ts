@@ -1,9 +1,10 @@
 /**
- * `site publish` deploying to an S3-compatible server (s3rver on 127.0.0.1) that goes away and comes back, and a
- * publisher killed (-9) while it deploys: once both are back, the bucket holds exactly the output (and the files
- * its manifest keeps for open tabs), no pending record, and every acknowledged edit.
+ * `site publish` through real faults: an S3-compatible store (s3rver on 127.0.0.1) that goes away and comes back,
+ * a publisher killed (-9) while it deploys, an API failing for some pages, a `command:` target whose host is down.
+ * Once the fault is gone, the target holds exactly the output (and the files its manifest keeps for open tabs),
+ * no pending record, and every acknowledged edit; while it lasts, the live site keeps what it had.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3'
@@ -12,7 +13,7 @@ import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
 import { TARGET_RECORD_FILES } from '../../src/deploy/targets/types.js'
 import { type S3Server, startS3Server } from '../shared/s3-server.mjs'
 import { BASE_URL, diffTrees, readTree } from './build-helpers.js'
-import { type RunningPublisher, settled, startPublisher, waitUntil } from './publish-helpers.js'
+import { type RunningPublisher, settled, startPublisher, TOKEN, waitUntil } from './publish-helpers.js'
 
 const BUCKET = 'site-live'
 const PREFIX = 'www'
@@ -25,7 +26,7 @@ let port = 0
 const env = { ...process.env }
 const running: RunningPublisher[] = []
 
-const args = () => ['--config', configFile, '--api', api.url, '--out', out, '--state', join(dir, 'state')]
+const args = () => ['--config', configFile, '--api', api.url, '--out', out]
 const startS3 = async () => {
   s3 = await startS3Server({ directory: join(dir, 's3'), buckets: [BUCKET], port })
   port = Number(new URL(s3.endpoint).port)
@@ -72,8 +73,8 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'site-publish-faults-'))
   out = join(dir, 'out')
   configFile = join(dir, 'site.config.json')
-  const publish = { deploy: `s3://${BUCKET}/${PREFIX}`, quietMs: 100, maxWaitMs: 1000 }
-  await writeFile(configFile, JSON.stringify({ baseUrl: BASE_URL, publish }))
+  const publish = { deploy: `s3://${BUCKET}/${PREFIX}`, token: TOKEN, quietMs: 100, maxWaitMs: 1000 }
+  await writeFile(configFile, JSON.stringify({ baseUrl: BASE_URL, api: { timeoutMs: 1000 }, publish }))
   await startS3()
 })
 
@@ -87,7 +88,7 @@ afterAll(async () => {
 
 describe('site publish to S3, through faults', () => {
   it('completes after a restart the deploy a kill -9 cut, with the target down meanwhile', async () => {
-    const first = await startPublisher(args())
+    const first = await startPublisher([...args(), '--state', join(dir, 'state')])
     running.push(first)
     // the reconcile at start has built the site; its deploy has begun: the store goes away half way
     await waitUntil(
@@ -101,10 +102,115 @@ describe('site publish to S3, through faults', () => {
     await first.done
     await startS3()
 
-    const second = await startPublisher(args())
+    const second = await startPublisher([...args(), '--state', join(dir, 'state')])
     running.push(second)
     // no event waits (a reconcile's is not journaled): the start itself brings the target up to the output
     await waitUntil(settled(second), 'the restarted publisher to deploy', 30_000)
     await expectConverged()
+    publisher = second
   }, 60_000)
+
+  it('publishes every edit of a burst during which the store went away and came back', async () => {
+    // the store comes back only once a publish has failed on it: the fault is met whatever the machine's pace
+    const comeBack = async () => {
+      const failed = async () => (await publisher.status()).publishes.some((p) => !p.ok)
+      await waitUntil(failed, 'a publish to fail while the store is away', 20_000)
+      await startS3()
+    }
+    let downAt = 0
+    for (let i = 1; i <= 12; i++) {
+      const page = i % SERVICES.length
+      await editService(page, i)
+      await postPage(page)
+      // the store goes away as soon as a publish runs, and comes back three edits later
+      if (!downAt && (await publisher.status()).building) {
+        await stopS3()
+        downAt = i
+      }
+      if (downAt && i === downAt + 3) await comeBack()
+      await new Promise((r) => setTimeout(r, 150))
+    }
+    expect(downAt).toBeGreaterThan(0)
+    if (!s3) await comeBack()
+    await waitUntil(settled(publisher), 'the burst to be live', 30_000)
+    await expectConverged()
+    await expectShown()
+  }, 60_000)
+
+  it('keeps the live pages while the API fails for some of them, and publishes every edit once it recovers', async () => {
+    const before = await readBucket()
+    api.setFaults([
+      { path: SERVICES[0]!, kind: 'status500' },
+      { path: SERVICES[1]!, kind: 'hang' },
+      { path: SERVICES[2]!, kind: 'html' },
+    ])
+    for (const page of SERVICES.keys()) {
+      await editService(page, 20 + page)
+      await postPage(page)
+    }
+    await waitUntil(async () => (await publisher.status()).publishes[0]?.ok === false, 'a failed publish', 20_000)
+    expect(diffTrees(before, await readBucket())).toEqual([])
+    api.setFaults([])
+    await waitUntil(settled(publisher), 'the edits to be live', 20_000)
+    await expectConverged()
+    await expectShown()
+  }, 30_000)
 })
+
+describe('site publish through a command that fails', () => {
+  it('sends again, once the command works, what the failed run was given: an edit taken back meanwhile too', async () => {
+    publisher.child.kill('SIGTERM')
+    await publisher.done
+    const sent = join(dir, 'sent.txt')
+    const down = join(dir, 'host-down')
+    const script = join(dir, 'host.sh')
+    await writeFile(script, `[ -e "${down}" ] && { echo "host down" >&2; exit 4; }\ncat "$2" >> "${sent}"\n`)
+    const spec = `command:sh ${script} "$1" "$2"`
+    publisher = await startPublisher([...args(), '--state', join(dir, 'state-command'), '--deploy', spec])
+    running.push(publisher)
+    await waitUntil(settled(publisher), 'the first deploy through the command', 30_000)
+    await writeFile(sent, '')
+    await writeFile(down, '')
+    const team = 'about-us/team/index.html'
+    const before = await readFile(join(out, team), 'utf8')
+    await api.setEdits([{ path: '/about-us/team', find: 'Amberline', replace: 'Edited, then taken back' }])
+    await publisher.post('/hooks/pages', JSON.stringify({ pages: ['/about-us/team'] }), hookHeaders)
+    await waitUntil(async () => (await publisher.status()).publishes[0]?.ok === false, 'the command to fail', 20_000)
+    expect((await publisher.status()).publishes[0]?.error).toContain('exited with 4: host down')
+    await api.setEdits([])
+    await publisher.post('/hooks/pages', JSON.stringify({ pages: ['/about-us/team'] }), hookHeaders)
+    await rm(down)
+    await waitUntil(settled(publisher), 'the command to succeed', 20_000)
+    expect(await readFile(join(out, team), 'utf8')).toBe(before)
+    // the host may hold the edit the failed run sent: the page goes again, and latest.json last
+    const lines = (await readFile(sent, 'utf8')).trim().split('\n')
+    expect(lines).toContain(`upload ${team}`)
+    expect(lines.at(-1)).toBe('upload _site/builds/latest.json')
+  }, 40_000)
+})
+
+const SERVICES = ['/services/cloud-migration', '/services/custom-software', '/services/data-analytics']
+/** Text of each page's answer that an edit appends its number to (none in a slug). */
+const TITLES = ['Cloud migration', 'Custom software', 'Data &']
+let publisher: RunningPublisher
+const hookHeaders = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }
+/** The edit each page shows in the CMS. */
+const shown = SERVICES.map(() => 0)
+const editService = (page: number, edit: number) => {
+  shown[page] = edit
+  return api.setEdits(
+    SERVICES.map((path, i) => ({ path, find: TITLES[i]!, replace: `${TITLES[i]} (edit ${shown[i]})` })),
+  )
+}
+const postPage = (page: number) =>
+  publisher.post('/hooks/pages', JSON.stringify({ pages: [SERVICES[page]] }), hookHeaders)
+
+/** The output and the bucket show each page's last edit. */
+async function expectShown() {
+  const bucket = await readBucket()
+  for (const [i, path] of SERVICES.entries()) {
+    const file = `${path.slice(1)}/index.html`
+    expect(await readFile(join(out, file), 'utf8'), file).toContain(`(edit ${shown[i]})`)
+    expect(bucket.get(file)?.toString(), file).toContain(`(edit ${shown[i]})`)
+  }
+}
