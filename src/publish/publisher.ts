@@ -33,6 +33,8 @@ export interface PublisherOptions {
   reconcileAtStart: boolean
   /** Where the scheduled re-checks are kept between runs (the journal's folder); without it, in memory only. */
   stateDir?: string
+  /** The project (its build's record of the output's checked files): the deploy at start reads no file again. */
+  root?: string
 }
 
 export interface Publisher {
@@ -164,7 +166,7 @@ export function createPublisher(input: PublisherOptions): {
     try {
       const outcome = await buildAndDeploy(
         batch,
-        { builder, target, targetMemory, outDir: input.outDir, site: input.siteOptions },
+        { builder, target, targetMemory, outDir: input.outDir, site: input.siteOptions, root: input.root },
         controller.signal,
       )
       if (batch.upTo > 0) await journal?.markDone(batch.upTo)

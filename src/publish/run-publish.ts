@@ -21,6 +21,8 @@ export interface PublishStep {
   targetMemory: TargetMemory
   outDir: string
   site: ResolvedSite
+  /** The project the output is built in: a deploy takes its files as its builds last checked them (deploy.ts). */
+  root?: string
 }
 
 type Outcome = Pick<PublishRecord, 'changed' | 'filesUploaded' | 'deleted' | 'buildMs' | 'deployMs'>
@@ -47,7 +49,7 @@ export async function buildAndDeploy(batch: Batch, step: PublishStep, signal: Ab
   const report = target
     ? await deploy({
         ...{ outDir: step.outDir, target, site: step.site },
-        ...{ memory: step.builder.memory, targetMemory: step.targetMemory },
+        ...{ memory: step.builder.memory, targetMemory: step.targetMemory, root: step.root },
       })
     : undefined
   const changes = result?.changes.pages

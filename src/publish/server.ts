@@ -85,6 +85,7 @@ export async function startPublishServer(options: PublishServerOptions): Promise
     log,
     reconcileAtStart: (await inspectOutDir(outDir)) !== 'site-output',
     stateDir,
+    root: config.root,
   })
   const unlockJournal = await lockJournal(stateDir)
   const unlockOutput = await lockOutput(outDir).catch(async (error: unknown) => {
