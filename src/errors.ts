@@ -43,7 +43,8 @@ export type ErrorCode =
  * Failures: the API's codes, `RENDER_FAILED`, `WRITE_FAILED`, `BROKEN_NAV_LINK` (a navigation link the
  * API answers 404), `MAX_PAGES` and `PAGE_TOO_LARGE` (a limit of the build was reached).
  * Skipped items: `BROKEN_CONTENT_LINK`, `REDIRECT_REFUSED`, `UNSAFE_LINK` (also a link refused by the
- * crawl), `RESERVED_PATH` (a link to a path the build writes itself), `PUBLIC_FILE_SKIPPED`, the media failures (MediaFailureKind), and the
+ * crawl), `RESERVED_PATH` (a link to a path the build writes itself), `PUBLIC_FILE_SKIPPED`, `CANONICAL_ELSEWHERE`
+ * (a page left out of the sitemap, its canonical naming another), the media failures (MediaFailureKind), and the
  * kinds of data problems (`DataProblemKind`: `INVALID_DATA`, `UNSAFE_MARKUP`, `ELEMENT_SKIPPED`, `EMBED_REFUSED`).
  */
 export type BuildIssueKind =
@@ -63,7 +64,7 @@ export type BuildIssueKind =
   | DataProblemKind
 
 /**
- * Why a CMS file a page shows could not be taken into the output (`media: 'copy'` or `'optimize'`):
+ * Why a CMS file a page shows could not be taken into the output (`media.mode` 'copy' or 'optimize'):
  * `MEDIA_HTTP` (the file's URL answered 404, 500…), `MEDIA_NETWORK` (no answer, or none within `api.timeoutMs`),
  * `MEDIA_TOO_LARGE` (over `media.maxBytes`), `MEDIA_TYPE_MISMATCH` (the body is not the image type it claims),
  * `MEDIA_PIXEL_LIMIT` (more pixels than `media.limitInputPixels`: a decompression bomb), `MEDIA_ENCODE_FAILED`
