@@ -8,6 +8,7 @@ import {
   MEDIA_LIMIT_INPUT_PIXELS,
   MEDIA_MAX_BYTES,
   MEDIA_WIDTHS_PX,
+  PUBLISH_DEPLOY_TIMEOUT_MS,
   PUBLISH_MAX_WAIT_MS,
   PUBLISH_QUIET_MS,
   PUBLISH_RECONCILE_MINUTES,
@@ -45,6 +46,7 @@ export const DEFAULTS = {
     quietMs: PUBLISH_QUIET_MS,
     maxWaitMs: PUBLISH_MAX_WAIT_MS,
     reconcileMinutes: PUBLISH_RECONCILE_MINUTES,
+    deployTimeoutMs: PUBLISH_DEPLOY_TIMEOUT_MS,
     deploy: undefined,
   },
   media: {

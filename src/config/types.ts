@@ -121,6 +121,8 @@ export interface PublishOptions {
   maxWaitMs?: number
   /** A full build over the previous output runs this often, in minutes, to catch what webhooks missed. @default 360 */
   reconcileMinutes?: number
+  /** Longest a publish's deploy may take, in milliseconds, before it fails and is tried again (a host's CLI that hangs). @default 1800000 */
+  deployTimeoutMs?: number
   /** Where each publish goes after its build: `dir:PATH`, `s3://BUCKET/PREFIX` or `command:CMD`; unset, the output folder itself. @default undefined */
   deploy?: string
 }
@@ -132,6 +134,7 @@ export interface ResolvedPublish {
   readonly quietMs: number
   readonly maxWaitMs: number
   readonly reconcileMinutes: number
+  readonly deployTimeoutMs: number
   readonly deploy: string | undefined
 }
 

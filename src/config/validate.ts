@@ -1,6 +1,6 @@
 import { parseDeploySpec } from '../deploy/target-spec.js'
 import type { ConfigIssue } from '../errors.js'
-import { RENDER_THREADS_MAX } from '../shared/constants.js'
+import { PUBLISH_DEPLOY_TIMEOUT_MAX_MS, RENDER_THREADS_MAX } from '../shared/constants.js'
 import { isRecord } from '../shared/values.js'
 
 /**
@@ -48,6 +48,10 @@ const reconcileMinutes: Check = (v) =>
   Number.isInteger(v) && (v as number) > 0 && (v as number) <= MAX_RECONCILE_MINUTES
     ? undefined
     : `expected a whole number of minutes from 1 to ${MAX_RECONCILE_MINUTES} (a year)`
+const deployTimeoutMs: Check = (v) =>
+  Number.isInteger(v) && (v as number) >= 1000 && (v as number) <= PUBLISH_DEPLOY_TIMEOUT_MAX_MS
+    ? undefined
+    : `expected a whole number of milliseconds from 1000 to ${PUBLISH_DEPLOY_TIMEOUT_MAX_MS} (a day)`
 const stringList: Check = (v) =>
   Array.isArray(v) && v.every((s) => typeof s === 'string' && s.length > 0)
     ? undefined
@@ -157,6 +161,7 @@ const SITE_SHAPE: Shape = {
     quietMs: positiveInt,
     maxWaitMs: positiveInt,
     reconcileMinutes,
+    deployTimeoutMs,
     deploy: deployTarget,
   },
   media: { mode: mediaMode, hosts: hostList, widths, maxBytes: positiveInt, limitInputPixels: positiveInt },

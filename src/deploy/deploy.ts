@@ -9,11 +9,13 @@ import { join } from 'node:path'
 import pLimit from 'p-limit'
 import type { OutputMemory } from '../build/incremental/previous.js'
 import type { ResolvedSite } from '../config/types.js'
+import { errors, messageOf } from '../errors.js'
 import { contentTypeOf, IMMUTABLE_CACHE, NO_CACHE } from '../serve/content-types.js'
 import { DEPLOY_CONCURRENCY } from '../shared/constants.js'
 import { readOutputFiles } from './output-files.js'
 import {
   DEPLOY_STEPS,
+  type DeployPlan,
   type DeployStep,
   parsePendingRecord,
   parseTargetManifest,
@@ -39,6 +41,8 @@ export interface DeployOptions {
   /** What a long-lived deployer (`site publish`) knows of the target's manifest: not read again while unchanged. */
   targetMemory?: TargetMemory
   log?: (line: string) => void
+  /** Stops the deploy (`site publish`: its time is up, or the publisher stops); it then fails with the reason. */
+  signal?: AbortSignal
 }
 
 /**
@@ -72,6 +76,29 @@ function parseJson(text: string | undefined): unknown {
 }
 
 const cacheControlOf = (step: DeployStep): string => (step === 'hashed' ? IMMUTABLE_CACHE : NO_CACHE)
+
+/** The plan's uploads step by step, then its deletes, then the target's commit; each stops once `signal` aborts. */
+async function sendAll(options: DeployOptions, plan: DeployPlan): Promise<void> {
+  const { target, outDir, signal } = options
+  const limit = pLimit(DEPLOY_CONCURRENCY)
+  const run = (action: () => Promise<void>) =>
+    limit(() => {
+      signal?.throwIfAborted()
+      return action()
+    })
+  for (const step of DEPLOY_STEPS) {
+    const file = (path: string) => ({
+      path,
+      source: join(outDir, path),
+      contentType: contentTypeOf(path),
+      cacheControl: cacheControlOf(step),
+    })
+    await Promise.all(plan.uploads[step].map((path) => run(() => target.upload(file(path), signal))))
+  }
+  await Promise.all(plan.deletes.map((path) => run(() => target.remove(path, signal))))
+  signal?.throwIfAborted()
+  await target.commit(signal)
+}
 
 export async function deploy(options: DeployOptions): Promise<DeployReport> {
   const started = performance.now()
@@ -110,19 +137,11 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
   // written before the target changes, removed once its manifest says what it holds (plan.ts)
   const inDoubt = pathsInDoubt(plan, unknown)
   if (inDoubt.size) await target.writeRecord('pending', renderPendingRecord(inDoubt))
-  const limit = pLimit(DEPLOY_CONCURRENCY)
-  for (const step of DEPLOY_STEPS) {
-    const upload = (path: string) =>
-      target.upload({
-        path,
-        source: join(outDir, path),
-        contentType: contentTypeOf(path),
-        cacheControl: cacheControlOf(step),
-      })
-    await Promise.all(plan.uploads[step].map((path) => limit(() => upload(path))))
-  }
-  await Promise.all(plan.deletes.map((path) => limit(() => target.remove(path))))
-  await target.commit()
+  await sendAll(options, plan).catch((error: unknown) => {
+    // stopped (a publisher's deploy that took too long, or a stop): its reason says why, not the target's echo of it
+    const { signal } = options
+    throw signal?.aborted ? errors.deployFailed(target.name, messageOf(signal.reason), error) : error
+  })
   const settles = inDoubt.size > 0 || pending !== undefined
   if (settles || manifest === undefined || manifest.buildId !== plan.next.buildId) {
     const written = await target.writeRecord('manifest', renderTargetManifest(plan.next))

@@ -22,7 +22,7 @@ import type { PublishRecord, PublishStatus } from './status.js'
 export interface PublisherOptions {
   site: string
   outDir: string
-  options: Pick<ResolvedPublish, 'quietMs' | 'maxWaitMs' | 'reconcileMinutes'>
+  options: Pick<ResolvedPublish, 'quietMs' | 'maxWaitMs' | 'reconcileMinutes' | 'deployTimeoutMs'>
   builder: Builder
   target?: DeployTarget
   /** The site it publishes (its build state checks and `build.keepBuilds`). */
@@ -166,7 +166,10 @@ export function createPublisher(input: PublisherOptions): {
     try {
       const outcome = await buildAndDeploy(
         batch,
-        { builder, target, targetMemory, outDir: input.outDir, site: input.siteOptions, root: input.root },
+        {
+          ...{ builder, target, targetMemory, outDir: input.outDir, site: input.siteOptions, root: input.root },
+          deployTimeoutMs: options.deployTimeoutMs,
+        },
         controller.signal,
       )
       if (batch.upTo > 0) await journal?.markDone(batch.upTo)

@@ -23,6 +23,8 @@ export interface PublishStep {
   site: ResolvedSite
   /** The project the output is built in: a deploy takes its files as its builds last checked them (deploy.ts). */
   root?: string
+  /** Longest a deploy may take before it is stopped and fails (`publish.deployTimeoutMs`). */
+  deployTimeoutMs: number
 }
 
 type Outcome = Pick<PublishRecord, 'changed' | 'filesUploaded' | 'deleted' | 'buildMs' | 'deployMs'>
@@ -46,12 +48,7 @@ export async function buildAndDeploy(batch: Batch, step: PublishStep, signal: Ab
   if (result?.failures.length) throw new Error(describeFailures(result))
   const t1 = Date.now()
   const { target } = step
-  const report = target
-    ? await deploy({
-        ...{ outDir: step.outDir, target, site: step.site },
-        ...{ memory: step.builder.memory, targetMemory: step.targetMemory, root: step.root },
-      })
-    : undefined
+  const report = target ? await deployInTime(target, step, signal) : undefined
   const changes = result?.changes.pages
   return {
     changed: changes ? changes.added.length + changes.changed.length + changes.removed.length : 0,
@@ -62,6 +59,25 @@ export async function buildAndDeploy(batch: Batch, step: PublishStep, signal: Ab
     // nothing heard of the API: the schedule is kept as it is
     recheck: result?.recheck ?? { complete: false, pages: [] },
     refetched: result?.only?.refetched ?? [],
+  }
+}
+
+/** Deploys the output, stopped by `signal` (the publisher stops) or once `publish.deployTimeoutMs` has passed. */
+async function deployInTime(target: DeployTarget, step: PublishStep, signal: AbortSignal) {
+  const timeUp = new AbortController()
+  const ms = step.deployTimeoutMs
+  const timer = setTimeout(
+    () => timeUp.abort(new Error(`the deploy took longer than publish.deployTimeoutMs (${ms} ms) and was stopped`)),
+    ms,
+  )
+  try {
+    return await deploy({
+      ...{ outDir: step.outDir, target, site: step.site },
+      ...{ memory: step.builder.memory, targetMemory: step.targetMemory, root: step.root },
+      signal: AbortSignal.any([signal, timeUp.signal]),
+    })
+  } finally {
+    clearTimeout(timer)
   }
 }
 

@@ -105,6 +105,10 @@ export const PUBLISH_QUIET_MS = 1_000
 export const PUBLISH_MAX_WAIT_MS = 10_000
 /** A full build over the previous output this often catches what webhooks missed (6 hours). */
 export const PUBLISH_RECONCILE_MINUTES = 360
+/** Longest a publish's deploy may take before it fails and is tried again (`publish.deployTimeoutMs`, 30 minutes). */
+export const PUBLISH_DEPLOY_TIMEOUT_MS = 30 * 60_000
+/** The most `publish.deployTimeoutMs` may be: a day (a timer of more than 2^31 ms would fire at once). */
+export const PUBLISH_DEPLOY_TIMEOUT_MAX_MS = 24 * 60 * 60_000
 /** Port and address `site publish` listens on by default (loopback: a reverse proxy brings TLS). */
 export const PUBLISH_PORT = 4020
 /** Largest webhook body read; a larger one is answered 413 and not read further (a TYPO3 message is a few kilobytes). */

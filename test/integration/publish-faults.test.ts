@@ -189,6 +189,46 @@ describe('site publish through a command that fails', () => {
   }, 40_000)
 })
 
+describe('site publish through a command that hangs', () => {
+  it('stops the command (its whole process group) once publish.deployTimeoutMs has passed, and tries again', async () => {
+    const pidFile = join(dir, 'hung-command.pid')
+    // the shell leads the group; `sleep` is the host's CLI it started, which never answers
+    const spec = `command:echo $$ > "${pidFile}"; sleep 300`
+    const config = join(dir, 'site-timeout.config.json')
+    const publish = { deploy: spec, token: TOKEN, quietMs: 100, maxWaitMs: 1000, deployTimeoutMs: 1000 }
+    await writeFile(config, JSON.stringify({ baseUrl: BASE_URL, publish }))
+    const hung = await startPublisher([
+      ...['--config', config, '--api', api.url, '--out', join(dir, 'out-hung')],
+      ...['--state', join(dir, 'state-hung')],
+    ])
+    running.push(hung)
+    try {
+      const failed = async () => (await hung.status()).publishes.some((p) => !p.ok)
+      await waitUntil(failed, 'the deploy to be stopped', 20_000)
+      const record = (await hung.status()).publishes.find((p) => !p.ok)!
+      expect(record.error).toContain('the deploy took longer than publish.deployTimeoutMs (1000 ms) and was stopped')
+      // the shell and its sleep are gone: no process of the group is left
+      const group = Number(await readFile(pidFile, 'utf8'))
+      await waitUntil(async () => !groupRuns(group), 'the command to be gone', 5_000)
+      // and it is tried again, as any failed publish
+      expect((await hung.status()).retryAt).not.toBeNull()
+    } finally {
+      hung.child.kill('SIGTERM')
+    }
+    expect(await hung.done).toMatchObject({ code: 0 })
+  }, 40_000)
+})
+
+/** Whether a process of the group `pgid` still runs. */
+function groupRuns(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
 const SERVICES = ['/services/cloud-migration', '/services/custom-software', '/services/data-analytics']
 /** Text of each page's answer that an edit appends its number to (none in a slug). */
 const TITLES = ['Cloud migration', 'Custom software', 'Data &']

@@ -17,20 +17,36 @@ import type { DeployTarget, TargetRecord } from './types.js'
 /** The last bytes of the command's stderr quoted in the error when it fails. */
 const STDERR_TAIL_BYTES = 2_000
 
-function runCommand(command: string, args: string[], env: Record<string, string>): Promise<void> {
+/**
+ * Runs the command; with `signal`, in a process group of its own, which the signal's abort ends (SIGTERM to
+ * the group: the shell and the host's CLI it started), rejecting with the signal's reason.
+ */
+function runCommand(command: string, args: string[], env: Record<string, string>, signal?: AbortSignal): Promise<void> {
   return new Promise((done, fail) => {
+    signal?.throwIfAborted()
     const child = spawn('/bin/sh', ['-c', command, 'site-deploy', ...args], {
       stdio: ['ignore', 'inherit', 'pipe'],
       env: { ...process.env, ...env },
+      detached: signal !== undefined,
     })
+    const stop = () => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM')
+      } catch {
+        // the group has ended already
+      }
+      fail(signal?.reason)
+    }
+    signal?.addEventListener('abort', stop, { once: true })
+    child.on('close', () => signal?.removeEventListener('abort', stop))
     let stderr = ''
     child.stderr.on('data', (chunk: Buffer) => {
       process.stderr.write(chunk)
       stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES)
     })
     child.on('error', fail)
-    child.on('close', (code, signal) =>
-      code === 0 ? done() : fail(new Error(`exited with ${code ?? signal}${stderr ? `: ${stderr.trim()}` : ''}`)),
+    child.on('close', (code, killedBy) =>
+      code === 0 ? done() : fail(new Error(`exited with ${code ?? killedBy}${stderr ? `: ${stderr.trim()}` : ''}`)),
     )
   })
 }
@@ -54,14 +70,14 @@ export function createCommandTarget(command: string, outDir: string, root: strin
     manifestStamp: async () => fileStamp(recordFile('manifest')),
     upload: async (file) => void lines.push(`upload ${file.path}`),
     remove: async (path) => void lines.push(`delete ${path}`),
-    async commit() {
+    async commit(signal) {
       if (!lines.length) return
       const dir = await mkdtemp(join(tmpdir(), 'site-deploy-'))
       const list = join(dir, 'changes.txt')
       try {
         await writeFile(list, `${lines.join('\n')}\n`)
         const out = resolve(outDir)
-        await runCommand(command, [out, list], { SITE_DEPLOY_DIR: out, SITE_DEPLOY_LIST: list })
+        await runCommand(command, [out, list], { SITE_DEPLOY_DIR: out, SITE_DEPLOY_LIST: list }, signal)
       } catch (error) {
         throw errors.deployFailed(name, (error as Error).message, error)
       } finally {

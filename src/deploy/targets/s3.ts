@@ -46,8 +46,10 @@ export function createS3Target(
   const fail = (what: string) => (error: unknown) => {
     throw errors.deployFailed(name, `${what}: ${(error as Error).message}`, error)
   }
-  const remove = async (path: string) => {
-    await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: keyOf(path) })).catch(fail(`deleting ${path}`))
+  const remove = async (path: string, signal?: AbortSignal) => {
+    await client
+      .send(new DeleteObjectCommand({ Bucket: bucket, Key: keyOf(path) }), { abortSignal: signal })
+      .catch(fail(`deleting ${path}`))
   }
   return {
     name,
@@ -68,7 +70,7 @@ export function createS3Target(
         .catch(() => undefined)
       return head?.ETag
     },
-    async upload(file) {
+    async upload(file, signal) {
       const body = await readFile(file.source)
       await client
         .send(
@@ -79,6 +81,7 @@ export function createS3Target(
             ContentType: file.contentType,
             CacheControl: file.cacheControl,
           }),
+          { abortSignal: signal },
         )
         .catch(fail(`uploading ${file.path}`))
     },

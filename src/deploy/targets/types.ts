@@ -21,10 +21,11 @@ export interface DeployTarget {
    * undefined when it has none or the target cannot tell.
    */
   manifestStamp(): Promise<string | undefined>
-  upload(file: DeployFile): Promise<void>
-  remove(path: string): Promise<void>
+  /** `signal` stops what it does when the deploy is stopped (its time is up); it then rejects. */
+  upload(file: DeployFile, signal?: AbortSignal): Promise<void>
+  remove(path: string, signal?: AbortSignal): Promise<void>
   /** After every upload and delete, before the manifest: a target that acts once (a command) acts here. */
-  commit(): Promise<void>
+  commit(signal?: AbortSignal): Promise<void>
   /** Stores one of its records; resolves to the stamp of what it stored (see manifestStamp). */
   writeRecord(record: TargetRecord, json: string): Promise<string | undefined>
   /** Removes one of its records; a record it does not have is not an error. */

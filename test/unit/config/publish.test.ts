@@ -8,7 +8,7 @@ describe('publish options', () => {
   it('fills the defaults, per site, a site overriding the top level', () => {
     const [one] = resolvePublish({ publish: { token: 't' } }, 'site.config.ts')
     expect(one).toEqual({ ...DEFAULTS.publish, token: 't' })
-    expect(one).toMatchObject({ quietMs: 1000, maxWaitMs: 10_000, reconcileMinutes: 360 })
+    expect(one).toMatchObject({ quietMs: 1000, maxWaitMs: 10_000, reconcileMinutes: 360, deployTimeoutMs: 1_800_000 })
     const sites = resolvePublish(
       {
         publish: { quietMs: 500, deploy: 'dir:/srv/a' },
@@ -54,6 +54,15 @@ describe('publish options', () => {
     expect(validateUserConfig({ publish: { reconcileMinutes: 525_601 } })).toEqual([
       { path: 'publish.reconcileMinutes', message: 'expected a whole number of minutes from 1 to 525600 (a year)' },
     ])
+    // a day at most, a second at least: a timer of more than 2^31 ms would fire at once
+    expect(validateUserConfig({ publish: { deployTimeoutMs: 86_400_000 } })).toEqual([])
+    for (const deployTimeoutMs of [999, 86_400_001, 2 ** 31, 1.5, '60000'])
+      expect(validateUserConfig({ publish: { deployTimeoutMs } }), String(deployTimeoutMs)).toEqual([
+        {
+          path: 'publish.deployTimeoutMs',
+          message: 'expected a whole number of milliseconds from 1000 to 86400000 (a day)',
+        },
+      ])
     expect(() => resolvePublish({ publish: { quietMs: 20_000 } }, 'site.config.ts')).toThrow(
       /publish.quietMs: 20000 is longer than publish.maxWaitMs/,
     )
