@@ -177,12 +177,13 @@ export const errors = {
     }),
   routeMiddleware: (cause?: unknown) =>
     new SiteError('ROUTE_MIDDLEWARE', 'Unknown route middleware error', { status: 500, cause }),
-  configInvalid: (file: string, issues: readonly ConfigIssue[]) =>
+  /** `cause`: esbuild's failure when the file does not compile (preview's overlay shows where). */
+  configInvalid: (file: string, issues: readonly ConfigIssue[], cause?: unknown) =>
     Object.assign(
       new SiteError(
         'CONFIG_INVALID',
         `Invalid configuration in ${file}:\n${issues.map((i) => `  - ${i.path}: ${i.message}`).join('\n')}`,
-        { status: 500 },
+        { status: 500, cause },
       ),
       { issues },
     ),

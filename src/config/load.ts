@@ -68,11 +68,16 @@ export async function loadUserConfig(file: string, root: string): Promise<unknow
       const inputs = metafileInputs(result.metafile, process.cwd())
       return { value: null, inputs, blobs: new Map([['code', result.outputFiles[0]!.text]]) }
     } catch (cause) {
-      const detail = (cause as { errors?: Array<{ text: string; location?: { line: number } }> }).errors?.[0]
+      const failures = (cause as { errors?: Array<{ text: string; location?: { line: number; file: string } }> }).errors
+      const detail = failures?.[0]
       const where = detail?.location ? `line ${detail.location.line}: ` : ''
-      throw errors.configInvalid(file, [
-        { path: '(file)', message: `${where}${detail?.text ?? (cause as Error).message}` },
-      ])
+      // esbuild names files from its working folder, the process's: made absolute, they hold for any project root
+      for (const failure of failures ?? []) if (failure.location) failure.location.file = resolve(failure.location.file)
+      throw errors.configInvalid(
+        file,
+        [{ path: '(file)', message: `${where}${detail?.text ?? (cause as Error).message}` }],
+        cause,
+      )
     }
   }
   // a config that bundles as it did last time is taken from the bundle cache (the file and what it imports unchanged)

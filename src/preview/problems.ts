@@ -30,10 +30,11 @@ export function codeFrame(source: string, line: number, column: number): string 
 }
 
 const titleOf = (error: unknown): string => {
+  // before the compile check: a config that does not compile carries esbuild's failure too
+  if (isSiteError(error) && error.code.startsWith('CONFIG_')) return 'Configuration is invalid'
   if (isBuildFailure(error) || (error instanceof Error && isBuildFailure(error.cause)))
     return 'Template failed to compile'
   if (isSiteError(error) && error.code === 'TEMPLATES_INVALID') return 'Templates failed to load'
-  if (isSiteError(error) && error.code.startsWith('CONFIG_')) return 'Configuration is invalid'
   return 'Reload failed'
 }
 

@@ -139,6 +139,28 @@ describe('preview server over a real socket, with watch and reload', () => {
     expect(await (await page('/about-us')).text()).toContain('GTM-WATCH01')
   }, 30_000)
 
+  it('shows a config syntax error in open tabs with its file, line, column and code, and clears it on the fix', async () => {
+    const file = join(root, 'config', 'site.config.ts')
+    const good = await readFile(file, 'utf8')
+    const events = await fetch(`${server.url}/_site/events`)
+    const reader = events.body!.getReader()
+    await writeFile(file, good.replace("queryParam: 'pce',", "queryParam: 'pce',,"))
+    const text = await nextEvent(reader, 'problem')
+    const data = text
+      .slice(text.indexOf('event: problem\n'))
+      .split('\n')
+      .find((line) => line.startsWith('data: '))!
+    const problem = JSON.parse(data.slice('data: '.length)) as Record<string, unknown>
+    const line = good.split('\n').findIndex((l) => l.includes("queryParam: 'pce',")) + 1
+    expect(problem).toMatchObject({ title: 'Configuration is invalid', file: 'config/site.config.ts', line })
+    expect(problem.column).toEqual(expect.any(Number))
+    expect(problem.frame).toContain(`> ${line} |     queryParam: 'pce',,`)
+    expect(String(problem.message)).not.toContain(root)
+    await writeFile(file, good)
+    await nextEvent(reader, 'reload')
+    await reader.cancel()
+  }, 30_000)
+
   it('keeps serving when a template breaks', async () => {
     const file = join(root, 'templates', 'Footer.tsx')
     const good = await readFile(file, 'utf8')
