@@ -5,7 +5,8 @@ import { errors, isSiteError } from '../errors.js'
 import { prepareInitialData } from '../render/prepare.js'
 import { checkRequest, forMethod, textResponse } from '../serve/http-checks.js'
 import type { FetchHandler } from '../serve/node-http.js'
-import { isEngineUrl } from '../shared/layout.js'
+import { escapeHtml } from '../shared/escape.js'
+import { isEngineUrl, RELOAD_EVENTS_URL } from '../shared/layout.js'
 import { checkRedirectTarget } from '../shared/redirect-target.js'
 import { getLocaleFromPath, normalizePagePath } from '../shared/url.js'
 import { toApiRequestHeaders, toProxiedResponseHeaders } from './api-headers.js'
@@ -103,6 +104,7 @@ async function answerPage(ctx: PreviewContext, request: Request, url: URL, targe
       ctx,
       { ...view, status: 404, initialData, error: toPageError(errors.routeInvalid(url.pathname), path, debug) },
       new Headers(),
+      bot,
     )
   }
 
@@ -130,17 +132,36 @@ async function answerPage(ctx: PreviewContext, request: Request, url: URL, targe
       ctx,
       { ...view, status: 502, error: toPageError(errors.redirectRefused(loaded.to, redirect.reason), path, debug) },
       proxied,
+      bot,
     )
   }
   if (bot && loaded.status >= 400) return plainError(loaded.status, '')
   const { status, page, initialData, error } = loaded
-  return htmlResponse(ctx, { ...view, status, page, initialData, ...(error ? { error } : {}) }, proxied)
+  return htmlResponse(ctx, { ...view, status, page, initialData, ...(error ? { error } : {}) }, proxied, bot)
 }
 
-function htmlResponse(ctx: PreviewContext, view: HtmlView, headers: Headers): Response {
+/**
+ * When even the error page does not render (a header, footer or error page template throws), a
+ * browser still gets a small HTML page: the failure, and the live reload that brings the tab back
+ * once the template is fixed (plain text would leave it stuck until reloaded by hand). Bots get the status.
+ */
+function failureHtml(status: number, failure: string): string {
+  const title = `${status} ${STATUS_CODES[status] ?? 'Error'}`
+  return `<!doctype html>
+<html><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title></head>
+<body><h1>${escapeHtml(title)}</h1><pre style="white-space:pre-wrap">${escapeHtml(failure)}</pre>
+<p>The terminal running site preview has the details. This page reloads when the templates change.</p>
+<script>new EventSource(${JSON.stringify(RELOAD_EVENTS_URL)}).addEventListener('reload',()=>location.reload())</script>
+</body></html>
+`
+}
+
+function htmlResponse(ctx: PreviewContext, view: HtmlView, headers: Headers, bot: boolean): Response {
   const rendered = renderHtml(ctx, view)
   if (!headers.has('cache-control')) headers.set('cache-control', 'no-store')
-  if ('failure' in rendered) return plainError(rendered.status, rendered.failure)
+  if ('failure' in rendered && bot) return plainError(rendered.status, '')
   headers.set('content-type', 'text/html; charset=utf-8')
+  if ('failure' in rendered)
+    return new Response(failureHtml(rendered.status, rendered.failure), { status: rendered.status, headers })
   return new Response(rendered.html, { status: rendered.status, headers })
 }
