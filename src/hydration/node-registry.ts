@@ -126,17 +126,23 @@ export async function loadTemplates(root: string, options: LoadTemplatesOptions 
   await placeModule(file, code)
   let registry: unknown
   const bundleUrl = pathToFileURL(file).href
+  const locate = mapText ? createTemplateLocator({ root, bundleUrl, mapText }) : undefined
   try {
     registry = ((await import(bundleUrl)) as { default: unknown }).default
   } catch (error) {
-    throw new SiteError(
-      'TEMPLATES_INVALID',
-      `Templates failed to load: ${(error as Error)?.message ?? String(error)}`,
-      { cause: error },
+    // A template that throws as it loads: named by its file and line, as a render failure is (preview's overlay shows the code).
+    const at = locate?.(error)
+    throw Object.assign(
+      new SiteError(
+        'TEMPLATES_INVALID',
+        `Templates failed to load: ${(error as Error)?.message ?? String(error)}${at ? ` (at ${at.file}:${at.line}:${at.column})` : ''}`,
+        { cause: error },
+      ),
+      at ? { at } : {},
     )
   }
   const checked = checkRegistry(registry)
-  return mapText ? { ...checked, locate: createTemplateLocator({ root, bundleUrl, mapText }) } : checked
+  return locate ? { ...checked, locate } : checked
 }
 
 const isComponent = (value: unknown): boolean =>

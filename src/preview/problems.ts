@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises'
 import { relative, resolve } from 'node:path'
 import { isSiteError } from '../errors.js'
 import { isBuildFailure } from '../hydration/errors.js'
-import type { PreviewProblem } from '../shared/contract.js'
+import type { PreviewProblem, TemplateLocation } from '../shared/contract.js'
 
 /** Lines shown above and below the problem's line. */
 const FRAME_CONTEXT_LINES = 2
@@ -45,6 +45,14 @@ export async function toPreviewProblem(root: string, error: unknown): Promise<Pr
   const failure = isBuildFailure(error) ? error : error instanceof Error ? error.cause : undefined
   const location = isBuildFailure(failure) ? failure.errors.find((m) => m.location)?.location : undefined
   const problem: PreviewProblem = { title: titleOf(error), message }
+  // a template that compiles but throws as it loads: where its stack points (loadTemplates)
+  const thrownAt = !location && isSiteError(error) ? (error as { at?: TemplateLocation }).at : undefined
+  if (thrownAt) {
+    Object.assign(problem, thrownAt)
+    const source = await readFile(resolve(root, thrownAt.file), 'utf8').catch(() => undefined)
+    if (source !== undefined) problem.frame = codeFrame(source, thrownAt.line, thrownAt.column)
+    return problem
+  }
   if (!location) return problem
   const file = resolve(root, location.file)
   Object.assign(problem, {

@@ -31,6 +31,15 @@ async function nextEvent(
   }
 }
 
+/** The data of the `problem` event in an event stream's text. */
+function problemOf(text: string): Record<string, unknown> {
+  const data = text
+    .slice(text.indexOf('event: problem\n'))
+    .split('\n')
+    .find((line) => line.startsWith('data: '))!
+  return JSON.parse(data.slice('data: '.length)) as Record<string, unknown>
+}
+
 describe('preview server over a real socket, with watch and reload', () => {
   let root: string
   let api: Awaited<ReturnType<typeof startDemoApi>>
@@ -145,12 +154,7 @@ describe('preview server over a real socket, with watch and reload', () => {
     const events = await fetch(`${server.url}/_site/events`)
     const reader = events.body!.getReader()
     await writeFile(file, good.replace("queryParam: 'pce',", "queryParam: 'pce',,"))
-    const text = await nextEvent(reader, 'problem')
-    const data = text
-      .slice(text.indexOf('event: problem\n'))
-      .split('\n')
-      .find((line) => line.startsWith('data: '))!
-    const problem = JSON.parse(data.slice('data: '.length)) as Record<string, unknown>
+    const problem = problemOf(await nextEvent(reader, 'problem'))
     const line = good.split('\n').findIndex((l) => l.includes("queryParam: 'pce',")) + 1
     expect(problem).toMatchObject({ title: 'Configuration is invalid', file: 'config/site.config.ts', line })
     expect(problem.column).toEqual(expect.any(Number))
@@ -200,5 +204,21 @@ describe('preview server over a real socket, with watch and reload', () => {
     await nextEvent(reader, 'reload')
     await reader.cancel()
     expect((await page('/pl')).status).toBe(200)
+  }, 30_000)
+
+  it('shows a template that throws as it loads with its file, line and code, and clears it on the fix', async () => {
+    const file = join(root, 'templates', 'content', 'Text.tsx')
+    const good = await readFile(file, 'utf8')
+    const line = good.trimEnd().split('\n').length + 1
+    const events = await fetch(`${server.url}/_site/events`)
+    const reader = events.body!.getReader()
+    await writeFile(file, `${good.trimEnd()}\nthrow new Error('boom at import')\n`)
+    const problem = problemOf(await nextEvent(reader, 'problem'))
+    expect(problem).toMatchObject({ title: 'Templates failed to load', file: 'templates/content/Text.tsx', line })
+    expect(problem.message).toContain('boom at import (at templates/content/Text.tsx:')
+    expect(problem.frame).toContain(`> ${line} | throw new Error('boom at import')`)
+    await writeFile(file, good)
+    await nextEvent(reader, 'reload')
+    await reader.cancel()
   }, 30_000)
 })
