@@ -1,3 +1,6 @@
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDemoApi } from '../../src/demo/server.js'
 import { REPO_ROOT, startCli } from './preview-helpers.js'
@@ -28,4 +31,26 @@ describe('site preview (the command)', () => {
     expect(await run.exited).toBe(2)
     expect(run.output().stderr).toMatch(/Config file not found: .*nope\.config\.ts/)
   }, 30_000)
+
+  it('names the API once when several sites share it', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'site-preview-cli-'))
+    try {
+      for (const dir of ['templates', 'public']) await cp(join(REPO_ROOT, dir), join(root, dir), { recursive: true })
+      await writeFile(
+        join(root, 'site.config.json'),
+        JSON.stringify({
+          api: { baseUrl: api.url },
+          i18n: { default: 'en', locales: ['en', 'pl', 'de'] },
+          sites: [{ hostname: 'www.example.com' }, { hostname: 'www.example.de' }],
+        }),
+      )
+      const run = startCli(['preview', '--port', '0', '--no-watch', '--config', 'site.config.json'], root, /API: .*\n/)
+      const [line] = await run.started
+      expect(line).toBe(`API: ${api.url}\n`)
+      run.child.kill('SIGTERM')
+      expect(await run.exited).toBe(0)
+    } finally {
+      await rm(root, { recursive: true, force: true })
+    }
+  }, 60_000)
 })

@@ -45,7 +45,7 @@ export async function runPreviewCommand(opts: PreviewCommandOptions, global: { v
       `Preview: ${server.url}/${hosts.length > 1 && !opts.site ? ` (sites by Host header: ${hosts.join(', ')})` : ''}\n`,
     )
     process.stdout.write(
-      `API: ${config.sites.map((s) => s.api.baseUrl).join(', ')}${opts.watch ? '; watching templates/, config/ and public/' : ''}\n`,
+      `API: ${[...new Set(config.sites.map((s) => s.api.baseUrl))].join(', ')}${opts.watch ? '; watching templates/, config/ and public/' : ''}\n`,
     )
     await shutdown
     await server.close()
