@@ -3,6 +3,7 @@
  * item 8: the API may be internal, its URL a secret of the network); the terminal does, with the config
  * key to check, when the API stops answering and when it answers again (issue 15, item 3).
  */
+import { RequestEnded } from '../api/get-bytes.js'
 import { FetchError } from '../errors.js'
 
 /** What an editor reads on the error page when the API does not answer. */
@@ -28,6 +29,13 @@ export function unansweredCall(error: unknown): FetchError | undefined {
   return undefined
 }
 
+/** True for a call preview itself gave up because its request went away (a tab closed mid-load): no news about the API. */
+export function abortedByCaller(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause)
+    if (e instanceof RequestEnded) return e.why === 'aborted'
+  return false
+}
+
 export interface ApiWatch {
   /** After a call to the API at `baseUrl`: `error` when it failed. Logs the first unanswered call and the first answer after it. */
   saw(baseUrl: string, error?: unknown): void
@@ -38,6 +46,8 @@ export function createApiWatch(input: { log: (line: string) => void; configFile:
   const down = new Set<string>()
   return {
     saw(baseUrl, error) {
+      // the editor left before the API answered: neither a failure nor an answer of the API
+      if (abortedByCaller(error)) return
       const unanswered = error === undefined ? undefined : unansweredCall(error)
       if (!unanswered) {
         // An HTTP answer, even an error status, is an answer.

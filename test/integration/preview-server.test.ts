@@ -221,4 +221,23 @@ describe('preview server over a real socket, with watch and reload', () => {
     await nextEvent(reader, 'reload')
     await reader.cancel()
   }, 30_000)
+
+  it('does not report the API as not answering when a tab leaves before it answers', async () => {
+    api.setLatency(600)
+    try {
+      const before = lines.length
+      const leaving = new AbortController()
+      const request = fetch(`${server.url}/pl/o-nas`, { headers: BROWSER, signal: leaving.signal })
+      setTimeout(() => leaving.abort(), 150)
+      await expect(request).rejects.toThrow()
+      // past the API's answer time: the abandoned calls have ended in preview
+      await new Promise((done) => setTimeout(done, 1000))
+      const res = await page('/pl/o-nas')
+      expect(res.status).toBe(200)
+      await res.arrayBuffer()
+      expect(lines.slice(before).filter((line) => line.includes('content API'))).toEqual([])
+    } finally {
+      api.setLatency(0)
+    }
+  }, 30_000)
 })
