@@ -41,7 +41,11 @@ const titleOf = (error: unknown): string => {
 /** The overlay's problem for an error of a reload: where esbuild located it, with the code frame, when it did. */
 export async function toPreviewProblem(root: string, error: unknown): Promise<PreviewProblem> {
   // Paths in it are shown relative to the project (the page may be open on another machine than preview's).
-  const message = (error instanceof Error ? error.message : String(error)).split(`${resolve(root)}/`).join('')
+  const message = (error instanceof Error ? error.message : String(error))
+    .split(`${resolve(root)}/`)
+    .join('')
+    .split(resolve(root))
+    .join('the project')
   const failure = isBuildFailure(error) ? error : error instanceof Error ? error.cause : undefined
   const location = isBuildFailure(failure) ? failure.errors.find((m) => m.location)?.location : undefined
   const problem: PreviewProblem = { title: titleOf(error), message }

@@ -240,4 +240,18 @@ describe('preview server over a real socket, with watch and reload', () => {
       api.setLatency(0)
     }
   }, 30_000)
+
+  it('names a missing template relative to the project in open tabs', async () => {
+    const file = join(root, 'templates', 'ErrorPage.tsx')
+    const good = await readFile(file, 'utf8')
+    const events = await fetch(`${server.url}/_site/events`)
+    const reader = events.body!.getReader()
+    await rm(file)
+    const problem = problemOf(await nextEvent(reader, 'problem'))
+    expect(problem.message).toContain('missing templates/ErrorPage.tsx')
+    expect(problem.message).not.toContain(root)
+    await writeFile(file, good)
+    await nextEvent(reader, 'reload')
+    await reader.cancel()
+  }, 30_000)
 })
