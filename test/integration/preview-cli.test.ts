@@ -45,9 +45,13 @@ describe('site preview (the command)', () => {
         }),
       )
       const run = startCli(['preview', '--port', '0', '--no-watch', '--config', 'site.config.json'], root, /API: .*\n/)
-      const [line] = await run.started
-      expect(line).toBe(`API: ${api.url}\n`)
-      run.child.kill('SIGTERM')
+      try {
+        const [line] = await run.started
+        expect(line).toBe(`API: ${api.url}\n`)
+      } finally {
+        // stopped whatever the assertion says: a failed test leaves no preview running
+        run.child.kill('SIGTERM')
+      }
       expect(await run.exited).toBe(0)
     } finally {
       await rm(root, { recursive: true, force: true })
