@@ -21,6 +21,16 @@ export const readEntry = (state: unknown): EntryState | undefined => {
     : undefined
 }
 
+/**
+ * The scroll position saved in an entry, also in one the browser made for a `#anchor` link (no `path`:
+ * the tracker's scroll saving wrote only `x` and `y` into it).
+ */
+export const readScroll = (state: unknown): { x: number; y: number } | undefined => {
+  if (!state || typeof state !== 'object') return undefined
+  const { x, y } = state as Partial<EntryState>
+  return typeof x === 'number' && typeof y === 'number' ? { x, y } : undefined
+}
+
 export interface HistoryTracker {
   push(path: string, url: string): void
   replace(path: string, url: string): void

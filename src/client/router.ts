@@ -12,7 +12,7 @@ import type { PageData } from '../shared/types.js'
 import { normalizePagePath } from '../shared/url.js'
 import type { InitialDataLoader } from './boot.js'
 import type { PageEventKind } from './events.js'
-import { createHistoryTracker, readEntry } from './history.js'
+import { createHistoryTracker, readEntry, readScroll } from './history.js'
 import { toClickNavigation, toRoutableUrl } from './links.js'
 import type { LoadingBar } from './loading-bar.js'
 import type { ManifestCheck } from './manifest-check.js'
@@ -196,9 +196,11 @@ export function createRouter(options: RouterOptions): Router {
   win.addEventListener('popstate', (event) => {
     const url = new URL(win.location.href)
     const entry = readEntry(event.state)
-    // Same page (an anchor entry the browser made): the browser handles the scroll.
-    if (pathOf(url) === state.path && (!entry || entry.path === state.path)) return
-    void navigate(url, 'pop', entry ? { x: entry.x, y: entry.y } : { x: 0, y: 0 })
+    // Scroll restoration is manual: the entry's saved position, else its `#anchor` (or the top).
+    const scroll = readScroll(event.state)
+    // Same page (an anchor entry the browser made): only the scroll changes.
+    if (pathOf(url) === state.path && (!entry || entry.path === state.path)) return restoreScroll(url, scroll)
+    void navigate(url, 'pop', scroll)
   })
 
   win.history.scrollRestoration = 'manual'

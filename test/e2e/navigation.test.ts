@@ -91,6 +91,41 @@ describe.skipIf(!hasChromium)('visitor navigation (issue 5)', () => {
     await context.close()
   })
 
+  it('back and forward over a #anchor entry restore its scroll position, also after another page', async () => {
+    const { context, page, problems } = await openPage(browser)
+    await page.setViewportSize({ width: 1000, height: 500 })
+    await page.goto(`${site.url}/about-us`)
+    await waitForHydration(page)
+    await markDocument(page)
+    await page.evaluate(() => window.scrollTo(0, 400))
+    await page.waitForFunction(() => window.scrollY === 400)
+    // An anchor link on the page: the browser jumps and makes the entry (no client navigation).
+    await page.evaluate(() => {
+      const link = document.body.appendChild(document.createElement('a'))
+      link.href = '#c203'
+      link.textContent = 'section'
+      link.click()
+    })
+    await page.waitForFunction(() => location.hash === '#c203' && window.scrollY > 400)
+    await page.waitForTimeout(300) // the scroll position is saved after a quiet time
+    const atAnchor = await page.evaluate(() => window.scrollY)
+    await page.evaluate(() => (document.querySelector('a[href="/careers"]') as HTMLElement).click())
+    await waitForPageView(page, '/careers', 2)
+    expect(await page.evaluate(() => window.scrollY)).toBe(0)
+
+    await page.goBack()
+    await waitForPageView(page, '/about-us', 3)
+    expect(new URL(page.url()).hash).toBe('#c203')
+    await page.waitForFunction((y) => window.scrollY === y, atAnchor)
+
+    await page.goBack()
+    await page.waitForFunction(() => location.hash === '')
+    await page.waitForFunction(() => window.scrollY === 400)
+    expect(await isSameDocument(page)).toBe(true)
+    expect(problems.errors).toEqual([])
+    await context.close()
+  })
+
   it('switching language loads that locale’s initial data and shows the translated header and footer', async () => {
     const { context, page, problems } = await openPage(browser)
     const initialData: string[] = []
