@@ -1,5 +1,5 @@
 /**
- * Forced full page loads (new build, chunk load error, failed navigation) happen
+ * Forced full page loads (new build, chunk load error, a failed redirect or reload) happen
  * at most once per `RELOAD_GUARD_MS` per path, so that a broken deploy cannot
  * make a tab reload in a loop. Timestamps live in `sessionStorage`: they must
  * survive the reload they guard.

@@ -169,9 +169,13 @@ export function createRouter(options: RouterOptions): Router {
 
   function fail(url: URL, path: string, mode: NavigationMode, token: number) {
     bar.fail()
-    // Let the error colour show for a moment, then load the page in full (guarded against loops).
+    // Let the error colour show for a moment, then load the page in full. A link click or back/forward
+    // cannot loop (the visitor asked for that page): always loaded, else the link would do nothing (or
+    // the URL would change without the page). Only a replace (a redirect, the current URL) is guarded.
     win.setTimeout(() => {
-      if (token === seq) guardedLoad(url, path, mode)
+      if (token !== seq) return
+      if (mode === 'replace') guardedLoad(url, path, mode)
+      else load(url, mode)
     }, LOADING_BAR.hideDelayMs)
   }
 

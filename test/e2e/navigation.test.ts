@@ -126,6 +126,33 @@ describe.skipIf(!hasChromium)('visitor navigation (issue 5)', () => {
     await context.close()
   })
 
+  it('a payload that fails to load becomes a full page load, also for the same link again within seconds', async () => {
+    const { context, page, problems } = await openPage(browser)
+    const documents: string[] = []
+    page.on('request', (request) => {
+      if (request.resourceType() === 'document') documents.push(new URL(request.url()).pathname)
+    })
+    await page.route('**/careers/_payload.json*', (route) => route.fulfill({ status: 500, body: 'down' }))
+    for (const round of [1, 2]) {
+      if (round === 1) await page.goto(`${site.url}/about-us`)
+      else await page.goBack()
+      await page.waitForURL(`${site.url}/about-us`)
+      await waitForHydration(page)
+      await markDocument(page)
+      await page.evaluate(() => (document.querySelector('a[href="/careers"]') as HTMLElement).click())
+      await page.waitForFunction(() => location.pathname === '/careers')
+      await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Work with us')
+      expect(await isSameDocument(page), `round ${round}`).toBe(false)
+      expect(
+        documents.filter((path) => path === '/careers'),
+        `round ${round}`,
+      ).toHaveLength(round)
+    }
+    // The failed payload requests are the only errors.
+    expect(problems.errors.filter((error) => !/status of 500/.test(error))).toEqual([])
+    await context.close()
+  })
+
   it('switching language loads that locale’s initial data and shows the translated header and footer', async () => {
     const { context, page, problems } = await openPage(browser)
     const initialData: string[] = []
