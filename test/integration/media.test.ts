@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { crc32, deflateSync } from 'node:zlib'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { UserConfig } from '../../src/config/types.js'
 import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
 import { type BuildTools, buildSite, diffTrees, loadBuildTools, REPO_ROOT, readTree } from './build-helpers.js'
 
@@ -85,6 +86,14 @@ const fileRequests = (from: number) =>
   api.requests.slice(from).filter((request) => request.path.startsWith('/fileadmin/'))
 
 const user = { baseUrl: 'https://www.amberline.example', media: { maxBytes: MAX_BYTES } }
+
+/** Builds into `outDir` with no failure: its result, and the requests it made for the CMS file at `path`. */
+async function buildAsking(path: string, options: { outDir: string; user: UserConfig }) {
+  const from = api.requests.length
+  const result = await buildSite({ apiUrl: api.url, tools, ...options })
+  expect(result.failures).toEqual([])
+  return { result, asked: fileRequests(from).filter((request) => request.path === path) }
+}
 
 describe('media: optimize', () => {
   let out: string
@@ -232,10 +241,7 @@ describe('media: optimize', () => {
     // the next build shows that file on a page: it is fetched again, without validators, and read by libvips
     api.setEdits([{ path: '/photos/1', find: '/fileadmin/photos/photo-1.jpg', replace: share }])
     try {
-      const from = api.requests.length
-      const result = await buildSite({ apiUrl: api.url, outDir: copyOut, tools, user: copy })
-      expect(result.failures).toEqual([])
-      const asked = fileRequests(from).filter((request) => request.path === share)
+      const { asked } = await buildAsking(share, { outDir: copyOut, user: copy })
       expect(asked.map((request) => request.headers['if-none-match'])).toContain(undefined)
       const html = await readFile(join(copyOut, 'photos/1/index.html'), 'utf8')
       expect(html).toMatch(/<img src="\/_site\/media\/[0-9a-f]{20}\/amberline-share\.png"/)
@@ -328,10 +334,7 @@ describe('media: an animated image', () => {
         const copies = [...(await readTree(out)).entries()].filter(([path]) => path.includes('/anim'))
         expect(copies.map(([path]) => path)).toEqual([expect.stringMatching(/\/anim\.webp$/)])
         expect((await sharp(copies[0]![1]).metadata()).pages).toBe(3)
-        const from = api.requests.length
-        const again = await buildSite({ apiUrl: api.url, outDir: out, tools, user })
-        expect(again.failures).toEqual([])
-        const asked = fileRequests(from).filter((request) => request.path === '/fileadmin/images/anim.webp')
+        const { result: again, asked } = await buildAsking('/fileadmin/images/anim.webp', { outDir: out, user })
         expect(asked).toHaveLength(1)
         expect(asked[0]!.headers['if-none-match']).toBeDefined()
         expect(again.media).toMatchObject({ fetched: 0, encodedImages: 0 })
@@ -349,10 +352,7 @@ describe('media: a file one page shows and another shares', () => {
       const first = await buildSite({ apiUrl: api.url, outDir: out, tools, user })
       expect(first.failures).toEqual([])
       expect(await readFile(join(out, 'photos/1/index.html'), 'utf8')).toMatch(/amberline-share-[0-9a-f]{8}-\d+w\.avif/)
-      const from = api.requests.length
-      const again = await buildSite({ apiUrl: api.url, outDir: out, tools, user })
-      expect(again.failures).toEqual([])
-      const asked = fileRequests(from).filter((request) => request.path === share)
+      const { result: again, asked } = await buildAsking(share, { outDir: out, user })
       expect(asked.length).toBeGreaterThan(0)
       expect(asked.every((request) => request.headers['if-none-match'] !== undefined)).toBe(true)
       expect(again.media).toMatchObject({ fetched: 0, encodedImages: 0 })
