@@ -32,6 +32,18 @@ describe('preview answers only the hosts it is meant for (issue 13, item 1: DNS 
     baseUrl: 'https://www.amberline.example',
     ...over,
   })
+  /** `/about-us` asked for by each of `hosts` answers `status` (bodies read: no stream left open). */
+  const expectStatus = async (
+    handle: (request: Request) => Promise<Response>,
+    hosts: readonly string[],
+    status: number,
+  ): Promise<void> => {
+    for (const host of hosts) {
+      const res = await handle(new Request('http://127.0.0.1:3000/about-us', { headers: { host } }))
+      await res.text()
+      expect(res.status, host).toBe(status)
+    }
+  }
 
   it('refuses another Host with 403 and a line that says how to allow it, once on the terminal', async () => {
     const lines: string[] = []
@@ -68,16 +80,34 @@ describe('preview answers only the hosts it is meant for (issue 13, item 1: DNS 
       'a.staging.example',
       'staging.example',
     ]
-    for (const host of hosts) {
-      const res = await handle(new Request('http://127.0.0.1:3000/about-us', { headers: { host } }))
-      expect(res.status, host).toBe(200)
-      await res.text()
-    }
-    for (const host of ['example.com', 'preview.example.com.attacker.example', 'xstaging.example', '10.0.0.5']) {
-      const res = await handle(new Request('http://127.0.0.1:3000/about-us', { headers: { host } }))
-      expect(res.status, host).toBe(403)
-      await res.text()
-    }
+    await expectStatus(handle, hosts, 200)
+    await expectStatus(
+      handle,
+      ['example.com', 'preview.example.com.attacker.example', 'xstaging.example', '10.0.0.5'],
+      403,
+    )
+  })
+
+  it('answers the fully-qualified loopback names (trailing dot), not names that only contain one', async () => {
+    const { handle } = await makeHandler({ apiUrl: api.url, registry, user: options() })
+    const fullyQualified = [
+      'localhost.',
+      'localhost.:3000',
+      'LOCALHOST.',
+      'editor.localhost.',
+      'editor.localhost.:3000',
+    ]
+    await expectStatus(handle, fullyQualified, 200)
+    const refused = [
+      'localhost.evil.com',
+      'localhost.evil.com.',
+      'editor.localhost.evil.com',
+      'evil.com.',
+      'localhost..',
+      'localhost.example',
+      '127.0.0.1.evil.com',
+    ]
+    await expectStatus(handle, refused, 403)
   })
 
   it('answers the hostnames of configured sites', async () => {
