@@ -78,8 +78,13 @@ async function serveInitialData(
   }
 }
 
-/** A file of `public/` (only files listed at load time, so nothing outside the folder); undefined when there is none. */
+/**
+ * A file of `public/` (only files listed at load time, so nothing outside the folder); undefined when there is none.
+ * `/sw.js/` names a folder, not the file: a static host (and `site serve`) answers it 404, so it is left to the
+ * page route, as any path that is not a file.
+ */
 export async function servePublic(ctx: PreviewContext, url: URL): Promise<Response | undefined> {
+  if (url.pathname.endsWith('/')) return undefined
   const segments = toSafeSegments(url.pathname)
   const file = segments?.length ? ctx.publicFiles.get(segments.join('/')) : undefined
   if (!file) return undefined

@@ -115,6 +115,20 @@ describe('preview handler: payloads, files, refused requests', () => {
     }
   })
 
+  it('answers a file path with a trailing slash 404 (the error page), as a static host does; a page path with one is the page', async () => {
+    for (const path of ['/sw.js/', '/icons/logo.svg/', '/.well-known/security.txt/', '/sw.js//']) {
+      const res = await get(path)
+      expect(res.status, path).toBe(404)
+      expect(res.headers.get('content-type'), path).toBe('text/html; charset=utf-8')
+      const body = await res.text()
+      expect(body, path).not.toContain('self.skipWaiting()')
+      expect(body, path).not.toContain('Contact: mailto:')
+    }
+    const page = await get('/about-us/')
+    expect(page.status).toBe(200)
+    await page.text()
+  })
+
   it('opens a server-sent event stream that receives reload', async () => {
     const abort = new AbortController()
     const res = await get('/_site/events', { signal: abort.signal })
