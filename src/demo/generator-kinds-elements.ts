@@ -15,6 +15,8 @@ export interface KindsContext {
   title(index: number): string
   path(index: number): string
   nav(index: number, extra?: Partial<NavEntry>): NavEntry
+  /** The uid of a page's first content element, which every page has: what a section link may point to. */
+  firstElement(index: number): number
   /** An image of fileadmin/images by number (wraps around). */
   image(n: number): string
   /** Indices of a few other pages of the site. */
@@ -186,7 +188,7 @@ export function kindsCatalogue(ctx: KindsContext): KindsElement[] {
       content: {
         menu: ctx.others
           .slice(0, 2)
-          .map((i, k) => ({ ...ctx.nav(i), content: [{ uid: 900 + k, header: w.sections }] })),
+          .map((i) => ({ ...ctx.nav(i), content: [{ uid: ctx.firstElement(i), header: w.sections }] })),
       },
     },
     table(ctx, 2, true),
@@ -209,7 +211,7 @@ export function kindsCatalogue(ctx: KindsContext): KindsElement[] {
       content: {
         menu: ctx.others
           .slice(1, 3)
-          .map((i, k) => ({ ...ctx.nav(i), content: [{ uid: 950 + k, header: w.sections }] })),
+          .map((i) => ({ ...ctx.nav(i), content: [{ uid: ctx.firstElement(i), header: w.sections }] })),
       },
     },
     { type: 'menu_sitemap_pages', content: { menu: sitemapTree.slice(0, 1) } },

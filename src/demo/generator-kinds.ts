@@ -24,6 +24,9 @@ const EXTERNAL = 'https://example.org/'
 
 const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1)
 
+/** The uid of a page's first content element (its hero or header); the page's other elements follow it. */
+const firstElementId = (language: DemoLanguage, index: number): number => language.languageId * 1_000_000 + index * 100
+
 function contextOf(site: GeneratedSite, language: DemoLanguage, index: number): KindsContext {
   const texts = site.textsOf(language)
   const pick = (k: number) => (index + k) % site.count
@@ -33,6 +36,7 @@ function contextOf(site: GeneratedSite, language: DemoLanguage, index: number): 
     title: (i) => site.titleOf(language, i),
     path: (i) => site.pathOf(language, i),
     nav: (i, extra = {}) => entry(site, language, i, extra),
+    firstElement: (i) => firstElementId(language, i),
     image: (n) => `fileadmin/images/${IMAGES[(index + n) % IMAGES.length]}.svg`,
     others: [pick(1), pick(2), pick(3), pick(5)],
   }
@@ -119,7 +123,7 @@ export function buildKindsPage(site: GeneratedSite, language: DemoLanguage, inde
     headerLayout: index % 4 === 3 ? 0 : 1,
     headerPosition: '',
   }
-  const base = language.languageId * 1_000_000 + index * 100
+  const base = firstElementId(language, index)
   const elements = [
     toElement(base, first, firstHeader, 0),
     ...withHeaders(picked, names, index % 4 === 3 ? 1 : 0).map(([e, h], k) => toElement(base + k + 1, e, h, k + 1)),

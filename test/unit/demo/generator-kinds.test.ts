@@ -76,4 +76,26 @@ describe.each(LANGUAGES)('every-kind generated site ($twoLetterIsoCode)', (lang)
     for (const entry of flatten(data.navigation).filter((e) => !e.spacer && e.link.startsWith('/')))
       expect(site.indexOf(lang, entry.link), entry.link).toBeDefined()
   })
+
+  it('points every section link (menu_section, menu_section_pages) at an element of the linked page', () => {
+    const idsOf = new Map(
+      pages.map((page, i) => [
+        site.pathOf(lang, i),
+        new Set(elementsOf(Object.values(page.content).flat()).map((e) => e.id)),
+      ]),
+    )
+    const sectionLinks = elements
+      .filter((e) => e.type === 'menu_section' || e.type === 'menu_section_pages')
+      .flatMap((e) =>
+        (e.content.menu as Array<NavEntry & { content: Array<{ uid: number }> }>).flatMap((entry) =>
+          entry.content.map((c) => `${entry.link}#c${c.uid}`),
+        ),
+      )
+    expect(sectionLinks).not.toEqual([])
+    const dangling = sectionLinks.filter((link) => {
+      const [path = '', uid = ''] = link.split('#c')
+      return !idsOf.get(path)?.has(Number(uid))
+    })
+    expect(dangling).toEqual([])
+  })
 })
