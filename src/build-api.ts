@@ -4,6 +4,7 @@
  * preview, serve, deploy, publish or the demo API run (sharp among them).
  */
 export { type Builder, type BuilderOptions, type BuilderRunOptions, createBuilder } from './build/builder.js'
+export { checkOutDir, lockBuildOutput } from './build/output/output.js'
 export { resolveConfig } from './config/load.js'
 export { selectSite } from './config/resolve.js'
 export { siteRedactor, toApiOrigin } from './config/secrets.js'

@@ -211,10 +211,13 @@ export const errors = {
       cause,
       hint: 'A build writes a temporary folder beside its output folder, then moves it in place: point --out at a folder whose parent you may write to.',
     }),
-  outDirInUse: (outDir: string, pid: number, advice: string) =>
-    new SiteError('OUT_DIR_IN_USE', `The output folder ${outDir} is used by site publish (process ${pid}): ${advice}`, {
-      status: 409,
-    }),
+  /** OUT is held by another process, named by its lock beside OUT: `holder` is its command (`site publish`, `site build`). */
+  outDirInUse: (outDir: string, holder: 'publish' | 'build', pid: number, advice: string) =>
+    new SiteError(
+      'OUT_DIR_IN_USE',
+      `The output folder ${outDir} is used by site ${holder} (process ${pid}): ${advice}`,
+      { status: 409 },
+    ),
   buildInterrupted: (signal: string) =>
     new SiteError('BUILD_INTERRUPTED', `Build interrupted by ${signal}: the output folder was left as it was`, {
       status: 500,

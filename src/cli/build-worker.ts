@@ -2,6 +2,7 @@
  * The build worker (see build-host.ts): resolves the config, builds, and posts the progress, the
  * log lines and the result (or the error) to the main thread; stops when the main thread says so.
  */
+import { resolve } from 'node:path'
 import { parentPort, workerData } from 'node:worker_threads'
 import type { BuildProgress } from '../index.js'
 import type { BuildWorkerData, FromBuildWorker, ToBuildWorker } from './build-host.js'
@@ -31,9 +32,16 @@ async function buildHere(port: NonNullable<typeof parentPort>, { request, pagePr
     unsent = event
     if (performance.now() - sentAt >= PROGRESS_REDRAW_MS / 2) flush()
   }
-  const { createBuilder, redactSecrets, resolveConfig, selectSite, siteRedactor, toApiOrigin } = await import(
-    '../build-api.js'
-  )
+  const {
+    checkOutDir,
+    createBuilder,
+    lockBuildOutput,
+    redactSecrets,
+    resolveConfig,
+    selectSite,
+    siteRedactor,
+    toApiOrigin,
+  } = await import('../build-api.js')
   // Before the site is known, URLs' userinfo; after, its API password, query and header values as well.
   let redact = (text: string) => redactSecrets(text)
   try {
@@ -41,19 +49,27 @@ async function buildHere(port: NonNullable<typeof parentPort>, { request, pagePr
     const site = selectSite(config.sites, request.site)
     redact = siteRedactor(site)
     send({ type: 'site', site: { apiOrigin: toApiOrigin(site.api.baseUrl) } })
+    // Another `site build` into this folder would move its files in among this one's: it is refused while this one
+    // runs (OUT_DIR_IN_USE). The lock goes as the build ends, before the main thread hears of it and ends this
+    // thread (a stop signal ends the build too); a killed process's lock is taken over by the next build.
+    const outDir = resolve(config.root, site.build.outDir)
+    checkOutDir(outDir, config.root)
+    const unlock = await lockBuildOutput(outDir)
     // a one-shot use of a builder: one build, then its workers and connections are released
     const builder = createBuilder({ config, site, warm: false })
     try {
-      const result = await builder.build({
-        onProgress,
-        logger: {
-          info: (line) => send({ type: 'log', level: 'info', line: redact(line) }),
-          warn: (line) => send({ type: 'log', level: 'warn', line: redact(line) }),
-        },
-        force: request.force,
-        only: request.only,
-        signal: controller.signal,
-      })
+      const result = await builder
+        .build({
+          onProgress,
+          logger: {
+            info: (line) => send({ type: 'log', level: 'info', line: redact(line) }),
+            warn: (line) => send({ type: 'log', level: 'warn', line: redact(line) }),
+          },
+          force: request.force,
+          only: request.only,
+          signal: controller.signal,
+        })
+        .finally(unlock)
       flush()
       send({ type: 'done', result })
     } finally {

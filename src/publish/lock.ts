@@ -3,11 +3,12 @@
  * id of the `site publish` that uses it: two publishers on one journal (a service and a second run by hand)
  * would each number their events on from the same last one and write over each other's lines. The output
  * folder's lock (beside it: outputLockFile) keeps a second publisher with a journal of its own, or a
- * `site build`, from replacing the folder between the publisher's builds: acknowledged edits would be lost.
+ * `site build`, from replacing the folder between the publisher's builds: acknowledged edits would be lost;
+ * nor does a publisher start over a folder a `site build` is writing.
  */
 import { mkdir } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
-import { outputLockFile } from '../build/output/output.js'
+import { join } from 'node:path'
+import { lockOutput } from '../build/output/output.js'
 import { takeLock } from '../build/output/owner.js'
 import { errors } from '../errors.js'
 import { JOURNAL_FILE } from './journal.js'
@@ -29,11 +30,9 @@ export async function lockJournal(dir: string): Promise<() => Promise<void>> {
 }
 
 /** Takes the lock of the output folder `outDir` (its parent made when missing); resolves to its release. */
-export async function lockOutput(outDir: string): Promise<() => Promise<void>> {
-  const file = outputLockFile(outDir)
-  await mkdir(dirname(file), { recursive: true })
-  return takeLock(file, {
-    held: (pid) => errors.outDirInUse(outDir, pid, 'stop it, or give this one an output folder of its own'),
-    failed: (why, cause) => errors.outDirUnwritable(outDir, `its lock ${file} cannot be made (${why})`, cause),
-  })
-}
+export const lockPublishOutput = (outDir: string): Promise<() => Promise<void>> =>
+  lockOutput(outDir, 'publish', (other) =>
+    other === 'publish'
+      ? 'stop it, or give this one an output folder of its own'
+      : 'wait for it to finish, or give this one an output folder of its own',
+  )

@@ -14,7 +14,7 @@ import { CACHE_DIR } from '../shared/layout.js'
 import { type Builder, createBuilder } from './builder.js'
 import { createHookHandler, type HookRequest } from './handler.js'
 import { type Journal, openJournal } from './journal.js'
-import { lockJournal, lockOutput } from './lock.js'
+import { lockJournal, lockPublishOutput } from './lock.js'
 import { createPublisher, type Publisher } from './publisher.js'
 import { loadSchedule } from './schedule.js'
 
@@ -88,7 +88,7 @@ export async function startPublishServer(options: PublishServerOptions): Promise
     root: config.root,
   })
   const unlockJournal = await lockJournal(stateDir)
-  const unlockOutput = await lockOutput(outDir).catch(async (error: unknown) => {
+  const unlockOutput = await lockPublishOutput(outDir).catch(async (error: unknown) => {
     await unlockJournal()
     throw error
   })

@@ -5,7 +5,7 @@
  * an earlier, killed build left beside OUT.
  */
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -15,7 +15,10 @@ import { diffTrees, readTree, type SiteProcess, startSite } from './build-helper
 const start = startSite
 const site = (args: string[]) => start(args).done
 
-/** Temporary folders a build keeps beside OUT (`.out-tmp-…`, `.out-old-…`). */
+/** The lock a running `site build` holds beside OUT. */
+const BUILD_LOCK = '.out-build.lock'
+
+/** What a build keeps beside OUT: temporary folders (`.out-tmp-…`, `.out-old-…`) and its lock while it runs. */
 const siblings = async (dir: string) => (await readdir(dir)).filter((name) => name.startsWith('.out-'))
 
 /** Resolves once a temporary folder beside OUT holds a written page (the build is past its start-up). */
@@ -129,12 +132,64 @@ describe('an interrupted build (issue 13, item 12)', () => {
     await mkdir(join(parent, '.out-tmp-3f2a9c01d4e5b6a7/de'), { recursive: true })
     await mkdir(join(parent, '.out-old-3f2a9c01d4e5b6a7'))
     expect((await siblings(parent)).sort()).toEqual(
-      ['.out-old-3f2a9c01d4e5b6a7', '.out-tmp-3f2a9c01d4e5b6a7', temp].sort(),
+      [BUILD_LOCK, '.out-old-3f2a9c01d4e5b6a7', '.out-tmp-3f2a9c01d4e5b6a7', temp].sort(),
     )
+    // the killed build's lock still names it: the next build takes it over
+    expect(await readFile(join(parent, BUILD_LOCK), 'utf8')).toBe(`${run.child.pid}\n`)
 
     const res = await site(['build', '--api', api.url, '--out', out])
     expect(res.code).toBe(0)
     expect(await siblings(parent)).toEqual([])
     expect(existsSync(join(out, 'index.html'))).toBe(true)
+  }, 120_000)
+})
+
+describe('two builds into one output folder', () => {
+  it('refuses the second while the first runs: exit 1, the first named, OUT as it was', async () => {
+    const parent = join(dir, 'two-builds')
+    const out = join(parent, 'out')
+    await mkdir(parent)
+    expect((await site(['build', '--api', api.url, '--out', out])).code).toBe(0)
+    const before = await readTree(out)
+    const first = start(['build', '--api', slowApi.url, '--out', out])
+    try {
+      const temp = await waitForPagesInTemp(parent, first)
+      const second = await site(['build', '--api', api.url, '--out', out, '--json'])
+      expect(second.code, second.stderr).toBe(1)
+      const inUse = `The output folder ${out} is used by site build (process ${first.child.pid}): wait for it to finish, or build into another --out`
+      expect(second.stderr).toContain(inUse)
+      expect(JSON.parse(second.stdout)).toMatchObject({ ok: false, kind: 'OUT_DIR_IN_USE', message: inUse })
+      expect(diffTrees(before, await readTree(out))).toEqual([])
+      // the second wrote nothing beside OUT either, and the first's lock is still its own
+      expect((await siblings(parent)).sort()).toEqual([BUILD_LOCK, temp].sort())
+      expect(await readFile(join(parent, BUILD_LOCK), 'utf8')).toBe(`${first.child.pid}\n`)
+    } finally {
+      first.child.kill('SIGTERM')
+    }
+    expect((await first.done).code).toBe(143)
+    // a build that ends leaves no lock behind
+    expect(await siblings(parent)).toEqual([])
+  }, 120_000)
+
+  it('takes over a lock that names a process that is gone, or that is no lock at all', async () => {
+    const parent = join(dir, 'odd-locks')
+    const out = join(parent, 'out')
+    await mkdir(parent)
+    const gone = start(['--version'])
+    await gone.done
+    // a link is not followed, even to a file that names a running process (this one), and what it points to stays
+    const linked = join(dir, 'linked-lock')
+    await writeFile(linked, `${process.pid}\n`)
+    for (const [what, make] of [
+      ['a process that is gone', () => writeFile(join(parent, BUILD_LOCK), `${gone.child.pid}\n`)],
+      ['garbage', () => writeFile(join(parent, BUILD_LOCK), 'not a pid \u0000\n'.repeat(100))],
+      ['a link', () => symlink(linked, join(parent, BUILD_LOCK))],
+    ] as const) {
+      await make()
+      const res = await site(['build', '--api', api.url, '--out', out])
+      expect(res.code, `${what}: ${res.stderr}`).toBe(0)
+      expect(await siblings(parent), what).toEqual([])
+    }
+    expect(await readFile(linked, 'utf8')).toBe(`${process.pid}\n`)
   }, 120_000)
 })

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { outputLockFile } from '../../src/build/output/output.js'
 import { initialDataFault } from '../../src/demo/faults.js'
 import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
-import { BASE_URL, diffTrees, readTree } from './build-helpers.js'
+import { BASE_URL, diffTrees, readTree, startSite } from './build-helpers.js'
 import { runSite } from './cli-helpers.js'
 import {
   fileHas,
@@ -348,7 +348,37 @@ describe('site publish beside another one', () => {
       first.child.kill('SIGTERM')
     }
     expect(await first.done, 'first publisher').toMatchObject({ code: 0 })
-    await expect(readFile(outputLockFile(own))).rejects.toMatchObject({ code: 'ENOENT' })
+    await expect(readFile(outputLockFile(own, 'publish'))).rejects.toMatchObject({ code: 'ENOENT' })
+  })
+})
+
+describe('site publish beside a site build', () => {
+  it('refuses the output folder a running site build holds, and leaves it as it was', async () => {
+    const own = join(dir, 'out-built')
+    expect((await runSite(['build', '--config', configFile, '--api', api.url, '--out', own])).code).toBe(0)
+    const before = await readTree(own)
+    // a slow API keeps the build running (it holds its lock from its start, before its first request)
+    api.setLatency(3_000)
+    const build = startSite(['build', '--config', configFile, '--api', api.url, '--out', own])
+    try {
+      await waitUntil(fileHas(outputLockFile(own, 'build'), `${build.child.pid}\n`), 'the build holding its lock')
+      const state = join(dir, 'state-beside-build')
+      const publisher = await runSite(['publish', '--port', '0', ...args(), '--out', own, '--state', state])
+      expect(publisher.code, publisher.stderr).toBe(1)
+      expect(publisher.stderr).toContain(
+        `The output folder ${own} is used by site build (process ${build.child.pid}): wait for it to finish, or give this one an output folder of its own`,
+      )
+      expect(publisher.stderr).not.toContain('Publishing to')
+      expect(diffTrees(before, await readTree(own))).toEqual([])
+      // the refused publisher leaves neither of its locks behind
+      await expect(readFile(outputLockFile(own, 'publish'))).rejects.toMatchObject({ code: 'ENOENT' })
+      await expect(readFile(join(state, 'publish.lock'))).rejects.toMatchObject({ code: 'ENOENT' })
+    } finally {
+      build.child.kill('SIGTERM')
+      api.setLatency(0)
+    }
+    expect((await build.done).code).toBe(143)
+    await expect(readFile(outputLockFile(own, 'build'))).rejects.toMatchObject({ code: 'ENOENT' })
   })
 })
 

@@ -8,9 +8,9 @@ import { randomBytes } from 'node:crypto'
 import { constants, rmSync } from 'node:fs'
 import { access, lstat, mkdir, readdir, rename, rmdir, unlink } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path'
-import { errors, messageOf } from '../../errors.js'
+import { errors, isSiteError, messageOf } from '../../errors.js'
 import { BUILD_STORE_FILE, BUILDS_DIR, isContentHashedFile, LATEST_MANIFEST_FILE } from '../../shared/layout.js'
-import { isOtherProcessRunning, lockHolder } from './owner.js'
+import { isOtherProcessRunning, lockHolder, takeLock } from './owner.js'
 import { resolveInside } from './write.js'
 
 export interface OutputFolders {
@@ -87,18 +87,68 @@ export async function checkOutDirContents(outDir: string, options: { force?: boo
   )
 }
 
-/** The lock a running `site publish` holds on OUT (publish/lock.ts): beside it, since a build replaces OUT. */
-export const outputLockFile = (outDir: string): string => {
+/**
+ * Who holds OUT while it runs, each by a lock file beside OUT (never in it: a build replaces OUT) that names
+ * its process: a `site publish`, between its builds (publish/lock.ts), and a CLI `site build`, for its run.
+ * Each takes its own lock, then looks at the other's: of two that start at once, one at least sees the other.
+ */
+export type OutputHolder = 'publish' | 'build'
+
+/** `.<name>-publish.lock` or `.<name>-build.lock` beside OUT (removeStaleSiblings leaves both alone). */
+export const outputLockFile = (outDir: string, holder: OutputHolder): string => {
   const out = resolve(outDir)
-  return join(dirname(out), `.${basename(out)}-publish.lock`)
+  return join(dirname(out), `.${basename(out)}-${holder}.lock`)
 }
 
-/** Refuses (OUT_DIR_IN_USE) to build into an OUT that another process's `site publish` holds. */
+/** What a build refused OUT is advised, by who holds it. */
+const buildAdvice = (holder: OutputHolder): string =>
+  holder === 'publish'
+    ? 'publish through it (its webhooks), or stop it first'
+    : 'wait for it to finish, or build into another --out'
+
+/**
+ * Refuses (OUT_DIR_IN_USE) to build into an OUT that another process's `site publish` holds. The build lock is
+ * not looked at here: the CLI holds it around build(), and a publisher's build must not fail because a
+ * `site build` held it for the moment it took to be refused.
+ */
 export async function checkOutputLock(outDir: string): Promise<void> {
-  const holder = await lockHolder(outputLockFile(outDir))
-  if (holder !== undefined)
-    throw errors.outDirInUse(resolve(outDir), holder, 'publish through it (its webhooks), or stop it first')
+  const holder = await lockHolder(outputLockFile(outDir, 'publish'))
+  if (holder !== undefined) throw errors.outDirInUse(resolve(outDir), 'publish', holder, buildAdvice('publish'))
 }
+
+/**
+ * Takes OUT's lock for `holder` (its parent made when missing), or throws OUT_DIR_IN_USE with `advice` for the
+ * other process that holds OUT, by either lock. Resolves to its release.
+ */
+export async function lockOutput(
+  outDir: string,
+  holder: OutputHolder,
+  advice: (other: OutputHolder) => string,
+): Promise<() => Promise<void>> {
+  const out = resolve(outDir)
+  const file = outputLockFile(out, holder)
+  let release: () => Promise<void>
+  try {
+    await mkdir(dirname(file), { recursive: true })
+    release = await takeLock(file, {
+      held: (pid) => errors.outDirInUse(out, holder, pid, advice(holder)),
+      failed: (why, cause) => (cause instanceof Error ? cause : new Error(why)),
+    })
+  } catch (error) {
+    if (isSiteError(error)) throw error
+    // as a build's temporary folder would be refused: the file in the way, the read-only file system
+    throw errors.outDirUnwritable(out, await whyNotMade(file, error as NodeJS.ErrnoException), error)
+  }
+  const other = holder === 'publish' ? 'build' : 'publish'
+  const pid = await lockHolder(outputLockFile(out, other))
+  if (pid === undefined) return release
+  await release()
+  throw errors.outDirInUse(out, other, pid, advice(other))
+}
+
+/** Takes OUT's lock for a CLI `site build`'s run (not build()'s: a publisher builds under its own); resolves to its release. */
+export const lockBuildOutput = (outDir: string): Promise<() => Promise<void>> =>
+  lockOutput(outDir, 'build', buildAdvice)
 
 /** `.out-tmp-<id>` / `.out-old-<id>` beside OUT; the id is `<pid>-<random>` (or a build id, before pids were recorded). */
 const siblingName = (out: string, kind: 'tmp' | 'old', id: string): string => `.${basename(out)}-${kind}-${id}`
