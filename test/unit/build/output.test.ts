@@ -8,6 +8,7 @@ import {
   checkOutDirContents,
   createTempOutput,
   discardOutput,
+  outputLockFile,
   removeStaleSiblings,
   swapInOutput,
 } from '../../../src/build/output/output.js'
@@ -121,6 +122,14 @@ describe('removeStaleSiblings (issue 13, item 12)', () => {
       '.out-tmp-deadbeef',
     ])
     expect((await readdir(dir)).sort()).toEqual(['.other-tmp-x', '.out-tmp-1-cc', 'out'])
+  })
+
+  it('leaves the locks beside OUT alone, even those of a process that is gone: the next holder takes them over', async () => {
+    await mkdir(join(dir, 'out'))
+    for (const holder of ['publish', 'build'] as const)
+      await writeFile(outputLockFile(join(dir, 'out'), holder), '4194305\n')
+    expect(await removeStaleSiblings(join(dir, 'out'))).toEqual([])
+    expect((await readdir(dir)).sort()).toEqual(['.out-build.lock', '.out-publish.lock', 'out'])
   })
 
   it('puts back a previous output that a cut swap left aside', async () => {
