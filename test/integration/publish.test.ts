@@ -363,7 +363,10 @@ describe('site publish beside a site build', () => {
     try {
       await waitUntil(fileHas(outputLockFile(own, 'build'), `${build.child.pid}\n`), 'the build holding its lock')
       const state = join(dir, 'state-beside-build')
-      const publisher = await runSite(['publish', '--port', '0', ...args(), '--out', own, '--state', state])
+      const started = startSite(['publish', '--port', '0', ...args(), '--out', own, '--state', state])
+      // a publisher that started all the same would run on: it is given a minute to exit 1, then stopped
+      const stop = setTimeout(() => started.child.kill('SIGKILL'), 60_000)
+      const publisher = await started.done.finally(() => clearTimeout(stop))
       expect(publisher.code, publisher.stderr).toBe(1)
       expect(publisher.stderr).toContain(
         `The output folder ${own} is used by site build (process ${build.child.pid}): wait for it to finish, or give this one an output folder of its own`,
