@@ -170,6 +170,8 @@ export async function build(options: BuildOptions & BuildWiring): Promise<BuildR
     } catch (error) {
       await media?.close()
       await discardOutput(output)
+      // a request the stop signal ended fails as the stop it is, not as the API failing
+      run.checkInterrupted()
       throw error
     }
   } finally {

@@ -85,14 +85,14 @@ export async function loadInputs(
     render.ready,
   ])
   const fetched = Promise.all([
-    perLocale((locale) => fetchInitialData(api, locale, site.features.initInitialData)),
+    perLocale((locale) => fetchInitialData(api, locale, site.features.initInitialData, run.signal)),
     listPublicFiles(publicDir(run)),
   ]).catch(async (error: unknown) => {
     await compiled
     throw error
   })
   // asked after the initial data, so that those requests go first
-  const notFound = perLocale((locale) => fetchNotFoundBody(api, locale, site.i18n))
+  const notFound = perLocale((locale) => fetchNotFoundBody(api, locale, site.i18n, run.signal))
   notFound.catch(() => {}) // a build that stops before its 404 pages leaves them unread
   const [[client], [initialData, listed]] = await Promise.all([compiled, fetched])
   // the build writes its own sitemap.xml (a public one would be copied only to be replaced)

@@ -120,6 +120,28 @@ describe('an interrupted build (issue 13, item 12)', () => {
     }, 120_000)
   }
 
+  it('stops without waiting for an API that has not answered its initial data', async () => {
+    // an API that answers after the test's own time limit: a build that waited for it would time the test out
+    const silent = await startDemoApi({ port: 0, latencyMs: 600_000 })
+    try {
+      const parent = join(dir, 'unanswered')
+      const out = join(parent, 'out')
+      await mkdir(parent)
+      const run = start(['build', '--api', silent.url, '--out', out, '--json'])
+      // its temporary folder is made once the build has asked for the initial data
+      while (!(await siblings(parent)).some((name) => name.startsWith('.out-tmp-')))
+        await new Promise((resolve) => setTimeout(resolve, 25))
+      run.child.kill('SIGTERM')
+      const res = await run.done
+      expect(res.code, res.stderr).toBe(143)
+      expect(JSON.parse(res.stdout)).toMatchObject({ ok: false, kind: 'BUILD_INTERRUPTED', exitCode: 143 })
+      expect(res.stderr).not.toContain('Initial Data is unavailable')
+      expect(await siblings(parent)).toEqual([])
+    } finally {
+      await silent.close()
+    }
+  }, 60_000)
+
   it('leaves stale temporary folders behind on SIGKILL, and the next build removes them', async () => {
     const parent = join(dir, 'killed')
     const out = join(parent, 'out')

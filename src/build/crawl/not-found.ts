@@ -25,8 +25,9 @@ export async function fetchNotFoundBody(
   api: ApiClient,
   locale: string,
   i18n: LocaleOptions,
+  signal?: AbortSignal,
 ): Promise<{ raw?: unknown; note?: string }> {
-  const answer = await readProbe(api, withLocale(NOT_FOUND_PROBE_PATH, locale, i18n))
+  const answer = await readProbe(api, withLocale(NOT_FOUND_PROBE_PATH, locale, i18n), signal)
   if (answer.type === 'page') return { raw: answer.raw }
   // an error handler's page has an id like any page; a bare `{ error }` body is no page
   if (answer.type === 'not-found' && isRecord(answer.data) && answer.data.id !== undefined) return { raw: answer.data }
@@ -41,8 +42,9 @@ export async function fetchNotFoundBody(
 async function readProbe(
   api: ApiClient,
   path: string,
+  signal: AbortSignal | undefined,
 ): Promise<Exclude<ApiAnswer, { type: 'answer' }> | { type: 'page'; raw: unknown } | { type: 'redirect' }> {
-  const answer = await fetchPage(api, path)
+  const answer = await fetchPage(api, path, signal)
   if (answer.type !== 'answer') return answer
   try {
     const result = readPageAnswer(answer.answer)
