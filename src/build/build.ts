@@ -111,7 +111,7 @@ export async function build(options: BuildOptions & BuildWiring): Promise<BuildR
         ...{ site: run.site, writer, apiSlot: run.apiSlot, outDir: run.outDir, signal: run.signal },
         ...{
           hasPrevious: previous !== undefined,
-          partial: () => partial?.plan !== undefined,
+          partial: () => (partial?.plan === undefined ? undefined : { shown: run.state.pages.fileRefs() }),
           refetch: only && namedFileRefs(only),
           refetchShownBy: (page) => partial?.plan?.showingNamedFiles.has(page) === true,
           dispatcher: run.api.dispatcher,

@@ -8,6 +8,7 @@
  * Rows are added once per path (the crawl visits a path once) and read back as PageRecord
  * objects made on demand: `get(path)`, `values()` (in the order they were added).
  */
+import { MAX_FILE_REFS_PER_PAGE } from '../shared/constants.js'
 import type { PageFact, PageRecord } from './types.js'
 
 /** One string per distinct value (paths, hreflangs, locales) with a small integer id for each. */
@@ -322,6 +323,22 @@ export class PageTable {
     if (row === undefined) return []
     const start = this.#fileRefStart(row)
     return Array.from(this.#refs.subarray(start, start + this.#counts[row * 4 + 3]!), (id) => this.pool.at(id))
+  }
+
+  /**
+   * The CMS files the pages name (see shared/file-refs.ts): one walk of the rows. Undefined when a page names as
+   * many as its row keeps (MAX_FILE_REFS_PER_PAGE): it may name more.
+   */
+  fileRefs(): Set<string> | undefined {
+    const ids = new Set<number>()
+    const counts = this.#counts
+    for (let row = 0; row < this.#size; row++) {
+      const count = counts[row * 4 + 3]!
+      if (count >= MAX_FILE_REFS_PER_PAGE) return undefined
+      const start = this.#fileRefStart(row)
+      for (let at = start; at < start + count; at++) ids.add(this.#refs[at]!)
+    }
+    return new Set([...ids].map((id) => this.pool.at(id)))
   }
 
   /** Whether the page at `path` names a CMS file among `ids` (pool ids of file references). */

@@ -46,10 +46,13 @@ export interface MediaServiceOptions {
   /** The previous build's record (empty without one). */
   previous: ReadonlyMap<string, MediaEntry>
   /**
-   * Whether the build is a partial one (`--only` over a previous output), asked once every page is built: files
-   * of the previous record no page asked for then stay, as kept pages show them.
+   * Asked once every page is built: undefined for a full build. For a partial one (`--only` over a previous
+   * output), the files its pages name (references, shared/file-refs.ts), kept pages included: a file of the
+   * previous record no page asked for stays when one of them names it (a kept page shows it), and goes with the
+   * pages that no longer show it. `shown` undefined: every such file stays (a page names more files than the
+   * state records).
    */
-  partial(): boolean
+  partial(): { shown: ReadonlySet<string> | undefined } | undefined
   /**
    * References of files a file event named (`--only file:…`, shared/file-refs.ts): fetched again without
    * validators, as the CMS may answer a replaced file with the ETag or Last-Modified of the one before.
@@ -361,8 +364,10 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
         for (const [path, source] of users)
           options.onLateFailure({ kind: answer.failed, reason: answer.reason, path, ...source })
       await images.close()
-      if (options.partial())
-        for (const [url, entry] of previous) if (!taken.has(url) && keepAll(entry)) record.set(url, entry)
+      const partial = options.partial()
+      const shown = (url: string) => partial?.shown?.has(toFileRef(url, apiOrigin) ?? url) ?? true
+      if (partial)
+        for (const [url, entry] of previous) if (!taken.has(url) && shown(url) && keepAll(entry)) record.set(url, entry)
       await writer.write(MEDIA_RECORD_FILE, serializeRecord(record.values(), apiOrigin))
       return { ...stats, encodeMs: Math.round(stats.encodeMs) }
     },

@@ -15,8 +15,8 @@ export async function startMedia(input: {
   outDir: string
   /** The previous output is usable (its record is read). */
   hasPrevious: boolean
-  /** Asked at the end: the build was a partial one (see MediaServiceOptions.partial). */
-  partial(): boolean
+  /** Asked at the end: whether the build was a partial one, and the files its pages name (see MediaServiceOptions.partial). */
+  partial: MediaServiceOptions['partial']
   /** References of files a file event named (shared/file-refs.ts): fetched again without validators. */
   refetch?: ReadonlySet<string>
   /** Pages whose files are all fetched again without validators (MediaServiceOptions.refetchShownBy). */

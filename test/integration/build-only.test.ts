@@ -242,6 +242,32 @@ describe('site build --only (issue 12, item 2)', () => {
     expect(result.only?.refetched).toEqual(expect.arrayContaining(['/contact', '/pl/kontakt', '/de/kontakt']))
     await expectSameAsFullBuild(twin)
   })
+
+  it('drops from the media record a CMS file that the pages it asked again no longer show, as a full build does', async () => {
+    const pdf = 'case-study-baltic-freight.pdf'
+    const record = () => readFile(join(out, '_site/builds/media.json'), 'utf8')
+    expect(await record()).toContain(pdf)
+    // the only pages showing it (uid 10, every locale) drop the element that did
+    for (const file of [
+      'pages/en/case-studies--logistics-platform.json',
+      'pages/pl/realizacje--platforma-logistyczna.json',
+      'pages/de/referenzen--logistikplattform.json',
+    ]) {
+      const page = JSON.parse(await readFile(join(content, file), 'utf8')) as { content: Record<string, unknown[]> }
+      const shows = (element: unknown) => JSON.stringify(element).includes(pdf)
+      for (const [column, elements] of Object.entries(page.content))
+        page.content[column] = elements.filter((element) => !shows(element))
+      expect(JSON.stringify(page)).not.toContain(pdf)
+      await writeFile(join(content, file), JSON.stringify(page))
+    }
+    await api.reload()
+    const twin = await twinOfOutput()
+    const result = await build({ only: ['10'] })
+    expect(result.failures).toEqual([])
+    // its copy stays as a file of an earlier build (build.keepBuilds), but this build took it from no page
+    expect(await record()).not.toContain(pdf)
+    await expectSameAsFullBuild(twin)
+  })
 })
 
 describe('site build --only without a usable previous output', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { PageTable, StringPool } from '../../../src/build/page-table.js'
+import { MAX_FILE_REFS_PER_PAGE } from '../../../src/shared/constants.js'
 
 const about = {
   path: '/about',
@@ -77,6 +78,13 @@ describe('page table', () => {
     expect(table.fileRefsOf('/about')).toEqual(about.fileRefs)
     expect(table.fileRefsOf('/hidden')).toEqual([])
     expect(table.fileRefsOf('/nowhere')).toEqual([])
+    const other = { ...hidden, path: '/other', fileRefs: ['/fileadmin/a.jpg', '/fileadmin/c.pdf'] }
+    expect(PageTable.of([about, hidden, other]).fileRefs()).toEqual(
+      new Set(['/fileadmin/a.jpg', 'https://cdn.example/b.png', '/fileadmin/c.pdf']),
+    )
+    // a page naming as many files as a row keeps may name more: no list of them all
+    const many = Array.from({ length: MAX_FILE_REFS_PER_PAGE }, (_, i) => `/fileadmin/${i}.jpg`)
+    expect(PageTable.of([about, { ...other, fileRefs: many }]).fileRefs()).toBeUndefined()
   })
 
   it('reads one field of a page without making its record', () => {
