@@ -54,7 +54,10 @@ export async function takeLock(
     }
     const holder = await lockHolder(file)
     if (holder !== undefined) throw refuse.held(holder)
-    await rm(file, { force: true })
+    // a folder in its place is no lock of ours to remove (rm refuses it without `recursive`)
+    await rm(file, { force: true }).catch((error: NodeJS.ErrnoException) => {
+      throw refuse.failed(error.code ?? error.message, error)
+    })
   }
   throw refuse.failed(`${file} came back as soon as it was removed`)
 }

@@ -8,6 +8,7 @@ import {
   checkOutDirContents,
   createTempOutput,
   discardOutput,
+  lockBuildOutput,
   outputLockFile,
   removeStaleSiblings,
   swapInOutput,
@@ -189,5 +190,19 @@ describe('applyToOutput (issue 12: incremental commit)', () => {
       code: 'WRITE_OUTSIDE_OUT_DIR',
     })
     expect(await readFile(join(dir, 'neighbour.txt'), 'utf8')).toBe('mine')
+  })
+})
+
+describe('lockBuildOutput', () => {
+  it('refuses a folder in place of its lock as OUT_DIR_UNWRITABLE and leaves the folder as it was', async () => {
+    const out = join(dir, 'out')
+    const lock = outputLockFile(out, 'build')
+    await mkdir(lock)
+    await writeFile(join(lock, 'mine.txt'), 'mine')
+    await expect(lockBuildOutput(out)).rejects.toMatchObject({
+      code: 'OUT_DIR_UNWRITABLE',
+      message: expect.stringContaining(`Cannot build into ${out}: `),
+    })
+    expect(await readFile(join(lock, 'mine.txt'), 'utf8')).toBe('mine')
   })
 })

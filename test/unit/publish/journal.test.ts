@@ -1,9 +1,10 @@
-import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises'
+import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { isSiteError } from '../../../src/errors.js'
 import { JOURNAL_FILE, type JournalEvent, openJournal, replayJournal } from '../../../src/publish/journal.js'
+import { LOCK_FILE, lockJournal } from '../../../src/publish/lock.js'
 import { addEvent, emptyPending, pendingEvents, settleBatch, takeBatch } from '../../../src/publish/pending.js'
 import { PUBLISH_MAX_PENDING_PAGES, PUBLISH_MAX_QUEUED_APPENDS } from '../../../src/shared/constants.js'
 
@@ -105,5 +106,18 @@ describe('pending batches', () => {
     expect(pending.open!.pages.size).toBe(0)
     addEvent(pending, event(PUBLISH_MAX_PENDING_PAGES + 5, ['1']))
     expect(pending.open!.pages.size).toBe(0)
+  })
+})
+
+describe('the journal lock', () => {
+  it('refuses a folder in place of its lock file as PUBLISH_JOURNAL and leaves the folder as it was', async () => {
+    const dir = await tempDir()
+    await mkdir(join(dir, LOCK_FILE))
+    await writeFile(join(dir, LOCK_FILE, 'mine.txt'), 'mine')
+    await expect(lockJournal(dir)).rejects.toMatchObject({
+      code: 'PUBLISH_JOURNAL',
+      message: `The publish journal ${join(dir, JOURNAL_FILE)} cannot be locked (ERR_FS_EISDIR)`,
+    })
+    expect(await readFile(join(dir, LOCK_FILE, 'mine.txt'), 'utf8')).toBe('mine')
   })
 })
