@@ -31,22 +31,32 @@ export function readOnlyOption(items: readonly string[] | undefined): OnlyTarget
  * Asks the API for the pages `--only` names before the crawl, and keeps as dependents only the pages linking
  * to one whose answer changed what other pages show of it (its link digest, api/link-digest.ts): an edit of a
  * page's content elements rebuilds that page alone. A target that is no page now (a redirect, a 404, an error)
- * or had no digest counts as changed. The answers are handed to the crawl (no second request). Beyond
- * ONLY_PREFETCH_MAX_PAGES targets the answers are not held, and every page linking to a target is asked again.
+ * or had no digest counts as changed. The dependents are then asked before the crawl too, and one whose own
+ * digest changed (an edit the CMS has saved, and whose event has not come yet or comes during this build) adds
+ * the pages linking to it in turn: otherwise this build would record its new digest, and the event naming it
+ * would find nothing changed and leave its linking pages as they were. The answers are handed to the crawl (no
+ * second request). Beyond ONLY_PREFETCH_MAX_PAGES targets the answers are not held, and every page linking to a
+ * target is asked again; beyond that many answers in all, the last dependents are asked by the crawl unchecked.
  */
 async function narrowDependents(run: BuildRun, plan: ReusePlan, pages: PageTable): Promise<void> {
   if (plan.linked.size === 0 || plan.linked.size > ONLY_PREFETCH_MAX_PAGES) return
   const changed = new Set<string>()
-  await Promise.all(
-    [...plan.linked].map(async (path) => {
-      const answer = await askApi(run, path)
-      plan.keepAnswer(path, answer)
-      const digest = digestOf(answer)
-      if (digest === undefined || digest !== pages.linkDigestOf(path)) changed.add(path)
-    }),
-  )
-  run.checkInterrupted()
-  plan.narrow(changed)
+  const asked = new Set<string>()
+  let next = [...plan.linked]
+  while (next.length > 0 && asked.size + next.length <= ONLY_PREFETCH_MAX_PAGES) {
+    for (const path of next) asked.add(path)
+    await Promise.all(
+      next.map(async (path) => {
+        const answer = await askApi(run, path)
+        plan.keepAnswer(path, answer)
+        const digest = digestOf(answer)
+        if (digest === undefined || digest !== pages.linkDigestOf(path)) changed.add(path)
+      }),
+    )
+    run.checkInterrupted()
+    plan.narrow(changed)
+    next = [...plan.dependents].filter((path) => !asked.has(path))
+  }
 }
 
 /** The link digest of a page answer; undefined for anything else (a redirect record, an error, a bad body). */

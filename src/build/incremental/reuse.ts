@@ -52,7 +52,10 @@ export interface ReusePlan {
    * called, then to those whose answer changed what other pages show of them.
    */
   readonly dependents: ReadonlySet<string>
-  /** Keeps as dependents only the pages linking to one of `changed` (targets whose link digest changed). */
+  /**
+   * Keeps as dependents only the pages linking to one of `changed`: targets whose link digest changed, and
+   * dependents whose own digest changed (they stay dependents, and the pages linking to them become ones).
+   */
   narrow(changed: ReadonlySet<string>): void
   /** An answer asked of the API before the crawl (see only.ts), handed out once; undefined when there is none. */
   takeAnswer(path: string): ApiAnswer | undefined
@@ -183,7 +186,10 @@ export function createReusePlan(input: {
       return new Set([...dependents()].filter(isDependent))
     },
     narrow(changed) {
-      narrowed = linkingTo(new Set([...changed].filter((path) => linked.has(path))))
+      // a named page, or a linking page asked again whose own answer changed what others show of it (only.ts)
+      const from = new Set([...changed].filter((path) => linked.has(path) || isDependent(path)))
+      narrowed = linkingTo(from)
+      for (const path of from) if (!targets.has(path)) narrowed.add(path)
     },
     unknownUids,
     unknownFiles,

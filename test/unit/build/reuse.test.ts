@@ -54,6 +54,10 @@ const previous = previousOf([
   page('/pl/c', 'pl', 4, ['/pl'], ['/a'], ['https://cdn.example/logo.png']),
 ])
 
+/** The plan of `--only` with these uids, no initial data nor client code changed. */
+const planOfUids = (uids: number[]) =>
+  createReusePlan({ previous, only: { uids, paths: [], files: [] }, changedLocales: new Set(), clientChanged: false })
+
 describe('parseOnly', () => {
   it('reads uids and paths, and lists what it cannot read', () => {
     expect(parseOnly(['12', ' /pl/o-nas/ ', '/de/%c3%bcber-uns', 'x', '0', '/a/../b'])).toEqual({
@@ -81,12 +85,7 @@ describe('parseOnly', () => {
 
 describe('createReusePlan', () => {
   it('fetches the named page in every locale and the pages that linked to it; keeps the rest', () => {
-    const plan = createReusePlan({
-      previous,
-      only: { uids: [2], paths: [], files: [] },
-      changedLocales: new Set(),
-      clientChanged: false,
-    })
+    const plan = planOfUids([2])
     expect([...plan.targets].sort()).toEqual(['/a', '/pl/a'])
     expect([...plan.dependents].sort()).toEqual(['/', '/pl', '/pl/c'])
     for (const path of ['/a', '/pl/a', '/', '/pl', '/pl/c']) expect(plan.decide(path).type, path).toBe('fetch')
@@ -98,12 +97,7 @@ describe('createReusePlan', () => {
   })
 
   it('narrows the linking pages to those linking to a target whose answer changed what they show', () => {
-    const plan = createReusePlan({
-      previous,
-      only: { uids: [2, 3], paths: [], files: [] },
-      changedLocales: new Set(),
-      clientChanged: false,
-    })
+    const plan = planOfUids([2, 3])
     expect([...plan.dependents].sort()).toEqual(['/', '/pl', '/pl/c'])
     plan.narrow(new Set(['/pl/a', '/nowhere']))
     expect([...plan.dependents]).toEqual(['/pl'])
@@ -115,6 +109,18 @@ describe('createReusePlan', () => {
     plan.keepAnswer('/a', answer)
     expect(plan.takeAnswer('/a')).toBe(answer)
     expect(plan.takeAnswer('/a')).toBeUndefined()
+  })
+
+  it('adds the pages linking to a linking page whose own answer changed, and keeps that page asked again', () => {
+    const plan = planOfUids([2])
+    plan.narrow(new Set(['/pl/a']))
+    expect([...plan.dependents]).toEqual(['/pl'])
+    // /pl changed too (an edit whose event has not come yet): /pl/c shows it; /b is no dependent, so it adds none
+    plan.narrow(new Set(['/pl/a', '/pl', '/b']))
+    expect([...plan.dependents].sort()).toEqual(['/pl', '/pl/c'])
+    expect(plan.decide('/pl').type).toBe('fetch')
+    expect(plan.decide('/').type).toBe('keep')
+    expect(plan.decide('/b').type).toBe('keep')
   })
 
   it('renders pages again from kept data where initial data or the client code changed', () => {
