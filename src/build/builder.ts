@@ -124,6 +124,8 @@ export function createBuilder(options: BuilderOptions): Builder {
       const next = queue.then(() => {
         // the pages it names are asked first: their answers come in with the initial data, not after it
         if (run.only) prefetch?.askMissing(run.only)
+        // what was asked ahead until this build starts (later asks wait for the next)
+        const ahead = prefetch?.take()
         return build({
           ...shared,
           ...run,
@@ -132,8 +134,8 @@ export function createBuilder(options: BuilderOptions): Builder {
           dispatcher,
           memory,
           apiSlot,
-          // what was asked ahead until this build starts (later asks wait for the next)
-          prefetched: prefetch?.take(),
+          prefetched: ahead?.answers,
+          prefetchedAt: ahead?.askedAt,
         })
       })
       queue = next.catch(() => {})

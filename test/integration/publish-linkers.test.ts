@@ -8,13 +8,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
-import { BASE_URL, copyDemoContent, diffTrees, readTree } from './build-helpers.js'
+import { BASE_URL, copyDemoContent, diffTrees, editFile, readTree } from './build-helpers.js'
 import { runSite } from './cli-helpers.js'
 import {
   pageMessage,
   type RunningPublisher,
   settled,
   startPublisher,
+  TOKEN,
   typo3Headers,
   WEBHOOK,
   waitUntil,
@@ -48,6 +49,19 @@ async function retitle(path: string, title: string): Promise<void> {
   await api.reload()
 }
 
+const breadcrumbsOf = async (path: string) =>
+  /<nav aria-label="Breadcrumbs"[\s\S]*?<\/nav>/.exec(await readFile(join(out, path, 'index.html'), 'utf8'))?.[0]
+
+/** Whether the output equals a full build's over a copy of it and the API as it is now. */
+async function expectSameAsFullBuild(): Promise<void> {
+  const twin = join(dir, 'twin')
+  await rm(twin, { recursive: true, force: true })
+  await cp(out, twin, { recursive: true })
+  const full = await runSite(['build', '--config', configFile, '--api', api.url, '--out', twin])
+  expect(full.code).toBe(0)
+  expect(diffTrees(await readTree(out), await readTree(twin))).toEqual([])
+}
+
 /** Sends TYPO3's Page Modification for a title change of page `uid`, and waits until it is published. */
 async function publishTitleOf(uid: number, pid: number): Promise<void> {
   const before = (await publisher!.status()).publishCount.ok
@@ -63,7 +77,7 @@ beforeAll(async () => {
   api = await startDemoApi({ port: 0, contentDir: content })
   out = join(dir, 'out')
   configFile = join(dir, 'site.config.json')
-  const publish = { webhooks: [WEBHOOK], quietMs: 100, maxWaitMs: 1000 }
+  const publish = { webhooks: [WEBHOOK], token: TOKEN, quietMs: 1000, maxWaitMs: 5000 }
   await writeFile(configFile, JSON.stringify({ baseUrl: BASE_URL, publish }))
 })
 
@@ -86,14 +100,23 @@ describe('site publish, an event that arrives after a publish already asked for 
     // The second event comes now: /services' answer is what the last publish saw, its title is new all the same.
     await publishTitleOf(4, 1)
 
-    const html = await readFile(join(out, 'services/data-analytics/index.html'), 'utf8')
-    expect(/<nav aria-label="Breadcrumbs"[\s\S]*?<\/nav>/.exec(html)?.[0]).toContain(
-      '<a href="/services">What we do</a>',
-    )
-    const twin = join(dir, 'twin')
-    await cp(out, twin, { recursive: true })
-    const full = await runSite(['build', '--config', configFile, '--api', api.url, '--out', twin])
-    expect(full.code).toBe(0)
-    expect(diffTrees(await readTree(out), await readTree(twin))).toEqual([])
+    expect(await breadcrumbsOf('services/data-analytics')).toContain('<a href="/services">What we do</a>')
+    await expectSameAsFullBuild()
+  })
+
+  it('asks again for a page it asked ahead, when a later event changes a page it links to', async () => {
+    // a content edit of /about-us/team (3): its answer is asked ahead while the publisher waits for quiet
+    await editFile(join(content, 'pages/en/about-us--team.json'), 'The leadership team', 'The founders')
+    await api.reload()
+    const from = api.requests.length
+    const auth = { authorization: `Bearer ${TOKEN}` }
+    expect((await publisher!.post('/hooks/pages', '{"pages":[3]}', auth)).status).toBe(202)
+    await waitUntil(async () => api.requests.slice(from).some((r) => r.path === '/about-us/team'), 'the ask ahead')
+    // its parent /about-us (2) is renamed before that publish: the team page's breadcrumbs show the new title
+    await retitle('/about-us', 'Who we are')
+    await publishTitleOf(2, 1)
+
+    expect(await breadcrumbsOf('about-us/team')).toContain('<a href="/about-us">Who we are</a>')
+    await expectSameAsFullBuild()
   })
 })

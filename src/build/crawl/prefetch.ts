@@ -5,9 +5,12 @@
  *
  * An answer is only ever newer than the events that name its page: a later event naming the same page replaces
  * it with a new request, and a build takes the answers there are when it starts (one asked during that build
- * waits for the next). An answer that failed is asked again by the build; one the build does not use ends with
- * it. The pages asked for are those an `--only` build of the same items fetches again (`namedPages`, over the
- * last build's page table); anything else is the build's to find.
+ * waits for the next). It may be older than the event of a page it links to (a parent renamed after it was
+ * asked: its breadcrumbs show the old title), so the time of each ask is kept, and the build asks again for such
+ * an answer when that page's answer changed what others show of it (build/incremental/only.ts). An answer that
+ * failed is asked again by the build; one the build does not use ends with it. The pages asked for are those an
+ * `--only` build of the same items fetches again (`namedPages`, over the last build's page table); anything else
+ * is the build's to find.
  */
 import type { LimitFunction } from 'p-limit'
 import type { ApiClient } from '../../api/client.js'
@@ -23,8 +26,15 @@ export interface Prefetch {
    * in while it asks for the initial data (an answer asked for an event is as new as the build's own would be).
    */
   askMissing(items: readonly string[]): void
-  /** The answers asked so far, by page path, handed over: the asks that follow start a new set. */
-  take(): Map<string, Promise<ApiAnswer>>
+  /** The answers asked so far, handed over: the asks that follow start a new set. */
+  take(): PrefetchedAnswers
+}
+
+export interface PrefetchedAnswers {
+  /** The answers by page path. */
+  answers: Map<string, Promise<ApiAnswer>>
+  /** When each was asked (performance.now()): the build compares it with the asks of the pages it links to. */
+  askedAt: ReadonlyMap<string, number>
 }
 
 export function createPrefetch(input: {
@@ -36,6 +46,7 @@ export function createPrefetch(input: {
   maxPages: number
 }): Prefetch {
   let answers = new Map<string, Promise<ApiAnswer>>()
+  let askedAt = new Map<string, number>()
   // the pages an `--only` build of `items` fetches again (namedPages), as the last build knows them
   const pathsOf = (items: readonly string[]): string[] => {
     const pages = input.memory.last?.store.pages
@@ -49,14 +60,16 @@ export function createPrefetch(input: {
         path,
         input.slot(() => fetchPage(input.api, path)),
       )
+      askedAt.set(path, performance.now())
     }
   }
   return {
     ask: (items) => askFor(items, true),
     askMissing: (items) => askFor(items, false),
     take() {
-      const taken = answers
+      const taken = { answers, askedAt }
       answers = new Map()
+      askedAt = new Map()
       return taken
     },
   }

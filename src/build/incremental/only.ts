@@ -35,28 +35,56 @@ export function readOnlyOption(items: readonly string[] | undefined): OnlyTarget
  * digest changed (an edit the CMS has saved, and whose event has not come yet or comes during this build) adds
  * the pages linking to it in turn: otherwise this build would record its new digest, and the event naming it
  * would find nothing changed and leave its linking pages as they were. The answers are handed to the crawl (no
- * second request). Beyond ONLY_PREFETCH_MAX_PAGES targets the answers are not held, and every page linking to a
- * target is asked again; beyond that many answers in all, the last dependents are asked by the crawl unchecked.
+ * second request). A named page whose answer was asked ahead (crawl/prefetch.ts) before the answer of a changed
+ * page it links to is asked again: the event of that page may have come after. Beyond ONLY_PREFETCH_MAX_PAGES
+ * targets the answers are not held, and every page linking to a target is asked again; beyond that many answers
+ * in all, the last dependents are asked by the crawl unchecked.
  */
 async function narrowDependents(run: BuildRun, plan: ReusePlan, pages: PageTable): Promise<void> {
   if (plan.linked.size === 0 || plan.linked.size > ONLY_PREFETCH_MAX_PAGES) return
   const changed = new Set<string>()
-  const asked = new Set<string>()
+  // when each answer was asked: one asked ahead (crawl/prefetch.ts) before the answer of a page it links to may
+  // not show that page's edit yet; one this build asks shows every edit whose event it builds
+  const askedAt = new Map<string, number>()
+  let asks = 0
   let next = [...plan.linked]
-  while (next.length > 0 && asked.size + next.length <= ONLY_PREFETCH_MAX_PAGES) {
-    for (const path of next) asked.add(path)
+  while (next.length > 0 && asks + next.length <= ONLY_PREFETCH_MAX_PAGES) {
+    asks += next.length
     await Promise.all(
       next.map(async (path) => {
+        const ahead = run.prefetched?.has(path) ? run.prefetchedAt?.get(path) : undefined
+        askedAt.set(path, ahead ?? Number.POSITIVE_INFINITY)
         const answer = await askApi(run, path)
         plan.keepAnswer(path, answer)
         const digest = digestOf(answer)
         if (digest === undefined || digest !== pages.linkDigestOf(path)) changed.add(path)
+        else changed.delete(path)
       }),
     )
     run.checkInterrupted()
     plan.narrow(changed)
-    next = [...plan.dependents].filter((path) => !asked.has(path))
+    next = [...plan.dependents].filter((path) => !askedAt.has(path))
+    next.push(...askedBeforeWhatTheyShow(pages, changed, askedAt))
   }
+}
+
+/** Paths asked ahead before the answer of a changed page they link to: asked again (they may show it as it was). */
+function askedBeforeWhatTheyShow(
+  pages: PageTable,
+  changed: ReadonlySet<string>,
+  askedAt: Map<string, number>,
+): string[] {
+  const stale = new Set<string>()
+  for (const to of changed) {
+    const id = pages.pool.find(to)
+    if (id === undefined) continue
+    const changedAt = askedAt.get(to) ?? Number.POSITIVE_INFINITY
+    for (const path of pages.pathsLinkingTo(new Set([id])))
+      if (path !== to && (askedAt.get(path) ?? changedAt) < changedAt) stale.add(path)
+  }
+  // asked again now, by this build: as new as any answer
+  for (const path of stale) askedAt.set(path, Number.POSITIVE_INFINITY)
+  return [...stale]
 }
 
 /** The link digest of a page answer; undefined for anything else (a redirect record, an error, a bad body). */
