@@ -135,7 +135,7 @@ export function createBuilder(options: BuilderOptions): Builder {
           memory,
           apiSlot,
           prefetched: ahead?.answers,
-          prefetchedAt: ahead?.askedAt,
+          prefetchedAsk: ahead?.ask,
         })
       })
       queue = next.catch(() => {})

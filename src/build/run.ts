@@ -23,8 +23,8 @@ export interface BuildWiring {
   apiSlot?: LimitFunction
   /** Page answers asked ahead of this build, by path (prefetch.ts): taken instead of asking again. */
   prefetched?: Map<string, Promise<ApiAnswer>>
-  /** When each of them was asked (performance.now()). */
-  prefetchedAt?: ReadonlyMap<string, number>
+  /** The ask each of them was asked in (prefetch.ts: one a CMS event). */
+  prefetchedAsk?: ReadonlyMap<string, number>
   /** Render workers that outlive this build (a Builder's, builder.ts): used, never closed, by it. */
   render?: RenderService
   /** What earlier builds of a long-lived builder know of the output folder (see OutputMemory); updated by this build. */
@@ -48,8 +48,8 @@ export interface BuildRun {
   readonly apiSlot: LimitFunction
   /** Page answers asked ahead of this build (prefetch.ts), each taken once. */
   readonly prefetched: Map<string, Promise<ApiAnswer>> | undefined
-  /** When each of them was asked (performance.now()): see only.ts. */
-  readonly prefetchedAt: ReadonlyMap<string, number> | undefined
+  /** The ask each of them was asked in (prefetch.ts: one a CMS event): see only.ts. */
+  readonly prefetchedAsk: ReadonlyMap<string, number> | undefined
   /** How many paths may be between "fetch started" and "written" at once. */
   readonly maxPagesInFlight: number
   /** Render worker threads (0: render in the build's thread). */
@@ -90,7 +90,7 @@ export function createBuildRun(options: BuildOptions & BuildWiring): BuildRun {
     api: createApiClient(site, { dispatcher: options.dispatcher }),
     apiSlot: options.apiSlot ?? pLimit(concurrency),
     prefetched: options.prefetched,
-    prefetchedAt: options.prefetchedAt,
+    prefetchedAsk: options.prefetchedAsk,
     maxPagesInFlight: concurrency * PAGES_IN_FLIGHT_PER_API_SLOT,
     renderThreads,
     state: createBuildState(site.i18n.locales, pool),

@@ -6,7 +6,7 @@
  * An answer is only ever newer than the events that name its page: a later event naming the same page replaces
  * it with a new request, and a build takes the answers there are when it starts (one asked during that build
  * waits for the next). It may be older than the event of a page it links to (a parent renamed after it was
- * asked: its breadcrumbs show the old title), so the time of each ask is kept, and the build asks again for such
+ * asked: its breadcrumbs show the old title), so the order of the asks is kept, and the build asks again for such
  * an answer when that page's answer changed what others show of it (build/incremental/only.ts). An answer that
  * failed is asked again by the build; one the build does not use ends with it. The pages asked for are those an
  * `--only` build of the same items fetches again (`namedPages`, over the last build's page table); anything else
@@ -33,8 +33,11 @@ export interface Prefetch {
 export interface PrefetchedAnswers {
   /** The answers by page path. */
   answers: Map<string, Promise<ApiAnswer>>
-  /** When each was asked (performance.now()): the build compares it with the asks of the pages it links to. */
-  askedAt: ReadonlyMap<string, number>
+  /**
+   * The ask each was asked in (1, 2, …, one a CMS event): answers of one ask are as new as each other; the build
+   * compares them with the asks of the pages they link to.
+   */
+  ask: ReadonlyMap<string, number>
 }
 
 export function createPrefetch(input: {
@@ -46,13 +49,15 @@ export function createPrefetch(input: {
   maxPages: number
 }): Prefetch {
   let answers = new Map<string, Promise<ApiAnswer>>()
-  let askedAt = new Map<string, number>()
+  let ask = new Map<string, number>()
+  let asks = 0
   // the pages an `--only` build of `items` fetches again (namedPages), as the last build knows them
   const pathsOf = (items: readonly string[]): string[] => {
     const pages = input.memory.last?.store.pages
     return pages ? namedPages(pages, parseOnly(items).targets).paths : []
   }
   const askFor = (items: readonly string[], replace: boolean) => {
+    asks++
     for (const path of pathsOf(items)) {
       // a later event: its answer replaces the one asked before it
       if (answers.has(path) ? !replace : answers.size >= input.maxPages) continue
@@ -60,16 +65,16 @@ export function createPrefetch(input: {
         path,
         input.slot(() => fetchPage(input.api, path)),
       )
-      askedAt.set(path, performance.now())
+      ask.set(path, asks)
     }
   }
   return {
     ask: (items) => askFor(items, true),
     askMissing: (items) => askFor(items, false),
     take() {
-      const taken = { answers, askedAt }
+      const taken = { answers, ask }
       answers = new Map()
-      askedAt = new Map()
+      ask = new Map()
       return taken
     },
   }

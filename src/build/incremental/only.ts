@@ -43,17 +43,17 @@ export function readOnlyOption(items: readonly string[] | undefined): OnlyTarget
 async function narrowDependents(run: BuildRun, plan: ReusePlan, pages: PageTable): Promise<void> {
   if (plan.linked.size === 0 || plan.linked.size > ONLY_PREFETCH_MAX_PAGES) return
   const changed = new Set<string>()
-  // when each answer was asked: one asked ahead (crawl/prefetch.ts) before the answer of a page it links to may
-  // not show that page's edit yet; one this build asks shows every edit whose event it builds
-  const askedAt = new Map<string, number>()
+  // the ask each answer was asked in: one asked ahead (crawl/prefetch.ts) for an earlier event than the answer of
+  // a page it links to may not show that page's edit yet; one this build asks shows every edit whose event it builds
+  const askedIn = new Map<string, number>()
   let asks = 0
   let next = [...plan.linked]
   while (next.length > 0 && asks + next.length <= ONLY_PREFETCH_MAX_PAGES) {
     asks += next.length
     await Promise.all(
       next.map(async (path) => {
-        const ahead = run.prefetched?.has(path) ? run.prefetchedAt?.get(path) : undefined
-        askedAt.set(path, ahead ?? Number.POSITIVE_INFINITY)
+        const ahead = run.prefetched?.has(path) ? run.prefetchedAsk?.get(path) : undefined
+        askedIn.set(path, ahead ?? Number.POSITIVE_INFINITY)
         const answer = await askApi(run, path)
         plan.keepAnswer(path, answer)
         const digest = digestOf(answer)
@@ -63,8 +63,8 @@ async function narrowDependents(run: BuildRun, plan: ReusePlan, pages: PageTable
     )
     run.checkInterrupted()
     plan.narrow(changed)
-    next = [...plan.dependents].filter((path) => !askedAt.has(path))
-    next.push(...askedBeforeWhatTheyShow(pages, changed, askedAt))
+    next = [...plan.dependents].filter((path) => !askedIn.has(path))
+    next.push(...askedBeforeWhatTheyShow(pages, changed, askedIn))
   }
 }
 
@@ -72,18 +72,18 @@ async function narrowDependents(run: BuildRun, plan: ReusePlan, pages: PageTable
 function askedBeforeWhatTheyShow(
   pages: PageTable,
   changed: ReadonlySet<string>,
-  askedAt: Map<string, number>,
+  askedIn: Map<string, number>,
 ): string[] {
   const stale = new Set<string>()
   for (const to of changed) {
     const id = pages.pool.find(to)
     if (id === undefined) continue
-    const changedAt = askedAt.get(to) ?? Number.POSITIVE_INFINITY
+    const changedIn = askedIn.get(to) ?? Number.POSITIVE_INFINITY
     for (const path of pages.pathsLinkingTo(new Set([id])))
-      if (path !== to && (askedAt.get(path) ?? changedAt) < changedAt) stale.add(path)
+      if (path !== to && (askedIn.get(path) ?? changedIn) < changedIn) stale.add(path)
   }
   // asked again now, by this build: as new as any answer
-  for (const path of stale) askedAt.set(path, Number.POSITIVE_INFINITY)
+  for (const path of stale) askedIn.set(path, Number.POSITIVE_INFINITY)
   return [...stale]
 }
 
