@@ -6,6 +6,6 @@
 export { type Builder, type BuilderOptions, type BuilderRunOptions, createBuilder } from './build/builder.js'
 export { checkOutDir, lockBuildOutput } from './build/output/output.js'
 export { resolveConfig } from './config/load.js'
-export { selectSite } from './config/resolve.js'
+export { outDirOf, selectSite } from './config/resolve.js'
 export { siteRedactor, toApiOrigin } from './config/secrets.js'
 export { redactSecrets } from './errors.js'

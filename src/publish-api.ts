@@ -4,7 +4,7 @@
  * of preview, init or the demo API; libvips among them, which only the image process of its builds loads.
  */
 export { resolveConfig } from './config/load.js'
-export { publishOptionsOf, selectSite } from './config/resolve.js'
+export { outDirOf, publishOptionsOf, selectSite } from './config/resolve.js'
 export { siteRedactor } from './config/secrets.js'
 export { parseDeploySpec } from './deploy/target-spec.js'
 export { redactSecrets } from './errors.js'

@@ -4,9 +4,9 @@
  * here outlives the run.
  */
 import { availableParallelism } from 'node:os'
-import { resolve } from 'node:path'
 import pLimit, { type LimitFunction } from 'p-limit'
 import { type ApiClient, createApiClient } from '../api/client.js'
+import { outDirOf } from '../config/resolve.js'
 import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
 import { errors } from '../errors.js'
 import type { ApiAnswer } from './crawl/fetch-page.js'
@@ -86,7 +86,7 @@ export function createBuildRun(options: BuildOptions & BuildWiring): BuildRun {
     startedAt: now(),
     config,
     site,
-    outDir: resolve(config.root, site.build.outDir),
+    outDir: outDirOf(config.root, site),
     api: createApiClient(site, { dispatcher: options.dispatcher }),
     apiSlot: options.apiSlot ?? pLimit(concurrency),
     prefetched: options.prefetched,

@@ -2,7 +2,6 @@
  * The build worker (see build-host.ts): resolves the config, builds, and posts the progress, the
  * log lines and the result (or the error) to the main thread; stops when the main thread says so.
  */
-import { resolve } from 'node:path'
 import { parentPort, workerData } from 'node:worker_threads'
 import type { BuildProgress } from '../index.js'
 import type { BuildWorkerData, FromBuildWorker, ToBuildWorker } from './build-host.js'
@@ -36,6 +35,7 @@ async function buildHere(port: NonNullable<typeof parentPort>, { request, pagePr
     checkOutDir,
     createBuilder,
     lockBuildOutput,
+    outDirOf,
     redactSecrets,
     resolveConfig,
     selectSite,
@@ -52,7 +52,7 @@ async function buildHere(port: NonNullable<typeof parentPort>, { request, pagePr
     // Another `site build` into this folder would move its files in among this one's: it is refused while this one
     // runs (OUT_DIR_IN_USE). The lock goes as the build ends, before the main thread hears of it and ends this
     // thread (a stop signal ends the build too); a killed process's lock is taken over by the next build.
-    const outDir = resolve(config.root, site.build.outDir)
+    const outDir = outDirOf(config.root, site)
     checkOutDir(outDir, config.root)
     const unlock = await lockBuildOutput(outDir)
     // a one-shot use of a builder: one build, then its workers and connections are released

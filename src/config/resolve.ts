@@ -1,3 +1,4 @@
+import { resolve } from 'node:path'
 import { type ConfigIssue, errors } from '../errors.js'
 import { isRecord } from '../shared/values.js'
 import { DEFAULTS, siteOutDir } from './defaults.js'
@@ -198,3 +199,6 @@ export function resolvePublish(user: UserConfig, file: string): ResolvedPublish[
 /** The publish options of `site` (one of `config.sites`); the defaults for a config made without them. */
 export const publishOptionsOf = (config: ResolvedConfig, site: ResolvedSite): ResolvedPublish =>
   config.publish?.[config.sites.indexOf(site)] ?? (DEFAULTS.publish as ResolvedPublish)
+
+/** The site's output folder, absolute: `build.outDir` is relative to the project's root. */
+export const outDirOf = (root: string, site: ResolvedSite): string => resolve(root, site.build.outDir)

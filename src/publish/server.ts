@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { join, resolve } from 'node:path'
 import { inspectOutDir } from '../build/output/output.js'
+import { outDirOf } from '../config/resolve.js'
 import type { ResolvedConfig, ResolvedPublish, ResolvedSite } from '../config/types.js'
 import { createDeployTarget } from '../deploy/targets/index.js'
 import { PUBLISH_MAX_BODY_BYTES, PUBLISH_MAX_DISCARD_BYTES, PUBLISH_REQUEST_TIMEOUT_MS } from '../shared/constants.js'
@@ -69,7 +70,7 @@ function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
 
 export async function startPublishServer(options: PublishServerOptions): Promise<PublishServer> {
   const { config, site, publish, log } = options
-  const outDir = resolve(config.root, site.build.outDir)
+  const outDir = outDirOf(config.root, site)
   const stateDir = options.stateDir ?? defaultStateDir(config.root, outDir)
   const target = publish.deploy ? await createDeployTarget(publish.deploy, { outDir, root: config.root }) : undefined
   const builder =

@@ -5,6 +5,7 @@ import {
   DEPLOY_STEPS,
   deploy,
   isSiteError,
+  outDirOf,
   type ResolvedSite,
   resolveConfig,
   resolveSiteOptions,
@@ -25,7 +26,7 @@ async function buildOptions(root: string, opts: DeployCommandOptions): Promise<{
   try {
     const config = await resolveConfig({ root, configFile: opts.config, apiOptional: true, outDir: opts.out })
     const site = selectSite(config.sites, opts.site)
-    return { outDir: resolve(root, site.build.outDir), site }
+    return { outDir: outDirOf(root, site), site }
   } catch (error) {
     if (!opts.config && isSiteError(error) && error.code === 'CONFIG_NOT_FOUND')
       return { outDir: resolve(root, opts.out ?? DEFAULTS.build.outDir), site: resolveSiteOptions({}, []) }
