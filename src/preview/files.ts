@@ -86,7 +86,19 @@ async function serveInitialData(
 export async function servePublic(ctx: PreviewContext, url: URL): Promise<Response | undefined> {
   if (url.pathname.endsWith('/')) return undefined
   const segments = toSafeSegments(url.pathname)
-  const file = segments?.length ? ctx.publicFiles.get(segments.join('/')) : undefined
+  return sendPublicFile(segments?.length ? ctx.publicFiles.get(segments.join('/')) : undefined)
+}
+
+/**
+ * `public/<dir>/index.html` at `/<dir>` and `/<dir>/`, asked when the API has no page there: a build copies the
+ * file to the same place and writes a page over it, so a static host serves it where the CMS has none.
+ */
+export async function servePublicIndex(ctx: PreviewContext, url: URL): Promise<Response | undefined> {
+  const segments = toSafeSegments(url.pathname)
+  return sendPublicFile(segments && ctx.publicFiles.get([...segments, 'index.html'].join('/')))
+}
+
+async function sendPublicFile(file: string | undefined): Promise<Response | undefined> {
   if (!file) return undefined
   try {
     return new Response(await readFile(file), {

@@ -11,7 +11,7 @@ import { checkRedirectTarget } from '../shared/redirect-target.js'
 import { getLocaleFromPath, normalizePagePath } from '../shared/url.js'
 import { toApiRequestHeaders, toProxiedResponseHeaders } from './api-headers.js'
 import type { PreviewContext, PreviewSite } from './context.js'
-import { serveInternal, servePublic } from './files.js'
+import { serveInternal, servePublic, servePublicIndex } from './files.js'
 import { EMPTY_INITIAL_DATA, loadPage, toPageError } from './load-page.js'
 import { servePayload } from './payload.js'
 import { type HtmlView, renderHtml } from './render-html.js'
@@ -119,6 +119,10 @@ async function answerPage(ctx: PreviewContext, request: Request, url: URL, targe
     signal: request.signal,
   })
   ctx.apiWatch.saw(target.api.baseUrl, loaded.type === 'page' ? loaded.failure : undefined)
+  if (loaded.type === 'page' && loaded.status === 404) {
+    const file = await servePublicIndex(ctx, url)
+    if (file) return file
+  }
   const proxied = toProxiedResponseHeaders(loaded.apiHeaders, target.site.api)
   if (loaded.type === 'redirect') {
     const redirect = checkRedirectTarget(loaded.to, target.site.baseUrl, path)

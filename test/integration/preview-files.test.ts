@@ -22,6 +22,10 @@ describe('preview handler: payloads, files, refused requests', () => {
     await mkdir(join(tmp, 'public', 'icons'), { recursive: true })
     await writeFile(join(tmp, 'public', 'sw.js'), 'self.skipWaiting()')
     await writeFile(join(tmp, 'public', 'icons', 'logo.svg'), '<svg/>')
+    await mkdir(join(tmp, 'public', 'campaign'))
+    await writeFile(join(tmp, 'public', 'campaign', 'index.html'), '<!doctype html><title>Campaign</title>')
+    await mkdir(join(tmp, 'public', 'about-us'))
+    await writeFile(join(tmp, 'public', 'about-us', 'index.html'), '<!doctype html><title>Shadowed</title>')
     await mkdir(join(tmp, 'public', '.well-known'))
     await writeFile(join(tmp, 'public', '.well-known', 'security.txt'), 'Contact: mailto:security@example.com')
     await writeFile(join(tmp, 'public', '.env'), 'SECRET=1')
@@ -127,6 +131,22 @@ describe('preview handler: payloads, files, refused requests', () => {
     const page = await get('/about-us/')
     expect(page.status).toBe(200)
     await page.text()
+  })
+
+  it("serves public/<dir>/index.html where the API has no page, as the build's copy of it is served", async () => {
+    for (const path of ['/campaign', '/campaign/']) {
+      const res = await get(path)
+      expect(res.status, path).toBe(200)
+      expect(res.headers.get('content-type'), path).toBe('text/html; charset=utf-8')
+      expect(await res.text(), path).toBe('<!doctype html><title>Campaign</title>')
+    }
+    // the build writes the CMS page over the public file
+    const page = await get('/about-us/')
+    expect(page.status).toBe(200)
+    expect(await page.text()).not.toContain('Shadowed')
+    const head = await get('/campaign/', { method: 'HEAD' })
+    expect(head.status).toBe(200)
+    expect(await head.text()).toBe('')
   })
 
   it('opens a server-sent event stream that receives reload', async () => {
