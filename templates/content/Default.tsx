@@ -1,6 +1,6 @@
 /**
- * Fallback for content types without a template: nothing for visitors; in preview with
- * `?debug` the element's data, so editors and developers see what arrived.
+ * Fallback for content types without a template: nothing for visitors; in `site preview --debug` (or with
+ * features.debug) with `?debug` the element's data, so editors and developers see what arrived.
  */
 import { type ContentElementProps, ElementRoot, useSite } from 'typo3-headless-site/runtime'
 
