@@ -27,7 +27,10 @@ export interface ApiClient {
    * hands the text to a render worker. Other statuses throw `FetchError` as getPage does.
    */
   getPageAnswer(pathWithQuery: string, options?: CallOptions): Promise<RawAnswer>
-  /** Initial data of a locale: the primary endpoint, then once the fallback; `Initial Data is unavailable: …` when both fail. */
+  /**
+   * Initial data of a locale: the primary endpoint, then once the fallback; `Initial Data is unavailable: …` when
+   * both fail. With `features.initInitialData` off nothing is asked: empty initial data, for build and preview alike.
+   */
   getInitialData(
     locale: string,
     route?: { path?: string; query?: URLSearchParams },
@@ -118,6 +121,7 @@ export function createApiClient(site: ResolvedSite, options: ApiClientOptions = 
       return readPageAnswer(await getPageAnswer(pathWithQuery, call))
     },
     async getInitialData(locale, route = {}, call) {
+      if (!site.features.initInitialData) return { data: { navigation: [], i18n: [] }, headers: {} }
       const pathFor = (endpoint: string) =>
         toInitialDataPath({ endpoint, locale, i18n: site.i18n, routePath: route.path, routeQuery: route.query })
       try {

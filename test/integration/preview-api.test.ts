@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDemoApi } from '../../src/demo/server.js'
 import type { TemplateRegistry } from '../../src/shared/contract.js'
+import { liveInitialDataUrl } from '../../src/shared/layout.js'
 import { DEMO_OPTIONS, loadTestRegistry, makeHandler, type ScriptedApi, startScriptedApi } from './preview-helpers.js'
 
 const PAGE = {
@@ -153,6 +154,26 @@ describe('preview handler and the content API', () => {
     await (await handle(new Request(`http://localhost/${elsewhere.url}/about-us`))).text()
     await (await handle(new Request(`http://localhost//${other}/about-us`))).text()
     expect(elsewhere.requests).toEqual([])
+  })
+
+  it('asks for no initial data with features.initInitialData off, as the build does not', async () => {
+    const noInitial = await startScriptedApi({ '/scripted': { body: PAGE } }) // no initial data: `?type=834` is 404
+    try {
+      const user = { ...DEMO_OPTIONS, features: { ...DEMO_OPTIONS.features, initInitialData: false } }
+      const { handle } = await makeHandler({ apiUrl: noInitial.url, registry, user })
+      const page = await handle(new Request('http://localhost/scripted'))
+      expect(page.status).toBe(200)
+      expect(await page.text()).toContain('Scripted page')
+      const missing = await handle(new Request('http://localhost/a%2fb'))
+      expect(missing.status).toBe(404)
+      await missing.text()
+      const data = await handle(new Request(`http://localhost${liveInitialDataUrl('pl')}`))
+      expect(data.status).toBe(200)
+      expect(await data.json()).toMatchObject({ navigation: [], i18n: [] })
+      expect(noInitial.requests.map((r) => r.path)).toEqual(['/scripted'])
+    } finally {
+      await noInitial.close()
+    }
   })
 
   describe('several sites', () => {
