@@ -85,7 +85,7 @@ export async function loadInputs(
     render.ready,
   ])
   const fetched = Promise.all([
-    perLocale((locale) => fetchInitialData(api, locale, site.features.initInitialData, run.signal)),
+    perLocale((locale) => fetchInitialData(api, locale, run.signal)),
     listPublicFiles(publicDir(run)),
   ]).catch(async (error: unknown) => {
     await compiled

@@ -13,17 +13,11 @@ import { initialDataFile } from '../../shared/layout.js'
 import type { InitialData } from '../../shared/types.js'
 import type { LocaleData } from '../types.js'
 
-/** Initial data of a site that does not fetch it (`features.initInitialData: false`). */
-const EMPTY_INITIAL_DATA: InitialData = { navigation: [], i18n: [] }
-
-/** Raw initial data of one locale; throws the fatal error when both endpoints fail (or `signal` ends the requests). */
-export async function fetchInitialData(
-  api: ApiClient,
-  locale: string,
-  enabled: boolean,
-  signal?: AbortSignal,
-): Promise<unknown> {
-  if (!enabled) return EMPTY_INITIAL_DATA
+/**
+ * Raw initial data of one locale (empty, asked of nobody, with `features.initInitialData` off); throws the fatal
+ * error when both endpoints fail (or `signal` ends the requests).
+ */
+export async function fetchInitialData(api: ApiClient, locale: string, signal?: AbortSignal): Promise<unknown> {
   const { data } = await api.getInitialData(locale, undefined, { signal })
   return data
 }
