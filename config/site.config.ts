@@ -1,9 +1,10 @@
 import { defineConfig } from 'typo3-headless-site/config'
 
 /**
- * The demo site's configuration. Every option and its default is documented in
- * docs/configuration.md. `--api URL` overrides api.baseUrl (CI points the same
- * config at staging or production).
+ * The site's configuration. Every option and its default is documented in the
+ * engine's docs/configuration.md (in a site project:
+ * node_modules/typo3-headless-site/docs/configuration.md). `--api URL` overrides
+ * api.baseUrl (CI points the same config at staging or production).
  */
 export default defineConfig({
   baseUrl: 'http://127.0.0.1:8080',
