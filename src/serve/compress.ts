@@ -14,6 +14,20 @@ export type Encoding = 'br' | 'gzip'
 export const isCompressible = (contentType: string): boolean => COMPRESSIBLE_RE.test(contentType)
 
 /**
+ * True when an `Accept-Encoding` value lists `coding` with a weight above 0 (RFC 9110 section 12.5.3:
+ * `q=0` means "not acceptable"). Example: ('gzip, br;q=0', 'gzip') -> true; (same, 'br') -> false.
+ */
+function accepts(acceptEncoding: string, coding: Encoding): boolean {
+  for (const entry of acceptEncoding.split(',')) {
+    const [name = '', ...params] = entry.split(';').map((part) => part.trim())
+    if (name.toLowerCase() !== coding) continue
+    const weight = params.find((param) => param.toLowerCase().startsWith('q='))
+    return weight === undefined || Number(weight.slice(2)) > 0
+  }
+  return false
+}
+
+/**
  * The encoding a static host would answer with (brotli when the client accepts
  * it, else gzip), so local measurements (Lighthouse) see real transfer sizes;
  * undefined for small or binary files and clients that accept neither.
@@ -21,8 +35,8 @@ export const isCompressible = (contentType: string): boolean => COMPRESSIBLE_RE.
 export function chooseEncoding(request: Request, contentType: string, size: number): Encoding | undefined {
   if (size < MIN_BYTES || !isCompressible(contentType)) return undefined
   const accepted = request.headers.get('accept-encoding') ?? ''
-  if (/\bbr\b/.test(accepted)) return 'br'
-  if (/\bgzip\b/.test(accepted)) return 'gzip'
+  if (accepts(accepted, 'br')) return 'br'
+  if (accepts(accepted, 'gzip')) return 'gzip'
   return undefined
 }
 

@@ -116,6 +116,25 @@ describe('file bodies are streamed (issue 13, item 11)', () => {
     expect((await bytes(plain)).toString()).toBe(page)
   })
 
+  it('never answers in a coding the client refuses with q=0, nor in one it does not name', async () => {
+    const cases: Array<[string, string | null]> = [
+      ['br;q=0, gzip', 'gzip'],
+      ['gzip, br;q=0.0', 'gzip'],
+      ['BR;Q=0, gzip;q=0.5', 'gzip'],
+      ['gzip;q=0', null],
+      ['br;q=0, gzip;q=0', null],
+      ['x-br, x-gzip', null],
+      ['gzip;q=0.001', 'gzip'],
+    ]
+    for (const [acceptEncoding, encoding] of cases) {
+      const res = await get('/big/', { 'accept-encoding': acceptEncoding })
+      expect(res.headers.get('content-encoding'), acceptEncoding).toBe(encoding)
+      const body = await bytes(res)
+      const text = encoding === 'gzip' ? gunzipSync(body).toString() : body.toString()
+      expect(text, acceptEncoding).toBe(page)
+    }
+  })
+
   it('answers HEAD with the GET headers and no body, and serves an empty file', async () => {
     const head = await get('/video.bin', { range: 'bytes=0-9' }, 'HEAD')
     expect(head.status).toBe(200) // Range is defined for GET only
