@@ -1,5 +1,5 @@
 import { type FileHandle, open, stat } from 'node:fs/promises'
-import { pipeline, type Readable } from 'node:stream'
+import { pipeline, type Readable, Transform } from 'node:stream'
 import { chooseEncoding, createCompressor, type Encoding, isCompressible } from './compress.js'
 import { isIfRangeCurrent, isNotModified, validatorsOf } from './conditional.js'
 import { contentTypeOf } from './content-types.js'
@@ -51,7 +51,7 @@ export async function sendFile(options: SendFileOptions): Promise<Response | und
       const all = { ...headers, ...extra }
       if (!body || request.method === 'HEAD') return new Response(null, { status: code, headers: all })
       streaming = true
-      return new Response(toWebStream(readBody(handle, body)), { status: code, headers: all })
+      return new Response(toWebStream(readBody(handle, file, body)), { status: code, headers: all })
     }
     const full: Body = { start: 0, end: info.size - 1, encoding }
     const fullHeaders: Record<string, string> = encoding
@@ -78,10 +78,25 @@ export async function sendFile(options: SendFileOptions): Promise<Response | und
   }
 }
 
-/** The bytes `body` names, through a compressor when it has an encoding; destroying the result closes the file. */
-function readBody(handle: FileHandle, body: Body): Readable {
+/**
+ * The bytes `body` names, through a compressor when it has an encoding; destroying the result closes the file.
+ * A file that shrinks while it is sent fails the stream at its end, so the client sees a cut answer (the
+ * connection dropped) rather than a short one it would take as whole (a compressed answer has no length).
+ */
+function readBody(handle: FileHandle, file: string, body: Body): Readable {
+  const length = body.end - body.start + 1
   // An empty file has `end` -1, which createReadStream refuses; 0 reads nothing from it just the same.
-  const file = handle.createReadStream({ start: body.start, end: Math.max(body.end, 0), autoClose: true })
-  if (!body.encoding) return file
-  return pipeline(file, createCompressor(body.encoding, body.end - body.start + 1), () => {})
+  const bytes = handle.createReadStream({ start: body.start, end: Math.max(body.end, 0), autoClose: true })
+  let sent = 0
+  const counted = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      sent += chunk.byteLength
+      done(null, chunk)
+    },
+    flush(done) {
+      done(sent < length ? new Error(`${file} shrank while it was sent (${sent} of ${length} bytes)`) : null)
+    },
+  })
+  if (!body.encoding) return pipeline(bytes, counted, () => {})
+  return pipeline(bytes, counted, createCompressor(body.encoding, length), () => {})
 }
