@@ -53,11 +53,23 @@ export function createStaticHandler(options: StaticHandlerOptions): (request: Re
   // `_redirects` is re-read when it changes, so a rebuild swapped in under the server is picked up.
   let redirects: { mtimeMs: number; rules: RedirectRule[] } = { mtimeMs: -1, rules: [] }
 
+  /**
+   * The folder's real path, or undefined while it is missing: a build swaps its new output in by two renames,
+   * and a request between them finds no folder. It answers 404 as any missing file, not 500.
+   */
+  const realRoot = (): Promise<string | undefined> => realpath(root).catch(() => undefined)
+
+  /** True when `file` is inside the folder, symbolic links followed. */
+  async function isServable(file: string): Promise<boolean> {
+    const real = await realRoot()
+    return real !== undefined && (await isReallyInside(real, file))
+  }
+
   async function loadRedirects(): Promise<RedirectRule[]> {
     const file = join(root, REDIRECTS_FILE)
     const info = await isFile(file)
     // read through the same check as any file served: a link that leaves the folder is not followed
-    if (!info || !(await isReallyInside(await realpath(root), file))) return []
+    if (!info || !(await isServable(file))) return []
     if (info.mtimeMs !== redirects.mtimeMs)
       redirects = { mtimeMs: info.mtimeMs, rules: parseRedirects(await readFile(file, 'utf8')) }
     return redirects.rules
@@ -70,7 +82,7 @@ export function createStaticHandler(options: StaticHandlerOptions): (request: Re
     status: 200 | 404 = 200,
   ): Promise<Response | undefined> {
     const file = joinInside(root, segments)
-    if (!file || !(await isReallyInside(await realpath(root), file))) return undefined
+    if (!file || !(await isServable(file))) return undefined
     return sendFile({ request, file, cacheControl: cacheControlOf(segments.join('/')), status })
   }
 

@@ -4,7 +4,7 @@
  * (issue 13 item 11, issue 14 item 2).
  */
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, readdir, readlink, rm, stat, utimes, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readlink, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
@@ -323,6 +323,28 @@ describe('what is never served', () => {
     const redirect = await get('/old')
     expect(redirect.status).toBe(301)
     expect(redirect.headers.get('location')).toBe('/index.html')
+  })
+
+  it('answers 404 while the folder is missing (a build swapping its output in), and serves it once back', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'site-serve-swap-'))
+    const out = join(parent, 'public')
+    try {
+      await mkdir(out)
+      await writeFile(join(out, 'index.html'), '<!doctype html><title>Home</title>')
+      await writeFile(join(out, '_redirects'), '/old / 301\n')
+      const swapped = createStaticHandler({ dir: out })
+      expect((await swapped(new Request('http://localhost/'))).status).toBe(200)
+      await rename(out, join(parent, 'old'))
+      for (const path of ['/', '/index.html', '/old', '/pl/missing']) {
+        const res = await swapped(new Request(`http://localhost${path}`))
+        expect(res.status, path).toBe(404)
+        expect(await res.text(), path).toBe('Not Found\n')
+      }
+      await rename(join(parent, 'old'), out)
+      expect(await (await swapped(new Request('http://localhost/'))).text()).toContain('Home')
+    } finally {
+      await rm(parent, { recursive: true, force: true })
+    }
   })
 
   it('sends X-Content-Type-Options: nosniff on every answer', async () => {
