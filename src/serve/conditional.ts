@@ -1,6 +1,6 @@
 /**
  * Validators of a served file and the conditional request headers that use them
- * (RFC 9110 section 13): `If-None-Match`, `If-Modified-Since`, `If-Range`.
+ * (RFC 9110 section 13): `If-Match`, `If-Unmodified-Since`, `If-None-Match`, `If-Modified-Since`, `If-Range`.
  * The ETag is strong (`"size-mtime"`, hex) for the file's bytes as they are; an
  * answer compressed on the fly carries it weak (`W/"…"`), as nginx does, since its
  * bytes differ while the content is the same.
@@ -23,6 +23,18 @@ export function validatorsOf(info: { size: number; mtimeMs: number }): FileValid
 
 /** `W/"x"` -> `"x"`: the weak comparison of RFC 9110 section 8.8.3.2 compares what is left. */
 const opaqueTag = (tag: string): string => tag.trim().replace(/^W\//, '')
+
+/**
+ * True when the client's precondition fails and a 412 is the answer (RFC 9110 section 13.2.2, checked before
+ * the others): `If-Match` (strong comparison with the file's ETag: a weak tag never matches, `*` matches any
+ * file) decides when present, else `If-Unmodified-Since` (the file changed after that date).
+ */
+export function isPreconditionFailed(headers: Headers, etag: string, mtimeMs: number): boolean {
+  const ifMatch = headers.get('if-match')
+  if (ifMatch !== null) return ifMatch.trim() !== '*' && !ifMatch.split(',').some((tag) => tag.trim() === etag)
+  const since = Date.parse(headers.get('if-unmodified-since') ?? '')
+  return !Number.isNaN(since) && mtimeSeconds(mtimeMs) > Math.floor(since / 1000)
+}
 
 /**
  * True when the client's copy is current and a 304 is the answer: `If-None-Match`

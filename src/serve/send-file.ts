@@ -1,7 +1,7 @@
 import { type FileHandle, open, stat } from 'node:fs/promises'
 import { pipeline, type Readable, Transform } from 'node:stream'
 import { chooseEncoding, createCompressor, type Encoding, isCompressible } from './compress.js'
-import { isIfRangeCurrent, isNotModified, validatorsOf } from './conditional.js'
+import { isIfRangeCurrent, isNotModified, isPreconditionFailed, validatorsOf } from './conditional.js'
 import { contentTypeOf } from './content-types.js'
 import { parseRange } from './range.js'
 import { toWebStream } from './web-stream.js'
@@ -9,8 +9,8 @@ import { toWebStream } from './web-stream.js'
 /**
  * One file as a static host answers with it: streamed (never read whole), text
  * compressed on the fly, `Range` (one range: 206, or 416) and conditional requests
- * (`If-None-Match`, `If-Modified-Since`, `If-Range`) on 200 answers. A 404 page is
- * sent whole with its status; a Range answer is never compressed.
+ * (`If-Match`, `If-Unmodified-Since`: 412; `If-None-Match`, `If-Modified-Since`: 304; `If-Range`)
+ * on 200 answers. A 404 page is sent whole with its status; a Range answer is never compressed.
  */
 export interface SendFileOptions {
   request: Request
@@ -60,6 +60,7 @@ export async function sendFile(options: SendFileOptions): Promise<Response | und
     if (status === 404) return answer(404, full, fullHeaders)
 
     headers['accept-ranges'] = 'bytes'
+    if (isPreconditionFailed(request.headers, validators.etag, info.mtimeMs)) return answer(412)
     if (isNotModified(request.headers, headers.etag!, info.mtimeMs)) return answer(304)
     const range =
       request.method === 'GET' && isIfRangeCurrent(request.headers, validators)

@@ -279,6 +279,34 @@ describe('conditional requests', () => {
     await garbage.body?.cancel()
   })
 
+  it('answers 412 to an If-Match or If-Unmodified-Since that fails, before any 304 or range', async () => {
+    const { etag, lastModified } = await validators('/video.bin')
+    const earlier = new Date(MTIME.getTime() - 1000).toUTCString()
+    const status = async (headers: Record<string, string>, method = 'GET') => {
+      const res = await get('/video.bin', headers, method)
+      await res.body?.cancel()
+      return res.status
+    }
+    for (const ifMatch of ['"other"', `W/${etag}`, `"other", W/${etag}`])
+      expect(await status({ 'if-match': ifMatch }), ifMatch).toBe(412)
+    expect(await status({ 'if-match': '"other"', 'if-none-match': etag })).toBe(412)
+    expect(await status({ 'if-match': '"other"', range: 'bytes=0-9' }, 'HEAD')).toBe(412)
+    expect(await status({ 'if-unmodified-since': earlier })).toBe(412)
+    expect(await status({ 'if-unmodified-since': earlier, 'if-modified-since': lastModified })).toBe(412)
+    // If-Match decides when both come; a strong match, `*` or a date at or after Last-Modified let the request on
+    expect(await status({ 'if-match': etag, 'if-unmodified-since': earlier })).toBe(200)
+    expect(await status({ 'if-match': `"other", ${etag}` })).toBe(200)
+    expect(await status({ 'if-match': '*', range: 'bytes=0-9' })).toBe(206)
+    expect(await status({ 'if-unmodified-since': lastModified })).toBe(200)
+    expect(await status({ 'if-unmodified-since': 'yesterday' })).toBe(200)
+    // the strong ETag of the file matches whatever the coding of the answer
+    const compressed = await get('/big/', { 'accept-encoding': 'br', 'if-match': (await validators('/big/')).etag })
+    await compressed.body?.cancel()
+    expect(compressed.status).toBe(200)
+    // a 404 page ignores preconditions (RFC 9110 section 13.2.1)
+    expect((await get('/missing', { 'if-match': '"other"' })).status).toBe(404)
+  })
+
   it('sees a file changed on disk: new validators, full answer', async () => {
     const { etag } = await validators('/index.html')
     const later = new Date(MTIME.getTime() + 5000)
