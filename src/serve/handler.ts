@@ -3,14 +3,14 @@ import { join, resolve } from 'node:path'
 import { isContentHashedFile, NOT_FOUND_FILE, REDIRECTS_FILE } from '../shared/layout.js'
 import { IMMUTABLE_CACHE, NO_CACHE } from './content-types.js'
 import { checkRequest, forMethod, textResponse } from './http-checks.js'
-import { matchRedirect, parseRedirects, type RedirectRule } from './redirects.js'
+import { matchRedirect, parseRedirects, type RedirectRule, withRequestQuery } from './redirects.js'
 import { isReallyInside, joinInside, toSafeSegments } from './safe-path.js'
 import { sendFile } from './send-file.js'
 
 /**
  * Serves a built output folder as a static host would: `/a/b` and `/a/b/`
  * -> `a/b/index.html`; files as they are, streamed (see `sendFile` for ranges,
- * conditional requests and compression); `_redirects` honoured before files;
+ * conditional requests and compression); `_redirects` honoured before files (the query passed on);
  * unknown paths -> the locale's `404.html` (`/pl/x` -> `pl/404.html`, else
  * `404.html`) with status 404. Nothing outside the folder is ever read, and
  * neither dotfiles (but `/.well-known/`) nor `_redirects` itself are served.
@@ -109,7 +109,7 @@ export function createStaticHandler(options: StaticHandlerOptions): (request: Re
     if (redirect)
       return new Response(null, {
         status: redirect.status,
-        headers: { location: redirect.to, 'cache-control': NO_CACHE },
+        headers: { location: withRequestQuery(redirect.to, url.search), 'cache-control': NO_CACHE },
       })
 
     if (!isHiddenPath(segments)) {

@@ -50,3 +50,15 @@ export function matchRedirect(
   }
   return undefined
 }
+
+/**
+ * A redirect's `Location`: its target with the request's query (`search`, `?…` or empty) when the target has
+ * none of its own, as Netlify and Cloudflare Pages pass it on (`/old?utm_source=x` -> `/new?utm_source=x`).
+ * Example: ('/new#top', '?a=1') -> '/new?a=1#top'; ('/new?b=2', '?a=1') -> '/new?b=2'.
+ */
+export function withRequestQuery(to: string, search: string): string {
+  const hashAt = to.indexOf('#')
+  const beforeHash = hashAt < 0 ? to : to.slice(0, hashAt)
+  if (search === '' || beforeHash.includes('?')) return to
+  return `${beforeHash}${search}${to.slice(beforeHash.length)}`
+}

@@ -353,6 +353,20 @@ describe('what is never served', () => {
     expect(redirect.headers.get('location')).toBe('/index.html')
   })
 
+  it('passes the query of a redirected request on to its target, as Netlify and Cloudflare Pages do', async () => {
+    const cases: Array<[string, string]> = [
+      ['/old?utm_source=mail&x=%C5%BC', '/index.html?utm_source=mail&x=%C5%BC'],
+      ['/old/?a=1', '/index.html?a=1'],
+      ['/old?', '/index.html'],
+      ['/old', '/index.html'],
+    ]
+    for (const [path, location] of cases) {
+      const res = await get(path)
+      expect(res.status, path).toBe(301)
+      expect(res.headers.get('location'), path).toBe(location)
+    }
+  })
+
   it('answers 404 while the folder is missing (a build swapping its output in), and serves it once back', async () => {
     const parent = await mkdtemp(join(tmpdir(), 'site-serve-swap-'))
     const out = join(parent, 'public')

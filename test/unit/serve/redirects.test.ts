@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { matchRedirect, parseRedirects } from '../../../src/serve/redirects.js'
+import { matchRedirect, parseRedirects, withRequestQuery } from '../../../src/serve/redirects.js'
 
 describe('parseRedirects', () => {
   // Issue 14, item 2: Netlify's forced rules (`301!`) are rules too.
@@ -16,5 +16,17 @@ describe('parseRedirects', () => {
     expect(matchRedirect(rules, '/old/')).toEqual({ to: '/new', status: 301 })
     expect(matchRedirect(rules, '/blog/a/b')).toEqual({ to: '/news/a/b', status: 301 })
     expect(matchRedirect(rules, '/other')).toBeUndefined()
+  })
+})
+
+describe('withRequestQuery', () => {
+  it("adds the request's query to a target that has none, before its fragment, and keeps a target's own", () => {
+    expect(withRequestQuery('/new', '?a=1')).toBe('/new?a=1')
+    expect(withRequestQuery('/new#top', '?a=1')).toBe('/new?a=1#top')
+    expect(withRequestQuery('/new#top?x', '?a=1')).toBe('/new?a=1#top?x')
+    expect(withRequestQuery('https://example.com/new', '?a=1')).toBe('https://example.com/new?a=1')
+    expect(withRequestQuery('/new?b=2', '?a=1')).toBe('/new?b=2')
+    expect(withRequestQuery('/new?b=2#top', '?a=1')).toBe('/new?b=2#top')
+    expect(withRequestQuery('/new', '')).toBe('/new')
   })
 })
