@@ -173,6 +173,43 @@ describe('file bodies are streamed (issue 13, item 11)', () => {
   })
 })
 
+describe('content types', () => {
+  it('names the type of every kind of file a build copies from the CMS, not application/octet-stream', async () => {
+    // media/policy.ts: the downloads, audio and video a build takes into its output
+    const types: Record<string, string> = {
+      'clip.mp4': 'video/mp4',
+      'clip.webm': 'video/webm',
+      'talk.mp3': 'audio/mpeg',
+      'talk.m4a': 'audio/mp4',
+      'talk.ogg': 'audio/ogg',
+      'talk.wav': 'audio/wav',
+      'prices.csv': 'text/csv; charset=utf-8',
+      'files.zip': 'application/zip',
+      'offer.doc': 'application/msword',
+      'offer.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      'sheet.xls': 'application/vnd.ms-excel',
+      'sheet.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      'deck.ppt': 'application/vnd.ms-powerpoint',
+      'deck.pptx': 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+      'offer.odt': 'application/vnd.oasis.opendocument.text',
+      'sheet.ods': 'application/vnd.oasis.opendocument.spreadsheet',
+      'deck.odp': 'application/vnd.oasis.opendocument.presentation',
+    }
+    await mkdir(join(dir, 'media'), { recursive: true })
+    try {
+      for (const name of Object.keys(types)) await writeFile(join(dir, 'media', name), 'bytes')
+      for (const [name, type] of Object.entries(types)) {
+        const res = await get(`/media/${name}`, { range: 'bytes=0-1' })
+        expect(res.status, name).toBe(206)
+        expect(res.headers.get('content-type'), name).toBe(type)
+        await res.body?.cancel()
+      }
+    } finally {
+      await rm(join(dir, 'media'), { recursive: true, force: true })
+    }
+  })
+})
+
 describe('Range requests', () => {
   const cases: Array<[string, number, number]> = [
     ['bytes=0-9', 0, 9],
