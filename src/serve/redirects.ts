@@ -4,7 +4,8 @@
  * in `/*` matches everything below it and `:splat` in `to` takes the rest. A `!`
  * forces the rule over an existing file (Netlify); rules come before files here
  * anyway, as on Cloudflare Pages, so forced or not, a rule answers.
- * Example: `/old /new 301`, `/old /new 301!`, `/blog/* /news/:splat 302`.
+ * Example: `/old /new 301`, `/old /new 301!`, `/blog/* /news/:splat 302`. Non-ASCII in a rule is read
+ * percent-encoded: `/stare-usługi` matches the request `/stare-us%C5%82ugi`.
  */
 export interface RedirectRule {
   from: string
@@ -18,13 +19,24 @@ const STATUS_RE = /^(\d{3})(!?)$/
 
 const trimSlash = (path: string): string => (path.length > 1 ? path.replace(/\/+$/, '') : path)
 
+// What a URL never carries raw: non-ASCII and control characters. A hand-written rule may hold them.
+const NOT_ASCII_RE = /[^\u0021-\u007e]/gu
+
+/**
+ * A rule's path or target in the form a request's path and a `Location` header carry it (UTF-8 percent-encoded,
+ * as Cloudflare Pages reads the file); escapes already made are kept. Example: `/über` -> `/%C3%BCber`.
+ */
+const toAsciiForm = (value: string): string => value.replace(NOT_ASCII_RE, (c) => encodeURIComponent(c))
+
 export function parseRedirects(text: string): RedirectRule[] {
   const rules: RedirectRule[] = []
   for (const line of text.split(/\r?\n/)) {
     const trimmed = line.trim()
     if (trimmed === '' || trimmed.startsWith('#')) continue
-    const [from, to, code] = trimmed.split(/\s+/)
-    if (!from?.startsWith('/') || !to) continue
+    const [rawFrom, rawTo, code] = trimmed.split(/\s+/)
+    if (!rawFrom?.startsWith('/') || !rawTo) continue
+    const from = toAsciiForm(rawFrom)
+    const to = toAsciiForm(rawTo)
     const parsed = code === undefined ? ['301', '301', ''] : STATUS_RE.exec(code)
     const status = Number(parsed?.[1])
     if (!parsed || !(status >= 300 && status < 400)) continue

@@ -32,7 +32,7 @@ const files: Record<string, string | Buffer> = {
   'pl/.secret': 'secret',
   '.well-known/security.txt': 'Contact: mailto:security@example.com',
   '.well-known/.private': 'secret',
-  _redirects: '/old /index.html 301\n',
+  _redirects: '/old /index.html 301\n/stare-usługi /usługi 301\n',
 }
 
 let dir: string
@@ -388,6 +388,12 @@ describe('what is never served', () => {
     const redirect = await get('/old')
     expect(redirect.status).toBe(301)
     expect(redirect.headers.get('location')).toBe('/index.html')
+  })
+
+  it('applies a rule written by hand with non-ASCII characters, answering with an ASCII Location', async () => {
+    const res = await get('/stare-usługi')
+    expect(res.status).toBe(301)
+    expect(res.headers.get('location')).toBe('/us%C5%82ugi')
   })
 
   it('passes the query of a redirected request on to its target, as Netlify and Cloudflare Pages do', async () => {

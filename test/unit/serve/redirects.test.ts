@@ -19,6 +19,27 @@ describe('parseRedirects', () => {
   })
 })
 
+describe('a rule written with non-ASCII characters', () => {
+  it('matches the percent-encoded path a request carries and gives an ASCII target', () => {
+    const rules = parseRedirects(
+      '/pl/stare-usługi /pl/usługi?s=ż#ä 301\n/über/* https://example.com/straße/:splat 302\n',
+    )
+    expect(rules.map((rule) => rule.to)).toEqual([
+      '/pl/us%C5%82ugi?s=%C5%BC#%C3%A4',
+      'https://example.com/stra%C3%9Fe/:splat',
+    ])
+    expect(matchRedirect(rules, '/pl/stare-us%C5%82ugi')).toEqual({
+      to: '/pl/us%C5%82ugi?s=%C5%BC#%C3%A4',
+      status: 301,
+    })
+    expect(matchRedirect(rules, '/%C3%BCber/a')).toEqual({ to: 'https://example.com/stra%C3%9Fe/a', status: 302 })
+    // a rule already percent-encoded (as the build writes them) stays as it is
+    expect(parseRedirects('/a%20b /c%C5%BC 301\n')).toEqual([
+      { from: '/a%20b', to: '/c%C5%BC', status: 301, force: false },
+    ])
+  })
+})
+
 describe('withRequestQuery', () => {
   it("adds the request's query to a target that has none, before its fragment, and keeps a target's own", () => {
     expect(withRequestQuery('/new', '?a=1')).toBe('/new?a=1')
