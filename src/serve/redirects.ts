@@ -55,8 +55,10 @@ export function matchRedirect(
     if (rule.from.endsWith('/*')) {
       const base = rule.from.slice(0, -2)
       if (path === base || path.startsWith(`${base}/`)) {
-        const splat = path.slice(base.length + 1)
-        return { to: rule.to.replace(':splat', splat), status: rule.status }
+        // without the slashes a request may start it with: `/x//evil.com` through `/x/* /:splat` is `/evil.com`,
+        // never `//evil.com`, which a browser reads as another host
+        const splat = path.slice(base.length + 1).replace(/^\/+/, '')
+        return { to: rule.to.replaceAll(':splat', splat), status: rule.status }
       }
     } else if (rule.from === path) return { to: rule.to, status: rule.status }
   }

@@ -17,6 +17,14 @@ describe('parseRedirects', () => {
     expect(matchRedirect(rules, '/blog/a/b')).toEqual({ to: '/news/a/b', status: 301 })
     expect(matchRedirect(rules, '/other')).toBeUndefined()
   })
+
+  it('fills every :splat, and never makes a rule to a path of the site a link to another host', () => {
+    const rules = parseRedirects('/en/* /:splat 301\n/docs/* /manual/:splat?from=:splat 302\n')
+    expect(matchRedirect(rules, '/en//evil.com')).toEqual({ to: '/evil.com', status: 301 })
+    expect(matchRedirect(rules, '/en///evil.com/x')).toEqual({ to: '/evil.com/x', status: 301 })
+    expect(matchRedirect(rules, '/en/about')).toEqual({ to: '/about', status: 301 })
+    expect(matchRedirect(rules, '/docs/a/b')).toEqual({ to: '/manual/a/b?from=a/b', status: 302 })
+  })
 })
 
 describe('a rule written with non-ASCII characters', () => {
