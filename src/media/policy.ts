@@ -7,7 +7,7 @@
 /** Extensions of raster images: probed, and given variants under `'optimize'`. */
 export const RASTER_EXTENSIONS: ReadonlySet<string> = new Set(['jpg', 'jpeg', 'png', 'gif', 'webp', 'avif'])
 /** Extensions of other files copied as they are (downloads keep their file name). */
-const COPIED_EXTENSIONS: ReadonlySet<string> = new Set([
+export const COPIED_EXTENSIONS: ReadonlySet<string> = new Set([
   'pdf',
   'zip',
   'doc',
