@@ -77,15 +77,29 @@ function parseJson(text: string | undefined): unknown {
 
 const cacheControlOf = (step: DeployStep): string => (step === 'hashed' ? IMMUTABLE_CACHE : NO_CACHE)
 
-/** The plan's uploads step by step, then its deletes, then the target's commit; each stops once `signal` aborts. */
+/**
+ * The plan's uploads step by step, then its deletes, then the target's commit; each stops once `signal` aborts.
+ * The first failure starts nothing more, and is thrown once what runs has ended: a deploy that failed sends nothing
+ * after (a publisher builds again meanwhile, and a page of that build sent before its assets would show broken).
+ */
 async function sendAll(options: DeployOptions, plan: DeployPlan): Promise<void> {
   const { target, outDir, signal } = options
   const limit = pLimit(DEPLOY_CONCURRENCY)
+  let failure: { error: unknown } | undefined
   const run = (action: () => Promise<void>) =>
-    limit(() => {
-      signal?.throwIfAborted()
-      return action()
+    limit(async () => {
+      if (failure) return
+      try {
+        signal?.throwIfAborted()
+        await action()
+      } catch (error) {
+        failure ??= { error }
+      }
     })
+  const all = async (actions: Promise<void>[]) => {
+    await Promise.all(actions)
+    if (failure) throw failure.error
+  }
   for (const step of DEPLOY_STEPS) {
     const file = (path: string) => ({
       path,
@@ -93,9 +107,9 @@ async function sendAll(options: DeployOptions, plan: DeployPlan): Promise<void> 
       contentType: contentTypeOf(path),
       cacheControl: cacheControlOf(step),
     })
-    await Promise.all(plan.uploads[step].map((path) => run(() => target.upload(file(path), signal))))
+    await all(plan.uploads[step].map((path) => run(() => target.upload(file(path), signal))))
   }
-  await Promise.all(plan.deletes.map((path) => run(() => target.remove(path, signal))))
+  await all(plan.deletes.map((path) => run(() => target.remove(path, signal))))
   signal?.throwIfAborted()
   await target.commit(signal)
 }

@@ -6,12 +6,14 @@ import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from
 import { type AddressInfo, createServer, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { setTimeout } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { deploy, type TargetMemory } from '../../src/deploy/deploy.js'
 import { stepOf } from '../../src/deploy/plan.js'
 import { createDeployTarget } from '../../src/deploy/targets/index.js'
 import { createS3Target } from '../../src/deploy/targets/s3.js'
-import { TARGET_RECORD_FILES, type TargetRecord } from '../../src/deploy/targets/types.js'
+import { type DeployFile, TARGET_RECORD_FILES, type TargetRecord } from '../../src/deploy/targets/types.js'
+import { DEPLOY_CONCURRENCY } from '../../src/shared/constants.js'
 import { LATEST_MANIFEST_FILE } from '../../src/shared/layout.js'
 import { type S3Server, startS3Server } from '../shared/s3-server.mjs'
 import {
@@ -329,6 +331,39 @@ describe('deploy to S3', () => {
     }
     expect(await (await object('live/about-us/team/index.html')).text()).toContain('edited for the S3 test')
   }, 20_000)
+
+  it('sends nothing more once a file failed: what was started has ended when the deploy fails', async () => {
+    // a long-lived deployer (`site publish`) builds again after a failed deploy: an upload of the failed one still
+    // going then could send a page of the new build before its assets
+    const target = createS3Target('site-www', 'failing', process.env)
+    const events: string[] = []
+    const failing = {
+      ...target,
+      async upload(file: DeployFile, signal?: AbortSignal) {
+        events.push(`start ${file.path}`)
+        if (events.length === 1) throw new Error('the store refused the first file')
+        await setTimeout(20)
+        await target.upload(file, signal)
+        events.push(`end ${file.path}`)
+      },
+    }
+    try {
+      await expect(deploy({ outDir: out, target: failing, site: makeConfig(demo.api.url).sites[0]! })).rejects.toThrow(
+        'the store refused the first file',
+      )
+      events.push('failed')
+      await setTimeout(300)
+    } finally {
+      await target.close()
+    }
+    const failed = events.indexOf('failed')
+    expect(events.slice(failed + 1)).toEqual([])
+    const started = events.filter((event) => event.startsWith('start ')).map((event) => event.slice(6))
+    expect(started.length).toBeLessThanOrEqual(DEPLOY_CONCURRENCY)
+    expect(started.every((path) => stepOf(path) === 'hashed')).toBe(true)
+    expect(events.filter((event) => event.startsWith('end '))).toHaveLength(started.length - 1)
+    expect((await object(`failing/${PENDING}`)).status).toBe(200)
+  })
 
   it('names the target and leaves it unchanged on wrong credentials', async () => {
     // s3rver checks the access key id (it does not verify version 4 signatures)
