@@ -107,7 +107,10 @@ async function sendAll(options: DeployOptions, plan: DeployPlan): Promise<void> 
       contentType: contentTypeOf(path),
       cacheControl: cacheControlOf(step),
     })
-    await all(plan.uploads[step].map((path) => run(() => target.upload(file(path), signal))))
+    const send = (paths: string[]) => all(paths.map((path) => run(() => target.upload(file(path), signal))))
+    // what the target does not hold first: a changed page that links to a new one is sent once that one is there
+    await send(plan.uploads[step].filter((path) => !plan.replaces.has(path)))
+    await send(plan.uploads[step].filter((path) => plan.replaces.has(path)))
   }
   await all(plan.deletes.map((path) => run(() => target.remove(path, signal))))
   signal?.throwIfAborted()

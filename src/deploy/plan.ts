@@ -3,8 +3,10 @@
  * hash, as the build state records them) and the target's own manifest (what it received before).
  * Order: content-hashed assets and data, then pages, payloads and everything else, then sitemaps,
  * `_redirects`, `robots.txt` and the build state, then `latest.json` last: no step shows a file that
- * names one of a later step. A file gone from the output stays on the target until `keepBuilds` builds
- * (this one included) have gone without it, as the build itself keeps earlier builds' files.
+ * names one of a later step. In each step the files new to the target go before those that replace one: a changed
+ * page never links to a new page (or a sitemap index to a part) that is not there yet. A file gone from the output
+ * stays on the target until `keepBuilds` builds (this one included) have gone without it, as the build itself keeps
+ * earlier builds' files.
  * Paths a deploy that did not finish may have changed (its pending record) hold what the target cannot
  * tell: they are sent again while the output has them, and deleted in time when it does not.
  */
@@ -39,8 +41,13 @@ export const DEPLOY_STEPS = ['hashed', 'pages', 'site files', 'latest'] as const
 export type DeployStep = (typeof DEPLOY_STEPS)[number]
 
 export interface DeployPlan {
-  /** Files to upload, by step, each step sorted. */
+  /**
+   * Files to upload, by step: in each, those the target does not hold yet, then those it holds (`replaces`), each
+   * part sorted. A changed page that links to a new one is sent once the new page (and its payload) is there.
+   */
   uploads: Record<DeployStep, string[]>
+  /** The uploads that replace a file the target holds: sent after the step's new files. */
+  replaces: Set<string>
   deletes: string[]
   /** The manifest the target holds once the plan is carried out. */
   next: TargetManifest
@@ -149,12 +156,19 @@ export function planDeploy(input: {
   const before = input.manifest ?? { format: 1, buildId: '', builds: 0, files: new Map(), gone: new Map() }
   const builds = before.builds + (before.buildId === buildId ? 0 : 1)
   const uploads: Record<DeployStep, string[]> = { hashed: [], pages: [], 'site files': [], latest: [] }
+  const replaces = new Set<string>()
   // what the target holds: an unknown path has a hash no file has, and is kept (in the manifest) until deleted;
   // the manifest itself while none is unknown (a publisher's every deploy: 60,000 paths at 30,000 pages)
   const held = input.unknown?.size ? withUnknown(before.files, input.unknown) : before.files
   const nextFiles = new Map(files)
   const gone = new Map<string, number>()
-  for (const [path, hash] of files) if (held.get(path) !== hash) uploads[stepOf(path)].push(path)
+  for (const [path, hash] of files) {
+    const stored = held.get(path)
+    if (stored === hash) continue
+    uploads[stepOf(path)].push(path)
+    // a path whose content is unknown may be absent: it goes with the new files
+    if (stored !== undefined && stored !== UNKNOWN_HASH) replaces.add(path)
+  }
   const deletes: string[] = []
   for (const [path, hash] of held) {
     if (files.has(path)) continue
@@ -166,7 +180,9 @@ export function planDeploy(input: {
       gone.set(path, leftAt)
     }
   }
-  for (const list of Object.values(uploads)) list.sort(compareStrings)
+  // new files first, then the ones they replace
+  const order = (a: string, b: string) => Number(replaces.has(a)) - Number(replaces.has(b)) || compareStrings(a, b)
+  for (const list of Object.values(uploads)) list.sort(order)
   deletes.sort(compareStrings)
-  return { uploads, deletes, next: { format: 1, buildId, builds, files: nextFiles, gone } }
+  return { uploads, replaces, deletes, next: { format: 1, buildId, builds, files: nextFiles, gone } }
 }

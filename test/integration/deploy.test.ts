@@ -304,6 +304,49 @@ describe('deploy to S3', () => {
     expect(await (await object('live/about-us/team/index.html')).text()).toContain('edited for the S3 test')
   })
 
+  it('sends a new page before the changed pages that link to it', async () => {
+    await deployTo('s3://site-www/linked')
+    // the editor adds a page to the footer menu: every English page changes to link to it
+    const page = JSON.parse(await readFile(join(demo.content, 'pages/en/imprint.json'), 'utf8')) as {
+      id: number
+      slug: string
+      i18n: { link: string }[]
+    }
+    Object.assign(page, { id: 990, slug: '/accessibility' })
+    page.i18n[0]!.link = '/accessibility'
+    await writeFile(join(demo.content, 'pages/en/accessibility.json'), JSON.stringify(page))
+    const nav = join(demo.content, 'initial-data/en.json')
+    const data = JSON.parse(await readFile(nav, 'utf8')) as { footerNavigation: { children: object[] }[] }
+    const menu = data.footerNavigation[0]!.children
+    menu.push({ ...menu.at(-1), title: 'Accessibility', link: '/accessibility' })
+    await writeFile(nav, JSON.stringify(data))
+    await demo.api.reload()
+    const result = await buildSite({ apiUrl: demo.api.url, outDir: out, tools: demo.tools })
+    expect(result.failures).toEqual([])
+
+    expect(await readFile(join(out, 'about-us/index.html'), 'utf8')).toContain('href="/accessibility"')
+    const target = createS3Target('site-www', 'linked', process.env)
+    const events: string[] = []
+    const recording = {
+      ...target,
+      async upload(file: DeployFile, signal?: AbortSignal) {
+        events.push(`start ${file.path}`)
+        await target.upload(file, signal)
+        events.push(`end ${file.path}`)
+      },
+    }
+    try {
+      await deploy({ outDir: out, target: recording, site: makeConfig(demo.api.url).sites[0]! })
+    } finally {
+      await target.close()
+    }
+    const newFiles = ['accessibility/index.html', 'accessibility/_payload.json']
+    const linking = ['index.html', 'about-us/index.html', 'about-us/team/index.html', 'services/_payload.json']
+    const sent = Math.max(...newFiles.map((path) => events.indexOf(`end ${path}`)))
+    for (const path of linking) expect([path, events.indexOf(`start ${path}`) > sent]).toEqual([path, true])
+    expect(await (await object('linked/accessibility/index.html')).text()).toContain('<html')
+  })
+
   it('reads the manifest again only when its ETag changed', async () => {
     await checkTargetMemory('s3://site-www/remembered', (text) => editTeamPage(`${text} (S3)`))
   })

@@ -43,6 +43,33 @@ describe('deploy plan', () => {
     expect(stepOf('blog/sitemap.xml')).toBe('pages')
   })
 
+  it('sends in each step the files the target does not hold before those it replaces', () => {
+    const first = planDeploy({
+      files: output({ 'index.html': 'h1', 'about/index.html': 'a1', 'sitemap.xml': 's1' }),
+      buildId: 'b1',
+      manifest: undefined,
+      keepBuilds: 3,
+    })
+    // a new page the changed ones link to, a sitemap index naming a new part; `about` is unknown: it may be absent
+    const second = planDeploy({
+      files: output({
+        'index.html': 'h2',
+        'about/index.html': 'a2',
+        'zeta/index.html': 'z1',
+        'zeta/_payload.json': 'z1',
+        'sitemap.xml': 's2',
+        'sitemap-1.xml': 'p1',
+      }),
+      buildId: 'b2',
+      manifest: first.next,
+      unknown: new Set(['about/index.html']),
+      keepBuilds: 3,
+    })
+    expect(second.uploads.pages).toEqual(['about/index.html', 'zeta/_payload.json', 'zeta/index.html', 'index.html'])
+    expect(second.uploads['site files']).toEqual(['sitemap-1.xml', 'sitemap.xml'])
+    expect(second.replaces).toEqual(new Set(['index.html', 'sitemap.xml']))
+  })
+
   it('uploads only files whose hash changed', () => {
     const first = planDeploy({ files: output({ a: '1', b: '2' }), buildId: 'x', manifest: undefined, keepBuilds: 3 })
     const second = planDeploy({ files: output({ a: '1', b: '3' }), buildId: 'y', manifest: first.next, keepBuilds: 3 })
