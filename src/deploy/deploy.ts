@@ -129,15 +129,16 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     targetMemory ? target.manifestStamp() : undefined,
     target.readRecord('pending'),
   ])
-  const manifest =
-    known && stamp !== undefined && known.target === target.name && known.stamp === stamp
-      ? known.manifest
-      : parseTargetManifest(parseJson(await target.readRecord('manifest')))
+  const remembered = known && stamp !== undefined && known.target === target.name && known.stamp === stamp
+  const manifest = remembered ? known.manifest : parseTargetManifest(parseJson(await target.readRecord('manifest')))
   // a pending record we cannot read leaves every path in doubt
   const unknown =
     pending === undefined
       ? new Set<string>()
       : (parsePendingRecord(parseJson(pending)) ?? new Set(manifest?.files.keys()))
+  // a file the manifest names that the target no longer holds (removed behind the deploys' back) is sent again
+  const held = manifest && !remembered ? await target.heldPaths?.() : undefined
+  if (manifest && held) for (const path of manifest.files.keys()) if (!held.has(path)) unknown.add(path)
   const plan = planDeploy({ ...output, manifest, unknown, keepBuilds: options.site.build.keepBuilds })
   const filesUploaded = DEPLOY_STEPS.reduce((n, step) => n + plan.uploads[step].length, 0)
   const report = (dryRun: boolean): DeployReport => ({

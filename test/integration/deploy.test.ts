@@ -347,6 +347,20 @@ describe('deploy to S3', () => {
     expect(await (await object('linked/accessibility/index.html')).text()).toContain('<html')
   })
 
+  it('sends again what was removed from the bucket behind its back', async () => {
+    await deployTo('s3://site-www/removed')
+    expect(Object.values((await deployTo('s3://site-www/removed', true)).uploads).flat()).toEqual([])
+    // someone removes a script every page loads, and a page, by hand (or a lifecycle rule does)
+    const asset = [...(await readTree(out)).keys()].find((path) => stepOf(path) === 'hashed' && path.endsWith('.js'))!
+    for (const path of [asset, 'about-us/index.html'])
+      expect((await fetch(`${s3.endpoint}/site-www/removed/${path}`, { method: 'DELETE' })).status).toBe(204)
+    const report = await deployTo('s3://site-www/removed')
+    expect([report.uploads.hashed, report.uploads.pages]).toEqual([[asset], ['about-us/index.html']])
+    expect(await (await object(`removed/${asset}`)).text()).toBe(await readFile(join(out, asset), 'utf8'))
+    expect((await object('removed/about-us/index.html')).status).toBe(200)
+    expect((await deployTo('s3://site-www/removed')).filesUploaded).toBe(0)
+  })
+
   it('reads the manifest again only when its ETag changed', async () => {
     await checkTargetMemory('s3://site-www/remembered', (text) => editTeamPage(`${text} (S3)`))
   })

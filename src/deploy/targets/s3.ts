@@ -10,6 +10,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3'
@@ -19,10 +20,11 @@ import { type DeployTarget, TARGET_RECORD_FILES } from './types.js'
 
 const hasCustomEndpoint = (env: NodeJS.ProcessEnv): boolean => Boolean(env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL)
 
-const isNotFound = (error: unknown): boolean => {
-  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } }
-  return e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404
-}
+const statusOf = (error: unknown): number | undefined =>
+  (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode
+
+const isNotFound = (error: unknown): boolean =>
+  (error as { name?: string }).name === 'NoSuchKey' || statusOf(error) === 404
 
 export function createS3Target(
   bucket: string,
@@ -62,6 +64,24 @@ export function createS3Target(
         if (isNotFound(error)) return undefined
         return fail(`reading ${file}`)(error)
       }
+    },
+    async heldPaths() {
+      const start = prefix ? `${prefix}/` : ''
+      const held = new Set<string>()
+      let token: string | undefined
+      do {
+        const page = await client
+          .send(new ListObjectsV2Command({ Bucket: bucket, Prefix: start, ContinuationToken: token }))
+          .catch((error: unknown) => {
+            // credentials without s3:ListBucket: the manifest is all there is to go by
+            if (statusOf(error) === 403) return undefined
+            return fail('listing the bucket')(error)
+          })
+        if (!page) return undefined
+        for (const object of page.Contents ?? []) if (object.Key) held.add(object.Key.slice(start.length))
+        token = page.IsTruncated ? page.NextContinuationToken : undefined
+      } while (token)
+      return held
     },
     async manifestStamp() {
       // an error here only means the manifest is read again, where it is reported

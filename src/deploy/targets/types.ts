@@ -21,6 +21,11 @@ export interface DeployTarget {
    * undefined when it has none or the target cannot tell.
    */
   manifestStamp(): Promise<string | undefined>
+  /**
+   * The paths the target holds, where it can list them cheaply (a bucket): a file its manifest names that it no longer
+   * holds (removed by hand, by a lifecycle rule) is sent again. Undefined when it cannot tell.
+   */
+  heldPaths?(): Promise<Set<string> | undefined>
   /** `signal` stops what it does when the deploy is stopped (its time is up); it then rejects. */
   upload(file: DeployFile, signal?: AbortSignal): Promise<void>
   remove(path: string, signal?: AbortSignal): Promise<void>
