@@ -422,6 +422,20 @@ describe('deploy to S3', () => {
     expect((await object(`failing/${PENDING}`)).status).toBe(200)
   })
 
+  it('fails as a deploy (DEPLOY_FAILED), naming the file, when a planned file is gone from the output', async () => {
+    const target = createS3Target('site-www', 'gone', process.env)
+    try {
+      const file = { path: 'a/index.html', source: join(dir, 'no-such-file.html'), contentType: 'text/html' }
+      await expect(target.upload({ ...file, cacheControl: 'no-cache' })).rejects.toMatchObject({
+        code: 'DEPLOY_FAILED',
+        message: expect.stringContaining('reading a/index.html: ENOENT'),
+      })
+      expect((await object('gone/a/index.html')).status).toBe(404)
+    } finally {
+      await target.close()
+    }
+  })
+
   it('names the target and leaves it unchanged on wrong credentials', async () => {
     // s3rver checks the access key id (it does not verify version 4 signatures)
     process.env.AWS_ACCESS_KEY_ID = 'NOT-A-KEY'

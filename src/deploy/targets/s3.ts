@@ -91,7 +91,8 @@ export function createS3Target(
       return head?.ETag
     },
     async upload(file, signal) {
-      const body = await readFile(file.source)
+      // a file gone from the output since the plan (a build swapped it meanwhile) fails the deploy, as a copy would
+      const body = await readFile(file.source).catch(fail(`reading ${file.path}`))
       await client
         .send(
           new PutObjectCommand({
