@@ -118,7 +118,10 @@ async function serve(
   const { publisher, publish, log, stateDir, journal } = input
   const handle = createHookHandler({ publisher, options: publish, log })
 
-  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+  // node checks requestTimeout and headersTimeout (below) only every connectionsCheckingInterval, 30 s by default,
+  // which let a dribbling client hold its connection up to 40 s: checked each second, it is cut within a second
+  const connectionsCheckingInterval = 1_000
+  const server = createServer({ connectionsCheckingInterval }, async (req: IncomingMessage, res: ServerResponse) => {
     try {
       const body = req.method === 'POST' ? await readBody(req) : Buffer.alloc(0)
       const request: HookRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body }

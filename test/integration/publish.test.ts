@@ -6,13 +6,14 @@
 import { execFileSync } from 'node:child_process'
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
-import { createServer } from 'node:net'
+import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { outputLockFile } from '../../src/build/output/output.js'
 import { initialDataFault } from '../../src/demo/faults.js'
 import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
+import { PUBLISH_REQUEST_TIMEOUT_MS } from '../../src/shared/constants.js'
 import { BASE_URL, diffTrees, readTree, startSite } from './build-helpers.js'
 import { runSite } from './cli-helpers.js'
 import {
@@ -101,6 +102,22 @@ describe('site publish', () => {
     expect((await publisher.post('/hooks/pages', '{"pages":["no-slash"]}', auth)).status).toBe(400)
     expect((await publisher.status()).pending).toBe(0)
   })
+
+  it('cuts off a client that dribbles its body once the request timeout has passed, and queues nothing', async () => {
+    const socket = connect(Number(new URL(publisher.url).port), '127.0.0.1')
+    const started = Date.now()
+    socket.write('POST /hooks/typo3 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{')
+    const dribble = setInterval(() => socket.write(' '), 1000)
+    let answer = ''
+    socket.on('data', (chunk) => (answer += chunk))
+    await new Promise((done) => socket.once('close', done))
+    clearInterval(dribble)
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /)
+    // node checks its request timeout only every connectionsCheckingInterval (30 s unless set)
+    expect(Date.now() - started).toBeLessThan(PUBLISH_REQUEST_TIMEOUT_MS + 3_000)
+    expect((await publisher.status()).pending).toBe(0)
+    expect((await fetch(`${publisher.url}/healthz`)).status).toBe(200)
+  }, 60_000)
 
   it('publishes a signed page edit, and lists it in /status', async () => {
     await editTeam('Edited through a TYPO3 webhook.')
