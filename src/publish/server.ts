@@ -130,6 +130,9 @@ async function serve(
       if (body === undefined) answer.headers.connection = 'close'
       res.writeHead(answer.status, answer.headers).end(req.method === 'HEAD' ? undefined : answer.body)
     } catch (error) {
+      // the client went away, or was too slow and answered 408 by node, before its body ended: no refusal of ours
+      if (req.errored)
+        return log(`${req.url}: the request ended before its body did (${req.errored.message}): nothing queued`)
       log(`500 ${req.url}: ${(error as Error).message}`)
       if (!res.headersSent) res.writeHead(500).end()
     }

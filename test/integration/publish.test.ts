@@ -119,6 +119,19 @@ describe('site publish', () => {
     expect((await fetch(`${publisher.url}/healthz`)).status).toBe(200)
   }, 60_000)
 
+  it('logs a client that goes away mid-body as such, not as a 500 of its own, and queues nothing', async () => {
+    let log = ''
+    publisher.child.stderr?.on('data', (chunk) => (log += chunk))
+    const socket = connect(Number(new URL(publisher.url).port), '127.0.0.1')
+    socket.write('POST /hooks/typo3 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{"action":')
+    await new Promise((done) => setTimeout(done, 200))
+    socket.destroy()
+    await waitUntil(async () => log.includes('/hooks/typo3'), 'the log line of the request cut short', 10_000)
+    expect(log).toContain('/hooks/typo3: the request ended before its body did (aborted): nothing queued')
+    expect(log).not.toMatch(/^500 /m)
+    expect((await publisher.status()).pending).toBe(0)
+  })
+
   it('publishes a signed page edit, and lists it in /status', async () => {
     await editTeam('Edited through a TYPO3 webhook.')
     const body = pageMessage(3)
