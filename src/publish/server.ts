@@ -47,11 +47,14 @@ export const defaultStateDir = (root: string, outDir: string): string =>
 /**
  * The body, or undefined when it is larger than allowed. The rest of a body a little too large is read and
  * dropped before the answer, so that the client, still sending, reads its 413 rather than a reset connection;
- * one larger than PUBLISH_MAX_DISCARD_BYTES is not read further.
+ * one larger than PUBLISH_MAX_DISCARD_BYTES is not read further. A client that waits for `100 Continue`
+ * (`waiting`, its answer) is sent it only for a body it declares within the limit: else it reads its 413 before
+ * it sends a byte.
  */
-function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+function readBody(req: IncomingMessage, waiting?: ServerResponse): Promise<Buffer | undefined> {
   const declared = Number(req.headers['content-length'])
-  if (declared > PUBLISH_MAX_DISCARD_BYTES) return Promise.resolve(undefined)
+  if (declared > (waiting ? PUBLISH_MAX_BODY_BYTES : PUBLISH_MAX_DISCARD_BYTES)) return Promise.resolve(undefined)
+  waiting?.writeContinue()
   return new Promise((done, fail) => {
     const chunks: Buffer[] = []
     let size = 0
@@ -121,9 +124,9 @@ async function serve(
   // node checks requestTimeout and headersTimeout (below) only every connectionsCheckingInterval, 30 s by default,
   // which let a dribbling client hold its connection up to 40 s: checked each second, it is cut within a second
   const connectionsCheckingInterval = 1_000
-  const server = createServer({ connectionsCheckingInterval }, async (req: IncomingMessage, res: ServerResponse) => {
+  const respond = async (req: IncomingMessage, res: ServerResponse, waiting: boolean) => {
     try {
-      const body = req.method === 'POST' ? await readBody(req) : Buffer.alloc(0)
+      const body = req.method === 'POST' ? await readBody(req, waiting ? res : undefined) : Buffer.alloc(0)
       const request: HookRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body }
       const answer = await handle(request)
       // after a body too large the connection is not used again (its rest may be unread)
@@ -136,7 +139,10 @@ async function serve(
       log(`500 ${req.url}: ${(error as Error).message}`)
       if (!res.headersSent) res.writeHead(500).end()
     }
-  })
+  }
+  const server = createServer({ connectionsCheckingInterval }, (req, res) => respond(req, res, false))
+  // `Expect: 100-continue` (curl sends it for any body over 1 MB): node no longer answers it by itself
+  server.on('checkContinue', (req, res) => respond(req, res, true))
   // a webhook is a small body on a fast network: a client that dribbles it is cut off
   server.requestTimeout = PUBLISH_REQUEST_TIMEOUT_MS
   server.headersTimeout = PUBLISH_REQUEST_TIMEOUT_MS

@@ -132,6 +132,36 @@ describe('site publish', () => {
     expect((await publisher.status()).pending).toBe(0)
   })
 
+  it('answers 413 to a client waiting for 100 Continue with a body over 1 MB before it sends a byte', async () => {
+    /** One request on its own connection; `body` is sent once the publisher says 100 Continue. */
+    const exchange = (head: string, body = '') =>
+      new Promise<string>((resolve) => {
+        const socket = connect(Number(new URL(publisher.url).port), '127.0.0.1')
+        let answer = ''
+        socket.on('data', (chunk) => {
+          answer += chunk
+          if (body && answer.startsWith('HTTP/1.1 100 Continue\r\n\r\n')) socket.write(body)
+          if (body && answer.startsWith('HTTP/1.1 100 Continue\r\n\r\n')) body = ''
+          if (answer.endsWith('\r\n0\r\n\r\n')) socket.end()
+        })
+        socket.on('close', () => resolve(answer))
+        socket.write(`POST /hooks/typo3 HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\n${head}\r\n`)
+      })
+    const big = await exchange(`Content-Length: ${2 * 1024 * 1024}\r\n`)
+    expect(big).toMatch(/^HTTP\/1\.1 413 /)
+    expect(big).toContain('the body is larger than 1 MB')
+    // within the limit, the body is asked for and read
+    const draft = pageMessage(3, { workspace: 1 })
+    const signature = typo3Headers(draft)['webhook-signature']
+    const small = await exchange(
+      `Webhook-Signature: ${signature}\r\nContent-Length: ${Buffer.byteLength(draft)}\r\n`,
+      draft,
+    )
+    expect(small).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 202 /)
+    expect(small).toContain('{"accepted":true,"draft":true}')
+    expect((await publisher.status()).pending).toBe(0)
+  }, 30_000)
+
   it('publishes a signed page edit, and lists it in /status', async () => {
     await editTeam('Edited through a TYPO3 webhook.')
     const body = pageMessage(3)
