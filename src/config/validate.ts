@@ -102,6 +102,11 @@ const webhooks: Check = (v) => {
   const ids = (v as Array<{ identifier: string }>).map((w) => w.identifier)
   return new Set(ids).size === ids.length ? undefined : 'each webhook identifier may appear once'
 }
+/** A bearer token as an `Authorization` header carries it: visible ASCII, no space (a read secret's newline). */
+const bearerToken: Check = (v) =>
+  typeof v === 'string' && /^[\x21-\x7e]+$/.test(v)
+    ? undefined
+    : 'expected a token of visible ASCII characters, without spaces or line breaks (no Authorization header holds them)'
 /** Widest variant asked for: wider than any screen's device pixels. */
 export const MAX_MEDIA_WIDTH_PX = 8192
 const mediaMode = oneOf('link', 'copy', 'optimize')
@@ -157,7 +162,7 @@ const SITE_SHAPE: Shape = {
   },
   publish: {
     webhooks,
-    token: string,
+    token: bearerToken,
     quietMs: positiveInt,
     maxWaitMs: positiveInt,
     reconcileMinutes,

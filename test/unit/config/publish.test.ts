@@ -63,6 +63,16 @@ describe('publish options', () => {
           message: 'expected a whole number of milliseconds from 1000 to 86400000 (a day)',
         },
       ])
+    // a token no request can send (a secret read from a file with its newline) is refused, not a 401 for every call
+    expect(validateUserConfig({ publish: { token: 'aB3-._~+/=' } })).toEqual([])
+    for (const token of ['', 'secret\n', 'two words', 'zaż\u00f3łć', 7])
+      expect(validateUserConfig({ publish: { token } }), JSON.stringify(token)).toEqual([
+        {
+          path: 'publish.token',
+          message:
+            'expected a token of visible ASCII characters, without spaces or line breaks (no Authorization header holds them)',
+        },
+      ])
     expect(() => resolvePublish({ publish: { quietMs: 20_000 } }, 'site.config.ts')).toThrow(
       /publish.quietMs: 20000 is longer than publish.maxWaitMs/,
     )
