@@ -110,7 +110,7 @@ export async function build(options: BuildOptions & BuildWiring): Promise<BuildR
       media = await startMedia({
         ...{ site: run.site, writer, apiSlot: run.apiSlot, outDir: run.outDir, signal: run.signal },
         ...{
-          hasPrevious: previous !== undefined,
+          previous,
           partial: () => (partial?.plan === undefined ? undefined : { shown: run.state.pages.fileRefs() }),
           refetch: only && namedFileRefs(only),
           refetchShownBy: (page) => partial?.plan?.showingNamedFiles.has(page) === true,

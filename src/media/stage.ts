@@ -1,10 +1,13 @@
 /**
  * The build's media stage: a MediaService when `media` is `'copy'` or `'optimize'` (none under `'link'`),
- * reading the previous output's record first when there is a usable previous output.
+ * reading the previous output's record first when there is a usable previous output and the record is as its
+ * build wrote it.
  */
 import type { LimitFunction } from 'p-limit'
 import type { Dispatcher } from 'undici'
+import type { PreviousFiles } from '../build/output/write.js'
 import type { ResolvedSite } from '../config/types.js'
+import { MEDIA_RECORD_FILE } from '../shared/layout.js'
 import { readMediaRecord } from './record.js'
 import { createMediaService, type MediaService, type MediaServiceOptions, type MediaWriter } from './service.js'
 
@@ -13,8 +16,8 @@ export async function startMedia(input: {
   writer: MediaWriter
   apiSlot: LimitFunction
   outDir: string
-  /** The previous output is usable (its record is read). */
-  hasPrevious: boolean
+  /** The previous output, when it is usable: its record is read when it is on disk as its build wrote it. */
+  previous: Pick<PreviousFiles, 'hashOf'> | undefined
   /** Asked at the end: whether the build was a partial one, and the files its pages name (see MediaServiceOptions.partial). */
   partial: MediaServiceOptions['partial']
   /** References of files a file event named (shared/file-refs.ts): fetched again without validators. */
@@ -26,9 +29,11 @@ export async function startMedia(input: {
   dispatcher: Dispatcher
 }): Promise<MediaService | undefined> {
   if (input.site.media.mode === 'link') return undefined
-  const previous = input.hasPrevious
-    ? await readMediaRecord(input.outDir, new URL(input.site.api.baseUrl).origin)
-    : new Map()
+  // a record changed since (its hash is not the one the state records) could name another file's copy for a URL
+  const previous =
+    input.previous?.hashOf(MEDIA_RECORD_FILE) !== undefined
+      ? await readMediaRecord(input.outDir, new URL(input.site.api.baseUrl).origin)
+      : new Map()
   return createMediaService({
     site: input.site,
     writer: input.writer,

@@ -442,3 +442,25 @@ describe('media: the same bytes under two URLs', () => {
     })
   }, 300_000)
 })
+
+describe('media: a record changed since its build wrote it', () => {
+  it("is not read: a URL's entry forged to name another file's copy does not make a page show that file", async () => {
+    const out = join(tmp, 'forged-record')
+    expect((await buildSite({ apiUrl: api.url, outDir: out, tools, user })).failures).toEqual([])
+    const page = join(out, 'photos/1/index.html')
+    const html = await readFile(page, 'utf8')
+    expect(html).toMatch(/photo-1-[0-9a-f]{8}-600w\.jpg/)
+    // photo-1's entry names photo-2's copy and variants, all in the output, and keeps photo-1's validators: the
+    // CMS answers 304 to them
+    const file = join(out, '_site/builds/media.json')
+    const record = JSON.parse(await readFile(file, 'utf8'))
+    const entryOf = (n: number) =>
+      record.entries.find((entry: { url: string }) => entry.url.endsWith(`/photo-${n}.jpg`))
+    const { url, etag, lastModified } = entryOf(1)
+    Object.assign(entryOf(1), entryOf(2), { url, etag, lastModified })
+    await writeFile(file, JSON.stringify(record))
+    const result = await buildSite({ apiUrl: api.url, outDir: out, tools, user })
+    expect(result.failures).toEqual([])
+    expect(await readFile(page, 'utf8')).toBe(html)
+  }, 300_000)
+})
