@@ -151,7 +151,9 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
     if (kind === 'image' && media.mode === 'optimize' && shown) {
       const format = claimedFormat(extensionOf(entry.name))
       const plan =
-        format && entry.width && !entry.animated ? planVariants(entry.width, format, media.widths) : undefined
+        format && entry.width && entry.height && !entry.animated
+          ? planVariants(entry.width, entry.height, format, media.widths)
+          : undefined
       if (plan?.digest !== entry.variants?.digest) return false
     } else if (entry.variants) return false
     return entryPaths(entry).every((path) => writer.previousHash(path) !== undefined)
@@ -275,7 +277,7 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
         return announce(failed('MEDIA_ENCODE_FAILED', `the image cannot be read: ${messageOf(error)} (GET ${url})`))
       }
       if (media.mode === 'optimize' && shown && !entry.animated)
-        entry.variants = planVariants(entry.width, format, media.widths)
+        entry.variants = planVariants(entry.width, entry.height, format, media.widths)
     }
     remember(entry, shown)
     announce(toLocal(entry))

@@ -28,6 +28,9 @@ export const ENCODERS = {
   png: { compressionLevel: 6 },
 } as const
 
+/** The longest side of a variant: WebP holds 16383 pixels (AVIF, as libheif builds it for sharp, 16384). */
+const MAX_VARIANT_SIDE = 16383
+
 export interface VariantPlan {
   widths: number[]
   /** Output formats, the fallback last. */
@@ -37,13 +40,22 @@ export interface VariantPlan {
 }
 
 /**
- * The variants of an image `width` pixels wide, or undefined for a format that gets none (GIF: often animated).
- * Example: (4000, 'jpeg', [400, 800, 2400]) -> widths [400, 800, 2400], formats avif, webp, jpeg;
- * (1000, 'png', [400, 800, 2400]) -> widths [400, 800, 1000].
+ * The variants of an image `width` x `height` pixels, or undefined for a format that gets none (GIF: often
+ * animated). Each width is capped at the image's own, and at the width whose height AVIF and WebP still hold.
+ * Example: (4000, 2667, 'jpeg', [400, 800, 2400]) -> widths [400, 800, 2400], formats avif, webp, jpeg;
+ * (1000, 600, 'png', [400, 800, 2400]) -> widths [400, 800, 1000]; (800, 32766, 'png', [400, 800]) -> [400].
  */
-export function planVariants(width: number, format: RasterFormat, widths: readonly number[]): VariantPlan | undefined {
+export function planVariants(
+  width: number,
+  height: number,
+  format: RasterFormat,
+  widths: readonly number[],
+): VariantPlan | undefined {
   if (format === 'gif') return undefined
-  const capped = [...new Set(widths.map((w) => Math.min(w, width)))].sort((a, b) => a - b)
+  // a tall image (a long infographic) at its own width may be taller than AVIF and WebP can be
+  const widest = Math.min(width, Math.floor((MAX_VARIANT_SIDE * width) / height))
+  if (!Number.isFinite(widest) || widest < 1) return undefined
+  const capped = [...new Set(widths.map((w) => Math.min(w, widest)))].sort((a, b) => a - b)
   // WebP and AVIF originals fall back to WebP, which every browser of the last years shows
   const formats: OutputFormat[] = format === 'avif' || format === 'webp' ? ['avif', 'webp'] : ['avif', 'webp', format]
   const digest = createHash('sha256')

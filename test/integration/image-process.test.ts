@@ -41,7 +41,7 @@ describe('the image process', () => {
     const images = createImageProcess()
     try {
       expect(await images.probe(file)).toEqual({ width: 1200, height: 800 })
-      const plan = planVariants(1200, 'jpeg', [400, 800, 1600])!
+      const plan = planVariants(1200, 800, 'jpeg', [400, 800, 1600])!
       const variants = await images.encode(file, plan, 100_000_000)
       expect(variants.map(({ width, format }) => `${width} ${format}`)).toEqual([
         '1200 avif',
@@ -67,7 +67,7 @@ describe('the image process', () => {
   it('fails a bad image and goes on with the next', async () => {
     const images = createImageProcess()
     try {
-      const plan = planVariants(1200, 'jpeg', [400])!
+      const plan = planVariants(1200, 800, 'jpeg', [400])!
       await expect(images.encode(truncated, plan, 100_000_000)).rejects.toThrow(/VipsJpeg|premature|truncated|corrupt/i)
       await expect(images.encode(file, plan, 500 * 500)).rejects.toThrow(/pixel limit/i)
       await expect(images.probe(join(dir, 'missing.jpg'))).rejects.toThrow(/missing\.jpg/)
@@ -79,7 +79,7 @@ describe('the image process', () => {
 
   it('stops at once when closed with requests pending (a failed build), and starts again when asked', async () => {
     const images = createImageProcess()
-    const plan = planVariants(1200, 'jpeg', [400, 800, 1200])!
+    const plan = planVariants(1200, 800, 'jpeg', [400, 800, 1200])!
     const pending = images.encode(file, plan, 100_000_000)
     pending.catch(() => {})
     await images.close()

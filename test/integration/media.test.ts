@@ -443,6 +443,28 @@ describe('media: the same bytes under two URLs', () => {
   }, 300_000)
 })
 
+describe('media: an image taller than AVIF and WebP hold at its own width', () => {
+  it('gets variants as wide as keep them within 16383 pixels, and the build does not fail', async () => {
+    const out = join(tmp, 'tall')
+    // a long infographic: 13.6 megapixels, under the pixel limit, 17000 pixels tall
+    const tall = '/fileadmin/images/infographic.png'
+    const png = await sharp({ create: { width: 800, height: 17_000, channels: 3, background: '#468' } })
+      .png()
+      .toBuffer()
+    await writeFile(join(tmp, 'content', tall), png)
+    await api.reload()
+    await withEdits([{ path: '/photos/1', find: '/fileadmin/photos/photo-1.jpg', replace: tall }], async () => {
+      const result = await buildSite({ apiUrl: api.url, outDir: out, tools, user })
+      expect(result.failures).toEqual([])
+      const html = await readFile(join(out, 'photos/1/index.html'), 'utf8')
+      expect(html).toMatch(/infographic-[0-9a-f]{8}-770w\.avif 770w/)
+      const variants = [...(await readTree(out)).entries()].filter(([path]) => /\/infographic-.*w\.\w+$/.test(path))
+      expect(variants).toHaveLength(6)
+      for (const [, bytes] of variants) expect((await sharp(bytes).metadata()).height).toBeLessThanOrEqual(16_383)
+    })
+  }, 300_000)
+})
+
 describe('media: a record changed since its build wrote it', () => {
   it("is not read: a URL's entry forged to name another file's copy does not make a page show that file", async () => {
     const out = join(tmp, 'forged-record')

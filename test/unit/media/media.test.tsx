@@ -115,13 +115,19 @@ describe('sniffRaster', () => {
 
 describe('planVariants', () => {
   it('caps widths at the original width and ends with the original format', () => {
-    expect(planVariants(1000, 'jpeg', [400, 800, 1200, 1600])).toMatchObject({
+    expect(planVariants(1000, 600, 'jpeg', [400, 800, 1200, 1600])).toMatchObject({
       widths: [400, 800, 1000],
       formats: ['avif', 'webp', 'jpeg'],
     })
-    expect(planVariants(300, 'png', [400, 800])?.widths).toEqual([300])
-    expect(planVariants(300, 'gif', [400])).toBeUndefined()
-    expect(planVariants(1000, 'jpeg', [400])?.digest).not.toBe(planVariants(1000, 'jpeg', [400, 800])?.digest)
+    expect(planVariants(300, 200, 'png', [400, 800])?.widths).toEqual([300])
+    expect(planVariants(300, 200, 'gif', [400])).toBeUndefined()
+    expect(planVariants(1000, 600, 'jpeg', [400])?.digest).not.toBe(planVariants(1000, 600, 'jpeg', [400, 800])?.digest)
+  })
+
+  it('caps widths where a tall image would be taller than AVIF and WebP hold (16383 pixels)', () => {
+    expect(planVariants(800, 32766, 'png', [400, 800])?.widths).toEqual([400])
+    expect(planVariants(800, 20000, 'jpeg', [400, 800, 1200])?.widths).toEqual([400, 655])
+    expect(planVariants(1, 20000, 'png', [400])).toBeUndefined()
   })
 })
 
