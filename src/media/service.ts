@@ -24,7 +24,7 @@ import { mediaHash, originalPath, safeFileName, variantBase, variantPath } from 
 import { createMediaPolicy, extensionOf, type FileClass } from './policy.js'
 import { entryPaths, type MediaEntry, serializeRecord } from './record.js'
 import type { FileUse } from './scan.js'
-import { claimedFormat, contentTypeAgrees, sniffRaster } from './sniff.js'
+import { claimedFormat, contentTypeAgrees, isAnimatedPng, sniffRaster } from './sniff.js'
 import type { MediaAnswer, MediaMap, MediaStats } from './types.js'
 import { FORMAT_EXTENSION, type OutputFormat, planVariants, type VariantPlan } from './variants.js'
 
@@ -272,7 +272,7 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
         entry.width = width
         entry.height = height
         if (declared) entry.sizeFrom = 'header'
-        if (animated) entry.animated = true
+        if (animated || (format === 'png' && !declared && isAnimatedPng(body))) entry.animated = true
       } catch (error) {
         return announce(failed('MEDIA_ENCODE_FAILED', `the image cannot be read: ${messageOf(error)} (GET ${url})`))
       }

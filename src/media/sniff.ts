@@ -24,6 +24,20 @@ export function sniffRaster(bytes: Uint8Array): RasterFormat | undefined {
   return undefined
 }
 
+/**
+ * True for an animated PNG (APNG): its `acTL` chunk comes before its first `IDAT`. libvips reads only the first
+ * frame of one and tells no frame count, so the build looks for the chunk itself.
+ */
+export function isAnimatedPng(bytes: Uint8Array): boolean {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  // chunks after the 8-byte signature: length (4 bytes), type (4), data, CRC (4)
+  for (let at = 8; at + 8 <= bytes.length; at += 12 + view.getUint32(at)) {
+    if (startsWith(bytes, ascii('acTL'), at + 4)) return true
+    if (startsWith(bytes, ascii('IDAT'), at + 4)) return false
+  }
+  return false
+}
+
 const EXTENSION_FORMAT: Readonly<Record<string, RasterFormat>> = {
   jpg: 'jpeg',
   jpeg: 'jpeg',

@@ -59,23 +59,63 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true })
 })
 
+/** One PNG chunk: its length, type, data and CRC. */
+function chunk(type: string, data: Buffer): Buffer {
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data])
+  const length = Buffer.alloc(4)
+  length.writeUInt32BE(data.length)
+  const crc = Buffer.alloc(4)
+  crc.writeUInt32BE(crc32(body))
+  return Buffer.concat([length, body, crc])
+}
+
+/**
+ * An animated PNG (APNG) of `colors.length` frames of `width` x `height` RGB pixels, each of one color:
+ * sharp reads its first frame only and writes none.
+ */
+function animatedPng(width: number, height: number, colors: Array<[number, number, number]>): Buffer {
+  const ihdr = Buffer.alloc(13)
+  ihdr.writeUInt32BE(width, 0)
+  ihdr.writeUInt32BE(height, 4)
+  ihdr[8] = 8 // bit depth
+  ihdr[9] = 2 // RGB
+  const actl = Buffer.alloc(8)
+  actl.writeUInt32BE(colors.length, 0) // frames, played forever
+  const pixels = (color: [number, number, number]) => {
+    const row = Buffer.concat([Buffer.from([0]), ...Array.from({ length: width }, () => Buffer.from(color))])
+    return deflateSync(Buffer.concat(Array.from({ length: height }, () => row)))
+  }
+  const chunks = [chunk('IHDR', ihdr), chunk('acTL', actl)]
+  let sequence = 0
+  colors.forEach((color, frame) => {
+    const fctl = Buffer.alloc(26)
+    fctl.writeUInt32BE(sequence++, 0)
+    fctl.writeUInt32BE(width, 4)
+    fctl.writeUInt32BE(height, 8)
+    fctl.writeUInt16BE(1, 20) // a delay of 1/2 s
+    fctl.writeUInt16BE(2, 22)
+    chunks.push(chunk('fcTL', fctl))
+    if (frame === 0) chunks.push(chunk('IDAT', pixels(color)))
+    else {
+      const number = Buffer.alloc(4)
+      number.writeUInt32BE(sequence++)
+      chunks.push(chunk('fdAT', Buffer.concat([number, pixels(color)])))
+    }
+  })
+  return Buffer.concat([PNG_SIGNATURE, ...chunks, chunk('IEND', Buffer.alloc(0))])
+}
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+
 /** A PNG of `width` x `height` pixels in its header and a few bytes of pixel data: what a decompression bomb declares. */
 function bombPng(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data])
-    const length = Buffer.alloc(4)
-    length.writeUInt32BE(data.length)
-    const crc = Buffer.alloc(4)
-    crc.writeUInt32BE(crc32(body))
-    return Buffer.concat([length, body, crc])
-  }
   const ihdr = Buffer.alloc(13)
   ihdr.writeUInt32BE(width, 0)
   ihdr.writeUInt32BE(height, 4)
   ihdr[8] = 8 // bit depth
   ihdr[9] = 2 // RGB
   return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    PNG_SIGNATURE,
     chunk('IHDR', ihdr),
     chunk('IDAT', deflateSync(Buffer.alloc(1024))),
     chunk('IEND', Buffer.alloc(0)),
@@ -340,6 +380,31 @@ describe('media: an animated image', () => {
         expect(again.media).toMatchObject({ fetched: 0, encodedImages: 0 })
       },
     )
+  }, 300_000)
+})
+
+describe('media: an animated PNG', () => {
+  it('is copied with its frames, never resized into still variants of its first frame', async () => {
+    const out = join(tmp, 'animated-png')
+    const animated = '/fileadmin/images/spinner.png'
+    await writeFile(
+      join(tmp, 'content', animated),
+      animatedPng(64, 48, [
+        [255, 0, 0],
+        [0, 0, 255],
+      ]),
+    )
+    await api.reload()
+    await withEdits([{ path: '/photos/1', find: '/fileadmin/photos/photo-1.jpg', replace: animated }], async () => {
+      const result = await buildSite({ apiUrl: api.url, outDir: out, tools, user })
+      expect(result.failures).toEqual([])
+      const html = await readFile(join(out, 'photos/1/index.html'), 'utf8')
+      const img = /<img[^>]*spinner[^>]*>/.exec(html)?.[0] ?? ''
+      expect(img).toMatch(/src="\/_site\/media\/[0-9a-f]{20}\/spinner\.png"/)
+      expect(img).not.toContain('srcSet')
+      const copies = [...(await readTree(out)).keys()].filter((path) => path.includes('/spinner'))
+      expect(copies).toEqual([expect.stringMatching(/\/spinner\.png$/)])
+    })
   }, 300_000)
 })
 

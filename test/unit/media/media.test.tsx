@@ -9,7 +9,7 @@ import { safeFileName } from '../../../src/media/names.js'
 import { createMediaPolicy } from '../../../src/media/policy.js'
 import { checkEntry, readMediaRecord, serializeRecord } from '../../../src/media/record.js'
 import { findFileRefs, findFileUrls } from '../../../src/media/scan.js'
-import { contentTypeAgrees, sniffRaster } from '../../../src/media/sniff.js'
+import { contentTypeAgrees, isAnimatedPng, sniffRaster } from '../../../src/media/sniff.js'
 import { planVariants } from '../../../src/media/variants.js'
 import { Image } from '../../../src/runtime/Media.js'
 import { MEDIA_RECORD_FILE } from '../../../src/shared/layout.js'
@@ -110,6 +110,25 @@ describe('sniffRaster', () => {
     expect(sniffRaster(bytes('<html>'))).toBeUndefined()
     expect(contentTypeAgrees('image/png', 'jpeg')).toBe(false)
     expect(contentTypeAgrees('application/octet-stream', 'jpeg')).toBe(true)
+  })
+
+  it('knows an animated PNG by its acTL chunk before the first IDAT', () => {
+    /** A chunk's length and type, without its data. */
+    const head = (type: string, size: number) => {
+      const bytes = Buffer.alloc(8)
+      bytes.writeUInt32BE(size)
+      bytes.write(type, 4, 'latin1')
+      return bytes
+    }
+    const chunk = (type: string, size: number) => Buffer.concat([head(type, size), Buffer.alloc(size + 4)])
+    const png = (...chunks: Buffer[]) =>
+      Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ...chunks])
+    expect(isAnimatedPng(png(chunk('IHDR', 13), chunk('acTL', 8), chunk('IDAT', 20)))).toBe(true)
+    expect(isAnimatedPng(png(chunk('IHDR', 13), chunk('IDAT', 20), chunk('acTL', 8)))).toBe(false)
+    expect(isAnimatedPng(png(chunk('IHDR', 13), chunk('IDAT', 20)))).toBe(false)
+    // cut short, or a chunk length past the end
+    expect(isAnimatedPng(png(chunk('IHDR', 13)).subarray(0, 20))).toBe(false)
+    expect(isAnimatedPng(png(head('IHDR', 0x7fffffff), head('acTL', 8)))).toBe(false)
   })
 })
 
