@@ -65,3 +65,22 @@ export async function encodeVariants(
     }
   return out
 }
+
+/** Most characters of a libvips error kept in a build's message. */
+const MAX_ERROR_CHARS = 300
+
+/**
+ * libvips's error about the image file `file` as one line for a build's message: libvips repeats a line for each
+ * pass over a bad file, and names the file by its path in the output being written (gone once the build ends; the
+ * build names it by its URL). Example: 'Input file has corrupt header: VipsJpeg: Bogus Huffman table
+ * definition\nVipsJpeg: Bogus Huffman table definition' -> its first line.
+ */
+export function errorLine(message: string, file: string): string {
+  const lines = [...new Set(message.split('\n').map((line) => line.trim()))].filter((line) => line !== '')
+  const aboutFile = (line: string) => line.startsWith(`${file}:`)
+  const told = lines.some((line) => !aboutFile(line))
+    ? lines.filter((line) => !aboutFile(line))
+    : lines.map((line) => line.slice(file.length + 1).trim())
+  const line = told.filter((line, i) => !told.slice(0, i).some((before) => before.includes(line))).join(' ')
+  return line.length > MAX_ERROR_CHARS ? `${line.slice(0, MAX_ERROR_CHARS - 1)}…` : line
+}

@@ -11,7 +11,14 @@
  */
 import pLimit from 'p-limit'
 import { messageOf } from '../errors.js'
-import { disableOperationCache, type EncodedVariant, encodeVariants, type ImageSize, probeImage } from './encode.js'
+import {
+  disableOperationCache,
+  type EncodedVariant,
+  encodeVariants,
+  errorLine,
+  type ImageSize,
+  probeImage,
+} from './encode.js'
 import type { ImageRequest } from './image-process.js'
 
 disableOperationCache()
@@ -30,7 +37,7 @@ process.on('message', (request: ImageRequest) => {
       process.send?.({ id: request.id, result }, () => {
         if (request.type === 'encode') collect?.()
       }),
-    (error: unknown) => process.send?.({ id: request.id, error: messageOf(error) }),
+    (error: unknown) => process.send?.({ id: request.id, error: errorLine(messageOf(error), request.file) }),
   )
 })
 process.on('disconnect', () => process.exit(0))

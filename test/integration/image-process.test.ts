@@ -77,6 +77,32 @@ describe('the image process', () => {
     }
   })
 
+  it("tells a bad image's error in one line, without the path it read the image from", async () => {
+    // an upload cut short: libvips names the file at each failed seek before it says what is wrong
+    const noise = { type: 'gaussian', mean: 128, sigma: 30 } as const
+    const avif = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#000', noise } })
+      .avif()
+      .toBuffer()
+    const cut = join(dir, 'cut.avif')
+    await writeFile(cut, avif.subarray(0, avif.length >> 1))
+    const badHuffman = join(dir, 'bad-huffman.jpg')
+    await writeFile(badHuffman, Buffer.concat([(await photo()).subarray(0, 200), Buffer.alloc(3000, 0xff)]))
+    const images = createImageProcess()
+    try {
+      const plan = planVariants(300, 200, 'avif', [400])!
+      const cutError = await images.encode(cut, plan, 100_000_000).catch((error: Error) => error.message)
+      expect(cutError).toMatch(/^heif: Invalid input: .*\)$/)
+      const huffmanError = await images.probe(badHuffman).catch((error: Error) => error.message)
+      expect(huffmanError).toBe('Input file has corrupt header: VipsJpeg: Bogus Huffman table definition')
+      for (const message of [cutError, huffmanError]) {
+        expect(message).not.toContain('\n')
+        expect(message).not.toContain(dir)
+      }
+    } finally {
+      await images.close()
+    }
+  })
+
   it('stops at once when closed with requests pending (a failed build), and starts again when asked', async () => {
     const images = createImageProcess()
     const plan = planVariants(1200, 800, 'jpeg', [400, 800, 1200])!
