@@ -8,6 +8,7 @@ import type { ApiClient } from '../../api/client.js'
 import { applyMediaToInitialData, type MediaFailure, type ShownIn } from '../../media/apply.js'
 import type { MediaMap } from '../../media/types.js'
 import type { PageRenderer } from '../../render/renderer.js'
+import { langOf } from '../../runtime/languages.js'
 import type { DataProblem } from '../../shared/contract.js'
 import { initialDataFile } from '../../shared/layout.js'
 import type { InitialData } from '../../shared/types.js'
@@ -69,6 +70,7 @@ const quoted = (text: string, max: number): string => JSON.stringify(text.slice(
  * three-language API) built every page, reached through the language menu, under its own locale, without
  * a word. Notes for the languages the initial data offers that `i18n.locales` lacks, and for a locale
  * whose initial data the API marks as another language (the default locale is fetched from the API's root).
+ * A language is listed when a locale has its code as language part (`pt-BR` lists `pt`), as siteLanguages reads it.
  */
 export function languageNotes(
   i18n: { default: string; locales: readonly string[] },
@@ -76,14 +78,14 @@ export function languageNotes(
 ): string[] {
   const missing = new Map<string, string>()
   const mismatched: string[] = []
+  const listed = new Set(i18n.locales.map(langOf))
   for (const { locale, initialData } of locales) {
     for (const entry of Array.isArray(initialData.i18n) ? initialData.i18n : []) {
       const code = typeof entry?.twoLetterIsoCode === 'string' ? entry.twoLetterIsoCode.toLowerCase() : ''
       if (!code) continue
-      const language = locale.toLowerCase().split('-')[0]
-      if (entry.active && code !== language)
+      if (entry.active && code !== langOf(locale))
         mismatched.push(`the API answers the ${locale} locale's initial data in ${quoted(code, 12)}`)
-      if (i18n.locales.includes(code) || missing.has(code) || !entry.available) continue
+      if (listed.has(code) || missing.has(code) || !entry.available) continue
       missing.set(code, typeof entry.link === 'string' ? entry.link : '')
     }
   }
