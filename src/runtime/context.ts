@@ -63,7 +63,7 @@ export function useReportProblem(): (message: string, kind?: DataProblemKind) =>
 
 /**
  * Localised labels from a per-locale table, e.g. `useLocaleTexts({ en: {...}, pl: {...} })`.
- * Falls back to the language part of the locale, the default locale, then `en`.
+ * Falls back to the language part of the locale, the default locale (or its language part), then `en`.
  */
 export function useLocaleTexts<T>(table: Readonly<Record<string, T>>): T {
   const site = useSite()

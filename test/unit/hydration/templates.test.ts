@@ -133,11 +133,14 @@ describe('loadTemplates', () => {
     })
     const registry = await loadTemplates(root, { cacheDir: join(root, 'cache') })
     expect(registry.texts).toEqual({ en: { hello: 'Hello' }, pl: { hello: 'Cześć' } })
-    const footer = (locale: string) =>
-      /<footer>(.*)<\/footer>/.exec(renderPage(makeState({ page: textPage(), locale }), registry).appHtml)?.[1]
+    const footer = (locale: string, site = makeState().site) =>
+      /<footer>(.*)<\/footer>/.exec(renderPage(makeState({ site, page: textPage(), locale }), registry).appHtml)?.[1]
     expect(footer('pl')).toBe('Cześć')
     expect(footer('pl-PL')).toBe('Cześć')
     expect(footer('de')).toBe('Hello')
+    // a locale without texts reads the default locale's, also when the default has a region (pl-PL reads pl)
+    const polish = { ...makeState().site, i18n: { default: 'pl-PL', locales: ['pl-PL', 'de-CH'] } }
+    expect(footer('de-CH', polish)).toBe('Cześć')
   })
 
   it.each([
