@@ -208,7 +208,9 @@ export function validateUserConfig(config: unknown): ConfigIssue[] {
   checkShape(top, SITE_SHAPE, '', issues, ['sites'])
   if (sites !== undefined) {
     if (!Array.isArray(sites)) issues.push({ path: 'sites', message: 'expected a list of site objects' })
-    else
+    else {
+      // the site each host name belongs to: a request for it (or --site) picks one site, never two
+      const owners = new Map<string, string>()
       for (const [i, site] of sites.entries()) {
         const path = `sites[${i}]`
         if (!isRecord(site)) {
@@ -218,8 +220,25 @@ export function validateUserConfig(config: unknown): ConfigIssue[] {
         const { hostname, ...rest } = site
         const message = hostnames(hostname)
         if (message) issues.push({ path: `${path}.hostname`, message })
+        else issues.push(...hostnamesTaken(hostname as string | string[], path, owners))
         checkShape(rest, SITE_SHAPE, path, issues, ['hostname'])
       }
+    }
+  }
+  return issues
+}
+
+/** A site's host names that an earlier site has already (host names are case-insensitive); records the others. */
+function hostnamesTaken(hostname: string | string[], path: string, owners: Map<string, string>): ConfigIssue[] {
+  const issues: ConfigIssue[] = []
+  for (const host of Array.isArray(hostname) ? hostname : [hostname]) {
+    const owner = owners.get(host.toLowerCase())
+    if (owner === undefined) owners.set(host.toLowerCase(), path)
+    else if (owner !== path)
+      issues.push({
+        path: `${path}.hostname`,
+        message: `'${host}' is also a hostname of ${owner}: a request for it would only ever reach one of them`,
+      })
   }
   return issues
 }

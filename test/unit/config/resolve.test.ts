@@ -196,6 +196,21 @@ describe('sites', () => {
     ])
   })
 
+  it('refuses a host name that two sites give, in any case: a request for it could reach one of them only', async () => {
+    const twice = {
+      ...multi,
+      sites: [multi.sites[0], { ...multi.sites[1], hostname: ['www.example.de', 'Example.com'] }],
+    }
+    const file = await write('config/twice.json', JSON.stringify(twice))
+    await expect(resolveConfig({ root, configFile: file })).rejects.toThrow(
+      "  - sites[1].hostname: 'Example.com' is also a hostname of sites[0]: a request for it would only ever reach one of them",
+    )
+    // one site may list a name twice: it still names that site only
+    const again = { ...multi, sites: [{ ...multi.sites[0], hostname: ['example.com', 'EXAMPLE.com'] }, multi.sites[1]] }
+    const ok = await write('config/again.json', JSON.stringify(again))
+    expect((await resolveConfig({ root, configFile: ok })).sites).toHaveLength(2)
+  })
+
   it('selects by host, with the spec message for an unknown host', async () => {
     const file = await write('config/multi.json', JSON.stringify(multi))
     const { sites } = await resolveConfig({ root, configFile: file })
