@@ -1,4 +1,4 @@
-import { resolve } from 'node:path'
+import { posix, resolve } from 'node:path'
 import { type ConfigIssue, errors } from '../errors.js'
 import { isRecord } from '../shared/values.js'
 import { DEFAULTS, siteOutDir } from './defaults.js'
@@ -125,22 +125,31 @@ export function resolveSites(user: UserConfig, inline: InlineConfig, file: strin
   return resolved
 }
 
-const normalDir = (dir: string): string => dir.replace(/\\/g, '/').replace(/\/+$/, '').replace(/^\.\//, '')
+const normalDir = (dir: string): string => posix.normalize(dir.replace(/\\/g, '/')).replace(/(.)\/+$/, '$1')
 
-/** Several sites with one output folder (from the file; `--out` is one run's): each would replace the other's output. */
+/** True when folder `inner` lies inside folder `outer` (both normalDir'd, as the file writes them). */
+const isInside = (inner: string, outer: string): boolean =>
+  outer === '.' ? !inner.startsWith('/') && inner !== '..' && !inner.startsWith('../') : inner.startsWith(`${outer}/`)
+
+/**
+ * Several sites with one output folder, or one inside another's (from the file; `--out` is one run's): a
+ * build replaces its whole folder, so each would replace or remove the other's output.
+ */
 function checkOutDirs(entries: readonly SiteLayer[]): ConfigIssue[] {
-  const seen = new Map<string, { hostnames: string[]; path: string }>()
+  const seen: Array<{ dir: string; hostnames: string[]; path: string }> = []
   const issues: ConfigIssue[] = []
   for (const { options, hostnames, path } of entries) {
     if (!path || options.build?.outDir === undefined) continue
     const dir = normalDir(options.build.outDir)
-    const first = seen.get(dir)
+    const clash = (first: { dir: string }) =>
+      first.dir === dir ? 'is also' : isInside(dir, first.dir) ? 'is inside' : isInside(first.dir, dir) ? 'holds' : ''
+    const first = seen.find((site) => clash(site) !== '')
     if (first)
       issues.push({
         path: `${path}build.outDir`,
-        message: `'${options.build.outDir}' is also the output folder of ${first.path.slice(0, -1)} (${first.hostnames[0]}): each site needs a folder of its own`,
+        message: `'${options.build.outDir}' ${clash(first)} the output folder of ${first.path.slice(0, -1)} (${first.hostnames[0]}): each site needs a folder of its own`,
       })
-    else seen.set(dir, { hostnames, path })
+    else seen.push({ dir, hostnames, path })
   }
   return issues
 }

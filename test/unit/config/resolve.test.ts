@@ -196,6 +196,33 @@ describe('sites', () => {
     ])
   })
 
+  it('refuses a site output folder inside another site’s, either way round: a build replaces its whole folder', async () => {
+    const nested = (first: string, second: string) => ({
+      ...multi,
+      sites: [
+        { ...multi.sites[0], build: { outDir: first } },
+        { ...multi.sites[1], build: { outDir: second } },
+      ],
+    })
+    const inside = await write('config/inside.json', JSON.stringify(nested('./dist', 'dist/de/')))
+    await expect(resolveConfig({ root, configFile: inside })).rejects.toThrow(
+      "  - sites[1].build.outDir: 'dist/de/' is inside the output folder of sites[0] (www.example.com): each site needs a folder of its own",
+    )
+    // a folder of its own under .output (the default of the other site) is no better
+    const holds = await write(
+      'config/holds.json',
+      JSON.stringify({ ...multi, sites: [multi.sites[0], { ...multi.sites[1], build: { outDir: '.output' } }] }),
+    )
+    await expect(resolveConfig({ root, configFile: holds })).rejects.toThrow(
+      "  - sites[1].build.outDir: '.output' holds the output folder of sites[0] (www.example.com): each site needs a folder of its own",
+    )
+    const beside = await write('config/beside.json', JSON.stringify(nested('dist/com', 'dist/de')))
+    expect((await resolveConfig({ root, configFile: beside })).sites.map((s) => s.build.outDir)).toEqual([
+      'dist/com',
+      'dist/de',
+    ])
+  })
+
   it('refuses a host name that two sites give, in any case: a request for it could reach one of them only', async () => {
     const twice = {
       ...multi,
