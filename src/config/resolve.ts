@@ -1,4 +1,5 @@
 import { posix, resolve } from 'node:path'
+import { parseDeploySpec } from '../deploy/target-spec.js'
 import { type ConfigIssue, errors } from '../errors.js'
 import { isRecord } from '../shared/values.js'
 import { DEFAULTS, siteOutDir } from './defaults.js'
@@ -192,18 +193,43 @@ export function selectSite(sites: readonly ResolvedSite[], host?: string): Resol
  */
 export function resolvePublish(user: UserConfig, file: string): ResolvedPublish[] {
   const issues: ConfigIssue[] = []
-  const resolved = siteLayers(user).map(({ options, path }) => {
+  const places: Array<{ place: DeployPlace; hostnames: string[]; path: string }> = []
+  const resolved = siteLayers(user).map(({ options, hostnames, path }) => {
     const publish = deepMerge(DEFAULTS.publish, options.publish) as ResolvedPublish
     if (publish.quietMs > publish.maxWaitMs)
       issues.push({
         path: `${path}publish.quietMs`,
         message: `${publish.quietMs} is longer than publish.maxWaitMs (${publish.maxWaitMs}): a publish would never wait for quiet`,
       })
+    const place = path ? deployPlaceOf(publish.deploy) : undefined
+    const first = place && places.find((other) => placesClash(place, other.place))
+    if (first)
+      issues.push({
+        path: `${path}publish.deploy`,
+        message: `'${publish.deploy}' is also where ${first.path.slice(0, -1)} (${first.hostnames[0]}) deploys to: each site's deploy would replace or delete the other's files`,
+      })
+    else if (place) places.push({ place, hostnames, path })
     return publish
   })
   if (issues.length) throw errors.configInvalid(file, issues)
   return resolved
 }
+
+/** Where a `dir:` or `s3:` deploy target puts a site's files: a folder, or a bucket and a key prefix ('.': none). */
+type DeployPlace = { root: string; dir: string }
+
+/** The place of a deploy target; undefined for none and for a `command:` (given each site's own output folder). */
+function deployPlaceOf(deploy: string | undefined): DeployPlace | undefined {
+  const spec = deploy === undefined ? undefined : parseDeploySpec(deploy)
+  if (spec === undefined || 'error' in spec || spec.kind === 'command') return undefined
+  return spec.kind === 'dir'
+    ? { root: 'dir:', dir: normalDir(spec.path) }
+    : { root: `s3://${spec.bucket}`, dir: spec.prefix || '.' }
+}
+
+/** Two places where one deploy would replace the other's files: the same folder or prefix, or one inside the other. */
+const placesClash = (a: DeployPlace, b: DeployPlace): boolean =>
+  a.root === b.root && (a.dir === b.dir || isInside(a.dir, b.dir) || isInside(b.dir, a.dir))
 
 /** The publish options of `site` (one of `config.sites`); the defaults for a config made without them. */
 export const publishOptionsOf = (config: ResolvedConfig, site: ResolvedSite): ResolvedPublish =>

@@ -22,6 +22,39 @@ describe('publish options', () => {
     ])
   })
 
+  it('refuses two sites deploying to one folder or S3 prefix (or one inside the other); a command may be shared', () => {
+    const sites = (top: string, second?: string) =>
+      resolvePublish(
+        {
+          publish: { deploy: top },
+          sites: [
+            { hostname: 'a.example.com' },
+            { hostname: 'b.example.com', ...(second ? { publish: { deploy: second } } : {}) },
+          ],
+        },
+        'site.config.ts',
+      )
+    expect(() => sites('dir:/srv/www/')).toThrow(
+      "  - sites[1].publish.deploy: 'dir:/srv/www/' is also where sites[0] (a.example.com) deploys to: each site's deploy would replace or delete the other's files",
+    )
+    expect(() => sites('dir:/srv/www', 'dir:/srv/www/de')).toThrow(
+      /sites\[1\]\.publish\.deploy: 'dir:\/srv\/www\/de' is also/,
+    )
+    expect(() => sites('s3://www-site/live', 's3://www-site')).toThrow(
+      /sites\[1\]\.publish\.deploy: 's3:\/\/www-site' is also/,
+    )
+    expect(sites('s3://www-site/com', 's3://www-site/de').map((s) => s.deploy)).toEqual([
+      's3://www-site/com',
+      's3://www-site/de',
+    ])
+    expect(sites('dir:/srv/www', 's3://www-site').map((s) => s.deploy)).toEqual(['dir:/srv/www', 's3://www-site'])
+    // a command is given each site's output folder ($1): one command for both is a choice, not a clash
+    expect(sites('command:./deploy.sh "$1"').map((s) => s.deploy)).toEqual([
+      'command:./deploy.sh "$1"',
+      'command:./deploy.sh "$1"',
+    ])
+  })
+
   it('names every bad option', () => {
     const issues = validateUserConfig({
       publish: {
