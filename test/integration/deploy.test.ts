@@ -124,6 +124,13 @@ describe('deploy to a folder', () => {
     expect(dry.stdout).toMatch(/would upload \d+ files/)
     expect(dry.stderr).not.toContain('upload index.html')
     await expect(readFile(join(www, 'index.html'))).rejects.toThrow()
+    // without a config there is no site of that name: --site is refused, not ignored
+    const named = await runSite(['deploy', `dir:${www}`, '--out', out, '--site', 'www.example.com', '--dry-run'], {
+      cwd: dir,
+    })
+    expect(named.code).toBe(2)
+    expect(named.stderr).toContain('Hostname: www.example.com not found in sites configuration')
+    expect(named.stdout).toBe('')
 
     const first = await deployTo(`dir:${www}`)
     expect(first.firstDeploy).toBe(true)

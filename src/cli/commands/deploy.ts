@@ -28,8 +28,11 @@ async function buildOptions(root: string, opts: DeployCommandOptions): Promise<{
     const site = selectSite(config.sites, opts.site)
     return { outDir: outDirOf(root, site), site }
   } catch (error) {
-    if (!opts.config && isSiteError(error) && error.code === 'CONFIG_NOT_FOUND')
-      return { outDir: resolve(root, opts.out ?? DEFAULTS.build.outDir), site: resolveSiteOptions({}, []) }
+    if (!opts.config && isSiteError(error) && error.code === 'CONFIG_NOT_FOUND') {
+      // the one site of no config has no host name: a --site is refused, as for a config without baseUrl
+      const site = selectSite([resolveSiteOptions({}, [])], opts.site)
+      return { outDir: resolve(root, opts.out ?? DEFAULTS.build.outDir), site }
+    }
     throw error
   }
 }
