@@ -57,4 +57,30 @@ describe('site preview (the command)', () => {
       await rm(root, { recursive: true, force: true })
     }
   }, 60_000)
+
+  it('with --site names that site’s API only, and no choice by Host header', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'site-preview-cli-'))
+    try {
+      for (const dir of ['templates', 'public']) await cp(join(REPO_ROOT, dir), join(root, dir), { recursive: true })
+      await writeFile(
+        join(root, 'site.config.json'),
+        JSON.stringify({
+          api: { baseUrl: 'http://127.0.0.1:9' },
+          sites: [{ hostname: 'www.example.com' }, { hostname: 'www.example.de', api: { baseUrl: api.url } }],
+        }),
+      )
+      const args = ['preview', '--port', '0', '--no-watch', '--config', 'site.config.json', '--site', 'www.example.de']
+      const run = startCli(args, root, /API: .*\n/)
+      try {
+        await run.started
+        expect(run.output().stdout).toMatch(/^Preview: http:\/\/127\.0\.0\.1:\d+\/\nAPI: /)
+        expect(run.output().stdout).toContain(`API: ${api.url}\n`)
+      } finally {
+        run.child.kill('SIGTERM')
+      }
+      expect(await run.exited).toBe(0)
+    } finally {
+      await rm(root, { recursive: true, force: true })
+    }
+  }, 60_000)
 })

@@ -21,7 +21,7 @@ export async function runPreviewCommand(opts: PreviewCommandOptions, global: { v
   process.env.NODE_ENV ||= 'production'
   let api: string | undefined
   try {
-    const { resolveConfig, startPreviewServer, toApiOrigin } = await import('../../index.js')
+    const { resolveConfig, selectSite, startPreviewServer, toApiOrigin } = await import('../../index.js')
     const inline: InlineConfig = {
       root: process.cwd(),
       ...(opts.config ? { configFile: opts.config } : {}),
@@ -29,7 +29,9 @@ export async function runPreviewCommand(opts: PreviewCommandOptions, global: { v
       ...(opts.debug ? { debug: true } : {}),
     }
     const config = await resolveConfig(inline)
-    api = config.sites.map((s) => toApiOrigin(s.api.baseUrl)).join(', ') || undefined
+    // the sites it answers for: with --site that one only (the server refuses a host no site has)
+    const sites = opts.site ? [selectSite(config.sites, opts.site)] : config.sites
+    api = sites.map((s) => toApiOrigin(s.api.baseUrl)).join(', ') || undefined
     const server = await startPreviewServer({
       config,
       host: opts.host,
@@ -39,13 +41,13 @@ export async function runPreviewCommand(opts: PreviewCommandOptions, global: { v
       log: printLine,
       ...(opts.site ? { site: opts.site } : {}),
     })
-    const hosts = config.sites.flatMap((s) => s.hostnames)
+    const hosts = sites.flatMap((s) => s.hostnames)
     const shutdown = waitForShutdown()
     process.stdout.write(
-      `Preview: ${server.url}/${hosts.length > 1 && !opts.site ? ` (sites by Host header: ${hosts.join(', ')})` : ''}\n`,
+      `Preview: ${server.url}/${sites.length > 1 ? ` (sites by Host header: ${hosts.join(', ')})` : ''}\n`,
     )
     process.stdout.write(
-      `API: ${[...new Set(config.sites.map((s) => s.api.baseUrl))].join(', ')}${opts.watch ? '; watching templates/, config/ and public/' : ''}\n`,
+      `API: ${[...new Set(sites.map((s) => s.api.baseUrl))].join(', ')}${opts.watch ? '; watching templates/, config/ and public/' : ''}\n`,
     )
     await shutdown
     await server.close()
