@@ -95,6 +95,9 @@ const runContext = (failure: RunFailure): string[] => [
   ...(failure.command === 'build' ? ['the previous output was left as it was'] : []),
 ]
 
+/** `site build`, or `site` for a flag refused before any command. */
+const commandTitle = (failure: RunFailure): string => (failure.command === 'site' ? 'site' : `site ${failure.command}`)
+
 /** `::error title=site build%3A INITIAL_DATA_UNAVAILABLE::Initial Data is unavailable: …%0AAPI: http://…`. */
 export function formatFailureAnnotation(failure: RunFailure): string {
   const lines = [
@@ -102,7 +105,7 @@ export function formatFailureAnnotation(failure: RunFailure): string {
     ...(failure.hint ? [failure.hint] : []),
     runContext(failure).join('; '),
   ]
-  return annotation('error', `site ${failure.command}: ${failure.kind}`, lines)
+  return annotation('error', `${commandTitle(failure)}: ${failure.kind}`, lines)
 }
 
 /** A command that stopped before its first result, as Markdown for `$GITHUB_STEP_SUMMARY`. */
@@ -110,7 +113,7 @@ export function formatFailureStepSummary(failure: RunFailure): string {
   // A quote, each line escaped as a cell is (no fence that CMS text in a message could close).
   const quote = (text: string) => text.split('\n').map((line) => `> ${cell(line.trim())}  `)
   return `${[
-    `## site ${failure.command}: failed (${cell(failure.kind)})`,
+    `## ${commandTitle(failure)}: failed (${cell(failure.kind)})`,
     '',
     ...quote(failure.message),
     '',

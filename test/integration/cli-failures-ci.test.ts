@@ -177,6 +177,16 @@ describe('the other commands stopped, in CI', () => {
     ['demo-api with a bad fault', () => ['demo-api', '--fail', 'nonsense'], 'site demo-api', 'USAGE', 2],
     ['demo-api on a port in use', () => ['demo-api', '--port', String(busyPort)], 'site demo-api', 'USAGE', 2],
     ['preview with an unknown flag', () => ['preview', '--bogus'], 'site preview', 'USAGE', 2],
+    ['deploy to a bad target', () => ['deploy', 'nowhere:x'], 'site deploy', 'USAGE', 2],
+    ['init into a file', () => ['init', join(REPO_ROOT, 'package.json')], 'site init', 'INIT_NOT_A_DIRECTORY', 2],
+    [
+      'publish with a bad deploy target',
+      () => ['publish', '--api', down.url, '--port', '0', '--deploy', 'nowhere:x', '--state', join(dir, 'state')],
+      'site publish',
+      'USAGE',
+      2,
+    ],
+    ['an unknown flag before any command', () => ['--bogus'], 'site', 'USAGE', 2],
   ])(
     '%s: exit code, stderr line, annotation and step summary',
     async (_name, args, title, kind, code) => {
@@ -185,7 +195,7 @@ describe('the other commands stopped, in CI', () => {
       expect(run.stdout).toBe('')
       expect(run.annotations).toHaveLength(1)
       expect(run.annotations[0]).toMatch(new RegExp(`^::error title=${title}%3A ${kind}::.+exit code ${code}$`))
-      expect(run.summary).toMatch(new RegExp(`^## ${title}: failed \\(${kind}\\)\n`))
+      expect(run.summary).toMatch(new RegExp(`^## ${title}: failed \\(${kind.replaceAll('_', '\\\\_')}\\)\n`))
     },
     60_000,
   )

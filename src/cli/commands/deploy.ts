@@ -67,6 +67,6 @@ export async function runDeployCommand(
       await target.close()
     }
   } catch (error) {
-    return handleError(error, global)
+    return handleError(error, { verbose: global.verbose, command: 'deploy' })
   }
 }

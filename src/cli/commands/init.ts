@@ -65,6 +65,6 @@ export async function runInitCommand(
     process.stdout.write(`${toTerminalText(lines.join('\n'))}\n`)
     return 0
   } catch (error) {
-    return handleError(error, { verbose: global.verbose })
+    return handleError(error, { verbose: global.verbose, command: 'init' })
   }
 }

@@ -24,6 +24,6 @@ export async function runPublishCommand(opts: PublishFlags, global: { verbose?: 
     await publisher.close()
     return 0
   } catch (error) {
-    return handleError(error, global)
+    return handleError(error, { verbose: global.verbose, command: 'publish' })
   }
 }
