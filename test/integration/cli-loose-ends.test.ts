@@ -106,6 +106,31 @@ describe('site CLI loose ends (issue 15, item 6)', () => {
     }
   })
 
+  it.each([
+    ['--fail-initial=', ['--fail-initial='], ''],
+    ["--fail-initial ''", ['--fail-initial', ''], ''],
+    ['--fail-initial 999', ['--fail-initial', '999'], '999'],
+  ])(
+    'demo-api %s: exit 2 naming the status, no API started',
+    async (_name, flag, status) => {
+      const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/site.js'), 'demo-api', '--port', '0', ...flag], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 10_000,
+      })
+      let stdout = ''
+      let stderr = ''
+      child.stdout.on('data', (chunk) => (stdout += chunk))
+      child.stderr.on('data', (chunk) => (stderr += chunk))
+      const code = await new Promise((done) => child.on('close', done))
+      expect(stdout).toBe('')
+      expect(stderr).toBe(
+        `--fail-initial expects STATUS one of 404, 500, 503, reset, hang, malformed-json, html; got "${status}"\n`,
+      )
+      expect(code).toBe(2)
+    },
+    20_000,
+  )
+
   it('demo-api --fail-initial fails initial data of every locale: the build stops with the spec message', async () => {
     const api = startCli(
       ['demo-api', '--port', '0', '--fail-initial'],

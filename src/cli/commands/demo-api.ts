@@ -21,7 +21,10 @@ export async function runDemoApiCommand(opts: DemoApiCommandOptions, global: { v
   try {
     const faults: DemoFault[] = [
       ...(opts.fail ?? []).map(parseDemoFault),
-      ...(opts.failInitial ? [initialDataFault(opts.failInitial === true ? undefined : opts.failInitial)] : []),
+      // an empty STATUS (`--fail-initial=`) is a bad one, refused as `--fail-initial 999` is, never dropped unsaid
+      ...(opts.failInitial === undefined || opts.failInitial === false
+        ? []
+        : [initialDataFault(opts.failInitial === true ? undefined : opts.failInitial)]),
     ]
     const api = await startDemoApi({
       faults,
