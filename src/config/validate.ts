@@ -72,14 +72,15 @@ const endpoint: Check = (v) =>
   typeof v === 'string' && (v.startsWith('/') || v.startsWith('?'))
     ? undefined
     : "expected a path ('/?type=834') or a query ('?type=834')"
+// the language in lower case, as path prefixes (`/pl/`), texts files and initial data URLs are named
 const locale: Check = (v) =>
-  typeof v === 'string' && /^[a-z]{2}(-[a-z0-9]+)?$/i.test(v)
+  typeof v === 'string' && /^[a-z]{2}(-[A-Za-z0-9]+)?$/.test(v)
     ? undefined
-    : "expected a locale code such as 'en' or 'pl'"
+    : "expected a locale code such as 'en', 'pl' or 'pt-BR' (its language in lower case)"
 const localeList: Check = (v) =>
   Array.isArray(v) && v.length > 0 && v.every((s) => locale(s) === undefined)
     ? undefined
-    : "expected a non-empty list of locale codes such as ['en', 'pl']"
+    : "expected a non-empty list of locale codes such as ['en', 'pl', 'pt-BR'] (each language in lower case)"
 const hostnames: Check = (v) => {
   const list = Array.isArray(v) ? v : [v]
   if (list.length === 0) return 'expected a host name or a list of host names'

@@ -130,6 +130,22 @@ describe('resolveConfig', () => {
     expect(message).toContain(`  - sites[0].colour: unknown option (known: ${known}, hostname)`)
   })
 
+  it('takes locale codes with a region, and refuses a language in capitals', async () => {
+    expect(validateUserConfig({ i18n: { default: 'pt-BR', locales: ['en', 'pt-BR', 'de-ch'] } })).toEqual([])
+    // texts files, path prefixes and the initial data URLs are named by the language in lower case
+    expect(validateUserConfig({ i18n: { default: 'PL', locales: ['en', 'PL'] } })).toEqual([
+      {
+        path: 'i18n.default',
+        message: "expected a locale code such as 'en', 'pl' or 'pt-BR' (its language in lower case)",
+      },
+      {
+        path: 'i18n.locales',
+        message:
+          "expected a non-empty list of locale codes such as ['en', 'pl', 'pt-BR'] (each language in lower case)",
+      },
+    ])
+  })
+
   it('requires api.baseUrl unless --api is given', async () => {
     const file = await write('config/empty.json', '{}')
     await expect(resolveConfig({ root, configFile: file })).rejects.toThrow(/api\.baseUrl: required/)
