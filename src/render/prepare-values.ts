@@ -33,6 +33,36 @@ export const MAX_DEPTH = 64
 
 export { isRecord }
 
+// What HTML forbids in a document (Nu checker: "Forbidden code point"): C0 controls but tab, LF, FF and CR;
+// DEL and C1 controls; noncharacters. CMS text pasted from elsewhere carries them; no text needs them.
+const FORBIDDEN_TEXT_RE =
+  /[\u0000-\u0008\u000b\u000e-\u001f\u007f-\u009f\ufdd0-\ufdef\ufffe\uffff]|[\ud83f\ud87f\ud8bf\ud8ff\ud93f\ud97f\ud9bf\ud9ff\uda3f\uda7f\udabf\udaff\udb3f\udb7f\udbbf\udbff][\udffe\udfff]/
+
+/**
+ * `value` without the characters HTML forbids in any string it holds (keys are never shown), at any depth up
+ * to past MAX_DEPTH (deeper is dropped by cleanValue anyway): the value itself when it has none, else a copy.
+ * Run on an API answer before it is prepared, so that the page, its payload and its hydration agree.
+ */
+export function withoutForbiddenText(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string')
+    return FORBIDDEN_TEXT_RE.test(value) ? value.replace(new RegExp(FORBIDDEN_TEXT_RE.source, 'g'), '') : value
+  if (typeof value !== 'object' || value === null || depth > MAX_DEPTH + 8) return value
+  if (Array.isArray(value)) {
+    const items = value.map((item: unknown) => withoutForbiddenText(item, depth + 1))
+    return items.some((item, i) => item !== value[i]) ? items : value
+  }
+  let copy: Record<string, unknown> | undefined
+  const record = value as Record<string, unknown>
+  for (const key in record) {
+    const item = record[key]
+    const cleaned = withoutForbiddenText(item, depth + 1)
+    if (cleaned === item) continue
+    copy ??= { ...record }
+    copy[key] = cleaned
+  }
+  return copy ?? value
+}
+
 /** Keys whose string values are URLs (`href`, `link`, `publicUrl`, `url`, `src`): compared, not looked up, as every key of every page passes here. */
 const isUrlKey = (key: string): boolean =>
   key === 'href' || key === 'link' || key === 'publicUrl' || key === 'url' || key === 'src'

@@ -19,6 +19,7 @@ import {
   prepareLink,
   prepareNav,
   safeUrl,
+  withoutForbiddenText,
 } from './prepare-values.js'
 
 const META_TEXT_KEYS = [
@@ -138,7 +139,8 @@ const PAGE_OWN_KEYS: ReadonlySet<string> = new Set([
 ])
 
 /** A page response (contract 3.2), or `page: null` when the value is not a page (e.g. a bare error body). */
-export function preparePage(raw: unknown): { page: PageData | null; problems: DataProblem[] } {
+export function preparePage(answer: unknown): { page: PageData | null; problems: DataProblem[] } {
+  const raw = withoutForbiddenText(answer)
   if (!isRecord(raw)) return { page: null, problems: [{ kind: 'INVALID_DATA', message: 'page data is not an object' }] }
   const id = toId(raw.id)
   if (id === undefined)
@@ -192,7 +194,8 @@ function prepareFooterContact(value: unknown, problems: Problems): InitialData['
 }
 
 /** Initial data (contract 4.2): navigation, languages and the project's footer and menu keys. */
-export function prepareInitialData(raw: unknown): { data: InitialData; problems: DataProblem[] } {
+export function prepareInitialData(answer: unknown): { data: InitialData; problems: DataProblem[] } {
+  const raw = withoutForbiddenText(answer)
   if (!isRecord(raw))
     return {
       data: { navigation: [], i18n: [] },

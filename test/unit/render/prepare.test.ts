@@ -72,6 +72,28 @@ describe('preparePage on the contract fixtures', () => {
     expect(prepared.content.colPos0?.[0]?.content.header).toBe('A < B & "C"')
   })
 
+  it('drops the characters HTML forbids (controls, noncharacters) from every text, keeps tabs, newlines, emoji', () => {
+    // Each is a "Forbidden code point" error of the Nu checker in the page, wherever it lands (head, body, boot JSON).
+    const bad = '\u0001\u0007\u000b\u007f\u0085\u009f\ufdd0\ufffe\u{1fffe}\u{10ffff}'
+    const raw = deepFreeze({
+      id: 1,
+      type: `Standard${bad}`,
+      meta: { title: `T${bad}\u202eRTL\u202c 😀 ]]> </script>`, description: `a\tb\nc${bad}` },
+      breadcrumbs: [{ title: `Home${bad}`, link: '/' }],
+      contextMenu: { iconButtonsText: `Icons${bad}` },
+      content: { colPos0: [{ id: 2, type: 'header', content: { header: `H${bad}`, tags: [`x${bad}`] } }] },
+    })
+    const { page: prepared } = page(raw)
+    expect(prepared.type).toBe('Standard')
+    expect(prepared.meta.title).toBe('T\u202eRTL\u202c 😀 ]]> </script>')
+    expect(prepared.meta.description).toBe('a\tb\nc')
+    expect(prepared.breadcrumbs?.[0]?.title).toBe('Home')
+    expect(prepared.contextMenu?.iconButtonsText).toBe('Icons')
+    expect(prepared.content.colPos0?.[0]?.content).toMatchObject({ header: 'H', tags: ['x'] })
+    const { data } = prepareInitialData(deepFreeze({ navigation: [{ title: `Nav${bad}`, link: '/' }], note: bad }))
+    expect([data.navigation[0]?.title, data.note]).toEqual(['Nav', ''])
+  })
+
   it('returns no page for values that are not pages', () => {
     expect(preparePage(null).page).toBeNull()
     expect(preparePage('<html>Not found</html>').page).toBeNull()
