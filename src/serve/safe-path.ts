@@ -1,16 +1,19 @@
 import { realpath } from 'node:fs/promises'
 import { isAbsolute, join, relative, sep } from 'node:path'
 
-// Control characters, backslash, colon (drive letters, streams): never part of a served file name.
-const FORBIDDEN_RE = /[\u0000-\u001f\u007f\\:]/
+// Control characters, backslash: never part of a served file name.
+const FORBIDDEN_RE = /[\u0000-\u001f\u007f\\]/
+// A drive letter (`c:`) alone never is; on Windows no colon is (drive letters, streams). Elsewhere a colon is a
+// character of a file name as of a URL path, and a build writes the page of a slug `/a:b` to `a:b/index.html`.
+const DRIVE_RE = /^[a-z]:$/i
 
 /**
  * Decoded segments of a URL pathname, or undefined when the path could reach
  * outside its folder or is malformed: `..`, `.`, encoded slashes, NUL,
- * backslashes, bad percent-encoding.
+ * backslashes, bad percent-encoding, a drive letter (any colon on Windows).
  * Example: `/pl/%C3%BCber/` -> ['pl', 'über'];  `/a/%2e%2e/b` -> undefined.
  */
-export function toSafeSegments(pathname: string): string[] | undefined {
+export function toSafeSegments(pathname: string, platform: string = process.platform): string[] | undefined {
   if (!pathname.startsWith('/') || /%2f|%5c|%00/i.test(pathname)) return undefined
   const segments: string[] = []
   for (const raw of pathname.split('/')) {
@@ -21,7 +24,8 @@ export function toSafeSegments(pathname: string): string[] | undefined {
     } catch {
       return undefined
     }
-    if (segment === '.' || segment === '..' || FORBIDDEN_RE.test(segment)) return undefined
+    if (segment === '.' || segment === '..' || FORBIDDEN_RE.test(segment) || DRIVE_RE.test(segment)) return undefined
+    if (platform === 'win32' && segment.includes(':')) return undefined
     segments.push(segment)
   }
   return segments

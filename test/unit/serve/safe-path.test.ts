@@ -23,4 +23,10 @@ describe('toSafeSegments (static files of serve and preview)', () => {
     '/./x',
     '/c:/x',
   ])('refuses %s', (input) => expect(toSafeSegments(input)).toBeUndefined())
+
+  it('takes a colon in a name (a build writes slug `/a:b` to `a:b/index.html`), but on Windows', () => {
+    expect(toSafeSegments('/colon%3Ax/a:b', 'linux')).toEqual(['colon:x', 'a:b'])
+    expect(toSafeSegments('/colon%3Ax', 'win32')).toBeUndefined()
+    expect(toSafeSegments('/c:/x', 'linux')).toBeUndefined()
+  })
 })
