@@ -37,7 +37,10 @@ export interface GetOptions {
 
 export interface GotBytes {
   status: number
-  /** Response headers, lower-case names, repeated ones joined with `, `. */
+  /**
+   * Response headers, lower-case names, repeated ones joined with `, `; `set-cookie` ones with a line break
+   * (a cookie may hold a comma, no header value a line break): `'a=1,2; Path=/\nb=3'`.
+   */
   headers: Record<string, string>
   /** The body, in a buffer of its own (never a slice of a shared one): a build transfers it to a render worker. */
   body: Uint8Array
@@ -48,7 +51,7 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   const flat: Record<string, string> = {}
   for (const name in headers) {
     const value = headers[name]
-    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(name === 'set-cookie' ? '\n' : ', ') : value
   }
   return flat
 }

@@ -48,8 +48,8 @@ export function toProxiedResponseHeaders(
       const value = answer?.[name]
       if (value === undefined) continue
       // Cookies of every answer are kept (the browser would have stored each); the API client joins
-      // repeated headers with ", ", so cookies are split back where that is unambiguous.
-      if (name === 'set-cookie') for (const cookie of value.split(/,\s*(?=[^;=,\s]+=)/)) out.append(name, cookie)
+      // repeated `set-cookie` headers with a line break, which no header value holds (a cookie may hold a comma).
+      if (name === 'set-cookie') for (const cookie of value.split('\n')) out.append(name, cookie)
       else out.set(name, value)
     }
   }

@@ -44,6 +44,11 @@ describe('preview handler and the content API', () => {
           'set-cookie': ['fe_typo_user=xyz; Path=/'],
         },
       },
+      // A cookie value may hold a comma, also before `x=`: one cookie each, as the API sent them.
+      '/comma-cookies': {
+        body: PAGE,
+        headers: { 'set-cookie': ['prefs=a=1,b=2; Path=/', 'quoted="x,y=z"; Path=/; HttpOnly'] },
+      },
       '/bad-redirect': { body: { redirectUrl: 'javascript:alert(1)', statusCode: 301 } },
       '/protocol-relative': { body: { redirectUrl: '//evil.example/x', statusCode: 302 } },
       // Issue 11: the build refused these and preview sent them on as Location.
@@ -126,6 +131,18 @@ describe('preview handler and the content API', () => {
     await plain.text()
     expect(plain.headers.get('cache-control')).toBe('no-store')
     expect(plain.headers.getSetCookie()).toEqual([])
+  })
+
+  it('passes each API cookie on whole, also one whose value holds a comma', async () => {
+    const { handle } = await makeHandler({ apiUrl: scripted.url, registry })
+    const res = await handle(new Request('http://localhost/comma-cookies'))
+    expect(res.status).toBe(200)
+    await res.text()
+    expect(res.headers.getSetCookie()).toEqual([
+      'session=abc; Path=/; HttpOnly',
+      'prefs=a=1,b=2; Path=/',
+      'quoted="x,y=z"; Path=/; HttpOnly',
+    ])
   })
 
   it('refuses unsafe redirect targets and passes http(s) ones', async () => {

@@ -43,7 +43,7 @@ describe('toProxiedResponseHeaders', () => {
     { 'cache-control': 'max-age=10', 'set-cookie': 'a=1; Path=/', 'x-other': 'no' },
     {
       'cache-control': 'no-cache',
-      'set-cookie': 'b=2; Expires=Wed, 21 Oct 2099 07:28:00 GMT, c=3',
+      'set-cookie': 'b=2; Expires=Wed, 21 Oct 2099 07:28:00 GMT\nc=3',
       'content-type': 'application/json',
     },
   ]
