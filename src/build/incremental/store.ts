@@ -410,6 +410,8 @@ const parseLine = (line: string | undefined): unknown => {
   }
 }
 
+/** A locale code as i18n.locales takes it (config/validate.ts). */
+const LOCALE_CODE_RE = /^[a-z]{2}(-[A-Za-z0-9]+)?$/
 /** Lines are parsed this many at a time: one JSON.parse per batch, not per line. */
 const LINES_PER_BATCH = 500
 /** Longest path line (a JSON string of a path of at most MAX_PATH_LENGTH characters, escaped). */
@@ -473,6 +475,12 @@ function readStore(text: string | Uint8Array, options: ParseStoreOptions): Parse
   if (first.format !== STORE_FORMAT)
     return { reason: `its build state has format ${JSON.stringify(first.format)}, this site reads ${STORE_FORMAT}` }
   const damaged = { reason: 'its build state is damaged (a line is missing, not JSON, or of the wrong shape)' }
+  const unlisted = isRecord(first.locales) ? Object.keys(first.locales).filter((l) => !options.locales.includes(l)) : []
+  // a state of a build whose i18n.locales listed more is not damaged: the configuration changed (its note says so)
+  if (unlisted.length > 0 && unlisted.every((l) => LOCALE_CODE_RE.test(l)))
+    return {
+      reason: `its build state is of a configuration with locales i18n.locales no longer lists (${unlisted.slice(0, 5).join(', ')})`,
+    }
   if (!isStoredHead(first, options)) return { reason: 'its build state has a bad entry (a path, redirect or count)' }
   const { paths: pathCount, pages: pageCount, files: fileHashes, ...head } = first as unknown as FirstLine
   const missing: string[] = []

@@ -280,6 +280,15 @@ describe('build store', () => {
     expect(parsed).toEqual({ reason: expect.stringContaining(reason) })
   })
 
+  it('says a state of locales the site no longer lists is of another configuration, not a bad entry', () => {
+    // i18n.locales dropped 'en' since that build: a configuration change, no damage to report as such
+    expect(parseStore(renderStore(store), { ...READER, locales: ['pl'] })).toEqual({
+      reason: expect.stringContaining('of a configuration with locales i18n.locales no longer lists (en)'),
+    })
+    const foreign = renderStore(store).replace('"locales":{"en":', '"locales":{"../x":')
+    expect(parseStore(foreign, READER)).toEqual({ reason: expect.stringContaining('bad entry') })
+  })
+
   it('reads back every redirect status a build writes', () => {
     for (const code of [301, 302, 303, 307, 308]) {
       const parsed = parseStore(renderStore(store).replace('"statusCode":301', `"statusCode":${code}`), READER)
