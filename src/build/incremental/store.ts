@@ -481,7 +481,12 @@ function readStore(text: string | Uint8Array, options: ParseStoreOptions): Parse
     return {
       reason: `its build state is of a configuration with locales i18n.locales no longer lists (${unlisted.slice(0, 5).join(', ')})`,
     }
-  if (!isStoredHead(first, options)) return { reason: 'its build state has a bad entry (a path, redirect or count)' }
+  if (!isStoredHead(first, options)) {
+    // a redirect to an external URL on what is now baseUrl's origin is checked into a site path: baseUrl changed
+    if (options.baseUrl && isStoredHead(first, { ...options, baseUrl: undefined }))
+      return { reason: 'its build state is of a configuration with another baseUrl (a redirect leaves for it)' }
+    return { reason: 'its build state has a bad entry (a path, redirect or count)' }
+  }
   const { paths: pathCount, pages: pageCount, files: fileHashes, ...head } = first as unknown as FirstLine
   const missing: string[] = []
   const verify: VerifyFile = (path, hash) => {

@@ -289,6 +289,18 @@ describe('build store', () => {
     expect(parseStore(foreign, READER)).toEqual({ reason: expect.stringContaining('bad entry') })
   })
 
+  it('says a state whose redirect leaves for what is now baseUrl is of another configuration', () => {
+    // built without baseUrl, the API's redirect to https://www.example.com/b was external; now it is this site's
+    const text = renderStore(store)
+      .replace('"to":"/b"', '"to":"https://www.example.com/b"')
+      .replace('"kind":"slug","uid":2', '"kind":"api"')
+    expect(text).toContain('"to":"https://www.example.com/b","statusCode":301,"locale":"en","kind":"api"}')
+    expect(parseStore(text, READER)).toHaveProperty('store')
+    expect(parseStore(text, { ...READER, baseUrl: 'https://www.example.com' })).toEqual({
+      reason: expect.stringContaining('of a configuration with another baseUrl'),
+    })
+  })
+
   it('reads back every redirect status a build writes', () => {
     for (const code of [301, 302, 303, 307, 308]) {
       const parsed = parseStore(renderStore(store).replace('"statusCode":301', `"statusCode":${code}`), READER)
