@@ -72,9 +72,10 @@ const endpoint: Check = (v) =>
   typeof v === 'string' && (v.startsWith('/') || v.startsWith('?'))
     ? undefined
     : "expected a path ('/?type=834') or a query ('?type=834')"
-// the language in lower case, as path prefixes (`/pl/`), texts files and initial data URLs are named
+/** A locale code: the language in lower case, as path prefixes (`/pl/`), texts files and initial data URLs are named. */
+export const LOCALE_CODE_RE = /^[a-z]{2}(-[A-Za-z0-9]+)?$/
 const locale: Check = (v) =>
-  typeof v === 'string' && /^[a-z]{2}(-[A-Za-z0-9]+)?$/.test(v)
+  typeof v === 'string' && LOCALE_CODE_RE.test(v)
     ? undefined
     : "expected a locale code such as 'en', 'pl' or 'pt-BR' (its language in lower case)"
 const localeList: Check = (v) =>

@@ -15,6 +15,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { ResolvedSite } from '../../config/types.js'
+import { LOCALE_CODE_RE } from '../../config/validate.js'
 import { MAX_FILE_REFS_PER_PAGE } from '../../shared/constants.js'
 import { isFileRef } from '../../shared/file-refs.js'
 import { toHtmlFile, toPayloadFile } from '../../shared/url.js'
@@ -410,8 +411,6 @@ const parseLine = (line: string | undefined): unknown => {
   }
 }
 
-/** A locale code as i18n.locales takes it (config/validate.ts). */
-const LOCALE_CODE_RE = /^[a-z]{2}(-[A-Za-z0-9]+)?$/
 /** Lines are parsed this many at a time: one JSON.parse per batch, not per line. */
 const LINES_PER_BATCH = 500
 /** Longest path line (a JSON string of a path of at most MAX_PATH_LENGTH characters, escaped). */
