@@ -5,7 +5,7 @@
  * up to SEQ is live. Appends that arrive together share one write and one sync. A failed write (disk
  * full) is cut off again, so the file never holds a torn line. Compaction rewrites the file with only
  * what is still pending (temporary file, sync, rename). After a crash, `open` replays it: every event
- * after the last `done` is pending again; a torn last line (a crash mid-write, never acknowledged) is skipped.
+ * after the last `done` is pending again; a torn last line (a crash mid-write, never acknowledged) is cut off.
  */
 import { constants } from 'node:fs'
 import { type FileHandle, mkdir, open, readFile, rename } from 'node:fs/promises'
@@ -84,14 +84,18 @@ type Waiting = { line: string; event?: JournalEvent; resolve: () => void; reject
 export async function openJournal(dir: string, onRecorded: (event: JournalEvent) => void): Promise<Journal> {
   await mkdir(dir, { recursive: true })
   const file = join(dir, JOURNAL_FILE)
-  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return ''
+  const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return Buffer.alloc(0)
     throw errors.publishJournal(file, `cannot be read: ${error.message}`, error)
   })
-  const { pending: recovered, lastSeq, done: lastDone } = replayJournal(text)
+  // a torn last line (a crash mid-write, never acknowledged) is cut off: the next append would go on from it,
+  // and the event it acknowledges would be part of a line that does not parse, lost at the next start
+  const whole = bytes.lastIndexOf(0x0a) + 1
+  const { pending: recovered, lastSeq, done: lastDone } = replayJournal(bytes.subarray(0, whole).toString('utf8'))
   let done = lastDone
   let handle: FileHandle = await open(file, constants.O_RDWR | constants.O_CREAT, 0o600)
-  let size = (await handle.stat()).size
+  if (whole < bytes.length) await handle.truncate(whole)
+  let size = whole
   let seq = lastSeq
   let batch: Waiting[] = []
   let flushing = false

@@ -50,6 +50,23 @@ describe('publish journal', () => {
     ])
   })
 
+  it('cuts a torn last line off at open, so the next acknowledged event is replayed', async () => {
+    const dir = await tempDir()
+    const journal = await openJournal(dir, () => {})
+    await journal.append({ at: 1, pages: ['12'] })
+    await journal.close()
+    await appendFile(join(dir, JOURNAL_FILE), '{"e":2,"at":2,"pag')
+    const again = await openJournal(dir, () => {})
+    expect((await again.append({ at: 3, pages: ['7'] })).seq).toBe(2)
+    await again.close()
+    const third = await openJournal(dir, () => {})
+    await third.close()
+    expect(third.recovered).toEqual([
+      { seq: 1, at: 1, pages: ['12'] },
+      { seq: 2, at: 3, pages: ['7'] },
+    ])
+  })
+
   it('compacts to the pending events only', async () => {
     const dir = await tempDir()
     const journal = await openJournal(dir, () => {})
