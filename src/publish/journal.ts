@@ -8,7 +8,7 @@
  * after the last `done` is pending again; a torn last line (a crash mid-write, never acknowledged) is cut off.
  */
 import { constants } from 'node:fs'
-import { type FileHandle, mkdir, open, readFile, rename } from 'node:fs/promises'
+import { type FileHandle, mkdir, open, rename } from 'node:fs/promises'
 import { join } from 'node:path'
 import { isOnlyItem } from '../build/incremental/reuse.js'
 import { errors } from '../errors.js'
@@ -48,6 +48,9 @@ export interface Journal {
 
 export const JOURNAL_FILE = 'journal.jsonl'
 
+/** How the journal (and its compaction's temporary file) is opened: never through a symbolic link. */
+const OPEN_JOURNAL = constants.O_RDWR | constants.O_NOFOLLOW
+
 const eventLine = (e: JournalEvent): string =>
   `${JSON.stringify(e.full ? { e: e.seq, at: e.at, full: 1 } : { e: e.seq, at: e.at, pages: e.pages ?? [] })}\n`
 
@@ -84,8 +87,18 @@ type Waiting = { line: string; event?: JournalEvent; resolve: () => void; reject
 export async function openJournal(dir: string, onRecorded: (event: JournalEvent) => void): Promise<Journal> {
   await mkdir(dir, { recursive: true })
   const file = join(dir, JOURNAL_FILE)
-  const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return Buffer.alloc(0)
+  // the file is untrusted: never through a link (out of the folder), never waiting on a FIFO, only a regular file
+  let handle: FileHandle = await open(file, OPEN_JOURNAL | constants.O_CREAT | constants.O_NONBLOCK, 0o600).catch(
+    (error: NodeJS.ErrnoException) => {
+      const why = error.code === 'ELOOP' ? 'it is a symbolic link' : error.message
+      throw errors.publishJournal(file, `cannot be opened: ${why}`, error)
+    },
+  )
+  const bytes = await (async () => {
+    if (!(await handle.stat()).isFile()) throw new Error('it is not a regular file')
+    return handle.readFile()
+  })().catch(async (error: Error) => {
+    await handle.close()
     throw errors.publishJournal(file, `cannot be read: ${error.message}`, error)
   })
   // a torn last line (a crash mid-write, never acknowledged) is cut off: the next append would go on from it,
@@ -93,7 +106,6 @@ export async function openJournal(dir: string, onRecorded: (event: JournalEvent)
   const whole = bytes.lastIndexOf(0x0a) + 1
   const { pending: recovered, lastSeq, done: lastDone } = replayJournal(bytes.subarray(0, whole).toString('utf8'))
   let done = lastDone
-  let handle: FileHandle = await open(file, constants.O_RDWR | constants.O_CREAT, 0o600)
   if (whole < bytes.length) await handle.truncate(whole)
   let size = whole
   let seq = lastSeq
@@ -168,7 +180,7 @@ export async function openJournal(dir: string, onRecorded: (event: JournalEvent)
         if (size < minBytes) return
         const temp = `${file}.tmp`
         const text = `${JSON.stringify({ done })}\n${pending().map(eventLine).join('')}`
-        const out = await open(temp, 'w', 0o600)
+        const out = await open(temp, OPEN_JOURNAL | constants.O_CREAT | constants.O_TRUNC, 0o600)
         try {
           await out.writeFile(text)
           await out.datasync()
@@ -179,7 +191,7 @@ export async function openJournal(dir: string, onRecorded: (event: JournalEvent)
         const folder = await open(dir, 'r')
         await folder.sync().finally(() => folder.close())
         await handle.close()
-        handle = await open(file, constants.O_RDWR)
+        handle = await open(file, OPEN_JOURNAL)
         size = Buffer.byteLength(text)
       }),
     close: () => serial(() => handle.close()),

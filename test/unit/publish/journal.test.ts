@@ -1,4 +1,5 @@
-import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { execFileSync } from 'node:child_process'
+import { appendFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -65,6 +66,27 @@ describe('publish journal', () => {
       { seq: 1, at: 1, pages: ['12'] },
       { seq: 2, at: 3, pages: ['7'] },
     ])
+  })
+
+  it('refuses a journal that is a link out of its folder, a FIFO or a folder, naming it, and writes nothing', async () => {
+    const dir = await tempDir()
+    const outside = join(await tempDir(), 'elsewhere.jsonl')
+    await writeFile(outside, '{"e":1,"at":1,"pages":["9"]}\n')
+    await symlink(outside, join(dir, JOURNAL_FILE))
+    await expect(openJournal(dir, () => {})).rejects.toMatchObject({
+      code: 'PUBLISH_JOURNAL',
+      message: expect.stringContaining(`${join(dir, JOURNAL_FILE)} cannot be opened: it is a symbolic link`),
+    })
+    expect(await readFile(outside, 'utf8')).toBe('{"e":1,"at":1,"pages":["9"]}\n')
+    await rm(join(dir, JOURNAL_FILE))
+    execFileSync('mkfifo', [join(dir, JOURNAL_FILE)])
+    await expect(openJournal(dir, () => {})).rejects.toMatchObject({
+      code: 'PUBLISH_JOURNAL',
+      message: expect.stringContaining('it is not a regular file'),
+    })
+    await rm(join(dir, JOURNAL_FILE))
+    await mkdir(join(dir, JOURNAL_FILE))
+    await expect(openJournal(dir, () => {})).rejects.toMatchObject({ code: 'PUBLISH_JOURNAL' })
   })
 
   it('compacts to the pending events only', async () => {
