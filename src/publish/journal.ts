@@ -54,6 +54,16 @@ const OPEN_JOURNAL = constants.O_RDWR | constants.O_NOFOLLOW
 const eventLine = (e: JournalEvent): string =>
   `${JSON.stringify(e.full ? { e: e.seq, at: e.at, full: 1 } : { e: e.seq, at: e.at, pages: e.pages ?? [] })}\n`
 
+/**
+ * Whether a number read back is a sequence number this journal can have written. One far beyond any count (1e300,
+ * 2^53) would stop `++seq` from counting: every later event would get a number its `done` already covers, and be
+ * dropped at the next start; such a line (and a negative one) is skipped as one that does not parse.
+ */
+const isSeq = (value: unknown): value is number =>
+  Number.isSafeInteger(value) && (value as number) > 0 && (value as number) <= MAX_SEQ
+/** 2^50: a million events a second for 35 years, and far from where adding one to a number stops counting. */
+const MAX_SEQ = 2 ** 50
+
 /** The events of a journal's text not yet live; lines that do not parse (a torn last line) are skipped. */
 export function replayJournal(text: string): { pending: JournalEvent[]; lastSeq: number; done: number } {
   const events: JournalEvent[] = []
@@ -67,12 +77,12 @@ export function replayJournal(text: string): { pending: JournalEvent[]; lastSeq:
       continue
     }
     if (!isRecord(value)) continue
-    if (Number.isInteger(value.done)) done = Math.max(done, value.done as number)
-    else if (Number.isInteger(value.e) && typeof value.at === 'number') {
+    if (isSeq(value.done)) done = Math.max(done, value.done)
+    else if (isSeq(value.e) && Number.isFinite(value.at)) {
       // an item no build reads (the journal is a file on disk, untrusted) is dropped, not retried for ever
       const pages = Array.isArray(value.pages) ? value.pages.filter(isOnlyItem) : []
-      events.push({ seq: value.e as number, at: value.at, ...(value.full ? { full: true } : { pages }) })
-      lastSeq = Math.max(lastSeq, value.e as number)
+      events.push({ seq: value.e, at: value.at as number, ...(value.full ? { full: true } : { pages }) })
+      lastSeq = Math.max(lastSeq, value.e)
     }
   }
   return { pending: events.filter((e) => e.seq > done), lastSeq: Math.max(lastSeq, done), done }

@@ -89,6 +89,22 @@ describe('publish journal', () => {
     await expect(openJournal(dir, () => {})).rejects.toMatchObject({ code: 'PUBLISH_JOURNAL' })
   })
 
+  it('skips sequence numbers it cannot have written, so later acknowledged events are replayed', async () => {
+    for (const line of ['{"done":1e300}', `{"done":${2 ** 53}}`, `{"e":${2 ** 53},"at":1,"pages":["3"]}`]) {
+      const dir = await tempDir()
+      await writeFile(join(dir, JOURNAL_FILE), `{"e":1,"at":1,"pages":["12"]}\n${line}\n{"e":-4,"at":1,"full":1}\n`)
+      const journal = await openJournal(dir, () => {})
+      const a = await journal.append({ at: 2, pages: ['7'] })
+      await journal.markDone(a.seq)
+      const b = await journal.append({ at: 3, pages: ['8'] })
+      await journal.close()
+      const again = await openJournal(dir, () => {})
+      await again.close()
+      expect(b.seq).toBe(a.seq + 1)
+      expect(again.recovered).toEqual([{ seq: b.seq, at: 3, pages: ['8'] }])
+    }
+  })
+
   it('compacts to the pending events only', async () => {
     const dir = await tempDir()
     const journal = await openJournal(dir, () => {})
