@@ -196,6 +196,11 @@ export function createPublisher(input: PublisherOptions): {
       retryAt = Date.now() + delay
       remember(publishRecord(batch, { error: reasonOf(error) }))
       log(`publish of ${what} failed (attempt ${failures}, next in ${Math.round(delay / 1000)} s): ${reasonOf(error)}`)
+      // while publishes fail the journal is compacted all the same: else it grows with every event of an outage,
+      // and a start after it reads it all into memory (the pending events it keeps are merged, bounded)
+      await journal
+        ?.compact(() => pendingEvents(pending), PUBLISH_COMPACT_BYTES)
+        .catch((cause: unknown) => log(`journal not compacted: ${messageOf(cause)}`))
     } finally {
       controller = undefined
     }

@@ -4,7 +4,7 @@
  * and a full disk answers 503 and acknowledges nothing.
  */
 import { execFileSync } from 'node:child_process'
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
 import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { outputLockFile } from '../../src/build/output/output.js'
 import { initialDataFault } from '../../src/demo/faults.js'
 import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
-import { PUBLISH_REQUEST_TIMEOUT_MS } from '../../src/shared/constants.js'
+import { replayJournal } from '../../src/publish/journal.js'
+import { PUBLISH_COMPACT_BYTES, PUBLISH_REQUEST_TIMEOUT_MS } from '../../src/shared/constants.js'
 import { BASE_URL, diffTrees, readTree, startSite } from './build-helpers.js'
 import { runSite } from './cli-helpers.js'
 import {
@@ -474,6 +475,46 @@ describe('site publish whose API fails', () => {
         expect(text).toContain('Initial Data is unavailable')
         for (const secret of ['pw-s3cret-9', 'tok-0123456789']) expect(text).not.toContain(secret)
       }
+    } finally {
+      await down.close()
+    }
+  })
+
+  it('keeps its journal compacted while every publish fails', async () => {
+    const down = await startDemoApi({ port: 0, faults: [initialDataFault()] })
+    try {
+      const state = join(dir, 'state-outage')
+      const publisher = await startPublisher([
+        ...args(),
+        ...['--api', down.url, '--out', join(dir, 'out-outage'), '--state', state],
+      ])
+      running.push(publisher)
+      await waitUntil(async () => (await publisher.status()).publishes[0]?.ok === false, 'a failed publish')
+      // 11 events of 1,000 pages each: past the pending page cap (a full build), and past the compaction size
+      for (let event = 0; event < 11; event++) {
+        const pages = Array.from({ length: 1000 }, (_, i) => `/an-outage/page-${event}-${String(i).padStart(5, '0')}`)
+        const answer = await publisher.post('/hooks/pages', JSON.stringify({ pages }), {
+          authorization: `Bearer ${TOKEN}`,
+          'content-type': 'application/json',
+        })
+        expect(answer.status).toBe(202)
+      }
+      const grown = (await stat(join(state, 'journal.jsonl'))).size
+      expect(grown).toBeGreaterThan(PUBLISH_COMPACT_BYTES)
+      const failures = (await publisher.status()).publishCount
+      await waitUntil(
+        async () => (await publisher.status()).publishCount.failed > failures.failed,
+        'a publish of the events failed',
+      )
+      await waitUntil(
+        async () => (await stat(join(state, 'journal.jsonl'))).size < 1024,
+        'the journal compacted to one pending full build',
+        60_000,
+      )
+      const replayed = replayJournal(await readFile(join(state, 'journal.jsonl'), 'utf8'))
+      expect(replayed.pending).toMatchObject([{ full: true }])
+      publisher.child.kill('SIGTERM')
+      expect((await publisher.done).code).toBe(0)
     } finally {
       await down.close()
     }
