@@ -122,7 +122,10 @@ export async function build(options: BuildOptions & BuildWiring): Promise<BuildR
       await startRenderers(run, render, { inputs, locales })
       const { clientVersion } = inputs
       partial = only
-        ? await planOnly(run, { only, requested: options.only ?? [], lookup, engine, clientVersion, locales })
+        ? await planOnly(run, {
+            ...{ only, requested: options.only ?? [], lookup, engine, clientVersion, locales },
+            initialData: inputs.initialData,
+          })
         : undefined
       const crawl = await crawlPages(run, {
         ...{ render, writer, locales, clientVersion, media },

@@ -359,6 +359,37 @@ async function withEdits(edits: Parameters<DemoApi['setEdits']>[0], check: () =>
   }
 }
 
+describe('media: a file event naming a picture of the initial data', () => {
+  it('does not report the file as shown by no page: every page of its locale shows it', async () => {
+    const out = join(tmp, 'initial-data-event')
+    const footer = '/fileadmin/images/anim.webp'
+    const picture = JSON.stringify({
+      publicUrl: `${api.url}${footer}`,
+      properties: { alternative: 'Footer', mimeType: 'image/webp', dimensions: { width: 200, height: 200 } },
+    })
+    await withEdits(
+      [
+        {
+          path: '/',
+          query: 'type=834',
+          find: '"header":"Where to find us"',
+          replace: `"header":"Where to find us","image":[${picture}]`,
+        },
+      ],
+      async () => {
+        expect((await buildSite({ apiUrl: api.url, outDir: out, tools, user })).failures).toEqual([])
+        const nowhere = 'file:/fileadmin/nowhere.jpg'
+        const result = await buildSite({ apiUrl: api.url, outDir: out, tools, user, only: [`file:${footer}`, nowhere] })
+        expect(result.failures).toEqual([])
+        expect(result.only?.unknownFiles).toEqual([nowhere])
+        expect(result.notes.filter((note) => note.includes('no page of the previous build shows'))).toEqual([
+          `--only ${nowhere}: no page of the previous build shows this file (nothing to rebuild for it)`,
+        ])
+      },
+    )
+  }, 300_000)
+})
+
 describe('media: an animated image', () => {
   it('is copied with its frames, never resized into still variants, and asked again with validators', async () => {
     const out = join(tmp, 'animated')

@@ -6,6 +6,7 @@
 import { readPageAnswer } from '../../api/answer.js'
 import { linkDigest } from '../../api/link-digest.js'
 import { errors } from '../../errors.js'
+import { findFileRefs, findFileUrlsIn } from '../../media/scan.js'
 import { ONLY_PREFETCH_MAX_PAGES } from '../../shared/constants.js'
 import type { ApiAnswer } from '../crawl/fetch-page.js'
 import { askApi } from '../crawl/pages.js'
@@ -98,6 +99,16 @@ function digestOf(answer: ApiAnswer): string | undefined {
   }
 }
 
+/** The files each locale's raw initial data names (a footer's picture): every page of its locale shows them. */
+function initialDataFileRefs(initialData: ReadonlyMap<string, unknown>, apiOrigin: string): Set<string> {
+  const refs = new Set<string>()
+  for (const raw of initialData.values()) {
+    const body = Buffer.from(JSON.stringify(raw) ?? '')
+    for (const ref of findFileRefs(body, findFileUrlsIn(raw), apiOrigin)) refs.add(ref)
+  }
+  return refs
+}
+
 /**
  * The plan of a partial build over the previous output, or undefined (with the report's `fallback`,
  * logged in one line) when the previous output cannot serve one: none, another engine, another config.
@@ -111,6 +122,8 @@ export async function planOnly(
     engine: string
     clientVersion: string
     locales: ReadonlyMap<string, LocaleData>
+    /** Each locale's raw initial data: a file it names is shown, by every page of its locale. */
+    initialData: ReadonlyMap<string, unknown>
   },
 ): Promise<{ plan?: ReusePlan; report: OnlyReport }> {
   const { lookup, requested } = input
@@ -137,12 +150,17 @@ export async function planOnly(
   const plan = createReusePlan({ previous, only: input.only, changedLocales, clientChanged })
   await narrowDependents(run, plan, previous.pages)
   report.unknownUids = plan.unknownUids
-  report.unknownFiles = plan.unknownFiles
+  // a file of the initial data is shown (fetched again, and its locale's pages rendered again when it changed)
+  const initialRefs = initialDataFileRefs(input.initialData, new URL(run.site.api.baseUrl).origin)
+  const ofInitialData = new Set(
+    input.only.files.filter((file) => file.refs.some((ref) => initialRefs.has(ref))).map((file) => file.item),
+  )
+  report.unknownFiles = plan.unknownFiles.filter((item) => !ofInitialData.has(item))
   report.refetched = [...plan.targets, ...plan.dependents].sort()
   report.rerenderedLocales = clientChanged ? [...input.locales.keys()] : [...changedLocales]
   for (const uid of plan.unknownUids)
     run.state.notes.push(`--only ${uid}: no page of the previous build has this uid (nothing to rebuild for it)`)
-  for (const item of plan.unknownFiles)
+  for (const item of report.unknownFiles)
     run.state.notes.push(`--only ${item}: no page of the previous build shows this file (nothing to rebuild for it)`)
   return { plan, report }
 }
