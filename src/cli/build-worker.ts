@@ -71,7 +71,21 @@ async function buildHere(port: NonNullable<typeof parentPort>, { request, pagePr
         })
         .finally(unlock)
       flush()
-      send({ type: 'done', result })
+      // A failure's reason names the request it made (`GET http://user:pw@…`): the lines printed from it, the JSON
+      // summary and the step summary name the API without its credentials, as the log lines above do.
+      const hidden = <T extends object>(item: T): T =>
+        Object.fromEntries(
+          Object.entries(item).map(([key, value]) => [key, typeof value === 'string' ? redact(value) : value]),
+        ) as T
+      send({
+        type: 'done',
+        result: {
+          ...result,
+          failures: result.failures.map(hidden),
+          skipped: result.skipped.map(hidden),
+          notes: result.notes.map(redact),
+        },
+      })
     } finally {
       await builder.close()
     }

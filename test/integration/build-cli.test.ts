@@ -55,6 +55,22 @@ describe('site build (CLI)', () => {
     for (const [path, bytes] of after) expect(bytes.equals(before.get(path)!), path).toBe(true)
   }, 60_000)
 
+  it('names a failed page by the API host, never by the credentials in --api', async () => {
+    const out = join(dir, 'out')
+    const url = new URL(api.url)
+    url.username = 'ci-user'
+    url.password = 'pw-s3cret-9'
+    api.setFaults([{ path: '/de/kontakt', kind: 'status500' }])
+    const res = await site(['build', '--api', url.href, '--out', out, '--json'])
+    api.setFaults([])
+    expect(res.code).toBe(1)
+    const summary = JSON.parse(res.stdout) as BuildSummary
+    expect(summary.failures).toMatchObject([{ path: '/de/kontakt', status: 500, kind: 'API_HTTP' }])
+    expect(summary.failures[0]!.reason).toContain(`GET http://***@${url.host}/de/kontakt`)
+    expect(res.stderr).toContain(`error API_HTTP /de/kontakt 500: HTTP 500 (GET http://***@${url.host}/de/kontakt)`)
+    for (const text of [res.stdout, res.stderr]) expect(text).not.toMatch(/pw-s3cret-9|ci-user/)
+  }, 60_000)
+
   it('exits 1 with the spec message when initial data is unavailable', async () => {
     api.setFaults([{ path: '/', query: 'type=834', kind: 'status503' }])
     const res = await site(['build', '--api', api.url, '--out', join(dir, 'never')])
