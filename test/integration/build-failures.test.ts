@@ -81,6 +81,13 @@ describe('a failing API leaves the previous output as it was', () => {
       ['/services', 503],
     ])
     for (const failure of result.failures) expect(failure.kind).toMatch(/^API_/)
+    // each says where the crawl found the page, an answer that is no JSON as well as one that never came
+    expect(result.failures.map((f) => [f.path, f.kind, f.from])).toEqual([
+      ['/about-us', 'API_BAD_RESPONSE', 'initial data (en)'],
+      ['/de/kontakt', 'API_NETWORK', 'initial data (de)'],
+      ['/pl/kariera', 'API_BAD_RESPONSE', 'initial data (pl)'],
+      ['/services', 'API_HTTP', 'initial data (en)'],
+    ])
     await expectOutputUntouched()
   })
 

@@ -239,7 +239,9 @@ async function buildRendered(
     })
   if (output.type === 'failed') {
     const { type: _failed, renderMs: _ms, ...failure } = output
-    p.state.fail({ ...failure, path: job.path })
+    // an answer that is no page fails like one that never came: named with where the crawl found the page
+    const source = failure.kind.startsWith('API_') ? p.sourceOf(job.path) : {}
+    p.state.fail({ ...source, ...failure, path: job.path })
     return undefined
   }
   const html = output.files.find((file) => file.path === toHtmlFile(job.path))
