@@ -32,55 +32,46 @@ describe('site preview (the command)', () => {
     expect(run.output().stderr).toMatch(/Config file not found: .*nope\.config\.ts/)
   }, 30_000)
 
-  it('names the API once when several sites share it', async () => {
+  /**
+   * Runs preview in a project of the demo's templates and public files with `config` as its config file, until
+   * its API line; then stops it, whatever the assertions say (a failed test leaves no preview running), and
+   * checks that it exits 0. Resolves to the API line and what it printed until then.
+   */
+  async function startLines(config: object, extraArgs: string[] = []): Promise<{ line: string; stdout: string }> {
     const root = await mkdtemp(join(tmpdir(), 'site-preview-cli-'))
     try {
       for (const dir of ['templates', 'public']) await cp(join(REPO_ROOT, dir), join(root, dir), { recursive: true })
-      await writeFile(
-        join(root, 'site.config.json'),
-        JSON.stringify({
-          api: { baseUrl: api.url },
-          i18n: { default: 'en', locales: ['en', 'pl', 'de'] },
-          sites: [{ hostname: 'www.example.com' }, { hostname: 'www.example.de' }],
-        }),
-      )
-      const run = startCli(['preview', '--port', '0', '--no-watch', '--config', 'site.config.json'], root, /API: .*\n/)
+      await writeFile(join(root, 'site.config.json'), JSON.stringify(config))
+      const args = ['preview', '--port', '0', '--no-watch', '--config', 'site.config.json', ...extraArgs]
+      const run = startCli(args, root, /API: .*\n/)
       try {
         const [line] = await run.started
-        expect(line).toBe(`API: ${api.url}\n`)
+        return { line: line!, stdout: run.output().stdout }
       } finally {
-        // stopped whatever the assertion says: a failed test leaves no preview running
         run.child.kill('SIGTERM')
+        expect(await run.exited).toBe(0)
       }
-      expect(await run.exited).toBe(0)
     } finally {
       await rm(root, { recursive: true, force: true })
     }
+  }
+
+  it('names the API once when several sites share it', async () => {
+    const { line } = await startLines({
+      api: { baseUrl: api.url },
+      i18n: { default: 'en', locales: ['en', 'pl', 'de'] },
+      sites: [{ hostname: 'www.example.com' }, { hostname: 'www.example.de' }],
+    })
+    expect(line).toBe(`API: ${api.url}\n`)
   }, 60_000)
 
   it('with --site names that site’s API only, and no choice by Host header', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'site-preview-cli-'))
-    try {
-      for (const dir of ['templates', 'public']) await cp(join(REPO_ROOT, dir), join(root, dir), { recursive: true })
-      await writeFile(
-        join(root, 'site.config.json'),
-        JSON.stringify({
-          api: { baseUrl: 'http://127.0.0.1:9' },
-          sites: [{ hostname: 'www.example.com' }, { hostname: 'www.example.de', api: { baseUrl: api.url } }],
-        }),
-      )
-      const args = ['preview', '--port', '0', '--no-watch', '--config', 'site.config.json', '--site', 'www.example.de']
-      const run = startCli(args, root, /API: .*\n/)
-      try {
-        await run.started
-        expect(run.output().stdout).toMatch(/^Preview: http:\/\/127\.0\.0\.1:\d+\/\nAPI: /)
-        expect(run.output().stdout).toContain(`API: ${api.url}\n`)
-      } finally {
-        run.child.kill('SIGTERM')
-      }
-      expect(await run.exited).toBe(0)
-    } finally {
-      await rm(root, { recursive: true, force: true })
+    const config = {
+      api: { baseUrl: 'http://127.0.0.1:9' },
+      sites: [{ hostname: 'www.example.com' }, { hostname: 'www.example.de', api: { baseUrl: api.url } }],
     }
+    const { stdout } = await startLines(config, ['--site', 'www.example.de'])
+    expect(stdout).toMatch(/^Preview: http:\/\/127\.0\.0\.1:\d+\/\nAPI: /)
+    expect(stdout).toContain(`API: ${api.url}\n`)
   }, 60_000)
 })
