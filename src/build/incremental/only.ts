@@ -147,20 +147,19 @@ export async function planOnly(
       .filter(([locale, data]) => previous.store.locales[locale]?.initialDataUrl !== data.initialDataUrl)
       .map(([l]) => l),
   )
-  const plan = createReusePlan({ previous, only: input.only, changedLocales, clientChanged })
+  // a file of the initial data is shown (fetched again, and its locale's pages rendered again when it changed)
+  const initialDataFiles = input.only.files.length
+    ? initialDataFileRefs(input.initialData, new URL(run.site.api.baseUrl).origin)
+    : undefined
+  const plan = createReusePlan({ previous, only: input.only, changedLocales, clientChanged, initialDataFiles })
   await narrowDependents(run, plan, previous.pages)
   report.unknownUids = plan.unknownUids
-  // a file of the initial data is shown (fetched again, and its locale's pages rendered again when it changed)
-  const initialRefs = initialDataFileRefs(input.initialData, new URL(run.site.api.baseUrl).origin)
-  const ofInitialData = new Set(
-    input.only.files.filter((file) => file.refs.some((ref) => initialRefs.has(ref))).map((file) => file.item),
-  )
-  report.unknownFiles = plan.unknownFiles.filter((item) => !ofInitialData.has(item))
+  report.unknownFiles = plan.unknownFiles
   report.refetched = [...plan.targets, ...plan.dependents].sort()
   report.rerenderedLocales = clientChanged ? [...input.locales.keys()] : [...changedLocales]
   for (const uid of plan.unknownUids)
     run.state.notes.push(`--only ${uid}: no page of the previous build has this uid (nothing to rebuild for it)`)
-  for (const item of report.unknownFiles)
+  for (const item of plan.unknownFiles)
     run.state.notes.push(`--only ${item}: no page of the previous build shows this file (nothing to rebuild for it)`)
   return { plan, report }
 }

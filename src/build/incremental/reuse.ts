@@ -138,6 +138,8 @@ export function createReusePlan(input: {
   changedLocales: ReadonlySet<string>
   /** The client code changed (a template, the styles): every page is rendered again. */
   clientChanged: boolean
+  /** Files the initial data names (a footer's picture): shown by every page of its locale, so never unknown. */
+  initialDataFiles?: ReadonlySet<string>
 }): ReusePlan {
   const { previous, only, changedLocales, clientChanged } = input
   const { pages } = previous
@@ -159,7 +161,7 @@ export function createReusePlan(input: {
   }
   // the pages that show a file named are asked again (a file is no title a menu shows: nothing links to it)
   const fileIds = new Set([...namedFileRefs(only)].flatMap((ref) => pages.pool.find(ref) ?? []))
-  const shown = new Set<string>()
+  const shown = new Set<string>(input.initialDataFiles)
   const showingNamedFiles = new Set<string>()
   if (fileIds.size)
     for (const path of pages.paths())
