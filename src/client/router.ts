@@ -191,7 +191,9 @@ export function createRouter(options: RouterOptions): Router {
     const anchor = event.target instanceof Element ? event.target.closest('a[href]') : null
     if (!(anchor instanceof HTMLAnchorElement)) return
     const url = toClickNavigation(event, anchor, win.location)
-    if (!url) return
+    // A link the browser follows itself (a `#section` of this page makes its entry at once): the scroll position
+    // goes into this entry now, not into the new one when the quiet time after the last scroll ends.
+    if (!url) return tracker.saveScroll()
     event.preventDefault()
     const here = new URL(win.location.href)
     void navigate(url, url.href === here.href ? 'replace' : 'push')
