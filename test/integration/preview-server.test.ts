@@ -173,7 +173,10 @@ describe('preview server over a real socket, with watch and reload', () => {
     await expect.poll(() => lines.slice(before).join('\n'), { timeout: 15_000 }).toMatch(/reload failed/)
     expect(lines.slice(before).filter((line) => line.includes('reload failed'))).toHaveLength(1)
     expect((await page('/')).status).toBe(200)
+    const fixed = lines.length
     await writeFile(file, good)
+    // the fix is taken before the next test changes a template, so that its reload does not mix with theirs
+    await expect.poll(() => lines.slice(fixed).join('\n'), { timeout: 15_000 }).toMatch(/reloaded after changes/)
   }, 30_000)
 
   it('answers a page whose header throws with an HTML page that reloads on the fix (bots: plain text)', async () => {
