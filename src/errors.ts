@@ -212,7 +212,7 @@ export const errors = {
       hint: 'A build writes a temporary folder beside its output folder, then moves it in place: point --out at a folder whose parent you may write to.',
     }),
   /** OUT is held by another process, named by its lock beside OUT: `holder` is its command (`site publish`, `site build`). */
-  outDirInUse: (outDir: string, holder: 'publish' | 'build', pid: number, advice: string) =>
+  outDirInUse: (outDir: string, holder: 'publish' | 'build' | 'deploy', pid: number, advice: string) =>
     new SiteError(
       'OUT_DIR_IN_USE',
       `The output folder ${outDir} is used by site ${holder} (process ${pid}): ${advice}`,

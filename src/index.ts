@@ -21,6 +21,8 @@ export { build } from './build/build.js'
  * often as asked (one at a time), `close()` to release it all. What `site publish` keeps warm.
  */
 export { type Builder, type BuilderOptions, type BuilderRunOptions, createBuilder } from './build/builder.js'
+/** `site deploy`'s hold on the output folder while it reads it (no build swaps it in meanwhile). */
+export { lockDeployOutput } from './build/output/output.js'
 export type { BuildLogger, BuildOptions, BuildProgress, BuildResult } from './build/types.js'
 /** Every option's default (docs/configuration.md lists them). */
 export { DEFAULTS } from './config/defaults.js'

@@ -4,13 +4,14 @@
  * (SIGINT, SIGTERM) removes its temporary folder; a build removes the stale temporary folders that
  * an earlier, killed build left beside OUT.
  */
+import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
-import { diffTrees, readTree, type SiteProcess, startSite } from './build-helpers.js'
+import { diffTrees, REPO_ROOT, readTree, type SiteProcess, startSite } from './build-helpers.js'
 
 const start = startSite
 const site = (args: string[]) => start(args).done
@@ -213,5 +214,66 @@ describe('two builds into one output folder', () => {
       expect(await siblings(parent), what).toEqual([])
     }
     expect(await readFile(linked, 'utf8')).toBe(`${process.pid}\n`)
+  }, 120_000)
+})
+
+describe('a deploy and a build of one output folder', () => {
+  /** `site deploy` from a project folder of its own (a command target keeps its manifest in the project). */
+  const deployFrom = (project: string, args: string[]): SiteProcess => {
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/site.js'), 'deploy', ...args], {
+      cwd: project,
+      env: { ...process.env, CI: 'true' },
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk) => (stdout += chunk))
+    child.stderr.on('data', (chunk) => (stderr += chunk))
+    const done = new Promise<Awaited<SiteProcess['done']>>((resolve, reject) => {
+      child.on('error', reject)
+      child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }))
+    })
+    return { child, done }
+  }
+
+  it('refuses a build while a deploy reads the folder, and a deploy while a build writes it', async () => {
+    const parent = join(dir, 'deploying')
+    const out = join(parent, 'out')
+    const project = join(dir, 'deploying-project')
+    await mkdir(parent)
+    await mkdir(project)
+    expect((await site(['build', '--api', api.url, '--out', out])).code).toBe(0)
+    const before = await readTree(out)
+    const started = join(project, 'started')
+    const deploying = deployFrom(project, [`command:touch '${started}'; sleep 4`, '--out', out])
+    for (let waited = 0; !existsSync(started); waited += 25) {
+      if (waited > 30_000) throw new Error(`the deploy did not run its command: ${(await deploying.done).stderr}`)
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
+    const build = await site(['build', '--api', api.url, '--out', out])
+    expect(build.code, build.stderr).toBe(1)
+    expect(build.stderr).toContain(
+      `The output folder ${out} is used by site deploy (process ${deploying.child.pid}): wait for it to finish, or build into another --out`,
+    )
+    expect(diffTrees(before, await readTree(out))).toEqual([])
+    expect((await deploying.done).code).toBe(0)
+    // a deploy that ends leaves no lock behind, and a build goes on
+    expect(await siblings(parent)).toEqual([])
+
+    const building = start(['build', '--api', slowApi.url, '--out', out])
+    try {
+      await waitForPagesInTemp(parent, building)
+      const refused = await deployFrom(project, [`dir:${join(dir, 'deployed')}`, '--out', out]).done
+      expect(refused.code, refused.stderr).toBe(1)
+      expect(refused.stderr).toContain(
+        `The output folder ${out} is used by site build (process ${building.child.pid}): wait for it to finish`,
+      )
+      expect(existsSync(join(dir, 'deployed'))).toBe(false)
+      // a dry run only lists, and takes no lock
+      const dryRun = await deployFrom(project, [`dir:${join(dir, 'deployed')}`, '--out', out, '--dry-run']).done
+      expect(dryRun.code, dryRun.stderr).toBe(0)
+    } finally {
+      building.child.kill('SIGTERM')
+    }
+    await building.done
   }, 120_000)
 })

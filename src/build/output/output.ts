@@ -89,12 +89,14 @@ export async function checkOutDirContents(outDir: string, options: { force?: boo
 
 /**
  * Who holds OUT while it runs, each by a lock file beside OUT (never in it: a build replaces OUT) that names
- * its process: a `site publish`, between its builds (publish/lock.ts), and a CLI `site build`, for its run.
- * Each takes its own lock, then looks at the other's: of two that start at once, one at least sees the other.
+ * its process: a `site publish`, between its builds (publish/lock.ts), a CLI `site build`, for its run, and a
+ * CLI `site deploy`, while it reads OUT. Each takes its own lock, then looks at the others': of two that start
+ * at once, one at least sees the other.
  */
-export type OutputHolder = 'publish' | 'build'
+export type OutputHolder = 'publish' | 'build' | 'deploy'
+const OUTPUT_HOLDERS: readonly OutputHolder[] = ['publish', 'build', 'deploy']
 
-/** `.<name>-publish.lock` or `.<name>-build.lock` beside OUT (removeStaleSiblings leaves both alone). */
+/** `.<name>-<holder>.lock` beside OUT (removeStaleSiblings leaves them alone). */
 export const outputLockFile = (outDir: string, holder: OutputHolder): string => {
   const out = resolve(outDir)
   return join(dirname(out), `.${basename(out)}-${holder}.lock`)
@@ -107,13 +109,15 @@ const buildAdvice = (holder: OutputHolder): string =>
     : 'wait for it to finish, or build into another --out'
 
 /**
- * Refuses (OUT_DIR_IN_USE) to build into an OUT that another process's `site publish` holds. The build lock is
- * not looked at here: the CLI holds it around build(), and a publisher's build must not fail because a
- * `site build` held it for the moment it took to be refused.
+ * Refuses (OUT_DIR_IN_USE) to build into an OUT that another process's `site publish` or `site deploy` holds. The
+ * build lock is not looked at here: the CLI holds it around build(), and a publisher's build must not fail
+ * because a `site build` held it for the moment it took to be refused.
  */
 export async function checkOutputLock(outDir: string): Promise<void> {
-  const holder = await lockHolder(outputLockFile(outDir, 'publish'))
-  if (holder !== undefined) throw errors.outDirInUse(resolve(outDir), 'publish', holder, buildAdvice('publish'))
+  for (const other of ['publish', 'deploy'] as const) {
+    const holder = await lockHolder(outputLockFile(outDir, other))
+    if (holder !== undefined) throw errors.outDirInUse(resolve(outDir), other, holder, buildAdvice(other))
+  }
 }
 
 /**
@@ -124,12 +128,13 @@ export async function lockOutput(
   outDir: string,
   holder: OutputHolder,
   advice: (other: OutputHolder) => string,
+  options: { makeParent?: boolean } = {},
 ): Promise<() => Promise<void>> {
   const out = resolve(outDir)
   const file = outputLockFile(out, holder)
   let release: () => Promise<void>
   try {
-    await mkdir(dirname(file), { recursive: true })
+    if (options.makeParent !== false) await mkdir(dirname(file), { recursive: true })
     release = await takeLock(file, {
       held: (pid) => errors.outDirInUse(out, holder, pid, advice(holder)),
       failed: (why, cause) => (cause instanceof Error ? cause : new Error(why)),
@@ -139,16 +144,38 @@ export async function lockOutput(
     // as a build's temporary folder would be refused: the file in the way, the read-only file system
     throw errors.outDirUnwritable(out, await whyNotMade(file, error as NodeJS.ErrnoException), error)
   }
-  const other = holder === 'publish' ? 'build' : 'publish'
-  const pid = await lockHolder(outputLockFile(out, other))
-  if (pid === undefined) return release
-  await release()
-  throw errors.outDirInUse(out, other, pid, advice(other))
+  for (const other of OUTPUT_HOLDERS) {
+    if (other === holder) continue
+    const pid = await lockHolder(outputLockFile(out, other))
+    if (pid === undefined) continue
+    await release()
+    throw errors.outDirInUse(out, other, pid, advice(other))
+  }
+  return release
 }
 
 /** Takes OUT's lock for a CLI `site build`'s run (not build()'s: a publisher builds under its own); resolves to its release. */
 export const lockBuildOutput = (outDir: string): Promise<() => Promise<void>> =>
   lockOutput(outDir, 'build', buildAdvice)
+
+/** What a deploy refused OUT is advised, by who holds it. */
+const deployAdvice = (holder: OutputHolder): string =>
+  holder === 'publish' ? 'it deploys what it publishes (publish.deploy), or stop it first' : 'wait for it to finish'
+
+/**
+ * Takes OUT's lock for a CLI `site deploy`'s run; resolves to its release. A build that swapped its output in
+ * while a deploy reads OUT would have it send pages of the new build after the assets of the old one, under
+ * the old one's manifest. Where OUT's folder is missing or cannot be written to, no build can replace OUT
+ * either, and nothing is held (the deploy then says what it finds there).
+ */
+export async function lockDeployOutput(outDir: string): Promise<() => Promise<void>> {
+  try {
+    return await lockOutput(outDir, 'deploy', deployAdvice, { makeParent: false })
+  } catch (error) {
+    if (isSiteError(error) && error.code === 'OUT_DIR_UNWRITABLE') return async () => {}
+    throw error
+  }
+}
 
 /** `.out-tmp-<id>` / `.out-old-<id>` beside OUT; the id is `<pid>-<random>` (or a build id, before pids were recorded). */
 const siblingName = (out: string, kind: 'tmp' | 'old', id: string): string => `.${basename(out)}-${kind}-${id}`

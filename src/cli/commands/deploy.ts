@@ -5,6 +5,7 @@ import {
   DEPLOY_STEPS,
   deploy,
   isSiteError,
+  lockDeployOutput,
   outDirOf,
   type ResolvedSite,
   resolveConfig,
@@ -46,7 +47,12 @@ export async function runDeployCommand(
   try {
     const root = process.cwd()
     const { outDir, site } = await buildOptions(root, opts)
-    const target = await createDeployTarget(spec, { outDir, root })
+    // a build or publisher must not swap the output in while this deploy reads it (a dry run only lists)
+    const unlock = opts.dryRun ? async () => {} : await lockDeployOutput(outDir)
+    const target = await createDeployTarget(spec, { outDir, root }).catch(async (error: unknown) => {
+      await unlock()
+      throw error
+    })
     try {
       const report = await deploy({ outDir, target, site, root, dryRun: opts.dryRun })
       // The list is what a dry run answers, so it goes to stdout with the summary (escaped: paths come from the output).
@@ -65,6 +71,7 @@ export async function runDeployCommand(
       return 0
     } finally {
       await target.close()
+      await unlock()
     }
   } catch (error) {
     return handleError(error, { verbose: global.verbose, command: 'deploy' })
