@@ -186,7 +186,6 @@ export function createPublisher(input: PublisherOptions): {
       const entry = publishRecord(batch, outcome)
       remember(entry)
       log(publishedLine(batch, entry, target))
-      await journal?.compact(() => pendingEvents(pending), PUBLISH_COMPACT_BYTES)
     } catch (error) {
       settleBatch(pending, false)
       const what = describeBatch(batch)
@@ -196,14 +195,15 @@ export function createPublisher(input: PublisherOptions): {
       retryAt = Date.now() + delay
       remember(publishRecord(batch, { error: reasonOf(error) }))
       log(`publish of ${what} failed (attempt ${failures}, next in ${Math.round(delay / 1000)} s): ${reasonOf(error)}`)
-      // while publishes fail the journal is compacted all the same: else it grows with every event of an outage,
-      // and a start after it reads it all into memory (the pending events it keeps are merged, bounded)
-      await journal
-        ?.compact(() => pendingEvents(pending), PUBLISH_COMPACT_BYTES)
-        .catch((cause: unknown) => log(`journal not compacted: ${messageOf(cause)}`))
     } finally {
       controller = undefined
     }
+    // after a publish that went live as after one that failed (else the journal grows with every event of an
+    // outage, and a start after it reads it all into memory): a compaction that fails is no failed publish, and
+    // the journal as it is still replays right
+    await journal
+      ?.compact(() => pendingEvents(pending), PUBLISH_COMPACT_BYTES)
+      .catch((cause: unknown) => log(`journal not compacted: ${messageOf(cause)}`))
   }
 
   const remember = (entry: PublishRecord) => {
@@ -255,7 +255,9 @@ export function createPublisher(input: PublisherOptions): {
       clearTimeout(recheckTimer)
       controller?.abort('SIGTERM')
       await running
-      await journal?.compact(() => pendingEvents(pending), 0)
+      await journal
+        ?.compact(() => pendingEvents(pending), 0)
+        .catch((cause: unknown) => log(`journal not compacted: ${messageOf(cause)}`))
       await journal?.close()
       await target?.close()
       await builder.close()

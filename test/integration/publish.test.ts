@@ -521,6 +521,39 @@ describe('site publish whose API fails', () => {
   })
 })
 
+describe('site publish, its journal not compacted', () => {
+  it('counts a publish that went live as done, and logs the compaction that failed', async () => {
+    const state = join(dir, 'state-no-compaction')
+    // a folder where a compaction writes its temporary file: every compaction fails
+    await mkdir(join(state, 'journal.jsonl.tmp'), { recursive: true })
+    const publisher = await startPublisher([...args(), ...['--out', join(dir, 'out-no-compaction'), '--state', state]])
+    running.push(publisher)
+    await waitUntil(async () => (await publisher.status()).publishCount.ok === 1, 'the first publish')
+    // past the compaction size, as in the outage above, but every publish goes live
+    for (let event = 0; event < 11; event++) {
+      const pages = Array.from({ length: 1000 }, (_, i) => `/no-compaction/page-${event}-${String(i).padStart(5, '0')}`)
+      const answer = await publisher.post('/hooks/pages', JSON.stringify({ pages }), {
+        authorization: `Bearer ${TOKEN}`,
+        'content-type': 'application/json',
+      })
+      expect(answer.status).toBe(202)
+    }
+    await waitUntil(async () => (await publisher.status()).pending === 0, 'the events published', 60_000)
+    const status = await publisher.status()
+    expect(status.publishCount.failed, JSON.stringify(status.publishes)).toBe(0)
+    expect(status.publishes[0]).toMatchObject({ ok: true })
+    // not compacted, and what is in it replays as nothing pending
+    const journal = await readFile(join(state, 'journal.jsonl'), 'utf8')
+    expect(journal.length).toBeGreaterThan(PUBLISH_COMPACT_BYTES)
+    expect(replayJournal(journal).pending).toEqual([])
+    publisher.child.kill('SIGTERM')
+    const { code, stderr } = await publisher.done
+    expect(code).toBe(0)
+    expect(stderr).toContain('journal not compacted')
+    expect(stderr).not.toContain('failed')
+  }, 90_000)
+})
+
 describe.skipIf(process.getuid?.() !== 0)('site publish on a full disk (a 64 KiB tmpfs, as root)', () => {
   it('answers 503 and acknowledges nothing while the journal cannot be written, then recovers', async () => {
     const disk = join(dir, 'disk')
