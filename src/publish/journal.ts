@@ -198,11 +198,13 @@ export async function openJournal(dir: string, onRecorded: (event: JournalEvent)
           await out.close()
         }
         await rename(temp, file)
-        const folder = await open(dir, 'r')
-        await folder.sync().finally(() => folder.close())
-        await handle.close()
+        // From here the journal is the new file: appends must go to it even if syncing the folder fails below,
+        // not to the old one, which no name leads to any more (a restart would not read what they wrote).
+        await handle.close().catch(() => {})
         handle = await open(file, OPEN_JOURNAL)
         size = Buffer.byteLength(text)
+        const folder = await open(dir, 'r')
+        await folder.sync().finally(() => folder.close())
       }),
     close: () => serial(() => handle.close()),
   }
