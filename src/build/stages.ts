@@ -22,7 +22,7 @@ import { fetchInitialData, languageNotes, prepareLocaleData } from './crawl/init
 import { type KeptWhole, keepWhole } from './crawl/keep-whole.js'
 import { fetchNotFoundBody } from './crawl/not-found.js'
 import { buildPath, buildRedirect, type PagePipeline } from './crawl/pages.js'
-import { checkCloudflareLimits, renderRedirectsFile } from './crawl/redirect.js'
+import { checkCloudflareLimits, checkRedirectLoops, renderRedirectsFile } from './crawl/redirect.js'
 import type { PreviousOutput } from './incremental/previous.js'
 import type { ReusePlan } from './incremental/reuse.js'
 import { planSlugRedirects, SLUG_REDIRECT_STATUS } from './incremental/slug-history.js'
@@ -332,7 +332,7 @@ export async function writeSiteFiles(
   if (state.redirects.length || ownRedirects !== undefined) {
     const redirects = renderRedirectsFile(state.redirects, ownRedirects)
     await writer.write(REDIRECTS_FILE, redirects)
-    state.notes.push(...checkCloudflareLimits(redirects))
+    state.notes.push(...checkCloudflareLimits(redirects), ...checkRedirectLoops(state.redirects))
   }
   if (!site.baseUrl)
     state.notes.push(

@@ -284,3 +284,32 @@ describe('the content-hashed files of the last builds (issue 12, item 4)', () =>
     }
   })
 })
+
+describe('redirects of the CMS that go round in a loop', () => {
+  it('are written as they are, and the build notes name the loop', async () => {
+    const redirects = join(content, 'redirects.json')
+    const before = await readFile(redirects, 'utf8')
+    const rules = JSON.parse(before) as unknown[]
+    const loop = [
+      { source: '/loop-a', redirectUrl: '/loop-b/', statusCode: 301 },
+      { source: '/loop-b', redirectUrl: '/loop-a?from=b', statusCode: 302 },
+      { source: '/into-the-loop', redirectUrl: '/loop-a', statusCode: 301 },
+    ]
+    await writeFile(redirects, JSON.stringify([...rules, ...loop], null, 2))
+    const page = join(content, 'pages/en/services--support-maintenance.json')
+    await editFile(page, 'href=\\"/old-services\\"', 'href=\\"/into-the-loop\\"')
+    try {
+      await api.reload()
+      const result = await build(join(dir, 'loop'))
+      expect(result.failures).toEqual([])
+      expect(result.notes).toContain(
+        '_redirects: 1 redirect loop(s) lead to no page (/loop-a -> /loop-b -> /loop-a); visitors of these paths get an error: change one redirect of each loop in the CMS',
+      )
+      expect(await readFile(join(dir, 'loop/_redirects'), 'utf8')).toContain('/loop-b /loop-a?from=b 302\n')
+    } finally {
+      await editFile(page, 'href=\\"/into-the-loop\\"', 'href=\\"/old-services\\"')
+      await writeFile(redirects, before)
+      await api.reload()
+    }
+  })
+})

@@ -49,6 +49,53 @@ export function renderRedirectsFile(redirects: readonly BuildRedirect[], own?: s
   return lines.length ? `${lines.join('\n')}\n` : ''
 }
 
+/** How many redirect loops a build's note names. */
+const LOOPS_NAMED = 3
+
+/** The path a host matches a rule's target by: no query or fragment, no trailing slash, percent-decoded. */
+function matchedPath(path: string): string {
+  const bare = path.replace(/[?#].*$/s, '')
+  const trimmed = bare.length > 1 ? bare.replace(/\/+$/, '') : bare
+  try {
+    return decodeURI(trimmed)
+  } catch {
+    return trimmed
+  }
+}
+
+/**
+ * The build's redirects that go round in a loop (`/a` to `/b`, `/b` back to `/a`), as one note, or none: a host
+ * (and a browser) gives up after some hops, so a visitor of any of their paths gets an error instead of a page.
+ * Example: [/a -> /b, /b -> /a, /c -> /a] -> one note naming `/a -> /b -> /a`.
+ */
+export function checkRedirectLoops(redirects: readonly BuildRedirect[]): string[] {
+  const next = new Map<string, string>()
+  for (const { from, to } of redirects)
+    if (to.startsWith('/') && !to.startsWith('//')) next.set(matchedPath(from), matchedPath(to))
+  const loops: string[][] = []
+  // each path is walked once: `walked` holds the paths of earlier walks, whose loops are already found
+  const walked = new Set<string>()
+  for (const start of next.keys()) {
+    const chain: string[] = []
+    let path: string | undefined = start
+    while (path !== undefined && !walked.has(path)) {
+      walked.add(path)
+      chain.push(path)
+      path = next.get(path)
+    }
+    const at = path === undefined ? -1 : chain.indexOf(path)
+    if (at >= 0) loops.push([...chain.slice(at), chain[at]!])
+  }
+  if (!loops.length) return []
+  const named = loops
+    .slice(0, LOOPS_NAMED)
+    .map((loop) => loop.join(' -> '))
+    .join('; ')
+  return [
+    `_redirects: ${loops.length} redirect loop(s) lead to no page (${named}${loops.length > LOOPS_NAMED ? '; …' : ''}); visitors of these paths get an error: change one redirect of each loop in the CMS`,
+  ]
+}
+
 /** Cloudflare Pages' limits on `_redirects`: rules past them, and longer lines, are ignored there. */
 export const CLOUDFLARE_REDIRECT_LIMITS = { staticRules: 2_000, dynamicRules: 100, lineChars: 1_000 } as const
 

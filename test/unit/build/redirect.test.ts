@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { checkCloudflareLimits, renderRedirectHtml, renderRedirectsFile } from '../../../src/build/crawl/redirect.js'
+import {
+  checkCloudflareLimits,
+  checkRedirectLoops,
+  renderRedirectHtml,
+  renderRedirectsFile,
+} from '../../../src/build/crawl/redirect.js'
 import { redirectPayload } from '../../../src/render/payload.js'
 
 describe('redirect page', () => {
@@ -78,5 +83,49 @@ describe('checkCloudflareLimits', () => {
     expect(warnings[0]).toContain("1 rule(s) longer than Cloudflare Pages' 1,000 characters are ignored there")
     expect(warnings[1]).toContain("101 dynamic rules, over Cloudflare Pages' limit of 100")
     expect(warnings[1]).toContain('(from /blog-100/* on, in file order)')
+  })
+})
+
+describe('checkRedirectLoops', () => {
+  const rule = (from: string, to: string) => ({ from, to, statusCode: 301 })
+
+  it('names each loop once, from where it closes', () => {
+    expect(
+      checkRedirectLoops([rule('/a', '/b'), rule('/b', '/a'), rule('/c', '/a'), rule('/x', '/y'), rule('/y', '/z')]),
+    ).toEqual([
+      '_redirects: 1 redirect loop(s) lead to no page (/a -> /b -> /a); visitors of these paths get an error: change one redirect of each loop in the CMS',
+    ])
+  })
+
+  it('matches targets as a host does: without query, fragment or trailing slash, percent-decoded', () => {
+    const [note] = checkRedirectLoops([
+      rule('/de/%C3%BCber', '/de/alt/?from=menu#top'),
+      rule('/de/alt', '/de/über'),
+      rule('/pl/a', '/pl/b'),
+      rule('/pl/b', '/pl/c'),
+      rule('/pl/c', '/pl/a/'),
+    ])
+    expect(note).toContain('2 redirect loop(s)')
+    expect(note).toContain('/de/über -> /de/alt -> /de/über')
+    expect(note).toContain('/pl/a -> /pl/b -> /pl/c -> /pl/a')
+  })
+
+  it('says nothing of chains that end, and of external targets', () => {
+    expect(
+      checkRedirectLoops([
+        rule('/a', '/b'),
+        rule('/b', '/c'),
+        rule('/c', 'https://www.example.com/a'),
+        rule('/d', '//www.example.com/d'),
+      ]),
+    ).toEqual([])
+  })
+
+  it('names three loops at most', () => {
+    const rules = Array.from({ length: 5 }, (_, i) => [rule(`/l${i}a`, `/l${i}b`), rule(`/l${i}b`, `/l${i}a`)]).flat()
+    const [note] = checkRedirectLoops(rules)
+    expect(note).toContain('5 redirect loop(s)')
+    expect(note).toContain('/l2a -> /l2b -> /l2a; …)')
+    expect(note).not.toContain('/l3a')
   })
 })
