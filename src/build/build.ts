@@ -271,7 +271,12 @@ async function finish(
     const removed: string[] = []
     // once the writer kept the last output whole, only the files it touched can be gone
     for (const path of writer.touched() ?? previous.disk.files.keys()) if (!outputs.has(path)) removed.push(path)
-    await applyToOutput(output, { written: writer.written(), removed, folders: previous.disk.emptyDirs })
+    await applyToOutput(output, {
+      written: writer.written(),
+      removed,
+      folders: previous.disk.emptyDirs,
+      existing: previous.disk.files,
+    })
   }
   if (state.failures.length === 0) recordVerified(run.outDir, input.verifiedRecord, { writer, previous })
   const { files, bytes, kept } = writer.stats()

@@ -298,7 +298,9 @@ function createFolderGuard(outDir: string) {
 
 /**
  * Applies an incremental build to OUT in place: the files it wrote (staged in the temporary
- * folder) are renamed into OUT, content-hashed files first, pages next, the manifests last;
+ * folder) are renamed into OUT, content-hashed files first, pages next, the manifests last, and in each of
+ * these the files OUT does not hold yet before those that replace one: a served page that changed never links
+ * to a new page (a renamed slug, a translation's) that is not there yet;
  * then the files of the previous output that this build does not have are removed, and the folders
  * left empty (`folders`: the previous output's empty ones, and those of removed files, with their parents). Files the build kept
  * are not touched, so they keep their modification times. The build store goes first and comes back
@@ -307,10 +309,19 @@ function createFolderGuard(outDir: string) {
  */
 export async function applyToOutput(
   { outDir, tempDir }: OutputFolders,
-  changes: { written: readonly string[]; removed: readonly string[]; folders?: readonly string[] },
+  changes: {
+    written: readonly string[]
+    removed: readonly string[]
+    folders?: readonly string[]
+    /** The files OUT holds before the commit: in each rank, the files new to OUT go before those replacing one. */
+    existing?: { has(path: string): boolean }
+  },
 ): Promise<void> {
   const guard = createFolderGuard(outDir)
-  const written = [...new Set(changes.written)].sort((a, b) => commitRank(a) - commitRank(b))
+  const replaces = (path: string) => Number(changes.existing?.has(path) ?? false)
+  const written = [...new Set(changes.written)].sort(
+    (a, b) => commitRank(a) - commitRank(b) || replaces(a) - replaces(b),
+  )
   // Any change changes the store (it holds every file's hash); nothing written and nothing removed: nothing to do.
   const storeWritten = written.includes(BUILD_STORE_FILE)
   if (storeWritten) await removeFile(BUILD_STORE_FILE)

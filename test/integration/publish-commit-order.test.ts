@@ -1,0 +1,90 @@
+/**
+ * `site publish` without a target: the output folder is what a web server serves while the publisher writes it.
+ * A publish moves a new page in before the changed pages that link to it, so a served page never links to a
+ * page that is not there yet (a renamed slug: the translations' language menus name the new path).
+ */
+import { watch } from 'node:fs'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
+import { BASE_URL, copyDemoContent } from './build-helpers.js'
+import {
+  pageMessage,
+  type RunningPublisher,
+  settled,
+  startPublisher,
+  TOKEN,
+  typo3Headers,
+  WEBHOOK,
+  waitUntil,
+} from './publish-helpers.js'
+
+let api: DemoApi
+let dir: string
+let content: string
+let out: string
+let configFile: string
+let publisher: RunningPublisher | undefined
+
+/** Replaces every `from` by `to` in every content file: a slug and each link to it, as TYPO3 answers after a rename. */
+async function relink(from: string, to: string): Promise<void> {
+  for (const folder of ['pages/en', 'pages/pl', 'pages/de', 'initial-data'].map((f) => join(content, f)))
+    for (const name of await readdir(folder)) {
+      const file = join(folder, name)
+      const text = await readFile(file, 'utf8')
+      if (text.includes(from)) await writeFile(file, text.replaceAll(from, to))
+    }
+  await api.reload()
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'site-publish-order-'))
+  content = await copyDemoContent(dir)
+  api = await startDemoApi({ port: 0, contentDir: content })
+  out = join(dir, 'out')
+  configFile = join(dir, 'site.config.json')
+  const publish = { webhooks: [WEBHOOK], token: TOKEN, quietMs: 200, maxWaitMs: 2000 }
+  await writeFile(configFile, JSON.stringify({ baseUrl: BASE_URL, publish }))
+})
+
+afterAll(async () => {
+  publisher?.child.kill('SIGKILL')
+  await api?.close()
+  await rm(dir, { recursive: true, force: true })
+})
+
+describe('site publish into the served output folder', () => {
+  it('moves a renamed page in before the translation whose language menu links to it', async () => {
+    publisher = await startPublisher(['--config', configFile, '--api', api.url, '--out', out])
+    await waitUntil(settled(publisher), 'the first full build')
+    const before = (await publisher.status()).publishCount.ok
+
+    // Both folders are watched on one inotify queue: the order of their events is the order of the changes.
+    const events: string[] = []
+    const watchers = [
+      watch(join(out, 'pl/aktualnosci'), (_, name) => events.push(`pl/aktualnosci/${name}`)),
+      watch(join(out, 'news/new-office-in-berlin'), (_, name) => events.push(`news/new-office-in-berlin/${name}`)),
+    ]
+    try {
+      // the Polish page (15) gets a new slug; the English one names it in its language menu
+      await relink('/aktualnosci/nowe-biuro-w-berlinie', '/aktualnosci/nowe-biuro-gdansk-berlin')
+      const body = pageMessage(15, { changedFields: ['slug'] })
+      expect((await publisher.post('/hooks/typo3', body, typo3Headers(body))).status).toBe(202)
+      await waitUntil(async () => (await publisher!.status()).publishCount.ok > before, 'the publish')
+      await waitUntil(settled(publisher), 'the publisher to be idle')
+      await new Promise((done) => setTimeout(done, 200))
+    } finally {
+      for (const watcher of watchers) watcher.close()
+    }
+
+    const english = await readFile(join(out, 'news/new-office-in-berlin/index.html'), 'utf8')
+    expect(english).toContain('href="/pl/aktualnosci/nowe-biuro-gdansk-berlin"')
+    const added = events.indexOf('pl/aktualnosci/nowe-biuro-gdansk-berlin')
+    const linking = events.indexOf('news/new-office-in-berlin/index.html')
+    expect(added).toBeGreaterThanOrEqual(0)
+    expect(linking).toBeGreaterThanOrEqual(0)
+    expect(added, events.join('\n')).toBeLessThan(linking)
+  })
+})
