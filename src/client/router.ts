@@ -60,6 +60,8 @@ export function createRouter(options: RouterOptions): Router {
   const { window: win, payloads, bar, guard, manifest } = options
   const tracker = createHistoryTracker(win)
   let state = options.state
+  // The path of the URL the shown page is at: an error page's `state.path` is its own (`/404`), not the URL's.
+  let shownPath = pathOf(new URL(win.location.href))
   let initialDataUrl = options.initialDataUrl
   let seq = 0
 
@@ -161,6 +163,7 @@ export function createRouter(options: RouterOptions): Router {
     if (token !== seq) return
     const previous = state
     state = next
+    shownPath = path
     initialDataUrl = dataUrl
     restoreScroll(url, scroll)
     bar.finish()
@@ -204,8 +207,10 @@ export function createRouter(options: RouterOptions): Router {
     const entry = readEntry(event.state)
     // Scroll restoration is manual: the entry's saved position, else its `#anchor` (or the top).
     const scroll = readScroll(event.state)
-    // Same page (an anchor entry the browser made): only the scroll changes.
-    if (pathOf(url) === state.path && (!entry || entry.path === state.path)) return restoreScroll(url, scroll)
+    // Same page (an anchor entry the browser made): only the scroll changes. Compared with the URL the page is
+    // at, not `state.path`: on a not-found page that is `/404`, and loading its URL again for a `#section` entry
+    // would be a fragment navigation, whose popstate came back here without end.
+    if (pathOf(url) === shownPath && (!entry || entry.path === state.path)) return restoreScroll(url, scroll)
     void navigate(url, 'pop', scroll)
   })
 

@@ -208,4 +208,30 @@ describe.skipIf(!hasChromium)('visitor navigation (issue 5)', () => {
     expect(problems.errors).toEqual([])
     await context.close()
   })
+
+  it('a #section link on a not-found page only scrolls: no endless reload of its URL', async () => {
+    const { context, page, problems } = await openPage(browser)
+    await page.goto(`${site.url}/no-such-page`)
+    await waitForHydration(page)
+    await markDocument(page)
+    // The router is there once it has written its entry (the navigation chunk loads when the browser is idle).
+    await page.mouse.move(40, 40)
+    await page.waitForFunction(() => (history.state as { site?: number } | null)?.site === 1)
+    await page.evaluate(() => {
+      const link = document.body.appendChild(document.createElement('a'))
+      link.href = '#x'
+      link.textContent = 'section'
+      link.click()
+    })
+    // Before the fix every popstate loaded the URL again (a fragment navigation: another popstate), the page never answered.
+    const answered = await Promise.race([
+      page.evaluate(() => location.hash),
+      new Promise<string>((resolve) => setTimeout(() => resolve('no answer'), 5000)),
+    ])
+    expect(answered).toBe('#x')
+    expect(new URL(page.url()).pathname).toBe('/no-such-page')
+    expect(await isSameDocument(page)).toBe(true)
+    expect(problems.errors.filter((error) => !/status of 404/.test(error))).toEqual([])
+    await context.close()
+  })
 })
