@@ -56,6 +56,20 @@ const pathOf = (url: URL): string | undefined => {
   return checked.ok ? checked.path : undefined
 }
 
+/**
+ * The element a fragment names, as the browser finds it: by the fragment as it is, else percent-decoded (a
+ * malformed escape, `#%E0%A4%A`, names no other element; it must not throw after the page has changed).
+ */
+function anchorOf(document: Document, fragment: string): HTMLElement | null {
+  const found = document.getElementById(fragment)
+  if (found) return found
+  try {
+    return document.getElementById(decodeURIComponent(fragment))
+  } catch {
+    return null
+  }
+}
+
 export function createRouter(options: RouterOptions): Router {
   const { window: win, payloads, bar, guard, manifest } = options
   const tracker = createHistoryTracker(win)
@@ -184,8 +198,7 @@ export function createRouter(options: RouterOptions): Router {
 
   function restoreScroll(url: URL, scroll: { x: number; y: number } | undefined) {
     if (scroll) return win.scrollTo(scroll.x, scroll.y)
-    const id = url.hash ? decodeURIComponent(url.hash.slice(1)) : ''
-    const anchor = id ? win.document.getElementById(id) : null
+    const anchor = url.hash ? anchorOf(win.document, url.hash.slice(1)) : null
     if (anchor) anchor.scrollIntoView()
     else win.scrollTo(0, 0)
   }

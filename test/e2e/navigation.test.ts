@@ -209,6 +209,25 @@ describe.skipIf(!hasChromium)('visitor navigation (issue 5)', () => {
     await context.close()
   })
 
+  it('a link whose #fragment is a malformed escape still finishes its navigation', async () => {
+    const { context, page, problems } = await openPage(browser)
+    await page.goto(`${site.url}/`)
+    await waitForHydration(page)
+    await markDocument(page)
+    await page.evaluate(() => {
+      const link = document.body.appendChild(document.createElement('a'))
+      link.href = '/services#%E0%A4%A'
+      link.textContent = 'services'
+      link.click()
+    })
+    // the page view is sent once the page is in place: before, finding the fragment's element threw first
+    await waitForPageView(page, '/services', 2)
+    expect(await page.title()).toBe(await builtTitle(site.outDir, '/services'))
+    expect(await isSameDocument(page)).toBe(true)
+    expect(problems.errors).toEqual([])
+    await context.close()
+  })
+
   it('a #section link on a not-found page only scrolls: no endless reload of its URL', async () => {
     const { context, page, problems } = await openPage(browser)
     await page.goto(`${site.url}/no-such-page`)
