@@ -136,7 +136,8 @@ export async function build(options: BuildOptions & BuildWiring): Promise<BuildR
       const mediaStats = await media?.finish()
       // that was the last render: the workers' heaps are not held through the end phase (peak RSS, issue 12)
       await render.close()
-      const slugs = await writeSlugRedirects(run, { ...crawl, writer, previous })
+      const history = lookup.type === 'none' ? lookup.history : undefined
+      const slugs = await writeSlugRedirects(run, { ...crawl, writer, previous, history })
       await writeSiteFiles(run, writer, { inputs, previous: sameBuilder, rebuilt: crawl.keptWhole?.rebuilt })
       const builds = keepEarlierBuilds(run, writer, previous)
       const { manifest, idLines } = await writeManifests(run, writer, {

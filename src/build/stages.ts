@@ -23,7 +23,7 @@ import { type KeptWhole, keepWhole } from './crawl/keep-whole.js'
 import { fetchNotFoundBody } from './crawl/not-found.js'
 import { buildPath, buildRedirect, type PagePipeline } from './crawl/pages.js'
 import { checkCloudflareLimits, checkRedirectLoops, renderRedirectsFile } from './crawl/redirect.js'
-import type { PreviousOutput } from './incremental/previous.js'
+import type { PreviousOutput, SlugHistory } from './incremental/previous.js'
 import type { ReusePlan } from './incremental/reuse.js'
 import { planSlugRedirects, SLUG_REDIRECT_STATUS } from './incremental/slug-history.js'
 import type { StoredRedirect } from './incremental/store.js'
@@ -253,21 +253,29 @@ export async function crawlPages(
 
 /**
  * Slug history (slug-history.ts): a 301 from each earlier path of a page that moved, through the
- * same redirect pages, payloads and `_redirects` lines as the API's redirects. Needs a previous output.
+ * same redirect pages, payloads and `_redirects` lines as the API's redirects. Needs a previous output,
+ * or the history of the last complete build over OUT when a commit after it was cut (`history`, see loadPrevious).
  */
 export async function writeSlugRedirects(
   run: BuildRun,
-  input: { pipeline: PagePipeline; writer: FileWriter; previous: PreviousOutput | undefined; keptWhole?: KeptWhole },
+  input: {
+    pipeline: PagePipeline
+    writer: FileWriter
+    previous: PreviousOutput | undefined
+    history?: SlugHistory
+    keptWhole?: KeptWhole
+  },
 ): Promise<{ redirects: SlugChange[]; changes: SlugChange[] }> {
   const { previous, pipeline } = input
-  if (!previous) return { redirects: [], changes: [] }
+  const history = previous ? { pages: previous.pages.identities(), redirects: previous.store.redirects } : input.history
+  if (!history) return { redirects: [], changes: [] }
   // pages kept whole are the previous pages at the same paths, and the API redirects are as they were: the
   // slug history is the previous build's, unchanged
   const plan = input.keptWhole
-    ? { redirects: previous.store.redirects.flatMap(slugChangeOf), changes: [] }
+    ? { redirects: history.redirects.flatMap(slugChangeOf), changes: [] }
     : planSlugRedirects({
-        previousPages: previous.pages.identities(),
-        previousRedirects: previous.store.redirects,
+        previousPages: history.pages,
+        previousRedirects: history.redirects,
         pages: run.state.pages.identities(),
         apiRedirects: run.state.redirects.map((r) => r.from),
       })

@@ -61,6 +61,13 @@ export const buildMetaUrl = (buildId: string): string => `/${buildMetaFile(build
  */
 export const BUILD_STORE_FILE = `${BUILDS_DIR}/state.jsonl`
 /**
+ * The build store of the last complete build while a commit replaces OUT's files in place: moved aside before
+ * the first file, removed once the new store is in (src/build/output/output.ts applyToOutput). A build that finds
+ * it without a store carries its slug history into a build from scratch (src/build/incremental/previous.ts).
+ * A dotfile: never served (src/serve/handler.ts isHiddenPath) nor deployed (no store lists it).
+ */
+export const BUILD_STORE_ASIDE_FILE = `${BUILDS_DIR}/.state-previous.jsonl`
+/**
  * The media record: each CMS file a build took (URL, ETag, Last-Modified, content hash, size, variants), read
  * back by the next build for its conditional requests (src/media/record.ts).
  */

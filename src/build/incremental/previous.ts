@@ -12,17 +12,18 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { ResolvedSite } from '../../config/types.js'
 import { readRegularFile, readRegularFileSync } from '../../project/untrusted-file.js'
-import { BUILD_STORE_FILE, LATEST_MANIFEST_FILE, PAYLOAD_FILE } from '../../shared/layout.js'
+import { BUILD_STORE_ASIDE_FILE, BUILD_STORE_FILE, LATEST_MANIFEST_FILE, PAYLOAD_FILE } from '../../shared/layout.js'
 import { normalizePagePath } from '../../shared/url.js'
 import type { IdLines } from '../output/manifest.js'
 import type { OutDirContents } from '../output/output.js'
 import { hashContents, type PreviousFiles } from '../output/write.js'
-import type { PageTable, StringPool } from '../page-table.js'
+import type { PageIdentity, PageTable, StringPool } from '../page-table.js'
 import { fileStamp, type OutputListing, scanOutput } from './disk.js'
 import {
   type BuildStore,
   configDigest,
   engineId,
+  type ParseStoreOptions,
   parseStore,
   type StoredRedirect,
   type StoreHead,
@@ -61,7 +62,22 @@ export function pageOfFile(file: string): [path: string, which: 0 | 1] | undefin
   return path.ok ? [path.path, name === PAYLOAD_FILE ? 1 : 0] : undefined
 }
 
-export type PreviousLookup = { type: 'found'; previous: PreviousOutput } | { type: 'none'; reason: string }
+/**
+ * What slug history needs of an earlier build (planSlugRedirects): where its pages were (uid -> path) and its
+ * redirects, the slug history among them.
+ */
+export interface SlugHistory {
+  pages: Iterable<PageIdentity>
+  redirects: readonly StoredRedirect[]
+}
+
+/**
+ * The previous output, or why there is none to use; then, when a commit was cut short (its store moved aside,
+ * see applyToOutput), the slug history of the last complete build, which a build from scratch carries on.
+ */
+export type PreviousLookup =
+  | { type: 'found'; previous: PreviousOutput }
+  | { type: 'none'; reason: string; history?: SlugHistory }
 
 /** The engine folders whose code shapes what a build writes. */
 const ENGINE_DIRS = ['api', 'build', 'hydration', 'render', 'runtime', 'shared']
@@ -145,17 +161,23 @@ export async function loadPrevious(
   const maxFiles = maxPages * ENTRIES_PER_PAGE + ENTRIES_BESIDE_PAGES
   const disk = scanOutput(outDir, maxFiles)
   if (disk.type === 'unusable') return unusable(disk.reason)
-  if (!disk.files.has(BUILD_STORE_FILE))
-    return {
-      type: 'none',
-      reason: `the previous output has no ${BUILD_STORE_FILE} (an older site wrote it, or its build stopped while replacing files)`,
-    }
   // read as bytes and parsed line by line: never the whole text as one string beside the pages
   const maxStoreBytes = Math.min(maxPages, disk.files.size) * STORE_BYTES_PER_PATH + STORE_BYTES_BESIDE_PATHS
+  const check = { locales: site.i18n.locales, baseUrl: site.baseUrl }
+  if (!disk.files.has(BUILD_STORE_FILE)) {
+    const cut = disk.files.has(BUILD_STORE_ASIDE_FILE)
+    const history = cut ? await readAsideHistory(outDir, { ...check, maxPaths: maxPages }, maxStoreBytes) : undefined
+    return {
+      type: 'none',
+      reason: cut
+        ? `the previous output has no ${BUILD_STORE_FILE}: its build stopped while replacing files${history ? ' (the slug history of the build before it is kept)' : ''}`
+        : `the previous output has no ${BUILD_STORE_FILE} (an older site wrote it, or its build stopped while replacing files)`,
+      ...(history ? { history } : {}),
+    }
+  }
   const read = await readRegularFile(join(outDir, BUILD_STORE_FILE), maxStoreBytes)
   if (read.type === 'refused') return unusable(`its ${BUILD_STORE_FILE}: ${read.reason}`)
   const storeHash = hashContents(read.bytes)
-  const check = { locales: site.i18n.locales, baseUrl: site.baseUrl }
   const parsed = parseStore(read.bytes, { ...check, pool, maxPaths: maxPages, disk: disk.files })
   if ('reason' in parsed) return unusable(parsed.reason)
   const { pages, files, ...store } = parsed.store
@@ -188,6 +210,24 @@ export async function loadPrevious(
       },
     },
   }
+}
+
+/**
+ * The slug history of the store a cut commit left aside (BUILD_STORE_ASIDE_FILE): untrusted, read and checked
+ * as the store is (no link followed, bounded, every entry checked), over a pool of its own; only its pages'
+ * identities and its redirects are taken, none of its files. Undefined when it cannot be read or used.
+ */
+async function readAsideHistory(
+  outDir: string,
+  check: ParseStoreOptions,
+  maxBytes: number,
+): Promise<SlugHistory | undefined> {
+  const read = await readRegularFile(join(outDir, BUILD_STORE_ASIDE_FILE), maxBytes)
+  if (read.type === 'refused') return undefined
+  const parsed = parseStore(read.bytes, check)
+  if ('reason' in parsed) return undefined
+  const { pages, redirects } = parsed.store
+  return { pages: [...pages.identities()], redirects }
 }
 
 /** The content hash a store records for a file of its output: a page's from its row, the store's own as given. */

@@ -9,7 +9,13 @@ import { constants, rmSync } from 'node:fs'
 import { access, lstat, mkdir, readdir, rename, rmdir, unlink } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path'
 import { errors, isSiteError, messageOf } from '../../errors.js'
-import { BUILD_STORE_FILE, BUILDS_DIR, isContentHashedFile, LATEST_MANIFEST_FILE } from '../../shared/layout.js'
+import {
+  BUILD_STORE_ASIDE_FILE,
+  BUILD_STORE_FILE,
+  BUILDS_DIR,
+  isContentHashedFile,
+  LATEST_MANIFEST_FILE,
+} from '../../shared/layout.js'
 import { isOtherProcessRunning, lockHolder, takeLock } from './owner.js'
 import { resolveInside } from './write.js'
 
@@ -305,7 +311,9 @@ function createFolderGuard(outDir: string) {
  * left empty (`folders`: the previous output's empty ones, and those of removed files, with their parents). Files the build kept
  * are not touched, so they keep their modification times. The build store goes first and comes back
  * last: should the commit be cut short, the next build finds no store and starts from scratch
- * instead of trusting it. Every folder is checked on the way (createFolderGuard).
+ * instead of trusting it. It goes aside, not away (BUILD_STORE_ASIDE_FILE): that build still carries the
+ * slug history of the last complete one (loadPrevious), and the side copy is removed once the new store is
+ * in. Every folder is checked on the way (createFolderGuard).
  */
 export async function applyToOutput(
   { outDir, tempDir }: OutputFolders,
@@ -324,10 +332,12 @@ export async function applyToOutput(
   )
   // Any change changes the store (it holds every file's hash); nothing written and nothing removed: nothing to do.
   const storeWritten = written.includes(BUILD_STORE_FILE)
-  if (storeWritten) await removeFile(BUILD_STORE_FILE)
+  if (storeWritten) await moveStoreAside()
   for (const path of written) if (path !== BUILD_STORE_FILE) await moveIn(path)
   const emptied = new Set<string>()
+  // a side copy an earlier cut commit left is the store just moved aside now: it goes last
   for (const path of changes.removed) {
+    if (path === BUILD_STORE_ASIDE_FILE) continue
     await removeFile(path)
     for (let dir = dirname(path); dir !== '.'; dir = dirname(dir)) emptied.add(dir)
   }
@@ -342,7 +352,15 @@ export async function applyToOutput(
     )
   }
   if (storeWritten) await moveIn(BUILD_STORE_FILE)
+  await removeFile(BUILD_STORE_ASIDE_FILE)
   removeTree(tempDir)
+
+  /** The previous store to its side name (replacing a side copy left before), or away when it cannot go there. */
+  async function moveStoreAside(): Promise<void> {
+    const target = resolveInside(outDir, BUILD_STORE_FILE)
+    if (!(await guard.check(dirname(target), false))) return
+    await rename(target, resolveInside(outDir, BUILD_STORE_ASIDE_FILE)).catch(() => removeFile(BUILD_STORE_FILE))
+  }
 
   async function removeFile(path: string): Promise<void> {
     const target = resolveInside(outDir, path)

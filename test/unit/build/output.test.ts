@@ -181,6 +181,33 @@ describe('applyToOutput (issue 12: incremental commit)', () => {
     expect([keptAfter.ino, keptAfter.mtimeNs]).toEqual([keptBefore.ino, keptBefore.mtimeNs])
   })
 
+  it('moves the old state aside while it commits: a commit cut short leaves it there, a commit done does not', async () => {
+    const out = join(dir, 'out')
+    await mkdir(join(out, '_site/builds'), { recursive: true })
+    await writeFile(join(out, '_site/builds/state.jsonl'), 'old state')
+    // a side copy an earlier cut commit left is replaced, not taken for a file to remove
+    await writeFile(join(out, '_site/builds/.state-previous.jsonl'), 'older state')
+    const cut = await createTempOutput(out)
+    await writeFile(join(cut.tempDir, 'a.html'), 'a')
+    // `b.html` is not in the temporary folder: the commit stops there, as a killed one would
+    await expect(
+      applyToOutput(cut, { written: ['_site/builds/state.jsonl', 'a.html', 'b.html'], removed: [] }),
+    ).rejects.toThrow()
+    expect((await readdir(join(out, '_site/builds'))).sort()).toEqual(['.state-previous.jsonl'])
+    expect(await readFile(join(out, '_site/builds/.state-previous.jsonl'), 'utf8')).toBe('old state')
+    expect(await readFile(join(out, 'a.html'), 'utf8')).toBe('a')
+    await writeFile(join(out, '_site/builds/state.jsonl'), 'old state')
+    const done = await createTempOutput(out)
+    await mkdir(join(done.tempDir, '_site/builds'), { recursive: true })
+    await writeFile(join(done.tempDir, '_site/builds/state.jsonl'), 'new state')
+    await applyToOutput(done, {
+      written: ['_site/builds/state.jsonl'],
+      removed: ['_site/builds/.state-previous.jsonl'],
+    })
+    expect((await readdir(join(out, '_site/builds'))).sort()).toEqual(['state.jsonl'])
+    expect(await readFile(join(out, '_site/builds/state.jsonl'), 'utf8')).toBe('new state')
+  })
+
   it('never removes anything outside OUT', async () => {
     const out = join(dir, 'out')
     await mkdir(out)
