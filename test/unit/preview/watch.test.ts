@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -33,6 +33,43 @@ describe('watchProject', () => {
       await expect.poll(() => batches.length, { timeout: 5000 }).toBe(2)
       expect(batches[1]).toEqual(['d.txt'])
       expect(overlapped).toBe(false)
+    } finally {
+      release()
+      await watcher.close()
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('watchProject, a file saved again at once', () => {
+  it('takes a save that follows, within chokidar’s 50 ms, the change its reload already read', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'site-watch-'))
+    const file = join(dir, 'Footer.tsx')
+    await writeFile(file, 'v0')
+    const seen: string[] = []
+    let release: () => void = () => {}
+    let secondRead: () => void = () => {}
+    const read = new Promise<void>((done) => (secondRead = done))
+    const watcher = await watchProject({
+      paths: [dir],
+      debounceMs: 80,
+      onChange: async () => {
+        seen.push(await readFile(file, 'utf8'))
+        if (seen.length === 1) await new Promise<void>((done) => (release = done))
+        if (seen.length === 2) secondRead()
+      },
+    })
+    try {
+      await writeFile(file, 'v1')
+      await expect.poll(() => seen.length, { timeout: 5000 }).toBe(1)
+      // saved during the first reload: its change is passed on, and the next reload starts as the first ends
+      await writeFile(file, 'v2')
+      await new Promise((done) => setTimeout(done, 20))
+      release()
+      await read
+      // saved again right after that reload read the file: chokidar drops this change (50 ms after the last)
+      await writeFile(file, 'v3')
+      await expect.poll(() => seen.at(-1), { timeout: 3000 }).toBe('v3')
     } finally {
       release()
       await watcher.close()
