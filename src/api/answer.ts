@@ -65,7 +65,9 @@ export function readPageAnswer(answer: RawAnswer): PageResult {
   const { headers } = answer
   if (typeof body.redirectUrl === 'string' && body.redirectUrl !== '') {
     const redirect = body as unknown as RedirectData
-    const code = Number(redirect.statusCode)
+    // Number() of an object runs its `toString`/`valueOf`: a JSON object with its own `"toString": "x"` key throws.
+    const raw = redirect.statusCode as unknown
+    const code = typeof raw === 'number' || typeof raw === 'string' ? Number(raw) : Number.NaN
     return {
       type: 'redirect',
       redirectUrl: redirect.redirectUrl,

@@ -70,7 +70,14 @@ function shapeContent(
       content.bodytext = []
     } else {
       content.bodytext = rows.map((row) =>
-        Array.isArray(row) ? stringList(row) : typeof row === 'string' ? row : String(row ?? ''),
+        // String() of an object runs its `toString`: an API object with its own `"toString": "x"` key throws.
+        Array.isArray(row)
+          ? stringList(row)
+          : typeof row === 'string'
+            ? row
+            : typeof row === 'number'
+              ? String(row)
+              : '',
       )
     }
   }

@@ -227,7 +227,13 @@ export function prepareLanguages(value: unknown, where: string, problems: Proble
     if (!isRecord(raw) || typeof raw.twoLetterIsoCode !== 'string' || raw.twoLetterIsoCode === '') return []
     const entry = cleanValue(raw, `${where}[${i}]`, problems) as LanguageEntry
     const link = typeof entry.link === 'string' ? entry.link : ''
-    const id = Number(raw.languageId)
+    // Only a number or a string of digits: Number() of an object runs its `toString`/`valueOf`, and a JSON
+    // object's own `"toString": "x"` key makes that throw.
+    const id =
+      typeof raw.languageId === 'number' || (typeof raw.languageId === 'string' && /^\d{1,15}$/.test(raw.languageId))
+        ? Number(raw.languageId)
+        : Number.NaN
+    const title = typeof raw.title === 'string' || typeof raw.title === 'number' ? String(raw.title) : ''
     return [
       {
         ...entry,
@@ -235,7 +241,9 @@ export function prepareLanguages(value: unknown, where: string, problems: Proble
         navigationTitle:
           typeof raw.navigationTitle === 'string' && raw.navigationTitle !== ''
             ? raw.navigationTitle
-            : String(raw.title ?? raw.twoLetterIsoCode),
+            : title !== ''
+              ? title
+              : raw.twoLetterIsoCode,
         link,
         active: flag(raw.active),
         available: link === '' ? 0 : raw.available === undefined ? 1 : flag(raw.available),

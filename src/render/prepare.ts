@@ -76,7 +76,7 @@ function prepareSeo(value: unknown, problems: Problems): PageSeo | undefined {
     // http-equiv tags (refresh, set-cookie, content-security-policy) act on the browser: content may not set them.
     if (item['http-equiv'] !== undefined) {
       problems.push(
-        `seo.meta: http-equiv ${JSON.stringify(String(item['http-equiv']).slice(0, 40))} refused`,
+        `seo.meta: http-equiv ${JSON.stringify(typeof item['http-equiv'] === 'string' ? item['http-equiv'].slice(0, 40) : typeof item['http-equiv'])} refused`,
         'UNSAFE_MARKUP',
       )
       return []

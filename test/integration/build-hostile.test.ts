@@ -200,3 +200,68 @@ describe('hostile paths', () => {
     )
   })
 })
+
+/**
+ * JSON objects with their own `"toString"`/`"valueOf"` keys where a number or a string is expected: String() or
+ * Number() of such an object throws. Each is repaired as a wrongly typed value, and the build succeeds.
+ */
+describe('objects with their own toString key', () => {
+  const POISON = { toString: 'x', valueOf: 'x' }
+  const language = { twoLetterIsoCode: 'en', languageId: POISON, title: POISON, link: '/', active: 1 }
+  const OBJECT_ANSWERS: Record<string, unknown> = {
+    '/?type=834': {
+      navigation: [
+        { title: 'Home', link: '/', children: [{ title: 'Old', link: '/old' }] },
+        { title: 'List', link: '/list' },
+      ],
+      i18n: [language],
+    },
+    '/': page(1, 'Home', { i18n: [language] }),
+    '/old': { redirectUrl: '/list', statusCode: POISON },
+    '/list': page(2, 'List', {
+      seo: { meta: [{ 'http-equiv': POISON, content: '0' }] },
+      content: {
+        colPos0: [{ id: 20, type: 'bullets', colPos: 0, content: { bulletsType: 0, bodytext: ['one', POISON, 2] } }],
+      },
+    }),
+  }
+  let objectServer: Server
+  let objectDir: string
+  let built: BuildResult
+
+  beforeAll(async () => {
+    objectServer = createServer((req, res) => {
+      const body = OBJECT_ANSWERS[req.url ?? '']
+      res.writeHead(body ? 200 : 404, { 'content-type': 'application/json' })
+      res.end(JSON.stringify(body ?? { error: 'not found' }))
+    })
+    await new Promise<void>((done) => objectServer.listen(0, '127.0.0.1', done))
+    objectDir = await mkdtemp(join(tmpdir(), 'site-build-objects-'))
+    built = await buildSite({
+      apiUrl: `http://127.0.0.1:${(objectServer.address() as AddressInfo).port}`,
+      outDir: join(objectDir, 'out'),
+      tools,
+      user: { baseUrl: 'https://www.example.com', i18n: { default: 'en', locales: ['en'] } },
+    })
+  }, 60_000)
+
+  afterAll(async () => {
+    await new Promise((done) => objectServer?.close(done))
+    if (objectDir) await rm(objectDir, { recursive: true, force: true })
+  })
+
+  it('builds every page: the redirect as a 301, the language titled by its code, the odd bullet empty', async () => {
+    expect(built.failures).toEqual([])
+    expect(await readFile(join(objectDir, 'out/_redirects'), 'utf8')).toBe('/old /list 301\n')
+    const html = await readFile(join(objectDir, 'out/list/index.html'), 'utf8')
+    expect(html).toMatch(/<li>one<\/li><li><\/li><li>2<\/li>/)
+    const home = JSON.parse(await readFile(join(objectDir, 'out/_payload.json'), 'utf8')) as Record<string, unknown>
+    expect(JSON.stringify(home)).toContain('"navigationTitle":"en"')
+    expect(built.skipped).toContainEqual(
+      expect.objectContaining({
+        kind: 'UNSAFE_MARKUP',
+        reason: expect.stringContaining('http-equiv "object" refused'),
+      }),
+    )
+  })
+})
