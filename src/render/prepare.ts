@@ -64,6 +64,9 @@ function prepareMeta(value: unknown, problems: Problems): PageMeta {
 const prefixed = (problems: Problems, prefix: string): DataProblem[] =>
   problems.items.map((problem) => ({ ...problem, message: `${prefix}${problem.message}` }))
 
+/** `seo.meta` tags whose content is a URL: `og:image`, `og:image:secure_url`, `twitter:image`, `og:video:url`… */
+const URL_TAG_RE = /^(og|twitter):(image|video|audio|url|player)(:(url|secure_url|src|stream))?$/i
+
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined)
 
 function prepareSeo(value: unknown, problems: Problems): PageSeo | undefined {
@@ -81,9 +84,14 @@ function prepareSeo(value: unknown, problems: Problems): PageSeo | undefined {
       )
       return []
     }
-    const content = str(item.content)
     const key = (['name', 'property'] as const).find((k) => typeof item[k] === 'string' && item[k] !== '')
-    return content !== undefined && key ? [{ [key]: item[key] as string, content }] : []
+    const tag = key ? (item[key] as string) : ''
+    // A tag whose content is a URL (the share image, a video…) is a link like any other: no script URL in it.
+    const content =
+      typeof item.content === 'string' && URL_TAG_RE.test(tag)
+        ? safeUrl(item.content, `seo.meta ${tag}`, problems) || undefined
+        : str(item.content)
+    return content !== undefined && key ? [{ [key]: tag, content }] : []
   })
   const link = (Array.isArray(value.link) ? value.link : []).filter(isRecord).flatMap((item) => {
     const href = typeof item.href === 'string' ? safeUrl(item.href, 'seo.link', problems) : ''

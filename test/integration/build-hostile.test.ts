@@ -219,7 +219,13 @@ describe('objects with their own toString key', () => {
     '/': page(1, 'Home', { i18n: [language] }),
     '/old': { redirectUrl: '/list', statusCode: POISON },
     '/list': page(2, 'List', {
-      seo: { meta: [{ 'http-equiv': POISON, content: '0' }] },
+      seo: {
+        meta: [
+          { 'http-equiv': POISON, content: '0' },
+          { property: 'og:image', content: 'javascript:alert(1)' },
+          { name: 'twitter:image', content: ' JaVaScRiPt:alert(1)' },
+        ],
+      },
       content: {
         colPos0: [{ id: 20, type: 'bullets', colPos: 0, content: { bulletsType: 0, bodytext: ['one', POISON, 2] } }],
       },
@@ -263,5 +269,13 @@ describe('objects with their own toString key', () => {
         reason: expect.stringContaining('http-equiv "object" refused'),
       }),
     )
+  })
+
+  it('drops a share image tag of seo.meta whose content is a script URL, and lists it', async () => {
+    const html = await readFile(join(objectDir, 'out/list/index.html'), 'utf8')
+    expect(html).not.toMatch(/javascript:/i)
+    const unsafe = built.skipped.filter((s) => s.kind === 'UNSAFE_LINK' && s.item === '/list').map((s) => s.reason)
+    expect(unsafe).toContainEqual(expect.stringContaining('seo.meta og:image: unsafe link "javascript:alert(1)"'))
+    expect(unsafe).toContainEqual(expect.stringContaining('seo.meta twitter:image: unsafe link'))
   })
 })
