@@ -61,8 +61,44 @@ const dimensionsOf = (props: Record<string, unknown>): { width?: number; height?
 }
 
 /** The file's properties, or an empty object. */
-export const fileProps = (file: FileRef): NonNullable<FileRef['properties']> =>
-  isRecord(file.properties) ? file.properties : {}
+/** The properties a file's type declares as text: another type is not passed on (a number is, as text). */
+const TEXT_PROPERTIES = [
+  'title',
+  'alternative',
+  'description',
+  'link',
+  'mimeType',
+  'type',
+  'filename',
+  'originalUrl',
+  'size',
+  'extension',
+] as const
+/** The properties a file's type declares as `{ width, height }`. */
+const SIZE_PROPERTIES = ['dimensions', 'cropDimensions'] as const
+
+/**
+ * A file's properties, those its type declares with that type (the API's answer is untrusted: an `extension`
+ * that is an object would throw in a template calling `toUpperCase()` on it), the others as they are.
+ */
+export const fileProps = (file: FileRef): NonNullable<FileRef['properties']> => {
+  if (!isRecord(file.properties)) return {}
+  const props: Record<string, unknown> = { ...file.properties }
+  for (const key of TEXT_PROPERTIES) {
+    const value = props[key]
+    if (typeof value === 'number') props[key] = String(value)
+    else if (value !== undefined && value !== null && typeof value !== 'string') delete props[key]
+  }
+  for (const key of SIZE_PROPERTIES) {
+    const value = props[key]
+    if (
+      value !== undefined &&
+      !(isRecord(value) && typeof value.width === 'number' && typeof value.height === 'number')
+    )
+      delete props[key]
+  }
+  return props as NonNullable<FileRef['properties']>
+}
 
 /** True when a value has the shape of a file with a usable URL. */
 export const isFile = (value: unknown): value is FileRef => isRecord(value) && isSafeSrc(value.publicUrl)

@@ -6,7 +6,8 @@ const text = (item: unknown): string => (Array.isArray(item) ? item.join(' ') : 
 
 export default function Bullets(props: ContentElementProps) {
   const items = Array.isArray(props.bodytext) ? props.bodytext : []
-  const kind = Number(props.bulletsType)
+  // a number or its text: Number() of an object from the API runs its own `toString`
+  const kind = typeof props.bulletsType === 'object' ? 0 : Number(props.bulletsType)
   let list: ReactNode
   if (kind === 2) {
     list = (

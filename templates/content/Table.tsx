@@ -27,10 +27,12 @@ export default function Table(props: ContentElementProps) {
   const rows = (Array.isArray(props.bodytext) ? props.bodytext : []).filter((row): row is unknown[] =>
     Array.isArray(row),
   )
-  const position = Number(props.tableHeaderPosition)
+  // numbers or their text: Number() or String() of an object from the API runs its own `toString`
+  const position = typeof props.tableHeaderPosition === 'object' ? 0 : Number(props.tableHeaderPosition)
   const head = position === 1 ? rows[0] : undefined
   const body = position === 1 ? rows.slice(1) : rows
-  const foot = String(props.tableTfoot) === '1' && body.length > 1 ? body[body.length - 1] : undefined
+  const foot =
+    (props.tableTfoot === 1 || props.tableTfoot === '1') && body.length > 1 ? body[body.length - 1] : undefined
   const bodyRows = foot ? body.slice(0, -1) : body
   const caption = typeof props.tableCaption === 'string' ? props.tableCaption : ''
   const label = caption || (typeof props.header === 'string' ? props.header : '')

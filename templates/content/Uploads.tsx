@@ -16,7 +16,9 @@ const on = (flag: unknown): boolean => flag === '1' || flag === 1 || flag === tr
 
 export default function Uploads(props: ContentElementProps) {
   const files = (Array.isArray(props.media) ? props.media : []).filter(isFile)
-  const mode = String(props.displayInformation ?? '0')
+  const { displayInformation } = props
+  const mode =
+    typeof displayInformation === 'string' || typeof displayInformation === 'number' ? String(displayInformation) : '0'
   const target = typeof props.target === 'string' && props.target !== '' ? props.target : undefined
   return (
     <ElementRoot className="ce ce-uploads">

@@ -204,6 +204,41 @@ describe('uploads', () => {
   })
 })
 
+describe('values of another type than the contract says (the API is untrusted)', () => {
+  // a JSON object with its own `toString` key: String() or Number() of it throws
+  const odd = { toString: 'x', valueOf: 'x' }
+
+  it('uploads: a file extension, size or description that is no text is left out, the file still listed', () => {
+    const file = image('plan.pdf', { type: 'file', extension: odd, size: odd, description: odd, title: 'Plan' })
+    const out = html('uploads', {
+      media: [file],
+      displayInformation: odd,
+      displayFileSizeInformation: '1',
+      displayDescription: '1',
+    })
+    expect(out).toContain('class="ce-uploads__link">Plan</a>')
+    expect(out).not.toContain('ce-uploads__size')
+    expect(html('uploads', { media: [image('n.pdf', { extension: 7, displayInformation: '1' })] })).toContain(
+      'class="ce-uploads__link"',
+    )
+  })
+
+  it('bullets and table: a list type, header position or footer flag that is no number reads as none', () => {
+    expect(html('bullets', { bodytext: ['One', 'Two'], bulletsType: odd })).toContain('<li>Two</li>')
+    const out = html('table', {
+      bodytext: [
+        ['a', 'b'],
+        ['c', 'd'],
+      ],
+      tableHeaderPosition: odd,
+      tableTfoot: odd,
+    })
+    expect(out).toContain('<td>d</td>')
+    expect(out).not.toContain('<th')
+    expect(out).not.toContain('<tfoot')
+  })
+})
+
 describe('html, div, shortcut, list', () => {
   it('html renders its (sanitised) markup without a header', () => {
     const out = html('html', {
