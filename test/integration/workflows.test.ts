@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { ASSETS_DIR, DATA_DIR, MEDIA_DIR } from '../../src/shared/layout.js'
 import { REPO_ROOT } from './build-helpers.js'
 
 interface LintResult {
@@ -78,5 +79,18 @@ describe('the publish workflow', () => {
     expect(scaffold).toMatch(/uses: aws-actions\/configure-aws-credentials@v\d+\n\s+with:\n\s+role-to-assume: /)
     // The step that uploads comes after the credentials.
     expect(scaffold.indexOf('configure-aws-credentials')).toBeLessThan(scaffold.indexOf('aws s3 sync'))
+  })
+
+  it('uploads every content-hashed folder (scripts, data, the CMS files) first and for a year, the pages after them', () => {
+    const syncs = scaffold.split('\n').filter((line) => /^\s*aws s3 (sync|cp) /.test(line))
+    const pages = syncs.findIndex((line) => line.includes('aws s3 sync .output/public "'))
+    expect(pages).toBeGreaterThan(0)
+    for (const dir of [ASSETS_DIR, DATA_DIR, MEDIA_DIR]) {
+      const own = syncs.findIndex((line) => line.includes(`aws s3 sync .output/public/${dir} "s3://$BUCKET/${dir}"`))
+      expect(own, dir).toBeGreaterThanOrEqual(0)
+      expect(own, dir).toBeLessThan(pages)
+      expect(syncs[own], dir).toContain('--cache-control "public,max-age=31536000,immutable"')
+      expect(syncs[pages], dir).toContain(`--exclude "${dir}/*"`)
+    }
   })
 })
