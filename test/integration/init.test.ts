@@ -182,7 +182,16 @@ describe('site init on the command line', () => {
     expect(run.code, run.stderr).toBe(0)
     expect(run.stdout).toContain(`Created a site in ${dir}`)
     expect(run.stdout).toContain('npm install')
-    expect(await tree(dir)).toContain('.github/workflows/publish.yml')
+    const files = await tree(dir)
+    expect(files).toContain('.github/workflows/publish.yml')
+    // The summary names every file and folder it wrote at the top (tsconfig.json included).
+    const named = /\(\d+ files: ([^)]*)\)/.exec(run.stdout)![1]!.split(', ')
+    const written = [
+      ...new Set(
+        files.map((file) => (file.includes('/') && !file.startsWith('.github/') ? `${file.split('/')[0]}/` : file)),
+      ),
+    ]
+    expect(named.sort()).toEqual(written.sort())
 
     const help = await runSite(['init', '--help'])
     expect(help.code).toBe(0)

@@ -54,7 +54,7 @@ export async function runInitCommand(
     const fromHere = relative(process.cwd(), result.dir)
     const where = fromHere.startsWith('..') || isAbsolute(fromHere) ? result.dir : fromHere || '.'
     const lines = [
-      `Created a site in ${result.dir} (${result.files.length} files: templates/, config/, public/, package.json, README.md, .gitignore, .github/workflows/publish.yml)`,
+      `Created a site in ${result.dir} (${result.files.length} files: templates/, config/, public/, package.json, tsconfig.json, README.md, .gitignore, .github/workflows/publish.yml)`,
       'Next:',
       ...(where === '.' ? [] : [`  cd ${where}`]),
       '  npm install',
