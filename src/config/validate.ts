@@ -95,12 +95,16 @@ const deployTarget: Check = (v) => {
   const spec = parseDeploySpec(v)
   return 'error' in spec ? spec.error : undefined
 }
-/** TYPO3 webhook records: each with its identifier and secret, no identifier twice. */
+/**
+ * TYPO3 webhook records: each with its identifier and secret, no identifier twice. An empty secret (a variable
+ * unset where the config is read) is refused by `site publish` alone (publish/server.ts): a build, a deploy or
+ * a preview reads the same config without the publisher's secrets.
+ */
 const webhooks: Check = (v) => {
   const valid =
     Array.isArray(v) &&
-    v.every((w) => isRecord(w) && !string(w.identifier) && !string(w.secret) && Object.keys(w).length === 2)
-  if (!valid) return 'expected a list of { identifier, secret } objects (non-empty strings)'
+    v.every((w) => isRecord(w) && !string(w.identifier) && typeof w.secret === 'string' && Object.keys(w).length === 2)
+  if (!valid) return 'expected a list of { identifier, secret } objects (strings, the identifier not empty)'
   const ids = (v as Array<{ identifier: string }>).map((w) => w.identifier)
   return new Set(ids).size === ids.length ? undefined : 'each webhook identifier may appear once'
 }

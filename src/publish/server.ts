@@ -10,6 +10,7 @@ import { inspectOutDir } from '../build/output/output.js'
 import { outDirOf } from '../config/resolve.js'
 import type { ResolvedConfig, ResolvedPublish, ResolvedSite } from '../config/types.js'
 import { createDeployTarget } from '../deploy/targets/index.js'
+import { errors } from '../errors.js'
 import { PUBLISH_MAX_BODY_BYTES, PUBLISH_MAX_DISCARD_BYTES, PUBLISH_REQUEST_TIMEOUT_MS } from '../shared/constants.js'
 import { CACHE_DIR } from '../shared/layout.js'
 import { type Builder, createBuilder } from './builder.js'
@@ -73,6 +74,15 @@ function readBody(req: IncomingMessage, waiting?: ServerResponse): Promise<Buffe
 
 export async function startPublishServer(options: PublishServerOptions): Promise<PublishServer> {
   const { config, site, publish, log } = options
+  // checked here, not by the config's validation: other commands read the config without these secrets
+  const unset = publish.webhooks.findIndex((webhook) => webhook.secret === '')
+  if (unset >= 0)
+    throw errors.configInvalid(config.configFile, [
+      {
+        path: `publish.webhooks[${unset}].secret`,
+        message: `empty for webhook ${publish.webhooks[unset]!.identifier}: set the secret TYPO3 showed for it (is its variable set for site publish?)`,
+      },
+    ])
   const outDir = outDirOf(config.root, site)
   const stateDir = options.stateDir ?? defaultStateDir(config.root, outDir)
   const target = publish.deploy ? await createDeployTarget(publish.deploy, { outDir, root: config.root }) : undefined

@@ -58,7 +58,7 @@ describe('publish options', () => {
   it('names every bad option', () => {
     const issues = validateUserConfig({
       publish: {
-        webhooks: [{ identifier: 'a', secret: '' }],
+        webhooks: [{ identifier: '', secret: 'x' }],
         quietMs: 0,
         deploy: 'ftp://x',
         reconcileMinutes: 1.5,
@@ -82,6 +82,8 @@ describe('publish options', () => {
         },
       }),
     ).toEqual([{ path: 'publish.webhooks', message: 'each webhook identifier may appear once' }])
+    // an unset secret is site publish's to refuse: a build, deploy or preview reads the config without it
+    expect(validateUserConfig({ publish: { webhooks: [{ identifier: 'a', secret: '' }] } })).toEqual([])
     // a year at most: a longer period overflowed the timer (a reconcile every millisecond) and the status dates
     expect(validateUserConfig({ publish: { reconcileMinutes: 525_600 } })).toEqual([])
     expect(validateUserConfig({ publish: { reconcileMinutes: 525_601 } })).toEqual([

@@ -93,6 +93,10 @@ describe('signatures', () => {
     expect(findSigner([other, webhook], typo3, body)).toBe(webhook)
     expect(findSigner([other, webhook], typo3.toUpperCase(), body)).toBe(webhook)
   })
+  it('never takes a signature made with an empty secret', () => {
+    const unset = { identifier: webhook.identifier, secret: '' }
+    expect(findSigner([unset], typo3Signature(unset, body), body)).toBeUndefined()
+  })
   it('refuses a missing, malformed, wrong or foreign signature', () => {
     expect(findSigner([webhook], undefined, body)).toBeUndefined()
     expect(findSigner([webhook], 'abc', body)).toBeUndefined()
