@@ -186,6 +186,7 @@ export function createPublisher(input: PublisherOptions): {
       const entry = publishRecord(batch, outcome)
       remember(entry)
       log(publishedLine(batch, entry, target))
+      for (const item of outcome.unshownFiles) log(`${item}: no page shows this file, nothing was published for it`)
     } catch (error) {
       settleBatch(pending, false)
       const what = describeBatch(batch)

@@ -30,7 +30,12 @@ export interface PublishStep {
 type Outcome = Pick<PublishRecord, 'changed' | 'filesUploaded' | 'deleted' | 'buildMs' | 'deployMs'>
 
 /** A publish's outcome, and what the build heard of scheduled changes (see schedule.ts). */
-type Published = Outcome & { recheck: BuildResult['recheck']; refetched: string[] }
+type Published = Outcome & {
+  recheck: BuildResult['recheck']
+  refetched: string[]
+  /** `file:` items no page of the previous build shows (a new upload): nothing was published for them. */
+  unshownFiles: string[]
+}
 
 function describeFailures(result: BuildResult): string {
   const first = result.failures[0]!
@@ -59,6 +64,7 @@ export async function buildAndDeploy(batch: Batch, step: PublishStep, signal: Ab
     // nothing heard of the API: the schedule is kept as it is
     recheck: result?.recheck ?? { complete: false, pages: [] },
     refetched: result?.only?.refetched ?? [],
+    unshownFiles: result?.only?.unknownFiles ?? [],
   }
 }
 

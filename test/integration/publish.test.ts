@@ -226,12 +226,21 @@ describe('site publish', () => {
     // a file no page shows: nothing is asked of the API but initial data, and the log says so
     const unseen = JSON.stringify({ storage: 1, identifier: '/new.jpg', url: '/fileadmin/new.jpg' })
     const before = api.requests.length
+    let log = ''
+    publisher.child.stderr?.on('data', (chunk) => {
+      log += chunk
+    })
     expect((await publisher.post('/hooks/typo3', unseen, typo3Headers(unseen))).status).toBe(202)
     await waitUntil(
       async () => (await publisher.status()).publishes[0]?.pages[0] === 'file:/fileadmin/new.jpg',
       'the publish of the unseen file',
     )
     expect(api.requests.slice(before).some((request) => request.path.includes('team'))).toBe(false)
+    await waitUntil(
+      async () => log.includes('file:/fileadmin/new.jpg: no page shows this file, nothing was published for it'),
+      'the log line of the unseen file',
+      10_000,
+    )
     api.setEdits([])
   })
 
