@@ -108,9 +108,12 @@ const webhooks: Check = (v) => {
   const ids = (v as Array<{ identifier: string }>).map((w) => w.identifier)
   return new Set(ids).size === ids.length ? undefined : 'each webhook identifier may appear once'
 }
-/** A bearer token as an `Authorization` header carries it: visible ASCII, no space (a read secret's newline). */
+/**
+ * A bearer token as an `Authorization` header carries it: visible ASCII, no space (a read secret's newline). An
+ * empty one (a variable unset where the config is read) is refused by `site publish` alone (publish/server.ts).
+ */
 const bearerToken: Check = (v) =>
-  typeof v === 'string' && /^[\x21-\x7e]+$/.test(v)
+  typeof v === 'string' && /^[\x21-\x7e]*$/.test(v)
     ? undefined
     : 'expected a token of visible ASCII characters, without spaces or line breaks (no Authorization header holds them)'
 /** Widest variant asked for: wider than any screen's device pixels. */

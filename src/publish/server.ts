@@ -83,6 +83,10 @@ export async function startPublishServer(options: PublishServerOptions): Promise
         message: `empty for webhook ${publish.webhooks[unset]!.identifier}: set the secret TYPO3 showed for it (is its variable set for site publish?)`,
       },
     ])
+  if (publish.token === '')
+    throw errors.configInvalid(config.configFile, [
+      { path: 'publish.token', message: 'empty: set a token, or leave it out (is its variable set for site publish?)' },
+    ])
   const outDir = outDirOf(config.root, site)
   const stateDir = options.stateDir ?? defaultStateDir(config.root, outDir)
   const target = publish.deploy ? await createDeployTarget(publish.deploy, { outDir, root: config.root }) : undefined

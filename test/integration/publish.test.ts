@@ -378,6 +378,20 @@ describe('site publish that cannot start', () => {
     expect(deployed.stderr).not.toContain('Invalid configuration')
     expect(deployed.stderr).toContain(`Nothing to deploy in ${own}`)
   })
+
+  it('exits 2 on an empty token, which other commands read without complaint', async () => {
+    const unsetToken = join(dir, 'site.unset-token.json')
+    await writeFile(unsetToken, JSON.stringify({ baseUrl: BASE_URL, publish: { webhooks: [WEBHOOK], token: '' } }))
+    const own = join(dir, 'out-unset-token')
+    const refused = await runSite(['publish', '--port', '0', '--config', unsetToken, '--api', api.url, '--out', own])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain('publish.token: empty: set a token, or leave it out')
+    expect(refused.stderr).not.toContain('Publishing to')
+    await expect(stat(own)).rejects.toMatchObject({ code: 'ENOENT' })
+    const deployed = await runSite(['deploy', `dir:${join(dir, 'www-unset')}`, '--config', unsetToken, '--out', own])
+    expect(deployed.stderr).not.toContain('Invalid configuration')
+    expect(deployed.stderr).toContain(`Nothing to deploy in ${own}`)
+  })
 })
 
 describe('site publish beside another one', () => {
