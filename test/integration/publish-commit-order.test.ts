@@ -4,29 +4,27 @@
  * page that is not there yet (a renamed slug: the translations' language menus name the new path).
  */
 import { watch } from 'node:fs'
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
-import { BASE_URL, copyDemoContent } from './build-helpers.js'
+import type { DemoApi } from '../../src/demo/server.js'
 import {
+  type PublishProject,
   pageMessage,
   type RunningPublisher,
   settled,
   startPublisher,
-  TOKEN,
+  startPublishProject,
   typo3Headers,
-  WEBHOOK,
   waitUntil,
 } from './publish-helpers.js'
 
 let api: DemoApi
-let dir: string
 let content: string
 let out: string
 let configFile: string
 let publisher: RunningPublisher | undefined
+let project: PublishProject | undefined
 
 /** Replaces every `from` by `to` in every content file: a slug and each link to it, as TYPO3 answers after a rename. */
 async function relink(from: string, to: string): Promise<void> {
@@ -40,19 +38,13 @@ async function relink(from: string, to: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'site-publish-order-'))
-  content = await copyDemoContent(dir)
-  api = await startDemoApi({ port: 0, contentDir: content })
-  out = join(dir, 'out')
-  configFile = join(dir, 'site.config.json')
-  const publish = { webhooks: [WEBHOOK], token: TOKEN, quietMs: 200, maxWaitMs: 2000 }
-  await writeFile(configFile, JSON.stringify({ baseUrl: BASE_URL, publish }))
+  project = await startPublishProject('site-publish-order-', { quietMs: 200, maxWaitMs: 2000 })
+  ;({ content, api, out, configFile } = project)
 })
 
 afterAll(async () => {
   publisher?.child.kill('SIGKILL')
-  await api?.close()
-  await rm(dir, { recursive: true, force: true })
+  await project?.close()
 })
 
 describe('site publish into the served output folder', () => {

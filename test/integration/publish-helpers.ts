@@ -1,8 +1,11 @@
 /** The real `site publish` in a child process, signed TYPO3 webhooks, and waiting on its /status. */
 import { createHmac } from 'node:crypto'
-import { readFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
 import type { PublishStatus } from '../../src/publish/status.js'
-import { type SiteProcess, startSite } from './build-helpers.js'
+import { BASE_URL, copyDemoContent, type SiteProcess, startSite } from './build-helpers.js'
 
 export const WEBHOOK = { identifier: '5d0f7c1e-8b3a-4e2f-9c6d-1a2b3c4d5e6f', secret: 'webhook-secret-for-tests' }
 export const TOKEN = 'publish-token-for-tests'
@@ -68,4 +71,39 @@ export const fileHas = (file: string, text: string) => async () => (await readFi
 export const settled = (publisher: RunningPublisher) => async () => {
   const status = await publisher.status()
   return status.pending === 0 && !status.building && status.publishes[0]?.ok === true
+}
+
+/** A publisher's project over a CMS tests can publish to (a copy of demo/content): its folder, API, output and config. */
+export interface PublishProject {
+  dir: string
+  /** The content folder the API serves: edit it, then `api.reload()`. */
+  content: string
+  api: DemoApi
+  out: string
+  configFile: string
+  close(): Promise<void>
+}
+
+/** Starts the demo API on a copy of demo/content and writes a config with WEBHOOK, TOKEN and these timings. */
+export async function startPublishProject(
+  prefix: string,
+  timing: { quietMs: number; maxWaitMs: number },
+): Promise<PublishProject> {
+  const dir = await mkdtemp(join(tmpdir(), prefix))
+  const content = await copyDemoContent(dir)
+  const api = await startDemoApi({ port: 0, contentDir: content })
+  const configFile = join(dir, 'site.config.json')
+  const publish = { webhooks: [WEBHOOK], token: TOKEN, ...timing }
+  await writeFile(configFile, JSON.stringify({ baseUrl: BASE_URL, publish }))
+  return {
+    dir,
+    content,
+    api,
+    out: join(dir, 'out'),
+    configFile,
+    async close() {
+      await api.close()
+      await rm(dir, { recursive: true, force: true })
+    },
+  }
 }

@@ -3,21 +3,21 @@
  * page (it links to the other page) and so already shows its new title; the late event must still rebuild the pages
  * that show that title (breadcrumbs, menus), or they keep the old one until the next reconcile.
  */
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
-import { BASE_URL, copyDemoContent, diffTrees, editFile, readTree } from './build-helpers.js'
+import type { DemoApi } from '../../src/demo/server.js'
+import { diffTrees, editFile, readTree } from './build-helpers.js'
 import { runSite } from './cli-helpers.js'
 import {
+  type PublishProject,
   pageMessage,
   type RunningPublisher,
   settled,
   startPublisher,
+  startPublishProject,
   TOKEN,
   typo3Headers,
-  WEBHOOK,
   waitUntil,
 } from './publish-helpers.js'
 
@@ -27,6 +27,7 @@ let content: string
 let configFile: string
 let out: string
 let publisher: RunningPublisher | undefined
+let project: PublishProject | undefined
 
 /** Renames page `path` of the English site as TYPO3 would: its title, and every menu entry and breadcrumb showing it. */
 async function retitle(path: string, title: string): Promise<void> {
@@ -72,19 +73,13 @@ async function publishTitleOf(uid: number, pid: number): Promise<void> {
 }
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'site-publish-linkers-'))
-  content = await copyDemoContent(dir)
-  api = await startDemoApi({ port: 0, contentDir: content })
-  out = join(dir, 'out')
-  configFile = join(dir, 'site.config.json')
-  const publish = { webhooks: [WEBHOOK], token: TOKEN, quietMs: 1000, maxWaitMs: 5000 }
-  await writeFile(configFile, JSON.stringify({ baseUrl: BASE_URL, publish }))
+  project = await startPublishProject('site-publish-linkers-', { quietMs: 1000, maxWaitMs: 5000 })
+  ;({ dir, content, api, out, configFile } = project)
 })
 
 afterAll(async () => {
   publisher?.child.kill('SIGKILL')
-  await api?.close()
-  await rm(dir, { recursive: true, force: true })
+  await project?.close()
 })
 
 describe('site publish, an event that arrives after a publish already asked for its page', () => {
