@@ -120,10 +120,20 @@ const buildAdvice = (holder: OutputHolder): string =>
  * because a `site build` held it for the moment it took to be refused.
  */
 export async function checkOutputLock(outDir: string): Promise<void> {
-  for (const other of ['publish', 'deploy'] as const) {
-    const holder = await lockHolder(outputLockFile(outDir, other))
-    if (holder !== undefined) throw errors.outDirInUse(resolve(outDir), other, holder, buildAdvice(other))
+  const held = await heldBy(outDir, ['publish', 'deploy'])
+  if (held) throw errors.outDirInUse(resolve(outDir), held.holder, held.pid, buildAdvice(held.holder))
+}
+
+/** The first of `holders` whose lock on OUT a running process (not this one) holds, with its process id. */
+async function heldBy(
+  outDir: string,
+  holders: readonly OutputHolder[],
+): Promise<{ holder: OutputHolder; pid: number } | undefined> {
+  for (const holder of holders) {
+    const pid = await lockHolder(outputLockFile(outDir, holder))
+    if (pid !== undefined) return { holder, pid }
   }
+  return undefined
 }
 
 /**
@@ -150,14 +160,13 @@ export async function lockOutput(
     // as a build's temporary folder would be refused: the file in the way, the read-only file system
     throw errors.outDirUnwritable(out, await whyNotMade(file, error as NodeJS.ErrnoException), error)
   }
-  for (const other of OUTPUT_HOLDERS) {
-    if (other === holder) continue
-    const pid = await lockHolder(outputLockFile(out, other))
-    if (pid === undefined) continue
-    await release()
-    throw errors.outDirInUse(out, other, pid, advice(other))
-  }
-  return release
+  const held = await heldBy(
+    out,
+    OUTPUT_HOLDERS.filter((other) => other !== holder),
+  )
+  if (!held) return release
+  await release()
+  throw errors.outDirInUse(out, held.holder, held.pid, advice(held.holder))
 }
 
 /** Takes OUT's lock for a CLI `site build`'s run (not build()'s: a publisher builds under its own); resolves to its release. */
