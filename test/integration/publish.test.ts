@@ -360,35 +360,32 @@ describe('site publish that cannot start', () => {
     }
   })
 
-  it('exits 2 naming a webhook whose secret is empty, which other commands read without complaint', async () => {
-    // the publisher's secrets unset where CI builds or deploys with the same config: `secret: env ?? ''`
-    const unsetSecret = join(dir, 'site.unset-secret.json')
-    const webhooks = [WEBHOOK, { identifier: 'b3e1f0d2-5a6c-4e7f-8a9b-0c1d2e3f4a5b', secret: '' }]
-    await writeFile(unsetSecret, JSON.stringify({ baseUrl: BASE_URL, publish: { webhooks } }))
-    const own = join(dir, 'out-unset-secret')
-    const refused = await runSite(['publish', '--port', '0', '--config', unsetSecret, '--api', api.url, '--out', own])
+  // the publisher's secrets unset where CI builds or deploys with the same config: `secret: env ?? ''`
+  it.each([
+    {
+      what: 'a webhook whose secret is empty',
+      name: 'secret',
+      publish: { webhooks: [WEBHOOK, { identifier: 'b3e1f0d2-5a6c-4e7f-8a9b-0c1d2e3f4a5b', secret: '' }] },
+      message:
+        'publish.webhooks[1].secret: empty for webhook b3e1f0d2-5a6c-4e7f-8a9b-0c1d2e3f4a5b: set the secret TYPO3 showed',
+    },
+    {
+      what: 'an empty token',
+      name: 'token',
+      publish: { webhooks: [WEBHOOK], token: '' },
+      message: 'publish.token: empty: set a token, or leave it out',
+    },
+  ])('exits 2 naming $what, which other commands read without complaint', async ({ name, publish, message }) => {
+    const config = join(dir, `site.unset-${name}.json`)
+    await writeFile(config, JSON.stringify({ baseUrl: BASE_URL, publish }))
+    const own = join(dir, `out-unset-${name}`)
+    const refused = await runSite(['publish', '--port', '0', '--config', config, '--api', api.url, '--out', own])
     expect(refused.code).toBe(2)
-    expect(refused.stderr).toContain(
-      'publish.webhooks[1].secret: empty for webhook b3e1f0d2-5a6c-4e7f-8a9b-0c1d2e3f4a5b: set the secret TYPO3 showed',
-    )
+    expect(refused.stderr).toContain(message)
     expect(refused.stderr).not.toContain('Publishing to')
     await expect(stat(own)).rejects.toMatchObject({ code: 'ENOENT' })
     // the config is valid for a deploy: it gets as far as the missing output
-    const deployed = await runSite(['deploy', `dir:${join(dir, 'www-unset')}`, '--config', unsetSecret, '--out', own])
-    expect(deployed.stderr).not.toContain('Invalid configuration')
-    expect(deployed.stderr).toContain(`Nothing to deploy in ${own}`)
-  })
-
-  it('exits 2 on an empty token, which other commands read without complaint', async () => {
-    const unsetToken = join(dir, 'site.unset-token.json')
-    await writeFile(unsetToken, JSON.stringify({ baseUrl: BASE_URL, publish: { webhooks: [WEBHOOK], token: '' } }))
-    const own = join(dir, 'out-unset-token')
-    const refused = await runSite(['publish', '--port', '0', '--config', unsetToken, '--api', api.url, '--out', own])
-    expect(refused.code).toBe(2)
-    expect(refused.stderr).toContain('publish.token: empty: set a token, or leave it out')
-    expect(refused.stderr).not.toContain('Publishing to')
-    await expect(stat(own)).rejects.toMatchObject({ code: 'ENOENT' })
-    const deployed = await runSite(['deploy', `dir:${join(dir, 'www-unset')}`, '--config', unsetToken, '--out', own])
+    const deployed = await runSite(['deploy', `dir:${join(dir, 'www-unset')}`, '--config', config, '--out', own])
     expect(deployed.stderr).not.toContain('Invalid configuration')
     expect(deployed.stderr).toContain(`Nothing to deploy in ${own}`)
   })
