@@ -200,12 +200,15 @@ export function createPublisher(input: PublisherOptions): {
       controller = undefined
     }
     // after a publish that went live as after one that failed (else the journal grows with every event of an
-    // outage, and a start after it reads it all into memory): a compaction that fails is no failed publish, and
-    // the journal as it is still replays right
-    await journal
-      ?.compact(() => pendingEvents(pending), PUBLISH_COMPACT_BYTES)
-      .catch((cause: unknown) => log(`journal not compacted: ${messageOf(cause)}`))
+    // outage, and a start after it reads it all into memory)
+    await compactJournal(PUBLISH_COMPACT_BYTES)
   }
+
+  /** Compacts the journal past `minBytes`; a compaction that fails is no failed publish: the journal as it is replays right. */
+  const compactJournal = (minBytes: number): Promise<void> | undefined =>
+    journal
+      ?.compact(() => pendingEvents(pending), minBytes)
+      .catch((cause: unknown) => log(`journal not compacted: ${messageOf(cause)}`))
 
   const remember = (entry: PublishRecord) => {
     counts[entry.ok ? 'ok' : 'failed']++
@@ -256,9 +259,7 @@ export function createPublisher(input: PublisherOptions): {
       clearTimeout(recheckTimer)
       controller?.abort('SIGTERM')
       await running
-      await journal
-        ?.compact(() => pendingEvents(pending), 0)
-        .catch((cause: unknown) => log(`journal not compacted: ${messageOf(cause)}`))
+      await compactJournal(0)
       await journal?.close()
       await target?.close()
       await builder.close()
