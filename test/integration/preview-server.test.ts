@@ -1,6 +1,6 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { resolveConfig } from '../../src/config/load.js'
 import { startDemoApi } from '../../src/demo/server.js'
@@ -46,6 +46,22 @@ describe('preview server over a real socket, with watch and reload', () => {
   let server: PreviewServer
   const lines: string[] = []
   const page = (path: string) => fetch(`${server.url}${path}`, { headers: BROWSER })
+  /**
+   * Writes `text` to `file` and waits for the reload that names it, with open tabs told to reload by then. A reload
+   * still on its way for an earlier change also sends `reload`: waiting for the event alone can return before this
+   * change is read.
+   */
+  async function saveAndReload(file: string, text: string): Promise<void> {
+    const events = await fetch(`${server.url}/_site/events`)
+    const reader = events.body!.getReader()
+    const before = lines.length
+    await writeFile(file, text)
+    const name = relative(root, file)
+    const reloaded = (line: string) => line.startsWith('preview: reloaded after changes to ') && line.includes(name)
+    await expect.poll(() => lines.slice(before).some(reloaded), { timeout: 15_000 }).toBe(true)
+    await nextEvent(reader, 'reload')
+    await reader.cancel()
+  }
 
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'site-preview-server-'))
@@ -96,38 +112,25 @@ describe('preview server over a real socket, with watch and reload', () => {
   })
 
   it('reloads templates on change: open tabs get `reload`, the next answer shows the change', async () => {
-    const events = await fetch(`${server.url}/_site/events`)
-    const reader = events.body!.getReader()
     const file = join(root, 'templates', 'texts', 'en.ts')
     const source = await readFile(file, 'utf8')
     expect(source).toContain("'There you can find us'")
-    await writeFile(file, source.replace("'There you can find us'", "'Watched and reloaded'"))
-    await nextEvent(reader, 'reload')
+    await saveAndReload(file, source.replace("'There you can find us'", "'Watched and reloaded'"))
     const html = await (await page('/')).text()
     expect(html).toContain('Watched and reloaded')
-    await reader.cancel()
   }, 30_000)
 
   it("notes a content element that uses a hook without 'use client', after the reload", async () => {
-    const events = await fetch(`${server.url}/_site/events`)
-    const reader = events.body!.getReader()
     const source = `import { useState } from 'react'\nexport default function Toggle() { const [on] = useState(false); return <p>{String(on)}</p> }\n`
-    await writeFile(join(root, 'templates', 'content', 'Toggle.tsx'), source)
-    await nextEvent(reader, 'reload')
-    await reader.cancel()
+    await saveAndReload(join(root, 'templates', 'content', 'Toggle.tsx'), source)
     expect(lines).toContain(
       "preview: note: templates/content/Toggle.tsx uses useState but is not marked 'use client': on a first visit the browser keeps its server markup (add 'use client' as its first line)",
     )
   }, 30_000)
 
   it('serves a file added to public/ after the reload', async () => {
-    const events = await fetch(`${server.url}/_site/events`)
-    const reader = events.body!.getReader()
-    await writeFile(join(root, 'public', 'added.txt'), 'added while running')
-    await nextEvent(reader, 'reload')
-    await reader.cancel()
+    await saveAndReload(join(root, 'public', 'added.txt'), 'added while running')
     expect(await (await fetch(`${server.url}/added.txt`)).text()).toBe('added while running')
-    expect(lines.some((line) => line.includes('reloaded after changes to public/added.txt'))).toBe(true)
   }, 30_000)
 
   it('keeps serving the previous version when the config breaks, and picks up the fixed config', async () => {
@@ -140,11 +143,7 @@ describe('preview server over a real socket, with watch and reload', () => {
       .toMatch(/reload failed.*site\.config\.ts/)
     expect((await page('/about-us')).status).toBe(200)
 
-    const events = await fetch(`${server.url}/_site/events`)
-    const reader = events.body!.getReader()
-    await writeFile(file, good.replace('tracking: {}', "tracking: { gtmId: 'GTM-WATCH01' }"))
-    await nextEvent(reader, 'reload')
-    await reader.cancel()
+    await saveAndReload(file, good.replace('tracking: {}', "tracking: { gtmId: 'GTM-WATCH01' }"))
     expect(await (await page('/about-us')).text()).toContain('GTM-WATCH01')
   }, 30_000)
 
@@ -160,9 +159,8 @@ describe('preview server over a real socket, with watch and reload', () => {
     expect(problem.column).toEqual(expect.any(Number))
     expect(problem.frame).toContain(`> ${line} |     queryParam: 'pce',,`)
     expect(String(problem.message)).not.toContain(root)
-    await writeFile(file, good)
-    await nextEvent(reader, 'reload')
     await reader.cancel()
+    await saveAndReload(file, good)
   }, 30_000)
 
   it('keeps serving when a template breaks', async () => {
@@ -173,10 +171,7 @@ describe('preview server over a real socket, with watch and reload', () => {
     await expect.poll(() => lines.slice(before).join('\n'), { timeout: 15_000 }).toMatch(/reload failed/)
     expect(lines.slice(before).filter((line) => line.includes('reload failed'))).toHaveLength(1)
     expect((await page('/')).status).toBe(200)
-    const fixed = lines.length
-    await writeFile(file, good)
-    // the fix is taken before the next test changes a template, so that its reload does not mix with theirs
-    await expect.poll(() => lines.slice(fixed).join('\n'), { timeout: 15_000 }).toMatch(/reloaded after changes/)
+    await saveAndReload(file, good)
   }, 30_000)
 
   it('answers a page whose header throws with an HTML page that reloads on the fix (bots: plain text)', async () => {
@@ -184,11 +179,10 @@ describe('preview server over a real socket, with watch and reload', () => {
     const good = await readFile(file, 'utf8')
     const signature = 'export default function Header({ navigation, transparent, languages }: HeaderProps) {'
     expect(good).toContain(signature)
-    let events = await fetch(`${server.url}/_site/events`)
-    let reader = events.body!.getReader()
-    await writeFile(file, good.replace(signature, `${signature}\n  if (navigation) throw new Error('header <boom>')`))
-    await nextEvent(reader, 'reload')
-    await reader.cancel()
+    await saveAndReload(
+      file,
+      good.replace(signature, `${signature}\n  if (navigation) throw new Error('header <boom>')`),
+    )
 
     const res = await page('/pl')
     expect(res.status).toBe(500)
@@ -201,11 +195,7 @@ describe('preview server over a real socket, with watch and reload', () => {
     expect(bot.headers.get('content-type')).toBe('text/plain; charset=utf-8')
     expect(await bot.text()).toBe('500 Internal Server Error\n')
 
-    events = await fetch(`${server.url}/_site/events`)
-    reader = events.body!.getReader()
-    await writeFile(file, good)
-    await nextEvent(reader, 'reload')
-    await reader.cancel()
+    await saveAndReload(file, good)
     expect((await page('/pl')).status).toBe(200)
   }, 30_000)
 
@@ -220,9 +210,8 @@ describe('preview server over a real socket, with watch and reload', () => {
     expect(problem).toMatchObject({ title: 'Templates failed to load', file: 'templates/content/Text.tsx', line })
     expect(problem.message).toContain('boom at import (at templates/content/Text.tsx:')
     expect(problem.frame).toContain(`> ${line} | throw new Error('boom at import')`)
-    await writeFile(file, good)
-    await nextEvent(reader, 'reload')
     await reader.cancel()
+    await saveAndReload(file, good)
   }, 30_000)
 
   it('does not report the API as not answering when a tab leaves before it answers', async () => {
@@ -253,8 +242,7 @@ describe('preview server over a real socket, with watch and reload', () => {
     const problem = problemOf(await nextEvent(reader, 'problem'))
     expect(problem.message).toContain('missing templates/ErrorPage.tsx')
     expect(problem.message).not.toContain(root)
-    await writeFile(file, good)
-    await nextEvent(reader, 'reload')
     await reader.cancel()
+    await saveAndReload(file, good)
   }, 30_000)
 })
