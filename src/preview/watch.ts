@@ -1,4 +1,5 @@
-import { stat } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import { readFile, stat } from 'node:fs/promises'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { watch } from 'chokidar'
 
@@ -27,12 +28,25 @@ export interface WatchOptions {
  */
 const CHANGE_THROTTLE_MS = 50
 
-/** What tells one version of a file from the next: its inode, size and modification time ('' when it is gone). */
-const versionOf = (path: string): Promise<string> =>
-  stat(path).then(
-    (s) => `${s.ino}:${s.size}:${s.mtimeMs}`,
-    () => '',
-  )
+/** Files up to this size are told apart by their content; larger ones (a video in public/) by inode and time. */
+const HASHED_UP_TO = 4 * 1024 * 1024
+
+/**
+ * What tells one version of a file from the next ('' when it is gone). By content where it is small: a modification
+ * time can be as coarse as a second or two (HFS+, FAT, some network folders), so two saves of one size in the same
+ * second would look alike.
+ */
+async function versionOf(path: string): Promise<string> {
+  try {
+    const s = await stat(path)
+    if (!s.isFile() || s.size > HASHED_UP_TO) return `${s.ino}:${s.size}:${s.mtimeMs}`
+    return createHash('sha1')
+      .update(await readFile(path))
+      .digest('base64')
+  } catch {
+    return ''
+  }
+}
 
 export async function watchProject(options: WatchOptions): Promise<ProjectWatcher> {
   const debounceMs = options.debounceMs ?? 80
@@ -45,17 +59,24 @@ export async function watchProject(options: WatchOptions): Promise<ProjectWatche
   let running: Promise<void> | undefined
   let closed = false
   let lastChangeAt = 0
+  // the version of each changed file the last reload read: chokidar's own event for a save that the check below
+  // already took can come after that reload, and is no change
+  const loaded = new Map<string, string>()
 
   const run = async (): Promise<void> => {
     while (changed.size && !closed) {
-      const batch = [...changed]
+      const versions = new Map(
+        await Promise.all([...changed].map(async (path) => [path, await versionOf(path)] as const)),
+      )
       changed = new Set()
-      const versions = await Promise.all(batch.map(versionOf))
+      const batch = [...versions.keys()].filter((path) => loaded.get(path) !== versions.get(path))
+      for (const [path, version] of versions) loaded.set(path, version)
+      if (!batch.length) continue
       await options.onChange(batch).catch(() => {})
       // a file written again since, whose change chokidar may have dropped, is taken as changed
       await sleep(Math.max(0, lastChangeAt + CHANGE_THROTTLE_MS - Date.now()))
       const now = await Promise.all(batch.map(versionOf))
-      for (const [i, path] of batch.entries()) if (now[i] !== versions[i]) changed.add(path)
+      for (const [i, path] of batch.entries()) if (now[i] !== versions.get(path)) changed.add(path)
     }
     running = undefined
   }
