@@ -3,7 +3,8 @@
  * such image a build must look into and stopped when its media are done (a share image's size is read from its
  * header in the build's thread: header.ts). It reads each image from the file the build wrote (or
  * kept) in its output: the bytes do not cross the pipe. A process rather than a thread, for two reasons:
- * - libvips decodes files from outside: one that crashes it fails the images it was reading, not the build;
+ * - libvips decodes files from outside: one that crashes it fails that image, not the build (the images read
+ *   with it are read again, one at a time, so that the next crash names the file that caused it);
  * - glibc gives each thread that allocates an arena of its own, and the pixel buffers left in a build's many
  *   arenas doubled its peak RSS (bench/media.mjs: 660 MB for 200 photographs). The image process starts with
  *   one arena and returns all it held when it exits; the build's threads never load libvips at all.
@@ -17,6 +18,7 @@
  *   wall time (system time, for memory given back and taken again). The process exits after its build.
  */
 import { type ChildProcess, fork } from 'node:child_process'
+import pLimit from 'p-limit'
 import { compiledModuleUrl } from '../shared/compiled-module.js'
 import type { EncodedVariant, ImageSize } from './encode.js'
 import type { VariantPlan } from './variants.js'
@@ -54,11 +56,21 @@ interface Pending {
   fail(error: Error): void
 }
 
+/** The process stopped while this image was read with others: which of them made it stop is not known. */
+class StrandedError extends Error {}
+
 export function createImageProcess(): ImageProcess {
   let child: ChildProcess | undefined
   let exited: Promise<void> = Promise.resolve()
   let nextId = 0
   const pending = new Map<number, Pending>()
+  /** The process close() stopped: its requests fail, as the build that closed it failed. */
+  let stopping: ChildProcess | undefined
+  // Once the process stopped under several images, one image at a time: a crash then fails only its own file.
+  let alone = false
+  const one = pLimit(1)
+  /** close() calls: an image waiting its turn when the process is closed is not read. */
+  let closes = 0
 
   const start = (): ChildProcess => {
     const started = fork(ENTRY, [], {
@@ -84,7 +96,8 @@ export function createImageProcess(): ImageProcess {
         if (ended) return
         ended = true
         if (child === started) child = undefined
-        for (const waiting of pending.values()) waiting.fail(new Error(reason))
+        const stranded = started !== stopping && pending.size > 1
+        for (const waiting of pending.values()) waiting.fail(stranded ? new StrandedError(reason) : new Error(reason))
         pending.clear()
         resolve()
       }
@@ -101,7 +114,7 @@ export function createImageProcess(): ImageProcess {
     return started
   }
 
-  const ask = <T extends ImageSize | EncodedVariant[]>(request: ImageRequest): Promise<T> => {
+  const post = <T extends ImageSize | EncodedVariant[]>(request: ImageRequest): Promise<T> => {
     child ??= start()
     const reply = new Promise<T>((done, fail) =>
       pending.set(request.id, { done: done as (result: ImageSize | EncodedVariant[]) => void, fail }),
@@ -109,14 +122,32 @@ export function createImageProcess(): ImageProcess {
     child.send(request)
     return reply
   }
+  const send = <T extends ImageSize | EncodedVariant[]>(request: ImageRequest): Promise<T> => {
+    if (!alone) return post<T>(request)
+    const asked = closes
+    return one(() =>
+      asked === closes
+        ? post<T>(request)
+        : Promise.reject(new Error('the image process was stopped before this image')),
+    )
+  }
+  const ask = <T extends ImageSize | EncodedVariant[]>(request: ImageRequest): Promise<T> =>
+    send<T>(request).catch((error: unknown) => {
+      if (!(error instanceof StrandedError)) throw error
+      alone = true
+      return send<T>(request)
+    })
 
   return {
     probe: (file) => ask({ id: nextId++, type: 'probe', file }),
     encode: (file, plan, limitInputPixels) => ask({ id: nextId++, type: 'encode', file, plan, limitInputPixels }),
     async close() {
+      closes++
+      alone = false
       const running = child
       if (!running) return exited
       child = undefined
+      stopping = running
       if (pending.size) running.kill('SIGKILL')
       else running.disconnect()
       return exited

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -19,6 +20,23 @@ async function photo(): Promise<Buffer> {
   return sharp(pixels, { raw: { width, height, channels: 3 } })
     .jpeg({ quality: 80 })
     .toBuffer()
+}
+
+/** The image processes this test file's process started (vitest runs each file in a process of its own), from /proc. */
+function imageProcesses(): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        // the parent's pid is the 4th field, after the command in parentheses
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+        return ppid === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('image-process-main')
+      } catch {
+        return false // it ended meanwhile
+      }
+    })
+    .map(Number)
 }
 
 let dir: string
@@ -111,6 +129,30 @@ describe('the image process', () => {
     await images.close()
     await expect(pending).rejects.toThrow('the image process stopped (SIGKILL)')
     try {
+      expect(await images.probe(file)).toEqual({ width: 1200, height: 800 })
+    } finally {
+      await images.close()
+    }
+  })
+
+  it('reads again, one at a time, the images it read together when it stopped; then a stop fails its one image', async () => {
+    const images = createImageProcess()
+    try {
+      const plan = planVariants(1200, 800, 'jpeg', [400, 800, 1200])!
+      const both = [images.encode(file, plan, 100_000_000), images.encode(file, plan, 100_000_000)]
+      await expect.poll(imageProcesses).toHaveLength(1)
+      const [first] = imageProcesses()
+      process.kill(first!, 'SIGKILL') // as the kernel's out-of-memory killer would, or a file that crashes libvips
+      for (const variants of await Promise.all(both)) expect(variants).toHaveLength(9)
+      const [second] = imageProcesses()
+      expect(second).toBeDefined()
+      expect(second).not.toBe(first)
+
+      // one image at a time now: the process stopping under it fails that image alone
+      const alone = images.encode(file, plan, 100_000_000)
+      alone.catch(() => {})
+      process.kill(second!, 'SIGKILL')
+      await expect(alone).rejects.toThrow('the image process stopped (SIGKILL)')
       expect(await images.probe(file)).toEqual({ width: 1200, height: 800 })
     } finally {
       await images.close()
