@@ -1,10 +1,11 @@
 /**
  * The `_redirects` file a build writes for static hosts: one rule a line,
  * `from to [status[!]]` (status 301 when left out), `#` comments. A `from` ending
- * in `/*` matches everything below it and `:splat` in `to` takes the rest. A `!`
+ * in `/*` matches everything below it and `:splat` in `to` takes the rest; a `:name` segment of `from` matches
+ * any one segment, which `:name` in `to` takes (as on Netlify and Cloudflare Pages). A `!`
  * forces the rule over an existing file (Netlify); rules come before files here
  * anyway, as on Cloudflare Pages, so forced or not, a rule answers.
- * Example: `/old /new 301`, `/old /new 301!`, `/blog/* /news/:splat 302`. Non-ASCII in a rule is read
+ * Example: `/old /new 301`, `/old /new 301!`, `/blog/* /news/:splat 302`, `/news/:year/:slug /blog/:slug`. Non-ASCII in a rule is read
  * percent-encoded: `/stare-usługi` matches the request `/stare-us%C5%82ugi`.
  */
 export interface RedirectRule {
@@ -45,22 +46,47 @@ export function parseRedirects(text: string): RedirectRule[] {
   return rules
 }
 
+/**
+ * What a rule's `from` takes from a request's path, or undefined when it does not match: `:name` segments by name,
+ * and the rest below a last `*` as `splat`. Example: ('/news/:year/*', '/news/2024/a/b') -> year 2024, splat a/b.
+ */
+function matchFrom(from: string, path: string, segments: readonly string[]): Map<string, string> | undefined {
+  if (!from.includes(':') && !from.endsWith('/*')) return from === path ? new Map() : undefined
+  const wanted = from.split('/')
+  const values = new Map<string, string>()
+  for (const [i, want] of wanted.entries()) {
+    if (want === '*' && i === wanted.length - 1) {
+      // without the slashes a request may start it with: `/x//evil.com` through `/x/* /:splat` is `/evil.com`,
+      // never `//evil.com`, which a browser reads as another host
+      values.set('splat', segments.slice(i).join('/').replace(/^\/+/, ''))
+      return values
+    }
+    const segment = segments[i]
+    if (segment === undefined) return undefined
+    if (want.length > 1 && want.startsWith(':')) {
+      if (segment === '') return undefined
+      values.set(want.slice(1), segment)
+    } else if (want !== segment) return undefined
+  }
+  return segments.length === wanted.length ? values : undefined
+}
+
+const PLACEHOLDER_RE = /:([A-Za-z_]\w*)/g
+
 /** The first rule matching a request path, with its target filled in. */
 export function matchRedirect(
   rules: readonly RedirectRule[],
   pathname: string,
 ): { to: string; status: number } | undefined {
   const path = trimSlash(pathname)
+  const segments = path.split('/')
   for (const rule of rules) {
-    if (rule.from.endsWith('/*')) {
-      const base = rule.from.slice(0, -2)
-      if (path === base || path.startsWith(`${base}/`)) {
-        // without the slashes a request may start it with: `/x//evil.com` through `/x/* /:splat` is `/evil.com`,
-        // never `//evil.com`, which a browser reads as another host
-        const splat = path.slice(base.length + 1).replace(/^\/+/, '')
-        return { to: rule.to.replaceAll(':splat', splat), status: rule.status }
+    const values = matchFrom(rule.from, path, segments)
+    if (values)
+      return {
+        to: rule.to.replace(PLACEHOLDER_RE, (written, name) => values.get(name) ?? written),
+        status: rule.status,
       }
-    } else if (rule.from === path) return { to: rule.to, status: rule.status }
   }
   return undefined
 }

@@ -27,6 +27,32 @@ describe('parseRedirects', () => {
   })
 })
 
+describe('a rule with :name placeholders', () => {
+  it('matches one segment a placeholder, gives it to the target by name, and leaves other colons alone', () => {
+    const rules = parseRedirects(
+      [
+        '/news/:year/:slug /blog/:slug?y=:year 301',
+        '/shop/:item/* https://shop.example.com:8443/p/:item/:splat 302',
+        '/docs/:page /manual/:page#:anchor 301',
+        '/a:b /c 301',
+      ].join('\n'),
+    )
+    expect(matchRedirect(rules, '/news/2024/launch')).toEqual({ to: '/blog/launch?y=2024', status: 301 })
+    expect(matchRedirect(rules, '/news/2024/launch/')).toEqual({ to: '/blog/launch?y=2024', status: 301 })
+    expect(matchRedirect(rules, '/shop/42/a/b')).toEqual({ to: 'https://shop.example.com:8443/p/42/a/b', status: 302 })
+    // a placeholder no segment filled is left as it is written
+    expect(matchRedirect(rules, '/docs/intro')).toEqual({ to: '/manual/intro#:anchor', status: 301 })
+    // a colon inside a segment is that segment's text
+    expect(matchRedirect(rules, '/a:b')).toEqual({ to: '/c', status: 301 })
+    // a placeholder takes exactly one segment, never an empty one
+    for (const path of ['/news/2024', '/news/2024/a/b', '/news//launch', '/news/2024//', '/docs']) {
+      expect(matchRedirect(rules, path)).toBeUndefined()
+    }
+    // a request's `//` cannot make the target another host: a placeholder never takes an empty segment
+    expect(matchRedirect(parseRedirects('/go/:to /:to 302'), '/go//evil.com')).toBeUndefined()
+  })
+})
+
 describe('a rule written with non-ASCII characters', () => {
   it('matches the percent-encoded path a request carries and gives an ASCII target', () => {
     const rules = parseRedirects(
