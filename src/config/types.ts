@@ -85,7 +85,7 @@ export interface SiteOptions {
      */
     redirectPages?: boolean
     /**
-     * Builds whose content-hashed files (scripts, styles, initial data) stay in the output, so that a tab
+     * Builds whose content-hashed files (scripts, styles, initial data, CMS files) stay in the output, so that a tab
      * opened on an older build still loads its lazy chunks; builds that changed none of them do not count. 1 to 100.
      * @default 3
      */

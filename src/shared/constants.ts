@@ -42,7 +42,7 @@ export const MANIFEST_CHECK_DELAY_MS = 1_000
 export const MANIFEST_CHECK_INTERVAL_MS = 60_000
 
 /**
- * Builds whose content-hashed files (`_site/assets/`, `_site/data/`) stay in the output by default: tabs
+ * Builds whose content-hashed files (`_site/assets/`, `_site/data/`, `_site/media/`) stay in the output by default: tabs
  * opened on one of them still load their lazy chunks after later deploys.
  */
 export const KEEP_BUILDS = 3
