@@ -86,6 +86,10 @@ export const pendingEvents = (pending: Pending): JournalEvent[] =>
 /** Events waiting (open and taken). */
 export const pendingCount = (pending: Pending): number => (pending.open?.events ?? 0) + (pending.taken?.events ?? 0)
 
-/** When the open batch should start: `quietMs` after its last event, at most `maxWaitMs` after its first. */
-export const dueAt = (batch: Batch, timing: { quietMs: number; maxWaitMs: number }): number =>
-  Math.min(batch.lastAt + timing.quietMs, batch.firstAt + timing.maxWaitMs)
+/**
+ * When the open batch should start: `quietMs` after its last event, at most `maxWaitMs` after its first, and never
+ * later than `maxWaitMs` from `now`: events stamped ahead of the clock (it was set back, or the journal was written
+ * while it ran ahead) would otherwise wait for as long as it was ahead.
+ */
+export const dueAt = (batch: Batch, timing: { quietMs: number; maxWaitMs: number }, now: number): number =>
+  Math.min(batch.lastAt + timing.quietMs, batch.firstAt + timing.maxWaitMs, now + timing.maxWaitMs)

@@ -94,7 +94,7 @@ export function createPublisher(input: PublisherOptions): {
     clearTimeout(timer)
     timer = undefined
     if (stopping || running || !pending.open) return wakeIdle()
-    const at = Math.max(dueAt(pending.open, options), retryAt ?? 0)
+    const at = Math.max(dueAt(pending.open, options, Date.now()), retryAt ?? 0)
     timer = setTimeout(
       () => {
         timer = undefined

@@ -4,7 +4,7 @@
  * and a full disk answers 503 and acknowledges nothing.
  */
 import { execFileSync } from 'node:child_process'
-import { cp, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { appendFile, cp, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
 import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -334,6 +334,23 @@ describe('site publish', () => {
     const full = await runSite(['build', '--config', configFile, '--api', api.url, '--out', twin])
     expect(full.code).toBe(0)
     expect(diffTrees(await readTree(out), await readTree(twin))).toEqual([])
+  })
+
+  it('publishes at once an acknowledged edit the journal stamped ahead of the clock (a clock set back since)', async () => {
+    await editTeam('Edited while the clock ran an hour ahead.')
+    // an event written by a run whose clock was an hour ahead, not yet live when it stopped
+    const event = { e: 2 ** 40, at: Date.now() + 3_600_000, pages: ['/about-us/team'] }
+    await appendFile(join(dir, 'state', 'journal.jsonl'), `${JSON.stringify(event)}\n`)
+    const restarted = await startPublisher(args())
+    running.push(restarted)
+    // with quietMs 200 and maxWaitMs 2000 it is due within seconds, not in an hour
+    await waitUntil(
+      fileHas(teamPage, 'Edited while the clock ran an hour ahead.'),
+      'the recovered edit to be live',
+      30_000,
+    )
+    restarted.child.kill('SIGTERM')
+    expect((await restarted.done).stderr).toContain('recovered 1 event(s) not yet live from the journal')
   })
 })
 
