@@ -2,6 +2,7 @@
  * Files a process owns while it runs: a build's temporary folder, a deploy's temporary file, and the locks
  * of `site publish` (its journal, its output folder), each naming the process.
  */
+import { readFileSync } from 'node:fs'
 import { open, rm } from 'node:fs/promises'
 import { readRegularFile } from '../../project/untrusted-file.js'
 
@@ -20,18 +21,45 @@ export function isOtherProcessRunning(pid: number): boolean {
   }
 }
 
-/** The process id a lock file names, or undefined when it names none (missing, torn, a link, anything else). */
-async function holderOf(file: string): Promise<number | undefined> {
-  const read = await readRegularFile(file, 64)
-  const text = read.type === 'read' ? read.bytes.toString('utf8').trim() : ''
-  return /^[1-9]\d{0,9}$/.test(text) ? Number(text) : undefined
+/**
+ * When process `pid` started, in clock ticks since the machine booted (Linux: /proc/PID/stat), or undefined where
+ * that cannot be read. With its id it names one process: after a reboot or a container's restart, the id a lock
+ * names is soon another process's, started later.
+ */
+function processStart(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // the fields after the command (which may hold spaces and parentheses): state is the 3rd field, starttime the 22nd
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]
+  } catch {
+    return undefined
+  }
 }
 
-/** The other running process a lock file names, if any: a lock of a process that is gone holds nothing. */
+/** The content of a lock this process takes: its id, and when it started (a line of its own). */
+const lockText = (): string => `${process.pid}\n${processStart(process.pid) ?? ''}\n`
+
+/**
+ * The process a lock file names (its id, and when it started if the lock says so), or undefined when it names
+ * none (missing, torn, a link, anything else).
+ */
+async function holderOf(file: string): Promise<{ pid: number; start?: string } | undefined> {
+  const read = await readRegularFile(file, 64)
+  const text = read.type === 'read' ? read.bytes.toString('utf8').trim() : ''
+  const match = /^([1-9]\d{0,9})(?:\n(\d{1,20}))?$/.exec(text)
+  return match ? { pid: Number(match[1]), start: match[2] } : undefined
+}
+
+/**
+ * The other running process a lock file names, if any: a lock of a process that is gone holds nothing, nor does
+ * one whose id another process has now (it started at another time than the lock says: a reboot, a restart).
+ */
 export async function lockHolder(file: string): Promise<number | undefined> {
   const holder = await holderOf(file)
+  if (holder === undefined || !isOtherProcessRunning(holder.pid)) return undefined
+  const start = holder.start === undefined ? undefined : processStart(holder.pid)
   // this process's own id is its own lock, or one of an earlier life (a container's process ids repeat)
-  return holder !== undefined && isOtherProcessRunning(holder) ? holder : undefined
+  return start === undefined || start === holder.start ? holder.pid : undefined
 }
 
 /**
@@ -46,7 +74,7 @@ export async function takeLock(
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const handle = await open(file, 'wx', 0o600)
-      await handle.writeFile(`${process.pid}\n`).finally(() => handle.close())
+      await handle.writeFile(lockText()).finally(() => handle.close())
       return () => rm(file, { force: true })
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code

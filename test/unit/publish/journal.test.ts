@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { appendFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -174,5 +174,28 @@ describe('the journal lock', () => {
       message: `The publish journal ${join(dir, JOURNAL_FILE)} cannot be locked (ERR_FS_EISDIR)`,
     })
     expect(await readFile(join(dir, LOCK_FILE, 'mine.txt'), 'utf8')).toBe('mine')
+  })
+
+  it('takes over the lock of a killed publisher whose process id another process has since (a reboot, a restart)', async () => {
+    const dir = await tempDir()
+    const lock = join(dir, LOCK_FILE)
+    await lockJournal(dir) // not released: this publisher is killed
+    // after a power cut and a reboot, the id the lock names is another running process's
+    const other = spawn('sleep', ['60'], { stdio: 'ignore' })
+    try {
+      const taken = (await readFile(lock, 'utf8')).replace(/^\d+/, String(other.pid))
+      await writeFile(lock, taken)
+      const release = await lockJournal(dir)
+      expect((await readFile(lock, 'utf8')).split('\n')[0]).toBe(String(process.pid))
+      await release()
+      // a lock naming only the running process (no start time to tell it by) is still its
+      await writeFile(lock, `${other.pid}\n`)
+      await expect(lockJournal(dir)).rejects.toMatchObject({
+        code: 'PUBLISH_JOURNAL',
+        message: expect.stringContaining(`is used by another site publish (process ${other.pid})`),
+      })
+    } finally {
+      other.kill()
+    }
   })
 })
