@@ -8,7 +8,7 @@
  * after the last `done` is pending again; a torn last line (a crash mid-write, never acknowledged) is cut off.
  */
 import { constants } from 'node:fs'
-import { type FileHandle, mkdir, open, rename } from 'node:fs/promises'
+import { type FileHandle, mkdir, open, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { isOnlyItem } from '../build/incremental/reuse.js'
 import { errors } from '../errors.js'
@@ -190,7 +190,10 @@ export async function openJournal(dir: string, onRecorded: (event: JournalEvent)
         if (size < minBytes) return
         const temp = `${file}.tmp`
         const text = `${JSON.stringify({ done })}\n${pending().map(eventLine).join('')}`
-        const out = await open(temp, OPEN_JOURNAL | constants.O_CREAT | constants.O_TRUNC, 0o600)
+        // a file of its own: whatever is at that name (a FIFO would take the events and never sync, then be renamed
+        // over the journal; a link would fail every compaction) is removed first
+        await rm(temp, { force: true })
+        const out = await open(temp, OPEN_JOURNAL | constants.O_CREAT | constants.O_EXCL, 0o600)
         try {
           await out.writeFile(text)
           await out.datasync()

@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process'
-import { appendFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { appendFile, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -117,6 +117,27 @@ describe('publish journal', () => {
     await journal.close()
     const text = await readFile(join(dir, JOURNAL_FILE), 'utf8')
     expect(replayJournal(text).pending.map((e) => e.pages)).toEqual([['50'], ['7']])
+  })
+
+  it('compacts into a file of its own, whatever was left at its temporary name (a FIFO, a link)', async () => {
+    const dir = await tempDir()
+    const outside = join(await tempDir(), 'elsewhere.jsonl')
+    await writeFile(outside, 'mine\n')
+    const temp = join(dir, `${JOURNAL_FILE}.tmp`)
+    for (const plant of [() => execFileSync('mkfifo', [temp]), () => symlink(outside, temp)]) {
+      await plant()
+      const journal = await openJournal(dir, () => {})
+      const first = await journal.append({ at: 1, pages: ['1'] })
+      await journal.markDone(first.seq)
+      const pages = Array.from({ length: 100 }, (_, i) => String(i + 2))
+      const second = await journal.append({ at: 2, pages })
+      await journal.compact(() => [second], 0)
+      await journal.close()
+      expect((await stat(join(dir, JOURNAL_FILE))).isFile()).toBe(true)
+      const text = await readFile(join(dir, JOURNAL_FILE), 'utf8')
+      expect(replayJournal(text).pending.map((e) => e.pages)).toEqual([pages])
+    }
+    expect(await readFile(outside, 'utf8')).toBe('mine\n')
   })
 
   it('answers 429 once too many appends wait for the disk, and loses none it accepted', async () => {
