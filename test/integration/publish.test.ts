@@ -377,6 +377,20 @@ describe('site publish that cannot start', () => {
     }
   })
 
+  it('exits 2 for a --state folder inside the output folder, which its first publish would remove', async () => {
+    const before = await readTree(out)
+    const inside = join(out, 'publish-state')
+    const started = startSite(['publish', '--port', '0', ...args(['--state', inside])])
+    // a hang guard: a publisher that starts there runs until stopped
+    const guard = setTimeout(() => started.child.kill('SIGKILL'), 30_000)
+    const res = await started.done.finally(() => clearTimeout(guard))
+    expect(res.code, res.stderr).toBe(2)
+    expect(res.stderr).toContain(
+      `The state folder ${inside} is inside the output folder ${out}, which every build replaces: give --state a folder outside it`,
+    )
+    expect(diffTrees(before, await readTree(out))).toEqual([])
+  })
+
   // the publisher's secrets unset where CI builds or deploys with the same config: `secret: env ?? ''`
   it.each([
     {

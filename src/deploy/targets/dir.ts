@@ -12,13 +12,13 @@ import { resolveInside } from '../../build/output/write.js'
 import { errors, messageOf } from '../../errors.js'
 import { type DeployTarget, TARGET_RECORD_FILES } from './types.js'
 
-const isWithin = (parent: string, child: string): boolean => {
+export const isWithin = (parent: string, child: string): boolean => {
   const rel = relative(parent, child)
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
 }
 
 /** Where a path is once its links are followed: its nearest existing folder's real path, and the rest as given. */
-function realPath(path: string): string {
+export function realPath(path: string): string {
   try {
     return realpathSync(path)
   } catch {
