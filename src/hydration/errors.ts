@@ -4,9 +4,10 @@
  * with its file, line and column relative to the project root, so that the message and the
  * exit code (2) are the same whichever finished first.
  */
-import { isAbsolute, join, relative, resolve, sep } from 'node:path'
+import { join, relative, resolve } from 'node:path'
 import type { BuildFailure, Message } from 'esbuild'
 import { SiteError } from '../errors.js'
+import { isInsideOrEqual } from '../project/inside.js'
 
 export const isBuildFailure = (error: unknown): error is BuildFailure =>
   error instanceof Error && Array.isArray((error as BuildFailure).errors)
@@ -18,11 +19,6 @@ const describe = (root: string, message: Message): string => {
   return `${at}${message.text}`
 }
 
-const isInside = (dir: string, file: string): boolean => {
-  const rel = relative(dir, file)
-  return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel)
-}
-
 /**
  * TEMPLATES_INVALID for an esbuild failure under `root`; other errors as they are. A failure
  * located only in the engine's own sources (`engineSources`, bundled into the browser client
@@ -32,7 +28,7 @@ export function toTemplatesError(root: string, error: unknown, engineSources?: s
   if (!isBuildFailure(error)) return error
   const details = error.errors.map((message) => `  ${describe(root, message)}`).join('\n')
   const located = error.errors.flatMap((message) => (message.location ? [resolve(root, message.location.file)] : []))
-  if (engineSources && located.length > 0 && located.every((file) => isInside(engineSources, file)))
+  if (engineSources && located.length > 0 && located.every((file) => isInsideOrEqual(engineSources, file)))
     return new Error(`Bundling the browser client failed:\n${details}`, { cause: error })
   return new SiteError('TEMPLATES_INVALID', `Templates failed to compile:\n${details}`, { cause: error })
 }

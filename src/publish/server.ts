@@ -9,9 +9,9 @@ import { join, resolve } from 'node:path'
 import { inspectOutDir } from '../build/output/output.js'
 import { outDirOf } from '../config/resolve.js'
 import type { ResolvedConfig, ResolvedPublish, ResolvedSite } from '../config/types.js'
-import { isWithin, realPath } from '../deploy/targets/dir.js'
 import { createDeployTarget } from '../deploy/targets/index.js'
 import { errors } from '../errors.js'
+import { isInsideOrEqual, realPath } from '../project/inside.js'
 import { PUBLISH_MAX_BODY_BYTES, PUBLISH_MAX_DISCARD_BYTES, PUBLISH_REQUEST_TIMEOUT_MS } from '../shared/constants.js'
 import { CACHE_DIR } from '../shared/layout.js'
 import { type Builder, createBuilder } from './builder.js'
@@ -91,7 +91,7 @@ export async function startPublishServer(options: PublishServerOptions): Promise
   const outDir = outDirOf(config.root, site)
   const stateDir = options.stateDir ?? defaultStateDir(config.root, outDir)
   // each build replaces the output folder: a journal inside it would be gone after the first publish
-  if (isWithin(realPath(resolve(outDir)), realPath(resolve(stateDir))))
+  if (isInsideOrEqual(realPath(resolve(outDir)), realPath(resolve(stateDir))))
     throw errors.usage(
       `The state folder ${resolve(stateDir)} is inside the output folder ${resolve(outDir)}, which every build replaces: give --state a folder outside it`,
     )

@@ -1,5 +1,6 @@
 import { realpath } from 'node:fs/promises'
-import { isAbsolute, join, relative, sep } from 'node:path'
+import { join } from 'node:path'
+import { isInsideOrEqual } from '../project/inside.js'
 
 // Control characters, backslash: never part of a served file name.
 const FORBIDDEN_RE = /[\u0000-\u001f\u007f\\]/
@@ -31,22 +32,16 @@ export function toSafeSegments(pathname: string, platform: string = process.plat
   return segments
 }
 
-/** True when `file` is `root` or inside it (both absolute, already resolved). */
-export function isInside(root: string, file: string): boolean {
-  const rel = relative(root, file)
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel))
-}
-
 /** Joins safe segments under `root`; undefined when the result is not inside it. */
 export function joinInside(root: string, segments: readonly string[]): string | undefined {
   const file = join(root, ...segments)
-  return isInside(root, file) ? file : undefined
+  return isInsideOrEqual(root, file) ? file : undefined
 }
 
 /** Resolves symbolic links and checks again that the real file stays inside the real root. */
 export async function isReallyInside(realRoot: string, file: string): Promise<boolean> {
   try {
-    return isInside(realRoot, await realpath(file))
+    return isInsideOrEqual(realRoot, await realpath(file))
   } catch {
     return false
   }

@@ -7,8 +7,9 @@
 import { randomBytes } from 'node:crypto'
 import { constants, rmSync } from 'node:fs'
 import { access, lstat, mkdir, readdir, rename, rmdir, unlink } from 'node:fs/promises'
-import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path'
+import { basename, dirname, join, parse, resolve } from 'node:path'
 import { errors, isSiteError, messageOf } from '../../errors.js'
+import { isInsideOrEqual } from '../../project/inside.js'
 import {
   BUILD_STORE_ASIDE_FILE,
   BUILD_STORE_FILE,
@@ -30,11 +31,6 @@ export interface OutputFolders {
 
 /** What OUT holds before a build: nothing, an empty folder, a previous `site` output (its manifest), or something else. */
 export type OutDirContents = 'missing' | 'empty' | 'site-output' | 'other'
-
-const isInsideOrEqual = (parent: string, child: string): boolean => {
-  const rel = relative(parent, child)
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel))
-}
 
 /**
  * Checks that OUT is a folder a build may replace: not the file-system root,

@@ -3,29 +3,14 @@
  * then renamed over it, so that the server never sends half a file. The manifest is `PATH/.site-deploy.json`.
  */
 import { randomBytes } from 'node:crypto'
-import { realpathSync } from 'node:fs'
 import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { fileStamp } from '../../build/incremental/disk.js'
 import { isOtherProcessRunning } from '../../build/output/owner.js'
 import { resolveInside } from '../../build/output/write.js'
 import { errors, messageOf } from '../../errors.js'
+import { isInsideOrEqual, realPath } from '../../project/inside.js'
 import { type DeployTarget, TARGET_RECORD_FILES } from './types.js'
-
-export const isWithin = (parent: string, child: string): boolean => {
-  const rel = relative(parent, child)
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
-}
-
-/** Where a path is once its links are followed: its nearest existing folder's real path, and the rest as given. */
-export function realPath(path: string): string {
-  try {
-    return realpathSync(path)
-  } catch {
-    const parent = dirname(path)
-    return parent === path ? path : join(realPath(parent), basename(path))
-  }
-}
 
 const tempName = (dest: string): string => `${dest}.site-tmp-${process.pid}-${randomBytes(4).toString('hex')}`
 /** A temporary file of tempName's, with the process that made it. */
@@ -61,7 +46,7 @@ export function createDirTarget(path: string, outDir: string): DeployTarget {
   const name = `dir:${root}`
   // compared where links lead: a link to the output folder is the output folder
   const [realRoot, realOut] = [realPath(root), realPath(resolve(outDir))]
-  if (isWithin(realRoot, realOut) || isWithin(realOut, realRoot))
+  if (isInsideOrEqual(realRoot, realOut) || isInsideOrEqual(realOut, realRoot))
     throw errors.usage(`The deploy folder ${root} and the output folder ${resolve(outDir)} may not hold one another`)
   const fail = (what: string) => (error: unknown) => {
     throw errors.deployFailed(name, `${what}: ${messageOf(error)}`, error)
@@ -72,7 +57,7 @@ export function createDirTarget(path: string, outDir: string): DeployTarget {
    */
   const placeOf = (file: string): string => {
     const dest = resolveInside(root, file)
-    if (!isWithin(realRoot, realPath(dirname(dest))))
+    if (!isInsideOrEqual(realRoot, realPath(dirname(dest))))
       throw errors.deployFailed(name, `${file}: a link inside the target leads its folder out of ${root}`)
     return dest
   }
