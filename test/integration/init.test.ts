@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isSiteError, USAGE_CODES } from '../../src/errors.js'
 import { initProject } from '../../src/init/init.js'
 import { REPO_ROOT } from './build-helpers.js'
-import { runSite } from './cli-helpers.js'
+import { runCommand, runSite } from './cli-helpers.js'
 
 let root: string
 beforeAll(async () => {
@@ -192,6 +192,14 @@ describe('site init on the command line', () => {
       ),
     ]
     expect(named.sort()).toEqual(written.sort())
+
+    // The `cd` it suggests works as typed into a shell, for a folder whose name has a space or a quote.
+    const spaced = await runSite(['init', "Acme's New Site"], { cwd: root })
+    expect(spaced.code, spaced.stderr).toBe(0)
+    const cd = /^ {2}(cd .*)$/m.exec(spaced.stdout)?.[1]
+    expect(cd, spaced.stdout).toBeDefined()
+    const shell = await runCommand('sh', ['-c', `${cd} && pwd`], { cwd: root })
+    expect(shell.stdout.trim(), shell.stderr).toBe(join(root, "Acme's New Site"))
 
     const help = await runSite(['init', '--help'])
     expect(help.code).toBe(0)

@@ -6,6 +6,10 @@ import { toTerminalText } from '../terminal.js'
 
 const DEMO_API = 'http://127.0.0.1:4010'
 
+/** `path` as a POSIX shell reads it back: as it is when it is plain, else in single quotes. */
+const shellWord = (path: string): string =>
+  /^[\w./@%+:,=-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`
+
 /** The prompt was left with Ctrl-C or Ctrl-D: nothing is written, the exit code is a signal's (130). */
 const CANCELLED = Symbol('cancelled')
 const CANCELLED_EXIT_CODE = 130
@@ -56,7 +60,7 @@ export async function runInitCommand(
     const lines = [
       `Created a site in ${result.dir} (${result.files.length} files: templates/, config/, public/, package.json, tsconfig.json, README.md, .gitignore, .github/workflows/publish.yml)`,
       'Next:',
-      ...(where === '.' ? [] : [`  cd ${where}`]),
+      ...(where === '.' ? [] : [`  cd ${shellWord(where)}`]),
       '  npm install',
       ...(apiUrl ? [] : ['  npx site demo-api     # the demo content API; leave it running']),
       '  npm run dev            # live preview on http://127.0.0.1:3000',
