@@ -23,9 +23,21 @@ export function formatSource(source: Source): string {
 /** What failed, with what and where: `/careers 404: the API answers 404… [from /; page uid 1]` (stderr lines and annotations). */
 export const describeFailure = (f: Failure): string => `${f.path} ${f.status}: ${f.reason}${formatSource(f)}`
 
-/** What was skipped, why and where: `/gone 404: the API answers 404 [from /a]`; the status when there is one. */
-export const describeSkipped = (s: Skipped): string =>
-  `${s.item}${s.status === undefined ? '' : ` ${s.status}`}: ${s.reason}${formatSource(s)}`
+/** Whether a reason starts by naming its item, as a data problem's does (`/contact content[2]: …`, `/contact: …`). */
+const namesItem = (s: Skipped): boolean =>
+  s.reason.startsWith(s.item) && /^[\s:.([]/.test(s.reason.slice(s.item.length))
+
+/**
+ * What was skipped, why and where: `/gone 404: the API answers 404 [from /a]`; the status when there is one. A
+ * reason that starts with its item already says where: the item is not said twice.
+ */
+export const describeSkipped = (s: Skipped): string => {
+  const what =
+    s.status === undefined && namesItem(s)
+      ? s.reason
+      : `${s.item}${s.status === undefined ? '' : ` ${s.status}`}: ${s.reason}`
+  return `${what}${formatSource(s)}`
+}
 
 /** The lines, failures first, then skipped items, then notes. Not yet escaped for the terminal. */
 export function formatDiagnostics(result: Pick<BuildResult, 'failures' | 'skipped' | 'notes'>): string[] {

@@ -66,8 +66,11 @@ describe('a template that throws at render time', () => {
     }
     const first = thrown[0]!
     expect(run.stderr).toContain(
-      `warning ELEMENT_SKIPPED ${first.item}: ${first.reason} [page uid ${first.pageUid}; content element uid ${first.elementUid}]`,
+      `warning ELEMENT_SKIPPED ${first.reason} [page uid ${first.pageUid}; content element uid ${first.elementUid}]`,
     )
+    // the reason says where the element is, page path first: the line names the page once
+    expect(first.reason.startsWith(`${first.item}: content element ${first.elementUid} `)).toBe(true)
+    expect(run.stderr).not.toContain(`${first.item}: ${first.item}`)
   }, 120_000)
 
   it('site build: a layout that throws fails its pages with the layout file and line', async () => {

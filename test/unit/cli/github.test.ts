@@ -54,6 +54,24 @@ describe('formatDiagnostics', () => {
       'note: baseUrl is not set',
     ])
   })
+
+  it('names the page once where a data problem says where it is, and keeps an item its reason only begins like', () => {
+    const skipped = [
+      {
+        kind: 'ELEMENT_SKIPPED',
+        item: '/contact',
+        reason: '/contact: content element 9 (text) skipped',
+        elementUid: 9,
+      },
+      { kind: 'UNSAFE_MARKUP', item: '/', reason: '/ content[0].bodytext: <script> removed' },
+      { kind: 'INVALID_DATA', item: '/a', reason: '/about: not the same page' },
+    ] as const
+    expect(formatDiagnostics(result({ failures: [], notes: [], skipped: [...skipped] }))).toEqual([
+      'warning ELEMENT_SKIPPED /contact: content element 9 (text) skipped [content element uid 9]',
+      'warning UNSAFE_MARKUP / content[0].bodytext: <script> removed',
+      'warning INVALID_DATA /a: /about: not the same page',
+    ])
+  })
 })
 
 describe('formatAnnotations', () => {
