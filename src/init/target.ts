@@ -14,6 +14,10 @@ const PERMISSION_CODES = new Set(['EACCES', 'EPERM', 'EROFS'])
 
 const codeOf = (error: unknown): string => String((error as NodeJS.ErrnoException | undefined)?.code ?? '')
 
+/** INIT_NOT_WRITABLE naming `path` when `error` is a permission refused (or a read-only disk); else undefined. */
+export const notWritable = (path: string, error: unknown) =>
+  PERMISSION_CODES.has(codeOf(error)) ? errors.initNotWritable(path, codeOf(error)) : undefined
+
 /** stat(), or undefined when nothing is there. */
 async function statOrNothing(path: string): Promise<Awaited<ReturnType<typeof stat>> | undefined> {
   try {
@@ -21,8 +25,7 @@ async function statOrNothing(path: string): Promise<Awaited<ReturnType<typeof st
   } catch (error) {
     // ENOTDIR: a file stands where a folder of the path should be; the walk up finds and names it.
     if (codeOf(error) === 'ENOENT' || codeOf(error) === 'ENOTDIR') return undefined
-    if (PERMISSION_CODES.has(codeOf(error))) throw errors.initNotWritable(path, codeOf(error))
-    throw error
+    throw notWritable(path, error) ?? error
   }
 }
 

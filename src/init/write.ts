@@ -6,8 +6,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { errors } from '../errors.js'
 import type { ScaffoldFile } from './files.js'
-
-const PERMISSION_CODES = new Set(['EACCES', 'EPERM', 'EROFS'])
+import { notWritable } from './target.js'
 
 /** Writes `files` under `dir` (absolute); `force`: replace files of the same name. */
 export async function writeScaffold(
@@ -30,8 +29,6 @@ export async function writeScaffold(
     }
   } catch (error) {
     for (const path of created.reverse()) await rm(path, { recursive: true, force: true })
-    const code = String((error as NodeJS.ErrnoException).code ?? '')
-    if (PERMISSION_CODES.has(code)) throw errors.initNotWritable(current, code)
-    throw errors.initWriteFailed(current, error)
+    throw notWritable(current, error) ?? errors.initWriteFailed(current, error)
   }
 }
