@@ -91,7 +91,9 @@ export function createLoadingBar(input: {
       }, options.throttleMs)
     },
     finish() {
-      const shown = state.visible && hide === undefined
+      // Already hiding (finished or failed): let that run out rather than leave the bar shown.
+      if (hide !== undefined || reset !== undefined) return
+      const shown = state.visible
       clearAll()
       if (!shown) return
       set({ progress: 100 })

@@ -223,7 +223,12 @@ export function createRouter(options: RouterOptions): Router {
     // Same page (an anchor entry the browser made): only the scroll changes. Compared with the URL the page is
     // at, not `state.path`: on a not-found page that is `/404`, and loading its URL again for a `#section` entry
     // would be a fragment navigation, whose popstate came back here without end.
-    if (pathOf(url) === shownPath && (!entry || entry.path === state.path)) return restoreScroll(url, scroll)
+    if (pathOf(url) === shownPath && (!entry || entry.path === state.path)) {
+      // Like the browser's own back/forward, it ends a navigation still loading: that page must not follow.
+      seq++
+      bar.finish()
+      return restoreScroll(url, scroll)
+    }
     void navigate(url, 'pop', scroll)
   })
 

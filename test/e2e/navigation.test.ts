@@ -2,7 +2,7 @@
  * Issue 5, client navigation in a real browser: header link, back/forward, language switch.
  * The demo site is built and served on loopback by the set-up (see helpers/site.ts).
  */
-import type { Browser } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { hasChromium, isSameDocument, markDocument, openPage, waitForHydration } from './helpers/browser.js'
 import { builtTitle, pageViews, textOf, waitForPageView } from './helpers/pages.js'
@@ -16,6 +16,26 @@ describe.skipIf(!hasChromium)('visitor navigation (issue 5)', () => {
     site = built
     browser = launched
   })
+
+  /** A hydrated page at `path` whose router is there: it has written its history entry (the navigation chunk loads when the browser is idle). */
+  async function openRouted(path: string): Promise<Awaited<ReturnType<typeof openPage>>> {
+    const opened = await openPage(browser)
+    await opened.page.goto(`${site.url}${path}`)
+    await waitForHydration(opened.page)
+    await markDocument(opened.page)
+    await opened.page.mouse.move(40, 40)
+    await opened.page.waitForFunction(() => (history.state as { site?: number } | null)?.site === 1)
+    return opened
+  }
+
+  /** Clicks a link to `href` added to the page (no page of the demo links there). */
+  const clickNewLink = (page: Page, href: string): Promise<void> =>
+    page.evaluate((to) => {
+      const link = document.body.appendChild(document.createElement('a'))
+      link.href = to
+      link.textContent = 'link'
+      link.click()
+    }, href)
 
   it('a header link renders the next page on the client: URL, title, content, one payload request, page_view', async () => {
     const { context, page, problems } = await openPage(browser)
@@ -228,20 +248,47 @@ describe.skipIf(!hasChromium)('visitor navigation (issue 5)', () => {
     await context.close()
   })
 
-  it('a #section link on a not-found page only scrolls: no endless reload of its URL', async () => {
-    const { context, page, problems } = await openPage(browser)
-    await page.goto(`${site.url}/no-such-page`)
-    await waitForHydration(page)
-    await markDocument(page)
-    // The router is there once it has written its entry (the navigation chunk loads when the browser is idle).
-    await page.mouse.move(40, 40)
-    await page.waitForFunction(() => (history.state as { site?: number } | null)?.site === 1)
-    await page.evaluate(() => {
-      const link = document.body.appendChild(document.createElement('a'))
-      link.href = '#x'
-      link.textContent = 'section'
-      link.click()
+  it('back to a #section entry of the shown page while a link is loading stays on that page', async () => {
+    const { context, page, problems } = await openRouted('/about-us')
+    let release!: () => void
+    const released = new Promise<void>((resolve) => {
+      release = resolve
     })
+    let requested!: () => void
+    const payloadRequested = new Promise<void>((resolve) => {
+      requested = resolve
+    })
+    await page.route('**/careers/_payload.json*', async (route) => {
+      requested()
+      await released
+      await route.continue()
+    })
+    // The browser makes this entry itself: same page, only the fragment differs.
+    await clickNewLink(page, '#c203')
+    await page.waitForFunction(() => location.hash === '#c203')
+    await page.evaluate(() => (document.querySelector('a[href="/careers"]') as HTMLElement).click())
+    await payloadRequested
+    // The visitor changes their mind before the page arrives: back, as a browser's own back cancels a navigation.
+    await page.goBack()
+    await page.waitForFunction(() => location.hash === '')
+    const arrived = page.waitForResponse('**/careers/_payload.json*')
+    release()
+    await (await arrived).finished()
+    // Before the fix the abandoned navigation still rendered Careers and pushed its URL after the back.
+    await page.waitForFunction(() => document.getElementById('site-loading-bar')?.dataset.state === 'idle')
+    await page.waitForTimeout(1000)
+    expect(new URL(page.url()).pathname).toBe('/about-us')
+    expect(await page.title()).toBe(await builtTitle(site.outDir, '/about-us'))
+    expect(await textOf(page, 'h1')).toBe('About Amberline')
+    expect(await page.evaluate(() => document.getElementById('site-loading-bar')?.dataset.state)).toBe('idle')
+    expect(await isSameDocument(page)).toBe(true)
+    expect(problems.errors).toEqual([])
+    await context.close()
+  })
+
+  it('a #section link on a not-found page only scrolls: no endless reload of its URL', async () => {
+    const { context, page, problems } = await openRouted('/no-such-page')
+    await clickNewLink(page, '#x')
     // Before the fix every popstate loaded the URL again (a fragment navigation: another popstate), the page never answered.
     const answered = await Promise.race([
       page.evaluate(() => location.hash),

@@ -73,6 +73,17 @@ describe('loading bar (SPEC points 4 and 9)', () => {
     expect(bar.state).toMatchObject({ visible: false, progress: 0, error: false })
   })
 
+  it('a finish while it already hides (a navigation failed, then was cancelled) lets it hide and reset', () => {
+    const { bar } = setup()
+    bar.start()
+    vi.advanceTimersByTime(50)
+    bar.fail()
+    vi.advanceTimersByTime(100)
+    bar.finish()
+    vi.advanceTimersByTime(LOADING_BAR.hideDelayMs + LOADING_BAR.resetDelayMs)
+    expect(bar.state).toMatchObject({ visible: false, progress: 0, error: false })
+  })
+
   it('a new navigation while the bar is shown keeps it shown', () => {
     const { bar } = setup()
     bar.start()
