@@ -45,6 +45,7 @@ export interface RouterOptions {
 }
 
 export interface Router {
+  /** Without a mode, as a link click: a push, or a replace for the URL the tab is at. */
   navigate(url: URL, mode?: NavigationMode): Promise<void>
   /** The page path a link leads to when the router would handle it. */
   toPath(anchor: HTMLAnchorElement): string | undefined
@@ -87,6 +88,9 @@ export function createRouter(options: RouterOptions): Router {
     load(url, mode)
     return true
   }
+
+  // A link to the URL the tab is at replaces its entry, as the browser's own navigation does.
+  const linkMode = (url: URL): NavigationMode => (url.href === win.location.href ? 'replace' : 'push')
 
   // In preview, keep `?pce=1`, `?debug` … across navigations: links in content do not carry them.
   const withPreviewQuery = (url: URL): URL => {
@@ -211,8 +215,7 @@ export function createRouter(options: RouterOptions): Router {
     // goes into this entry now, not into the new one when the quiet time after the last scroll ends.
     if (!url) return tracker.saveScroll()
     event.preventDefault()
-    const here = new URL(win.location.href)
-    void navigate(url, url.href === here.href ? 'replace' : 'push')
+    void navigate(url, linkMode(url))
   })
 
   win.addEventListener('popstate', (event) => {
@@ -242,7 +245,7 @@ export function createRouter(options: RouterOptions): Router {
   if (first && first.path === state.path && (first.x !== 0 || first.y !== 0)) win.scrollTo(first.x, first.y)
 
   return {
-    navigate: (url, mode) => navigate(url, mode),
+    navigate: (url, mode) => navigate(url, mode ?? linkMode(url)),
     toPath(anchor) {
       const url = toRoutableUrl(anchor, win.location)
       return url ? pathOf(url) : undefined

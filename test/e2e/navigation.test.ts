@@ -286,6 +286,35 @@ describe.skipIf(!hasChromium)('visitor navigation (issue 5)', () => {
     await context.close()
   })
 
+  it('a link to the page the tab is at, clicked before the router has loaded, adds no history entry', async () => {
+    const { context, page, problems } = await openPage(browser)
+    // The navigation chunk (the only one with the popover selector) waits until released.
+    let release!: () => void
+    const released = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    await page.route('**/_site/assets/*.js', async (route) => {
+      const response = await route.fetch()
+      const body = await response.text()
+      if (body.includes(':popover-open')) await released
+      await route.fulfill({ response, body })
+    })
+    await page.goto(`${site.url}/`)
+    await waitForHydration(page)
+    await markDocument(page)
+    const entries = await page.evaluate(() => history.length)
+    expect(await page.evaluate(() => history.state)).toBeNull()
+    await page.evaluate(() => (document.querySelector('header a[href="/"]') as HTMLElement).click())
+    release()
+    await waitForPageView(page, '/', 2)
+    // Before the fix the click waiting for the router was always a push: Back then stayed on the same page.
+    expect(await page.evaluate(() => history.length)).toBe(entries)
+    expect(new URL(page.url()).pathname).toBe('/')
+    expect(await isSameDocument(page)).toBe(true)
+    expect(problems.errors).toEqual([])
+    await context.close()
+  })
+
   it('a #section link on a not-found page only scrolls: no endless reload of its URL', async () => {
     const { context, page, problems } = await openRouted('/no-such-page')
     await clickNewLink(page, '#x')
