@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises'
+import { readFile, realpath } from 'node:fs/promises'
 import { isSiteError } from '../errors.js'
 import { prepareInitialData } from '../render/prepare.js'
 import { contentTypeOf, IMMUTABLE_CACHE, NO_CACHE } from '../serve/content-types.js'
 import { textResponse } from '../serve/http-checks.js'
-import { toSafeSegments } from '../serve/safe-path.js'
+import { isReallyInside, toSafeSegments } from '../serve/safe-path.js'
 import { buildMetaUrl, LATEST_MANIFEST_URL, localeOfLiveInitialDataUrl, RELOAD_EVENTS_URL } from '../shared/layout.js'
 import { publicMessage } from './api-errors.js'
 import { toApiRequestHeaders } from './api-headers.js'
@@ -86,7 +86,7 @@ async function serveInitialData(
 export async function servePublic(ctx: PreviewContext, url: URL): Promise<Response | undefined> {
   if (url.pathname.endsWith('/')) return undefined
   const segments = toSafeSegments(url.pathname)
-  return sendPublicFile(segments?.length ? ctx.publicFiles.get(segments.join('/')) : undefined)
+  return segments?.length ? sendPublicFile(ctx, segments.join('/')) : undefined
 }
 
 /**
@@ -95,11 +95,19 @@ export async function servePublic(ctx: PreviewContext, url: URL): Promise<Respon
  */
 export async function servePublicIndex(ctx: PreviewContext, url: URL): Promise<Response | undefined> {
   const segments = toSafeSegments(url.pathname)
-  return sendPublicFile(segments && ctx.publicFiles.get([...segments, 'index.html'].join('/')))
+  return segments && sendPublicFile(ctx, [...segments, 'index.html'].join('/'))
 }
 
-async function sendPublicFile(file: string | undefined): Promise<Response | undefined> {
+/**
+ * The listed file `rel` of `public/`. The listing saw a regular file there, but a link may stand in its place (or
+ * in a folder's) since: a checkout, a sync, a change preview did not reload for (`--no-watch`). It is read only
+ * when it still leads to a file inside the folder, as `site serve` checks.
+ */
+async function sendPublicFile(ctx: PreviewContext, rel: string): Promise<Response | undefined> {
+  const file = ctx.publicFiles.get(rel)
   if (!file) return undefined
+  const realDir = await realpath(file.slice(0, file.length - rel.length - 1)).catch(() => undefined)
+  if (realDir === undefined || !(await isReallyInside(realDir, file))) return undefined
   try {
     return new Response(await readFile(file), {
       headers: { 'content-type': contentTypeOf(file), 'cache-control': NO_CACHE },

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -117,6 +117,34 @@ describe('preview handler: payloads, files, refused requests', () => {
       expect([400, 404], path).toContain(res.status)
       expect(await res.text(), path).not.toContain('top secret')
     }
+  })
+
+  it('does not follow a symbolic link put in place of a listed file or folder since the listing (a checkout, --no-watch)', async () => {
+    const dir = join(tmp, 'swapped')
+    await mkdir(join(dir, 'public', 'docs'), { recursive: true })
+    await writeFile(join(dir, 'public', 'robots.txt'), 'User-agent: *')
+    await writeFile(join(dir, 'public', 'docs', 'guide.txt'), 'a guide')
+    await mkdir(join(dir, 'private'))
+    await writeFile(join(dir, 'private', 'guide.txt'), 'private guide')
+    const swapped = await makeHandler({
+      apiUrl: api.url,
+      registry,
+      publicFiles: await loadPublicFiles(join(dir, 'public')),
+    })
+    expect(await (await swapped.handle(new Request('http://localhost:3000/robots.txt'))).text()).toBe('User-agent: *')
+    // The listing named regular files; a link now stands where each was, leading out of public/.
+    await rm(join(dir, 'public', 'robots.txt'))
+    await symlink(join(tmp, 'secret.txt'), join(dir, 'public', 'robots.txt'))
+    await rm(join(dir, 'public', 'docs'), { recursive: true })
+    await symlink(join(dir, 'private'), join(dir, 'public', 'docs'))
+    for (const path of ['/robots.txt', '/docs/guide.txt']) {
+      const res = await swapped.handle(new Request(`http://localhost:3000${path}`))
+      const body = await res.text()
+      expect(res.status, path).toBe(404)
+      expect(body, path).not.toContain('top secret')
+      expect(body, path).not.toContain('private guide')
+    }
+    swapped.events.close()
   })
 
   it('answers a file path with a trailing slash 404 (the error page), as a static host does; a page path with one is the page', async () => {
