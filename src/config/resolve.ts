@@ -1,3 +1,4 @@
+import { isIPv6 } from 'node:net'
 import { posix, resolve } from 'node:path'
 import { parseDeploySpec } from '../deploy/target-spec.js'
 import { type ConfigIssue, errors } from '../errors.js'
@@ -46,7 +47,7 @@ export function resolveSiteOptions(options: SiteOptions, hostnames: readonly str
     features: merged.features,
     preview: {
       queryParam: merged.preview.queryParam,
-      allowedHosts: merged.preview.allowedHosts.map((h) => h.toLowerCase()),
+      allowedHosts: merged.preview.allowedHosts.map(toAllowedHost),
     },
     tracking: { gtmId: tracking.gtmId, consentHost: trimSlashes(tracking.consentHost) },
     build: merged.build,
@@ -156,6 +157,15 @@ function checkOutDirs(entries: readonly SiteLayer[]): ConfigIssue[] {
 }
 
 /** Bare host name of a `Host` header or URL: scheme, port and path removed, lower-cased. */
+/**
+ * An entry of `preview.allowedHosts` as a request's `Host` names it: lower case, an IPv6 address without its
+ * brackets and in the short form browsers send (`[FD00:0::5]` -> `fd00::5`).
+ */
+function toAllowedHost(host: string): string {
+  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase()
+  return isIPv6(bare) ? new URL(`http://[${bare}]`).hostname.slice(1, -1) : bare
+}
+
 export function toBareHostname(host: string): string {
   return host
     .trim()

@@ -1,3 +1,4 @@
+import { isIPv6 } from 'node:net'
 import { parseDeploySpec } from '../deploy/target-spec.js'
 import type { ConfigIssue } from '../errors.js'
 import { PUBLISH_DEPLOY_TIMEOUT_MAX_MS, RENDER_THREADS_MAX } from '../shared/constants.js'
@@ -36,6 +37,10 @@ const keepBuilds: Check = (v) =>
   Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MAX_KEEP_BUILDS
     ? undefined
     : `expected a whole number from 1 to ${MAX_KEEP_BUILDS}`
+/** A name (a leading dot: its subdomains too) or an IP address, IPv6 in brackets or not (`[fd00::5]`, `fd00::5`). */
+const isAllowedHost = (host: string): boolean =>
+  /^\.?[a-z0-9-]+(?:\.[a-z0-9-]+)*$/i.test(host) || isIPv6(host.replace(/^\[(.*)\]$/, '$1'))
+
 const renderThreads: Check = (v) =>
   v === 'auto' || (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= RENDER_THREADS_MAX)
     ? undefined
@@ -151,9 +156,9 @@ const SITE_SHAPE: Shape = {
     queryParam: (v) =>
       typeof v === 'string' && /^[A-Za-z0-9_-]+$/.test(v) ? undefined : 'expected a query parameter name',
     allowedHosts: (v) =>
-      Array.isArray(v) && v.every((h) => typeof h === 'string' && /^\.?[a-z0-9-]+(?:\.[a-z0-9-]+)*$/i.test(h))
+      Array.isArray(v) && v.every((h) => typeof h === 'string' && isAllowedHost(h))
         ? undefined
-        : "expected a list of bare host names (no scheme, port or path), such as ['preview.example.com']",
+        : "expected a list of bare host names or IP addresses (no scheme, port or path), such as ['preview.example.com']",
   },
   tracking: {
     gtmId: (v) =>

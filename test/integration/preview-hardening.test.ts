@@ -68,7 +68,12 @@ describe('preview answers only the hosts it is meant for (issue 13, item 1: DNS 
     const { handle } = await makeHandler({
       apiUrl: api.url,
       registry,
-      user: options({ preview: { queryParam: 'pce', allowedHosts: ['preview.example.com', '.staging.example'] } }),
+      user: options({
+        preview: {
+          queryParam: 'pce',
+          allowedHosts: ['preview.example.com', '.staging.example', '10.0.0.7', '[FD00:0:0::5]', '2001:db8::1'],
+        },
+      }),
     })
     const hosts = [
       'localhost:3000',
@@ -79,11 +84,16 @@ describe('preview answers only the hosts it is meant for (issue 13, item 1: DNS 
       'PREVIEW.example.com:443',
       'a.staging.example',
       'staging.example',
+      '10.0.0.7:3000',
+      // an address on the editors' network, as a browser names it: brackets, short form, a port or none
+      '[fd00::5]:3000',
+      '[fd00::5]',
+      '[2001:db8::1]:3000',
     ]
     await expectStatus(handle, hosts, 200)
     await expectStatus(
       handle,
-      ['example.com', 'preview.example.com.attacker.example', 'xstaging.example', '10.0.0.5'],
+      ['example.com', 'preview.example.com.attacker.example', 'xstaging.example', '10.0.0.5', '[fd00::6]:3000'],
       403,
     )
   })

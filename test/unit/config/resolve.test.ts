@@ -315,6 +315,31 @@ describe('validateUserConfig', () => {
       }),
     ).toEqual([])
   })
+  it('takes host names and IP addresses in preview.allowedHosts, as a Host header names them', async () => {
+    const allowedHosts = ['preview.example.com', '.staging.example', '10.0.0.7', '[FD00:0:0::5]', '2001:db8::1']
+    expect(validateUserConfig({ preview: { allowedHosts } })).toEqual([])
+    for (const host of ['https://preview.example.com', 'preview.example.com:3000', '[fd00::5]:3000', 'a/b', '[x]'])
+      expect(validateUserConfig({ preview: { allowedHosts: [host] } }), host).toEqual([
+        {
+          path: 'preview.allowedHosts',
+          message:
+            "expected a list of bare host names or IP addresses (no scheme, port or path), such as ['preview.example.com']",
+        },
+      ])
+    const file = await write(
+      'config/hosts.json',
+      JSON.stringify({ api: { baseUrl: 'http://127.0.0.1:1' }, preview: { allowedHosts } }),
+    )
+    const config = await resolveConfig({ root, configFile: file })
+    expect(config.sites[0]!.preview.allowedHosts).toEqual([
+      'preview.example.com',
+      '.staging.example',
+      '10.0.0.7',
+      'fd00::5',
+      '2001:db8::1',
+    ])
+  })
+
   it('refuses upper-case proxied header names and a non-object', () => {
     expect(validateUserConfig({ api: { proxyHeaders: ['Set-Cookie'] } })).toEqual([
       { path: 'api.proxyHeaders', message: 'expected false or a list of lower-case header names' },
