@@ -8,6 +8,7 @@
 import type { Dirent } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
+import { isOutputFilePath } from '../shared/layout.js'
 
 export interface PublicFiles {
   /** Relative paths, `/` separated, sorted: `sw.js`, `.well-known/security.txt`, `icons/a b.png`. */
@@ -35,8 +36,11 @@ export async function listPublicFiles(dir: string): Promise<PublicFiles> {
       if (entry.name.startsWith('.') && path !== WELL_KNOWN)
         skipped.push({ path, reason: `a dot file is not published (only ${WELL_KNOWN}/ is)` })
       else if (entry.isDirectory()) await walk(path)
-      else if (entry.isFile()) files.push(path)
-      else skipped.push({ path, reason: 'not a regular file (symbolic links are not followed)' })
+      else if (!entry.isFile()) skipped.push({ path, reason: 'not a regular file (symbolic links are not followed)' })
+      // the build state records every file the build writes: a name it cannot hold would leave the output unreadable
+      else if (!isOutputFilePath(path))
+        skipped.push({ path, reason: 'a name with a control character, a line break or a backslash is not published' })
+      else files.push(path)
     }
   }
   await walk('')

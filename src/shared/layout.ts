@@ -112,3 +112,14 @@ export const notFoundFile = (locale: string, i18n: { readonly default: string })
 export const CACHE_DIR = '.site'
 export const cacheDir = (kind: 'config' | 'templates' | 'client' | 'outputs' | 'bundles'): string =>
   `${CACHE_DIR}/${kind}`
+
+/**
+ * A relative file path of the output: segments of anything but `/`, `\`, controls and line breaks, none `.` or `..`.
+ * Spaces are a file's own (`public/Company Profile.pdf`, a screenshot's U+202F): the build publishes them.
+ */
+const FILE_PATH_RE =
+  /^(?!\.\.?(?:\/|$))[^/\\\u0000-\u001f\u007f-\u009f\u2028\u2029]+(?:\/(?!\.\.?(?:\/|$))[^/\\\u0000-\u001f\u007f-\u009f\u2028\u2029]+)*$/u
+const MAX_FILE_PATH_LENGTH = 4096
+/** A relative path a file of the output may have, as its build state records it (no `..`, no absolute path, no control character or line break). */
+export const isOutputFilePath = (path: string): boolean =>
+  path.length <= MAX_FILE_PATH_LENGTH && FILE_PATH_RE.test(path)

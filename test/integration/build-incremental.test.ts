@@ -12,6 +12,7 @@ import { build as buildWith } from '../../src/build/build.js'
 import { parseStore } from '../../src/build/incremental/store.js'
 import type { BuildResult } from '../../src/build/types.js'
 import type { DemoApi } from '../../src/demo/server.js'
+import { readOutputFiles } from '../../src/deploy/output-files.js'
 import { BUILD_STORE_FILE } from '../../src/shared/layout.js'
 import {
   BASE_URL,
@@ -252,6 +253,33 @@ describe('the content-hashed files of the last builds (issue 12, item 4)', () =>
     } finally {
       await rm(join(root, 'public/sitemap.xml'))
       await rm(join(root, 'public/sitemap-1.xml'))
+    }
+  })
+
+  it('publishes public files whose names have spaces, and the next build and a deploy take that output', async () => {
+    // a brochure named as an editor saves it, and a macOS screenshot (U+202F before "AM"): the build copied
+    // them and recorded them in its state, which it then refused to read ("a bad file entry"): every later build
+    // rebuilt every page, and every `site deploy` exited 2 with DEPLOY_NO_OUTPUT
+    const names = ['files/Company Profile 2025.pdf', 'Screenshot 2025-01-01 at 10.00.00\u202fAM.png']
+    await cp(join(root, 'public/favicon.ico'), join(root, 'public', names[1]!))
+    await cp(join(root, 'public/favicon.ico'), join(root, 'public', names[0]!))
+    // a name a state cannot hold as a path (a line break): left out, and said so
+    await writeFile(join(root, 'public/two\nlines.txt'), 'x')
+    try {
+      const built = await buildProject(3)
+      expect(built.skipped).toContainEqual(
+        expect.objectContaining({ kind: 'PUBLIC_FILE_SKIPPED', item: 'public/two\nlines.txt' }),
+      )
+      const again = await buildProject(3)
+      expect(again.filesWritten).toBe(0)
+      const site = makeConfig(api.url, { baseUrl: BASE_URL, build: { keepBuilds: 3 } }, projectOut).sites[0]!
+      const { files } = await readOutputFiles(projectOut, site)
+      for (const name of names) expect([name, files.has(name)]).toEqual([name, true])
+      expect(files.has('two\nlines.txt')).toBe(false)
+    } finally {
+      await rm(join(root, 'public/files'), { recursive: true })
+      await rm(join(root, 'public', names[1]!))
+      await rm(join(root, 'public/two\nlines.txt'))
     }
   })
 

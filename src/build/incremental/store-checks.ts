@@ -5,7 +5,7 @@
  * are, file paths that stay inside the output. One bad entry and the whole state is refused.
  */
 import { REDIRECT_STATUSES } from '../../shared/constants.js'
-import { isContentHashedFile } from '../../shared/layout.js'
+import { isContentHashedFile, isOutputFilePath } from '../../shared/layout.js'
 import { checkRedirectTarget } from '../../shared/redirect-target.js'
 import { normalizePagePath } from '../../shared/url.js'
 import { isRecord } from '../../shared/values.js'
@@ -23,10 +23,6 @@ export interface StoreCheckOptions {
 const MAX_ID_LENGTH = 200
 // Whitespace and controls (C0, DEL, C1, and Unicode's line and paragraph separators): never in a stored path or URL.
 const UNSAFE_CHAR_RE = /[\s\u0000-\u001f\u007f-\u009f]/u
-/** A relative file path of the output: segments of anything but `/`, `\`, controls and whitespace, none `.` or `..`. */
-const FILE_PATH_RE =
-  /^(?!\.\.?(?:\/|$))[^/\\\s\u0000-\u001f\u007f-\u009f]+(?:\/(?!\.\.?(?:\/|$))[^/\\\s\u0000-\u001f\u007f-\u009f]+)*$/u
-const MAX_FILE_PATH_LENGTH = 4096
 
 export const isString = (v: unknown): v is string => typeof v === 'string'
 const isId = (v: unknown): v is string =>
@@ -41,9 +37,8 @@ export const isStoredPagePath = (v: unknown, options: StoreCheckOptions): v is s
   return normalized.ok && normalized.path === v && !isReservedPath(v, options.locales)
 }
 
-/** A relative path of a file in the output (no `..`, no absolute path, no NUL, no whitespace). */
-export const isStoredFilePath = (v: unknown): v is string =>
-  isString(v) && v.length <= MAX_FILE_PATH_LENGTH && FILE_PATH_RE.test(v)
+/** A relative path of a file in the output (no `..`, no absolute path, no control character or line break). */
+export const isStoredFilePath = (v: unknown): v is string => isString(v) && isOutputFilePath(v)
 
 export function isStoredRedirect(v: unknown, options: StoreCheckOptions): v is StoredRedirect {
   if (!isRecord(v) || !isStoredPagePath(v.from, options) || !isString(v.to) || UNSAFE_CHAR_RE.test(v.to)) return false
@@ -54,7 +49,8 @@ export function isStoredRedirect(v: unknown, options: StoreCheckOptions): v is S
   return target.type !== 'refused' && target.to === v.to
 }
 
-const isSiteUrl = (v: unknown): boolean => isString(v) && v.startsWith('/') && isStoredFilePath(v.slice(1))
+const isSiteUrl = (v: unknown): boolean =>
+  isString(v) && v.startsWith('/') && !UNSAFE_CHAR_RE.test(v) && isStoredFilePath(v.slice(1))
 
 const isStatus = (v: unknown): boolean => Number.isInteger(v) && (v as number) >= 400 && (v as number) <= 599
 
