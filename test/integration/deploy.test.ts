@@ -443,6 +443,18 @@ describe('deploy to S3', () => {
     }
   })
 
+  it('fails on a bucket that does not exist, a dry run too, instead of planning a first deploy to it', async () => {
+    // a misspelled bucket answers 404 as a missing record does: the dry run listed every file, exit 0, and only the
+    // real deploy then failed
+    for (const dryRun of [true, false])
+      await expect(deployTo('s3://site-missing/live', dryRun), `dry run: ${dryRun}`).rejects.toMatchObject({
+        code: 'DEPLOY_FAILED',
+        message: expect.stringMatching(
+          /^Deploy to s3:\/\/site-missing\/live failed: reading \.site-deploy-pending\.json: .*bucket does not exist/,
+        ),
+      })
+  })
+
   it('names the target and leaves it unchanged on wrong credentials', async () => {
     // s3rver checks the access key id (it does not verify version 4 signatures)
     process.env.AWS_ACCESS_KEY_ID = 'NOT-A-KEY'

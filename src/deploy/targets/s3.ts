@@ -23,8 +23,11 @@ const hasCustomEndpoint = (env: NodeJS.ProcessEnv): boolean => Boolean(env.AWS_E
 const statusOf = (error: unknown): number | undefined =>
   (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode
 
-const isNotFound = (error: unknown): boolean =>
-  (error as { name?: string }).name === 'NoSuchKey' || statusOf(error) === 404
+/** The key is absent; a bucket that does not exist (a misspelled name) answers 404 too, and is an error. */
+const isNotFound = (error: unknown): boolean => {
+  const { name } = error as { name?: string }
+  return name === 'NoSuchKey' || (statusOf(error) === 404 && name !== 'NoSuchBucket')
+}
 
 export function createS3Target(
   bucket: string,
