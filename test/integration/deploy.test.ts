@@ -5,7 +5,7 @@
 import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { type AddressInfo, createServer, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { setTimeout } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { deploy, type TargetMemory } from '../../src/deploy/deploy.js'
@@ -242,6 +242,33 @@ describe('deploy to a folder', () => {
     await deployTo(`dir:${www}`)
     await expect(lstat(dead)).rejects.toMatchObject({ code: 'ENOENT' })
     expect(await readFile(live, 'utf8')).toBe('in flight')
+  })
+  it('removes the folders a deleted page leaves empty, and keeps those that still hold a file', async () => {
+    const www = join(dir, 'www-pruned')
+    await deployTo(`dir:${www}`)
+    // a page (and its payload) and a file in a folder of a page that stays, that an earlier build had and this one has not
+    const gone = ['old-page/index.html', 'old-page/_payload.json', 'old-page/deeper/index.html', 'about-us/old.pdf']
+    for (const path of gone) {
+      await mkdir(dirname(join(www, path)), { recursive: true })
+      await writeFile(join(www, path), 'from an earlier build')
+    }
+    const manifest = JSON.parse(await readFile(join(www, MANIFEST), 'utf8')) as { files: Record<string, string> }
+    for (const path of gone) manifest.files[path] = '0123456789abcdef'
+    await writeFile(join(www, MANIFEST), JSON.stringify(manifest))
+    const site = makeConfig(demo.api.url).sites[0]!
+    const target = await createDeployTarget(`dir:${www}`, { outDir: out, root: dir })
+    const report = await deploy({
+      outDir: out,
+      target,
+      site: { ...site, build: { ...site.build, keepBuilds: 1 } },
+    }).finally(() => target.close())
+    expect(report.deletes).toEqual([...gone].sort())
+    // a web server answers an empty folder 403 or with a listing, where the site's 404 page belongs
+    await expect(lstat(join(www, 'old-page'))).rejects.toMatchObject({ code: 'ENOENT' })
+    expect((await lstat(join(www, 'about-us/index.html'))).isFile()).toBe(true)
+    const tree = await readTree(www)
+    tree.delete(MANIFEST)
+    expect(diffTrees(await readTree(out), tree)).toEqual([])
   })
 })
 

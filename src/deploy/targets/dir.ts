@@ -3,7 +3,7 @@
  * then renamed over it, so that the server never sends half a file. The manifest is `PATH/.site-deploy.json`.
  */
 import { randomBytes } from 'node:crypto'
-import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { fileStamp } from '../../build/incremental/disk.js'
 import { isOtherProcessRunning } from '../../build/output/owner.js'
@@ -41,6 +41,21 @@ async function replaceFile(dest: string, write: (temp: string) => Promise<void>)
   }
 }
 
+/**
+ * Removes `folder` and those above it, up to `root`, while each is empty: as a build leaves no empty folder in its
+ * output. A web server answers a removed page's empty folder 403 (or lists it), not with the 404 page. Another delete
+ * of the deploy removes a folder that still held its file.
+ */
+async function removeEmptyFolders(root: string, folder: string): Promise<void> {
+  for (let at = folder; at !== root && isInsideOrEqual(root, at); at = dirname(at)) {
+    try {
+      await rmdir(at)
+    } catch {
+      return // not empty (or not a folder): nor are those above it
+    }
+  }
+}
+
 export function createDirTarget(path: string, outDir: string): DeployTarget {
   const root = resolve(path)
   const name = `dir:${root}`
@@ -62,7 +77,9 @@ export function createDirTarget(path: string, outDir: string): DeployTarget {
     return dest
   }
   const remove = async (file: string) => {
-    await rm(placeOf(file), { force: true }).catch(fail(`removing ${file}`))
+    const dest = placeOf(file)
+    await rm(dest, { force: true }).catch(fail(`removing ${file}`))
+    await removeEmptyFolders(root, dirname(dest))
   }
   let swept = false
   return {
