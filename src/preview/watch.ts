@@ -65,10 +65,9 @@ export async function watchProject(options: WatchOptions): Promise<ProjectWatche
 
   const run = async (): Promise<void> => {
     while (changed.size && !closed) {
-      const versions = new Map(
-        await Promise.all([...changed].map(async (path) => [path, await versionOf(path)] as const)),
-      )
-      changed = new Set()
+      const paths = [...changed]
+      changed = new Set() // before reading them: a change that comes meanwhile is the next batch's
+      const versions = new Map(await Promise.all(paths.map(async (path) => [path, await versionOf(path)] as const)))
       const batch = [...versions.keys()].filter((path) => loaded.get(path) !== versions.get(path))
       for (const [path, version] of versions) loaded.set(path, version)
       if (!batch.length) continue
@@ -78,14 +77,16 @@ export async function watchProject(options: WatchOptions): Promise<ProjectWatche
       const now = await Promise.all(batch.map(versionOf))
       for (const [i, path] of batch.entries()) if (now[i] !== versions.get(path)) changed.add(path)
     }
-    running = undefined
   }
   const schedule = (path: string) => {
     lastChangeAt = Date.now()
     changed.add(path)
     clearTimeout(timer)
     timer = setTimeout(() => {
-      running ??= run()
+      // cleared once the run has ended: a run that finds nothing to do ends before `??=` would have stored it
+      running ??= run().finally(() => {
+        running = undefined
+      })
     }, debounceMs)
   }
   watcher.on('all', (_event, path) => schedule(path))
