@@ -133,9 +133,9 @@ export function createRouter(options: RouterOptions): Router {
       }
       const next = new URL(result.to, url)
       if (next.origin !== url.origin || hops >= MAX_CLIENT_REDIRECTS) return load(next, mode)
-      // Replace-style: the redirecting URL's entry is taken over by its target.
-      if (mode === 'push') tracker.push(path, url.href)
-      return navigate(next, 'replace', undefined, hops + 1)
+      // The redirecting URL gets no entry of its own: its target is pushed once it has loaded, as any link's page
+      // is (the address bar does not show the redirecting URL over the page left meanwhile).
+      return navigate(next, mode === 'push' ? 'push' : 'replace', undefined, hops + 1)
     }
     const { payload } = result
     if (payload.status !== 200) return load(url, mode)

@@ -206,17 +206,34 @@ describe.skipIf(!hasChromium)('visitor navigation (issue 5)', () => {
 
   it('a redirect payload is a replace-style navigation: the redirecting URL leaves no history entry', async () => {
     const { context, page, problems } = await openPage(browser)
+    // the target's payload is held back (its prefetch as well): until it has loaded, the address bar stays put
+    let release: () => void = () => {}
+    const held = new Promise<void>((done) => (release = done))
+    await page.route(
+      (url) => url.pathname === '/services/_payload.json',
+      async (route) => {
+        await held
+        await route.continue()
+      },
+    )
     await page.goto(`${site.url}/`)
     await waitForHydration(page)
     await markDocument(page)
     const entries = await page.evaluate(() => history.length)
     // /old-services is a redirect record of the demo (301 to /services); no page links to it.
+    const redirected = page.waitForResponse(
+      (response) => new URL(response.url()).pathname === '/old-services/_payload.json',
+    )
     await page.evaluate(() => {
       const link = document.body.appendChild(document.createElement('a'))
       link.href = '/old-services'
       link.textContent = 'old'
       link.click()
     })
+    await (await redirected).finished()
+    await page.waitForTimeout(300)
+    expect(new URL(page.url()).pathname).toBe('/')
+    release()
     await waitForPageView(page, '/services', 2)
     expect(new URL(page.url()).pathname).toBe('/services')
     expect(await page.title()).toBe(await builtTitle(site.outDir, '/services'))
