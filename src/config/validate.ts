@@ -25,6 +25,19 @@ const httpUrl: Check = (v) => {
     return `expected an absolute http(s) URL, got ${JSON.stringify(v)}`
   }
 }
+/**
+ * The site's `baseUrl` is its public origin: every page, redirect and file is written at the
+ * root of the host, so a path (`https://example.com/blog`), query, fragment or user would give
+ * a sitemap, canonical links and a robots.txt naming URLs the output does not serve.
+ */
+const siteOrigin: Check = (v) => {
+  const error = httpUrl(v)
+  if (error !== undefined) return error
+  const url = new URL(v as string)
+  const extra =
+    url.username || url.password ? 'a user' : url.pathname !== '/' ? `path ${url.pathname}` : url.search || url.hash
+  return extra ? `expected the site's origin (scheme, host and port only), got ${extra}` : undefined
+}
 /** Parallel API requests: enough for any CMS, not so many that a build floods it. */
 export const MAX_CONCURRENCY = 64
 const concurrency: Check = (v) =>
@@ -137,7 +150,7 @@ const hostList: Check = (v) =>
     : "expected a list of bare host names (no scheme, port or path), such as ['media.example.com']"
 
 const SITE_SHAPE: Shape = {
-  baseUrl: httpUrl,
+  baseUrl: siteOrigin,
   api: {
     baseUrl: httpUrl,
     headers,

@@ -83,6 +83,22 @@ describe('resolveConfig', () => {
     expect(limited.sites[0]!.build).toMatchObject({ maxPages: 10, maxPageBytes: 5000 })
   })
 
+  // Pages, redirects and robots.txt are written at the root of the host: a baseUrl with a path
+  // made sitemap.xml and the canonical links name URLs under it that the output never serves.
+  it('takes an origin as baseUrl, and refuses one with a path, query, fragment or user', () => {
+    for (const baseUrl of ['https://www.example.com', 'https://www.example.com/', 'http://127.0.0.1:8181'])
+      expect(validateUserConfig({ baseUrl })).toEqual([])
+    for (const [baseUrl, got] of [
+      ['https://www.example.com/sub/site', 'path /sub/site'],
+      ['https://www.example.com/?lang=en', '?lang=en'],
+      ['https://www.example.com#top', '#top'],
+      ['https://user:secret@www.example.com', 'a user'],
+    ])
+      expect(validateUserConfig({ sites: [{ hostname: 'a.example', baseUrl }] })).toEqual([
+        { path: 'sites[0].baseUrl', message: `expected the site's origin (scheme, host and port only), got ${got}` },
+      ])
+  })
+
   it('checks build.keepBuilds (issue 12)', () => {
     expect(validateUserConfig({ build: { keepBuilds: 5 } })).toEqual([])
     for (const keepBuilds of [0, 101, 2.5, '3'])
