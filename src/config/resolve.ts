@@ -31,6 +31,12 @@ type Filled = typeof DEFAULTS &
   }
 
 const trimSlashes = (url: string | undefined): string | undefined => url?.replace(/\/+$/, '')
+/**
+ * The site's origin as a URL carries it (validate.ts refuses anything more): the host lower case
+ * and in IDNA form, no default port. `https://Bücher.Example:443/` -> `https://xn--bcher-kva.example`.
+ */
+const toOrigin = (url: string | undefined): string | undefined =>
+  url !== undefined && URL.canParse(url) ? new URL(url).origin : trimSlashes(url)
 
 /**
  * Fills every default of one site's options (pure): the options deep-merged over DEFAULTS, the
@@ -41,7 +47,7 @@ export function resolveSiteOptions(options: SiteOptions, hostnames: readonly str
   const { api, i18n, tracking } = merged
   return {
     hostnames,
-    baseUrl: trimSlashes(merged.baseUrl),
+    baseUrl: toOrigin(merged.baseUrl),
     api: { ...api, baseUrl: trimSlashes(api.baseUrl) ?? '' },
     i18n: { default: i18n.default, locales: unique(i18n.locales) },
     features: merged.features,

@@ -99,6 +99,21 @@ describe('resolveConfig', () => {
       ])
   })
 
+  // baseUrl is pasted before every path of sitemap.xml, robots.txt and the head links: a host in
+  // Unicode put URLs that are no URL (`https://Bücher.Example:443/pl`) in front of crawlers.
+  it('writes baseUrl as a URL origin: host in IDNA form and lower case, no default port', async () => {
+    const file = await write(
+      'config/idn.json',
+      JSON.stringify({ baseUrl: 'https://Bücher.Example:443/', api: { baseUrl: 'http://127.0.0.1:1' } }),
+    )
+    expect((await resolveConfig({ root, configFile: file })).sites[0]!.baseUrl).toBe('https://xn--bcher-kva.example')
+    const port = await write(
+      'config/port.json',
+      JSON.stringify({ baseUrl: 'HTTP://127.0.0.1:8181', api: { baseUrl: 'http://127.0.0.1:1' } }),
+    )
+    expect((await resolveConfig({ root, configFile: port })).sites[0]!.baseUrl).toBe('http://127.0.0.1:8181')
+  })
+
   it('checks build.keepBuilds (issue 12)', () => {
     expect(validateUserConfig({ build: { keepBuilds: 5 } })).toEqual([])
     for (const keepBuilds of [0, 101, 2.5, '3'])
