@@ -18,8 +18,9 @@ const BREAKOUT_RE = /[\s<>"'`\\]/
 // C0, DEL and C1 controls: no URL holds them raw, and a header cannot carry them.
 const CONTROL_RE = /[\u0000-\u001f\u007f-\u009f]/
 // What may stand raw in a URL's path, query or fragment (RFC 3986 pchar, `/`, `?`, and `%` of an
-// escape already made); everything else (non-ASCII, `"`, `<`, `|`, `^`, a second `#`…) is percent-encoded.
-const NOT_URL_CHAR_RE = /[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/gu
+// escape already made); everything else (non-ASCII, `"`, `<`, `|`, `^`, a second `#`, a `%` that
+// starts no escape…) is percent-encoded.
+const NOT_URL_CHAR_RE = /%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/gu
 const AUTHORITY_RE = /^[a-z]+:\/\/[^/?#]*/i
 const NON_ASCII_RE = /[^\u0000-\u007f]/
 

@@ -25,6 +25,9 @@ describe('checkRedirectTarget: one rule for the build and for preview', () => {
     ['/a?x="<y>"|^#b#c', { type: 'internal', path: '/a', to: '/a?x=%22%3Cy%3E%22%7C%5E#b%23c', page: true }],
     ['/a?ok=1%20&b=2#top', { type: 'internal', path: '/a', to: '/a?ok=1%20&b=2#top', page: true }],
     ['/a?emoji=😀', { type: 'internal', path: '/a', to: '/a?emoji=%F0%9F%98%80', page: true }],
+    // A `%` that starts no escape went raw into `_redirects` and Location (`?off=100%`): no URL.
+    ['/a?off=100%&x=%zz#50%', { type: 'internal', path: '/a', to: '/a?off=100%25&x=%25zz#50%25', page: true }],
+    ['https://other.example/x?off=5%', { type: 'external', to: 'https://other.example/x?off=5%25' }],
     [
       'https://other.example/szukaj/żółw?q=ą#ę',
       { type: 'external', to: 'https://other.example/szukaj/%C5%BC%C3%B3%C5%82w?q=%C4%85#%C4%99' },
