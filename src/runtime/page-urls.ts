@@ -33,6 +33,17 @@ type SiteUrlInfo = Pick<PublicSiteInfo, 'baseUrl' | 'i18n'>
 
 const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '')
 const HTTP_URL_RE = /^https?:\/\//i
+// A language tag as hreflang takes it (BCP 47: language, then region or script subtags).
+const HREFLANG_RE = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/
+
+/**
+ * The CMS's hreflang as a language tag: TYPO3 takes any text there, and a locale spelled
+ * `pl_PL` is a common one; `pl_PL` -> `pl-PL`, anything else that is no tag -> the language code.
+ */
+function toHreflang(value: unknown, code: string): string {
+  const tag = text(value).replace(/_/g, '-')
+  return HREFLANG_RE.test(tag) ? tag : code
+}
 
 /** The CMS's canonical: the `seo` block's `<link rel=canonical>`, else `meta.canonical` (an href or a link object). */
 function cmsCanonical(page: PageData): string {
@@ -73,7 +84,7 @@ export function pageAlternates(page: PageData, site: SiteUrlInfo): PageAlternate
     const path = sitePageOf(entry.link)?.path
     if (path === undefined) continue
     if (entry.languageId === 0) xDefault ??= path
-    const hreflang = text(entry.hreflang) || entry.twoLetterIsoCode
+    const hreflang = toHreflang(entry.hreflang, entry.twoLetterIsoCode)
     if (seen.has(hreflang)) continue
     seen.add(hreflang)
     alternates.push({ hreflang, path })

@@ -51,4 +51,27 @@ describe('pageUrls', () => {
       { hreflang: 'x-default', path: '/about' },
     ])
   })
+
+  // TYPO3's hreflang field is free text: `pl_PL` or a stray quote went into the head and into
+  // sitemap.xml, which then failed the sitemap schema, and search engines drop such alternates.
+  it('writes the hreflang as a language tag, else the language code', () => {
+    const entry = (languageId: number, code: string, hreflang: string) => ({
+      languageId,
+      twoLetterIsoCode: code,
+      hreflang,
+      link: languageId === 0 ? '/about' : `/${code}/about`,
+      available: 1,
+    })
+    const urls = pageUrls({
+      path: '/about',
+      page: page('', [entry(0, 'en', 'x-default'), entry(1, 'pl', ' pl_PL '), entry(2, 'de', 'de-DE "x"')]),
+      site: { ...site, i18n: { default: 'en', locales: ['en', 'pl', 'de'] } },
+    })
+    expect(urls.alternates).toEqual([
+      { hreflang: 'en', path: '/about' },
+      { hreflang: 'pl-PL', path: '/pl/about' },
+      { hreflang: 'de', path: '/de/about' },
+      { hreflang: 'x-default', path: '/about' },
+    ])
+  })
 })
