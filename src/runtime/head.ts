@@ -40,6 +40,28 @@ export function robotsContent(robots: unknown, forceNoIndex = false): string {
   return values.filter(Boolean).join(', ')
 }
 
+/** An item of the CMS's `seo.meta` as a head tag: its attribute, key and content; undefined for an empty one. */
+function seoMetaItem(item: unknown): { attr: MetaAttr; key: string; content: string } | undefined {
+  if (!isRecord(item)) return undefined
+  const attr = META_ATTRS.find((a) => text(item[a]) !== '')
+  const content = text(item.content)
+  return attr && content !== '' ? { attr, key: text(item[attr]), content } : undefined
+}
+
+const seoMetaItems = (page: PageData) =>
+  (Array.isArray(page.seo?.meta) ? page.seo.meta : []).map(seoMetaItem).filter((item) => item !== undefined)
+
+/**
+ * Whether the page's head says `noindex` (or `none`): the `seo` block's robots tag when it has
+ * one (TypoScript `page.meta.robots` reaches only that block), else the `meta.robots` flags.
+ * The sitemap asks here, so that it never lists a page its own head keeps out of the index.
+ */
+export function isNoIndexPage(page: PageData): boolean {
+  const fromSeo = seoMetaItems(page).filter((item) => item.attr === 'name' && item.key === 'robots')
+  const robots = fromSeo.length > 0 ? fromSeo.map((item) => item.content).join(', ') : robotsContent(page.meta?.robots)
+  return /\b(noindex|none)\b/i.test(robots)
+}
+
 /** Canonical and hreflang alternates (page-urls.ts: the same URLs as the sitemap's). */
 function linkTags(state: RenderState, urls: PageUrls): HeadTag[] {
   const { baseUrl } = state.site
@@ -69,12 +91,7 @@ function metaTags(page: PageData, options: { isError: boolean; ogUrl: string }):
   set('name', 'twitter:card', text(m.twitterCard) || DEFAULT_TWITTER_CARD)
   // Items of one key may repeat (og:image:width…): the seo block replaces the key, keeping all its items.
   const fromSeo = new Set<string>()
-  for (const item of Array.isArray(page.seo?.meta) ? page.seo.meta : []) {
-    if (!isRecord(item)) continue
-    const attr = META_ATTRS.find((a) => text(item[a]) !== '')
-    const content = text(item.content)
-    if (!attr || content === '') continue
-    const key = text(item[attr])
+  for (const { attr, key, content } of seoMetaItems(page)) {
     const id = `${attr}:${key}`
     if (!fromSeo.has(id)) metas.set(id, { attr, key, contents: [] })
     fromSeo.add(id)

@@ -4,6 +4,7 @@
  * protocol wants absolute URLs, so the build report says so.
  */
 
+import { isNoIndexPage } from '../../runtime/head.js'
 import { pageUrls } from '../../runtime/page-urls.js'
 import type { PublicSiteInfo } from '../../shared/contract.js'
 import { escapeHtml } from '../../shared/escape.js'
@@ -41,7 +42,7 @@ export function toPageFact(options: {
 }): PageFact {
   const { path, locale, page, site } = options
   const urls = pageUrls({ path, page, site })
-  const fact: PageFact = { path, locale, noIndex: Boolean(page.meta?.robots?.noIndex), alternates: urls.alternates }
+  const fact: PageFact = { path, locale, noIndex: isNoIndexPage(page), alternates: urls.alternates }
   if (urls.elsewhere !== undefined) fact.canonical = urls.elsewhere
   return fact
 }

@@ -179,6 +179,22 @@ describe('toPageFact', () => {
   })
 })
 
+describe('toPageFact robots', () => {
+  // TypoScript `page.meta.robots = noindex` reaches only the seo block: its head said noindex while
+  // sitemap.xml listed it ("Submitted URL marked noindex" in Search Console).
+  it.each([
+    [{ noIndex: false }, [{ name: 'robots', content: 'noindex,follow' }], true],
+    [{ noIndex: false }, [{ name: 'robots', content: 'NONE' }], true],
+    [{ noIndex: true }, [{ name: 'robots', content: 'index,follow' }], false],
+    [{ noIndex: true }, [{ property: 'robots', content: 'index' }], true],
+    [{ noIndex: false }, [{ name: 'description', content: 'noindex' }], false],
+  ])('meta.robots %j and seo.meta %j: noIndex %s, as the head says', (robots, meta, noIndex) => {
+    const page = { id: 1, meta: { robots }, seo: { meta }, appearance: {}, content: {} } as unknown as PageData
+    const site = { baseUrl: undefined, i18n: { default: 'en', locales: ['en'] } }
+    expect(toPageFact({ path: '/a', locale: 'en', page, site }).noIndex).toBe(noIndex)
+  })
+})
+
 describe('renderRobots', () => {
   it('allows all and points at the absolute sitemap', () => {
     expect(renderRobots('https://x.example')).toBe(
