@@ -6,6 +6,7 @@
  */
 import type { PublicSiteInfo } from '../shared/contract.js'
 import { classifyLink, isSafeHref } from '../shared/links.js'
+import { toAsciiUrl } from '../shared/redirect-target.js'
 import type { PageData } from '../shared/types.js'
 import { toSiteUrl } from '../shared/url.js'
 import { isRecord } from './element.js'
@@ -110,7 +111,12 @@ export function pageUrls(input: { path: string; page: PageData; site: SiteUrlInf
   if (named?.path === path && named.search === '')
     return { self, canonical: site.baseUrl || !HTTP_URL_RE.test(cms) ? self : cms, alternates }
   const kind = HTTP_URL_RE.test(cms) ? undefined : classifyLink(cms)
+  // another site's URL as the CMS spelled it (`https://partner.example/über uns`) is written in ASCII
   const canonical =
-    kind?.type === 'page' || kind?.type === 'file' ? toSiteUrl(`${kind.path}${kind.search}`, site.baseUrl) : cms
+    kind?.type === 'page' || kind?.type === 'file'
+      ? toSiteUrl(`${kind.path}${kind.search}`, site.baseUrl)
+      : kind === undefined
+        ? (toAsciiUrl(cms) ?? cms)
+        : cms
   return { self, canonical, elsewhere: canonical, alternates }
 }

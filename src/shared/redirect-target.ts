@@ -41,7 +41,7 @@ function encodeUrlTail(tail: string): string {
  * An absolute http(s) URL in ASCII, or undefined when its host is not valid: a host in IDNA
  * form (`bücher.example` -> `xn--bcher-kva.example`), the rest encoded.
  */
-function toAsciiUrl(url: string): string | undefined {
+export function toAsciiUrl(url: string): string | undefined {
   const authority = AUTHORITY_RE.exec(url)?.[0] ?? ''
   let head = authority
   if (NON_ASCII_RE.test(authority)) {

@@ -17,6 +17,14 @@ describe('pageUrls', () => {
     ['another page', '/pl/kopia', '/pl/oryginal', 'https://www.example.com/pl/oryginal', 'elsewhere'],
     ['another query', '/pl/x', '/pl/x?page=2', 'https://www.example.com/pl/x?page=2', 'elsewhere'],
     ['another site', '/a', 'https://partner.example/b', 'https://partner.example/b', 'elsewhere'],
+    // written raw, such a canonical was no URL in the head (the Nu checker: illegal character in path)
+    [
+      'another site, spelled with spaces and a raw %',
+      '/a',
+      'https://Partner.example/über uns?rabatt=10%',
+      'https://Partner.example/%C3%BCber%20uns?rabatt=10%25',
+      'elsewhere',
+    ],
   ])('canonical with %s', (_, path, cms, canonical, elsewhere) => {
     const urls = pageUrls({ path, page: page(cms), site })
     expect(urls.self).toBe(`https://www.example.com${path}`)
