@@ -353,10 +353,14 @@ export async function writeSiteFiles(
   // kept only whole, and only as written: a part changed on disk means every part is written again; a
   // `sitemap-1.xml` of public/ (written above) is not taken for a part of the previous sitemap
   const keepable = (path: string) => !writer.outputs().has(path) && previous?.hashOf(path) !== undefined
+  let hasSitemap = true
   if (kept?.every(keepable)) for (const path of kept) writer.keep(path)
-  else
-    for (const file of planSitemaps(state.pages.facts(), site.baseUrl)) await writer.writeParts(file.path, file.parts())
-  await writer.write(ROBOTS_FILE, renderRobots(site.baseUrl, await own(ROBOTS_FILE)))
+  else {
+    const files = planSitemaps(state.pages.facts(), site.baseUrl)
+    for (const file of files) await writer.writeParts(file.path, file.parts())
+    hasSitemap = files.length > 0
+  }
+  await writer.write(ROBOTS_FILE, renderRobots(site.baseUrl, await own(ROBOTS_FILE), hasSitemap))
 }
 
 /**

@@ -111,6 +111,8 @@ export function planSitemaps(
 ): SitemapFile[] {
   const pages: PageFact[] = []
   for (const fact of facts) if (!fact.noIndex && fact.canonical === undefined) pages.push(fact)
+  // the protocol wants at least one <url>: a site with no indexable page (staging) gets no sitemap
+  if (pages.length === 0) return []
   pages.sort(byPath)
   const indexable = new Set(pages.map((p) => p.path))
   const render = (fact: PageFact) => renderUrl(fact, indexable, baseUrl)
@@ -154,10 +156,11 @@ export const renderSitemaps = (
 
 /**
  * `robots.txt`: the project's own `public/robots.txt` when it has one (kept as
- * it is), else allow everything; a `Sitemap:` line is added unless one is there.
+ * it is), else allow everything; a `Sitemap:` line is added unless one is there
+ * or the build wrote no sitemap.
  */
-export function renderRobots(baseUrl: string | undefined, existing?: string): string {
+export function renderRobots(baseUrl: string | undefined, existing?: string, hasSitemap = true): string {
   const base = existing ?? 'User-agent: *\nAllow: /\n'
-  if (/^\s*sitemap\s*:/im.test(base)) return base
+  if (!hasSitemap || /^\s*sitemap\s*:/im.test(base)) return base
   return `${base.replace(/\n*$/, '\n')}\nSitemap: ${toSiteUrl(`/${SITEMAP_FILE}`, baseUrl)}\n`
 }

@@ -129,10 +129,6 @@ describe('renderSitemaps', () => {
     })
     expect(files.map((f) => f.path)).toEqual(['sitemap.xml', 'sitemap-1.xml', 'sitemap-2.xml', 'sitemap-3.xml'])
   })
-
-  it('writes a valid empty sitemap when no page is indexable', () => {
-    expect(renderSitemaps([], 'https://x.example')[0]!.contents).toContain('<urlset')
-  })
 })
 
 describe('toPageFact', () => {
@@ -192,6 +188,15 @@ describe('toPageFact robots', () => {
     const page = { id: 1, meta: { robots }, seo: { meta }, appearance: {}, content: {} } as unknown as PageData
     const site = { baseUrl: undefined, i18n: { default: 'en', locales: ['en'] } }
     expect(toPageFact({ path: '/a', locale: 'en', page, site }).noIndex).toBe(noIndex)
+  })
+})
+
+// A site whose every page is noindex (staging) got `<urlset>` with no `<url>`, which the sitemap
+// schema refuses (xmllint: missing child element url), and robots.txt pointed crawlers at it.
+describe('a site with no indexable page', () => {
+  it('gets no sitemap file, and robots.txt names none', () => {
+    expect(renderSitemaps([fact('/', 'en', [], true), fact('/pl', 'pl', [], true)], 'https://x.example')).toEqual([])
+    expect(renderRobots('https://x.example', undefined, false)).toBe('User-agent: *\nAllow: /\n')
   })
 })
 
