@@ -1,7 +1,7 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { resolveConfig } from '../../../src/config/load.js'
 import { selectSite, toBareHostname } from '../../../src/config/resolve.js'
 import { validateUserConfig } from '../../../src/config/validate.js'
@@ -17,6 +17,7 @@ const write = async (name: string, text: string) => {
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'site-config-'))
 })
+afterAll(() => rm(root, { recursive: true, force: true }))
 
 describe('resolveConfig', () => {
   it('loads a TypeScript config and fills defaults', async () => {
