@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtemp, readdir, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 const bin = fileURLToPath(new URL('../../bin/site.js', import.meta.url))
 /** `site ...args` to its end; one that would run on (a server) is killed after `timeout` ms (code null). */
@@ -21,6 +21,7 @@ let dir: string
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'site-cli-'))
 })
+afterAll(() => rm(dir, { recursive: true, force: true }))
 
 describe('site CLI', () => {
   it.each(['build', 'preview', 'serve', 'demo-api', 'publish', 'deploy'])(
