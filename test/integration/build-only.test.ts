@@ -243,6 +243,27 @@ describe('site build --only (issue 12, item 2)', () => {
     await expectSameAsFullBuild(twin)
   })
 
+  it('takes the new path of a page whose slug changed as its uid: its old path redirects, the pages linking to it change', async () => {
+    for (const file of [
+      'pages/pl/nota-prawna.json',
+      'pages/en/imprint.json',
+      'pages/de/impressum.json',
+      'initial-data/pl.json',
+    ])
+      await editFile(join(content, file), '"/pl/nota-prawna"', '"/pl/nota-prawna-nowa"')
+    await editFile(join(content, 'pages/pl/nota-prawna.json'), '"/nota-prawna"', '"/nota-prawna-nowa"')
+    await api.reload()
+    const twin = await twinOfOutput()
+    // the webhook names the page where it is now, a path the previous build did not have
+    const result = await build({ only: ['/pl/nota-prawna-nowa'] })
+    expect(result.failures).toEqual([])
+    expect(result.only?.refetched).toEqual(expect.arrayContaining(['/pl/nota-prawna', '/imprint', '/de/impressum']))
+    expect(result.pages.paths).not.toContain('/pl/nota-prawna')
+    expect(await readFile(join(out, '_redirects'), 'utf8')).toMatch(/^\/pl\/nota-prawna \/pl\/nota-prawna-nowa 301$/m)
+    expect(await readFile(join(out, 'imprint/index.html'), 'utf8')).toContain('/pl/nota-prawna-nowa')
+    await expectSameAsFullBuild(twin)
+  })
+
   it('drops from the media record a CMS file that the pages it asked again no longer show, as a full build does', async () => {
     const pdf = 'case-study-baltic-freight.pdf'
     const record = () => readFile(join(out, '_site/builds/media.json'), 'utf8')

@@ -57,14 +57,18 @@ async function narrowDependents(run: BuildRun, plan: ReusePlan, pages: PageTable
         askedIn.set(path, ahead ?? Number.POSITIVE_INFINITY)
         const answer = await askApi(run, path)
         plan.keepAnswer(path, answer)
-        const digest = digestOf(answer)
+        const page = pageOf(answer)
+        const digest = page && linkDigest(page)
         if (digest === undefined || digest !== pages.linkDigestOf(path)) changed.add(path)
         else changed.delete(path)
+        // a named path the previous build did not have, where a page it had elsewhere answers (its slug changed):
+        // its old paths are named too, as its uid names them, so they become redirects and their linking pages change
+        if (page && pages.uidOf(path) === undefined && typeof page.id === 'number') plan.nameUid(page.id)
       }),
     )
     run.checkInterrupted()
     plan.narrow(changed)
-    next = [...plan.dependents].filter((path) => !askedIn.has(path))
+    next = [...plan.linked, ...plan.dependents].filter((path) => !askedIn.has(path))
     next.push(...askedBeforeWhatTheyShow(pages, changed, askedIn))
   }
 }
@@ -88,12 +92,12 @@ function askedBeforeWhatTheyShow(
   return [...stale]
 }
 
-/** The link digest of a page answer; undefined for anything else (a redirect record, an error, a bad body). */
-function digestOf(answer: ApiAnswer): string | undefined {
+/** The page of an answer; undefined for anything else (a redirect record, an error, a bad body). */
+function pageOf(answer: ApiAnswer): (Record<string, unknown> & { id?: unknown }) | undefined {
   if (answer.type !== 'answer') return undefined
   try {
     const read = readPageAnswer(answer.answer)
-    return read.type === 'page' ? linkDigest(read.data as unknown as Record<string, unknown>) : undefined
+    return read.type === 'page' ? (read.data as unknown as Record<string, unknown>) : undefined
   } catch {
     return undefined
   }

@@ -57,6 +57,11 @@ export interface ReusePlan {
    * dependents whose own digest changed (they stay dependents, and the pages linking to them become ones).
    */
   narrow(changed: ReadonlySet<string>): void
+  /**
+   * Names the page `uid` as an `--only` uid does: its paths of the previous build, in every locale, become targets
+   * (a path named that the previous build did not have answered with a page it had elsewhere: its slug changed).
+   */
+  nameUid(uid: number): void
   /** An answer asked of the API before the crawl (see only.ts), handed out once; undefined when there is none. */
   takeAnswer(path: string): ApiAnswer | undefined
   keepAnswer(path: string, answer: ApiAnswer): void
@@ -184,6 +189,12 @@ export function createReusePlan(input: {
     },
     targets,
     linked,
+    nameUid(uid) {
+      for (const path of pages.pathsOfUids(new Set([uid]))) {
+        targets.add(path)
+        linked.add(path)
+      }
+    },
     get dependents() {
       return new Set([...dependents()].filter(isDependent))
     },
