@@ -77,10 +77,12 @@ export function checkRedirectTarget(url: unknown, baseUrl?: string, from?: strin
         page: kind.type === 'page',
       }
     case 'external': {
-      const to = EXTERNAL_RE.test(url) && !BREAKOUT_RE.test(url) ? toAsciiUrl(url) : undefined
-      return to === undefined
-        ? { type: 'refused', reason: 'not a site path or an http(s) URL' }
-        : { type: 'external', to }
+      if (!EXTERNAL_RE.test(url)) return { type: 'refused', reason: 'not a site path or an http(s) URL' }
+      // what the CMS should encode itself: a space or a quote could be where the address was meant to end
+      if (BREAKOUT_RE.test(url))
+        return { type: 'refused', reason: 'an http(s) URL with a space, a quote, < or > or a backslash in it' }
+      const to = toAsciiUrl(url)
+      return to === undefined ? { type: 'refused', reason: 'not a valid URL' } : { type: 'external', to }
     }
     case 'anchor':
       return { type: 'refused', reason: 'not a site path or an http(s) URL' }

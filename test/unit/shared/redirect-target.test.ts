@@ -53,7 +53,8 @@ describe('checkRedirectTarget: one rule for the build and for preview', () => {
     ['#top', 'not a site path or an http(s) URL'],
     ['https://', 'not a valid URL'],
     ['\\\\evil', 'not a site path or an http(s) URL'],
-    ['https://x.example/"><script>', 'not a site path or an http(s) URL'],
+    ['https://x.example/"><script>', 'an http(s) URL with a space, a quote, < or > or a backslash in it'],
+    ['https://example.org/p#x y', 'an http(s) URL with a space, a quote, < or > or a backslash in it'],
     ['', 'empty redirect target'],
   ])('refuses %j (%s)', (url, reason) => expect(checkRedirectTarget(url, BASE)).toEqual({ type: 'refused', reason }))
 })
