@@ -264,6 +264,31 @@ describe('site build --only (issue 12, item 2)', () => {
     await expectSameAsFullBuild(twin)
   })
 
+  it("rebuilds, through their breadcrumbs, the subpages whose paths changed with their parent's slug", async () => {
+    // the CMS renames /de/aktuelles (uid 13): its subpages' slugs and every link to them change with it
+    for (const folder of ['pages/en', 'pages/pl', 'pages/de', 'initial-data'])
+      for (const name of await readdir(join(content, folder))) {
+        const file = join(content, folder, name)
+        const text = await readFile(file, 'utf8')
+        if (text.includes('/de/aktuelles')) await writeFile(file, text.replaceAll('/de/aktuelles', '/de/neuigkeiten'))
+      }
+    // (a page an earlier test removed is gone from the CMS)
+    for (const name of await readdir(join(content, 'pages/de')))
+      if (name.startsWith('aktuelles')) await editFile(join(content, 'pages/de', name), '"/aktuelles', '"/neuigkeiten')
+    await api.reload()
+    const twin = await twinOfOutput()
+    const result = await build({ only: ['13'] })
+    expect(result.failures).toEqual([])
+    expect(result.only?.refetched).toEqual(
+      expect.arrayContaining(['/de/aktuelles', '/de/aktuelles/iso-27001-zertifizierung']),
+    )
+    const redirects = await readFile(join(out, '_redirects'), 'utf8')
+    expect(redirects).toMatch(
+      /^\/de\/aktuelles\/iso-27001-zertifizierung \/de\/neuigkeiten\/iso-27001-zertifizierung 301$/m,
+    )
+    await expectSameAsFullBuild(twin)
+  })
+
   it('drops from the media record a CMS file that the pages it asked again no longer show, as a full build does', async () => {
     const pdf = 'case-study-baltic-freight.pdf'
     const record = () => readFile(join(out, '_site/builds/media.json'), 'utf8')
