@@ -127,6 +127,19 @@ export async function editFile(file: string, from: string, to: string): Promise<
   await writeFile(file, text.replaceAll(from, to))
 }
 
+/**
+ * Replaces every `from` by `to` in every page and initial-data file of the demo content under `content`: a slug and
+ * each link to it, as TYPO3 answers after a rename.
+ */
+export async function replaceInContent(content: string, from: string, to: string): Promise<void> {
+  for (const folder of ['pages/en', 'pages/pl', 'pages/de', 'initial-data'].map((f) => join(content, f)))
+    for (const name of await readdir(folder)) {
+      const file = join(folder, name)
+      const text = await readFile(file, 'utf8')
+      if (text.includes(from)) await writeFile(file, text.replaceAll(from, to))
+    }
+}
+
 /** Every file under `dir` with its inode and modification time: a file that was rewritten has another. */
 export async function readFileIdentities(dir: string): Promise<Map<string, string>> {
   const identities = new Map<string, string>()

@@ -20,6 +20,7 @@ import {
   editFile,
   readFileIdentities,
   readTree,
+  replaceInContent,
   startEditableDemo,
   startSite,
 } from './build-helpers.js'
@@ -266,12 +267,7 @@ describe('site build --only (issue 12, item 2)', () => {
 
   it("rebuilds, through their breadcrumbs, the subpages whose paths changed with their parent's slug", async () => {
     // the CMS renames /de/aktuelles (uid 13): its subpages' slugs and every link to them change with it
-    for (const folder of ['pages/en', 'pages/pl', 'pages/de', 'initial-data'])
-      for (const name of await readdir(join(content, folder))) {
-        const file = join(content, folder, name)
-        const text = await readFile(file, 'utf8')
-        if (text.includes('/de/aktuelles')) await writeFile(file, text.replaceAll('/de/aktuelles', '/de/neuigkeiten'))
-      }
+    await replaceInContent(content, '/de/aktuelles', '/de/neuigkeiten')
     // (a page an earlier test removed is gone from the CMS)
     for (const name of await readdir(join(content, 'pages/de')))
       if (name.startsWith('aktuelles')) await editFile(join(content, 'pages/de', name), '"/aktuelles', '"/neuigkeiten')

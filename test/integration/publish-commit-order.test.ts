@@ -4,10 +4,11 @@
  * page that is not there yet (a renamed slug: the translations' language menus name the new path).
  */
 import { watch } from 'node:fs'
-import { readdir, readFile, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DemoApi } from '../../src/demo/server.js'
+import { replaceInContent } from './build-helpers.js'
 import {
   type PublishProject,
   pageMessage,
@@ -26,14 +27,9 @@ let configFile: string
 let publisher: RunningPublisher | undefined
 let project: PublishProject | undefined
 
-/** Replaces every `from` by `to` in every content file: a slug and each link to it, as TYPO3 answers after a rename. */
+/** A slug and each link to it renamed, as TYPO3 answers after a rename. */
 async function relink(from: string, to: string): Promise<void> {
-  for (const folder of ['pages/en', 'pages/pl', 'pages/de', 'initial-data'].map((f) => join(content, f)))
-    for (const name of await readdir(folder)) {
-      const file = join(folder, name)
-      const text = await readFile(file, 'utf8')
-      if (text.includes(from)) await writeFile(file, text.replaceAll(from, to))
-    }
+  await replaceInContent(content, from, to)
   await api.reload()
 }
 
