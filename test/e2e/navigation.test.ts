@@ -120,12 +120,7 @@ describe.skipIf(!hasChromium)('visitor navigation (issue 5)', () => {
     await page.evaluate(() => window.scrollTo(0, 400))
     await page.waitForFunction(() => window.scrollY === 400)
     // An anchor link on the page: the browser jumps and makes the entry (no client navigation).
-    await page.evaluate(() => {
-      const link = document.body.appendChild(document.createElement('a'))
-      link.href = '#c203'
-      link.textContent = 'section'
-      link.click()
-    })
+    await clickNewLink(page, '#c203')
     await page.waitForFunction(() => location.hash === '#c203' && window.scrollY > 400)
     await page.waitForTimeout(300) // the scroll position is saved after a quiet time
     const atAnchor = await page.evaluate(() => window.scrollY)
@@ -224,12 +219,7 @@ describe.skipIf(!hasChromium)('visitor navigation (issue 5)', () => {
     const redirected = page.waitForResponse(
       (response) => new URL(response.url()).pathname === '/old-services/_payload.json',
     )
-    await page.evaluate(() => {
-      const link = document.body.appendChild(document.createElement('a'))
-      link.href = '/old-services'
-      link.textContent = 'old'
-      link.click()
-    })
+    await clickNewLink(page, '/old-services')
     await (await redirected).finished()
     await page.waitForTimeout(300)
     expect(new URL(page.url()).pathname).toBe('/')
@@ -251,12 +241,7 @@ describe.skipIf(!hasChromium)('visitor navigation (issue 5)', () => {
     await page.goto(`${site.url}/`)
     await waitForHydration(page)
     await markDocument(page)
-    await page.evaluate(() => {
-      const link = document.body.appendChild(document.createElement('a'))
-      link.href = '/services#%E0%A4%A'
-      link.textContent = 'services'
-      link.click()
-    })
+    await clickNewLink(page, '/services#%E0%A4%A')
     // the page view is sent once the page is in place: before, finding the fragment's element threw first
     await waitForPageView(page, '/services', 2)
     expect(await page.title()).toBe(await builtTitle(site.outDir, '/services'))
