@@ -49,6 +49,17 @@ const args = (extra: string[] = []) => [
   ...extra,
 ]
 
+/** Posts 11 events of 1,000 pages each under `prefix` (past the pending page cap and the journal's compaction size). */
+async function postManyPages(publisher: RunningPublisher, prefix: string): Promise<void> {
+  for (let event = 0; event < 11; event++) {
+    const pages = Array.from({ length: 1000 }, (_, i) => `${prefix}/page-${event}-${String(i).padStart(5, '0')}`)
+    const answer = await publisher.post('/hooks/pages', JSON.stringify({ pages }), {
+      authorization: `Bearer ${TOKEN}`,
+      'content-type': 'application/json',
+    })
+    expect(answer.status).toBe(202)
+  }
+}
 const editTeam = (text: string) => api.setEdits([{ path: '/about-us/team', find: TEAM_TEXT, replace: text }])
 
 beforeAll(async () => {
@@ -560,15 +571,8 @@ describe('site publish whose API fails', () => {
       ])
       running.push(publisher)
       await waitUntil(async () => (await publisher.status()).publishes[0]?.ok === false, 'a failed publish')
-      // 11 events of 1,000 pages each: past the pending page cap (a full build), and past the compaction size
-      for (let event = 0; event < 11; event++) {
-        const pages = Array.from({ length: 1000 }, (_, i) => `/an-outage/page-${event}-${String(i).padStart(5, '0')}`)
-        const answer = await publisher.post('/hooks/pages', JSON.stringify({ pages }), {
-          authorization: `Bearer ${TOKEN}`,
-          'content-type': 'application/json',
-        })
-        expect(answer.status).toBe(202)
-      }
+      // past the pending page cap (a full build), and past the compaction size
+      await postManyPages(publisher, '/an-outage')
       const grown = (await stat(join(state, 'journal.jsonl'))).size
       expect(grown).toBeGreaterThan(PUBLISH_COMPACT_BYTES)
       const failures = (await publisher.status()).publishCount
@@ -600,14 +604,7 @@ describe('site publish, its journal not compacted', () => {
     running.push(publisher)
     await waitUntil(async () => (await publisher.status()).publishCount.ok === 1, 'the first publish')
     // past the compaction size, as in the outage above, but every publish goes live
-    for (let event = 0; event < 11; event++) {
-      const pages = Array.from({ length: 1000 }, (_, i) => `/no-compaction/page-${event}-${String(i).padStart(5, '0')}`)
-      const answer = await publisher.post('/hooks/pages', JSON.stringify({ pages }), {
-        authorization: `Bearer ${TOKEN}`,
-        'content-type': 'application/json',
-      })
-      expect(answer.status).toBe(202)
-    }
+    await postManyPages(publisher, '/no-compaction')
     await waitUntil(async () => (await publisher.status()).pending === 0, 'the events published', 60_000)
     const status = await publisher.status()
     expect(status.publishCount.failed, JSON.stringify(status.publishes)).toBe(0)
