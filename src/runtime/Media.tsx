@@ -60,7 +60,6 @@ const dimensionsOf = (props: Record<string, unknown>): { width?: number; height?
   return { width: positive(dims.width), height: positive(dims.height) }
 }
 
-/** The file's properties, or an empty object. */
 /** The properties a file's type declares as text: another type is not passed on (a number is, as text). */
 const TEXT_PROPERTIES = [
   'title',
