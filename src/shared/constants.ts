@@ -137,6 +137,14 @@ export const PUBLISH_STATUS_HISTORY = 20
 export const DEPLOY_CONCURRENCY = 8
 /** How long an S3 request may go without a byte moving (connecting included) before it fails. */
 export const DEPLOY_S3_IDLE_TIMEOUT_MS = 30_000
+/**
+ * A file larger than this goes to S3 in parts of DEPLOY_S3_PART_BYTES, read from disk one part at a time: a deploy
+ * holds at most a part a file in memory (a file whole would be 8 files of `media.maxBytes` at once, and a PUT of one
+ * body cannot be retried from a stream), and files over 5 GB, S3's limit for one PUT, go too.
+ */
+export const DEPLOY_S3_MULTIPART_BYTES = 16 * 1024 * 1024
+/** The size of a part (S3 takes parts of 5 MiB to 5 GiB, at most 10,000 of them: larger files get larger parts). */
+export const DEPLOY_S3_PART_BYTES = 8 * 1024 * 1024
 /** Largest CMS file a build takes into its output (`media.maxBytes`, 50 MiB): a larger one fails the build. */
 export const MEDIA_MAX_BYTES = 50 * 1024 * 1024
 /**

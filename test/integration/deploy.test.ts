@@ -2,6 +2,8 @@
  * `site deploy`: a real build of the demo site sent to a folder, to a command and to an S3-compatible
  * server (s3rver) on 127.0.0.1; only what changed by build-state hash goes out, in the deploy order.
  */
+import { randomBytes } from 'node:crypto'
+import { truncateSync } from 'node:fs'
 import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { type AddressInfo, createServer, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -27,6 +29,7 @@ import {
 } from './build-helpers.js'
 import { runSite } from './cli-helpers.js'
 
+const MiB = 1024 * 1024
 const MANIFEST = TARGET_RECORD_FILES.manifest
 const PENDING = TARGET_RECORD_FILES.pending
 let demo: EditableDemo
@@ -454,6 +457,49 @@ describe('deploy to S3', () => {
     expect(started.every((path) => stepOf(path) === 'hashed')).toBe(true)
     expect(events.filter((event) => event.startsWith('end '))).toHaveLength(started.length - 1)
     expect((await object(`failing/${PENDING}`)).status).toBe(200)
+  })
+
+  it('sends a large file in parts, read one at a time: the object is whole, with its type and cache policy', async () => {
+    const parts: string[] = []
+    const off = s3.onRequest((request) => {
+      if (request.method === 'PUT' && request.url?.includes('partNumber=')) parts.push(request.url)
+    })
+    const target = createS3Target('site-www', 'parts', process.env, { multipartBytes: 6 * MiB, partBytes: 5 * MiB })
+    const source = join(dir, 'film.mp4')
+    const bytes = randomBytes(13 * MiB)
+    await writeFile(source, bytes)
+    try {
+      await target.upload({ path: 'media/film.mp4', source, contentType: 'video/mp4', cacheControl: 'no-cache' })
+    } finally {
+      off()
+      await target.close()
+    }
+    expect(parts).toHaveLength(3)
+    const stored = await object('parts/media/film.mp4')
+    expect([stored.headers.get('content-type'), stored.headers.get('cache-control')]).toEqual(['video/mp4', 'no-cache'])
+    expect(Buffer.from(await stored.arrayBuffer()).equals(bytes)).toBe(true)
+  })
+
+  it('fails, naming the file and storing nothing, when a file sent in parts shrinks meanwhile', async () => {
+    const source = join(dir, 'shrinking.mp4')
+    await writeFile(source, randomBytes(13 * MiB))
+    // as the first part arrives, the file is cut short in place
+    const off = s3.onRequest((request) => {
+      if (request.url?.includes('partNumber=1&')) truncateSync(source, 1)
+    })
+    const target = createS3Target('site-www', 'parts', process.env, { multipartBytes: 6 * MiB, partBytes: 5 * MiB })
+    try {
+      const file = { path: 'media/shrinking.mp4', source, contentType: 'video/mp4', cacheControl: 'no-cache' }
+      await expect(target.upload(file)).rejects.toMatchObject({
+        code: 'DEPLOY_FAILED',
+        message:
+          'Deploy to s3://site-www/parts failed: uploading media/shrinking.mp4: the file shrank while it was sent',
+      })
+    } finally {
+      off()
+      await target.close()
+    }
+    expect((await object('parts/media/shrinking.mp4')).status).toBe(404)
   })
 
   it('fails as a deploy (DEPLOY_FAILED), naming the file, when a planned file is gone from the output', async () => {

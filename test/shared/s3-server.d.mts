@@ -5,6 +5,8 @@ export interface S3Server {
   env: Record<'AWS_ENDPOINT_URL_S3' | 'AWS_REGION' | 'AWS_ACCESS_KEY_ID' | 'AWS_SECRET_ACCESS_KEY', string>
   /** Stops it, dropping the connections clients keep open (a store that went down). */
   close(): Promise<void>
+  /** Calls `listener` with each request the server takes (what a test checks was sent); returns its remover. */
+  onRequest(listener: (request: import('node:http').IncomingMessage) => void): () => void
 }
 
 /**

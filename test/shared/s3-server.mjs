@@ -26,5 +26,9 @@ export async function startS3Server({ directory, buckets, port: wanted = 0 }) {
     server.httpServer?.closeAllConnections()
     return closed
   }
-  return { endpoint, env, close }
+  const onRequest = (listener) => {
+    server.httpServer.on('request', listener)
+    return () => server.httpServer.off('request', listener)
+  }
+  return { endpoint, env, close, onRequest }
 }

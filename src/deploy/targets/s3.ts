@@ -1,27 +1,60 @@
 /**
  * `s3://BUCKET/PREFIX`: an S3 bucket, or any S3-compatible store. Endpoint, region and credentials come
  * from the usual AWS environment variables and config files (`AWS_REGION`, `AWS_ENDPOINT_URL_S3`,
- * `AWS_PROFILE`...); with a custom endpoint, buckets are addressed by path. Each file is one PUT (a file
- * is whole or absent, never half), with its content type and cache policy; the manifest is
- * `PREFIX/.site-deploy.json` in the bucket.
+ * `AWS_PROFILE`...); with a custom endpoint, buckets are addressed by path. Each file is one PUT, or a
+ * large one a multipart upload (either way the object is whole or absent, never half), with its content
+ * type and cache policy; the manifest is `PREFIX/.site-deploy.json` in the bucket.
  */
-import { readFile } from 'node:fs/promises'
+import { type FileHandle, open } from 'node:fs/promises'
 import {
+  AbortMultipartUploadCommand,
+  type CompletedPart,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3'
 import { errors } from '../../errors.js'
-import { DEPLOY_S3_IDLE_TIMEOUT_MS } from '../../shared/constants.js'
-import { type DeployTarget, TARGET_RECORD_FILES } from './types.js'
+import { DEPLOY_S3_IDLE_TIMEOUT_MS, DEPLOY_S3_MULTIPART_BYTES, DEPLOY_S3_PART_BYTES } from '../../shared/constants.js'
+import { type DeployFile, type DeployTarget, TARGET_RECORD_FILES } from './types.js'
+
+/** S3's most parts in one multipart upload. */
+const S3_MAX_PARTS = 10_000
+
+export interface S3Tuning {
+  /** How long a request may go without a byte moving before it fails. */
+  idleTimeoutMs: number
+  /** Files larger than this go in parts. */
+  multipartBytes: number
+  partBytes: number
+}
+
+const DEFAULT_TUNING: S3Tuning = {
+  idleTimeoutMs: DEPLOY_S3_IDLE_TIMEOUT_MS,
+  multipartBytes: DEPLOY_S3_MULTIPART_BYTES,
+  partBytes: DEPLOY_S3_PART_BYTES,
+}
 
 const hasCustomEndpoint = (env: NodeJS.ProcessEnv): boolean => Boolean(env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL)
 
 const statusOf = (error: unknown): number | undefined =>
   (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode
+
+/** `length` bytes of the file from `position`; fails when the file has fewer (it shrank since its size was read). */
+async function readPart(handle: FileHandle, position: number, length: number): Promise<Buffer> {
+  const part = Buffer.allocUnsafe(length)
+  for (let filled = 0; filled < length; ) {
+    const { bytesRead } = await handle.read(part, filled, length - filled, position + filled)
+    if (bytesRead === 0) throw new Error('the file shrank while it was sent')
+    filled += bytesRead
+  }
+  return part
+}
 
 /** The key is absent; a bucket that does not exist (a misspelled name) answers 404 too, and is an error. */
 const isNotFound = (error: unknown): boolean => {
@@ -33,15 +66,16 @@ export function createS3Target(
   bucket: string,
   prefix: string,
   env: NodeJS.ProcessEnv = process.env,
-  timing: { idleTimeoutMs: number } = { idleTimeoutMs: DEPLOY_S3_IDLE_TIMEOUT_MS },
+  tuning: Partial<S3Tuning> = {},
 ): DeployTarget {
+  const { idleTimeoutMs, multipartBytes, partBytes } = { ...DEFAULT_TUNING, ...tuning }
   const name = `s3://${bucket}/${prefix}`
   const client = new S3Client({
     forcePathStyle: hasCustomEndpoint(env),
     // The SDK waits for ever on a store that takes a connection and never answers (stopped, or packets dropped):
     // a deploy, and the publisher running it, would hang with no error. A silence this long fails the request
     // (retried by the SDK, then the deploy fails and the publisher tries again); a slow upload that moves is not cut.
-    requestHandler: { connectionTimeout: timing.idleTimeoutMs, socketTimeout: timing.idleTimeoutMs },
+    requestHandler: { connectionTimeout: idleTimeoutMs, socketTimeout: idleTimeoutMs },
     // Without these, SDK v3 streams uploads with checksum trailers (aws-chunked), which S3-compatible
     // stores that predate them keep as the object's bytes; a checksum is sent when an operation requires one.
     requestChecksumCalculation: 'WHEN_REQUIRED',
@@ -50,6 +84,32 @@ export function createS3Target(
   const keyOf = (path: string) => (prefix ? `${prefix}/${path}` : path)
   const fail = (what: string) => (error: unknown) => {
     throw errors.deployFailed(name, `${what}: ${(error as Error).message}`, error)
+  }
+  /** A file in parts, read one at a time; S3 makes the object of them only once the last is in. */
+  const sendInParts = async (handle: FileHandle, size: number, file: DeployFile, signal?: AbortSignal) => {
+    const object = { Bucket: bucket, Key: keyOf(file.path) }
+    const started = await client.send(
+      new CreateMultipartUploadCommand({ ...object, ContentType: file.contentType, CacheControl: file.cacheControl }),
+      { abortSignal: signal },
+    )
+    const upload = { ...object, UploadId: started.UploadId }
+    const partSize = Math.max(partBytes, Math.ceil(size / S3_MAX_PARTS))
+    try {
+      const parts: CompletedPart[] = []
+      for (let position = 0; position < size; position += partSize) {
+        const PartNumber = parts.length + 1
+        const Body = await readPart(handle, position, Math.min(partSize, size - position))
+        const sent = await client.send(new UploadPartCommand({ ...upload, PartNumber, Body }), { abortSignal: signal })
+        parts.push({ PartNumber, ETag: sent.ETag })
+      }
+      await client.send(new CompleteMultipartUploadCommand({ ...upload, MultipartUpload: { Parts: parts } }), {
+        abortSignal: signal,
+      })
+    } catch (error) {
+      // the parts sent are kept, and billed, until the upload is completed or aborted
+      await client.send(new AbortMultipartUploadCommand(upload)).catch(() => undefined)
+      throw error
+    }
   }
   const remove = async (path: string, signal?: AbortSignal) => {
     await client
@@ -94,20 +154,29 @@ export function createS3Target(
       return head?.ETag
     },
     async upload(file, signal) {
-      // a file gone from the output since the plan (a build swapped it meanwhile) fails the deploy, as a copy would
-      const body = await readFile(file.source).catch(fail(`reading ${file.path}`))
-      await client
-        .send(
-          new PutObjectCommand({
-            Bucket: bucket,
-            Key: keyOf(file.path),
-            Body: body,
-            ContentType: file.contentType,
-            CacheControl: file.cacheControl,
-          }),
-          { abortSignal: signal },
-        )
-        .catch(fail(`uploading ${file.path}`))
+      // a file gone from the output since the plan (a build swapped it meanwhile) fails the deploy, as a copy would;
+      // one open stays with the file it opened, whatever a build renames over its path meanwhile
+      const handle = await open(file.source, 'r').catch(fail(`reading ${file.path}`))
+      try {
+        const { size } = await handle.stat()
+        if (size > multipartBytes)
+          return await sendInParts(handle, size, file, signal).catch(fail(`uploading ${file.path}`))
+        const body = await handle.readFile().catch(fail(`reading ${file.path}`))
+        await client
+          .send(
+            new PutObjectCommand({
+              Bucket: bucket,
+              Key: keyOf(file.path),
+              Body: body,
+              ContentType: file.contentType,
+              CacheControl: file.cacheControl,
+            }),
+            { abortSignal: signal },
+          )
+          .catch(fail(`uploading ${file.path}`))
+      } finally {
+        await handle.close()
+      }
     },
     remove,
     commit: async () => {},
