@@ -13,7 +13,7 @@ import { basename, join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { gzipSync } from 'node:zlib'
 
-/** Target: at most 80 KB gzip of first-load JavaScript, React included (issue 5). */
+/** Target: at most 80 KB gzip of first-load JavaScript, React included. */
 export const FIRST_LOAD_JS_TARGET_BYTES = 80_000
 
 const repo = fileURLToPath(new URL('..', import.meta.url))

@@ -1,6 +1,6 @@
 // Lighthouse (mobile preset, simulated throttling) driving Debian's Chromium, on the output served
 // by `site serve` as a static host serves it (compressed, hashed assets cached for a year): the demo
-// home page and a content page, and pages of a generated site with every kind of content (issue 14).
+// home page and a content page, and pages of a generated site with every kind of content.
 // Each page is measured LIGHTHOUSE_RUNS times; it prints each category's lowest and median score,
 // the metrics of the lowest performance run and the audits that cost points, against the target of 100.
 // Needs `npm run compile` first (npm run bench does it).

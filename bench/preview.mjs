@@ -15,7 +15,7 @@ const dist = (path) => import(pathToFileURL(`${root}dist/${path}`).href)
 
 /** Demo pages the load rotates over (three locales, a deep page). */
 export const BENCH_PATHS = ['/', '/about-us', '/services', '/services/cloud-migration', '/pl/o-nas', '/de/leistungen']
-/** The issue's target for a demo page at API latency 0. */
+/** Target requests per second for a demo page at API latency 0. */
 export const TARGET_RPS = 200
 
 const percentile = (sorted, p) =>

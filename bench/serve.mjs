@@ -1,5 +1,5 @@
-// Memory benchmark of `site serve` (issue 13 item 11: 20 concurrent requests for a
-// 100 MB file took it to 2.1 GB): the static server runs in a child process on the
+// Memory benchmark of `site serve` (20 concurrent requests for a
+// 100 MB file once took it to 2.1 GB): the static server runs in a child process on the
 // compiled dist/, serves one large file to N concurrent clients over loopback, and
 // reports its own peak RSS against the target. A printed figure, not a test.
 //

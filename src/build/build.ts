@@ -134,7 +134,7 @@ export async function build(options: BuildOptions & BuildWiring): Promise<BuildR
       if (partial?.plan) partial.report.crawled = crawl.keptWhole === undefined
       await writeNotFoundPages(run, writer, { render, inputs, media })
       const mediaStats = await media?.finish()
-      // that was the last render: the workers' heaps are not held through the end phase (peak RSS, issue 12)
+      // that was the last render: the workers' heaps are not held through the end phase (peak RSS)
       await render.close()
       const history = lookup.type === 'none' ? lookup.history : undefined
       const slugs = await writeSlugRedirects(run, { ...crawl, writer, previous, history })

@@ -79,7 +79,7 @@ export async function loadInputs(
     )
   // The templates are the user's input: when they do not compile, that is the error (TEMPLATES_INVALID,
   // exit 2), whichever finished first: both bundles settle, the first failure in this order wins, and an
-  // API error is only thrown once the templates compiled (issue 13).
+  // API error is only thrown once the templates compiled.
   const compiled = settleInOrder([
     options.bundleClient ? options.bundleClient() : bundleClient({ root: config.root, minify: true }),
     render.ready,

@@ -19,7 +19,7 @@ export interface BuildSummary {
   missingTemplates: BuildResult['missingTemplates']
   filesWritten: number
   bytesWritten: number
-  /** Files of the previous output left as they were (issue 12). */
+  /** Files of the previous output left as they were. */
   filesKept: number
   /** Pages added, changed, removed and unchanged since the previous output. */
   changes: BuildResult['changes']
@@ -148,6 +148,6 @@ export function formatSummary(result: BuildResult): string {
         ]
       : [`Build failed: ${s.failures.length} path(s) failed; ${s.outDir} was left as it was.`]),
   ]
-  // Each entry is one line: API text in it may break no line and start no CI command (issue 13, item 7).
+  // Each entry is one line: API text in it may break no line and start no CI command.
   return `${lines.map(toTerminalLine).join('\n')}\n`
 }

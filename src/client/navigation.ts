@@ -100,7 +100,7 @@ export function startNavigation(options: NavigationOptions): Router {
   const saveData = (win.navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData === true
   // A page the visitor reaches for also warms the template chunks it renders with (a failure there is the
   // navigation's to handle); a link in view only fetches its payload: evaluating chunks for every link on
-  // the screen right after load kept the main thread busy for what is rarely clicked (issue 14, TBT).
+  // the screen right after load kept the main thread busy for what is rarely clicked (Total Blocking Time).
   const prefetch = async (path: string, intent: boolean) => {
     const result = await payloads.get(path)
     if (intent && result.type === 'page' && result.payload.status === 200)

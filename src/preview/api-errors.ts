@@ -1,7 +1,7 @@
 /**
- * API failures as preview shows them. A page or JSON answer never names the API's address (issue 13,
- * item 8: the API may be internal, its URL a secret of the network); the terminal does, with the config
- * key to check, when the API stops answering and when it answers again (issue 15, item 3).
+ * API failures as preview shows them. A page or JSON answer never names the API's address (the
+ * API may be internal, its URL a secret of the network); the terminal does, with the config
+ * key to check, when the API stops answering and when it answers again.
  */
 import { RequestEnded } from '../api/get-bytes.js'
 import { FetchError } from '../errors.js'

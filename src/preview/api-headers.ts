@@ -21,7 +21,7 @@ const NEVER_FORWARDED = new Set([
   'proxy-connection',
 ])
 
-/** Request headers for the API: exactly those named in `proxyReqHeaders` (the issue: "and no others"). */
+/** Request headers for the API: exactly those named in `proxyReqHeaders`, and no others. */
 export function toApiRequestHeaders(request: Request, api: ResolvedSite['api']): Record<string, string> {
   const names = new Set((api.proxyReqHeaders || []).map((name) => name.toLowerCase()))
   const out: Record<string, string> = {}

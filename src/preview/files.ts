@@ -73,7 +73,7 @@ async function serveInitialData(
   } catch (error) {
     ctx.apiWatch.saw(target.api.baseUrl, error)
     const status = isSiteError(error) ? error.status : 500
-    // Without the API's address (issue 13, item 8).
+    // Without the API's address: the API may be internal, its URL a secret of the network.
     return jsonResponse(status, { status, message: publicMessage(error) })
   }
 }

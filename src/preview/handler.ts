@@ -51,7 +51,7 @@ const plainError = (status: number, message: string): Response =>
 
 async function answer(ctx: PreviewContext, request: Request): Promise<Response> {
   const url = new URL(request.url)
-  // DNS rebinding (issue 13, item 1): only the hosts preview is meant to be reached by.
+  // DNS rebinding: only the hosts preview is meant to be reached by.
   const wrongHost = ctx.guardHost(request.headers.get('host') ?? url.host)
   if (wrongHost) return wrongHost
   // a path that does not decode is a route that does not validate: 404, 'Page Not Found: {path}' (answerPage)
@@ -76,7 +76,7 @@ async function answerPage(ctx: PreviewContext, request: Request, url: URL, targe
   const checked = normalizePagePath(url.pathname)
   const path = checked.ok ? checked.path : url.pathname
   const locale = getLocaleFromPath(path, target.site.i18n)
-  // Raw API errors and stack traces only when the one running preview asked for them (issue 13, item 9).
+  // Raw API errors and stack traces only when the one running preview asked for them.
   const debug = url.searchParams.has('debug') && target.site.features.debug
   const editorPreview =
     target.site.features.contentPreview && url.searchParams.get(target.site.preview.queryParam) === '1'

@@ -1,5 +1,5 @@
 /**
- * Which `Host` headers preview answers (issue 13, item 1). A web page an editor visits could point
+ * Which `Host` headers preview answers. A web page an editor visits could point
  * its own name at the preview's address (DNS rebinding) and read, through the editor's browser, what
  * preview fetches with its API credentials. Such a request names the page's host, so preview answers
  * only loopback names, the sites' `hostname`s, the hosts of their `baseUrl`s and `preview.allowedHosts`.

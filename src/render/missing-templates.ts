@@ -1,7 +1,7 @@
 /**
  * Backend layouts and content element types the API sends that have no template of their own
  * (`Default` stood in, see RenderResult's `fallbacks`), gathered over many pages: how often and
- * on which page first. One note each, for the build report and preview's terminal (issue 15, item 2).
+ * on which page first. One note each, for the build report and preview's terminal.
  */
 import { TEMPLATE_LAYOUT } from '../hydration/manifest.js'
 import { pascalCase } from '../runtime/names.js'

@@ -28,7 +28,7 @@ export const EMBED_SANDBOX =
 
 /**
  * The player URL of a `video/youtube` or `video/vimeo` file, or undefined when it is not one of
- * that provider's players (issue 13, item 10). Example: ('https://player.vimeo.com/video/1', 'video/vimeo')
+ * that provider's players. Example: ('https://player.vimeo.com/video/1', 'video/vimeo')
  * -> the URL; ('https://evil.example/embed/1', 'video/youtube') -> undefined.
  */
 export function toEmbedUrl(url: string, mimeType: string): string | undefined {

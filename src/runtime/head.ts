@@ -97,7 +97,7 @@ function metaTags(page: PageData, options: { isError: boolean; ogUrl: string }):
     fromSeo.add(id)
     metas.get(id)?.contents.push(content)
   }
-  // og:url names the page as its canonical does, whatever the CMS's seo block says (issue 14).
+  // og:url names the page as its canonical does, whatever the CMS's seo block says.
   if (/^https?:\/\//i.test(options.ogUrl))
     metas.set('property:og:url', { attr: 'property', key: 'og:url', contents: [options.ogUrl] })
   else metas.delete('property:og:url')

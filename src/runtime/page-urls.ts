@@ -1,5 +1,5 @@
 /**
- * The URLs that name a page (issue 14): its own URL, its canonical (and `og:url`) and its hreflang
+ * The URLs that name a page: its own URL, its canonical (and `og:url`) and its hreflang
  * alternates. The head tags (head.ts) and the sitemap (src/build/output/sitemap.ts) both ask here, so that
  * a page is named by one URL everywhere: the one the static output serves without a redirect,
  * `baseUrl` + the normalised path (`https://example.com/pl`, never `…/pl/` or the CMS's own host).

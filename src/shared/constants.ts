@@ -51,7 +51,7 @@ export const KEEP_BUILDS = 3
 export const BUILD_CONCURRENCY = 4
 /**
  * Most paths one build crawls (pages, redirects, broken links): far beyond any real site, and a
- * bound on an API whose every page links to a new one (issue 13, item 5).
+ * bound on an API whose every page links to a new one.
  */
 export const BUILD_MAX_PAGES = 200_000
 /** Largest `index.html` of one page (16 MiB): a real page is tens of kilobytes; the hostile corpus's 5 MB page is 11 MB of HTML. */
@@ -63,7 +63,7 @@ export const API_MAX_RESPONSE_BYTES = 32 * 1024 * 1024
 
 /**
  * The site's stylesheets are inlined into every page (`<style>`) while they total at most this many
- * bytes: one request less before the first paint (Lighthouse's render-blocking audit, issue 14) for a
+ * bytes: one request less before the first paint (Lighthouse's render-blocking audit) for a
  * few kilobytes more per page once compressed. Larger ones stay `<link rel="stylesheet">`, cached.
  */
 export const INLINE_STYLES_MAX_BYTES = 64 * 1024

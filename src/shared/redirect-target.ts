@@ -57,7 +57,7 @@ export function toAsciiUrl(url: string): string | undefined {
 /**
  * Checks a redirect target. Site paths are normalised (query and hash kept); external
  * targets must be http(s). The target is ASCII: what may not stand raw in a URL is
- * percent-encoded (issue 13, item 6). Example: '/pl/o-nas/?a=1' -> internal `/pl/o-nas`,
+ * percent-encoded. Example: '/pl/o-nas/?a=1' -> internal `/pl/o-nas`,
  * to `/pl/o-nas?a=1`; '/a?q=ż' -> to `/a?q=%C5%BC`; '/a/../b', '/a/%2f' and '/a?\u0085' -> refused.
  * `from`, the path that redirects, is refused as its own target.
  */

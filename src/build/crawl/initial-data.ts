@@ -66,11 +66,12 @@ const MAX_LANGUAGES_NAMED = 10
 const quoted = (text: string, max: number): string => JSON.stringify(text.slice(0, max))
 
 /**
- * Issue 15, item 7: a site configured for fewer locales than the API serves (German only, against a
- * three-language API) built every page, reached through the language menu, under its own locale, without
- * a word. Notes for the languages the initial data offers that `i18n.locales` lacks, and for a locale
- * whose initial data the API marks as another language (the default locale is fetched from the API's root).
- * A language is listed when a locale has its code as language part (`pt-BR` lists `pt`), as siteLanguages reads it.
+ * A site configured for fewer locales than the API serves (German only, against a three-language API)
+ * builds every page reached through the language menu under its own locale; without these notes it would
+ * do so without a word. Notes for the languages the initial data offers that `i18n.locales` lacks, and
+ * for a locale whose initial data the API marks as another language (the default locale is fetched from the
+ * API's root). A language is listed when a locale has its code as language part (`pt-BR` lists `pt`), as
+ * siteLanguages reads it.
  */
 export function languageNotes(
   i18n: { default: string; locales: readonly string[] },

@@ -283,7 +283,7 @@ export async function buildRedirect(
   }
   const canonical = target.type === 'internal' ? toSiteUrl(target.to, p.site.baseUrl) : target.to
   const payload = redirectPayload({ clientVersion: p.clientVersion, locale, path, to: target.to, statusCode })
-  // No page at the old path unless asked for: Netlify would serve it instead of the `_redirects` rule (issue 14).
+  // No page at the old path unless asked for: Netlify would serve it instead of the `_redirects` rule.
   const files: PageFile[] = [{ path: toPayloadFile(path), contents: JSON.stringify(payload) }]
   if (p.site.build.redirectPages)
     files.push({ path: toHtmlFile(path), contents: renderRedirectHtml({ to: target.to, canonical, lang: locale }) })

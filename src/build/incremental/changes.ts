@@ -1,5 +1,5 @@
 /**
- * Pure: what a build changed in the output, page by page, for the report (issue 12, item 5):
+ * Pure: what a build changed in the output, page by page, for the report:
  * pages added, changed (a file of theirs was written) and removed since the previous build,
  * and how many stayed as they were.
  */

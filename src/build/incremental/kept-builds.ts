@@ -1,5 +1,5 @@
 /**
- * Pure: which content-hashed files of earlier builds stay in the output (issue 12, item 4), so
+ * Pure: which content-hashed files of earlier builds stay in the output, so
  * that a tab opened on an older build still loads its lazy chunks and its initial data after
  * later deploys. A build counts when it changed content-hashed files: consecutive builds with
  * the same ones (content-only publishes that left navigation alone) are one entry.

@@ -1,5 +1,5 @@
 /**
- * `site build --only <uid|path>,…` (issue 12, item 2): reads the option, and decides whether the
+ * `site build --only <uid|path>,…`: reads the option, and decides whether the
  * previous output can serve a partial build (the plan: reuse.ts) or the build must fetch every
  * page, saying why in one line.
  */

@@ -1,5 +1,5 @@
 /**
- * Pure (no I/O; it holds the answers only.ts asked ahead for the crawl): a partial build (`site build --only <uid|path>,…`, issue 12 item 2) as a plan over the
+ * Pure (no I/O; it holds the answers only.ts asked ahead for the crawl): a partial build (`site build --only <uid|path>,…`) as a plan over the
  * previous build's pages. The crawl stays the full build's crawl (same seeds, same links, so
  * the same pages are reached); only how each path is obtained differs:
  *

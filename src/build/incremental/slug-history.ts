@@ -1,5 +1,5 @@
 /**
- * Pure: slug history (issue 12, item 3). When a page's path changes between builds (same uid,
+ * Pure: slug history. When a page's path changes between builds (same uid,
  * same locale), its old path becomes a 301 to the new one, written like the API's redirects
  * (a `_redirects` line, a redirect page, a redirect payload: pages.ts `buildRedirect`). The
  * redirect stays in later builds, following the page if it moves again, until the CMS serves

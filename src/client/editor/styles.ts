@@ -4,7 +4,7 @@ const ACCENT = '#ff8700'
 // The panel is a fieldset whose legend floats (so it sits inside the panel, not on its border).
 // Each option clears that float: without it the first one, a flex box and so a new block
 // formatting context, was squeezed beside the full-width legend to zero width, its checkbox
-// drawn outside the panel (issue 15).
+// drawn outside the panel.
 
 export const EDITOR_CSS = `
 .pce-target{position:relative}
