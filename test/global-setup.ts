@@ -5,7 +5,7 @@
  *
  * In CI (`CI` set) the suite runs beside a CPU hog on one core, as on a machine busy with
  * something else: a test that assumes how fast the machine is fails there, not on a
- * newcomer's first run (issue 15, item 1). `SITE_TEST_LOAD=N` sets the number of busy
+ * newcomer's first run. `SITE_TEST_LOAD=N` sets the number of busy
  * cores anywhere (`0`: none).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'

@@ -1,6 +1,6 @@
 /**
- * Issue 7: axe-core in Chromium over every demo page in the three locales (and their
- * 404 pages): no serious or critical violation. Issue 15: the Nu HTML checker over every
+ * axe-core in Chromium over every demo page in the three locales (and their
+ * 404 pages): no serious or critical violation. The Nu HTML checker over every
  * built demo page: no error.
  */
 import { readdir } from 'node:fs/promises'
@@ -11,7 +11,7 @@ import { hasChromium, openPage, waitForHydration } from './helpers/browser.js'
 import { type BuiltSite, useSiteAndBrowser } from './helpers/site.js'
 import { checkHtmlWithNu, hasJava, seriousAxeViolations } from './helpers/validators.js'
 
-describe.skipIf(!hasChromium)('accessibility of the demo site (issue 7)', () => {
+describe.skipIf(!hasChromium)('accessibility of the demo site', () => {
   let site: BuiltSite
   let browser: Browser
 

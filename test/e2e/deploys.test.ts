@@ -1,5 +1,5 @@
 /**
- * Open tabs survive deploys (issue 12, item 4), in Chromium: a tab opened on build A, then B (a
+ * Open tabs survive deploys, in Chromium: a tab opened on build A, then B (a
  * content change), C (a template change) and D (a content change) published into the served
  * output with `--only`, the tab navigating after each. Each build marks its content (a
  * navigation title in the header, a sentence of /about-us): a page must never show two builds'
@@ -27,7 +27,7 @@ import {
 import { waitForPageView } from './helpers/pages.js'
 import { REPO_ROOT } from './helpers/site.js'
 
-describe.skipIf(!hasChromium)('open tabs across deploys (issue 12, item 4)', () => {
+describe.skipIf(!hasChromium)('open tabs across deploys', () => {
   let demo: EditableDemo
   let root: string
   let out: string

@@ -1,5 +1,5 @@
 /**
- * Issue 15, item 9: docs/templates.md's backend layout example is what a developer copies, so
+ * docs/templates.md's backend layout example is what a developer copies, so
  * it must work with the shipped templates and styles. The example is taken from the doc as it
  * is, saved into a copy of the project's templates, and a demo page using that layout is built
  * with the real CLI (`site build`) and opened in Chromium: breadcrumbs, the page title, the grid
@@ -66,7 +66,7 @@ async function contentWithLayout(dir: string, name: string): Promise<{ title: st
   return { title: page.meta.title }
 }
 
-describe.skipIf(!hasChromium)('the backend layout example of docs/templates.md (issue 15)', () => {
+describe.skipIf(!hasChromium)('the backend layout example of docs/templates.md', () => {
   let root: string
   let api: DemoApi
   let server: RunningServer

@@ -1,5 +1,5 @@
 /**
- * Issue 6, the browser side of editor preview (contract section 9): edit links,
+ * The browser side of editor preview (contract section 9): edit links,
  * window messages with the CMS (the page inside an iframe of a test parent page),
  * `pce-scroll-to-uid`, the preview options and live reload. Runs against `site preview`
  * (src/preview) and the demo content API, both on loopback.
@@ -30,7 +30,7 @@ interface Message {
   uid?: number
 }
 
-describe.skipIf(!hasChromium || !hasPreview)('editor preview in the browser (issue 6)', () => {
+describe.skipIf(!hasChromium || !hasPreview)('editor preview in the browser', () => {
   let api: DemoApi
   let preview: { url: string; reload(): Promise<boolean>; close(): Promise<void> }
   let browser: Browser
@@ -225,8 +225,8 @@ describe.skipIf(!hasChromium || !hasPreview)('editor preview in the browser (iss
     await context.close()
   })
 
-  // Issue 15, item 4: the first option ("Dim inactive elements") was laid out beside the floated legend, outside the panel.
-  it('draws every option of the options panel, box and label, inside the panel on desktop and mobile (issue 15)', async () => {
+  // The first option ("Dim inactive elements") was once laid out beside the floated legend, outside the panel.
+  it('draws every option of the options panel, box and label, inside the panel on desktop and mobile', async () => {
     for (const viewport of [
       { width: 1280, height: 800 },
       { width: 360, height: 640 },

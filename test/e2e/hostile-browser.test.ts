@@ -1,5 +1,5 @@
 /**
- * Issue 7, hostile content in a real browser: the hostile corpus
+ * Hostile content in a real browser: the hostile corpus
  * (test/fixtures/hostile-site) is built with `build()`, served by the static
  * server, and a handful of its pages are opened in Debian's Chromium. Every
  * payload of the corpus either sets `window.__xss` or calls `alert`: neither may
@@ -139,7 +139,7 @@ const provokeHandlers = (page: Page) =>
     }
   })
 
-describe.skipIf(!hasChromium)('hostile corpus in Chromium (issue 7)', () => {
+describe.skipIf(!hasChromium)('hostile corpus in Chromium', () => {
   let site: HostileBuild
   let server: RunningServer
   let browser: Browser
@@ -258,7 +258,7 @@ describe.skipIf(!hasChromium)('hostile corpus in Chromium (issue 7)', () => {
     }
   }, 60_000)
 
-  // Issue 13, item 10: any https URL typed as a YouTube/Vimeo video became an unsandboxed frame.
+  // Any https URL typed as a YouTube/Vimeo video once became an unsandboxed frame.
   it('frames only YouTube and Vimeo players, sandboxed, on load and after a client navigation', async () => {
     const { context, page } = await openTrapped(browser, () => {})
     const frames = () =>

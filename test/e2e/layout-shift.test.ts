@@ -1,5 +1,5 @@
 /**
- * Issue 14, item 5: Lighthouse measured a layout shift of 0.072 on the demo's /services on a phone:
+ * Lighthouse once measured a layout shift of 0.072 on the demo's /services on a phone:
  * the first card's image (wrapped in <picture> because it loads eagerly) had no size until it
  * loaded. Here its images are held back, and every image of the first screen must already have
  * the box it will have once loaded: its width, and a height from its width and height attributes.
@@ -11,7 +11,7 @@ import { type BuiltSite, useSiteAndBrowser } from './helpers/site.js'
 
 const PHONE = { width: 412, height: 823 }
 
-describe.skipIf(!hasChromium)('images keep their size before they load (issue 14)', () => {
+describe.skipIf(!hasChromium)('images keep their size before they load', () => {
   let site: BuiltSite
   let browser: Browser
   useSiteAndBrowser((s, b) => {

@@ -1,5 +1,5 @@
 /**
- * Issue 5, the route loading bar in a real browser (SPEC points 4 and 9): shown for a
+ * The route loading bar in a real browser (SPEC points 4 and 9): shown for a
  * slow navigation (3 px high), not for a quick one, red when the navigation fails.
  */
 import type { Browser, Page } from 'playwright-core'
@@ -56,7 +56,7 @@ const recordBarStates = (page: Page) =>
 const barStates = (page: Page): Promise<BarSnapshot[]> =>
   page.evaluate(() => (window as unknown as { __barStates: BarSnapshot[] }).__barStates)
 
-describe.skipIf(!hasChromium)('route loading bar (issue 5)', () => {
+describe.skipIf(!hasChromium)('route loading bar', () => {
   let site: BuiltSite
   let browser: Browser
 
@@ -105,7 +105,7 @@ describe.skipIf(!hasChromium)('route loading bar (issue 5)', () => {
     await waitForPageView(page, target, 2)
     await page.waitForSelector('#site-loading-bar[data-state="idle"]', { state: 'attached' })
     // Idle fades the bar out (a CSS transition): how far it got when the test looks depends on the
-    // machine's load (issue 15, item 1), so wait for the end of the fade, not a moment of it.
+    // machine's load, so wait for the end of the fade, not a moment of it.
     await page.waitForFunction(
       () => getComputedStyle(document.getElementById('site-loading-bar') as HTMLElement).opacity === '0',
     )
@@ -134,7 +134,7 @@ describe.skipIf(!hasChromium)('route loading bar (issue 5)', () => {
     const shownAt = await page.evaluate(() => (window as unknown as { __shownAt: number }).__shownAt)
     const loading = (await barStates(page)).filter((snapshot) => snapshot.state === 'loading')
     // Never before the throttle; and not at all when the page came within it. How long the navigation
-    // takes depends on the machine's load (issue 15, item 1): on a busy one it may outlast the throttle,
+    // takes depends on the machine's load: on a busy one it may outlast the throttle,
     // and then showing the bar is right.
     for (const snapshot of loading) expect(snapshot.at - clickedAt).toBeGreaterThanOrEqual(LOADING_BAR.throttleMs)
     if (shownAt - clickedAt < LOADING_BAR.throttleMs) expect(loading).toEqual([])

@@ -1,5 +1,5 @@
 /**
- * Issue 5, client navigation in a real browser: header link, back/forward, language switch.
+ * Client navigation in a real browser: header link, back/forward, language switch.
  * The demo site is built and served on loopback by the set-up (see helpers/site.ts).
  */
 import type { Browser, Page } from 'playwright-core'
@@ -8,7 +8,7 @@ import { hasChromium, isSameDocument, markDocument, openPage, waitForHydration }
 import { builtTitle, pageViews, textOf, waitForPageView } from './helpers/pages.js'
 import { type BuiltSite, useSiteAndBrowser } from './helpers/site.js'
 
-describe.skipIf(!hasChromium)('visitor navigation (issue 5)', () => {
+describe.skipIf(!hasChromium)('visitor navigation', () => {
   let site: BuiltSite
   let browser: Browser
 

@@ -1,5 +1,5 @@
 /**
- * Issue 5, new builds: once `/_site/builds/latest.json` names a build with other client code
+ * New builds: once `/_site/builds/latest.json` names a build with other client code
  * than the open page's, the next internal navigation is a full page load, at most once per
  * 10 s per path (reload guard in sessionStorage); when the guard blocks, it is a client render.
  * (Builds that change only content keep the client version: test/e2e/deploys.test.ts.)
@@ -15,7 +15,7 @@ import { type BuiltSite, useSiteAndBrowser } from './helpers/site.js'
 
 const LATEST = '_site/builds/latest.json'
 
-describe.skipIf(!hasChromium)('new build detection (issue 5)', () => {
+describe.skipIf(!hasChromium)('new build detection', () => {
   let site: BuiltSite
   let browser: Browser
 

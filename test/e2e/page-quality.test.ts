@@ -1,5 +1,5 @@
 /**
- * Issue 14, item 4: page quality on content other than the demo's. The demo API's every-kind
+ * Page quality on content other than the demo's. The demo API's every-kind
  * generated site (src/demo/generator-kinds.ts: every content type, header layout, both header
  * modes, every kind of menu entry in every menu) is built in en, pl and de; axe-core runs in
  * Chromium over every page (desktop, each header submenu opened, the mobile menu) and the W3C
@@ -24,7 +24,7 @@ if (!hasJava)
     'page quality: the Nu HTML checker is SKIPPED: no `java` on the PATH (bash scripts/setup.sh installs one)',
   )
 
-describe.skipIf(!hasChromium)('page quality over a site with every kind of content (issue 14)', () => {
+describe.skipIf(!hasChromium)('page quality over a site with every kind of content', () => {
   let site: BuiltSite
   let browser: Browser
   useSiteAndBrowser(

@@ -1,5 +1,5 @@
 /**
- * Issue 5: every demo page of the three locales (and their 404 pages) hydrates with no
+ * Every demo page of the three locales (and their 404 pages) hydrates with no
  * console error and no hydration warning; `/sw.js` is registered and caches assets only.
  */
 import type { Browser } from 'playwright-core'
@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { hasChromium, openPage, waitForHydration } from './helpers/browser.js'
 import { type BuiltSite, useSiteAndBrowser } from './helpers/site.js'
 
-describe.skipIf(!hasChromium)('demo pages in the browser (issue 5)', () => {
+describe.skipIf(!hasChromium)('demo pages in the browser', () => {
   let site: BuiltSite
   let browser: Browser
 

@@ -1,5 +1,5 @@
 /**
- * Issue 5, size: layouts, content elements, the error page and each locale's texts are
+ * Size: layouts, content elements, the error page and each locale's texts are
  * loaded on demand, each its own chunk. A page whose main needs no template code (no
  * template marked 'use client', as all of the demo's) preloads and imports only its
  * locale's texts before it hydrates, its main keeping the server's markup; a client
@@ -32,7 +32,7 @@ interface PageScripts {
   preloads: string[]
 }
 
-describe.skipIf(!hasChromium)('templates loaded on demand (issue 5)', () => {
+describe.skipIf(!hasChromium)('templates loaded on demand', () => {
   let site: BuiltSite
   let browser: Browser
 
@@ -98,7 +98,7 @@ describe.skipIf(!hasChromium)('templates loaded on demand (issue 5)', () => {
     await context.close()
   })
 
-  it('fetches no script before the page has painted; then the entry and its preloads, and hydrates (issue 14: LCP)', async () => {
+  it('fetches no script before the page has painted; then the entry and its preloads, and hydrates (LCP)', async () => {
     const { context, page, problems } = await openPage(browser)
     await page.goto(`${site.url}/about-us`)
     await waitForHydration(page)
@@ -185,7 +185,7 @@ describe.skipIf(!hasChromium)('templates loaded on demand (issue 5)', () => {
     await context.close()
   })
 
-  it('a link in view prefetches its page’s payload only; a link the visitor reaches for also loads its templates (issue 14: TBT)', async () => {
+  it('a link in view prefetches its page’s payload only; a link the visitor reaches for also loads its templates (TBT)', async () => {
     // The layout's own chunk (those it shares, e.g. with the runtime, load with client navigation itself).
     const layout = (chunks.layouts.TwoColumns ?? []).slice(0, 1)
     expect(layout).toHaveLength(1)
@@ -243,7 +243,7 @@ describe.skipIf(!hasChromium)('templates loaded on demand (issue 5)', () => {
   })
 })
 
-describe.skipIf(!hasChromium)('a template marked use client (issue 5)', () => {
+describe.skipIf(!hasChromium)('a template marked use client', () => {
   let site: BuiltSite
   let browser: Browser
   let root: string

@@ -1,6 +1,6 @@
 /**
  * The API client's deadline and size cap against a real loopback API that trickles
- * or floods (issue 13 items 3 and 4): a request ends by `api.timeoutMs`, body
+ * or floods: a request ends by `api.timeoutMs`, body
  * included, and stops reading past `api.maxResponseBytes`.
  */
 import { mkdtemp, readdir, rm } from 'node:fs/promises'
@@ -43,7 +43,7 @@ const failure = (promise: Promise<unknown>) =>
     (error: unknown) => error as FetchError,
   )
 
-describe('api.timeoutMs is a deadline for the whole answer (issue 13, item 3)', () => {
+describe('api.timeoutMs is a deadline for the whole answer', () => {
   it('ends an answer that trickles one byte every 100 ms, naming the path', async () => {
     // Complete after ~7 s: each byte resets undici's bodyTimeout, so only a deadline ends it.
     const error = await failure(clientFor({ timeoutMs: 600 }).getPage('/trickle-page'))
@@ -81,7 +81,7 @@ describe('api.timeoutMs is a deadline for the whole answer (issue 13, item 3)', 
   })
 })
 
-describe('api.maxResponseBytes caps what is read (issue 13, item 4)', () => {
+describe('api.maxResponseBytes caps what is read', () => {
   it('stops reading a streamed answer past the limit and names the path and the limit', async () => {
     const error = await failure(clientFor({ maxResponseBytes: MiB }).getPage('/flood-page'))
     expect(error).toMatchObject({ code: 'API_TOO_LARGE', status: 502 })

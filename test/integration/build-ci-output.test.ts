@@ -1,5 +1,5 @@
 /**
- * Issue 13, item 7 and CI-native diagnostics, through the real CLI: CMS text reaches no line as a
+ * Terminal-safe output and CI-native diagnostics, through the real CLI: CMS text reaches no line as a
  * control or a GitHub Actions command; every failure, skipped item and note gets a line on stderr
  * in every mode (also with --json, whose stdout a CI log may send to a file); under GitHub Actions
  * an annotation per failure and broken link, and a Markdown summary in $GITHUB_STEP_SUMMARY.
@@ -77,7 +77,7 @@ const EXPECTED_STDERR = [
   'note: baseUrl is not set: sitemap.xml and robots.txt use root-relative URLs (set baseUrl for absolute ones)',
 ]
 
-describe('site build output in CI (issue 13)', () => {
+describe('site build output in CI', () => {
   it('prints no control and no workflow command from CMS text, and a line per item on stderr', async () => {
     const run = await build([])
     expect(run.code).toBe(1)

@@ -1,4 +1,4 @@
-/** A failing API never damages a previous output: failures are collected, listed, and OUT stays byte-identical (issue 4). */
+/** A failing API never damages a previous output: failures are collected, listed, and OUT stays byte-identical. */
 import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

@@ -1,4 +1,4 @@
-/** Hostile paths from the API are refused, listed, and never fetched or written (issue 4: safety). */
+/** Hostile paths from the API are refused, listed, and never fetched or written (safety). */
 
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
@@ -127,7 +127,7 @@ describe('hostile paths', () => {
     expect(reasons.get('/%2e%2e/%2e%2e/secret')).toBe('dot segment')
     expect(reasons.get('/redirect-js -> javascript:alert(1)')).toBe('unsafe URL scheme')
     expect(reasons.get('/redirect-dots -> /../../etc/passwd')).toBe('dot segment')
-    // Issue 13: each with a stable kind, and the CMS records it came from
+    // Each with a stable kind, and the CMS records it came from
     const kinds = new Map(result.skipped.map((s) => [s.item, s.kind]))
     expect(kinds.get('/../../etc/passwd')).toBe('UNSAFE_LINK')
     expect(kinds.get('/sitemap.xml')).toBe('RESERVED_PATH')

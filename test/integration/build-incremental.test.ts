@@ -1,5 +1,5 @@
 /**
- * Incremental, byte-stable builds (issue 12): a build over a previous output writes only the files
+ * Incremental, byte-stable builds: a build over a previous output writes only the files
  * whose bytes change, leaves the others as they were (same inode, same modification time) and
  * gives the same tree as a build from scratch. The CMS is a copy of the demo content, changed
  * between builds as an editor would.
@@ -53,7 +53,7 @@ beforeAll(async () => {
 
 afterAll(() => demo?.close())
 
-describe('a build over its previous output (issue 12, item 1)', () => {
+describe('a build over its previous output', () => {
   it('rewrites no file when nothing changed: same bytes, same inodes, same modification times', async () => {
     const [tree, ids] = await Promise.all([readTree(out), readFileIdentities(out)])
     const again = await build()
@@ -194,7 +194,7 @@ describe('the build state in OUT', () => {
   })
 })
 
-describe('the content-hashed files of the last builds (issue 12, item 4)', () => {
+describe('the content-hashed files of the last builds', () => {
   let root: string
   let projectOut: string
 

@@ -1,5 +1,5 @@
 /**
- * Issue 13, item 5: the crawl had no bounds (an API whose every page links to a new page
+ * The crawl once had no bounds (an API whose every page links to a new page
  * gave 70,000 pages in 30 s; a 100,000-entry navigation made each page 7 MB). `site build`
  * stops at `--max-pages` / `build.maxPages` and at `--max-page-bytes` / `build.maxPageBytes`,
  * with a failure naming the limit and where it was hit, exit 1, and OUT untouched.
@@ -98,7 +98,7 @@ async function buildExpectingFailure(flags: string[]): Promise<BuildSummary> {
   return JSON.parse(run.stdout) as BuildSummary
 }
 
-describe('site build limits (issue 13, item 5)', () => {
+describe('site build limits', () => {
   it('stops at --max-pages: one failure naming the limit and the link beyond it, OUT untouched', async () => {
     const requestsBefore = api.pageRequests()
     const summary = await buildExpectingFailure(['--max-pages', '60'])

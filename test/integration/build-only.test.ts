@@ -1,5 +1,5 @@
 /**
- * `site build --only <uid|path>` (issue 12, item 2): a partial build from a CMS event asks the API
+ * `site build --only <uid|path>`: a partial build from a CMS event asks the API
  * only for the named pages (every locale) and the pages whose previous answer linked to them,
  * renders the rest from what the previous output kept when navigation or templates changed, and
  * writes exactly what a full build over the same API state writes.
@@ -127,7 +127,7 @@ beforeAll(async () => {
 
 afterAll(() => demo?.close())
 
-describe('site build --only (issue 12, item 2)', () => {
+describe('site build --only', () => {
   it('asks the API only for the page in every locale after an edit of its content, and equals a full build', async () => {
     await editFile(join(content, 'pages/en/about-us.json'), 'Amberline Software was founded', 'Amberline was founded')
     await editFile(join(content, 'pages/pl/o-nas.json'), 'Założyło je trzech', 'Założyło je czterech')

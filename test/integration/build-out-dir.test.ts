@@ -1,5 +1,5 @@
 /**
- * The output folder through the real CLI (issue 13, items 2 and 12): `--out` never replaces a folder
+ * The output folder through the real CLI: `--out` never replaces a folder
  * that holds something else than a previous `site` output unless `--force`; an interrupted build
  * (SIGINT, SIGTERM) removes its temporary folder; a build removes the stale temporary folders that
  * an earlier, killed build left beside OUT.
@@ -52,7 +52,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true })
 })
 
-describe('site build --out DIR (issue 13, item 2)', () => {
+describe('site build --out DIR', () => {
   it('refuses a folder with unrelated files, with exit code 2 and the path named, and keeps the files', async () => {
     const out = join(dir, 'unrelated')
     await mkdir(out)
@@ -94,7 +94,7 @@ describe('site build --out DIR (issue 13, item 2)', () => {
   }, 60_000)
 })
 
-describe('an interrupted build (issue 13, item 12)', () => {
+describe('an interrupted build', () => {
   for (const [signal, code] of [
     ['SIGINT', 130],
     ['SIGTERM', 143],

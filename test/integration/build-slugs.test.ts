@@ -1,5 +1,5 @@
 /**
- * Slug history (issue 12, item 3): when a page's path changes between builds (same uid, same
+ * Slug history: when a page's path changes between builds (same uid, same
  * locale), the old path becomes a 301 to the new one, as the API's redirects are written (a
  * `_redirects` entry, a redirect payload, and a redirect page with `build.redirectPages`), and stays in later builds until the
  * CMS serves a page at the old path again.
@@ -56,7 +56,7 @@ beforeAll(async () => {
 
 afterAll(() => demo?.close())
 
-describe('slug history (issue 12, item 3)', () => {
+describe('slug history', () => {
   it('turns the old path of a moved page into a 301 to the new one, like the API redirects, and reports it', async () => {
     await movePolishTeamPage('/o-nas/zespol', '/o-nas/nasz-zespol')
     const twin = join(demo.dir, 'twin')
@@ -71,7 +71,7 @@ describe('slug history (issue 12, item 3)', () => {
     expect(result.redirects).toContainEqual({ from: '/pl/o-nas/zespol', to: '/pl/o-nas/nasz-zespol', statusCode: 301 })
     expect(await redirectTo('/pl/o-nas/zespol')).toBe('/pl/o-nas/nasz-zespol 301')
     expect(await redirectTo('/pl/o-nas/nasz-zespol')).toBe('page')
-    // like the API's redirects: a page at the old path only with build.redirectPages (issue 14)
+    // like the API's redirects: a page at the old path only with build.redirectPages
     expect(existsSync(join(out, 'pl/o-nas/zespol/index.html'))).toBe(false)
     expect(await readFile(join(out, '_redirects'), 'utf8')).toMatch(
       /^\/pl\/o-nas\/zespol \/pl\/o-nas\/nasz-zespol 301/m,

@@ -1,5 +1,5 @@
 /**
- * Issue 13, item 13: a template that does not compile stops `site build` with one code, one
+ * A template that does not compile stops `site build` with one code, one
  * message naming the file and line, and exit 2, every time: whichever bundle (browser or render
  * workers) meets it first, and whatever the API does meanwhile (here: refuses connections).
  */
@@ -34,7 +34,7 @@ afterAll(async () => {
   if (project) await rm(project, { recursive: true, force: true })
 })
 
-describe('site build with a template that does not compile (issue 13)', () => {
+describe('site build with a template that does not compile', () => {
   it.each([
     ['the API answers', () => api.url],
     ['the API refuses connections', () => refusing],

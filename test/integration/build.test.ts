@@ -1,4 +1,4 @@
-/** `site build` against the demo content API: the files a static host receives (issue 4). */
+/** `site build` against the demo content API: the files a static host receives. */
 import { existsSync } from 'node:fs'
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -126,7 +126,7 @@ describe('site build on the demo API', () => {
     expect(await read('pl/404.html')).toContain('Nie znaleziono strony')
   })
 
-  // Issue 14, item 2: a page at the old path would be served by Netlify instead of the rule (200, not 301).
+  // A page at the old path would be served by Netlify instead of the rule (200, not 301).
   it('writes redirect payloads and _redirects, and no page at the old path', async () => {
     expect(result.redirects).toContainEqual({ from: '/old-services', to: '/services', statusCode: 301 })
     expect(existsSync(join(out, 'old-services/index.html'))).toBe(false)
@@ -174,7 +174,7 @@ describe('site build on the demo API', () => {
   })
 })
 
-describe('deterministic output (issue 12: byte-stable builds)', () => {
+describe('deterministic output (byte-stable builds)', () => {
   it('gives byte-identical output trees for the same API answers, manifests included, at another time', async () => {
     const again = join(dir, 'again')
     const second = await buildSite({ apiUrl: api.url, outDir: again, tools, now: () => Date.now() + 86_400_000 })

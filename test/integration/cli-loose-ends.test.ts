@@ -1,5 +1,5 @@
 /**
- * Issue 15, item 6: the CLI's loose ends, through the real executable (bin/site.js, compiled dist/) and
+ * The CLI's loose ends, through the real executable (bin/site.js, compiled dist/) and
  * scripts/demo.mjs: --version, a busy port for demo-api and `npm run demo`, a failed build that said
  * 'Written: N files', and demo-api's faults from the shell (--fail, --fail-initial).
  */
@@ -31,7 +31,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-describe('site CLI loose ends (issue 15, item 6)', () => {
+describe('site CLI loose ends', () => {
   it.each([['demo-api', '--help'], ['--help']])(
     'ends quietly, with exit code 141, when its reader closed the pipe early: site %s',
     async (...args) => {

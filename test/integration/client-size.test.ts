@@ -1,5 +1,5 @@
 /**
- * Issue 5, size: the JavaScript a visitor downloads before a page hydrates stays within
+ * Size: the JavaScript a visitor downloads before a page hydrates stays within
  * 80 KB gzip, React included, on every demo page (measured as `npm run bench` does, from
  * the compiled engine in dist/: `npm test` compiles first). Gzip of the same bytes gives
  * the same size: the assertion is deterministic.
@@ -23,7 +23,7 @@ interface ClientSizeReport {
 
 const BENCH = new URL('../../bench/client-size.mjs', import.meta.url).href
 
-describe('first-load JavaScript (issue 5)', () => {
+describe('first-load JavaScript', () => {
   it('is at most 80 KB gzip on the typical page and on every demo page; markup-only templates add nothing', async () => {
     const { measureClientSize, FIRST_LOAD_JS_TARGET_BYTES } = (await import(BENCH)) as {
       measureClientSize(): Promise<ClientSizeReport>

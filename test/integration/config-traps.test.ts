@@ -1,5 +1,5 @@
 /**
- * Issue 15, item 7: configuration traps. A site configured for German only, against the three-language
+ * Configuration traps. A site configured for German only, against the three-language
  * demo API, filed every page under German without a word; the build now says what happened.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -23,7 +23,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-describe('a site configured for fewer languages than the API serves (issue 15, item 7)', () => {
+describe('a site configured for fewer languages than the API serves', () => {
   it('is built, with notes that name the languages it lacks and the locale answered in another language', async () => {
     const result = await buildSite({
       apiUrl: api.url,

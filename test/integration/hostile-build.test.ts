@@ -1,5 +1,5 @@
 /**
- * Issue 7, hostile content: the corpus in test/fixtures/hostile-site (plus a
+ * Hostile content: the corpus in test/fixtures/hostile-site (plus a
  * generated 5 MB page) served by the demo API and built with `build()`.
  * Failure semantics (src/build/build.ts, stages.ts): only a navigation link the
  * API answers with 404, or an API/render/write error, fails a build (CLI exit 1,
@@ -43,7 +43,7 @@ const HOSTILE_PATHS = [
   '/hostile%00.html',
   `/${'a'.repeat(2000)}`,
 ]
-// A protocol-relative target is refused: build and preview share one redirect rule (issue 11).
+// A protocol-relative target is refused: build and preview share one redirect rule.
 const REFUSED_REDIRECTS = [
   '/go/js',
   '/go/data',
@@ -407,7 +407,7 @@ describe('hostile corpus: unicode slugs, duplicates and cycles', () => {
   })
 
   it('navigation cycles and redirect loops end; both ends are built', () => {
-    // The loop's two ends are redirects: a payload each (and a `_redirects` line), no page (issue 14).
+    // The loop's two ends are redirects: a payload each (and a `_redirects` line), no page.
     for (const path of [
       'cycle/a/index.html',
       'cycle/b/index.html',

@@ -1,5 +1,5 @@
 /**
- * Shared set-up of the hostile-content tests (issue 7): a temporary copy of
+ * Shared set-up of the hostile-content tests: a temporary copy of
  * test/fixtures/hostile-site (plus a generated 5 MB page and optional variants),
  * the demo API serving it, a build into an output folder inside its own
  * temporary parent, and a small HTML tokenizer that finds markup a browser

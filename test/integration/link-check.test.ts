@@ -1,5 +1,5 @@
 /**
- * Issue 7: a link check over the built demo output: every internal link and asset
+ * A link check over the built demo output: every internal link and asset
  * of every written HTML page resolves to a file in the output folder.
  */
 import { existsSync, statSync } from 'node:fs'
@@ -39,7 +39,7 @@ const decodeEntities = (value: string) =>
     .replace(/&quot;/g, '"')
     .replace(/&#x27;|&#39;/g, "'")
 
-describe('link check of the built demo site (issue 7)', () => {
+describe('link check of the built demo site', () => {
   let site: BuiltSite
   beforeAll(async () => {
     site = await startBuiltSite()

@@ -1,5 +1,5 @@
 /**
- * Issue 15, item 2: templates failed silently. A content element type or backend layout the API
+ * A missing template is not silent. A content element type or backend layout the API
  * sends without a template of its own renders with `Default`; the build report has one note for
  * each (type, count, first page) and preview says so on the terminal, once.
  */
@@ -53,7 +53,7 @@ afterAll(async () => {
   await rm(join(out, '..'), { recursive: true, force: true })
 })
 
-describe('a build with a content element type and a layout that have no template (issue 15)', () => {
+describe('a build with a content element type and a layout that have no template', () => {
   it('succeeds, and notes each once with its count and first page', async () => {
     expect(result.failures).toEqual([])
     // What the built pages hold: their data is in their payloads, what Default rendered in their HTML.
@@ -103,7 +103,7 @@ describe('a build with a content element type and a layout that have no template
   })
 })
 
-describe('preview with a content element type and a layout that have no template (issue 15)', () => {
+describe('preview with a content element type and a layout that have no template', () => {
   let cacheDir: string
   let registry: TemplateRegistry
 

@@ -1,7 +1,7 @@
 /**
  * The node:http binding of `site serve` and `site preview` writes a Response body
- * at the pace the client reads it (issue 13 item 11: 20 requests for a 100 MB file
- * took `site serve` to 2.1 GB): a client that stops reading stops the body too.
+ * at the pace the client reads it (20 requests for a 100 MB file
+ * once took `site serve` to 2.1 GB): a client that stops reading stops the body too.
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'

@@ -1,5 +1,5 @@
 /**
- * Issue 11: build and preview assemble a page in one place (src/render/assemble.ts). Over the
+ * Build and preview assemble a page in one place (src/render/assemble.ts). Over the
  * same API, with the same templates and client bundle, every page the build writes is the page
  * preview answers: the same <main>, the same managed head tags and preloads, the same payload,
  * but for what differs by design (build id, preview mode in the boot JSON, where initial data is,
@@ -40,7 +40,7 @@ const comparable = (json: string) => {
   return rest
 }
 
-describe('parity: site build and site preview render the same pages (issue 11)', () => {
+describe('parity: site build and site preview render the same pages', () => {
   let api: Awaited<ReturnType<typeof startDemoApi>>
   let out: string
   let result: BuildResult

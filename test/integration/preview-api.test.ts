@@ -51,7 +51,7 @@ describe('preview handler and the content API', () => {
       },
       '/bad-redirect': { body: { redirectUrl: 'javascript:alert(1)', statusCode: 301 } },
       '/protocol-relative': { body: { redirectUrl: '//evil.example/x', statusCode: 302 } },
-      // Issue 11: the build refused these and preview sent them on as Location.
+      // The build refuses these; preview once sent them on as Location.
       '/dot-segments': { body: { redirectUrl: '/a/../b', statusCode: 301 } },
       '/encoded-slash': { body: { redirectUrl: '/a/%2f', statusCode: 301 } },
       '/external': { body: { redirectUrl: 'https://www.example.com/target', statusCode: 307 } },

@@ -101,7 +101,7 @@ describe('preview handler: payloads, files, refused requests', () => {
     expect(sw.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
     expect(await sw.text()).toBe('self.skipWaiting()')
     expect(await (await get('/icons/logo.svg')).text()).toBe('<svg/>')
-    // Issue 11: site build copies public/.well-known/ and site serve serves it; preview answered 404.
+    // site build copies public/.well-known/ and site serve serves it; preview once answered 404.
     const security = await get('/.well-known/security.txt')
     expect(security.status).toBe(200)
     expect(await security.text()).toBe('Contact: mailto:security@example.com')

@@ -1,6 +1,6 @@
 /**
- * Preview's answers to the wrong host, to `?debug`, and when the API is down or failing:
- * issue 13 (items 1, 8, 9) and issue 15 (item 3). Handler tests: a Request in, a Response out.
+ * Preview's answers to the wrong host, to `?debug`, and when the API is down or failing.
+ * Handler tests: a Request in, a Response out.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -26,7 +26,7 @@ afterAll(async () => {
 })
 beforeEach(() => api.setFaults([]))
 
-describe('preview answers only the hosts it is meant for (issue 13, item 1: DNS rebinding)', () => {
+describe('preview answers only the hosts it is meant for (DNS rebinding)', () => {
   const options = (over: UserConfig = {}): UserConfig => ({
     ...DEMO_OPTIONS,
     baseUrl: 'https://www.amberline.example',
@@ -132,7 +132,7 @@ describe('preview answers only the hosts it is meant for (issue 13, item 1: DNS 
   })
 })
 
-describe('?debug (issue 13, item 9)', () => {
+describe('?debug', () => {
   it('is ignored unless preview runs with features.debug: no raw API error, no stack trace', async () => {
     const { handle } = await makeHandler({ apiUrl: api.url, registry })
     api.setFaults([{ path: '/services', kind: 'status500' }])
@@ -146,7 +146,7 @@ describe('?debug (issue 13, item 9)', () => {
   })
 })
 
-describe('the API address stays out of what visitors see (issue 13, item 8)', () => {
+describe('the API address stays out of what visitors see', () => {
   it('on the error page, also when the query holds ")"', async () => {
     // Every query parameter passed on as it came (api.allowQuery: true, the default).
     const user = { ...DEMO_OPTIONS, api: { ...DEMO_OPTIONS.api, allowQuery: true } }
@@ -178,7 +178,7 @@ describe('the API address stays out of what visitors see (issue 13, item 8)', ()
   })
 })
 
-describe('preview with the API down (issue 15, item 3)', () => {
+describe('preview with the API down', () => {
   it('names the cause on the page and, with the API address and the option to check, on the terminal', async () => {
     const port = await closedPort()
     const lines: string[] = []

@@ -1,5 +1,5 @@
 /**
- * Issue 13, item 6: redirect targets with raw non-ASCII in their query or hash were written as
+ * Redirect targets with raw non-ASCII in their query or hash were once written as
  * they were, and `site serve` and preview then answered 500 (a header carries ASCII only). The
  * one redirect rule percent-encodes them and refuses control characters, for the build (its
  * `_redirects`, redirect pages and payloads), `site serve` over that output, and preview.
@@ -74,7 +74,7 @@ const locationOf = async (url: string): Promise<{ status: number; location: stri
   return { status: res.status, location: res.headers.get('location') }
 }
 
-describe('redirect targets with non-ASCII query and hash (issue 13, item 6)', () => {
+describe('redirect targets with non-ASCII query and hash', () => {
   it('the build writes them percent-encoded in _redirects, redirect pages and payloads', async () => {
     expect(result.failures).toEqual([])
     const lines = (await readFile(join(dir, 'out/_redirects'), 'utf8')).trim().split('\n')

@@ -78,7 +78,7 @@ export interface UrlConsistency {
 }
 
 /**
- * Issue 14, item 1: each built page's canonical and og:url are its own URL on `siteUrl`, its hreflang
+ * Each built page's canonical and og:url are its own URL on `siteUrl`, its hreflang
  * alternates are on `siteUrl`, and its sitemap entry names it and its alternates by the same URLs.
  */
 export async function checkUrlConsistency(

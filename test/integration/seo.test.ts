@@ -1,5 +1,5 @@
 /**
- * Issue 14: what search engines and static hosts act on is consistent. The demo site is built
+ * What search engines and static hosts act on is consistent. The demo site is built
  * with the demo config's baseUrl (http://127.0.0.1:8080), another host than the one the demo
  * CMS writes into its canonicals and language links (https://www.amberline.example).
  */
@@ -42,7 +42,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true })
 })
 
-describe('one URL per page (issue 14, item 1)', () => {
+describe('one URL per page', () => {
   it('canonical, og:url, hreflang alternates and the sitemap name every demo page by the URL it is served at', async () => {
     const check = await checkUrlConsistency(out, result.pages.paths, SITE_URL)
     expect(check.mismatches).toEqual([])
@@ -70,7 +70,7 @@ describe('one URL per page (issue 14, item 1)', () => {
   })
 })
 
-describe('redirects a host answers with a real 301 (issue 14, item 2)', () => {
+describe('redirects a host answers with a real 301', () => {
   it("Netlify's parser reads every rule of _redirects, and no file shadows one", async () => {
     const check = await checkRedirectsWithNetlify(out)
     console.log(
@@ -103,7 +103,7 @@ describe('sitemap and robots.txt, as their own checkers read them', () => {
     expect(check.errors).toEqual([])
   })
 
-  // Issue 14, item 3: a sitemap split by size is an index plus numbered files, each valid.
+  // A sitemap split by size is an index plus numbered files, each valid.
   it.skipIf(!hasXmllint)('a sitemap split by size is a valid index and valid numbered files', async () => {
     const split = join(dir, 'split')
     await mkdir(split)
@@ -134,7 +134,7 @@ describe('sitemap and robots.txt, as their own checkers read them', () => {
   })
 })
 
-describe('page speed (issue 14, item 5)', () => {
+describe('page speed', () => {
   it("inlines the site's stylesheet into every page: no request blocks the first paint", async () => {
     const css = (await readdir(join(out, '_site/assets'))).filter((file) => file.endsWith('.css'))
     expect(css.length).toBeGreaterThan(0)

@@ -21,7 +21,7 @@ describe('site serve (the command)', () => {
     expect(await run.exited).toBe(0)
   }, 30_000)
 
-  it('streams ranges of a large file, sends nosniff, and keeps dotfiles and _redirects to itself (issue 13, item 11)', async () => {
+  it('streams ranges of a large file, sends nosniff, and keeps dotfiles and _redirects to itself', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'site-serve-range-'))
     try {
       const out = join(dir, 'out')

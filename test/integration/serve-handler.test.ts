@@ -1,7 +1,6 @@
 /**
  * `site serve`'s handler, called with a Request (no socket), on files written to a
- * temporary folder: streaming, Range, conditional requests, nosniff, hidden paths
- * (issue 13 item 11, issue 14 item 2).
+ * temporary folder: streaming, Range, conditional requests, nosniff, hidden paths.
  */
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readdir, readlink, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
@@ -54,7 +53,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true })
 })
 
-describe('file bodies are streamed (issue 13, item 11)', () => {
+describe('file bodies are streamed', () => {
   it('hands a large file over in small chunks, not as one buffer read whole', async () => {
     const res = await get('/video.bin')
     expect(res.status).toBe(200)
@@ -379,7 +378,7 @@ describe('what is never served', () => {
     expect(await res.text()).toBe(files['.well-known/security.txt'])
   })
 
-  it('does not serve _redirects itself, and still applies its rules (issue 14, item 2)', async () => {
+  it('does not serve _redirects itself, and still applies its rules', async () => {
     for (const path of ['/_redirects', '/_Redirects', '/_redirects/']) {
       const res = await get(path)
       expect(res.status, path).toBe(404)

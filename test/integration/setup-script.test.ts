@@ -1,5 +1,5 @@
 /**
- * Issue 15, item 8: scripts/setup.sh ran `sudo apt-get` before `npm ci`, so on a machine without apt
+ * scripts/setup.sh once ran `sudo apt-get` before `npm ci`, so on a machine without apt
  * (macOS) it stopped before installing anything. Run here as there: on a PATH with node and npm but
  * no apt-get, sudo or java, in a copy of the script over a project with no dependencies.
  */
@@ -56,7 +56,7 @@ function setup(env: Record<string, string>) {
   return { code: res.status, output: res.stdout }
 }
 
-describe('scripts/setup.sh on a machine without apt (issue 15, item 8)', () => {
+describe('scripts/setup.sh on a machine without apt', () => {
   it('installs the npm packages first, then says how to provide what the tests need', () => {
     const missing = join(dir, 'no-such-browser')
     const { code, output } = setup({ CHROMIUM_PATH: missing })

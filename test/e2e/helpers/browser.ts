@@ -108,7 +108,7 @@ export async function recordHydrationTime(page: Page): Promise<void> {
 /**
  * Paths of the scripts under `/_site/assets/` that the page started to load before it hydrated.
  * What loads after (the navigation chunk on idle, templates of hovered links) depends on how
- * long the test takes to ask, which on a loaded machine is anything (issue 15, item 1).
+ * long the test takes to ask, which on a loaded machine is anything.
  */
 export function scriptsBeforeHydration(page: Page): Promise<string[]> {
   return page.evaluate(() => {

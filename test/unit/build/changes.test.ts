@@ -7,7 +7,7 @@ const pages = (paths: string[]): PagePaths => ({
   paths: () => paths,
 })
 
-describe('summarizePageChanges (issue 12, item 5)', () => {
+describe('summarizePageChanges', () => {
   it('sorts pages into added, changed (a file written), removed and unchanged', () => {
     expect(
       summarizePageChanges({

@@ -99,7 +99,7 @@ describe('createCrawler', () => {
     expect(crawler.known).toBe(4)
   })
 
-  // Issue 13, item 5: an API whose every page links to a new page made the crawl endless.
+  // An API whose every page links to a new page once made the crawl endless.
   it('knows at most maxPaths paths: the first beyond goes to onLimit once, and the crawl stops', async () => {
     const limits: DiscoveredPath[] = []
     const visits: string[] = []

@@ -4,7 +4,7 @@ import { isContentHashedFile } from '../../../src/shared/layout.js'
 
 const build = (id: string, files: string[]) => ({ id, clientVersion: `c-${id}`, files })
 
-describe('planKeptBuilds (issue 12, item 4)', () => {
+describe('planKeptBuilds', () => {
   it('keeps the files of the last N - 1 earlier builds that this build lacks', () => {
     const earlier = [build('c', ['a.js', 'c.js']), build('b', ['a.js', 'b.js']), build('a', ['a.js', 'z.js'])]
     expect(planKeptBuilds({ current: ['a.js', 'd.js'], earlier, keepBuilds: 3 })).toEqual({

@@ -66,7 +66,7 @@ describe('extractPageLinks', () => {
     } as unknown as PageData
     const links = extractPageLinks(page)
     expect(links.nav.sort()).toEqual(['/', '/ctx', '/extra', '/pl/x'])
-    // per content element, so that a broken link names the element to fix (issue 13)
+    // per content element, so that a broken link names the element to fix
     expect(links.content.map(({ elementUid, hrefs }) => [elementUid, hrefs.sort()])).toEqual([
       [5, ['/hl', '/in-text']],
       [6, ['/menu']],

@@ -22,7 +22,7 @@ describe('manifest', () => {
   })
 })
 
-describe('ids derived from what was built (issue 12)', () => {
+describe('ids derived from what was built', () => {
   const outputs = new Map([
     ['index.html', 'h1'],
     ['_payload.json', 'h2'],

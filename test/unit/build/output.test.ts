@@ -86,7 +86,7 @@ describe('temporary output and swap', () => {
   })
 })
 
-describe('checkOutDirContents (issue 13, item 2)', () => {
+describe('checkOutDirContents', () => {
   it('accepts a missing folder, an empty one and a previous site output', async () => {
     expect(await checkOutDirContents(join(dir, 'missing'))).toBe('missing')
     await mkdir(join(dir, 'empty'))
@@ -111,7 +111,7 @@ describe('checkOutDirContents (issue 13, item 2)', () => {
   })
 })
 
-describe('removeStaleSiblings (issue 13, item 12)', () => {
+describe('removeStaleSiblings', () => {
   it('removes the folders of builds that are gone, not those of a running build or of other folders', async () => {
     await mkdir(join(dir, 'out'))
     // pid 1 is always running; a pid above the kernel's maximum never is
@@ -143,7 +143,7 @@ describe('removeStaleSiblings (issue 13, item 12)', () => {
   })
 })
 
-describe('applyToOutput (issue 12: incremental commit)', () => {
+describe('applyToOutput (incremental commit)', () => {
   it('moves the written files into OUT, removes the removed ones and their empty folders, leaves the rest', async () => {
     const out = join(dir, 'out')
     await mkdir(join(out, 'kept'), { recursive: true })

@@ -17,7 +17,7 @@ describe('toCrawlTarget', () => {
     ['#section', { type: 'ignore' }],
     ['', { type: 'ignore' }],
     ['relative/path', { type: 'ignore' }],
-    // Issue 11: only the router knew that this is a file; the crawler requested it as a page.
+    // A file: once only the router knew that, and the crawler requested it as a page.
     ['/fileadmin/a.pdf', { type: 'ignore' }],
     ['https://www.example.com/docs/report.pdf', { type: 'ignore' }],
     ['/.well-known/security', { type: 'page', path: '/.well-known/security' }],

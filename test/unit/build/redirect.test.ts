@@ -53,7 +53,7 @@ describe('_redirects', () => {
   })
 })
 
-// Issue 14, item 2: Cloudflare Pages applies 2,000 static and 100 dynamic rules, lines of 1,000 characters at most.
+// Cloudflare Pages applies 2,000 static and 100 dynamic rules, lines of 1,000 characters at most.
 describe('checkCloudflareLimits', () => {
   const redirects = (n: number) =>
     renderRedirectsFile(

@@ -100,7 +100,7 @@ describe('runPageJob', () => {
       state: { mode: 'static', editorPreview: false, debug: false },
     })
     expect(boot.state.initialData).toBeUndefined()
-    // Issue 13 (CI diagnostics): each link and problem says which CMS page and content element it came from.
+    // For CI diagnostics, each link and problem says which CMS page and content element it came from.
     const source = { from: '/pl/o-nas', pageUid: 7, elementUid: 1 }
     expect(output.links).toEqual({
       from: '/pl/o-nas',

@@ -79,14 +79,14 @@ describe('renderSitemaps', () => {
     expect(sitemapFilesOf(hashes('sitemap-1.xml'))).toBeUndefined()
   })
 
-  it('leaves out a page whose canonical names another page, and alternates pointing at it (issue 14)', () => {
+  it('leaves out a page whose canonical names another page, and alternates pointing at it', () => {
     const copy = { ...fact('/pl/o-nas', 'pl', trio), canonical: 'https://www.example.com/pl/inna' }
     const xml = renderSitemaps([fact('/about', 'en', trio), copy], 'https://www.example.com')[0]!.contents
     expect(xml).toContain('<loc>https://www.example.com/about</loc>')
     expect(xml).not.toContain('/pl/o-nas')
   })
 
-  // Issue 14, item 3: 49,998 URLs in three locales with 120-character paths made one 50.5 MiB sitemap.xml.
+  // 49,998 URLs in three locales with 120-character paths once made one 50.5 MiB sitemap.xml.
   it("splits by size too, keeping every file within Google's 50 MB", () => {
     const slug = (i: number) => `${String(i).padStart(6, '0')}-${'x'.repeat(113)}`
     const facts: PageFact[] = []
@@ -112,7 +112,7 @@ describe('renderSitemaps', () => {
       return { path: file.path, bytes, urls }
     })
     const total = sizes.reduce((sum, s) => sum + s.bytes, 0)
-    expect(total).toBeGreaterThan(SITEMAP_MAX_BYTES) // the case of the issue: one file would be too large
+    expect(total).toBeGreaterThan(SITEMAP_MAX_BYTES) // the case above: one file would be too large
     expect(sizes[0]!.path).toBe('sitemap.xml')
     expect([...files[0]!.parts()].join('')).toContain('<sitemapindex')
     expect(sizes.length).toBeGreaterThanOrEqual(3)

@@ -11,7 +11,7 @@ const page = (path: string, locale: string, uid?: number): PageRecord => ({
   links: { nav: [], content: [] },
 })
 
-describe('planSlugRedirects (issue 12, item 3)', () => {
+describe('planSlugRedirects', () => {
   it('redirects the old path of a page whose path changed in its locale, and reports the change', () => {
     const plan = planSlugRedirects({
       previousPages: [page('/pl/a', 'pl', 2), page('/a', 'en', 2), page('/pl/b', 'pl', 3), page('/x', 'en')],

@@ -117,7 +117,7 @@ describe('createFileWriter', () => {
     })
   })
 
-  it('writes only what changed from the previous output, and keeps the rest (issue 12)', async () => {
+  it('writes only what changed from the previous output, and keeps the rest', async () => {
     await writeFile(join(dir, 'public.txt'), 'public')
     const previous = new Map([
       ['same.html', hashContents('same')],

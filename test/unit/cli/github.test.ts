@@ -1,4 +1,4 @@
-/** Issue 13, CI-native diagnostics: annotations and the step summary under GitHub Actions, CMS text escaped. */
+/** CI-native diagnostics: annotations and the step summary under GitHub Actions, CMS text escaped. */
 import { describe, expect, it } from 'vitest'
 import type { BuildResult } from '../../../src/build/types.js'
 import { formatDiagnostics } from '../../../src/cli/diagnostics.js'

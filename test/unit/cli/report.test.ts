@@ -41,7 +41,7 @@ describe('build summary', () => {
     expect(text).not.toContain('  + /')
   })
 
-  it('says what changed since the previous output, and what --only did (issue 12, item 5)', () => {
+  it('says what changed since the previous output, and what --only did', () => {
     const text = formatSummary(
       result({
         filesKept: 120,
@@ -90,7 +90,7 @@ describe('build summary', () => {
     )
     expect(text).toContain('/pl/x  500  API_HTTP  HTTP 500')
     expect(text).toContain('Build failed: 1 path(s) failed; /out was left as it was.')
-    // Its files went with the temporary folder (issue 15, item 6: it said 'Written: 170 files').
+    // Its files went with the temporary folder (the report once said 'Written: 170 files').
     expect(text).not.toContain('Written')
   })
 

@@ -1,4 +1,4 @@
-/** Issue 13, item 7: CMS text in what the CLI prints may break no line and start no GitHub Actions command. */
+/** CMS text in what the CLI prints may break no line and start no GitHub Actions command. */
 import fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
 import { printLine, toTerminalLine, toTerminalText } from '../../../src/cli/terminal.js'

@@ -56,7 +56,7 @@ describe('resolveConfig', () => {
     expect((await resolveConfig({ root, configFile: mjs })).sites[0]!.build.concurrency).toBe(8)
   })
 
-  it('resolves --out and --concurrency into site.build, checked with the options’ own rules (issue 11)', async () => {
+  it('resolves --out and --concurrency into site.build, checked with the options’ own rules', async () => {
     const mjs = await write(
       'config/c.mjs',
       `export default { api: { baseUrl: 'http://127.0.0.1:2' }, build: { concurrency: 8 } }`,
@@ -115,7 +115,7 @@ describe('resolveConfig', () => {
     expect((await resolveConfig({ root, configFile: port })).sites[0]!.baseUrl).toBe('http://127.0.0.1:8181')
   })
 
-  it('checks build.keepBuilds (issue 12)', () => {
+  it('checks build.keepBuilds', () => {
     expect(validateUserConfig({ build: { keepBuilds: 5 } })).toEqual([])
     for (const keepBuilds of [0, 101, 2.5, '3'])
       expect(validateUserConfig({ build: { keepBuilds } })).toEqual([
@@ -212,7 +212,7 @@ describe('sites', () => {
     expect(sites[1]!.i18n).toEqual({ default: 'de', locales: ['en', 'pl', 'de'] })
   })
 
-  it('gives each of several sites an output folder of its own, unless the file names one (issue 15)', async () => {
+  it('gives each of several sites an output folder of its own, unless the file names one', async () => {
     const file = await write('config/multi.json', JSON.stringify(multi))
     const { sites } = await resolveConfig({ root, configFile: file })
     expect(sites.map((s) => s.build.outDir)).toEqual([
@@ -378,7 +378,7 @@ describe('validateUserConfig', () => {
     ])
     expect(validateUserConfig(3)).toHaveLength(1)
   })
-  it('refuses an api.maxResponseBytes that is not a whole number of bytes above 0 (issue 13)', () => {
+  it('refuses an api.maxResponseBytes that is not a whole number of bytes above 0', () => {
     for (const value of [0, -1, 1.5, '32MB'])
       expect(validateUserConfig({ api: { maxResponseBytes: value } }), String(value)).toEqual([
         { path: 'api.maxResponseBytes', message: 'expected a whole number greater than 0' },

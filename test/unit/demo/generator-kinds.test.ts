@@ -1,5 +1,5 @@
 /**
- * The every-kind generated site (issue 14, item 4) is only worth checking if it really holds
+ * The every-kind generated site is only worth checking if it really holds
  * every kind: every content type with a template, every header layout and position, both
  * backend layouts and header modes, and every kind of entry in every menu, in en, pl and de.
  */

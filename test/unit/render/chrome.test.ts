@@ -176,7 +176,7 @@ describe('header navigation', () => {
   it('renders featured, minor and social navigation', () => {
     expect(out()).toContain('<a href="/webinar" class="nav__link">Webinar</a>')
     expect(out()).toContain('<a href="/press" class="nav__link">Press</a>')
-    // Social links are icons named for screen readers (issue 15: the letters C/W/L were no icons).
+    // Social links are icons named for screen readers (not the letters C/W/L).
     const social =
       /<a href="https:\/\/www\.linkedin\.com\/company\/example"[^>]*class="social__link"[^>]*>(.*?)<\/a>/.exec(out())
     expect(social?.[0]).toContain('target="_blank"')
@@ -225,7 +225,7 @@ describe('context menu', () => {
     expect(out).toContain('<a href="/brochure.pdf" class="context-bar__link">Download brochure</a>')
     expect(out).toContain('<span class="context-bar__icons-text">Questions?</span>')
     expect(out).toContain('aria-label="Email"')
-    // An icon, not the first letter of the label (issue 15: "C/W/L where phone, mail and LinkedIn icons belong").
+    // An icon, not the first letter of the label (C/W/L once stood where phone, mail and LinkedIn icons belong).
     const button = /<a [^>]*class="icon-button icon-button--mail"[^>]*>(.*?)<\/a>/.exec(out)
     expect(button?.[1]).toMatch(/^<svg [^>]*aria-hidden="true"[^>]*>.+<\/svg>$/)
   })
@@ -275,7 +275,7 @@ describe('footer', () => {
     expect(out).toContain('<a href="/company/team" class="nav__link">Team</a>')
     expect(out).toContain('<h2 class="footer-contact__title">Get in touch</h2>')
     expect(out).toContain('<p>Mon–Fri</p>')
-    // The phone number carries a phone icon (issue 15).
+    // The phone number carries a phone icon.
     expect(out).toMatch(
       /<span class="footer-contact__label">Phone<\/span><a href="tel:\+4812345" rel="noopener" class="footer-contact__link"><svg [^>]*aria-hidden="true".*?<\/svg>\+48 12 345<\/a>/,
     )

@@ -45,7 +45,7 @@ const assets = {
 }
 
 describe('renderDocument', () => {
-  // Issue 14, item 5: a small stylesheet is inlined, so the first paint waits for no request.
+  // A small stylesheet is inlined, so the first paint waits for no request.
   it('inlines the stylesheets the bundle inlines, so that no stylesheet blocks rendering', () => {
     const inline = { scripts: [], styles: [], inlineStyles: ['body{margin:0}a::after{content:"</style><script>"}'] }
     const html = renderDocument({ result: result(), boot: boot(), assets: inline, preloads: [] })

@@ -6,7 +6,7 @@ import {
   templateFileFor,
 } from '../../../src/render/missing-templates.js'
 
-describe('missing templates (issue 15: templates fail silently)', () => {
+describe('missing templates', () => {
   it('names the file that would be used', () => {
     expect(templateFileFor({ kind: 'content', name: 'text_media' })).toBe('templates/content/TextMedia.tsx')
     expect(templateFileFor({ kind: 'layout', name: 'pagets__landing' })).toBe('templates/layouts/PagetsLanding.tsx')

@@ -262,7 +262,7 @@ describe('repairing mistyped data', () => {
       content: { colPos0: [{ id: 2, type: 'text', content: { deep } }] },
     })
     expect(prepared.content.colPos0).toHaveLength(1)
-    // filed under the element whose data it is (issue 13: the uid an editor needs)
+    // filed under the element whose data it is (the uid an editor needs)
     expect(problems).toContainEqual(expect.objectContaining({ kind: 'INVALID_DATA', elementUid: 2 }))
     expect(problems.some((p) => p.message.includes('nested deeper') && p.elementUid === 2)).toBe(true)
   })
@@ -323,7 +323,7 @@ describe('size', () => {
   })
 })
 
-describe('hostile corpus regressions (issue 7)', () => {
+describe('hostile corpus regressions', () => {
   it('refuses http-equiv meta from the seo block and reports it', () => {
     const { page: prepared, problems } = page({
       id: 1,

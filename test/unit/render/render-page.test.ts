@@ -100,7 +100,7 @@ describe('layouts and the page class', () => {
     expect(unknown.appHtml).toContain('layout--default')
   })
 
-  it('reports each layout and content element type that had no template of its own (issue 15)', () => {
+  it('reports each layout and content element type that had no template of its own', () => {
     const page = makePage(
       [
         makeElement('text', { header: 'Known' }),

@@ -238,7 +238,7 @@ describe('media', () => {
     ).toBe('<a href="https://cdn.example.com/f.pdf" rel="noopener">f.pdf</a>')
   })
 
-  // Issue 13, item 10: any https URL typed as a video became an unsandboxed iframe.
+  // Any https URL typed as a video once became an unsandboxed iframe.
   it.each([
     ['https://www.youtube.com/embed/abc?start=5', 'video/youtube'],
     ['https://www.youtube-nocookie.com/embed/abc', 'video/youtube'],

@@ -132,8 +132,8 @@ describe('buildHead', () => {
     expect(linksOf(absolute, 'canonical').map((l) => l.href)).toEqual(['https://other.example.com/x'])
   })
 
-  // Issue 14, item 1: canonical, og:url, hreflang and the sitemap name a page by one URL.
-  describe('one URL per page (issue 14)', () => {
+  // Canonical, og:url, hreflang and the sitemap name a page by one URL.
+  describe('one URL per page', () => {
     const site = { ...state().site, baseUrl: 'http://127.0.0.1:8080' }
     const cms = (path: string, canonical: string, links: LanguageEntry[]) =>
       buildHead(
@@ -191,7 +191,7 @@ describe('buildHead', () => {
     expect(linksOf(withPage, 'canonical')).toEqual([])
   })
 
-  // Issue 14, item 4: a 404 without page content had no meta description (Lighthouse SEO).
+  // A 404 without page content once had no meta description (Lighthouse SEO).
   it('gives a not-found page without page content a localised meta description', () => {
     for (const [locale, words] of [
       ['en', 'does not exist'],

@@ -6,7 +6,7 @@ const site = { baseUrl: 'https://www.example.com', i18n: { default: 'en', locale
 const page = (canonical: string, i18n: unknown[] = []): PageData =>
   ({ id: 1, meta: { title: 't', canonical: { href: canonical } }, appearance: {}, content: {}, i18n }) as PageData
 
-// Issue 14, item 1: one URL per page.
+// One URL per page.
 describe('pageUrls', () => {
   it.each([
     ['no CMS canonical', '/pl/o-nas', '', 'https://www.example.com/pl/o-nas', undefined],

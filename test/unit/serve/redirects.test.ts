@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { matchRedirect, parseRedirects, withRequestQuery } from '../../../src/serve/redirects.js'
 
 describe('parseRedirects', () => {
-  // Issue 14, item 2: Netlify's forced rules (`301!`) are rules too.
+  // Netlify's forced rules (`301!`) are rules too.
   it('reads forced rules, default status 301, comments and splats', () => {
     const rules = parseRedirects(
       '# comment\n/old /new 301!\n/plain /target\n/temp/ /t 302\n/blog/* /news/:splat 301\n/bad /x 301x\n/ok /y 200\n',

@@ -12,7 +12,7 @@ describe('checkRedirectTarget: one rule for the build and for preview', () => {
     ['/fileadmin/a.pdf', { type: 'internal', path: '/fileadmin/a.pdf', to: '/fileadmin/a.pdf', page: false }],
     ['https://other.example/x?y=1', { type: 'external', to: 'https://other.example/x?y=1' }],
     ['http://example.com', { type: 'external', to: 'http://example.com' }],
-    // Issue 13, item 6: raw non-ASCII in query and hash reached Location headers (500 in serve and preview).
+    // Raw non-ASCII in query and hash once reached Location headers (500 in serve and preview).
     [
       '/pl/o-nas?q=zażółć gęślą#sekcja-ü',
       {
@@ -39,7 +39,7 @@ describe('checkRedirectTarget: one rule for the build and for preview', () => {
     ['javascript:alert(1)', 'unsafe URL scheme'],
     ['data:text/html,<script>', 'unsafe URL scheme'],
     ['/../../etc/passwd', 'dot segment'],
-    // Issue 11: the build refused these and preview sent them on as Location.
+    // The build refuses these; preview once sent them on as Location.
     ['/a/../b', 'dot segment'],
     ['/a/%2f', 'encoded slash or NUL'],
     ['/a%2fb', 'encoded slash or NUL'],
