@@ -1,6 +1,6 @@
 /**
- * The one error catalogue (SPEC point 8). Codes are stable: once shipped, a code
- * never changes meaning. Messages follow the spec's wording word for word.
+ * The one error catalogue. Codes are stable: once shipped, a code never changes
+ * meaning. Messages keep the site specification's wording, word for word.
  */
 import type { DataProblemKind } from './shared/contract.js'
 
@@ -104,7 +104,7 @@ export class SiteError extends Error {
   }
 }
 
-/** A failed API call: keeps the status and the body of the answer (SPEC: "Fetch errors carry status and data"). */
+/** A failed API call: keeps the status and the body of the answer, as the site's specification requires. */
 export class FetchError extends SiteError {
   declare readonly code: ApiErrorCode
   readonly url: string

@@ -54,7 +54,7 @@ export { DEPLOY_STEPS, type DeployStep } from './deploy/plan.js'
 export { type DeploySpec, parseDeploySpec } from './deploy/target-spec.js'
 export { createDeployTarget } from './deploy/targets/index.js'
 export type { DeployTarget } from './deploy/targets/types.js'
-/** The error catalogue (SPEC point 8); USAGE_CODES are the codes of bad input (exit code 2). */
+/** The error catalogue; USAGE_CODES are the codes of bad input (exit code 2). */
 export {
   type ErrorCode,
   errors,

@@ -19,7 +19,7 @@ export interface RawAnswer {
   headers: Record<string, string>
 }
 
-/** What a page request gives: a page, or a redirect record (contract 3.5). */
+/** What a page request gives: a page, or a redirect record (answered with HTTP 200). */
 export type PageResult =
   | { type: 'page'; data: PageData; status: number; headers: Record<string, string> }
   | { type: 'redirect'; redirectUrl: string; statusCode: number; headers: Record<string, string> }

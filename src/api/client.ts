@@ -45,7 +45,10 @@ export interface ApiClientOptions {
   dispatcher?: Dispatcher
 }
 
-/** Creates the one API client of a site; build and preview both use it. No retry (SPEC point 7). */
+/**
+ * Creates the one API client of a site; build and preview both use it. No retry: a failed request fails the page,
+ * as the site's specification requires.
+ */
 export function createApiClient(site: ResolvedSite, options: ApiClientOptions = {}): ApiClient {
   const { baseUrl, headers: defaultHeaders, timeoutMs, maxResponseBytes } = site.api
   void FETCH_RETRY // retry stays disabled; the statuses a retry would use are in constants.ts

@@ -1,7 +1,7 @@
 import { type LocaleOptions, localeHome, withLocale } from '../shared/url.js'
 
 /**
- * The path initial data is requested at (contract 4.1), for one endpoint value:
+ * The path initial data is requested at, for one endpoint value:
  * - `?type=834` (query form): the route's pathname + route query, endpoint params override;
  * - `/?type=834` (path form), no route query: the endpoint path with the locale prefix;
  * - path form, a route query key containing `[controller]` (Extbase arguments): the route path and query as they are;

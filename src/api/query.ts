@@ -1,7 +1,7 @@
 /**
- * Query filtering of page requests (contract 3.1): `true` passes the path
+ * Query filtering of page requests (`api.allowQuery`): `true` passes the path
  * untouched, `false` drops every parameter but `type`, a list keeps the named
- * parameters; `type` always passes (the spec says so; nuxt-typo3 drops it with `false`).
+ * parameters; `type` always passes (the site's specification requires it; nuxt-typo3 drops it with `false`).
  * Example: filterQuery('/a?type=1&x=2&utm=3', ['x']) -> '/a?type=1&x=2'.
  */
 export function filterQuery(pathWithQuery: string, allowQuery: boolean | readonly string[]): string {

@@ -1,5 +1,5 @@
 /**
- * Chunk load errors (SPEC point 8: they cause a reload): a module script or
+ * Chunk load errors (they cause a reload): a module script or
  * stylesheet under `/_site/` that failed to load, or a dynamic import that
  * failed, usually because a deploy removed the files of the build this tab runs.
  */

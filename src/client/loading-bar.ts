@@ -1,5 +1,5 @@
 /**
- * The route loading bar (SPEC points 4 and 9): shown only when a navigation
+ * The route loading bar (timings: LOADING_BAR): shown only when a navigation
  * takes longer than the throttle, progress paced on an estimated duration,
  * hidden after a delay once finished, then reset; an error colour on failure.
  * The state machine is separate from painting so tests drive it with fake timers.

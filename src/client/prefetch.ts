@@ -1,6 +1,6 @@
 /**
  * Prefetching payloads of links on hover and when they scroll into view, at most
- * `PRELOAD_CONCURRENCY` at once (SPEC point 9). The queue is pure; the DOM part
+ * `PRELOAD_CONCURRENCY` at once. The queue is pure; the DOM part
  * only finds links and calls it.
  *
  * A link in view is a guess, a hovered, focused or touched one an intent: `load` is told which,

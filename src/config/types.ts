@@ -1,5 +1,5 @@
 /**
- * Site configuration. Option names follow nuxt-typo3 v2 (contract section 2),
+ * Site configuration. Option names follow nuxt-typo3 v2's,
  * so that its users recognise them. `UserConfig` is what a config file holds
  * (everything optional), `ResolvedSite` what the engine works with.
  */

@@ -1,5 +1,5 @@
 /**
- * One generated page (contract 3.2) with eight content elements of assorted
+ * One generated page (EXT:headless's page JSON) with eight content elements of assorted
  * standard types. Deterministic: the same index gives the same page, and every
  * language gets the same structure and links with its own words and paths. Its rich text is
  * generated prose (generator-prose.ts) that no other page shares.

@@ -96,7 +96,7 @@ const photoFile = (n: number, width: number, height: number) => ({
   },
 })
 
-/** Page `page` of the photographs (contract 3.2): a header and an image element whose gallery stacks three. */
+/** Page `page` of the photographs: a header and an image element whose gallery stacks three. */
 function photoPage(page: number, count: number, width: number, height: number): string {
   const first = (page - 1) * PHOTOS_PER_PAGE + 1
   const shown = Array.from({ length: Math.min(PHOTOS_PER_PAGE, count - first + 1) }, (_, i) => first + i)

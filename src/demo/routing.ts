@@ -4,8 +4,8 @@
  * - `/typo3/...`                     a small HTML stand-in for the TYPO3 backend (edit links of preview mode);
  * - any `type` other than '' / '0'   on a page path or locale root: that locale's initial data;
  * - a page path                      the page JSON (200);
- * - a redirect source                `{ redirectUrl, statusCode }` with HTTP 200 (contract 3.5);
- * - anything else                    the locale's 404 page JSON with HTTP 404 (contract 3.6).
+ * - a redirect source                `{ redirectUrl, statusCode }` with HTTP 200, as EXT:headless sends it;
+ * - anything else                    the locale's 404 page JSON with HTTP 404, as TYPO3's page error handler sends it.
  */
 import { escapeHtml } from '../shared/escape.js'
 import type { DemoFile } from './files.js'

@@ -1,7 +1,7 @@
 /**
  * The file URLs a page's API answer names, read from its bytes without parsing the page: every string value of a
- * `"publicUrl"` key (contract 5.2: content elements' images, galleries, media and uploads, og:image, twitter:image),
- * and the `content` of the `og:image` and `twitter:image` tags of `seo.meta`.
+ * `"publicUrl"` key (EXT:headless file references: content elements' images, galleries, media and uploads,
+ * og:image, twitter:image), and the `content` of the `og:image` and `twitter:image` tags of `seo.meta`.
  * Cheap enough for every page of a large site; the render worker finds where each one is (apply.ts).
  */
 import { toFileRef } from '../shared/file-refs.js'

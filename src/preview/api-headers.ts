@@ -1,9 +1,9 @@
 import type { ResolvedSite } from '../config/types.js'
 
 /**
- * Header rules between the visitor, the preview server and the API
- * (contract 7.3): only the request headers named in `api.proxyReqHeaders`
- * go to the API, only the answer headers named in `api.proxyHeaders` come back.
+ * Header rules between the visitor, the preview server and the API: only the request
+ * headers named in `api.proxyReqHeaders` go to the API, only the answer headers named in
+ * `api.proxyHeaders` come back.
  */
 
 // Connection-level headers: never forwarded, whatever the config names (undici refuses most of them anyway).

@@ -45,7 +45,7 @@ function pickSite(ctx: PreviewContext, request: Request, url: URL): PreviewSite 
 
 const isBotRequest = (request: Request): boolean => isbot(request.headers.get('user-agent') ?? '')
 
-/** Bots get a status and a plain line, never an error page (SPEC point 2). */
+/** Bots get a status and a plain line, never an error page. */
 const plainError = (status: number, message: string): Response =>
   textResponse(status, `${status} ${STATUS_CODES[status] ?? 'Error'}${message ? `: ${message}` : ''}`)
 

@@ -107,7 +107,7 @@ export async function loadPage(q: PageQuery): Promise<LoadedPage> {
 
   let initialData = EMPTY_INITIAL_DATA
   if (initialAnswer.status === 'rejected') {
-    // `Initial Data is unavailable: …` is fatal (SPEC point 8): shown instead of the page.
+    // `Initial Data is unavailable: …` is fatal: shown instead of the page.
     const error = toPageError(initialAnswer.reason, q.path, q.debug)
     return {
       type: 'page',

@@ -1,6 +1,6 @@
 /**
- * Content elements at the trust boundary (contract 6): the envelope is checked
- * (numeric id, string type, object content), then the fields of contract 6.2 that
+ * Content elements at the trust boundary: the envelope is checked
+ * (numeric id, string type, object content), then the fields of each type's `content` that
  * templates rely on get their expected shape. Bad elements are skipped and reported.
  */
 import type { ContentElement, ElementAppearance, PageContent } from '../shared/types.js'

@@ -1,5 +1,5 @@
 /**
- * Checks of the shared value shapes (contract 5): links, files, navigation entries,
+ * Checks of the shared value shapes of EXT:headless: links, files, navigation entries,
  * language entries, and a generic pass over everything else. Each takes a `where`
  * for problem messages and the run's problem list; none throws.
  */
@@ -129,7 +129,7 @@ export const cleanRecord = (
   omit?: ReadonlySet<string>,
 ): Record<string, unknown> => (cleanValue(value, where, problems, depth, omit) as Record<string, unknown>) ?? {}
 
-/** A typolink field (contract 5.1): `''` when unset or unsafe, else the link with a safe href. */
+/** A typolink field: `''` when unset or unsafe, else the link with a safe href. */
 export function prepareLink(value: unknown, where: string, problems: Problems): LinkResult | '' {
   if (value === '' || value === null || value === undefined) return ''
   if (typeof value === 'string') {
@@ -144,7 +144,7 @@ export function prepareLink(value: unknown, where: string, problems: Problems): 
   return link.href === '' ? '' : link
 }
 
-/** A file (contract 5.2) with a safe `publicUrl`, or null. */
+/** A file reference with a safe `publicUrl`, or null. */
 export function prepareFile(value: unknown, where: string, problems: Problems): FileRef | null {
   if (value === null || value === undefined || value === '') return null
   if (!isRecord(value) || typeof value.publicUrl !== 'string') {
@@ -168,7 +168,7 @@ export function prepareFiles(value: unknown, where: string, problems: Problems):
 }
 
 export interface NavOptions {
-  /** Drop entries whose title is missing or empty (context menu, SPEC point 5) rather than only non-strings. */
+  /** Drop entries whose title is missing or empty (the context menu's `navigation`) rather than only non-strings. */
   dropEmptyTitles?: boolean
   /** Entries may lack a title (icon buttons): it becomes ''. */
   titleOptional?: boolean
@@ -178,7 +178,7 @@ export interface NavOptions {
 const NAV_OWN_KEYS: ReadonlySet<string> = new Set(['children'])
 
 /**
- * Navigation entries (contract 5.3): entries without a string title or link are
+ * Navigation entries: entries without a string title or link are
  * dropped (reported), unsafe links become `''`, children are checked the same way.
  */
 export function prepareNav(
@@ -216,7 +216,7 @@ export function prepareNav(
 
 const flag = (value: unknown): 0 | 1 => (value === true || value === 1 || value === '1' ? 1 : 0)
 
-/** Language entries (contract 5.4); entries of disabled languages (nulls) are dropped. */
+/** Language entries (`i18n`); entries of disabled languages (nulls) are dropped. */
 export function prepareLanguages(value: unknown, where: string, problems: Problems): LanguageEntry[] {
   if (value === undefined) return []
   if (!Array.isArray(value)) {

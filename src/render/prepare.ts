@@ -146,7 +146,7 @@ const PAGE_OWN_KEYS: ReadonlySet<string> = new Set([
   'media',
 ])
 
-/** A page response (contract 3.2), or `page: null` when the value is not a page (e.g. a bare error body). */
+/** A page response, or `page: null` when the value is not a page (e.g. a bare error body). */
 export function preparePage(answer: unknown): { page: PageData | null; problems: DataProblem[] } {
   const raw = withoutForbiddenText(answer)
   if (!isRecord(raw)) return { page: null, problems: [{ kind: 'INVALID_DATA', message: 'page data is not an object' }] }
@@ -201,7 +201,7 @@ function prepareFooterContact(value: unknown, problems: Problems): InitialData['
   } as InitialData['footerContactData']
 }
 
-/** Initial data (contract 4.2): navigation, languages and the project's footer and menu keys. */
+/** Initial data: navigation, languages and the project's footer and menu keys. */
 export function prepareInitialData(answer: unknown): { data: InitialData; problems: DataProblem[] } {
   const raw = withoutForbiddenText(answer)
   if (!isRecord(raw))

@@ -1,6 +1,6 @@
 /**
  * One content element: envelope checked first, then the registry's component for its
- * type (contract 7.6), inside its Frame. A bad envelope is skipped and reported.
+ * type (names.ts), inside its Frame. A bad envelope is skipped and reported.
  * Server side, renderPage retries without an element whose template threw (see RenderTrace);
  * browser side, ElementBoundary hides it the same way.
  */

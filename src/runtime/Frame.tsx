@@ -1,5 +1,5 @@
 /**
- * Content element frames (contract 7.6) and the editor preview markup (contract 9):
+ * Content element frames and the editor preview markup (`?pce=1`, docs/editors.md):
  * in editor preview every frame is a `pce-target` whose first child is the edit link.
  */
 import { createElement, type HTMLAttributes, type ReactNode } from 'react'

@@ -1,4 +1,4 @@
-/** The gallery of textpic, textmedia and image elements (contract 6.3): rows of columns of figures. */
+/** The gallery of textpic, textmedia and image elements (EXT:headless's `gallery`): rows of columns of figures. */
 import type { CSSProperties } from 'react'
 import type { FileRef } from '../shared/types.js'
 import { cx, isRecord } from './element.js'

@@ -1,5 +1,5 @@
 /**
- * The header of a content element (header fields of contract 6.1).
+ * The header of a content element (its `header` fields).
  * Levels: `headerLayout` 1-6 give h1-h6 as the editor chose; 0 ("default") gives
  * `defaultLevel` (h2: layouts do not print the page title, so the one h1 of a page
  * is the element the editor set to layout 1, see templates/components/PageTitle.tsx);

@@ -1,5 +1,5 @@
 /**
- * Files of the API (contract 5.2): images with width/height and alt, video and
+ * Files of the API (EXT:headless file references): images with width/height and alt, video and
  * audio players, and a plain link for anything else.
  */
 
@@ -238,7 +238,7 @@ export function Media({
       />
     )
   }
-  // The API sends no caption tracks (contract 5.2): a player without them is all the data allows.
+  // EXT:headless sends no caption tracks: a player without them is all the data allows.
   if (type === 'video') {
     // biome-ignore lint/a11y/useMediaCaption: no caption source in the CMS data
     return <video className={className} src={file.publicUrl} controls preload="metadata" title={label} />

@@ -39,7 +39,7 @@ interface MainProps {
 
 const isOn = (flag: unknown): boolean => flag === true || flag === 1 || flag === '1'
 
-/** The top menu: the children of the site root `navigation[0]` (contract 4.2). */
+/** The top menu: the children of the site root `navigation[0]` of initial data. */
 export function topNavigation(state: RenderState): NavEntry[] {
   const root = Array.isArray(state.initialData?.navigation) ? state.initialData.navigation[0] : undefined
   return isRecord(root) && Array.isArray(root.children) ? root.children : []

@@ -1,4 +1,4 @@
-/** Pure checks and class names of content element envelopes (contract 6.1, 7.6). */
+/** Pure checks and class names of content element envelopes. */
 import type { ContentElement, ElementAppearance } from '../shared/types.js'
 import { isRecord } from '../shared/values.js'
 
@@ -33,7 +33,7 @@ export const classToken = (value: unknown, fallback: string): string => {
 export const isFrameless = (appearance: ElementAppearance | undefined): boolean => appearance?.frameClass === 'none'
 
 /**
- * Classes of a content element frame (contract 7.6); empty values become `default`.
+ * Classes of a content element frame; empty values become `default`.
  * Example: `{ frameClass: 'container', layout: 'hero', spaceBefore: '', spaceAfter: 'large' }`
  * -> `t3-ce-frame frame-container layout-hero space-before-default space-after-large`.
  */

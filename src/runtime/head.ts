@@ -1,8 +1,8 @@
 /**
- * Head tags of a page (contract 7.7, SPEC point 3 defaults), and the attributes of `<html>`
+ * Head tags of a page (defaults in shared/constants.ts), and the attributes of `<html>`
  * and `<body>`. Pure: the server writes them into the document, the browser client replaces
  * the tags marked `data-site-head` and the attributes after a navigation. The `seo` block
- * (contract 3.3) wins over `meta` key by key, but for `og:url`, which always names the canonical.
+ * (headless 4.x) wins over `meta` key by key, but for `og:url`, which always names the canonical.
  */
 
 import { DEFAULT_OG_TYPE, DEFAULT_TWITTER_CARD } from '../shared/constants.js'
@@ -130,14 +130,14 @@ export function buildHead(state: RenderState): HeadTag[] {
   return [tag('title', {}, title), ...metaTags(page, { isError, ogUrl: urls.canonical }), ...linkTags(state, urls)]
 }
 
-/** `<body class>`: `pid-<id> layout-<layout>` (contract 7.7); `pid-0 layout-default` for an error without page. */
+/** `<body class>`: `pid-<id> layout-<layout>`; `pid-0 layout-default` for an error without page. */
 export function getBodyClass(state: Pick<RenderState, 'page'>): string {
   const { page } = state
   if (!page) return 'pid-0 layout-default'
   return `pid-${classToken(page.id, '0')} layout-${classToken(page.appearance?.layout, 'default')}`
 }
 
-/** The entry of the current locale: by language code (contract 7.1), else the one marked active. */
+/** The entry of the current locale: by language code (`twoLetterIsoCode`), else the one marked active. */
 export function currentLanguage(
   state: Pick<RenderState, 'page' | 'initialData' | 'site' | 'locale'>,
 ): LanguageEntry | undefined {

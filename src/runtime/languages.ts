@@ -1,4 +1,4 @@
-/** The languages of a page (contract 5.4, 7.1): which entries the site shows (the current one: `currentLanguage` in head.ts). */
+/** The languages of a page (`i18n`): which entries the site shows (the current one: `currentLanguage` in head.ts). */
 import type { RenderState } from '../shared/contract.js'
 import type { LanguageEntry } from '../shared/types.js'
 import type { LocaleOptions } from '../shared/url.js'

@@ -1,5 +1,5 @@
 /**
- * Name resolution of contract 7.6: backend layout and content type names become
+ * Name resolution as in nuxt-typo3: backend layout and content type names become
  * PascalCase registry keys, with `Default` when nothing matches.
  */
 import type { ComponentType } from 'react'

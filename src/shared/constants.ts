@@ -1,9 +1,9 @@
 /**
- * Every number the spec names (SPEC.md point 9) and the few the engine adds.
+ * The engine's fixed numbers: timings, limits and defaults the site's specification sets, and the few the engine adds.
  * Shared by Node and the browser: no `node:` imports, no DOM globals.
  */
 
-/** Route loading bar timings (SPEC point 4). */
+/** Route loading bar timings. */
 export const LOADING_BAR = {
   /** Do not show the bar for navigations faster than this. */
   throttleMs: 200,
@@ -21,7 +21,6 @@ export const RELOAD_GUARD_MS = 10_000
 /** `sessionStorage` key the reload guard keeps its timestamps under. */
 export const RELOAD_GUARD_KEY = 'site:reload-guard'
 
-/** Statuses a retrying client would retry on. Retry stays disabled (SPEC point 9). */
 /**
  * The redirect statuses a build writes and preview answers: those `_redirects` takes on Netlify and Cloudflare
  * Pages. A CMS redirect record with another status (300, 304…, none) redirects with 301.
@@ -30,6 +29,10 @@ export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 30
 /** The status of a redirect record whose own is none of REDIRECT_STATUSES. */
 export const DEFAULT_REDIRECT_STATUS = 301
 
+/**
+ * Statuses a retrying client would retry on. Retry stays disabled: a failed request fails the page, as the
+ * site's specification requires.
+ */
 export const FETCH_RETRY_STATUSES = [408, 409, 425, 429, 500, 502, 503, 504] as const
 /** Retry is disabled for every API call. */
 export const FETCH_RETRY = false
@@ -73,14 +76,14 @@ export const MAX_PATH_LENGTH = 1024
 /** Longest single path segment (most file systems allow 255 bytes per name). */
 export const MAX_SEGMENT_BYTES = 200
 
-/** Defaults the head falls back to (SPEC point 3). */
+/** Head defaults: `twitter:card` when the page sets none, and the `og:type` of every page. */
 export const DEFAULT_TWITTER_CARD = 'summary'
 export const DEFAULT_OG_TYPE = 'website'
 
 /** Query parameter carrying the build id on payload requests. */
 export const BUILD_ID_QUERY = '_b'
 
-/** Preview mode (contract section 9). */
+/** Editor preview (`?pce=1`, docs/editors.md): its options with their defaults, and its window messages. */
 export const PREVIEW_OPTIONS_KEY = 'pce-options'
 export const PREVIEW_OPTION_DEFAULTS = {
   'dim-inactive': true,

@@ -145,7 +145,7 @@ export interface ErrorPageProps {
   error: PageError
 }
 
-/** The one map from backend layout and content type to a component (contract 7.6 naming). */
+/** The one map from backend layout and content type to a component; named as nuxt-typo3 names them (names.ts). */
 export interface TemplateRegistry {
   /** Keyed by PascalCase backend layout name (`two_columns` -> `TwoColumns`); `Default` is required. */
   layouts: Record<string, ComponentType<LayoutProps>>

@@ -49,7 +49,7 @@ export const isContentHashedFile = (path: string): boolean =>
 
 /** The build manifests and the build store. */
 export const BUILDS_DIR = `${SITE_DIR}/builds`
-/** `{ id, clientVersion }` of the newest build, polled by open tabs (SPEC point 7). */
+/** `{ id, clientVersion }` of the newest build, polled by open tabs to notice a new build. */
 export const LATEST_MANIFEST_FILE = `${BUILDS_DIR}/latest.json`
 export const LATEST_MANIFEST_URL = `/${LATEST_MANIFEST_FILE}`
 /** The manifest of one build: `_site/builds/meta/<id>.json`. */

@@ -1,5 +1,5 @@
 /**
- * The one rule for redirect targets (contract 3.5), used where a build writes a redirect
+ * The one rule for redirect targets of CMS redirect records, used where a build writes a redirect
  * (its page, payload and `_redirects` line) and where preview answers one (`Location`).
  */
 import { classifyLink } from './links.js'

@@ -1,12 +1,12 @@
 /**
- * The shapes the content API sends (contract sections 3 to 6, SPEC point 3).
- * Everything from the API is untrusted: fields are typed as the contract says,
+ * The shapes the content API (TYPO3 EXT:headless, docs/api-contract.md) sends, with the project's own keys.
+ * Everything from the API is untrusted: fields are typed as EXT:headless sends them,
  * and the render code still checks them before use.
  */
 
 export type Flag = 0 | 1 | boolean
 
-/** A typolink result (contract 5.1). Link fields are `''` when no link is set. */
+/** A typolink result (EXT:headless). Link fields are `''` when no link is set. */
 export interface LinkResult {
   href: string
   target?: string | null
@@ -16,7 +16,7 @@ export interface LinkResult {
   additionalAttributes?: Record<string, string> | unknown[]
 }
 
-/** A file reference in the legacy shape (contract 5.2). */
+/** A file reference in EXT:headless's legacy shape. */
 export interface FileRef {
   publicUrl: string
   properties?: {
@@ -49,7 +49,7 @@ export interface LocalMedia {
   variants?: { base: string; widths: number[]; formats: string[] }
 }
 
-/** A navigation or menu entry (contract 5.3; `buttonLabel` is project-specific). */
+/** A navigation or menu entry (EXT:headless; `buttonLabel` is project-specific). */
 export interface NavEntry {
   title: string
   link: string
@@ -63,7 +63,7 @@ export interface NavEntry {
   [key: string]: unknown
 }
 
-/** One language of a page or of the site (contract 5.4). */
+/** One language of a page or of the site (`i18n`). */
 export interface LanguageEntry {
   languageId: number
   locale?: string
@@ -79,7 +79,7 @@ export interface LanguageEntry {
   available: Flag
 }
 
-/** The appearance block of a content element (contract 6.1). */
+/** The appearance block of a content element. */
 export interface ElementAppearance {
   layout?: string
   frameClass?: string
@@ -88,7 +88,7 @@ export interface ElementAppearance {
   [key: string]: unknown
 }
 
-/** A content element envelope (contract 6.1); `content` depends on `type` (contract 6.2). */
+/** A content element envelope; `content` depends on `type` (the TYPO3 CType). */
 export interface ContentElement<C = Record<string, unknown>> {
   id: number
   type: string
@@ -121,7 +121,7 @@ export interface PageMeta {
   [key: string]: unknown
 }
 
-/** The `seo` block of headless 4.x (contract 3.3). */
+/** The `seo` block of headless 4.x. */
 export interface PageSeo {
   title?: string | null
   meta?: Array<{ name?: string; property?: string; 'http-equiv'?: string; content: string }>
@@ -130,7 +130,7 @@ export interface PageSeo {
   bodyAttrs?: { class?: string; [attr: string]: string | undefined }
 }
 
-/** The page's context menu (project-specific, SPEC point 3). */
+/** The page's context menu (project-specific: not an EXT:headless field). */
 export interface ContextMenu {
   navigation?: NavEntry[]
   additionalLink?: LinkResult | NavEntry | ''
@@ -138,7 +138,7 @@ export interface ContextMenu {
   iconButtonsText?: string
 }
 
-/** A page (contract 3.2). */
+/** A page (the answer to a page request). */
 export interface PageData {
   id: number
   type?: string
@@ -155,13 +155,13 @@ export interface PageData {
   [key: string]: unknown
 }
 
-/** A redirect answer (contract 3.5): sent with HTTP 200 instead of a page. */
+/** A redirect answer (a TYPO3 redirect record): sent with HTTP 200 instead of a page. */
 export interface RedirectData {
   redirectUrl: string
   statusCode: number
 }
 
-/** Initial data, fetched once per locale (contract 4.2; SPEC point 3). */
+/** Initial data, fetched once per locale: EXT:headless's navigation and languages, and the project's own keys. */
 export interface InitialData {
   navigation: NavEntry[]
   featuredNavigation?: NavEntry[]

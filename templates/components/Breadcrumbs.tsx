@@ -1,4 +1,4 @@
-/** The rootline of a page (contract 3.2 `breadcrumbs`), shown below the home level. */
+/** The rootline of a page (the page's `breadcrumbs`), shown below the home level. */
 import { type PageData, SafeLink } from 'typo3-headless-site/runtime'
 import { useTexts } from '../texts.js'
 import { isOn } from './NavList.js'

@@ -1,4 +1,4 @@
-/** One EXT:form element (contract 6.2 `form_formframework`) as an accessible form control. */
+/** One EXT:form element (of a `form_formframework` content element) as an accessible form control. */
 import type { ReactNode } from 'react'
 import { isRecord } from 'typo3-headless-site/runtime'
 import { useTexts } from '../texts.js'

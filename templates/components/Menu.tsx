@@ -1,4 +1,4 @@
-/** The menu content elements (contract 6.2 `menu_*`): page lists, cards, a sitemap tree, section links. */
+/** The menu content elements (CTypes `menu_*`): page lists, cards, a sitemap tree, section links. */
 import {
   type ContentElementProps,
   cx,

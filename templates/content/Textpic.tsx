@@ -1,4 +1,4 @@
-/** CType `textpic`: header, gallery and text (contract 6.2, 6.3). */
+/** CType `textpic`: header, gallery and text. */
 import type { ContentElementProps } from 'typo3-headless-site/runtime'
 import { MediaText } from '../components/MediaText.js'
 

@@ -1,6 +1,6 @@
 /**
  * Initial data: fetched once per locale (a failure after the fallback is fatal,
- * with the spec's `Initial Data is unavailable: …`), prepared, and written once
+ * with `Initial Data is unavailable: …`), prepared, and written once
  * per locale to a content-hashed file that pages reference.
  */
 import { createHash } from 'node:crypto'

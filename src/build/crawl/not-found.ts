@@ -1,6 +1,6 @@
 /**
  * The localised 404 pages (`404.html`, `pl/404.html`, …). When the API has an
- * error handler that answers unknown paths with a page (contract 3.6), that
+ * error handler that answers unknown paths with a page (TYPO3's page error handler), that
  * page's content is rendered with status 404; otherwise the plain error page.
  */
 import { readPageAnswer } from '../../api/answer.js'

@@ -1,5 +1,5 @@
 /**
- * Pure: what a redirect record (contract 3.5) becomes in a static output besides its
+ * Pure: what a redirect record (docs/api-contract.md) becomes in a static output besides its
  * payload (src/render/payload.ts): a line of `_redirects` and, with `build.redirectPages`,
  * a small HTML page that redirects (meta refresh, canonical, a plain link).
  *

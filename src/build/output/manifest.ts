@@ -1,5 +1,5 @@
 /**
- * Pure: the build manifests the client polls (SPEC point 7) and the ids in them.
+ * Pure: the build manifests the client polls to notice a new build, and the ids in them.
  * `_site/builds/latest.json` = `{ id, clientVersion }`, `_site/builds/meta/<id>.json` =
  * `{ id, clientVersion, prerendered }`. Nothing in them comes from the clock or chance:
  * a build's id is a digest of the files it output and the client version a digest of

@@ -69,7 +69,7 @@ export type PageOutput =
       shownIn?: ShownIn
       renderMs: number
     }
-  /** The answer was a redirect record (contract 3.5). */
+  /** The answer was a redirect record. */
   | { type: 'redirect'; redirectUrl: string; statusCode: number; renderMs: number }
   | ({ type: 'failed'; renderMs: number } & Pick<BuildFailure, 'kind' | 'status' | 'reason' | 'pageUid' | 'elementUid'>)
 

@@ -1,5 +1,5 @@
 /**
- * The editor preview client (contract section 9), a second entry loaded only on
+ * The editor preview client (docs/editors.md), a second entry loaded only on
  * `?pce=1` preview pages, after the visitor entry: edit links, window messages
  * with the CMS, the preview options and their panel.
  */

@@ -1,6 +1,6 @@
 /**
  * Window messages between the page (in the CMS's preview iframe) and the backend
- * (contract section 9). Envelope: `{ type, ...payload }`, posted with target origin '*'.
+ * (`t3-ux/content_preview`'s `pce-*` messages). Envelope: `{ type, ...payload }`, posted with target origin '*'.
  */
 import { PREVIEW_MESSAGES } from '../../shared/constants.js'
 

@@ -1,5 +1,5 @@
 /**
- * Preview options (contract 9, SPEC point 2 defaults): stored as `{id: boolean}` JSON
+ * Editor preview options (defaults in PREVIEW_OPTION_DEFAULTS): stored as `{id: boolean}` JSON
  * in `localStorage['pce-options']`, shown as `data-pce-<id>="1"` on `<body>`.
  */
 import { PREVIEW_OPTION_DEFAULTS, PREVIEW_OPTIONS_KEY, type PreviewOptionId } from '../../shared/constants.js'

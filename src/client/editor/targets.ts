@@ -19,7 +19,7 @@ export function setLabel(link: Element, text: string): void {
   }
 }
 
-/** The edit link of a target: its first child per the markup contract (or any one inside it). */
+/** The edit link of a target: its first child, as Frame.tsx renders it (or any one inside it). */
 const editLinkOf = (target: Element): Element | null =>
   target.firstElementChild?.matches(EDIT_LINK_SELECTOR)
     ? target.firstElementChild
