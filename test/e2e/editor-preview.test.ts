@@ -1,5 +1,5 @@
 /**
- * The browser side of editor preview (contract section 9): edit links,
+ * The browser side of editor preview (`?pce=1`, docs/editors.md): edit links,
  * window messages with the CMS (the page inside an iframe of a test parent page),
  * `pce-scroll-to-uid`, the preview options and live reload. Runs against `site preview`
  * (src/preview) and the demo content API, both on loopback.

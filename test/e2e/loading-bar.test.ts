@@ -1,5 +1,5 @@
 /**
- * The route loading bar in a real browser (SPEC points 4 and 9): shown for a
+ * The route loading bar in a real browser: shown for a
  * slow navigation (3 px high), not for a quick one, red when the navigation fails.
  */
 import type { Browser, Page } from 'playwright-core'

@@ -169,7 +169,7 @@ describe('initial data', () => {
     api.setFaults([])
   })
 
-  it('fails with the spec message and the upstream status when both fail', async () => {
+  it('fails with "Initial Data is unavailable" and the upstream status when both fail', async () => {
     api.setFaults([{ path: '/de', kind: 'status503' }])
     const client = createApiClient(siteFor())
     const error = (await client.getInitialData('de').catch((e: unknown) => e)) as SiteError

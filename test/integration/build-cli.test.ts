@@ -71,7 +71,7 @@ describe('site build (CLI)', () => {
     for (const text of [res.stdout, res.stderr]) expect(text).not.toMatch(/pw-s3cret-9|ci-user/)
   }, 60_000)
 
-  it('exits 1 with the spec message when initial data is unavailable', async () => {
+  it('exits 1 with "Initial Data is unavailable" when the initial data endpoints answer 503', async () => {
     api.setFaults([{ path: '/', query: 'type=834', kind: 'status503' }])
     const res = await site(['build', '--api', api.url, '--out', join(dir, 'never')])
     api.setFaults([])

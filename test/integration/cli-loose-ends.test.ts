@@ -131,7 +131,7 @@ describe('site CLI loose ends', () => {
     20_000,
   )
 
-  it('demo-api --fail-initial fails initial data of every locale: the build stops with the spec message', async () => {
+  it('demo-api --fail-initial fails initial data of every locale: the build stops with "Initial Data is unavailable"', async () => {
     const api = startCli(
       ['demo-api', '--port', '0', '--fail-initial'],
       REPO_ROOT,

@@ -87,7 +87,7 @@ describe('site CLI', () => {
     expect(res.stderr).not.toMatch(/\n\s+at /)
   })
 
-  it('exits 2 with the spec message for an unknown --site host', async () => {
+  it('exits 2 with the unknown-host message for an unknown --site host', async () => {
     const file = join(dir, 'sites.json')
     await writeFile(
       file,
@@ -124,7 +124,7 @@ describe('site CLI', () => {
     expect(res.stderr.trim()).toBe(`Config file not found: ${join(dir, 'missing.ts')}`)
   })
 
-  it('exits 1 with the spec message when initial data is unavailable', () => {
+  it('exits 1 with "Initial Data is unavailable" when the API cannot be reached', () => {
     const res = site(['build', '--api', 'http://127.0.0.1:9', '--out', join(dir, 'out')])
     expect(res.code).toBe(1)
     expect(res.stderr).toMatch(/Initial Data is unavailable: ECONNREFUSED/)

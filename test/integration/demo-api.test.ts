@@ -107,9 +107,9 @@ describe('initial data', () => {
     expect((await getJson<InitialData>('/de?type=835')).body.navigation[0]?.link).toBe('/de/')
   })
 
-  // The footer's fixed links of SPEC point 2 (templates/texts/<locale>.ts) point at these pages; the
+  // The footer's fixed links (templates/texts/<locale>.ts) point at these pages; the
   // demo's footerNavigation holds its own columns (company, services, case studies) instead of repeating them.
-  it('has the pages the footer of SPEC point 2 links to, the RODO notice in Polish only', async () => {
+  it("has the pages the footer's fixed links point at, the RODO notice in Polish only", async () => {
     for (const path of [
       '/policy',
       '/careers',

@@ -202,7 +202,7 @@ describe('preview handler and the content API', () => {
       ],
     }
 
-    it('chooses the site by Host and answers an allowed host of no site with 404 and the spec message', async () => {
+    it('chooses the site by Host and answers an allowed host of no site with 404 and the unknown-host message', async () => {
       const allowed = { ...user, preview: { ...user.preview, allowedHosts: ['evil.example'] } }
       const { handle } = await makeHandler({ apiUrl: demo.url, registry, user: allowed })
       const known = await handle(new Request('http://www.example.com:3000/about-us'))

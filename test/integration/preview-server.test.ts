@@ -107,7 +107,7 @@ describe('preview server over a real socket, with watch and reload', () => {
 
   it('refuses what a browser would not send, over the socket too', async () => {
     expect((await fetch(`${server.url}/about-us`, { method: 'POST', body: 'x' })).status).toBe(405)
-    // a path that does not decode is a route that does not validate (the spec's 404)
+    // a path that does not decode is a route that does not validate: 404
     expect((await fetch(`${server.url}/%E0%A4%A`)).status).toBe(404)
   })
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { errors, FetchError } from '../../src/errors.js'
 
-describe('error catalogue (SPEC point 8)', () => {
-  it('words every message as the spec does', () => {
+describe('error catalogue', () => {
+  it('pins the wording of every message', () => {
     expect(errors.initialDataUnavailable('HTTP 503 (GET x)', 503).message).toBe(
       'Initial Data is unavailable: HTTP 503 (GET x)',
     )

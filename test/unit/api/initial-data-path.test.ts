@@ -4,7 +4,7 @@ import { toInitialDataPath } from '../../../src/api/initial-data-path.js'
 const i18n = { default: 'en', locales: ['en', 'pl', 'de'] }
 const q = (s: string) => new URLSearchParams(s)
 
-describe('initial data path forms (contract 4.1)', () => {
+describe('initial data path forms', () => {
   it('path form without route query: locale prefix applied', () => {
     expect(toInitialDataPath({ endpoint: '/?type=834', locale: 'en', i18n })).toBe('/?type=834')
     expect(toInitialDataPath({ endpoint: '/?type=834', locale: 'pl', i18n, routePath: '/pl/o-nas' })).toBe(

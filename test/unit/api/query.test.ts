@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { filterQuery, requestUrl } from '../../../src/api/query.js'
 
-describe('filterQuery (contract 3.1)', () => {
+describe('filterQuery (api.allowQuery)', () => {
   it('passes everything with true', () => expect(filterQuery('/a?x=1&type=2', true)).toBe('/a?x=1&type=2'))
   it('drops every parameter but type when false', () => {
     expect(filterQuery('/a?x=1&type=2', false)).toBe('/a?type=2')

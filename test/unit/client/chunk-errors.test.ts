@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { isChunkLoadError, isSiteAssetUrl } from '../../../src/client/chunk-errors.js'
 
-describe('chunk load errors (SPEC point 8)', () => {
+describe('chunk load errors', () => {
   it('recognise failed dynamic imports and engine asset URLs', () => {
     expect(
       isChunkLoadError(new TypeError('Failed to fetch dynamically imported module: https://s/_site/assets/chunk-A.js')),

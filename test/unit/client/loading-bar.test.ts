@@ -15,7 +15,7 @@ function setup() {
   return { bar, painted }
 }
 
-describe('loading bar (SPEC points 4 and 9)', () => {
+describe('loading bar', () => {
   beforeEach(() => {
     vi.useFakeTimers()
   })

@@ -20,7 +20,7 @@ function visibility() {
   }
 }
 
-describe('manifest check (SPEC point 4: new build detection)', () => {
+describe('manifest check (new build detection)', () => {
   beforeEach(() => {
     vi.useFakeTimers()
   })

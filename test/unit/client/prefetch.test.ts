@@ -18,7 +18,7 @@ function deferredLoads() {
   return { load, started, finish }
 }
 
-describe('prefetch queue (SPEC point 9: preload concurrency 4)', () => {
+describe('prefetch queue (preload concurrency 4)', () => {
   it('runs at most 4 loads at once, each path once', async () => {
     const loads = deferredLoads()
     const queue = createPrefetchQueue({ load: loads.load })

@@ -7,7 +7,7 @@ const memoryStorage = () => {
   return { getItem: (k: string) => data.get(k) ?? null, setItem: (k: string, v: string) => void data.set(k, v), data }
 }
 
-describe('reload guard (SPEC point 4: once per 10 s per path)', () => {
+describe('reload guard (once per 10 s per path)', () => {
   it('allows one reload per path within the window, then again after it', () => {
     let now = 1_000_000
     const storage = memoryStorage()

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { pushPageView } from '../../../src/client/tracking.js'
 
-describe('page view tracking (SPEC point 1)', () => {
+describe('page view tracking', () => {
   it('push page views to a data layer, creating it when missing', () => {
     const win: { dataLayer?: unknown[] } = {}
     pushPageView(win, { title: 'Home', path: '/' })

@@ -286,7 +286,7 @@ describe('sites', () => {
     expect((await resolveConfig({ root, configFile: ok })).sites).toHaveLength(2)
   })
 
-  it('selects by host, with the spec message for an unknown host', async () => {
+  it('selects by host, with the unknown-host message for an unknown host', async () => {
     const file = await write('config/multi.json', JSON.stringify(multi))
     const { sites } = await resolveConfig({ root, configFile: file })
     expect(selectSite(sites, 'https://example.com:443/x').hostnames).toContain('example.com')

@@ -13,7 +13,7 @@ import { DEMO_LANGUAGES as LANGUAGES } from './languages.js'
 const PAGES = 12
 const site = createGeneratedSite(LANGUAGES, PAGES)
 
-/** `MenuSitemapPages.tsx` -> `menu_sitemap_pages` (contract 7.6, backwards). */
+/** `MenuSitemapPages.tsx` -> `menu_sitemap_pages` (the name conversion of src/runtime/names.ts, backwards). */
 const TEMPLATE_TYPES = readdirSync(new URL('../../../templates/content/', import.meta.url))
   .filter((file) => file.endsWith('.tsx') && file !== 'Default.tsx')
   .map((file) =>

@@ -51,7 +51,7 @@ describe('pageTemplates', () => {
     ['two_columns', 'menu_sitemap_pages'],
     ['landing-page', 'form_formframework'],
     ['Hero Layout', 'textmedia'],
-  ])('gives the keys the runtime looks %s and %s up by (contract 7.6 naming)', (layout, type) => {
+  ])('gives the keys the runtime looks %s and %s up by (PascalCase names)', (layout, type) => {
     const needs = pageTemplates(page({ colPos0: [element(1, type)] }, layout))
     const component = () => null
     const registry = {

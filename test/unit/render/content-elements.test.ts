@@ -37,7 +37,7 @@ const gallery = (files: unknown[], vertical = 'above', horizontal = 'center') =>
 })
 
 describe('frames', () => {
-  it('wraps elements in a t3-ce-frame with the contract classes', () => {
+  it('wraps elements in a t3-ce-frame with the frame classes', () => {
     const out = html(
       'text',
       { header: 'x' },
@@ -204,7 +204,7 @@ describe('uploads', () => {
   })
 })
 
-describe('values of another type than the contract says (the API is untrusted)', () => {
+describe('values of another type than EXT:headless sends (the API is untrusted)', () => {
   // a JSON object with its own `toString` key: String() or Number() of it throws
   const odd = { toString: 'x', valueOf: 'x' }
 

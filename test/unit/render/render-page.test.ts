@@ -162,7 +162,7 @@ describe('layouts and the page class', () => {
 })
 
 describe('error pages', () => {
-  it('renders the error body page in its backend layout instead of the plain error (contract 3.6)', () => {
+  it('renders the error body page in its backend layout instead of the plain error (TYPO3 error handler page)', () => {
     const page = makePage([makeElement('text', { header: 'Lost?', bodytext: '<p>Try the search.</p>' })], {
       appearance: { backendLayout: 'two_columns' },
     })

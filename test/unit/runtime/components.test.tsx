@@ -49,7 +49,7 @@ const element = (appearance: Element['appearance'], extra: Partial<Element> = {}
   ...extra,
 })
 
-describe('Frame and ContentElement (contract 7.6)', () => {
+describe('Frame and ContentElement', () => {
   it('wraps an element in a frame with id and classes, empty spaces becoming default', () => {
     const html = render(
       <ContentElement

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { pascalCase, resolveContent, resolveLayout } from '../../../src/runtime/names.js'
 import type { TemplateRegistry } from '../../../src/shared/contract.js'
 
-describe('pascalCase (contract 7.6 names)', () => {
+describe('pascalCase (layout and content type names, converted as nuxt-typo3 does)', () => {
   it.each([
     ['two_columns', 'TwoColumns'],
     ['singlecolumn', 'Singlecolumn'],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { readIncoming, toRecordUrl, toUid } from '../../../../src/client/editor/messages.js'
 
-describe('editor preview messages (contract section 9)', () => {
+describe('editor preview messages (pce-*)', () => {
   it('accept pce-scroll-to-uid with a positive uid only', () => {
     expect(readIncoming({ type: 'pce-scroll-to-uid', uid: 12 })).toEqual({ type: 'pce-scroll-to-uid', uid: 12 })
     expect(readIncoming({ type: 'pce-scroll-to-uid', uid: '12' })).toEqual({ type: 'pce-scroll-to-uid', uid: 12 })

@@ -7,7 +7,7 @@ const memoryStorage = () => {
   return { getItem: (k: string) => data.get(k) ?? null, setItem: (k: string, v: string) => void data.set(k, v), data }
 }
 
-describe('editor preview options (SPEC point 2 defaults)', () => {
+describe('editor preview options', () => {
   it('start from the defaults and store them as {id: boolean} JSON', () => {
     const storage = memoryStorage()
     const options = loadOptions(storage)
