@@ -18,6 +18,7 @@ import { createPayloadCache } from './payload-cache.js'
 import { fetchPayload } from './payloads.js'
 import { createPrefetchQueue, watchLinks } from './prefetch.js'
 import type { ReloadGuard } from './reload-guard.js'
+import { createRouteAnnouncer } from './route-announcer.js'
 import { createRouter, type Router } from './router.js'
 import { browserTimers } from './timers.js'
 import { pushPageView } from './tracking.js'
@@ -78,6 +79,7 @@ export function startNavigation(options: NavigationOptions): Router {
   manifest?.start()
   const barElement = doc.getElementById(options.ids.loadingBar) ?? doc.body.appendChild(doc.createElement('div'))
   const bar = createLoadingBar({ timers: browserTimers, paint: createBarPainter(barElement) })
+  const announcer = createRouteAnnouncer(doc)
   const payloads = createPayloadCache({
     load: (path) => fetchPayload({ path, clientVersion: options.clientVersion, fetch: fetchFn }),
   })
@@ -92,6 +94,7 @@ export function startNavigation(options: NavigationOptions): Router {
       applyDocumentAttrs(doc, { lang: attrs.lang, dir: attrs.dir, bodyClass: getBodyClass(next) })
       closePopovers(doc)
       focusMain(doc, options.ids.main)
+      announcer.announce()
       pushPageView(win, { title: doc.title, path: win.location.pathname })
       announcePage(win, { state: next, kind: mode })
       links.refresh()

@@ -1,13 +1,15 @@
 /**
  * axe-core in Chromium over every demo page in the three locales (and their
  * 404 pages): no serious or critical violation. The Nu HTML checker over every
- * built demo page: no error.
+ * built demo page: no error. What Chromium's accessibility tree tells a screen
+ * reader after a client navigation.
  */
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { hasChromium, openPage, waitForHydration } from './helpers/browser.js'
+import { hasChromium, isSameDocument, markDocument, openPage, waitForHydration } from './helpers/browser.js'
+import { builtTitle, waitForPageView } from './helpers/pages.js'
 import { type BuiltSite, useSiteAndBrowser } from './helpers/site.js'
 import { checkHtmlWithNu, hasJava, seriousAxeViolations } from './helpers/validators.js'
 
@@ -32,6 +34,58 @@ describe.skipIf(!hasChromium)('accessibility of the demo site', () => {
     }
     console.log(`accessibility: axe checked ${paths.length} demo pages: ${found.length} serious or critical violations`)
     expect(found).toEqual([])
+    await context.close()
+  })
+
+  interface AxNode {
+    ignored: boolean
+    backendDOMNodeId?: number
+    properties?: Array<{ name: string; value: { value?: unknown } }>
+  }
+
+  /** The live regions in Chromium's accessibility tree (what a screen reader is told of changes): politeness and text. */
+  async function liveRegions(page: Page): Promise<Array<{ live: string; text: string }>> {
+    const cdp = await page.context().newCDPSession(page)
+    const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: AxNode[] }
+    const regions: Array<{ live: string; text: string }> = []
+    for (const node of nodes) {
+      const live = node.properties?.find((p) => p.name === 'live')?.value.value
+      // The region itself (its descendants carry `live` too, with a `liveRegionRoot`).
+      if (node.ignored || live === undefined || live === 'off' || node.backendDOMNodeId === undefined) continue
+      if (node.properties?.some((p) => p.name === 'liveRegionRoot')) continue
+      const { object } = await cdp.send('DOM.resolveNode', { backendNodeId: node.backendDOMNodeId })
+      const { result } = await cdp.send('Runtime.callFunctionOn', {
+        objectId: object.objectId,
+        functionDeclaration: 'function () { return this.textContent }',
+        returnByValue: true,
+      })
+      regions.push({ live: String(live), text: String(result.value ?? '').trim() })
+    }
+    await cdp.detach()
+    return regions
+  }
+
+  it('a client navigation announces the new page’s title in a live region; the first load announces nothing', async () => {
+    const { context, page, problems } = await openPage(browser)
+    await page.goto(`${site.url}/`)
+    await waitForHydration(page)
+    await markDocument(page)
+    // The router is there (it writes its history entry): the live region is in place before any navigation.
+    await page.mouse.move(40, 40)
+    await page.waitForFunction(() => (history.state as { site?: number } | null)?.site === 1)
+    expect((await liveRegions(page)).filter((region) => region.text !== '')).toEqual([])
+
+    await page.click('header .site-nav a[href="/about-us"]')
+    await waitForPageView(page, '/about-us', 2)
+    expect(await isSameDocument(page)).toBe(true)
+    const title = await builtTitle(site.outDir, '/about-us')
+    expect(await liveRegions(page)).toContainEqual({ live: 'assertive', text: title })
+    // Back is a client render too.
+    await page.goBack()
+    await waitForPageView(page, '/', 3)
+    expect(await liveRegions(page)).toContainEqual({ live: 'assertive', text: await builtTitle(site.outDir, '/') })
+    expect(await seriousAxeViolations(page)).toEqual([])
+    expect(problems.errors).toEqual([])
     await context.close()
   })
 
