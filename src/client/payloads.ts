@@ -16,7 +16,7 @@ export type PagePayloadData = Extract<PagePayload, { page: PageData }>
 export type PayloadResult =
   | { type: 'page'; payload: PagePayloadData }
   | { type: 'redirect'; to: string; statusCode: number }
-  /** Not something to render here: load the URL in full (404, not JSON, a build with other client code). */
+  /** Not something to render here: load the URL in full (404, not JSON or no page payload, a build with other client code). */
   | { type: 'full-load'; reason: 'not-found' | 'not-json' | 'other-client' }
   /** Network failure or server error: worth one retry. */
   | { type: 'error'; message: string }
@@ -24,6 +24,22 @@ export type PayloadResult =
 /** `/pl/o-nas`, `c1` -> `/pl/o-nas/_payload.json?_b=c1` */
 export const toPayloadRequestUrl = (path: string, clientVersion: string): string =>
   `${toPayloadUrl(path)}?${BUILD_ID_QUERY}=${encodeURIComponent(clientVersion)}`
+
+/**
+ * A page as every build writes it (`preparePage`): a numeric id, `meta`, `appearance` and `content` objects, each
+ * content column a list. Anything else (`"page": {}`, a payload cut or edited by hand) would render an empty or
+ * half page on the client where the page's HTML is right: it is loaded in full instead.
+ */
+function isPageData(value: unknown): value is PageData {
+  return (
+    isRecord(value) &&
+    typeof value.id === 'number' &&
+    isRecord(value.meta) &&
+    isRecord(value.appearance) &&
+    isRecord(value.content) &&
+    Object.values(value.content).every(Array.isArray)
+  )
+}
 
 /** Checks the shape of a parsed payload; undefined when it is not one. */
 export function readPayload(body: unknown): PagePayload | undefined {
@@ -35,7 +51,7 @@ export function readPayload(body: unknown): PagePayload | undefined {
   )
     return undefined
   if (isRecord(body.redirect)) return typeof body.redirect.to === 'string' ? (body as PagePayload) : undefined
-  return isRecord(body.page) && typeof body.status === 'number' ? (body as PagePayload) : undefined
+  return isPageData(body.page) && typeof body.status === 'number' ? (body as PagePayload) : undefined
 }
 
 export async function fetchPayload(input: {

@@ -172,6 +172,24 @@ describe.skipIf(!hasChromium)('visitor navigation', () => {
     await context.close()
   })
 
+  it('a payload whose page is not one a build writes (`"page": {}`) becomes a full page load, not an empty page', async () => {
+    const { context, page, problems } = await openPage(browser)
+    await page.route('**/careers/_payload.json*', async (route) => {
+      const body = await (await route.fetch()).json()
+      await route.fulfill({ json: { ...body, page: {} } })
+    })
+    await page.goto(`${site.url}/about-us`)
+    await waitForHydration(page)
+    await markDocument(page)
+    await page.evaluate(() => (document.querySelector('a[href="/careers"]') as HTMLElement).click())
+    await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Work with us')
+    expect(new URL(page.url()).pathname).toBe('/careers')
+    expect(await isSameDocument(page)).toBe(false)
+    expect(await page.title()).toBe(await builtTitle(site.outDir, '/careers'))
+    expect(problems.errors).toEqual([])
+    await context.close()
+  })
+
   it('switching language loads that locale’s initial data and shows the translated header and footer', async () => {
     const { context, page, problems } = await openPage(browser)
     const initialData: string[] = []

@@ -42,4 +42,29 @@ describe('payload requests', () => {
       message: 'Failed to fetch',
     })
   })
+
+  it('load a page in full whose payload holds no page as a build writes it: no empty or half page on the client', async () => {
+    const run = (value: unknown) =>
+      fetchPayload({
+        path: '/a',
+        clientVersion: 'c1',
+        fetch: answer({ clientVersion: 'c1', locale: 'en', path: '/a', status: 200, page: value }),
+      })
+    const notPages: unknown[] = [
+      {},
+      { id: 1 },
+      [],
+      { ...page, id: '1' },
+      { ...page, meta: undefined },
+      { ...page, appearance: null },
+      { ...page, content: undefined },
+      { ...page, content: [] },
+      { ...page, content: { colPos0: 'x' } },
+    ]
+    for (const value of notPages)
+      await expect(run(value), JSON.stringify(value)).resolves.toEqual({ type: 'full-load', reason: 'not-json' })
+    // A page without content elements is one.
+    await expect(run(page)).resolves.toMatchObject({ type: 'page' })
+    await expect(run({ ...page, content: { colPos0: [], colPos1: [] } })).resolves.toMatchObject({ type: 'page' })
+  })
 })
