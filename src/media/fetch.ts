@@ -2,6 +2,9 @@
  * One CMS file fetched, with a conditional request when the previous build recorded its `ETag` or
  * `Last-Modified`: `304 Not Modified` sends no body. Bounded as API answers are: the deadline
  * (`api.timeoutMs`, headers and body together) and a size cap (`media.maxBytes`, declared or streamed).
+ * The body is taken as sent, never decoded: the request asks for no content coding (`Accept-Encoding: identity`),
+ * and an answer that has one anyway (a proxy that compresses whatever is asked) is refused rather than copied
+ * compressed under the file's name.
  */
 import type { Dispatcher } from 'undici'
 import { BodyTooLarge, getBytes, RequestEnded } from '../api/get-bytes.js'
@@ -28,8 +31,18 @@ export type FetchedFile =
 const validator = (value: string | undefined): string | undefined =>
   value !== undefined && value.length <= 256 && /^[\x20-\x7e]+$/.test(value) ? value : undefined
 
+/** The content coding of an answer (`gzip`, `br`…), lower-cased; undefined for none or `identity`. */
+function contentCoding(header: string | undefined): string | undefined {
+  const coding = (header ?? '')
+    .split(',')
+    .map((part) => part.trim().toLowerCase())
+    .filter((part) => part !== '' && part !== 'identity')
+    .join(', ')
+  return coding === '' ? undefined : coding
+}
+
 export async function fetchFile(url: string, options: FetchFileOptions): Promise<FetchedFile> {
-  const headers: Record<string, string> = { ...options.headers, accept: '*/*' }
+  const headers: Record<string, string> = { ...options.headers, accept: '*/*', 'accept-encoding': 'identity' }
   if (options.etag) headers['if-none-match'] = options.etag
   if (options.lastModified) headers['if-modified-since'] = options.lastModified
   try {
@@ -43,6 +56,13 @@ export async function fetchFile(url: string, options: FetchFileOptions): Promise
     if (answer.status === 304 && (options.etag || options.lastModified)) return { type: 'unchanged' }
     if (answer.status < 200 || answer.status >= 300)
       return { type: 'failed', kind: 'MEDIA_HTTP', reason: `the file answered HTTP ${answer.status} (GET ${url})` }
+    const coding = contentCoding(answer.headers['content-encoding'])
+    if (coding)
+      return {
+        type: 'failed',
+        kind: 'MEDIA_HTTP',
+        reason: `the file answered with Content-Encoding ${coding.slice(0, 40)}, which the build does not decode (GET ${url})`,
+      }
     return {
       type: 'body',
       body: answer.body,
