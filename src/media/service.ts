@@ -247,6 +247,14 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
     if (kind === 'image') {
       const claimed = claimedFormat(extensionOf(name))
       format = sniffRaster(body)
+      // bytes that are what the name says, sent as another image type: the Content-Type is what lies
+      if (format && format === claimed && !contentTypeAgrees(fetched.contentType, format))
+        return announce(
+          failed(
+            'MEDIA_TYPE_MISMATCH',
+            `the file's bytes are ${format}, as its name says, but it was sent as Content-Type ${fetched.contentType?.slice(0, 60)} (GET ${url})`,
+          ),
+        )
       if (!format || format !== claimed || !contentTypeAgrees(fetched.contentType, format))
         return announce(
           failed(
