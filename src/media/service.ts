@@ -80,6 +80,13 @@ export interface MediaService {
    * element of each file (`shownIn`), for a failure found after it (onLateFailure).
    */
   rendered(from: string, source: CmsSource, shownIn: ShownIn): void
+  /**
+   * Whether every file of the previous record that these references name (a kept page's files, PageTable.fileRefsOf)
+   * is in the previous output as its build wrote it, its copy and variants: a page kept or rendered again from its
+   * payload shows them where they were, so one whose file is missing or changed on disk is asked of the API again,
+   * and its file taken again with it.
+   */
+  kept(refs: readonly string[]): boolean
   finish(): Promise<MediaStats>
   /** Stops what is still running (the build failed before finish()); finish() does it itself. */
   close(): Promise<void>
@@ -160,6 +167,22 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
   }
 
   const keepAll = (entry: MediaEntry): boolean => entryPaths(entry).every((path) => writer.keep(path))
+
+  /** The previous record's entries by file reference (shared/file-refs.ts), made at the first kept(). */
+  let previousByRef: Map<string, MediaEntry[]> | undefined
+  const entriesOf = (ref: string): readonly MediaEntry[] => {
+    if (!previousByRef) {
+      previousByRef = new Map()
+      for (const entry of previous.values()) {
+        const key = toFileRef(entry.url, apiOrigin)
+        if (key === undefined) continue
+        const list = previousByRef.get(key)
+        if (list) list.push(entry)
+        else previousByRef.set(key, [entry])
+      }
+    }
+    return previousByRef.get(ref) ?? []
+  }
 
   /** Where each original and variant this build placed is (see place): a path names its bytes, written once. */
   const placed = new Map<string, Promise<string>>()
@@ -367,6 +390,11 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
         const users = usersOf.get(url) ?? failedLate.get(url)?.users
         if (users?.has(from)) users.set(from, elementUid === undefined ? source : { ...source, elementUid })
       }
+    },
+    kept(refs) {
+      return refs.every((ref) =>
+        entriesOf(ref).every((entry) => entryPaths(entry).every((path) => writer.previousHash(path) !== undefined)),
+      )
     },
     async finish() {
       await Promise.all(work)

@@ -582,3 +582,21 @@ describe('media: a record changed since its build wrote it', () => {
     expect(await readFile(page, 'utf8')).toBe(html)
   }, 300_000)
 })
+
+describe('media: a file of a page an --only build keeps, changed or gone from the output since', () => {
+  it('is taken again with the page that shows it, so that no kept page points at a file the output lacks', async () => {
+    const out = join(tmp, 'kept-page-files')
+    expect((await buildSite({ apiUrl: api.url, outDir: out, tools, user })).failures).toEqual([])
+    const built = await readTree(out)
+    const pathOf = (pattern: RegExp) => [...built.keys()].find((path) => pattern.test(path))!
+    // photographs 4 and 5 are shown by /photos/2, which `--only /photos/1` keeps as it is
+    await writeFile(join(out, pathOf(/\/photo-4-[0-9a-f]{8}-400w\.webp$/)), 'not the variant')
+    await rm(join(out, pathOf(/\/photo-5\.jpg$/)))
+    const from = api.requests.length
+    const result = await buildSite({ apiUrl: api.url, outDir: out, tools, user, only: ['/photos/1'] })
+    expect(result.failures).toEqual([])
+    const pages = api.requests.slice(from).filter((request) => request.path.startsWith('/photos/'))
+    expect(pages.map((request) => request.path).sort()).toEqual(['/photos/1', '/photos/2'])
+    expect(diffTrees(await readTree(out), built)).toEqual([])
+  }, 300_000)
+})

@@ -116,6 +116,8 @@ const FETCH: PathSource = { type: 'fetch' }
  */
 export function buildPath(p: PagePipeline, path: string): FoundLinks | undefined | Promise<FoundLinks | undefined> {
   const source = p.reuse?.decide(path) ?? FETCH
+  // a page that shows a file missing or changed in the previous output is asked again, its file taken again
+  if (source.type !== 'fetch' && p.media && !p.media.kept(source.from.fileRefsOf(path))) return fetchAndBuild(p, path)
   switch (source.type) {
     case 'keep': {
       // a previous page's links, as its answer gave them (by id: most of them the crawl knows already)
