@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { extname, join, resolve } from 'node:path'
+import { dirname, extname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import type { Loader, Plugin } from 'esbuild'
 import { errors, SiteError } from '../errors.js'
 import { cachedBundle, metafileInputs, storedTexts, textOf } from '../project/bundle-cache.js'
 import { placeModule } from '../project/module-file.js'
@@ -15,6 +16,35 @@ import type { InlineConfig, ResolvedConfig, UserConfig } from './types.js'
 import { validateUserConfig } from './validate.js'
 
 const DEFINE_MODULE = fileURLToPath(new URL('./define.js', import.meta.url))
+
+/** What each file of a config reads as `import.meta.url`, `.filename` and `.dirname` (see importMetaOfFile). */
+const IMPORT_META = {
+  'import.meta.url': '__siteConfigImportMetaUrl',
+  'import.meta.filename': '__siteConfigImportMetaFilename',
+  'import.meta.dirname': '__siteConfigImportMetaDirname',
+}
+const LOADERS: Record<string, Loader> = { '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.tsx': 'tsx', '.jsx': 'jsx' }
+
+/**
+ * The bundled config runs from the project's cache folder (`.site/config/`), so a config that reads a file beside
+ * it (`new URL('./hosts.json', import.meta.url)`) read it there. Each file of the config that names `import.meta`
+ * gets its own place instead, as Node would give it: the declarations go on its first line, so that line numbers
+ * in errors stay the file's.
+ */
+const importMetaOfFile: Plugin = {
+  name: 'site-config-import-meta',
+  setup(build) {
+    build.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (args) => {
+      if (args.path.split(/[\\/]/).includes('node_modules')) return undefined
+      const text = await readFile(args.path, 'utf8')
+      if (!text.includes('import.meta')) return undefined
+      const values = [pathToFileURL(args.path).href, args.path, dirname(args.path)]
+      const names = Object.values(IMPORT_META)
+      const declarations = names.map((name, i) => `const ${name} = ${JSON.stringify(values[i])};`).join(' ')
+      return { contents: `${declarations} ${text}`, loader: LOADERS[extname(args.path)] ?? 'js' }
+    })
+  },
+}
 
 /** Finds the config file: `--config` as given, else the first default name that exists. */
 export function findConfigFile(root: string, configFile?: string): string {
@@ -62,6 +92,8 @@ export async function loadUserConfig(file: string, root: string): Promise<unknow
           logLevel: 'silent',
           packages: 'external',
           alias: { [CONFIG_MODULE]: DEFINE_MODULE },
+          define: IMPORT_META,
+          plugins: [importMetaOfFile],
         }),
       )
       // esbuild's working folder is the process's own (no absWorkingDir given)

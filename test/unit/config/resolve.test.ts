@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { resolveConfig } from '../../../src/config/load.js'
 import { selectSite, toBareHostname } from '../../../src/config/resolve.js'
@@ -54,6 +55,33 @@ describe('resolveConfig', () => {
       `export default { api: { baseUrl: 'http://127.0.0.1:2' }, build: { concurrency: 8 } }`,
     )
     expect((await resolveConfig({ root, configFile: mjs })).sites[0]!.build.concurrency).toBe(8)
+  })
+
+  it('gives each file of a config its own import.meta, not the cache folder the bundle runs from', async () => {
+    // A team kept its API origin in a JSON file beside the config and read it with import.meta.url: the
+    // build failed with ENOENT naming .site/config/hosts.json, a folder the team never made.
+    await write('config/hosts.json', JSON.stringify({ api: 'http://127.0.0.1:5' }))
+    await mkdir(join(root, 'config/lib'), { recursive: true })
+    await write(
+      'config/lib/where.ts',
+      `export const where: string = import.meta.filename + ' ' + import.meta.dirname + ' ' + import.meta.url\n`,
+    )
+    const file = await write(
+      'config/meta.ts',
+      [
+        `import { readFileSync } from 'node:fs'`,
+        `import { where } from './lib/where.js'`,
+        `const hosts = JSON.parse(readFileSync(new URL('./hosts.json', import.meta.url), 'utf8'))`,
+        `export default { api: { baseUrl: hosts.api, headers: { where, dirname: import.meta.dirname } } }`,
+      ].join('\n'),
+    )
+    const [site] = (await resolveConfig({ root, configFile: file })).sites
+    expect(site!.api.baseUrl).toBe('http://127.0.0.1:5')
+    const helper = join(root, 'config/lib/where.ts')
+    expect(site!.api.headers).toEqual({
+      where: `${helper} ${join(root, 'config/lib')} ${pathToFileURL(helper).href}`,
+      dirname: join(root, 'config'),
+    })
   })
 
   it('resolves --out and --concurrency into site.build, checked with the options’ own rules', async () => {
