@@ -62,6 +62,15 @@ const isNotFound = (error: unknown): boolean => {
   return name === 'NoSuchKey' || (statusOf(error) === 404 && name !== 'NoSuchBucket')
 }
 
+/**
+ * What to set when the SDK found no region: its own words ("Region is missing") name neither the variable nor
+ * where else a region may come from.
+ */
+const hintOf = (error: unknown): string =>
+  /^Region is missing$/.test((error as Error).message)
+    ? ' (set AWS_REGION, or a region in the profile AWS_PROFILE names in ~/.aws/config)'
+    : ''
+
 export function createS3Target(
   bucket: string,
   prefix: string,
@@ -83,7 +92,7 @@ export function createS3Target(
   })
   const keyOf = (path: string) => (prefix ? `${prefix}/${path}` : path)
   const fail = (what: string) => (error: unknown) => {
-    throw errors.deployFailed(name, `${what}: ${(error as Error).message}`, error)
+    throw errors.deployFailed(name, `${what}: ${(error as Error).message}${hintOf(error)}`, error)
   }
   /** A file in parts, read one at a time; S3 makes the object of them only once the last is in. */
   const sendInParts = async (handle: FileHandle, size: number, file: DeployFile, signal?: AbortSignal) => {
