@@ -19,6 +19,22 @@ const describe = (root: string, message: Message): string => {
   return `${at}${message.text}`
 }
 
+/** A module the engine generates (`site-lazy-chunk:…`, `site-templates:…`): a namespace of two letters or more, not a drive. */
+const GENERATED_MODULE_RE = /^[a-z][a-z0-9-]+:/
+const NO_DEFAULT_EXPORT_RE = /^No matching export in "[^"]+" for import "default"$/
+
+/**
+ * A problem esbuild located in a module the engine generates around the templates says nothing of the
+ * template: its line and column are the generated module's. It is told without them, by the file it names;
+ * a template without a default export (the one a newcomer meets first) also says what is missing.
+ */
+function ownLocation(message: Message): void {
+  if (!message.location || !GENERATED_MODULE_RE.test(message.location.file)) return
+  message.location = null
+  if (NO_DEFAULT_EXPORT_RE.test(message.text))
+    message.text += ' (a template is the default export of its file: export default function …)'
+}
+
 /**
  * TEMPLATES_INVALID for an esbuild failure under `root`; other errors as they are. A failure
  * located only in the engine's own sources (`engineSources`, bundled into the browser client
@@ -26,6 +42,7 @@ const describe = (root: string, message: Message): string => {
  */
 export function toTemplatesError(root: string, error: unknown, engineSources?: string): unknown {
   if (!isBuildFailure(error)) return error
+  for (const message of error.errors) ownLocation(message)
   const details = error.errors.map((message) => `  ${describe(root, message)}`).join('\n')
   const located = error.errors.flatMap((message) => (message.location ? [resolve(root, message.location.file)] : []))
   if (engineSources && located.length > 0 && located.every((file) => isInsideOrEqual(engineSources, file)))
