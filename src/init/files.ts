@@ -84,10 +84,14 @@ function packageJson(name: string, engine: EnginePackage): string {
   return `${JSON.stringify(pkg, null, 2)}\n`
 }
 
+/** A single-quoted TypeScript string of `text`, as the rest of the scaffold's config writes its strings. */
+const singleQuoted = (text: string): string =>
+  `'${JSON.stringify(text).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`
+
 /** config/site.config.ts with `api.baseUrl` set to `apiUrl`. */
 function withApiUrl(config: string, apiUrl: string): string {
   if (!DEMO_API_RE.test(config)) throw errors.usage(`${CONFIG_FILE} of the engine has no demo api.baseUrl to replace`)
-  return config.replace(DEMO_API_RE, (_line, indent: string) => `\n${indent}baseUrl: ${JSON.stringify(apiUrl)},`)
+  return config.replace(DEMO_API_RE, (_line, indent: string) => `\n${indent}baseUrl: ${singleQuoted(apiUrl)},`)
 }
 
 /** Every file of a new site project, read from the engine's package. */

@@ -74,8 +74,18 @@ describe('site init', () => {
     const dir = join(root, 'with-api')
     await initProject({ dir, apiUrl: 'https://cms.example.com/' })
     const config = await readFile(join(dir, 'config/site.config.ts'), 'utf8')
-    expect(config).toContain('baseUrl: "https://cms.example.com",')
+    expect(config).toContain("baseUrl: 'https://cms.example.com',")
     expect(config).not.toContain('127.0.0.1:4010')
+  })
+
+  it('writes an API URL with a quote in it as a string that reads back as that URL', async () => {
+    const dir = join(root, 'with-quoted-api')
+    const url = "https://cms.example.com/it's/"
+    await initProject({ dir, apiUrl: url })
+    const config = await readFile(join(dir, 'config/site.config.ts'), 'utf8')
+    const literal = /baseUrl: ('(?:[^'\\]|\\.)*'),\n/.exec(config.slice(config.indexOf('api: {')))?.[1]
+    expect(literal).toBeDefined()
+    expect(new Function(`return ${literal}`)()).toBe("https://cms.example.com/it's")
   })
 
   it('takes a folder that holds only .git, and a non-empty one with --force (keeping its other files)', async () => {
@@ -236,7 +246,7 @@ describe.skipIf(!hasScript)('site init on a terminal', () => {
     const { code, output } = await initOnTerminal(dir, 'https://cms.example.org/\n')
     expect(code, output).toBe(0)
     expect(output).toContain(`Created a site in ${dir}`)
-    expect(await readFile(join(dir, 'config/site.config.ts'), 'utf8')).toContain('baseUrl: "https://cms.example.org",')
+    expect(await readFile(join(dir, 'config/site.config.ts'), 'utf8')).toContain("baseUrl: 'https://cms.example.org',")
   })
 
   it.each([

@@ -62,7 +62,7 @@ export async function runInitCommand(
       'Next:',
       ...(where === '.' ? [] : [`  cd ${shellWord(where)}`]),
       '  npm install',
-      ...(apiUrl ? [] : ['  npx site demo-api     # the demo content API; leave it running']),
+      ...(apiUrl ? [] : ['  npx site demo-api      # the demo content API; leave it running']),
       '  npm run dev            # live preview on http://127.0.0.1:3000',
       'README.md says how to point the site at your TYPO3 and how to publish it.',
     ]
