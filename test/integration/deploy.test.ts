@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { truncateSync } from 'node:fs'
-import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { cp, lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { type AddressInfo, createServer, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -232,6 +232,25 @@ describe('deploy to a folder', () => {
       new RegExp(`^Deploy to dir:${www} failed: about-us/team/\\S+: a link inside the target leads its folder out of`),
     )
     expect(await readdir(outside)).toEqual([])
+  })
+
+  it('follows the folder when it is made a link after the target was made (a web root switched to a release)', async () => {
+    const www = join(dir, 'www-switched')
+    const release = join(dir, 'release-2')
+    // one target for both deploys, as a publisher keeps it
+    const target = await createDeployTarget(`dir:${www}`, { outDir: out, root: dir })
+    const site = makeConfig(demo.api.url).sites[0]!
+    try {
+      await deploy({ outDir: out, target, site })
+      await cp(www, release, { recursive: true })
+      await rm(www, { recursive: true })
+      await symlink(release, www)
+      await editTeamPage('Edited once the web root was switched to a link.')
+      await deploy({ outDir: out, target, site })
+      expect(await readFile(join(release, 'about-us/team/index.html'), 'utf8')).toContain('switched to a link')
+    } finally {
+      await target.close()
+    }
   })
 
   it("removes what a deploy killed half way left, and keeps a running one's", async () => {

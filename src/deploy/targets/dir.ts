@@ -60,9 +60,15 @@ export function createDirTarget(path: string, outDir: string): DeployTarget {
   const root = resolve(path)
   const name = `dir:${root}`
   // compared where links lead: a link to the output folder is the output folder
-  const [realRoot, realOut] = [realPath(root), realPath(resolve(outDir))]
-  if (isInsideOrEqual(realRoot, realOut) || isInsideOrEqual(realOut, realRoot))
-    throw errors.usage(`The deploy folder ${root} and the output folder ${resolve(outDir)} may not hold one another`)
+  const realOut = realPath(resolve(outDir))
+  /** Where the folder is once its links are followed, refused when it and the output folder hold one another. */
+  const whereRootIs = (): string => {
+    const real = realPath(root)
+    if (isInsideOrEqual(real, realOut) || isInsideOrEqual(realOut, real))
+      throw errors.usage(`The deploy folder ${root} and the output folder ${resolve(outDir)} may not hold one another`)
+    return real
+  }
+  let realRoot = whereRootIs()
   const fail = (what: string) => (error: unknown) => {
     throw errors.deployFailed(name, `${what}: ${messageOf(error)}`, error)
   }
@@ -72,7 +78,11 @@ export function createDirTarget(path: string, outDir: string): DeployTarget {
    */
   const placeOf = (file: string): string => {
     const dest = resolveInside(root, file)
-    if (!isInsideOrEqual(realRoot, realPath(dirname(dest))))
+    const folder = realPath(dirname(dest))
+    if (isInsideOrEqual(realRoot, folder)) return dest
+    // the folder itself was made a link since (a web root switched to a new release): files go where it leads now
+    realRoot = whereRootIs()
+    if (!isInsideOrEqual(realRoot, folder))
       throw errors.deployFailed(name, `${file}: a link inside the target leads its folder out of ${root}`)
     return dest
   }
