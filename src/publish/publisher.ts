@@ -187,6 +187,10 @@ export function createPublisher(input: PublisherOptions): {
       remember(entry)
       log(publishedLine(batch, entry, target))
       for (const item of outcome.unshownFiles) log(`${item}: no page shows this file, nothing was published for it`)
+      for (const uid of outcome.unknownUids)
+        log(
+          `page ${uid}: no page of the previous build has this uid (a new page is found through the page linking to it)`,
+        )
     } catch (error) {
       settleBatch(pending, false)
       const what = describeBatch(batch)

@@ -35,6 +35,8 @@ type Published = Outcome & {
   refetched: string[]
   /** `file:` items no page of the previous build shows (a new upload): nothing was published for them. */
   unshownFiles: string[]
+  /** Page uids no page of the previous build has (a typo, a deleted page, or a new page its parent's build finds). */
+  unknownUids: number[]
 }
 
 function describeFailures(result: BuildResult): string {
@@ -65,6 +67,7 @@ export async function buildAndDeploy(batch: Batch, step: PublishStep, signal: Ab
     recheck: result?.recheck ?? { complete: false, pages: [] },
     refetched: result?.only?.refetched ?? [],
     unshownFiles: result?.only?.unknownFiles ?? [],
+    unknownUids: result?.only?.unknownUids ?? [],
   }
 }
 

@@ -208,6 +208,23 @@ describe('site publish', () => {
     await waitUntil(settled(publisher), 'the publish to settle')
   })
 
+  it('says in its log which page uid of an event the site has no page of', async () => {
+    let log = ''
+    const listen = (chunk: Buffer) => {
+      log += chunk
+    }
+    publisher.child.stderr?.on('data', listen)
+    const body = pageMessage(424242, { record: { uid: 424242, pid: 1, l10n_parent: 0, sys_language_uid: 0 } })
+    expect((await publisher.post('/hooks/typo3', body, typo3Headers(body))).status).toBe(202)
+    await waitUntil(
+      async () => log.includes('page 424242: no page of the previous build has this uid'),
+      'the log line of the unknown uid',
+      20_000,
+    )
+    publisher.child.stderr?.off('data', listen)
+    await waitUntil(settled(publisher), 'the publish to settle')
+  })
+
   it('publishes the pages that show a file named by a TYPO3 file message, and no other', async () => {
     const homePage = join(out, 'index.html')
     api.setEdits([
