@@ -59,7 +59,7 @@ export interface DemoApiOptions {
   faults?: DemoFault[]
   /**
    * Also serve this many large JPEG photographs (`/fileadmin/photos/photo-<n>.jpg`, 4000x2667 unless told, with
-   * `ETag` and `Last-Modified`) and pages showing three each (`/photos/1`, `/photos/2`…), not linked from the menu.
+   * `ETag` and `Last-Modified`) and pages showing three each (`/photos/1`, `/photos/2`…), which the default language's menu links.
    */
   photos?: { count: number; width?: number; height?: number }
 }
