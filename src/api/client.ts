@@ -1,7 +1,6 @@
 import { Agent, type Dispatcher } from 'undici'
 import type { ResolvedSite } from '../config/types.js'
 import { errors, FetchError } from '../errors.js'
-import { FETCH_RETRY } from '../shared/constants.js'
 import type { InitialData } from '../shared/types.js'
 import { type PageResult, type RawAnswer, readJsonObject, readPageAnswer } from './answer.js'
 import { BodyTooLarge, getBytes, RequestEnded } from './get-bytes.js'
@@ -51,7 +50,6 @@ export interface ApiClientOptions {
  */
 export function createApiClient(site: ResolvedSite, options: ApiClientOptions = {}): ApiClient {
   const { baseUrl, headers: defaultHeaders, timeoutMs, maxResponseBytes } = site.api
-  void FETCH_RETRY // retry stays disabled; the statuses a retry would use are in constants.ts
   // Its own pool, never undici's global dispatcher: Node's built-in fetch installs its own (bundled) undici there.
   const ownAgent = options.dispatcher ? undefined : new Agent()
   const dispatcher = options.dispatcher ?? ownAgent!

@@ -29,14 +29,6 @@ export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 30
 /** The status of a redirect record whose own is none of REDIRECT_STATUSES. */
 export const DEFAULT_REDIRECT_STATUS = 301
 
-/**
- * Statuses a retrying client would retry on. Retry stays disabled: a failed request fails the page, as the
- * site's specification requires.
- */
-export const FETCH_RETRY_STATUSES = [408, 409, 425, 429, 500, 502, 503, 504] as const
-/** Retry is disabled for every API call. */
-export const FETCH_RETRY = false
-
 /** At most this many route payloads are prefetched at once. */
 export const PRELOAD_CONCURRENCY = 4
 /** The first check of builds/latest.json waits this long after load. */
