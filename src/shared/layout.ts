@@ -21,8 +21,6 @@ export const PAYLOAD_FILE = '_payload.json'
 
 /** Content-hashed scripts, styles and their assets (cached for a year). */
 export const ASSETS_DIR = `${SITE_DIR}/assets`
-/** URL prefix of ASSETS_DIR, with the trailing slash: `/_site/assets/`. */
-export const ASSETS_URL = `/${ASSETS_DIR}/`
 
 /** Content-hashed data a build writes (each locale's initial data; cached for a year). */
 export const DATA_DIR = `${SITE_DIR}/data`
