@@ -3,7 +3,7 @@
  * what is printed. The CLI's build worker enters the engine here, so that its thread does not load what only
  * preview, serve, deploy, publish or the demo API run (sharp among them).
  */
-export { type Builder, type BuilderOptions, type BuilderRunOptions, createBuilder } from './build/builder.js'
+export { createBuilder } from './build/builder.js'
 export { checkOutDir, lockBuildOutput } from './build/output/output.js'
 export { resolveConfig } from './config/load.js'
 export { outDirOf, selectSite } from './config/resolve.js'
