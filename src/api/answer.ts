@@ -25,7 +25,7 @@ export type PageResult =
   | { type: 'redirect'; redirectUrl: string; statusCode: number; headers: Record<string, string> }
 
 /** The body as JSON, or the text itself when it is not JSON (kept for error data). */
-export function parseBody(text: string): unknown {
+function parseBody(text: string): unknown {
   try {
     return JSON.parse(text)
   } catch {

@@ -35,7 +35,7 @@ export interface BuildWiring {
  * Pages in flight per API slot: fetched pages wait for render and write while
  * the slot serves the next request. Bounds memory to concurrency x this many pages.
  */
-export const PAGES_IN_FLIGHT_PER_API_SLOT = 4
+const PAGES_IN_FLIGHT_PER_API_SLOT = 4
 
 export interface BuildRun {
   readonly startedAt: number

@@ -11,7 +11,7 @@ type Skipped = BuildResult['skipped'][number]
 type Source = Pick<Failure, 'from' | 'pageUid' | 'elementUid'>
 
 /** `[from /about; page uid 12; content element uid 34]`, with what is known; '' when nothing is. */
-export function formatSource(source: Source): string {
+function formatSource(source: Source): string {
   const parts = [
     source.from === undefined ? undefined : `from ${source.from}`,
     source.pageUid === undefined ? undefined : `page uid ${source.pageUid}`,

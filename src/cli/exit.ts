@@ -39,7 +39,7 @@ export function handleError(error: unknown, options: HandleErrorOptions = {}): n
 }
 
 /** The failure's lines on stderr, then what GitHub Actions shows of it (see reportToGithub). */
-export function reportFailure(failure: RunFailure, options: Pick<HandleErrorOptions, 'stderr' | 'env'> = {}): void {
+function reportFailure(failure: RunFailure, options: Pick<HandleErrorOptions, 'stderr' | 'env'> = {}): void {
   const stderr = options.stderr ?? process.stderr
   // Messages may quote API answers: each of their lines is escaped (src/cli/terminal.ts).
   stderr.write(`${toTerminalText(failure.message)}\n`)

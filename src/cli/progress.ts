@@ -36,7 +36,7 @@ export const isInteractive = (options: {
 }): boolean => options.progress && Boolean(options.isTTY) && options.env.CI !== 'true' && options.env.TERM !== 'dumb'
 
 /** The rate is shown once pages have come for this long: over less, it says more about start-up than about the build. */
-export const PROGRESS_RATE_AFTER_MS = 1000
+const PROGRESS_RATE_AFTER_MS = 1000
 
 /** `[######------] 120/300 · 85.2 pages/s · 0 failures`; in the first second `[------------] 3/300 · 0 failures`. */
 export function formatProgressLine(p: { done: number; total: number; failures: number; elapsedMs: number }): string {

@@ -5,7 +5,7 @@ import type { BuildResult } from '../index.js'
 import { toTerminalLine } from './terminal.js'
 
 /** Redirects and skipped items printed in the text summary; the JSON summary has them all. */
-export const SUMMARY_MAX_ITEMS = 50
+const SUMMARY_MAX_ITEMS = 50
 
 export interface BuildSummary {
   ok: boolean

@@ -18,7 +18,7 @@ import type { LocaleData } from '../types.js'
 import { type ApiAnswer, fetchPage } from './fetch-page.js'
 
 /** A path no site has: asking for it gets the API's 404 answer of a locale. */
-export const NOT_FOUND_PROBE_PATH = '/__site-404__'
+const NOT_FOUND_PROBE_PATH = '/__site-404__'
 
 /** The API's 404 page body of a locale, when it sends one; else undefined (a note says why). */
 export async function fetchNotFoundBody(

@@ -97,7 +97,7 @@ export function checkRedirectLoops(redirects: readonly BuildRedirect[]): string[
 }
 
 /** Cloudflare Pages' limits on `_redirects`: rules past them, and longer lines, are ignored there. */
-export const CLOUDFLARE_REDIRECT_LIMITS = { staticRules: 2_000, dynamicRules: 100, lineChars: 1_000 } as const
+const CLOUDFLARE_REDIRECT_LIMITS = { staticRules: 2_000, dynamicRules: 100, lineChars: 1_000 } as const
 
 // A splat or a placeholder makes a rule dynamic; the build's own `from` paths are percent-encoded and never are.
 const DYNAMIC_FROM_RE = /\*|\/:/

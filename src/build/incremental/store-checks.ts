@@ -40,7 +40,7 @@ export const isStoredPagePath = (v: unknown, options: StoreCheckOptions): v is s
 /** A relative path of a file in the output (no `..`, no absolute path, no control character or line break). */
 export const isStoredFilePath = (v: unknown): v is string => isString(v) && isOutputFilePath(v)
 
-export function isStoredRedirect(v: unknown, options: StoreCheckOptions): v is StoredRedirect {
+function isStoredRedirect(v: unknown, options: StoreCheckOptions): v is StoredRedirect {
   if (!isRecord(v) || !isStoredPagePath(v.from, options) || !isString(v.to) || UNSAFE_CHAR_RE.test(v.to)) return false
   if (!REDIRECT_STATUSES.has(v.statusCode as number) || !options.locales.includes(v.locale as string)) return false
   if (!(v.kind === 'api' ? v.uid === undefined : v.kind === 'slug' && isUid(v.uid))) return false

@@ -174,13 +174,13 @@ const WORKER_URL = compiledModuleUrl(import.meta.url, 'render-worker.js')
  * (a whole HTML page); V8's larger default lets every worker grow by ~50 MB of
  * RSS for no speed gain worth having (measured with bench/build.mjs).
  */
-export const RENDER_WORKER_YOUNG_GENERATION_MB = 16
+const RENDER_WORKER_YOUNG_GENERATION_MB = 16
 
 /**
  * Bytes of each render worker's byte ring: about fifty pages' files of the demo site. The build's thread
  * releases a page's bytes as soon as it has written them; a page that finds the ring full is transferred.
  */
-export const RENDER_WORKER_RING_BYTES = 4 * 1024 * 1024
+const RENDER_WORKER_RING_BYTES = 4 * 1024 * 1024
 
 /**
  * What a job's message moves to the worker instead of copying: an API answer's or a kept payload's
