@@ -6,12 +6,12 @@
  */
 import type { RenderState } from '../shared/contract.js'
 
-export const PAGE_EVENT = 'site:page'
+const PAGE_EVENT = 'site:page'
 /**
  * A registered symbol, not a property name: `window.__site` would already be the
  * `<div id="__site">` (named access on window) before anything is hydrated.
  */
-export const PAGE_KEY = Symbol.for('site:page')
+const PAGE_KEY = Symbol.for('site:page')
 
 export type PageEventKind = 'hydrate' | 'push' | 'replace' | 'pop'
 
@@ -38,7 +38,7 @@ export function announcePage(win: Window, detail: PageEventDetail): void {
  * `reload: false` when only content changed (the next navigations show it, on payloads),
  * `reload: true` when the client code changed (the next navigation is a full page load).
  */
-export const BUILD_EVENT = 'site:build'
+const BUILD_EVENT = 'site:build'
 
 export interface BuildEventDetail {
   id: string

@@ -52,7 +52,7 @@ export function toRoutableUrl(anchor: AnchorLike, current: { href: string }): UR
 }
 
 /** True when the click is a plain primary-button click the page did not handle itself. */
-export function isPlainClick(event: ClickLike): boolean {
+function isPlainClick(event: ClickLike): boolean {
   return (
     !event.defaultPrevented &&
     event.button === 0 &&

@@ -113,7 +113,7 @@ export interface BarElement {
   setAttribute(name: string, value: string): void
 }
 
-export const LOADING_BAR_COLOR = 'var(--site-loading-bar-color, #2563eb)'
+const LOADING_BAR_COLOR = 'var(--site-loading-bar-color, #2563eb)'
 export const LOADING_BAR_ERROR_COLOR = 'var(--site-loading-bar-error-color, #dc2626)'
 
 /** Paints a state onto the bar element (fixed at the top, `heightPx` high). */

@@ -6,7 +6,7 @@
 import type { PayloadResult } from './payloads.js'
 
 /** Payloads kept in memory: enough for back/forward over a typical visit. */
-export const PAYLOAD_CACHE_SIZE = 30
+const PAYLOAD_CACHE_SIZE = 30
 
 export interface PayloadCache {
   get(path: string): Promise<PayloadResult>

@@ -42,7 +42,7 @@ function isPageData(value: unknown): value is PageData {
 }
 
 /** Checks the shape of a parsed payload; undefined when it is not one. */
-export function readPayload(body: unknown): PagePayload | undefined {
+function readPayload(body: unknown): PagePayload | undefined {
   if (
     !isRecord(body) ||
     typeof body.clientVersion !== 'string' ||

@@ -1,7 +1,7 @@
 /** The preview options panel: a floating button that opens a list of checkboxes. */
 import { PREVIEW_OPTION_IDS, PREVIEW_OPTION_LABELS, type PreviewOptions } from './options.js'
 
-export const PANEL_ID = 'pce-options-panel'
+const PANEL_ID = 'pce-options-panel'
 
 export function createOptionsPanel(
   doc: Document,

@@ -6,7 +6,7 @@ const ACCENT = '#ff8700'
 // formatting context, was squeezed beside the full-width legend to zero width, its checkbox
 // drawn outside the panel.
 
-export const EDITOR_CSS = `
+const EDITOR_CSS = `
 .pce-target{position:relative}
 .pce-edit-link{position:absolute;top:4px;right:4px;z-index:20;padding:2px 8px;border-radius:3px;background:${ACCENT};color:#fff;font:600 12px/1.6 system-ui,sans-serif;text-decoration:none;opacity:0;transition:opacity .15s}
 .pce-target:hover>.pce-edit-link,.pce-edit-link:focus-visible,[data-pce-focused]>.pce-edit-link,body[data-pce-always-show-links="1"] .pce-edit-link{opacity:1}

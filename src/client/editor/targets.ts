@@ -4,12 +4,12 @@
  * text node (never `textContent =`, which would detach React's node), and every
  * marker is re-applied after each render, since React reuses nodes across pages.
  */
-export const TARGET_SELECTOR = '.pce-target[data-pce-uid]'
+const TARGET_SELECTOR = '.pce-target[data-pce-uid]'
 export const EDIT_LINK_SELECTOR = 'a.pce-edit-link'
-export const HIGHLIGHT_CLASS = 'pce-target-highlight'
-export const FOCUSED_ATTR = 'data-pce-focused'
+const HIGHLIGHT_CLASS = 'pce-target-highlight'
+const FOCUSED_ATTR = 'data-pce-focused'
 
-export function setLabel(link: Element, text: string): void {
+function setLabel(link: Element, text: string): void {
   const walker = link.ownerDocument.createTreeWalker(link, NodeFilter.SHOW_TEXT)
   const node = walker.nextNode()
   if (node) {

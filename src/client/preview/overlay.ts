@@ -5,7 +5,7 @@
 import type { PreviewProblem } from '../../shared/contract.js'
 
 /** Id of the overlay's host element. */
-export const OVERLAY_ID = 'site-error-overlay'
+const OVERLAY_ID = 'site-error-overlay'
 
 const STYLES = `
 :host{all:initial}
