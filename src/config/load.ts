@@ -47,7 +47,7 @@ const importMetaOfFile: Plugin = {
 }
 
 /** Finds the config file: `--config` as given, else the first default name that exists. */
-export function findConfigFile(root: string, configFile?: string): string {
+function findConfigFile(root: string, configFile?: string): string {
   if (configFile) {
     const file = resolve(root, configFile)
     if (!existsSync(file)) throw new SiteError('CONFIG_NOT_FOUND', `Config file not found: ${file}`)
@@ -68,7 +68,7 @@ export function findConfigFile(root: string, configFile?: string): string {
  * Reads a config file. TypeScript and ESM files are bundled by esbuild into
  * the project's cache folder (`.site/config/`) (a new name per content, so a reload sees changes).
  */
-export async function loadUserConfig(file: string, root: string): Promise<unknown> {
+async function loadUserConfig(file: string, root: string): Promise<unknown> {
   if (extname(file) === '.json') {
     const text = await readFile(file, 'utf8')
     try {

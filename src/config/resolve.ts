@@ -16,7 +16,7 @@ import type {
 import { validateFlags } from './validate.js'
 
 /** Deep-merges `over` onto `base`: objects merge, everything else replaces. */
-export function deepMerge<T>(base: T, over: unknown): T {
+function deepMerge<T>(base: T, over: unknown): T {
   if (!isRecord(base) || !isRecord(over)) return (over === undefined ? base : over) as T
   const out: Record<string, unknown> = { ...base }
   for (const [key, value] of Object.entries(over)) if (value !== undefined) out[key] = deepMerge(out[key], value)

@@ -39,13 +39,13 @@ const siteOrigin: Check = (v) => {
   return extra ? `expected the site's origin (scheme, host and port only), got ${extra}` : undefined
 }
 /** Parallel API requests: enough for any CMS, not so many that a build floods it. */
-export const MAX_CONCURRENCY = 64
+const MAX_CONCURRENCY = 64
 const concurrency: Check = (v) =>
   Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MAX_CONCURRENCY
     ? undefined
     : `expected a whole number from 1 to ${MAX_CONCURRENCY}`
 /** Builds kept in the output: enough for any deploy rhythm, bounded so the output does not grow without end. */
-export const MAX_KEEP_BUILDS = 100
+const MAX_KEEP_BUILDS = 100
 const keepBuilds: Check = (v) =>
   Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MAX_KEEP_BUILDS
     ? undefined
@@ -61,7 +61,7 @@ const renderThreads: Check = (v) =>
 const positiveInt: Check = (v) =>
   Number.isInteger(v) && (v as number) > 0 ? undefined : 'expected a whole number greater than 0'
 /** Longest reconcile period: a year. Beyond it the next reconcile's time would leave what a date can say. */
-export const MAX_RECONCILE_MINUTES = 525_600
+const MAX_RECONCILE_MINUTES = 525_600
 const reconcileMinutes: Check = (v) =>
   Number.isInteger(v) && (v as number) > 0 && (v as number) <= MAX_RECONCILE_MINUTES
     ? undefined
@@ -135,7 +135,7 @@ const bearerToken: Check = (v) =>
     ? undefined
     : 'expected a token of visible ASCII characters, without spaces or line breaks (no Authorization header holds them)'
 /** Widest variant asked for: wider than any screen's device pixels. */
-export const MAX_MEDIA_WIDTH_PX = 8192
+const MAX_MEDIA_WIDTH_PX = 8192
 const mediaMode = oneOf('link', 'copy', 'optimize')
 const widths: Check = (v) =>
   Array.isArray(v) &&

@@ -37,10 +37,10 @@ const CONFIG_FILE = 'config/site.config.ts'
 const DEMO_API_RE = /\n *\/\/ The bundled demo content API[^\n]*\n( *)baseUrl: '[^']*',/
 
 /** dist/init/ and src/init/ both sit two folders below the package root. */
-export const engineRootDir = (): string => fileURLToPath(new URL('../../', import.meta.url))
+const engineRootDir = (): string => fileURLToPath(new URL('../../', import.meta.url))
 
 /** An npm package name from a folder name: `My Site!` -> `my-site`. */
-export function toPackageName(dir: string): string {
+function toPackageName(dir: string): string {
   const name = basename(dir)
     .toLowerCase()
     .replace(/[^a-z0-9._-]+/g, '-')
