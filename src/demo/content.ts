@@ -52,7 +52,7 @@ const exists = (file: string): Promise<boolean> =>
   )
 
 /** Reads site.json and checks its languages. */
-export async function loadDemoLanguages(contentDir: string): Promise<DemoLanguage[]> {
+async function loadDemoLanguages(contentDir: string): Promise<DemoLanguage[]> {
   const file = join(contentDir, 'site.json')
   const site = await readJson<SiteFile>(file)
   const languages = isRecord(site) && Array.isArray(site.languages) ? site.languages : []

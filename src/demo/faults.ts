@@ -62,7 +62,7 @@ export function describeDemoFault(fault: DemoFault): string {
 type UrlParts = Pick<DemoUrl, 'rawPath' | 'path' | 'rawQuery'>
 
 /** True when a rule's path is `*` or equals the pathname (as sent or decoded) and its query, if any, is in the raw query. */
-export const matchesDemoRule = (rule: { path: string; query?: string }, url: UrlParts): boolean =>
+const matchesDemoRule = (rule: { path: string; query?: string }, url: UrlParts): boolean =>
   (rule.path === ANY_PATH || rule.path === url.rawPath || rule.path === url.path) &&
   (rule.query === undefined || url.rawQuery.includes(rule.query))
 

@@ -63,7 +63,7 @@ export async function indexDemoFiles(contentDir: string, folder = 'fileadmin'): 
   return index
 }
 
-export function contentTypeOf(name: string): string {
+function contentTypeOf(name: string): string {
   const extension = name.slice(name.lastIndexOf('.') + 1).toLowerCase()
   return CONTENT_TYPES[extension] ?? 'application/octet-stream'
 }

@@ -103,7 +103,7 @@ export function languageEntry(language: DemoLanguage, link: string, active: bool
  * pages (a header of every page would make each page's size grow with the site). Every page is
  * reached through the home page's menu of sections and its landing page's `menu_subpages` instead.
  */
-export const NAV_CHILDREN_SHOWN = 5
+const NAV_CHILDREN_SHOWN = 5
 /** Sections shown in the header; the home page's menu lists them all. */
 export const NAV_SECTIONS_SHOWN = 8
 

@@ -10,9 +10,9 @@ import { type GeneratedTexts, generatedTexts } from './generator-text.js'
 import { pagePath, prefixOf } from './paths.js'
 import type { DemoLanguage } from './types.js'
 
-export const GENERATED_SECTION_SIZE = 50
+const GENERATED_SECTION_SIZE = 50
 /** Element ids are `languageId * 1e6 + index * 10 + n`: indices must stay below 1e5. */
-export const MAX_GENERATED_PAGES_PER_LOCALE = 100_000
+const MAX_GENERATED_PAGES_PER_LOCALE = 100_000
 
 export interface GeneratedSite {
   readonly count: number

@@ -20,14 +20,14 @@ export interface DemoPhotoOptions {
 }
 
 /** Photographs a photo page shows. */
-export const PHOTOS_PER_PAGE = 3
+const PHOTOS_PER_PAGE = 3
 /** JPEG quality of the generated photographs: a camera's, about 3 to 4 MB at 4000x2667. */
 const PHOTO_QUALITY = 92
 /** Their `Last-Modified`: fixed, so that two runs serve the same answers. */
 const PHOTO_MTIME = new Date('2026-01-15T09:30:00Z')
 
-export const photoUrlPath = (n: number): string => `/fileadmin/photos/photo-${n}.jpg`
-export const photoPagePath = (page: number): string => `/photos/${page}`
+const photoUrlPath = (n: number): string => `/fileadmin/photos/photo-${n}.jpg`
+const photoPagePath = (page: number): string => `/photos/${page}`
 
 /** Pixels of photograph `n`: gradients, a texture and grain, all from `n` (the same bytes on every machine). */
 function photoPixels(n: number, width: number, height: number): Buffer {

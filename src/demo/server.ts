@@ -22,8 +22,8 @@ import type { DemoApi, DemoApiOptions, DemoEdit, DemoFault, DemoRequest, DemoSou
 export type { DemoApi, DemoApiOptions, DemoEdit, DemoFault, DemoRequest } from './types.js'
 
 /** The request log keeps this many latest requests, so long benchmarks do not grow memory. */
-export const DEMO_REQUEST_LOG_LIMIT = 10_000
-export const DEMO_API_DEFAULT_HOST = '127.0.0.1'
+const DEMO_REQUEST_LOG_LIMIT = 10_000
+const DEMO_API_DEFAULT_HOST = '127.0.0.1'
 
 /** `<package>/demo/content`, found from this file both in src/demo and in dist/demo. */
 export const defaultDemoContentDir = (): string => fileURLToPath(new URL('../../demo/content/', import.meta.url))
