@@ -70,7 +70,7 @@ const PREVIEW_ENTRY = fromHere('../../src/client/preview/entry.ts')
 const ISLANDS_MODULE = fromHere('../../src/client/islands.tsx')
 const RUNTIME_ENTRY = fromHere('../../src/runtime/index.ts')
 /** Browsers with ES modules, `:has()` and CSS nesting (Baseline 2023). */
-export const CLIENT_TARGETS = ['chrome111', 'edge111', 'firefox114', 'safari16.4']
+const CLIENT_TARGETS = ['chrome111', 'edge111', 'firefox114', 'safari16.4']
 
 // The engine's own React, also for templates/: one copy, one set of hooks and contexts.
 const requireHere = createRequire(import.meta.url)

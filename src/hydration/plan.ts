@@ -19,8 +19,7 @@ export interface PageTemplates {
 }
 
 /** The key a lookup of `name` ends at among `available` (own properties only): `name`, else `Default`. */
-export const templateKey = (available: object, name: string): string =>
-  Object.hasOwn(available, name) ? name : 'Default'
+const templateKey = (available: object, name: string): string => (Object.hasOwn(available, name) ? name : 'Default')
 
 /**
  * The layout of `page` and the type of every content element in its columns, nested ones

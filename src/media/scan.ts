@@ -20,7 +20,7 @@ const KEY = Buffer.from('"publicUrl"')
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
 /** Longest URL read: a longer one is no file URL of a CMS (and stays a link). */
-export const MAX_FILE_URL_LENGTH = 2048
+const MAX_FILE_URL_LENGTH = 2048
 
 const isSpace = (byte: number | undefined): boolean => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09
 

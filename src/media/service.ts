@@ -103,7 +103,7 @@ const failed = (kind: MediaFailureKind, reason: string) => ({ failed: kind, reas
 /** A file's answer in a build: a shown image needs its variants, so one asked for shown and as a share image only is taken twice. */
 const answerKey = (shown: boolean, url: string): string => `${shown ? 'shown' : 'share'} ${url}`
 
-export function toLocal(entry: MediaEntry): MediaAnswer {
+function toLocal(entry: MediaEntry): MediaAnswer {
   const local: LocalMedia = {}
   if (entry.width !== undefined) local.width = entry.width
   if (entry.height !== undefined) local.height = entry.height
