@@ -30,7 +30,7 @@ export function unansweredCall(error: unknown): FetchError | undefined {
 }
 
 /** True for a call preview itself gave up because its request went away (a tab closed mid-load): no news about the API. */
-export function abortedByCaller(error: unknown): boolean {
+function abortedByCaller(error: unknown): boolean {
   for (let e: unknown = error; e instanceof Error; e = e.cause)
     if (e instanceof RequestEnded) return e.why === 'aborted'
   return false

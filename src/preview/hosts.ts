@@ -15,13 +15,13 @@ const IPV4_LOOPBACK_RE = /^127(?:\.\d{1,3}){3}$/
  * in the root's dot (`localhost.`, `editor.localhost.`: the fully-qualified form a browser sends as typed),
  * one dot and only after the name: `localhost.evil.com` and `evil.com.` are other machines' names.
  */
-export function isLoopbackHost(bare: string): boolean {
+function isLoopbackHost(bare: string): boolean {
   const name = bare.endsWith('.') ? bare.slice(0, -1) : bare
   return name === 'localhost' || name.endsWith('.localhost') || IPV4_LOOPBACK_RE.test(bare) || bare === '::1'
 }
 
 /** The check of one preview context: true when a request's `Host` (port and all) may be answered. */
-export function createHostCheck(sites: readonly ResolvedSite[]): (host: string) => boolean {
+function createHostCheck(sites: readonly ResolvedSite[]): (host: string) => boolean {
   const exact = new Set<string>()
   const suffixes: string[] = []
   for (const site of sites) {

@@ -40,7 +40,7 @@ export async function loadPublicFiles(dir: string): Promise<Map<string, string>>
 }
 
 /** Keeps only the `--site` site when one is named. */
-export function withSite(config: ResolvedConfig, site: string | undefined): ResolvedConfig {
+function withSite(config: ResolvedConfig, site: string | undefined): ResolvedConfig {
   return site ? { ...config, sites: [selectSite(config.sites, site)] } : config
 }
 

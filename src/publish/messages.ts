@@ -31,7 +31,7 @@ function uidItem(value: unknown): string | undefined {
 }
 
 /** One item of `/hooks/pages`: a uid (number or digits) or a page path, as `--only` reads them; undefined when it is neither. */
-export function pageItem(value: unknown): string | undefined {
+function pageItem(value: unknown): string | undefined {
   if (typeof value === 'number') return uidItem(value)
   if (typeof value !== 'string') return undefined
   return uidItem(value) ?? (value.startsWith('/') && isOnlyItem(value) ? value : undefined)

@@ -91,7 +91,7 @@ async function deployInTime(target: DeployTarget, step: PublishStep, signal: Abo
 }
 
 /** A batch that names no page and is no full build: only a deploy of the output as it is. */
-export const isDeployOnly = (batch: Batch): boolean => !batch.full && batch.pages.size === 0
+const isDeployOnly = (batch: Batch): boolean => !batch.full && batch.pages.size === 0
 
 /** What a batch is, for a log line: `all pages`, `2 page(s): 12, /pl/o-nas`. */
 export const describeBatch = (batch: Batch): string =>

@@ -43,7 +43,7 @@ export interface PublishServer {
 }
 
 /** The default journal folder: one per output folder, under the project's cache folder. */
-export const defaultStateDir = (root: string, outDir: string): string =>
+const defaultStateDir = (root: string, outDir: string): string =>
   join(root, CACHE_DIR, 'publish', createHash('sha256').update(resolve(outDir)).digest('hex').slice(0, 16))
 
 /**
