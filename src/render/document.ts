@@ -52,7 +52,7 @@ export function serializeBoot(boot: BootState): string {
  * character present: every page's boot holds its rich text's markup, and a callback per match cost
  * several times as much.
  */
-export function escapeScriptJson(json: string): string {
+function escapeScriptJson(json: string): string {
   let safe = json
   for (const [char, escaped] of BOOT_ESCAPES) if (safe.includes(char)) safe = safe.replaceAll(char, escaped)
   return safe

@@ -84,7 +84,7 @@ function shapeContent(
 }
 
 /** One element, or null (reported) when its envelope is unusable. */
-export function prepareElement(raw: unknown, where: string, problems: Problems, depth = 0): ContentElement | null {
+function prepareElement(raw: unknown, where: string, problems: Problems, depth = 0): ContentElement | null {
   if (!isRecord(raw)) {
     problems.push(`${where}: content element is not an object, skipped`, 'ELEMENT_SKIPPED')
     return null
@@ -124,7 +124,7 @@ export function prepareElement(raw: unknown, where: string, problems: Problems, 
 }
 
 /** A list of elements; a value that is not a list gives `[]` (reported). */
-export function prepareElements(value: unknown, where: string, problems: Problems, depth = 0): ContentElement[] {
+function prepareElements(value: unknown, where: string, problems: Problems, depth = 0): ContentElement[] {
   if (!Array.isArray(value)) {
     problems.push(`${where}: expected a list of content elements, dropped`)
     return []

@@ -31,7 +31,7 @@ export const EMBED_SANDBOX =
  * that provider's players. Example: ('https://player.vimeo.com/video/1', 'video/vimeo')
  * -> the URL; ('https://evil.example/embed/1', 'video/youtube') -> undefined.
  */
-export function toEmbedUrl(url: string, mimeType: string): string | undefined {
+function toEmbedUrl(url: string, mimeType: string): string | undefined {
   const provider = EMBED_MIME_RE.exec(mimeType)?.[1]
   const player = provider === undefined ? undefined : EMBED_PLAYERS[provider]
   if (!player) return undefined

@@ -76,7 +76,7 @@ function sitePageOf(href: string): { path: string; search: string } | undefined 
 }
 
 /** The translations of a page (available entries of the site's locales), named by their site paths. */
-export function pageAlternates(page: PageData, site: SiteUrlInfo): PageAlternate[] {
+function pageAlternates(page: PageData, site: SiteUrlInfo): PageAlternate[] {
   const alternates: PageAlternate[] = []
   const seen = new Set<string>()
   let xDefault: string | undefined
