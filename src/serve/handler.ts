@@ -24,7 +24,7 @@ export interface StaticHandlerOptions {
  * Cache policy of a served file (path relative to the folder, `/` separated): a file named by its
  * content hash (scripts, styles, initial data) never changes; every other file is revalidated.
  */
-export function cacheControlOf(relPath: string): string {
+function cacheControlOf(relPath: string): string {
   return isContentHashedFile(relPath) ? IMMUTABLE_CACHE : NO_CACHE
 }
 
@@ -34,7 +34,7 @@ export function cacheControlOf(relPath: string): string {
  * `_redirects` file itself (Cloudflare Pages and Netlify keep it to themselves).
  * Example: ['.well-known', 'security.txt'] -> false; ['pl', '.secret'] -> true.
  */
-export function isHiddenPath(segments: readonly string[]): boolean {
+function isHiddenPath(segments: readonly string[]): boolean {
   if (segments.length === 1 && segments[0]!.toLowerCase() === REDIRECTS_FILE) return true
   return segments.some((segment, i) => segment.startsWith('.') && !(i === 0 && segment === '.well-known'))
 }

@@ -7,7 +7,7 @@ export const textResponse = (status: number, body: string, headers: Record<strin
   new Response(`${body}\n`, { status, headers: { ...TEXT, ...headers } })
 
 /** True when the request carries (or announces) a body. */
-export const hasBody = (request: Request): boolean => {
+const hasBody = (request: Request): boolean => {
   const length = request.headers.get('content-length')
   return request.body !== null || request.headers.has('transfer-encoding') || (length !== null && length.trim() !== '0')
 }

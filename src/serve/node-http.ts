@@ -16,7 +16,7 @@ const HOST_RE = /^(?:[a-z0-9_.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i
  * Returns undefined when the request line cannot form a Request (bad URL,
  * or a method fetch forbids such as CONNECT or TRACE): the caller answers 400.
  */
-export function toRequest(req: IncomingMessage, signal: AbortSignal): Request | undefined {
+function toRequest(req: IncomingMessage, signal: AbortSignal): Request | undefined {
   const target = req.url ?? '/'
   // A Host with a path or odd characters would change the URL the handler sees.
   if (req.headers.host !== undefined && !HOST_RE.test(req.headers.host)) return undefined
@@ -48,11 +48,7 @@ const writable = (res: ServerResponse): Promise<void> =>
  * the pace the client reads it; HEAD answers get no body. A body that fails half
  * way destroys the connection, so the client sees a cut answer, not a short one.
  */
-export async function writeResponse(
-  res: ServerResponse,
-  response: Response,
-  method: string | undefined,
-): Promise<void> {
+async function writeResponse(res: ServerResponse, response: Response, method: string | undefined): Promise<void> {
   const headers: Record<string, string | string[]> = {}
   response.headers.forEach((value, key) => {
     if (key !== 'set-cookie') headers[key] = value

@@ -12,7 +12,7 @@
  */
 
 /** Longest file reference kept: a longer one names no file of a CMS. */
-export const MAX_FILE_REF_LENGTH = 2048
+const MAX_FILE_REF_LENGTH = 2048
 
 const PLAIN_RE = /^[^\s\u0000-\u001f\u007f-\u009f]+$/u
 
