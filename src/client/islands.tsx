@@ -1,5 +1,5 @@
 /**
- * Islands (see `mainHydration`): a page whose main keeps the server's markup but renders content
+ * Islands (see `decideHydration`): a page whose main keeps the server's markup but renders content
  * elements marked `'use client'` hydrates each of them on its own, as a React root in its frame
  * `#c<uid>`: the root renders what the frame holds (the element's template, without the frame), in the
  * same contexts as the server's render (the site context of SiteApp, the element's context). Its own

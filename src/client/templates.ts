@@ -9,7 +9,7 @@
  * suspends nor mismatches.
  *
  * A page whose main needs no template code (its boot's `hydration`, decided by the server with
- * `mainHydration`, is not `full`) hydrates with `main: false`: only
+ * `decideHydration`, is not `full`) hydrates with `main: false`: only
  * its locale's texts load, the main keeps the server's markup; an island page
  * also loads its islands' content elements, straight from their chunks (`islands`). A type without a template
  * is looked up as `Default`, which is loaded the same way; a registry leaves out what was
@@ -45,7 +45,7 @@ export interface TemplateLoader {
   /**
    * Loads what a render of `state` reads (its locale's texts; with `main`, default true, the
    * templates its main renders with; `islands`: content element keys loaded through `islands`, see
-   * `mainHydration`) and resolves to the registry of all templates loaded so
+   * `decideHydration`) and resolves to the registry of all templates loaded so
    * far. Rejects when a chunk fails to load (a chunk load error, see chunk-errors.ts); a later
    * call tries that chunk again.
    */

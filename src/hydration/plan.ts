@@ -180,7 +180,8 @@ export function decideClientStart(
 
 /**
  * What a render of `state` needs loaded: the locale's texts, and with `main` the templates its main
- * renders with. Hydration passes `main` when its boot says `full` (`bootHydration`), a client navigation `main: true`.
+ * renders with. Hydration passes `main` when its boot's `hydration` says `full` (`decideHydration`); a client
+ * navigation passes `main: true`.
  */
 export function templateNeeds(state: TemplateState, keys: TemplateKeys, options: { main: boolean }): TemplateNeeds {
   const main = options.main ? mainTemplates(state.page, keys) : { layouts: [], content: [], errorPage: false }
