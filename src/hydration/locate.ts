@@ -14,7 +14,7 @@ import { TEMPLATE_LAYOUT } from './manifest.js'
 const FRAME_RE = /\(?((?:file:\/\/)?\/[^\s()]+|[A-Za-z]:\\[^\s()]+):(\d+):(\d+)\)?\s*$/
 
 /**
- * A locator for errors thrown by the code of `bundleFile` (a `file://` URL), whose source map is `mapText`
+ * A locator for errors thrown by the code of `bundleUrl` (a `file://` URL), whose source map is `mapText`
  * (esbuild's, its sources relative to the bundle's folder). The map is read on the first error.
  */
 export function createTemplateLocator(input: {
