@@ -12,7 +12,12 @@ import type { ResolvedConfig, ResolvedPublish, ResolvedSite } from '../config/ty
 import { createDeployTarget } from '../deploy/targets/index.js'
 import { errors } from '../errors.js'
 import { isInsideOrEqual, realPath } from '../project/inside.js'
-import { PUBLISH_MAX_BODY_BYTES, PUBLISH_MAX_DISCARD_BYTES, PUBLISH_REQUEST_TIMEOUT_MS } from '../shared/constants.js'
+import {
+  PUBLISH_MAX_BODY_BYTES,
+  PUBLISH_MAX_CONNECTIONS,
+  PUBLISH_MAX_DISCARD_BYTES,
+  PUBLISH_REQUEST_TIMEOUT_MS,
+} from '../shared/constants.js'
 import { CACHE_DIR } from '../shared/layout.js'
 import { type Builder, createBuilder } from './builder.js'
 import { createHookHandler, type HookRequest } from './handler.js'
@@ -166,6 +171,7 @@ async function serve(
   // a webhook is a small body on a fast network: a client that dribbles it is cut off
   server.requestTimeout = PUBLISH_REQUEST_TIMEOUT_MS
   server.headersTimeout = PUBLISH_REQUEST_TIMEOUT_MS
+  server.maxConnections = PUBLISH_MAX_CONNECTIONS
   await new Promise<void>((done, fail) => {
     server.once('error', fail)
     server.listen(input.port, input.host, () => done())

@@ -112,6 +112,11 @@ export const PUBLISH_MAX_BODY_BYTES = 1024 * 1024
 export const PUBLISH_MAX_DISCARD_BYTES = 8 * 1024 * 1024
 /** A webhook request (headers and body) not complete within this is dropped. */
 export const PUBLISH_REQUEST_TIMEOUT_MS = 10_000
+/**
+ * Most connections `site publish` holds open at once; one more is closed as it comes. A CMS sends a webhook at a
+ * time: the cap keeps a flood of connections from taking the file descriptors the journal and the builds need.
+ */
+export const PUBLISH_MAX_CONNECTIONS = 256
 /** Most page uids or paths one `/hooks/pages` request may name. */
 export const PUBLISH_MAX_PAGES_PER_EVENT = 1_000
 /**

@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process'
 import { appendFile, cp, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
-import { connect, createServer } from 'node:net'
+import { connect, createServer, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -14,7 +14,11 @@ import { outputLockFile } from '../../src/build/output/output.js'
 import { initialDataFault } from '../../src/demo/faults.js'
 import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
 import { replayJournal } from '../../src/publish/journal.js'
-import { PUBLISH_COMPACT_BYTES, PUBLISH_REQUEST_TIMEOUT_MS } from '../../src/shared/constants.js'
+import {
+  PUBLISH_COMPACT_BYTES,
+  PUBLISH_MAX_CONNECTIONS,
+  PUBLISH_REQUEST_TIMEOUT_MS,
+} from '../../src/shared/constants.js'
 import { BASE_URL, diffTrees, readTree, startSite } from './build-helpers.js'
 import { runSite } from './cli-helpers.js'
 import {
@@ -129,6 +133,36 @@ describe('site publish', () => {
     expect(Date.now() - started).toBeLessThan(PUBLISH_REQUEST_TIMEOUT_MS + 3_000)
     expect((await publisher.status()).pending).toBe(0)
     expect((await fetch(`${publisher.url}/healthz`)).status).toBe(200)
+  }, 60_000)
+
+  it('closes a connection past its cap at once, and answers again once the others are gone', async () => {
+    // a flood of idle connections would take the file descriptors the journal and the builds need
+    const port = Number(new URL(publisher.url).port)
+    const open = (): Promise<Socket> =>
+      new Promise((done, fail) => {
+        const socket = connect(port, '127.0.0.1', () => done(socket))
+        socket.once('error', fail)
+      })
+    const held = await Promise.all(Array.from({ length: PUBLISH_MAX_CONNECTIONS }, open))
+    try {
+      // the server counts a connection once it takes it: the one past the cap is closed, unanswered
+      await waitUntil(
+        async () => {
+          const extra = await open()
+          extra.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
+          let answer = ''
+          extra.on('data', (chunk) => (answer += chunk))
+          await new Promise((done) => extra.once('close', done))
+          return answer === ''
+        },
+        'a connection past the cap closed unanswered',
+        20_000,
+      )
+    } finally {
+      for (const socket of held) socket.destroy()
+    }
+    await waitUntil(async () => (await fetch(`${publisher.url}/healthz`)).status === 200, 'an answer again', 20_000)
+    expect((await publisher.status()).pending).toBe(0)
   }, 60_000)
 
   it('logs a client that goes away mid-body as such, not as a 500 of its own, and queues nothing', async () => {
