@@ -19,7 +19,7 @@ import { fetchPayload } from './payloads.js'
 import { createPrefetchQueue, watchLinks } from './prefetch.js'
 import type { ReloadGuard } from './reload-guard.js'
 import { createRouteAnnouncer } from './route-announcer.js'
-import { createRouter, type Router } from './router.js'
+import { anchorOf, createRouter, type Router } from './router.js'
 import { browserTimers } from './timers.js'
 import { pushPageView } from './tracking.js'
 
@@ -39,11 +39,16 @@ export interface NavigationOptions {
   ids: { loadingBar: string; main: string }
 }
 
-function focusMain(doc: Document, id: string) {
-  const main = doc.getElementById(id) ?? doc.querySelector('main')
-  if (!main) return
-  if (!main.hasAttribute('tabindex')) main.setAttribute('tabindex', '-1')
-  main.focus({ preventScroll: true })
+/**
+ * Focus goes where the visitor reads on after a client render: the `#section` the URL names (a keyboard or screen
+ * reader user continues from it, as from the content the view scrolled to), else the main landmark.
+ */
+function focusContent(doc: Document, mainId: string) {
+  const fragment = doc.location.hash.slice(1)
+  const target = (fragment ? anchorOf(doc, fragment) : null) ?? doc.getElementById(mainId) ?? doc.querySelector('main')
+  if (!target) return
+  if (target.tabIndex < 0 && !target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1')
+  target.focus({ preventScroll: true })
 }
 
 // Popovers (menus, the language switcher) are browser state React does not render: a
@@ -93,7 +98,7 @@ export function startNavigation(options: NavigationOptions): Router {
       const attrs = getHtmlAttrs(next)
       applyDocumentAttrs(doc, { lang: attrs.lang, dir: attrs.dir, bodyClass: getBodyClass(next) })
       closePopovers(doc)
-      focusMain(doc, options.ids.main)
+      focusContent(doc, options.ids.main)
       announcer.announce()
       pushPageView(win, { title: doc.title, path: win.location.pathname })
       announcePage(win, { state: next, kind: mode })

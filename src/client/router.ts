@@ -61,7 +61,7 @@ const pathOf = (url: URL): string | undefined => {
  * The element a fragment names, as the browser finds it: by the fragment as it is, else percent-decoded (a
  * malformed escape, `#%E0%A4%A`, names no other element; it must not throw after the page has changed).
  */
-function anchorOf(document: Document, fragment: string): HTMLElement | null {
+export function anchorOf(document: Document, fragment: string): HTMLElement | null {
   const found = document.getElementById(fragment)
   if (found) return found
   try {

@@ -145,6 +145,20 @@ describe.skipIf(!hasChromium)('visitor navigation', () => {
     await context.close()
   })
 
+  it('a link to a #section of another page focuses that section, where the view scrolled to', async () => {
+    // focus on the main landmark would have a keyboard or screen reader user start from the top of the page
+    const { context, page, problems } = await openPage(browser)
+    await page.goto(`${site.url}/`)
+    await waitForHydration(page)
+    await markDocument(page)
+    await clickNewLink(page, '/about-us#c203')
+    await waitForPageView(page, '/about-us', 2)
+    expect(await isSameDocument(page)).toBe(true)
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('c203')
+    expect(problems.errors).toEqual([])
+    await context.close()
+  })
+
   it('a payload that fails to load becomes a full page load, also for the same link again within seconds', async () => {
     const { context, page, problems } = await openPage(browser)
     const documents: string[] = []
