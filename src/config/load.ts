@@ -17,12 +17,15 @@ import { validateUserConfig } from './validate.js'
 
 const DEFINE_MODULE = fileURLToPath(new URL('./define.js', import.meta.url))
 
-/** What each file of a config reads as `import.meta.url`, `.filename` and `.dirname` (see importMetaOfFile). */
-const IMPORT_META = {
-  'import.meta.url': '__siteConfigImportMetaUrl',
-  'import.meta.filename': '__siteConfigImportMetaFilename',
-  'import.meta.dirname': '__siteConfigImportMetaDirname',
-}
+/**
+ * What each file of a config reads as `import.meta.url`, `.filename` and `.dirname` (see importMetaOfFile): the
+ * name each is defined as, and its value for a file.
+ */
+const IMPORT_META = [
+  { expression: 'import.meta.url', name: '__siteConfigImportMetaUrl', of: (file: string) => pathToFileURL(file).href },
+  { expression: 'import.meta.filename', name: '__siteConfigImportMetaFilename', of: (file: string) => file },
+  { expression: 'import.meta.dirname', name: '__siteConfigImportMetaDirname', of: dirname },
+]
 const LOADERS: Record<string, Loader> = { '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.tsx': 'tsx', '.jsx': 'jsx' }
 
 /**
@@ -38,10 +41,8 @@ const importMetaOfFile: Plugin = {
       if (args.path.split(/[\\/]/).includes('node_modules')) return undefined
       const text = await readFile(args.path, 'utf8')
       if (!text.includes('import.meta')) return undefined
-      const values = [pathToFileURL(args.path).href, args.path, dirname(args.path)]
-      const names = Object.values(IMPORT_META)
-      const declarations = names.map((name, i) => `const ${name} = ${JSON.stringify(values[i])};`).join(' ')
-      return { contents: `${declarations} ${text}`, loader: LOADERS[extname(args.path)] ?? 'js' }
+      const declarations = IMPORT_META.map(({ name, of }) => `const ${name} = ${JSON.stringify(of(args.path))};`)
+      return { contents: `${declarations.join(' ')} ${text}`, loader: LOADERS[extname(args.path)] ?? 'js' }
     })
   },
 }
@@ -92,7 +93,7 @@ async function loadUserConfig(file: string, root: string): Promise<unknown> {
           logLevel: 'silent',
           packages: 'external',
           alias: { [CONFIG_MODULE]: DEFINE_MODULE },
-          define: IMPORT_META,
+          define: Object.fromEntries(IMPORT_META.map(({ expression, name }) => [expression, name])),
           plugins: [importMetaOfFile],
         }),
       )
