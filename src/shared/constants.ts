@@ -135,6 +135,11 @@ export const PUBLISH_RETRY_MAX_MS = 5 * 60_000
 export const PUBLISH_STATUS_HISTORY = 20
 /** Parallel uploads of a deploy within one of its steps. */
 export const DEPLOY_CONCURRENCY = 8
+/**
+ * Largest deploy record (a target's manifest, its pending record) read back: a manifest of BUILD_MAX_PAGES pages is
+ * some 40 MB. A larger one is taken as a record that is not one.
+ */
+export const DEPLOY_RECORD_MAX_BYTES = 256 * 1024 * 1024
 /** How long an S3 request may go without a byte moving (connecting included) before it fails. */
 export const DEPLOY_S3_IDLE_TIMEOUT_MS = 30_000
 /**

@@ -2,6 +2,7 @@
  * `site deploy`: a real build of the demo site sent to a folder, to a command and to an S3-compatible
  * server (s3rver) on 127.0.0.1; only what changed by build-state hash goes out, in the deploy order.
  */
+import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { truncateSync } from 'node:fs'
 import { cp, lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
@@ -252,6 +253,24 @@ describe('deploy to a folder', () => {
       await target.close()
     }
   })
+
+  it('takes a record that is no regular file (a FIFO, a link out) as a corrupt one: sends all, waits for no writer', async () => {
+    const www = join(dir, 'www-fifo')
+    const secret = join(dir, 'secret.json')
+    await writeFile(secret, '{"format":1,"paths":[]}')
+    await deployTo(`dir:${www}`)
+    await rm(join(www, MANIFEST))
+    execFileSync('mkfifo', [join(www, MANIFEST)])
+    await symlink(secret, join(www, PENDING))
+    const report = await deployTo(`dir:${www}`)
+    expect(report.firstDeploy).toBe(true)
+    expect((await lstat(join(www, MANIFEST))).isFile()).toBe(true)
+    await expect(lstat(join(www, PENDING))).rejects.toMatchObject({ code: 'ENOENT' })
+    expect(await readFile(secret, 'utf8')).toBe('{"format":1,"paths":[]}')
+    const tree = await readTree(www)
+    tree.delete(MANIFEST)
+    expect(diffTrees(await readTree(out), tree)).toEqual([])
+  }, 30_000)
 
   it("removes what a deploy killed half way left, and keeps a running one's", async () => {
     const www = join(dir, 'www-killed')

@@ -6,12 +6,13 @@
  */
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileStamp } from '../../build/incremental/disk.js'
 import { errors } from '../../errors.js'
 import { CACHE_DIR } from '../../shared/layout.js'
+import { readRecordFile } from './record-file.js'
 import type { DeployTarget, TargetRecord } from './types.js'
 
 /** The last bytes of the command's stderr quoted in the error when it fails. */
@@ -63,8 +64,7 @@ export function createCommandTarget(command: string, outDir: string, root: strin
   return {
     name,
     readRecord: (record) =>
-      readFile(recordFile(record), 'utf8').catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') return undefined
+      readRecordFile(recordFile(record)).catch((error: Error) => {
         throw errors.deployFailed(name, `reading ${recordFile(record)}: ${error.message}`, error)
       }),
     manifestStamp: async () => fileStamp(recordFile('manifest')),

@@ -3,13 +3,14 @@
  * then renamed over it, so that the server never sends half a file. The manifest is `PATH/.site-deploy.json`.
  */
 import { randomBytes } from 'node:crypto'
-import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { fileStamp } from '../../build/incremental/disk.js'
 import { isOtherProcessRunning } from '../../build/output/owner.js'
 import { resolveInside } from '../../build/output/write.js'
 import { errors, messageOf } from '../../errors.js'
 import { isInsideOrEqual, realPath } from '../../project/inside.js'
+import { readRecordFile } from './record-file.js'
 import { type DeployTarget, TARGET_RECORD_FILES } from './types.js'
 
 const tempName = (dest: string): string => `${dest}.site-tmp-${process.pid}-${randomBytes(4).toString('hex')}`
@@ -95,9 +96,7 @@ export function createDirTarget(path: string, outDir: string): DeployTarget {
   return {
     name,
     readRecord: (record) =>
-      readFile(join(root, TARGET_RECORD_FILES[record]), 'utf8').catch((error: NodeJS.ErrnoException) =>
-        error.code === 'ENOENT' ? undefined : fail(`reading ${TARGET_RECORD_FILES[record]}`)(error),
-      ),
+      readRecordFile(join(root, TARGET_RECORD_FILES[record])).catch(fail(`reading ${TARGET_RECORD_FILES[record]}`)),
     manifestStamp: async () => fileStamp(join(root, TARGET_RECORD_FILES.manifest)),
     upload: async (file) =>
       replaceFile(placeOf(file.path), (temp) => copyFile(file.source, temp)).catch(fail(`copying ${file.path}`)),
