@@ -1,5 +1,6 @@
 import { readFile, realpath, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
+import { SERVE_MAX_REDIRECTS_BYTES } from '../shared/constants.js'
 import { isContentHashedFile, NOT_FOUND_FILE, REDIRECTS_FILE } from '../shared/layout.js'
 import { IMMUTABLE_CACHE, NO_CACHE } from './content-types.js'
 import { checkRequest, forMethod, textResponse } from './http-checks.js'
@@ -70,6 +71,10 @@ export function createStaticHandler(options: StaticHandlerOptions): (request: Re
     const info = await isFile(file)
     // read through the same check as any file served: a link that leaves the folder is not followed
     if (!info || !(await isServable(file))) return []
+    if (info.size > SERVE_MAX_REDIRECTS_BYTES)
+      throw new Error(
+        `${file} is ${info.size} bytes, over the limit of ${SERVE_MAX_REDIRECTS_BYTES}: its rules are not read`,
+      )
     if (info.mtimeMs !== redirects.mtimeMs)
       redirects = { mtimeMs: info.mtimeMs, rules: parseRedirects(await readFile(file, 'utf8')) }
     return redirects.rules

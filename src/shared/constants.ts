@@ -133,6 +133,11 @@ export const PUBLISH_RETRY_MIN_MS = 1_000
 export const PUBLISH_RETRY_MAX_MS = 5 * 60_000
 /** Publishes `/status` lists, newest first. */
 export const PUBLISH_STATUS_HISTORY = 20
+/**
+ * Largest `_redirects` that `site serve` reads (64 MiB): a build writes one line per redirect, at most BUILD_MAX_PAGES
+ * of them. A larger file (an output someone changed) is refused, not read into memory on every request.
+ */
+export const SERVE_MAX_REDIRECTS_BYTES = 64 * 1024 * 1024
 /** Parallel uploads of a deploy within one of its steps. */
 export const DEPLOY_CONCURRENCY = 8
 /**

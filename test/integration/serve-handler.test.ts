@@ -2,7 +2,7 @@
  * `site serve`'s handler, called with a Request (no socket), on files written to a
  * temporary folder: streaming, Range, conditional requests, nosniff, hidden paths.
  */
-import { existsSync } from 'node:fs'
+import { existsSync, truncateSync } from 'node:fs'
 import { mkdir, mkdtemp, readdir, readlink, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -406,6 +406,24 @@ describe('what is never served', () => {
       const res = await get(path)
       expect(res.status, path).toBe(301)
       expect(res.headers.get('location'), path).toBe(location)
+    }
+  })
+
+  it('refuses, naming it, a _redirects too large to be a build’s, without reading it into memory', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'site-serve-huge-redirects-'))
+    try {
+      await writeFile(join(out, 'index.html'), '<!doctype html><title>Home</title>')
+      // sparse: 600 MiB on disk in name only, more characters than one string may hold
+      await writeFile(join(out, '_redirects'), '/old / 301\n')
+      truncateSync(join(out, '_redirects'), 600 * 1024 * 1024)
+      const served = createStaticHandler({ dir: out })
+      const started = performance.now()
+      await expect(served(new Request('http://localhost/'))).rejects.toThrow(
+        `${join(out, '_redirects')} is 629145600 bytes, over the limit of`,
+      )
+      expect(performance.now() - started).toBeLessThan(500)
+    } finally {
+      await rm(out, { recursive: true, force: true })
     }
   })
 
