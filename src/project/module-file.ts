@@ -16,12 +16,19 @@ export async function placeModule(file: string, code: string): Promise<void> {
   await writeAtomically(file, code)
 }
 
-/** Writes under a random temporary name beside `file`, then renames: a reader sees the old file or the new one. */
+/**
+ * Writes under a random temporary name beside `file`, then renames: a reader sees the old file or the new one.
+ * A folder in the file's place (the cache is untrusted input) holds nothing of ours: it is removed first.
+ */
 export async function writeAtomically(file: string, contents: string | Uint8Array): Promise<void> {
   const partial = `${file}.${randomBytes(6).toString('hex')}.tmp`
   try {
     await writeFile(partial, contents)
-    await rename(partial, file)
+    await rename(partial, file).catch(async (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EISDIR') throw error
+      await rm(file, { recursive: true, force: true })
+      await rename(partial, file)
+    })
   } catch (error) {
     await rm(partial, { force: true })
     throw error

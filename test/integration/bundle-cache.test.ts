@@ -3,7 +3,7 @@
  * assets, a template edit taken at once, and a bundled templates module on disk imported only as it was written.
  */
 import { spawn } from 'node:child_process'
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -61,6 +61,23 @@ describe('bundles from the cache', () => {
     expect(await readFile(join(dir, file!), 'utf8')).toBe(written)
     expect(Object.keys(registry.content)).toContain('Text')
     expect(typeof registry.Header).toBe('function')
+  }, 60_000)
+
+  it('replace a folder left where a bundled module or a cached bundle goes', async () => {
+    await loadTemplates(project)
+    const dir = join(project, '.site/templates')
+    const [file] = (await readdir(dir)).filter((name) => name.endsWith('.mjs'))
+    const written = await readFile(join(dir, file!), 'utf8')
+    await rm(join(dir, file!))
+    await mkdir(join(dir, file!, 'inside'), { recursive: true })
+    const record = join(project, '.site/bundles/templates.json')
+    await rm(record)
+    await mkdir(record)
+
+    const registry = await loadTemplates(project)
+    expect(await readFile(join(dir, file!), 'utf8')).toBe(written)
+    expect(JSON.parse(await readFile(record, 'utf8'))).toMatchObject({})
+    expect(Object.keys(registry.content)).toContain('Text')
   }, 60_000)
 })
 
