@@ -274,6 +274,18 @@ describe('what is kept is what the build wrote', () => {
     await expectSameAsClean(out)
   })
 
+  it('removes a planted folder nested deeper than the system’s longest path, and builds over it again', async () => {
+    const out = await copyOfClean()
+    // 250 levels of 21 bytes: mkdir -p makes it level by level, no single path call could
+    execFileSync('mkdir', ['-p', ['deep', ...Array(250).fill('a'.repeat(20))].join('/')], { cwd: out })
+    for (const only of [undefined, ['2']]) {
+      const result = await build(out, only)
+      expect(result.failures).toEqual([])
+      await expectSameAsClean(out)
+      expect((await readdir(dir)).filter((name) => /^\.out-\d+-(?:tmp|old)-/.test(name))).toEqual([])
+    }
+  })
+
   it('builds in full over a planted link to a file elsewhere (a credential), and never publishes it', async () => {
     const out = await copyOfClean()
     const credential = join(dir, 'credential')
