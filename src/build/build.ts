@@ -33,6 +33,8 @@ import {
   checkOutputLock,
   createTempOutput,
   discardOutput,
+  inspectOutDir,
+  type OutDirContents,
   type OutputFolders,
   removeStaleSiblings,
   swapInOutput,
@@ -55,6 +57,11 @@ import type { BuildManifest, BuildOptions, BuildResult, OnlyReport, SlugChange }
 
 export type { BuildOptions, BuildResult } from './types.js'
 
+/** What a missing OUT holds once removeStaleSiblings ran: a previous output it put back, or still nothing of one. */
+async function restoredContents(outDir: string): Promise<OutDirContents> {
+  return (await inspectOutDir(outDir)) === 'site-output' ? 'site-output' : 'missing'
+}
+
 /**
  * Builds the site. Per-path failures are collected, not thrown: the result lists
  * them and OUT stays as it was. Initial data unavailable, bad options and I/O
@@ -65,9 +72,11 @@ export async function build(options: BuildOptions & BuildWiring): Promise<BuildR
   const only = readOnlyOption(options.only)
   checkOutDir(run.outDir, run.config.root)
   await checkOutputLock(run.outDir)
-  const contents = await checkOutDirContents(run.outDir, { force: options.force })
+  const checked = await checkOutDirContents(run.outDir, { force: options.force })
   const stale = await removeStaleSiblings(run.outDir)
   if (stale.length) run.logger.info(`Removed what interrupted builds left beside ${run.outDir}: ${stale.join(', ')}`)
+  // a swap cut between its two renames: the output it moved aside is back in OUT's place, a previous output as any
+  const contents = checked === 'missing' ? await restoredContents(run.outDir) : checked
   run.logger.info(`Building ${run.site.i18n.locales.join(', ')} from ${run.site.api.baseUrl} into ${run.outDir}`)
   // render workers load the templates while the rest starts (unless a builder's are warm already)
   const render = options.render ?? createRenderService(run, options)

@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -164,6 +164,23 @@ describe('an interrupted build', () => {
     expect(res.code).toBe(0)
     expect(await siblings(parent)).toEqual([])
     expect(existsSync(join(out, 'index.html'))).toBe(true)
+  }, 120_000)
+})
+
+describe('a swap cut between its two renames', () => {
+  it('puts the output it moved aside back, and builds over it as the previous output', async () => {
+    const parent = join(dir, 'cut-swap')
+    const out = join(parent, 'out')
+    await mkdir(parent)
+    expect((await site(['build', '--api', api.url, '--out', out])).code).toBe(0)
+    // the build that moved OUT aside was killed before it renamed its own folder in (pid 2^22 + 1: gone)
+    await rename(out, join(parent, '.out-old-4194305-0a1b2c3d4e5f'))
+    const res = await site(['build', '--api', api.url, '--out', out, '--only', '/contact'])
+    expect(res.code, res.stderr).toBe(0)
+    const said = `${res.stdout}${res.stderr}`
+    expect(said).not.toContain('no previous output')
+    expect(said).toMatch(/Only: \d+ page\(s\) asked of the API again for \/contact/)
+    expect(await siblings(parent)).toEqual([])
   }, 120_000)
 })
 
