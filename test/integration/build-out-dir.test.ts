@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises'
+import { lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -64,6 +64,17 @@ describe('site build --out DIR', () => {
     expect(await readFile(join(out, 'notes.txt'), 'utf8')).toBe('mine')
     expect(await readdir(out)).toEqual(['notes.txt'])
     expect(await siblings(dir)).toEqual([])
+  }, 60_000)
+
+  it('refuses a link to a previous output naming it a link, not a file, and leaves the link as it was', async () => {
+    const real = join(dir, 'linked-real')
+    const out = join(dir, 'linked-out')
+    expect((await site(['build', '--api', api.url, '--out', real])).code).toBe(0)
+    await symlink(real, out)
+    const res = await site(['build', '--api', api.url, '--out', out])
+    expect(res.code).toBe(2)
+    expect(res.stderr).toContain(`Refusing to build into ${out}: it is a symbolic link, not a folder`)
+    expect((await lstat(out)).isSymbolicLink()).toBe(true)
   }, 60_000)
 
   it('replaces that folder with --force', async () => {

@@ -80,13 +80,15 @@ export async function checkOutDirContents(outDir: string, options: { force?: boo
   const out = resolve(outDir)
   const contents = await inspectOutDir(out)
   if (contents !== 'other' || options.force) return contents
-  const isFolder = (await lstat(out)).isDirectory()
-  throw errors.outDirNotSiteOutput(
-    out,
-    isFolder
-      ? `it is not empty and holds no previous site output (no ${LATEST_MANIFEST_FILE})`
-      : 'it is a file, not a folder',
-  )
+  throw errors.outDirNotSiteOutput(out, whyNotReplaced(await lstat(out)))
+}
+
+/** Why OUT, found with these lstat facts, holds nothing a build may replace. */
+function whyNotReplaced(stats: { isDirectory(): boolean; isSymbolicLink(): boolean }): string {
+  if (stats.isDirectory()) return `it is not empty and holds no previous site output (no ${LATEST_MANIFEST_FILE})`
+  // a build puts its folder in OUT's place: the link would be replaced, never what it leads to
+  if (stats.isSymbolicLink()) return 'it is a symbolic link, not a folder (pass the folder it leads to)'
+  return 'it is a file, not a folder'
 }
 
 /**
