@@ -243,6 +243,19 @@ describe('two builds into one output folder', () => {
     }
     expect(await readFile(linked, 'utf8')).toBe(`${process.pid}\n`)
   }, 120_000)
+
+  it('refuses a folder where the lock goes, naming it, and leaves it', async () => {
+    const parent = join(dir, 'folder-lock')
+    const out = join(parent, 'out')
+    await mkdir(join(parent, BUILD_LOCK, 'inside'), { recursive: true })
+    const res = await site(['build', '--api', api.url, '--out', out])
+    expect(res.code).toBe(2)
+    expect(res.stderr).toContain(
+      `Cannot build into ${out}: ${join(parent, BUILD_LOCK)} is a folder, not a lock file: remove it`,
+    )
+    expect(existsSync(join(parent, BUILD_LOCK, 'inside'))).toBe(true)
+    expect(existsSync(out)).toBe(false)
+  }, 120_000)
 })
 
 describe('a deploy and a build of one output folder', () => {

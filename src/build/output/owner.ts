@@ -84,6 +84,10 @@ export async function takeLock(
     if (holder !== undefined) throw refuse.held(holder)
     // a folder in its place is no lock of ours to remove (rm refuses it without `recursive`)
     await rm(file, { force: true }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ERR_FS_EISDIR') {
+        const why = `${file} is a folder, not a lock file: remove it`
+        throw refuse.failed(why, new Error(why, { cause: error }))
+      }
       throw refuse.failed(error.code ?? error.message, error)
     })
   }

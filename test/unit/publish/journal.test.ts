@@ -192,7 +192,7 @@ describe('the journal lock', () => {
     await writeFile(join(dir, LOCK_FILE, 'mine.txt'), 'mine')
     await expect(lockJournal(dir)).rejects.toMatchObject({
       code: 'PUBLISH_JOURNAL',
-      message: `The publish journal ${join(dir, JOURNAL_FILE)} cannot be locked (ERR_FS_EISDIR)`,
+      message: `The publish journal ${join(dir, JOURNAL_FILE)} cannot be locked (${join(dir, LOCK_FILE)} is a folder, not a lock file: remove it)`,
     })
     expect(await readFile(join(dir, LOCK_FILE, 'mine.txt'), 'utf8')).toBe('mine')
   })
