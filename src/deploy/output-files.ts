@@ -6,7 +6,7 @@
 
 import { loadPrevious, type OutputMemory } from '../build/incremental/previous.js'
 import { verifiedRecordFile } from '../build/incremental/verified.js'
-import { inspectOutDir } from '../build/output/output.js'
+import { inspectOutDir, whyNotSiteOutput } from '../build/output/output.js'
 import type { ResolvedSite } from '../config/types.js'
 import { errors } from '../errors.js'
 import { BUILD_STORE_FILE } from '../shared/layout.js'
@@ -38,7 +38,7 @@ export async function readOutputFiles(
 ): Promise<OutputFiles> {
   const contents = await inspectOutDir(outDir)
   if (contents !== 'site-output')
-    throw errors.deployNoOutput(outDir, `it is ${contents === 'other' ? 'not a site output' : contents}`)
+    throw errors.deployNoOutput(outDir, contents === 'other' ? await whyNotSiteOutput(outDir) : `it is ${contents}`)
   const { memory, root } = from
   const verifiedRecord = root === undefined ? undefined : verifiedRecordFile(root, outDir)
   const lookup = await loadPrevious(outDir, contents, { site, memory, trustLast: true, verifiedRecord })

@@ -211,6 +211,23 @@ describe('deploy to a folder', () => {
     await expect(lstat(join(out, MANIFEST))).rejects.toMatchObject({ code: 'ENOENT' })
   })
 
+  it('says why an output folder it is pointed at is none: a link to one, a file', async () => {
+    const linked = join(dir, 'linked-out')
+    await symlink(out, linked)
+    const file = join(dir, 'out-file')
+    await writeFile(file, 'not an output')
+    const site = makeConfig(demo.api.url).sites[0]!
+    for (const [outDir, why] of [
+      [linked, 'it is a symbolic link, not a folder (pass the folder it leads to)'],
+      [file, 'it is a file, not a folder'],
+    ] as const) {
+      const target = await createDeployTarget(`dir:${join(dir, 'www-none')}`, { outDir, root: dir })
+      await expect(deploy({ outDir, target, site }).finally(() => target.close())).rejects.toThrow(
+        `Nothing to deploy in ${outDir}: ${why}`,
+      )
+    }
+  })
+
   it('names the target and what failed when the folder cannot take a file (DEPLOY_FAILED)', async () => {
     const file = join(dir, 'a-file')
     await writeFile(file, 'not a folder')

@@ -80,13 +80,14 @@ export async function checkOutDirContents(outDir: string, options: { force?: boo
   const out = resolve(outDir)
   const contents = await inspectOutDir(out)
   if (contents !== 'other' || options.force) return contents
-  throw errors.outDirNotSiteOutput(out, whyNotReplaced(await lstat(out)))
+  throw errors.outDirNotSiteOutput(out, await whyNotSiteOutput(out))
 }
 
-/** Why OUT, found with these lstat facts, holds nothing a build may replace. */
-function whyNotReplaced(stats: { isDirectory(): boolean; isSymbolicLink(): boolean }): string {
+/** Why OUT, which inspectOutDir found to hold 'other', is no site output. */
+export async function whyNotSiteOutput(outDir: string): Promise<string> {
+  const stats = await lstat(outDir)
   if (stats.isDirectory()) return `it is not empty and holds no previous site output (no ${LATEST_MANIFEST_FILE})`
-  // a build puts its folder in OUT's place: the link would be replaced, never what it leads to
+  // a build puts its folder in OUT's place, and a deploy reads none through a link: pass the folder itself
   if (stats.isSymbolicLink()) return 'it is a symbolic link, not a folder (pass the folder it leads to)'
   return 'it is a file, not a folder'
 }
