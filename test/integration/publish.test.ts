@@ -3,7 +3,7 @@
  * signs its webhooks; edits reach the output, a kill -9 loses no acknowledged edit, SIGTERM exits 0,
  * and a full disk answers 503 and acknowledges nothing.
  */
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { appendFile, cp, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
 import { connect, createServer, type Socket } from 'node:net'
@@ -19,7 +19,7 @@ import {
   PUBLISH_MAX_CONNECTIONS,
   PUBLISH_REQUEST_TIMEOUT_MS,
 } from '../../src/shared/constants.js'
-import { BASE_URL, diffTrees, readTree, startSite } from './build-helpers.js'
+import { BASE_URL, diffTrees, REPO_ROOT, readTree, startSite } from './build-helpers.js'
 import { runSite } from './cli-helpers.js'
 import {
   fileHas,
@@ -505,6 +505,36 @@ describe('site publish beside another one', () => {
     expect(end, end.stderr).toMatchObject({ code: 0 })
     // a publisher that stopped leaves no lock behind
     await expect(readFile(join(state, 'publish.lock'))).rejects.toMatchObject({ code: 'ENOENT' })
+  })
+
+  it('takes over the locks of a publisher killed with -9 that its parent has not reaped yet', async () => {
+    const state = join(dir, 'state-zombie')
+    // the shell starts the publisher, then becomes `sleep`, which never reaps it: once killed, it stays a zombie
+    const parent = spawn(
+      'sh',
+      ['-c', `"$0" "$@" & echo $!; exec sleep 120`, process.execPath, join(REPO_ROOT, 'bin/site.js'), 'publish'].concat(
+        ['--port', '0', ...args(), '--state', state],
+      ),
+      { cwd: REPO_ROOT, env: { ...process.env, CI: 'true' } },
+    )
+    try {
+      let stdout = ''
+      let stderr = ''
+      parent.stdout.on('data', (chunk) => (stdout += chunk))
+      parent.stderr.on('data', (chunk) => (stderr += chunk))
+      await waitUntil(async () => stderr.includes('status at'), 'the first publisher to listen')
+      const pid = Number(stdout.trim())
+      process.kill(pid, 'SIGKILL')
+      const stateOf = async () => (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.[0]
+      await waitUntil(async () => (await stateOf()) === 'Z', 'the killed publisher to be a zombie')
+      const second = await startPublisher([...args(), '--state', state])
+      running.push(second)
+      second.child.kill('SIGTERM')
+      const end = await second.done
+      expect(end, end.stderr).toMatchObject({ code: 0 })
+    } finally {
+      parent.kill('SIGKILL')
+    }
   })
 
   it('refuses its output folder to a second publisher with a journal of its own, and to site build', async () => {

@@ -9,32 +9,40 @@ import { readRegularFile } from '../../project/untrusted-file.js'
 /**
  * Whether another process with this id runs on this machine. Files named after their process (a build's
  * temporary folder, a deploy's temporary file, the publisher's lock) are that process's while it runs;
- * this process's own id is never another's, and a process of another user counts.
+ * this process's own id is never another's, and a process of another user counts. A process that has exited but
+ * that its parent has not reaped yet (a zombie, as a publisher killed with -9 is for a while) runs no more: it holds
+ * no file, only its id.
  */
 export function isOtherProcessRunning(pid: number): boolean {
   if (pid === process.pid) return false
   try {
     process.kill(pid, 0)
-    return true
+    return processStat(pid)?.[0] !== 'Z'
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
 
 /**
- * When process `pid` started, in clock ticks since the machine booted (Linux: /proc/PID/stat), or undefined where
- * that cannot be read. With its id it names one process: after a reboot or a container's restart, the id a lock
- * names is soon another process's, started later.
+ * The fields of /proc/PID/stat after the command (Linux), or undefined where they cannot be read: the process's
+ * state first (the 3rd field), its start time at index 19 (the 22nd).
  */
-function processStart(pid: number): string | undefined {
+function processStat(pid: number): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    // the fields after the command (which may hold spaces and parentheses): state is the 3rd field, starttime the 22nd
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]
+    // the command may hold spaces and parentheses: the fields start after its last ')'
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   } catch {
     return undefined
   }
 }
+
+/**
+ * When process `pid` started, in clock ticks since the machine booted, or undefined where that cannot be read.
+ * With its id it names one process: after a reboot or a container's restart, the id a lock names is soon another
+ * process's, started later.
+ */
+const processStart = (pid: number): string | undefined => processStat(pid)?.[19]
 
 /** The content of a lock this process takes: its id, and when it started (a line of its own). */
 const lockText = (): string => `${process.pid}\n${processStart(process.pid) ?? ''}\n`
