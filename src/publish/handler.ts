@@ -25,6 +25,10 @@ export interface HookAnswer {
   body: string
 }
 
+const HOOK_PATHS: readonly string[] = ['/hooks/typo3', '/hooks/pages', '/hooks/full']
+/** What `GET` reads: the status (JSON, or HTML for a browser) and the health check. */
+const READ_PATHS: ReadonlySet<string> = new Set(['/', '/status', '/status.json', '/healthz'])
+
 const json = (status: number, value: unknown, headers: Record<string, string> = {}): HookAnswer => ({
   status,
   headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
@@ -69,6 +73,15 @@ export function createHookHandler(input: {
     }
   }
 
+  /**
+   * 404 for a path the publisher does not serve, whatever the method. A webhook sent to a wrong URL (a CMS
+   * configured with `/hooks/typo3/` or `/hook/typo3`) is logged, so that the operator sees where it went.
+   */
+  function notFound(request: HookRequest, path: string): HookAnswer {
+    if (request.method === 'GET' || request.method === 'HEAD') return json(404, { error: 'not found' })
+    return refuse(404, path, `not found: the webhooks are POST ${HOOK_PATHS.join(', ')}`)
+  }
+
   async function hook(request: HookRequest, route: string): Promise<HookAnswer> {
     if (request.method !== 'POST') return json(405, { error: 'use POST' }, { allow: 'POST' })
     if (!publisher.accepting) return refuse(503, route, 'the publisher is stopping')
@@ -88,7 +101,8 @@ export function createHookHandler(input: {
 
   return async (request) => {
     const path = request.path.split('?')[0] ?? ''
-    if (path === '/hooks/typo3' || path === '/hooks/pages' || path === '/hooks/full') return hook(request, path)
+    if (HOOK_PATHS.includes(path)) return hook(request, path)
+    if (!READ_PATHS.has(path)) return notFound(request, path)
     if (request.method !== 'GET' && request.method !== 'HEAD') return json(405, { error: 'use GET' }, { allow: 'GET' })
     if (path === '/healthz')
       return publisher.healthy
@@ -104,7 +118,6 @@ export function createHookHandler(input: {
         headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
         body: statusHtml(publisher.status()),
       }
-    if (path === '/status' || path === '/status.json') return json(200, publisher.status())
-    return json(404, { error: 'not found' })
+    return json(200, publisher.status())
   }
 }

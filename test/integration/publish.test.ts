@@ -119,6 +119,31 @@ describe('site publish', () => {
     expect((await publisher.status()).pending).toBe(0)
   })
 
+  it('answers a webhook sent to a wrong URL 404 and logs where it went, not 405 "use GET"', async () => {
+    let log = ''
+    const listen = (chunk: Buffer) => {
+      log += chunk
+    }
+    publisher.child.stderr?.on('data', listen)
+    const body = pageMessage(3)
+    for (const path of ['/hooks/typo3/', '/hook/typo3', '/status/x']) {
+      const answer = await publisher.post(path, body, typo3Headers(body))
+      expect(answer.status, path).toBe(404)
+      expect(await answer.json(), path).toEqual({
+        error: 'not found: the webhooks are POST /hooks/typo3, /hooks/pages, /hooks/full',
+      })
+    }
+    expect((await fetch(`${publisher.url}/nothing-here`)).status).toBe(404)
+    expect((await publisher.post('/status', '')).status).toBe(405)
+    await waitUntil(
+      async () => log.includes('404 /hook/typo3: not found: the webhooks are POST /hooks/typo3'),
+      'the log line of the wrong URL',
+      20_000,
+    )
+    publisher.child.stderr?.off('data', listen)
+    expect((await publisher.status()).pending).toBe(0)
+  })
+
   it('cuts off a client that dribbles its body once the request timeout has passed, and queues nothing', async () => {
     const socket = connect(Number(new URL(publisher.url).port), '127.0.0.1')
     const started = Date.now()
