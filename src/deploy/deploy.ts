@@ -126,7 +126,9 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
   // what this deploy leaves is known again only once it has written the manifest, or found it current
   if (targetMemory) targetMemory.last = undefined
   const [stamp, pending] = await Promise.all([
-    targetMemory ? target.manifestStamp() : undefined,
+    // a stamp that cannot be taken (the target folder made a file) only means the manifest is read again, where the
+    // target reports it as its own failure, naming itself and the file
+    targetMemory ? target.manifestStamp().catch(() => undefined) : undefined,
     target.readRecord('pending'),
   ])
   const remembered = known && stamp !== undefined && known.target === target.name && known.stamp === stamp

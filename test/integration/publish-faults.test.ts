@@ -254,3 +254,28 @@ async function expectShown() {
     expect(bucket.get(file)?.toString(), file).toContain(`(edit ${shown[i]})`)
   }
 }
+
+describe('site publish to a dir: target that an operator replaced with a file', () => {
+  it('says the deploy to that target failed, and deploys everything once the folder can be made again', async () => {
+    const www = join(dir, 'www')
+    const ownOut = join(dir, 'out-dir-target')
+    const own = await startPublisher([
+      ...['--config', configFile, '--api', api.url, '--out', ownOut],
+      ...['--state', join(dir, 'state-dir-target'), '--deploy', `dir:${www}`],
+    ])
+    running.push(own)
+    await waitUntil(settled(own), 'the first deploy to the folder', 30_000)
+    await rm(www, { recursive: true })
+    await writeFile(www, 'not a folder')
+    await own.post('/hooks/pages', JSON.stringify({ pages: ['/about-us/team'] }), hookHeaders)
+    await waitUntil(async () => (await own.status()).publishes[0]?.ok === false, 'the deploy to fail', 20_000)
+    expect((await own.status()).publishes[0]?.error).toMatch(new RegExp(`^Deploy to dir:${www} failed: .*ENOTDIR`))
+    await rm(www)
+    await waitUntil(settled(own), 'the deploy to succeed', 20_000)
+    const target = await readTree(www)
+    target.delete(TARGET_RECORD_FILES.manifest)
+    expect(diffTrees(await readTree(ownOut), target)).toEqual([])
+    own.child.kill('SIGTERM')
+    expect((await own.done).code).toBe(0)
+  }, 60_000)
+})
