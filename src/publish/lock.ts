@@ -10,15 +10,20 @@ import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { lockOutput } from '../build/output/output.js'
 import { takeLock } from '../build/output/owner.js'
-import { errors } from '../errors.js'
+import { errors, messageOf } from '../errors.js'
 import { JOURNAL_FILE } from './journal.js'
 
 export const LOCK_FILE = 'publish.lock'
 
 /** Takes the lock of the journal in `dir` (made when missing); resolves to its release. */
 export async function lockJournal(dir: string): Promise<() => Promise<void>> {
-  await mkdir(dir, { recursive: true })
   const journal = join(dir, JOURNAL_FILE)
+  await mkdir(dir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+    // a --state naming a file (or a folder under one): said as such, not as mkdir's EEXIST
+    const notFolder = error.code === 'EEXIST' || error.code === 'ENOTDIR'
+    const why = notFolder ? `${dir} (or a folder above it) is a file, not a folder` : messageOf(error)
+    throw errors.publishJournal(journal, `cannot be made: ${why}`, error)
+  })
   return takeLock(join(dir, LOCK_FILE), {
     held: (pid) =>
       errors.publishJournal(

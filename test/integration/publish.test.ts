@@ -478,6 +478,17 @@ describe('site publish that cannot start', () => {
     expect(diffTrees(before, await readTree(out))).toEqual([])
   })
 
+  it('exits 1 naming a --state that is a file, not with a bare EEXIST', async () => {
+    const file = join(dir, 'state-is-a-file')
+    await writeFile(file, 'not a folder')
+    const res = await runSite(['publish', '--port', '0', ...args(['--state', file])])
+    expect(res.code, res.stderr).toBe(1)
+    expect(res.stderr).toContain(
+      `The publish journal ${join(file, 'journal.jsonl')} cannot be made: ${file} (or a folder above it) is a file, not a folder`,
+    )
+    expect(res.stderr).not.toContain('EEXIST')
+  })
+
   // the publisher's secrets unset where CI builds or deploys with the same config: `secret: env ?? ''`
   it.each([
     {
