@@ -1,7 +1,8 @@
 /**
  * Pure: what a webhook asks for, from its parsed JSON body (untrusted: every field is checked).
  * - TYPO3 Page Modification (`{ action, identifier, record, url, site, workspace }`): the page, by the uid
- *   it has in every locale (`record.l10n_parent` of a translation, else `identifier`); with `action: "new"`
+ *   it has in every locale (`record.l10n_parent` of a translation, else `identifier`; the record is a database
+ *   row, whose numbers TYPO3 may send as strings of digits); with `action: "new"`
  *   its parent (`record.pid`) too, so that menus list it. `workspace` other than 0 is a draft: nothing to publish.
  *   A change of `nav_hide` (listed in `changedFields`) is a full build: menus of any page may show the page or
  *   stop showing it, and nothing in its own answer tells which (see api/link-digest.ts).
@@ -49,6 +50,15 @@ export function parsePagesBody(body: unknown): PublishRequest | { error: string 
   return { kind: 'pages', pages: [...new Set(pages as string[])], what: `pages ${pages.join(', ')}` }
 }
 
+/**
+ * The field names of `changedFields`. TYPO3 sends the DataHandler's field array, `{"title": "…", "nav_hide": 1}`
+ * (a JSON list only when it is empty); a list of names is read as well.
+ */
+function changedFieldNames(changed: unknown): string[] {
+  if (Array.isArray(changed)) return changed.filter((name): name is string => typeof name === 'string')
+  return isRecord(changed) ? Object.keys(changed) : []
+}
+
 function pageModification(body: Record<string, unknown>): PublishRequest | { error: string } {
   const { action, record, workspace } = body
   const identifier = typeof body.identifier === 'number' ? uidItem(body.identifier) : undefined
@@ -57,12 +67,12 @@ function pageModification(body: Record<string, unknown>): PublishRequest | { err
   const what = `page ${identifier} ${action}`
   if (workspace !== undefined && workspace !== 0 && workspace !== '0')
     return { kind: 'draft', what: `${what} (workspace draft)` }
-  const uid = (typeof record.l10n_parent === 'number' && uidItem(record.l10n_parent)) || identifier
+  const uid = uidItem(record.l10n_parent) ?? identifier
   // shown in other pages' menus, but in no field of the page's own answer (its link digest cannot see it)
-  if (Array.isArray(body.changedFields) && body.changedFields.includes('nav_hide'))
+  if (changedFieldNames(body.changedFields).includes('nav_hide'))
     return { kind: 'full', what: `${what} (nav_hide changed: any page's menus may change)` }
   const pages = [uid]
-  const parent = typeof record.pid === 'number' ? uidItem(record.pid) : undefined
+  const parent = uidItem(record.pid)
   if (action === 'new' && parent) pages.push(parent)
   return { kind: 'pages', pages, what: uid === identifier ? what : `${what} (translation of ${uid})` }
 }

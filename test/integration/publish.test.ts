@@ -257,6 +257,19 @@ describe('site publish', () => {
     expect(html).not.toContain(TOKEN)
   })
 
+  it("publishes a translation's edit as TYPO3 sends it: its record's numbers as strings", async () => {
+    // the Polish record (uid 9003) of page 3, as TYPO3 reads it from its database, and its changed fields
+    const body = pageMessage(9003, {
+      action: 'modified',
+      record: { uid: '9003', pid: '2', l10n_parent: '3', sys_language_uid: '1', t3ver_wsid: '0' },
+      workspace: '0',
+      changedFields: { title: 'Zespół' },
+    })
+    expect((await publisher.post('/hooks/typo3', body, typo3Headers(body))).status).toBe(202)
+    await waitUntil(settled(publisher), 'the publish to settle')
+    expect((await publisher.status()).publishes[0]).toMatchObject({ ok: true, pages: ['3'] })
+  })
+
   it('publishes pages named to /hooks/pages with the bearer token', async () => {
     await editTeam('Edited through /hooks/pages.')
     const answer = await publisher.post('/hooks/pages', '{"pages":["/about-us/team"]}', {

@@ -32,6 +32,18 @@ describe('TYPO3 webhook messages', () => {
     expect(parseTypo3Body(page({ changedFields: ['title'] }))).toMatchObject({ kind: 'pages' })
   })
 
+  // TYPO3 sends the page's database row as `record` (numbers as strings of digits, as its database driver gives
+  // them) and the DataHandler's field array as `changedFields` (an object of field: new value)
+  it('reads a message as TYPO3 sends it: a record of strings, changedFields as an object', () => {
+    const translation = page({ action: 'modified', identifier: 40 }, { uid: '40', pid: '3', l10n_parent: '12' })
+    expect(parseTypo3Body(translation)).toMatchObject({ kind: 'pages', pages: ['12'] })
+    const created = page({ action: 'new' }, { uid: '12', pid: '3', l10n_parent: '0' })
+    expect(parseTypo3Body(created)).toMatchObject({ kind: 'pages', pages: ['12', '3'] })
+    expect(parseTypo3Body(page({ changedFields: { nav_hide: 1 } }))).toMatchObject({ kind: 'full' })
+    expect(parseTypo3Body(page({ changedFields: { title: 'New', hidden: 0 } }))).toMatchObject({ kind: 'pages' })
+    expect(parseTypo3Body(page({}, { l10n_parent: '1e3' }))).toMatchObject({ pages: ['12'] })
+  })
+
   it('asks for the pages that show the file of a file message', () => {
     expect(
       parseTypo3Body({ storage: 1, identifier: '/user_upload/a.jpg', url: '/fileadmin/user_upload/a.jpg' }),
