@@ -56,7 +56,8 @@ export function createHookHandler(input: {
   const { publisher, options, log } = input
 
   const refuse = (status: number, route: string, error: string): HookAnswer => {
-    log(`${status} ${route}: ${error}`)
+    // one line an event: a body's own line breaks (quoted by JSON.parse's error) are shown as \n
+    log(`${status} ${route}: ${error.replace(/\r?\n/g, '\\n')}`)
     return json(status, { error })
   }
 

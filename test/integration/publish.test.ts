@@ -144,6 +144,25 @@ describe('site publish', () => {
     expect((await publisher.status()).pending).toBe(0)
   })
 
+  it('logs a refused body on one line, its own line breaks shown as \\n', async () => {
+    let log = ''
+    const listen = (chunk: Buffer) => {
+      log += chunk
+    }
+    publisher.child.stderr?.on('data', listen)
+    const body = '{"action":\nforged line\r\n'
+    expect((await publisher.post('/hooks/typo3', body, typo3Headers(body))).status).toBe(400)
+    await waitUntil(
+      async () => log.includes('400 /hooks/typo3: the body is not JSON'),
+      'the refusal in the log',
+      20_000,
+    )
+    publisher.child.stderr?.off('data', listen)
+    const line = log.split('\n').find((text) => text.includes('400 /hooks/typo3: the body is not JSON'))
+    expect(line).toContain('"action":\\nforged line')
+    expect(log).not.toMatch(/^forged line/m)
+  })
+
   it('cuts off a client that dribbles its body once the request timeout has passed, and queues nothing', async () => {
     const socket = connect(Number(new URL(publisher.url).port), '127.0.0.1')
     const started = Date.now()
