@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join, resolve } from 'node:path'
-import { inspectOutDir } from '../build/output/output.js'
+import { checkOutDirContents } from '../build/output/output.js'
 import { outDirOf } from '../config/resolve.js'
 import type { ResolvedConfig, ResolvedPublish, ResolvedSite } from '../config/types.js'
 import { createDeployTarget } from '../deploy/targets/index.js'
@@ -100,6 +100,9 @@ export async function startPublishServer(options: PublishServerOptions): Promise
     throw errors.usage(
       `The state folder ${resolve(stateDir)} is inside the output folder ${resolve(outDir)}, which every build replaces: give --state a folder outside it`,
     )
+  // an output folder no build may replace (a file, another folder's files) is refused now, as site build does,
+  // not by every build the publisher would retry for ever
+  const contents = await checkOutDirContents(outDir)
   const target = publish.deploy ? await createDeployTarget(publish.deploy, { outDir, root: config.root }) : undefined
   const builder =
     options.builder ??
@@ -112,7 +115,7 @@ export async function startPublishServer(options: PublishServerOptions): Promise
     target,
     siteOptions: site,
     log,
-    reconcileAtStart: (await inspectOutDir(outDir)) !== 'site-output',
+    reconcileAtStart: contents !== 'site-output',
     stateDir,
     root: config.root,
   })

@@ -510,6 +510,27 @@ describe('site publish that cannot start', () => {
     expect(diffTrees(before, await readTree(out))).toEqual([])
   })
 
+  it('exits 2 for an output folder no build may replace, as site build does, and leaves it', async () => {
+    const file = join(dir, 'out-is-a-file')
+    await writeFile(file, 'not a folder')
+    const other = join(dir, 'out-of-someone-else')
+    await mkdir(other)
+    await writeFile(join(other, 'notes.txt'), 'mine')
+    for (const [outDir, why] of [
+      [file, 'it is a file, not a folder'],
+      [other, 'it is not empty and holds no previous site output'],
+    ] as const) {
+      const started = startSite(['publish', '--port', '0', ...args(['--out', outDir, '--state', `${outDir}-state`])])
+      // a hang guard: before, such a publisher started and retried its build until stopped
+      const guard = setTimeout(() => started.child.kill('SIGKILL'), 30_000)
+      const res = await started.done.finally(() => clearTimeout(guard))
+      expect(res.code, res.stderr).toBe(2)
+      expect(res.stderr).toContain(`Refusing to build into ${outDir}: ${why}`)
+    }
+    expect(await readFile(file, 'utf8')).toBe('not a folder')
+    expect(await readFile(join(other, 'notes.txt'), 'utf8')).toBe('mine')
+  })
+
   it('exits 1 naming a --state that is a file, not with a bare EEXIST', async () => {
     const file = join(dir, 'state-is-a-file')
     await writeFile(file, 'not a folder')
