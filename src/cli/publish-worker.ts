@@ -6,7 +6,6 @@ import { resolve } from 'node:path'
 import { parentPort, workerData } from 'node:worker_threads'
 import { errors } from '../errors.js'
 import {
-  outDirOf,
   parseDeploySpec,
   publishOptionsOf,
   redactSecrets,
@@ -50,8 +49,7 @@ async function publishHere(port: NonNullable<typeof parentPort>, flags: PublishF
         send({ type: 'failed', error: toSentError(error, redact) })
       }
     })
-    const where = publish.deploy ?? outDirOf(config.root, site)
-    send({ type: 'ready', url: server.url, stateDir: server.stateDir, where })
+    send({ type: 'ready', url: server.url, stateDir: server.stateDir, where: server.where })
   } catch (error) {
     send({ type: 'failed', error: toSentError(error, redact) })
   }

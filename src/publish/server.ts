@@ -43,6 +43,8 @@ export interface PublishServer {
   url: string
   publisher: Publisher
   stateDir: string
+  /** Where its builds go: the deploy target by its name (a folder's path made absolute), or the output folder. */
+  where: string
   /** Stops accepting, stops or finishes the publish in progress, closes the journal. */
   close(): Promise<void>
 }
@@ -129,7 +131,16 @@ export async function startPublishServer(options: PublishServerOptions): Promise
     await unlockJournal()
   }
   try {
-    return await serve({ ...options, stateDir, publisher, start, journal: await openJournal(stateDir, record), unlock })
+    const where = target?.name ?? resolve(outDir)
+    return await serve({
+      ...options,
+      stateDir,
+      where,
+      publisher,
+      start,
+      journal: await openJournal(stateDir, record),
+      unlock,
+    })
   } catch (error) {
     await unlock()
     throw error
@@ -140,6 +151,7 @@ export async function startPublishServer(options: PublishServerOptions): Promise
 async function serve(
   input: PublishServerOptions & {
     stateDir: string
+    where: string
     publisher: Publisher
     start: ReturnType<typeof createPublisher>['start']
     journal: Journal
@@ -186,6 +198,7 @@ async function serve(
     url: `http://${host}:${address.port}`,
     publisher,
     stateDir,
+    where: input.where,
     async close() {
       const closed = new Promise<void>((done) => server.close(() => done()))
       server.closeIdleConnections()

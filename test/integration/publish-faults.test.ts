@@ -6,13 +6,13 @@
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
 import { TARGET_RECORD_FILES } from '../../src/deploy/targets/types.js'
 import { type S3Server, startS3Server } from '../shared/s3-server.mjs'
-import { BASE_URL, diffTrees, readTree } from './build-helpers.js'
+import { BASE_URL, diffTrees, REPO_ROOT, readTree } from './build-helpers.js'
 import { type RunningPublisher, settled, startPublisher, TOKEN, waitUntil } from './publish-helpers.js'
 
 const BUCKET = 'site-live'
@@ -261,7 +261,8 @@ describe('site publish to a dir: target that an operator replaced with a file', 
     const ownOut = join(dir, 'out-dir-target')
     const own = await startPublisher([
       ...['--config', configFile, '--api', api.url, '--out', ownOut],
-      ...['--state', join(dir, 'state-dir-target'), '--deploy', `dir:${www}`],
+      // given relative (to the working folder), named by its absolute path from the start line on
+      ...['--state', join(dir, 'state-dir-target'), '--deploy', `dir:${relative(REPO_ROOT, www)}`],
     ])
     running.push(own)
     await waitUntil(settled(own), 'the first deploy to the folder', 30_000)
@@ -276,6 +277,8 @@ describe('site publish to a dir: target that an operator replaced with a file', 
     target.delete(TARGET_RECORD_FILES.manifest)
     expect(diffTrees(await readTree(ownOut), target)).toEqual([])
     own.child.kill('SIGTERM')
-    expect((await own.done).code).toBe(0)
+    const end = await own.done
+    expect(end.code).toBe(0)
+    expect(end.stderr).toContain(`Publishing to dir:${www}; webhooks at`)
   }, 60_000)
 })
