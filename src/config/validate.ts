@@ -1,7 +1,7 @@
 import { isIPv6 } from 'node:net'
 import { parseDeploySpec } from '../deploy/target-spec.js'
 import type { ConfigIssue } from '../errors.js'
-import { PUBLISH_DEPLOY_TIMEOUT_MAX_MS, RENDER_THREADS_MAX } from '../shared/constants.js'
+import { MAX_TIMER_MS, PUBLISH_DEPLOY_TIMEOUT_MAX_MS, RENDER_THREADS_MAX } from '../shared/constants.js'
 import { isRecord } from '../shared/values.js'
 
 /**
@@ -60,6 +60,11 @@ const renderThreads: Check = (v) =>
     : `expected 'auto' or a whole number from 0 to ${RENDER_THREADS_MAX}`
 const positiveInt: Check = (v) =>
   Number.isInteger(v) && (v as number) > 0 ? undefined : 'expected a whole number greater than 0'
+/** A delay a timer waits for: beyond MAX_TIMER_MS the timer would fire at once (every API request timed out). */
+const timerMs: Check = (v) =>
+  Number.isInteger(v) && (v as number) > 0 && (v as number) <= MAX_TIMER_MS
+    ? undefined
+    : `expected a whole number of milliseconds from 1 to ${MAX_TIMER_MS} (about 24.8 days)`
 /** Longest reconcile period: a year. Beyond it the next reconcile's time would leave what a date can say. */
 const MAX_RECONCILE_MINUTES = 525_600
 const reconcileMinutes: Check = (v) =>
@@ -160,7 +165,7 @@ const SITE_SHAPE: Shape = {
     proxyHeaders: headerList,
     proxyReqHeaders: headerList,
     endpoints: { initialData: endpoint, initialDataFallback: endpoint },
-    timeoutMs: positiveInt,
+    timeoutMs: timerMs,
     maxResponseBytes: positiveInt,
   },
   i18n: { default: locale, locales: localeList },
@@ -190,8 +195,8 @@ const SITE_SHAPE: Shape = {
   publish: {
     webhooks,
     token: bearerToken,
-    quietMs: positiveInt,
-    maxWaitMs: positiveInt,
+    quietMs: timerMs,
+    maxWaitMs: timerMs,
     reconcileMinutes,
     deployTimeoutMs,
     deploy: deployTarget,

@@ -4,6 +4,7 @@ import type { TargetMemory } from '../deploy/deploy.js'
 import type { DeployTarget } from '../deploy/targets/types.js'
 import { messageOf } from '../errors.js'
 import {
+  MAX_TIMER_MS,
   PUBLISH_COMPACT_BYTES,
   PUBLISH_MAX_PAGES_PER_EVENT,
   PUBLISH_RECHECK_GRACE_MS,
@@ -49,9 +50,6 @@ export interface Publisher {
   idle(): Promise<void>
   stop(): Promise<void>
 }
-
-/** Longest delay setTimeout takes (about 24.8 days); a later re-check is armed again when it fires. */
-const MAX_TIMER_MS = 2 ** 31 - 1
 
 const iso = (ms: number | undefined): string | null => (ms === undefined ? null : new Date(ms).toISOString())
 /** `journal` is opened by the caller with `onRecorded` bound to the returned `record`. */

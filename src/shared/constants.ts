@@ -104,6 +104,8 @@ export const PUBLISH_RECONCILE_MINUTES = 360
 export const PUBLISH_DEPLOY_TIMEOUT_MS = 30 * 60_000
 /** The most `publish.deployTimeoutMs` may be: a day (a timer of more than 2^31 ms would fire at once). */
 export const PUBLISH_DEPLOY_TIMEOUT_MAX_MS = 24 * 60 * 60_000
+/** Longest delay a timer takes (about 24.8 days): a longer one fires at once, so no `…Ms` option may exceed it. */
+export const MAX_TIMER_MS = 2 ** 31 - 1
 /** Port and address `site publish` listens on by default (loopback: a reverse proxy brings TLS). */
 export const PUBLISH_PORT = 4020
 /** Largest webhook body read; a larger one is answered 413 and not read further (a TYPO3 message is a few kilobytes). */

@@ -143,6 +143,18 @@ describe('resolveConfig', () => {
     expect((await resolveConfig({ root, configFile: port })).sites[0]!.baseUrl).toBe('http://127.0.0.1:8181')
   })
 
+  it('refuses a timeout or wait a timer cannot hold, which would fire at once and time out every API request', () => {
+    expect(validateUserConfig({ api: { timeoutMs: 2 ** 31 - 1 }, publish: { maxWaitMs: 2 ** 31 - 1 } })).toEqual([])
+    const message = 'expected a whole number of milliseconds from 1 to 2147483647 (about 24.8 days)'
+    expect(
+      validateUserConfig({ api: { timeoutMs: 3_000_000_000 }, publish: { quietMs: 2 ** 31, maxWaitMs: 0 } }),
+    ).toEqual([
+      { path: 'api.timeoutMs', message },
+      { path: 'publish.quietMs', message },
+      { path: 'publish.maxWaitMs', message },
+    ])
+  })
+
   it('checks build.keepBuilds', () => {
     expect(validateUserConfig({ build: { keepBuilds: 5 } })).toEqual([])
     for (const keepBuilds of [0, 101, 2.5, '3'])
