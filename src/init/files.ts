@@ -39,9 +39,11 @@ const DEMO_API_RE = /\n *\/\/ The bundled demo content API[^\n]*\n( *)baseUrl: '
 /** dist/init/ and src/init/ both sit two folders below the package root. */
 const engineRootDir = (): string => fileURLToPath(new URL('../../', import.meta.url))
 
-/** An npm package name from a folder name: `My Site!` -> `my-site`. */
+/** An npm package name from a folder name: `My Site!` -> `my-site`, `Café Zürich` -> `cafe-zurich` (accents dropped). */
 function toPackageName(dir: string): string {
   const name = basename(dir)
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
     .toLowerCase()
     .replace(/[^a-z0-9._-]+/g, '-')
     .replace(/^[-._]+|[-_.]+$/g, '')

@@ -70,6 +70,12 @@ describe('site init', () => {
     )
   })
 
+  it('names the package after the folder with its accents dropped, not its accented letters', async () => {
+    const dir = join(root, 'Café Zürich')
+    await initProject({ dir })
+    expect(JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')).name).toBe('cafe-zurich')
+  })
+
   it('writes the content API given with --api into api.baseUrl', async () => {
     const dir = join(root, 'with-api')
     await initProject({ dir, apiUrl: 'https://cms.example.com/' })
