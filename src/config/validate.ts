@@ -38,6 +38,16 @@ const siteOrigin: Check = (v) => {
     url.username || url.password ? 'a user' : url.pathname !== '/' ? `path ${url.pathname}` : url.search || url.hash
   return extra ? `expected the site's origin (scheme, host and port only), got ${extra}` : undefined
 }
+/**
+ * The content API's URL: every request path is appended to it, so a fragment (`#…`) would swallow each path
+ * and every request would ask for the API's root.
+ */
+const apiUrl: Check = (v) => {
+  const error = httpUrl(v)
+  if (error !== undefined) return error
+  const { hash } = new URL(v as string)
+  return hash ? `expected no fragment (${hash}): request paths are appended to this URL` : undefined
+}
 /** Parallel API requests: enough for any CMS, not so many that a build floods it. */
 const MAX_CONCURRENCY = 64
 const concurrency: Check = (v) =>
@@ -157,7 +167,7 @@ const hostList: Check = (v) =>
 const SITE_SHAPE: Shape = {
   baseUrl: siteOrigin,
   api: {
-    baseUrl: httpUrl,
+    baseUrl: apiUrl,
     headers,
     credentials: oneOf('include', 'omit', 'same-origin'),
     allowQuery: (v) =>
@@ -285,7 +295,7 @@ export function validateFlags(inline: {
   media?: unknown
 }): ConfigIssue[] {
   const flags: Array<[string, unknown, Check]> = [
-    ['--api', inline.apiBaseUrl, httpUrl],
+    ['--api', inline.apiBaseUrl, apiUrl],
     ['--out', inline.outDir, string],
     ['--concurrency', inline.concurrency, concurrency],
     ['--max-pages', inline.maxPages, positiveInt],

@@ -37,6 +37,7 @@ export function checkApiUrl(value: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw errors.usage(`--api must be an http or https URL, got ${JSON.stringify(value)}`)
+  if (url.hash) throw errors.usage(`--api must not end in a fragment (${url.hash}): request paths are appended to it`)
   return url.href.replace(/\/$/, '')
 }
 

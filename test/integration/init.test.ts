@@ -84,6 +84,13 @@ describe('site init', () => {
     expect(config).not.toContain('127.0.0.1:4010')
   })
 
+  it('refuses an API URL with a fragment, which would swallow every request path, and writes nothing', async () => {
+    const dir = join(root, 'with-fragment-api')
+    const error = await rejection(initProject({ dir, apiUrl: 'https://cms.example.com/#top' }))
+    expect(error.message).toBe('--api must not end in a fragment (#top): request paths are appended to it')
+    await expect(stat(dir)).rejects.toMatchObject({ code: 'ENOENT' })
+  })
+
   it('writes an API URL with a quote in it as a string that reads back as that URL', async () => {
     const dir = join(root, 'with-quoted-api')
     const url = "https://cms.example.com/it's/"

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { resolveConfig } from '../../../src/config/load.js'
 import { selectSite, toBareHostname } from '../../../src/config/resolve.js'
-import { validateUserConfig } from '../../../src/config/validate.js'
+import { validateFlags, validateUserConfig } from '../../../src/config/validate.js'
 import { SiteError } from '../../../src/errors.js'
 
 let root: string
@@ -152,6 +152,16 @@ describe('resolveConfig', () => {
       { path: 'api.timeoutMs', message },
       { path: 'publish.quietMs', message },
       { path: 'publish.maxWaitMs', message },
+    ])
+  })
+
+  it('refuses a content API URL with a fragment, which would swallow every request path', () => {
+    expect(validateUserConfig({ api: { baseUrl: 'https://cms.example.com/api?key=1' } })).toEqual([])
+    expect(validateUserConfig({ api: { baseUrl: 'https://cms.example.com/#top' } })).toEqual([
+      { path: 'api.baseUrl', message: 'expected no fragment (#top): request paths are appended to this URL' },
+    ])
+    expect(validateFlags({ apiBaseUrl: 'http://127.0.0.1:4010#x' })).toEqual([
+      { path: '--api', message: 'expected no fragment (#x): request paths are appended to this URL' },
     ])
   })
 
