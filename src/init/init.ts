@@ -27,17 +27,20 @@ export interface InitResult {
   files: string[]
 }
 
-/** `https://cms.example.com/` -> `https://cms.example.com`; anything but an http(s) URL is refused. */
-export function checkApiUrl(value: string): string {
+/**
+ * `https://cms.example.com/` -> `https://cms.example.com`; anything but an http(s) URL is refused, naming it as
+ * `name` (the flag, or the answer to init's prompt).
+ */
+export function checkApiUrl(value: string, name = '--api'): string {
   let url: URL
   try {
     url = new URL(value)
   } catch {
-    throw errors.usage(`--api must be the content API's URL (http or https), got ${JSON.stringify(value)}`)
+    throw errors.usage(`${name} must be the content API's URL (http or https), got ${JSON.stringify(value)}`)
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw errors.usage(`--api must be an http or https URL, got ${JSON.stringify(value)}`)
-  if (url.hash) throw errors.usage(`--api must not end in a fragment (${url.hash}): request paths are appended to it`)
+    throw errors.usage(`${name} must be an http or https URL, got ${JSON.stringify(value)}`)
+  if (url.hash) throw errors.usage(`${name} must not end in a fragment (${url.hash}): request paths are appended to it`)
   return url.href.replace(/\/$/, '')
 }
 

@@ -232,21 +232,22 @@ describe('site init on the command line', () => {
   })
 })
 
-/** `site init DIR` on a pseudo-terminal (util-linux's `script`), as a person's shell runs it: `keys` typed at the prompt. */
-async function initOnTerminal(dir: string, keys: string) {
+/**
+ * `site init DIR` on a pseudo-terminal (util-linux's `script`), as a person's shell runs it: each of `answers` typed
+ * at the prompt's next showing.
+ */
+async function initOnTerminal(dir: string, ...answers: string[]) {
   const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(join(REPO_ROOT, 'bin/site.js'))} init ${JSON.stringify(dir)}`
   const child = spawn('script', ['-qec', command, '/dev/null'], { env: { ...process.env, CI: 'true' } })
   let output = ''
-  let answered = false
+  let answered = 0
   child.stdout.on('data', (chunk) => {
     output += chunk
-    if (!answered && output.includes('Content API of your TYPO3')) {
-      answered = true
-      child.stdin.write(keys)
-    }
+    const asked = output.split('Content API of your TYPO3').length - 1
+    if (asked > answered && answered < answers.length) child.stdin.write(answers[answered++]!)
   })
   const code = await new Promise((done) => child.on('close', done))
-  expect(answered, output).toBe(true)
+  expect(answered, output).toBe(answers.length)
   return { code, output }
 }
 
@@ -259,6 +260,15 @@ describe.skipIf(!hasScript)('site init on a terminal', () => {
     const { code, output } = await initOnTerminal(dir, 'https://cms.example.org/\n')
     expect(code, output).toBe(0)
     expect(output).toContain(`Created a site in ${dir}`)
+    expect(await readFile(join(dir, 'config/site.config.ts'), 'utf8')).toContain("baseUrl: 'https://cms.example.org',")
+  })
+
+  it('asks again after an answer that is no http(s) URL, naming the answer, not a flag', async () => {
+    const dir = join(root, 'answered-twice')
+    const { code, output } = await initOnTerminal(dir, 'ftp://cms.example.org\n', 'https://cms.example.org\n')
+    expect(code, output).toBe(0)
+    expect(output).toContain('The answer must be an http or https URL, got "ftp://cms.example.org"')
+    expect(output).not.toContain('--api')
     expect(await readFile(join(dir, 'config/site.config.ts'), 'utf8')).toContain("baseUrl: 'https://cms.example.org',")
   })
 

@@ -31,7 +31,7 @@ async function askApiUrl(): Promise<string | undefined | typeof CANCELLED> {
       if (answer === CANCELLED) return CANCELLED
       if (answer.trim() === '') return undefined
       try {
-        return checkApiUrl(answer.trim())
+        return checkApiUrl(answer.trim(), 'The answer')
       } catch (error) {
         process.stdout.write(`${toTerminalText((error as Error).message)}\n`)
       }
