@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { buildIssues } from '../errors.js'
 import { bundleClient, type ClientBundle } from '../hydration/bundle.js'
+import { missingTextsNotes } from '../hydration/manifest.js'
 import type { ShownIn } from '../media/apply.js'
 import { findFileUrlsIn } from '../media/scan.js'
 import type { MediaService } from '../media/service.js'
@@ -102,7 +103,7 @@ export async function loadInputs(
   const publicFiles = listed.files.filter((path) => path !== SITEMAP_FILE)
   for (const { path, reason } of skipped)
     run.state.skip({ ...buildIssues.publicFileSkipped(reason), item: `public/${path}` })
-  run.state.notes.push(...(client.hints ?? []))
+  run.state.notes.push(...(client.hints ?? []), ...missingTextsNotes(client.texts, run.site.i18n))
   return { initialData, notFound, client, clientVersion: clientVersionOf(client.files), publicFiles }
 }
 

@@ -54,6 +54,8 @@ export interface ClientBundle {
   files: ReadonlyArray<{ path: string; contents: string | Uint8Array }>
   /** Templates that look interactive but are not marked `'use client'` (see scanTemplates), for the build report. */
   hints: readonly string[]
+  /** The locales of `templates/texts/`, in the registry's order (the last of useSiteTexts() fallbacks is the first). */
+  texts: readonly string[]
 }
 
 export interface ClientBundler {
@@ -173,6 +175,7 @@ function toBundle(
     ...(hasPreview ? { previewAssets: plan(built.editor, config.editor, 'preview').assets } : {}),
     files,
     hints: manifest.hints,
+    texts: manifest.texts.map((file) => file.name),
   }
 }
 
@@ -237,10 +240,10 @@ function checkCachedClient(value: unknown, files: ReadonlySet<string>): Omit<Cli
       return false
     return chunks.client === undefined || isStrings(chunks.client)
   }
-  const { assets, editorAssets, previewAssets, hints } = value
-  if (!isAssets(assets) || !isAssets(editorAssets) || !isStrings(hints)) return undefined
+  const { assets, editorAssets, previewAssets, hints, texts } = value
+  if (!isAssets(assets) || !isAssets(editorAssets) || !isStrings(hints) || !isStrings(texts)) return undefined
   if (previewAssets !== undefined && !isAssets(previewAssets)) return undefined
-  return { assets, editorAssets, hints, ...(previewAssets ? { previewAssets } : {}) }
+  return { assets, editorAssets, hints, texts, ...(previewAssets ? { previewAssets } : {}) }
 }
 
 /** An incremental bundler for watch mode (`site preview`): each `rebuild()` reuses esbuild's work. */

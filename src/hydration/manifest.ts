@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs'
 import { readdir, readFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { SiteError } from '../errors.js'
+import { localeKey } from '../runtime/texts.js'
 
 /** Where templates live under a project root. */
 export const TEMPLATE_LAYOUT = {
@@ -145,4 +146,21 @@ async function inspect(
     }
   })
   return { client, hints }
+}
+
+/**
+ * A note for each locale with no texts file of its own (nor one of its language: `pt.ts` serves `pt-BR`) while
+ * templates/texts/ has some (`textLocales`, their names): useSiteTexts() falls back, and its pages show the labels
+ * of another language without anything failing.
+ */
+export function missingTextsNotes(
+  textLocales: readonly string[],
+  i18n: { default: string; locales: readonly string[] },
+): string[] {
+  const table = Object.fromEntries(textLocales.map((name) => [name, true]))
+  return i18n.locales.flatMap((locale) => {
+    const key = localeKey(table, locale, i18n.default)
+    if (key === undefined || key === locale || key === locale.split('-')[0]) return []
+    return [`${TEMPLATE_LAYOUT.texts}/ has no ${locale}.ts: the ${locale} pages show the texts of ${key}.ts`]
+  })
 }

@@ -4,7 +4,7 @@ import { resolveConfig } from '../config/load.js'
 import { selectSite } from '../config/resolve.js'
 import type { InlineConfig, ResolvedConfig } from '../config/types.js'
 import { createClientBundler } from '../hydration/bundle.js'
-import { scanTemplates } from '../hydration/manifest.js'
+import { missingTextsNotes, scanTemplates } from '../hydration/manifest.js'
 import { loadTemplates } from '../hydration/node-registry.js'
 import { listPublicFiles } from '../project/public-files.js'
 import { createPreviewContext, type PreviewContext } from './context.js'
@@ -60,7 +60,8 @@ export function createContextLoader(options: ContextLoaderOptions): ContextLoade
       ])
       config = nextConfig
       // The editor's developer sees it on the terminal at start and after each change.
-      for (const hint of client.hints) log(`preview: note: ${hint}`)
+      const notes = [...client.hints, ...nextConfig.sites.flatMap((site) => missingTextsNotes(client.texts, site.i18n))]
+      for (const note of new Set(notes)) log(`preview: note: ${note}`)
       return createPreviewContext({
         config,
         registry,

@@ -1,7 +1,8 @@
 /**
  * A missing template is not silent. A content element type or backend layout the API
  * sends without a template of its own renders with `Default`; the build report has one note for
- * each (type, count, first page) and preview says so on the terminal, once.
+ * each (type, count, first page) and preview says so on the terminal, once. A locale without its
+ * texts file shows another's labels, and the report says which.
  */
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -37,6 +38,7 @@ beforeAll(async () => {
     await cp(join(REPO_ROOT, dir), join(root, dir), { recursive: true })
   await rm(join(root, 'templates/content/Text.tsx'))
   await rm(join(root, 'templates/layouts/TwoColumns.tsx'))
+  await rm(join(root, 'templates/texts/en.ts'))
   out = join(await mkdtemp(join(tmpdir(), 'site-missing-templates-')), 'out')
   const [demo, renderer, client] = await Promise.all([
     startDemoApi({ port: 0 }),
@@ -100,6 +102,13 @@ describe('a build with a content element type and a layout that have no template
       `Note: content element type "text" has no template (add templates/content/Text.tsx): ${text?.count} elements rendered with Default, first on ${text?.firstPath}`,
     )
     expect(summary.match(/has no template/g)).toHaveLength(3)
+  })
+
+  it('notes the locale whose texts file is missing, naming the one its pages show', async () => {
+    expect(formatSummary(result)).toContain('Note: templates/texts/ has no en.ts: the en pages show the texts of de.ts')
+    expect(formatSummary(result).match(/templates\/texts\//g)).toHaveLength(1)
+    // the note tells the truth: the English home page has the German skip link
+    expect(await readFile(join(out, toHtmlFile('/')), 'utf8')).toContain('Zum Inhalt springen')
   })
 })
 

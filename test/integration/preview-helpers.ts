@@ -51,6 +51,7 @@ export const FAKE_CLIENT: ClientBundle = {
     { path: '_site/assets/editor-0d1e2f.css', contents: '.pce-target{}' },
   ],
   hints: [],
+  texts: [],
 }
 
 export interface ScriptedAnswer {

@@ -128,6 +128,18 @@ describe('preview server over a real socket, with watch and reload', () => {
     )
   }, 30_000)
 
+  it('notes a locale left without its texts file, and is quiet again once it is back', async () => {
+    const file = join(root, 'templates', 'texts', 'pl.ts')
+    const source = await readFile(file, 'utf8')
+    const note = 'preview: note: templates/texts/ has no pl.ts: the pl pages show the texts of en.ts'
+    const before = lines.length
+    await rm(file)
+    await expect.poll(() => lines.slice(before).includes(note), { timeout: 15_000 }).toBe(true)
+    const after = lines.length
+    await saveAndReload(file, source)
+    expect(lines.slice(after)).not.toContain(note)
+  }, 30_000)
+
   it('serves a file added to public/ after the reload', async () => {
     await saveAndReload(join(root, 'public', 'added.txt'), 'added while running')
     expect(await (await fetch(`${server.url}/added.txt`)).text()).toBe('added while running')
