@@ -121,6 +121,9 @@ function onlyLines(only: BuildSummary['only']): string[] {
   return [`Only: ${only.refetched.length} page(s) asked of the API again for ${only.requested.join(',')}${rendered}`]
 }
 
+/** How many paths failed: a page showing two bad images has two failures, and is one path. */
+const failedPaths = (failures: readonly { path: string }[]): number => new Set(failures.map((f) => f.path)).size
+
 /** The summary people read at the end of `site build`. */
 export function formatSummary(result: BuildResult): string {
   const s = toBuildSummary(result)
@@ -146,7 +149,7 @@ export function formatSummary(result: BuildResult): string {
           `Written: ${s.filesWritten} files, ${formatBytes(s.bytesWritten)}; kept ${s.filesKept} files as they were`,
           `Output: ${s.outDir}`,
         ]
-      : [`Build failed: ${s.failures.length} path(s) failed; ${s.outDir} was left as it was.`]),
+      : [`Build failed: ${failedPaths(s.failures)} path(s) failed; ${s.outDir} was left as it was.`]),
   ]
   // Each entry is one line: API text in it may break no line and start no CI command.
   return `${lines.map(toTerminalLine).join('\n')}\n`

@@ -94,6 +94,25 @@ describe('build summary', () => {
     expect(text).not.toContain('Written')
   })
 
+  it('counts the paths that failed, not their failures: a page showing two bad images is one path', () => {
+    const bad = (url: string) => ({
+      kind: 'MEDIA_ENCODE_FAILED' as const,
+      path: '/photos/1',
+      status: 502,
+      reason: `the image cannot be encoded (GET ${url})`,
+    })
+    const text = formatSummary(
+      result({
+        failures: [
+          bad('https://cms/a.jpg'),
+          bad('https://cms/b.jpg'),
+          { kind: 'API_HTTP', path: '/pl/x', status: 500, reason: 'HTTP 500' },
+        ],
+      }),
+    )
+    expect(text).toContain('Build failed: 2 path(s) failed; /out was left as it was.')
+  })
+
   it('has a JSON form for pipelines', () => {
     const summary = toBuildSummary(result())
     expect(summary).toMatchObject({
