@@ -14,7 +14,11 @@ const MAX_NAME_LENGTH = 80
 /** The content hash naming a file's folder: 20 hex digits of SHA-256 (80 bits). */
 export const mediaHash = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex').slice(0, 20)
 
-/** A safe file name from a URL's last segment: `https://cms/a/Team%20Photo (1).JPG` -> `Team-Photo-1.jpg`. */
+/**
+ * A safe file name from a URL's last segment: `https://cms/a/Team%20Photo (1).JPG` -> `Team-Photo-1.jpg`. Its one
+ * dot is the extension's: a web server that maps every extension of a name (Apache's mod_mime) would run
+ * `shell.php.jpg` as a script, so it becomes `shell-php.jpg`.
+ */
 export function safeFileName(url: string): string {
   const { pathname } = new URL(url)
   let name = pathname.slice(pathname.lastIndexOf('/') + 1)
@@ -24,8 +28,8 @@ export function safeFileName(url: string): string {
   const extension = extensionOf(`/${name}`)
   const stem = (extension ? name.slice(0, -(extension.length + 1)) : name)
     .normalize('NFKD')
-    .replace(/[^A-Za-z0-9._-]+/g, '-')
-    .replace(/^[.-]+|[.-]+$/g, '')
+    .replace(/[^A-Za-z0-9_-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
     .slice(0, MAX_NAME_LENGTH - extension.length - 1)
   return `${stem || 'file'}${extension ? `.${extension}` : ''}`
 }

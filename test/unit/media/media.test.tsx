@@ -99,6 +99,12 @@ describe('policy and names', () => {
     expect(safeFileName('https://c/a/..%2F..%2Fetc%2Fpasswd.pdf')).toBe('etc-passwd.pdf')
     expect(safeFileName('https://c/a/%E2%80%AE.jpg')).toBe('file.jpg')
   })
+  it('keeps one dot in a file name, its extension: no server runs a copy as a script by an inner one', () => {
+    expect(safeFileName('https://c/a/shell.php.jpg')).toBe('shell-php.jpg')
+    expect(safeFileName('https://c/a/Annual.Report.2025.pdf')).toBe('Annual-Report-2025.pdf')
+    expect(safeFileName('https://c/a/x.phtml.JPG')).toBe('x-phtml.jpg')
+    expect(safeFileName('https://c/a/...jpg')).toBe('file.jpg')
+  })
 })
 
 describe('sniffRaster', () => {
