@@ -65,6 +65,30 @@ export async function waitUntil(check: () => Promise<boolean>, what: string, tim
   }
 }
 
+/**
+ * Follows what a publisher logs from now on. `until` waits for the log to hold `text`, stops following and
+ * resolves to the whole log followed.
+ */
+export function followLog(publisher: SiteProcess): {
+  until(text: string, what: string, timeoutMs?: number): Promise<string>
+} {
+  let log = ''
+  const listen = (chunk: Buffer) => {
+    log += chunk
+  }
+  publisher.child.stderr?.on('data', listen)
+  return {
+    async until(text, what, timeoutMs = 20_000) {
+      try {
+        await waitUntil(async () => log.includes(text), what, timeoutMs)
+      } finally {
+        publisher.child.stderr?.off('data', listen)
+      }
+      return log
+    },
+  }
+}
+
 export const fileHas = (file: string, text: string) => async () => (await readFile(file, 'utf8')).includes(text)
 
 /** Nothing pending, no build running, the newest publish live. */

@@ -23,6 +23,7 @@ import { BASE_URL, diffTrees, REPO_ROOT, readTree, startSite } from './build-hel
 import { runSite } from './cli-helpers.js'
 import {
   fileHas,
+  followLog,
   pageMessage,
   type RunningPublisher,
   settled,
@@ -120,11 +121,7 @@ describe('site publish', () => {
   })
 
   it('answers a webhook sent to a wrong URL 404 and logs where it went, not 405 "use GET"', async () => {
-    let log = ''
-    const listen = (chunk: Buffer) => {
-      log += chunk
-    }
-    publisher.child.stderr?.on('data', listen)
+    const log = followLog(publisher)
     const body = pageMessage(3)
     for (const path of ['/hooks/typo3/', '/hook/typo3', '/status/x']) {
       const answer = await publisher.post(path, body, typo3Headers(body))
@@ -135,29 +132,15 @@ describe('site publish', () => {
     }
     expect((await fetch(`${publisher.url}/nothing-here`)).status).toBe(404)
     expect((await publisher.post('/status', '')).status).toBe(405)
-    await waitUntil(
-      async () => log.includes('404 /hook/typo3: not found: the webhooks are POST /hooks/typo3'),
-      'the log line of the wrong URL',
-      20_000,
-    )
-    publisher.child.stderr?.off('data', listen)
+    await log.until('404 /hook/typo3: not found: the webhooks are POST /hooks/typo3', 'the log line of the wrong URL')
     expect((await publisher.status()).pending).toBe(0)
   })
 
   it('logs a refused body on one line, its own line breaks shown as \\n', async () => {
-    let log = ''
-    const listen = (chunk: Buffer) => {
-      log += chunk
-    }
-    publisher.child.stderr?.on('data', listen)
+    const following = followLog(publisher)
     const body = '{"action":\nforged line\r\n'
     expect((await publisher.post('/hooks/typo3', body, typo3Headers(body))).status).toBe(400)
-    await waitUntil(
-      async () => log.includes('400 /hooks/typo3: the body is not JSON'),
-      'the refusal in the log',
-      20_000,
-    )
-    publisher.child.stderr?.off('data', listen)
+    const log = await following.until('400 /hooks/typo3: the body is not JSON', 'the refusal in the log')
     const line = log.split('\n').find((text) => text.includes('400 /hooks/typo3: the body is not JSON'))
     expect(line).toContain('"action":\\nforged line')
     expect(log).not.toMatch(/^forged line/m)
@@ -210,13 +193,12 @@ describe('site publish', () => {
   }, 60_000)
 
   it('logs a client that goes away mid-body as such, not as a 500 of its own, and queues nothing', async () => {
-    let log = ''
-    publisher.child.stderr?.on('data', (chunk) => (log += chunk))
+    const following = followLog(publisher)
     const socket = connect(Number(new URL(publisher.url).port), '127.0.0.1')
     socket.write('POST /hooks/typo3 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{"action":')
     await new Promise((done) => setTimeout(done, 200))
     socket.destroy()
-    await waitUntil(async () => log.includes('/hooks/typo3'), 'the log line of the request cut short', 10_000)
+    const log = await following.until('/hooks/typo3', 'the log line of the request cut short', 10_000)
     expect(log).toContain('/hooks/typo3: the request ended before its body did (aborted): nothing queued')
     expect(log).not.toMatch(/^500 /m)
     expect((await publisher.status()).pending).toBe(0)
@@ -300,19 +282,10 @@ describe('site publish', () => {
   })
 
   it('says in its log which page uid of an event the site has no page of', async () => {
-    let log = ''
-    const listen = (chunk: Buffer) => {
-      log += chunk
-    }
-    publisher.child.stderr?.on('data', listen)
+    const log = followLog(publisher)
     const body = pageMessage(424242, { record: { uid: 424242, pid: 1, l10n_parent: 0, sys_language_uid: 0 } })
     expect((await publisher.post('/hooks/typo3', body, typo3Headers(body))).status).toBe(202)
-    await waitUntil(
-      async () => log.includes('page 424242: no page of the previous build has this uid'),
-      'the log line of the unknown uid',
-      20_000,
-    )
-    publisher.child.stderr?.off('data', listen)
+    await log.until('page 424242: no page of the previous build has this uid', 'the log line of the unknown uid')
     await waitUntil(settled(publisher), 'the publish to settle')
   })
 
@@ -345,18 +318,15 @@ describe('site publish', () => {
     // a file no page shows: nothing is asked of the API but initial data, and the log says so
     const unseen = JSON.stringify({ storage: 1, identifier: '/new.jpg', url: '/fileadmin/new.jpg' })
     const before = api.requests.length
-    let log = ''
-    publisher.child.stderr?.on('data', (chunk) => {
-      log += chunk
-    })
+    const log = followLog(publisher)
     expect((await publisher.post('/hooks/typo3', unseen, typo3Headers(unseen))).status).toBe(202)
     await waitUntil(
       async () => (await publisher.status()).publishes[0]?.pages[0] === 'file:/fileadmin/new.jpg',
       'the publish of the unseen file',
     )
     expect(api.requests.slice(before).some((request) => request.path.includes('team'))).toBe(false)
-    await waitUntil(
-      async () => log.includes('file:/fileadmin/new.jpg: no page shows this file, nothing was published for it'),
+    await log.until(
+      'file:/fileadmin/new.jpg: no page shows this file, nothing was published for it',
       'the log line of the unseen file',
       10_000,
     )
