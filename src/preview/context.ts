@@ -1,4 +1,5 @@
 import { type ApiClient, type ApiClientOptions, createApiClient } from '../api/client.js'
+import { siteRedactor } from '../config/secrets.js'
 import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
 import type { ClientBundle } from '../hydration/bundle.js'
 import { createDocumentShell, type DocumentShell, renderDocumentParts } from '../render/document.js'
@@ -65,9 +66,18 @@ export interface PreviewContextInput {
 /** The id preview answers with wherever a build id goes (boot state, payloads, latest.json). */
 export const PREVIEW_BUILD_ID = 'preview'
 
+/**
+ * Terminal lines without the API credentials of these sites (the userinfo and query values of
+ * `api.baseUrl`, the values of `api.headers`): a terminal is often a shared or recorded log.
+ */
+function withoutSecrets(log: (line: string) => void, sites: readonly ResolvedSite[]): (line: string) => void {
+  const redactors = sites.map(siteRedactor)
+  return (line) => log(redactors.reduce((text, redact) => redact(text), line))
+}
+
 /** Assembles a context: one API client per site, the bundle files indexed by URL. No I/O. */
 export function createPreviewContext(input: PreviewContextInput): PreviewContext {
-  const log = input.log ?? ((line: string) => process.stderr.write(`${line}\n`))
+  const log = withoutSecrets(input.log ?? ((line: string) => process.stderr.write(`${line}\n`)), input.config.sites)
   return {
     config: input.config,
     sites: input.config.sites.map((site) => ({

@@ -74,4 +74,27 @@ describe('site preview (the command)', () => {
     expect(stdout).toMatch(/^Preview: http:\/\/127\.0\.0\.1:\d+\/\nAPI: /)
     expect(stdout).toContain(`API: ${api.url}\n`)
   }, 60_000)
+
+  it('keeps the API password and query token off the terminal, naming the API by its address', async () => {
+    // nothing listens on port 9: the "did not answer" line comes at once
+    const secretApi = 'http://editor:pa55word-x@127.0.0.1:9/base?token=SEKRIT-1234'
+    const run = startCli(
+      ['preview', '--port', '0', '--api', secretApi, '--no-watch'],
+      REPO_ROOT,
+      /Preview: (http:\/\/127\.0\.0\.1:\d+)\/[\s\S]*API: .*\n/,
+    )
+    try {
+      const [, url] = await run.started
+      const res = await fetch(`${url}/about-us`, { headers: { 'user-agent': 'Mozilla/5.0 Chrome/124.0' } })
+      expect(res.status).toBe(500)
+      await expect.poll(() => run.output().stderr, { timeout: 10_000 }).toContain('did not answer')
+    } finally {
+      run.child.kill('SIGTERM')
+      expect(await run.exited).toBe(0)
+    }
+    const { stdout, stderr } = run.output()
+    expect(stdout).toContain('API: http://***@127.0.0.1:9/base?token=***')
+    expect(stderr).toContain('the content API at http://***@127.0.0.1:9/base?token=***')
+    expect(`${stdout}${stderr}`).not.toMatch(/pa55word|SEKRIT/)
+  }, 60_000)
 })

@@ -21,7 +21,9 @@ export async function runPreviewCommand(opts: PreviewCommandOptions, global: { v
   process.env.NODE_ENV ||= 'production'
   let api: string | undefined
   try {
-    const { resolveConfig, selectSite, startPreviewServer, toApiOrigin } = await import('../../index.js')
+    const { redactSecrets, resolveConfig, selectSite, siteSecrets, startPreviewServer, toApiOrigin } = await import(
+      '../../index.js'
+    )
     const inline: InlineConfig = {
       root: process.cwd(),
       ...(opts.config ? { configFile: opts.config } : {}),
@@ -47,7 +49,7 @@ export async function runPreviewCommand(opts: PreviewCommandOptions, global: { v
       `Preview: ${server.url}/${sites.length > 1 ? ` (sites by Host header: ${hosts.join(', ')})` : ''}\n`,
     )
     process.stdout.write(
-      `API: ${[...new Set(sites.map((s) => s.api.baseUrl))].join(', ')}${opts.watch ? '; watching templates/, config/ and public/' : ''}\n`,
+      `API: ${[...new Set(sites.map((s) => redactSecrets(s.api.baseUrl, siteSecrets(s))))].join(', ')}${opts.watch ? '; watching templates/, config/ and public/' : ''}\n`,
     )
     await shutdown
     await server.close()
