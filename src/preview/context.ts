@@ -24,6 +24,8 @@ export interface PreviewSite {
   readonly api: ApiClient
   /** What the browser may know of the site (never API headers or credentials). */
   readonly info: PublicSiteInfo
+  /** A text without the site's API credentials (`***` for them): what `?debug` and the terminal show. */
+  readonly redact: (text: string) => string
 }
 
 export interface PreviewContext {
@@ -70,21 +72,22 @@ export const PREVIEW_BUILD_ID = 'preview'
  * Terminal lines without the API credentials of these sites (the userinfo and query values of
  * `api.baseUrl`, the values of `api.headers`): a terminal is often a shared or recorded log.
  */
-function withoutSecrets(log: (line: string) => void, sites: readonly ResolvedSite[]): (line: string) => void {
-  const redactors = sites.map(siteRedactor)
-  return (line) => log(redactors.reduce((text, redact) => redact(text), line))
+function withoutSecrets(log: (line: string) => void, sites: readonly PreviewSite[]): (line: string) => void {
+  return (line) => log(sites.reduce((text, site) => site.redact(text), line))
 }
 
 /** Assembles a context: one API client per site, the bundle files indexed by URL. No I/O. */
 export function createPreviewContext(input: PreviewContextInput): PreviewContext {
-  const log = withoutSecrets(input.log ?? ((line: string) => process.stderr.write(`${line}\n`)), input.config.sites)
+  const sites = input.config.sites.map((site) => ({
+    site,
+    api: createApiClient(site, input.api),
+    info: toPublicSiteInfo(site),
+    redact: siteRedactor(site),
+  }))
+  const log = withoutSecrets(input.log ?? ((line: string) => process.stderr.write(`${line}\n`)), sites)
   return {
     config: input.config,
-    sites: input.config.sites.map((site) => ({
-      site,
-      api: createApiClient(site, input.api),
-      info: toPublicSiteInfo(site),
-    })),
+    sites,
     renderer: { renderPage: (state) => renderPage(state, input.registry), renderDocumentParts },
     client: input.client,
     shell: createDocumentShell(input.client.assets),

@@ -46,8 +46,16 @@ export const EMPTY_INITIAL_DATA: InitialData = { navigation: [], i18n: [] }
 const notAPage = (path: string): SiteError =>
   new SiteError('API_BAD_RESPONSE', `The API answer for ${path} is not a page (no numeric id)`, { status: 502 })
 
-/** The error shown by the error page; `raw` (the API's status, URL and body) only with `debug` (`?debug` and `features.debug`). */
-export function toPageError(error: unknown, path: string, debug: boolean): PageError {
+/**
+ * The error shown by the error page; `raw` (the API's status, URL and body) only with `debug` (`?debug` and
+ * `features.debug`), its URL and message through `redact` (the API's password and query token stay out).
+ */
+export function toPageError(
+  error: unknown,
+  path: string,
+  debug: boolean,
+  redact: (text: string) => string = (text) => text,
+): PageError {
   const status = isSiteError(error) ? error.status : 500
   const notFound = error instanceof FetchError && error.code === 'API_HTTP' && status === 404
   // The API's address stays out of the page (and its boot JSON) unless debugging is on.
@@ -65,12 +73,12 @@ export function toPageError(error: unknown, path: string, debug: boolean): PageE
           code: error.code,
           status: error.status,
           method: error.method,
-          url: error.url,
-          message: error.message,
+          url: redact(error.url),
+          message: redact(error.message),
           data: error.data,
         }
       : isSiteError(error)
-        ? { code: error.code, status: error.status, message: error.message }
+        ? { code: error.code, status: error.status, message: redact(error.message) }
         : { message }
   return { ...shown, raw }
 }
@@ -108,7 +116,7 @@ export async function loadPage(q: PageQuery): Promise<LoadedPage> {
   let initialData = EMPTY_INITIAL_DATA
   if (initialAnswer.status === 'rejected') {
     // `Initial Data is unavailable: …` is fatal: shown instead of the page.
-    const error = toPageError(initialAnswer.reason, q.path, q.debug)
+    const error = toPageError(initialAnswer.reason, q.path, q.debug, q.target.redact)
     return {
       type: 'page',
       status: error.status,
@@ -123,7 +131,7 @@ export async function loadPage(q: PageQuery): Promise<LoadedPage> {
 
   if (!result) {
     const reason: unknown = pageAnswer.status === 'rejected' ? pageAnswer.reason : undefined
-    const error = toPageError(reason, q.path, q.debug)
+    const error = toPageError(reason, q.path, q.debug, q.target.redact)
     const data = reason instanceof FetchError ? reason.data : undefined
     return {
       type: 'page',

@@ -144,6 +144,20 @@ describe('?debug', () => {
     expect(readBoot(html).state).toMatchObject({ debug: false, error: { status: 500, message: 'HTTP 500' } })
     expect(readBoot(html).state.error).not.toHaveProperty('raw')
   })
+
+  it('with features.debug shows the failed request without the API password or query token', async () => {
+    const secretUrl = `${api.url.replace('http://', 'http://editor:pa55word-x@')}/?token=SEKRIT-1234`
+    const user = { ...DEMO_OPTIONS, features: { ...DEMO_OPTIONS.features, debug: true } }
+    const { handle } = await makeHandler({ apiUrl: secretUrl, registry, user })
+    const apiAt = `http://***@${api.url.slice('http://'.length)}`
+    api.setFaults([{ path: '/services', kind: 'status500' }])
+    const page = await (await handle(new Request('http://localhost:3000/services?debug'))).text()
+    expect(readBoot(page).state.error).toMatchObject({ raw: { url: `${apiAt}/services?token=***` } })
+    api.setFaults([{ path: '/', query: 'type=834', kind: 'status503' }])
+    const initial = await (await handle(new Request('http://localhost:3000/services?debug'))).text()
+    expect(initial).toContain(`${apiAt}/?token=***&amp;type=834`)
+    expect(`${page}${initial}`).not.toMatch(/pa55word|SEKRIT/)
+  })
 })
 
 describe('the API address stays out of what visitors see', () => {
