@@ -127,7 +127,7 @@ async function answerPage(ctx: PreviewContext, request: Request, url: URL, targe
   if (loaded.type === 'redirect') {
     const redirect = checkRedirectTarget(loaded.to, target.site.baseUrl, path)
     if (redirect.type !== 'refused') {
-      proxied.set('location', redirect.to)
+      proxied.set('location', redirect.type === 'internal' ? keepPreviewQuery(redirect.to, url, target) : redirect.to)
       if (!proxied.has('cache-control')) proxied.set('cache-control', 'no-store')
       return new Response(null, { status: loaded.statusCode, headers: proxied })
     }
@@ -142,6 +142,22 @@ async function answerPage(ctx: PreviewContext, request: Request, url: URL, targe
   if (bot && loaded.status >= 400) return plainError(loaded.status, '')
   const { status, page, initialData, error } = loaded
   return htmlResponse(ctx, { ...view, status, page, initialData, ...(error ? { error } : {}) }, proxied, bot)
+}
+
+/**
+ * A redirect within the site keeps the preview's own query (`?pce=1`, `?debug`), as a link followed in the tab
+ * does: a shortcut page opened from the CMS's split view stays in editor preview. Example: `/old?pce=1`
+ * redirected to `/new#top` -> `/new?pce=1#top`.
+ */
+function keepPreviewQuery(to: string, url: URL, target: PreviewSite): string {
+  const at = to.indexOf('#')
+  const [path, hash] = at < 0 ? [to, ''] : [to.slice(0, at), to.slice(at)]
+  const query = new URLSearchParams(path.split('?')[1] ?? '')
+  const kept = [target.site.preview.queryParam, 'debug']
+    .filter((key) => url.searchParams.has(key) && !query.has(key))
+    .map((key) => `${encodeURIComponent(key)}=${encodeURIComponent(url.searchParams.get(key)!)}`)
+  if (!kept.length) return to
+  return `${path}${path.includes('?') ? '&' : '?'}${kept.join('&')}${hash}`
 }
 
 /**

@@ -102,6 +102,14 @@ describe('preview handler: pages, errors, redirects, bots, editor preview', () =
     expect(found.headers.get('location')).toBe('/pl/kariera')
   })
 
+  it('keeps ?pce=1 and ?debug on a redirect within the site, so the CMS split view stays in editor preview', async () => {
+    const moved = await get('/old-services?pce=1&cHash=abc')
+    expect(moved.status).toBe(301)
+    expect(moved.headers.get('location')).toBe('/services?pce=1')
+    const found = await get('/pl/praca?debug&pce=1')
+    expect(found.headers.get('location')).toBe('/pl/kariera?pce=1&debug=')
+  })
+
   it('renders the error page with the API status and the error body page content', async () => {
     const res = await get('/no-such-page')
     expect(res.status).toBe(404)
