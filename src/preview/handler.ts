@@ -5,10 +5,12 @@ import { errors, isSiteError } from '../errors.js'
 import { prepareInitialData } from '../render/prepare.js'
 import { checkRequest, forMethod, textResponse } from '../serve/http-checks.js'
 import type { FetchHandler } from '../serve/node-http.js'
+import type { PageError } from '../shared/contract.js'
 import { escapeHtml } from '../shared/escape.js'
 import { isEngineUrl, RELOAD_EVENTS_URL } from '../shared/layout.js'
 import { checkRedirectTarget } from '../shared/redirect-target.js'
 import { getLocaleFromPath, normalizePagePath } from '../shared/url.js'
+import { unansweredCall } from './api-errors.js'
 import { toApiRequestHeaders, toProxiedResponseHeaders } from './api-headers.js'
 import type { PreviewContext, PreviewSite } from './context.js'
 import { serveInternal, servePublic, servePublicIndex } from './files.js'
@@ -119,6 +121,7 @@ async function answerPage(ctx: PreviewContext, request: Request, url: URL, targe
     signal: request.signal,
   })
   ctx.apiWatch.saw(target.api.baseUrl, loaded.type === 'page' ? loaded.failure : undefined)
+  if (loaded.type === 'page') logServerError(ctx, url.pathname, loaded)
   if (loaded.type === 'page' && loaded.status === 404) {
     const file = await servePublicIndex(ctx, url)
     if (file) return file
@@ -142,6 +145,21 @@ async function answerPage(ctx: PreviewContext, request: Request, url: URL, targe
   if (bot && loaded.status >= 400) return plainError(loaded.status, '')
   const { status, page, initialData, error } = loaded
   return htmlResponse(ctx, { ...view, status, page, initialData, ...(error ? { error } : {}) }, proxied, bot)
+}
+
+/**
+ * A page the API answered with an error of its own, or with something that is no page (the TYPO3 frontend's HTML,
+ * a 500), is named on the terminal too: the editor's error page says only its status, and the developer reading
+ * the terminal would not know why. An API that did not answer at all is apiWatch's (once, not on each request).
+ */
+function logServerError(
+  ctx: PreviewContext,
+  path: string,
+  loaded: { status: number; error?: PageError; failure?: unknown },
+) {
+  if (loaded.status < 500 || !loaded.error || unansweredCall(loaded.failure)) return
+  const why = loaded.failure instanceof Error ? loaded.failure.message : loaded.error.message
+  ctx.log(`preview: ${path}: ${loaded.status} ${why}`)
 }
 
 /**

@@ -55,6 +55,8 @@ describe('preview handler and the content API', () => {
       '/dot-segments': { body: { redirectUrl: '/a/../b', statusCode: 301 } },
       '/encoded-slash': { body: { redirectUrl: '/a/%2f', statusCode: 301 } },
       '/external': { body: { redirectUrl: 'https://www.example.com/target', statusCode: 307 } },
+      '/api-fails': { status: 500, body: { error: 'Oops, an error occurred!' } },
+      '/no-page': { body: { hello: 'the TYPO3 frontend, not EXT:headless' } },
     })
   }, 60_000)
   afterAll(async () => {
@@ -156,6 +158,16 @@ describe('preview handler and the content API', () => {
     const external = await handle(new Request('http://localhost/external'))
     expect(external.status).toBe(307)
     expect(external.headers.get('location')).toBe('https://www.example.com/target')
+  })
+
+  it('names on the terminal why a page is an error of the API, each time, with the address it asked', async () => {
+    const lines: string[] = []
+    const { handle } = await makeHandler({ apiUrl: scripted.url, registry, log: (line) => lines.push(line) })
+    for (const path of ['/api-fails', '/no-page', '/scripted'])
+      await (await handle(new Request(`http://localhost${path}`))).text()
+    expect(lines).toHaveLength(2)
+    expect(lines[0]).toBe(`preview: /api-fails: 500 HTTP 500 (GET ${scripted.url}/api-fails)`)
+    expect(lines[1]).toBe('preview: /no-page: 502 The API answer for /no-page is not a page (no numeric id)')
   })
 
   it('only ever calls the configured API, whatever the request says', async () => {
