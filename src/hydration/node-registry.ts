@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto'
 import { createRequire } from 'node:module'
-import { extname, join, resolve } from 'node:path'
+import { extname, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { Plugin } from 'esbuild'
 import { SiteError } from '../errors.js'
@@ -18,7 +18,7 @@ import { cacheDir as cacheDirOf } from '../shared/layout.js'
 import { RUNTIME_MODULE_RE } from '../shared/modules.js'
 import { toTemplatesError } from './errors.js'
 import { createTemplateLocator } from './locate.js'
-import { scanTemplates, TEMPLATE_LAYOUT, type TemplateManifest } from './manifest.js'
+import { scanTemplates, TEMPLATE_LAYOUT, type TemplateFile, type TemplateManifest } from './manifest.js'
 import { registrySource, TEMPLATES_MODULE } from './registry-source.js'
 
 const REACT_RE = /^(react|react-dom)(\/.*)?$/
@@ -141,27 +141,32 @@ export async function loadTemplates(root: string, options: LoadTemplatesOptions 
       at ? { at } : {},
     )
   }
-  const checked = checkRegistry(registry)
+  const checked = checkRegistry(registry, manifest)
   return locate ? { ...checked, locate } : checked
 }
 
 const isComponent = (value: unknown): boolean =>
   typeof value === 'function' || (typeof value === 'object' && value !== null && '$$typeof' in value)
 
-function checkRegistry(value: unknown): TemplateRegistry {
+/** Checks what each file of `manifest` exports; names a bad one by its path under the project (`templates/ErrorPage.tsx`). */
+function checkRegistry(value: unknown, manifest: TemplateManifest): TemplateRegistry {
   const registry = value as TemplateRegistry
+  const named = (files: readonly TemplateFile[], name: string) =>
+    relative(manifest.root, files.find((file) => file.name === name)?.file ?? name)
   const bad = [
     ...Object.entries(registry.layouts)
       .filter(([, c]) => !isComponent(c))
-      .map(([n]) => `${TEMPLATE_LAYOUT.layouts}/${n}`),
+      .map(([n]) => named(manifest.layouts, n)),
     ...Object.entries(registry.content)
       .filter(([, c]) => !isComponent(c))
-      .map(([n]) => `${TEMPLATE_LAYOUT.content}/${n}`),
-    ...TEMPLATE_LAYOUT.singles.filter((n) => !isComponent(registry[n])).map((n) => `${TEMPLATE_LAYOUT.dir}/${n}`),
+      .map(([n]) => named(manifest.content, n)),
+    ...TEMPLATE_LAYOUT.singles
+      .filter((n) => !isComponent(registry[n]))
+      .map((n) => relative(manifest.root, manifest.singles[n])),
   ]
   const badTexts = Object.entries(registry.texts ?? {})
     .filter(([, texts]) => typeof texts !== 'object' || texts === null)
-    .map(([locale]) => `${TEMPLATE_LAYOUT.texts}/${locale}`)
+    .map(([locale]) => named(manifest.texts, locale))
   if (badTexts.length > 0) {
     throw new SiteError('TEMPLATES_INVALID', `Texts files without a default-exported object: ${badTexts.join(', ')}`)
   }

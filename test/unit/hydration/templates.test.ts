@@ -148,20 +148,21 @@ describe('loadTemplates', () => {
       'a template without a default-exported component',
       'templates/content/Nothing.tsx',
       'export default 42\n',
-      'templates/content/Nothing',
+      'templates/content/Nothing.tsx',
     ],
     [
       'a texts file without a default-exported object',
       'templates/texts/de.ts',
       'export default "Hallo"\n',
-      'templates/texts/de',
+      'templates/texts/de.ts',
     ],
-  ])('reports %s', async (_name, file, source, named) => {
+    ['an error page without a default-exported component', 'templates/ErrorPage.tsx', '\n', 'templates/ErrorPage.tsx'],
+  ])('reports %s by its file', async (_name, file, source, named) => {
     const root = tempDir()
     writeProject(root, { [file]: source })
     const error = (await loadTemplates(root, { cacheDir: join(root, 'cache') }).catch((e: unknown) => e)) as SiteError
     expect(error.code).toBe('TEMPLATES_INVALID')
-    expect(error.message).toContain(named)
+    expect(error.message).toMatch(new RegExp(`: ${named.replaceAll('.', '\\.')}$`))
   })
 })
 
