@@ -1,11 +1,12 @@
 import { STATUS_CODES } from 'node:http'
 import { isbot } from 'isbot'
 import { selectSite } from '../config/resolve.js'
+import type { ResolvedSite } from '../config/types.js'
 import { errors, isSiteError } from '../errors.js'
 import { prepareInitialData } from '../render/prepare.js'
 import { checkRequest, forMethod, textResponse } from '../serve/http-checks.js'
 import type { FetchHandler } from '../serve/node-http.js'
-import type { PageError } from '../shared/contract.js'
+import type { PageError, PreviewProblem } from '../shared/contract.js'
 import { escapeHtml } from '../shared/escape.js'
 import { isEngineUrl, RELOAD_EVENTS_URL } from '../shared/layout.js'
 import { checkRedirectTarget } from '../shared/redirect-target.js'
@@ -13,7 +14,9 @@ import { getLocaleFromPath, normalizePagePath } from '../shared/url.js'
 import { unansweredCall } from './api-errors.js'
 import { toApiRequestHeaders, toProxiedResponseHeaders } from './api-headers.js'
 import type { PreviewContext, PreviewSite } from './context.js'
+import type { ReloadEvents } from './events.js'
 import { serveInternal, servePublic, servePublicIndex } from './files.js'
+import { createHostGuard } from './hosts.js'
 import { EMPTY_INITIAL_DATA, loadPage, toPageError } from './load-page.js'
 import { servePayload } from './payload.js'
 import { type HtmlView, renderHtml } from './render-html.js'
@@ -32,6 +35,31 @@ export function createPreviewHandler(ctx: PreviewContext): FetchHandler {
       ctx.log(`preview: ${request.method} ${request.url}: ${(error as Error)?.stack ?? String(error)}`)
       return forMethod(request, textResponse(500, '500 Internal Server Error'))
     }
+  }
+}
+
+/**
+ * Preview before its templates first load (it started over a template that does not compile, or throws as it
+ * loads): every page is their problem, in the small page that reloads once a change fixes them. The host guard and
+ * the request checks stay as they are.
+ */
+export function createProblemHandler(input: {
+  sites: readonly ResolvedSite[]
+  events: ReloadEvents
+  problem: PreviewProblem
+  log: (line: string) => void
+}): FetchHandler {
+  const guardHost = createHostGuard(input.sites, input.log)
+  const { title, message, file, line, column, frame } = input.problem
+  const text = [title, message, file && `${file}:${line}:${column}`, frame].filter(Boolean).join('\n\n')
+  return async (request) => {
+    const url = new URL(request.url)
+    const refused = guardHost(request.headers.get('host') ?? url.host) ?? checkRequest(request, url, { pages: true })
+    if (refused) return forMethod(request, refused)
+    if (url.pathname === RELOAD_EVENTS_URL) return input.events.connect(request.signal)
+    if (isBotRequest(request)) return forMethod(request, plainError(500, ''))
+    const headers = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }
+    return forMethod(request, new Response(failureHtml(500, text), { status: 500, headers }))
   }
 }
 

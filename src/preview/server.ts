@@ -3,10 +3,11 @@ import { join, relative } from 'node:path'
 import { Agent } from 'undici'
 import type { ApiClientOptions } from '../api/client.js'
 import type { InlineConfig, ResolvedConfig } from '../config/types.js'
-import { toNodeListener } from '../serve/node-http.js'
+import { isSiteError } from '../errors.js'
+import { type FetchHandler, toNodeListener } from '../serve/node-http.js'
 import { closeServer, listen, type RunningServer } from '../serve/server.js'
 import { createReloadEvents } from './events.js'
-import { createPreviewHandler } from './handler.js'
+import { createPreviewHandler, createProblemHandler } from './handler.js'
 import { createContextLoader } from './load-context.js'
 import { toPreviewProblem } from './problems.js'
 import { type ProjectWatcher, watchProject } from './watch.js'
@@ -52,7 +53,23 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     ...(options.site ? { site: options.site } : {}),
     api: options.api ?? { dispatcher: agent },
   })
-  let handler = createPreviewHandler(await loader.load(false))
+  let handler = await firstHandler()
+
+  /**
+   * The handler of the first load. With watch on, templates that do not load yet are not fatal: the developer
+   * fixes them while preview runs, as after any later change (the config must load: it says where to listen).
+   */
+  async function firstHandler(): Promise<FetchHandler> {
+    try {
+      return createPreviewHandler(await loader.load(false))
+    } catch (error) {
+      if (!options.watch || !isSiteError(error) || error.code !== 'TEMPLATES_INVALID') throw error
+      log(`preview: the templates do not load; every page shows why until a change fixes them: ${firstLine(error)}`)
+      const problem = await toPreviewProblem(root, error)
+      events.send('problem', JSON.stringify(problem))
+      return createProblemHandler({ sites: options.config.sites, events, problem, log })
+    }
+  }
 
   async function reload(changed: readonly string[] = []): Promise<boolean> {
     try {

@@ -1,4 +1,5 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -40,10 +41,47 @@ function problemOf(text: string): Record<string, unknown> {
   return JSON.parse(data.slice('data: '.length)) as Record<string, unknown>
 }
 
+/**
+ * A copy of the demo project (`change` may alter it first), the demo API and a watching preview server over it on
+ * a free port; its terminal lines go to `lines`.
+ */
+async function startProjectPreview(lines: string[], change?: (root: string) => Promise<void>) {
+  const root = await mkdtemp(join(tmpdir(), 'site-preview-server-'))
+  for (const dir of ['templates', 'config', 'public'])
+    await cp(join(REPO_ROOT, dir), join(root, dir), { recursive: true })
+  await change?.(root)
+  const api = await startDemoApi({ port: 0 })
+  const inline = { root, apiBaseUrl: api.url }
+  const config = await resolveConfig(inline)
+  const server = await startPreviewServer({
+    config,
+    root,
+    inline,
+    host: '127.0.0.1',
+    port: 0,
+    watch: true,
+    log: (line) => lines.push(line),
+  }).catch(async (error: unknown) => {
+    await api.close()
+    throw error
+  })
+  return {
+    root,
+    api,
+    server,
+    async close() {
+      await server.close()
+      await api.close()
+      await rm(root, { recursive: true, force: true })
+    },
+  }
+}
+
 describe('preview server over a real socket, with watch and reload', () => {
   let root: string
   let api: Awaited<ReturnType<typeof startDemoApi>>
   let server: PreviewServer
+  let close: (() => Promise<void>) | undefined
   const lines: string[] = []
   const page = (path: string) => fetch(`${server.url}${path}`, { headers: BROWSER })
   /**
@@ -64,27 +102,9 @@ describe('preview server over a real socket, with watch and reload', () => {
   }
 
   beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'site-preview-server-'))
-    for (const dir of ['templates', 'config', 'public'])
-      await cp(join(REPO_ROOT, dir), join(root, dir), { recursive: true })
-    api = await startDemoApi({ port: 0 })
-    const inline = { root, apiBaseUrl: api.url }
-    const config = await resolveConfig(inline)
-    server = await startPreviewServer({
-      config,
-      root,
-      inline,
-      host: '127.0.0.1',
-      port: 0,
-      watch: true,
-      log: (line) => lines.push(line),
-    })
+    ;({ root, api, server, close } = await startProjectPreview(lines))
   }, 60_000)
-  afterAll(async () => {
-    await server?.close()
-    await api?.close()
-    await rm(root, { recursive: true, force: true })
-  })
+  afterAll(() => close?.())
 
   it('serves pages, the client bundle and public files', async () => {
     const res = await page('/pl/o-nas')
@@ -256,5 +276,55 @@ describe('preview server over a real socket, with watch and reload', () => {
     expect(problem.message).not.toContain(root)
     await reader.cancel()
     await saveAndReload(file, good)
+  }, 30_000)
+})
+
+describe('preview started over a template that does not compile', () => {
+  let root: string
+  let server: PreviewServer
+  let close: (() => Promise<void>) | undefined
+  const lines: string[] = []
+  const file = () => join(root, 'templates', 'content', 'Text.tsx')
+
+  beforeAll(async () => {
+    ;({ root, server, close } = await startProjectPreview(lines, async (copy) => {
+      root = copy
+      await writeFile(file(), `${await readFile(file(), 'utf8')}\nexport const broken = (\n`)
+    }))
+  }, 60_000)
+  afterAll(() => close?.())
+
+  it('starts, shows every page the problem with its file and line, and serves the site once it is fixed', async () => {
+    expect(lines[0]).toMatch(/^preview: the templates do not load; every page shows why until a change fixes them: /)
+    const broken = await fetch(`${server.url}/about-us`, { headers: BROWSER })
+    expect(broken.status).toBe(500)
+    expect(broken.headers.get('cache-control')).toBe('no-store')
+    const html = await broken.text()
+    expect(html).toContain('Template failed to compile')
+    expect(html).toMatch(/templates\/content\/Text\.tsx:\d+:\d+/)
+    expect(html).toContain('&gt;')
+    // a bot gets the status alone, another Host is refused as ever
+    const bot = await fetch(`${server.url}/about-us`, { headers: { 'user-agent': 'Googlebot/2.1' } })
+    expect([bot.status, await bot.text()]).toEqual([500, '500 Internal Server Error\n'])
+    const foreign = await new Promise<number | undefined>((done, fail) =>
+      request(`${server.url}/`, { headers: { ...BROWSER, host: 'evil.example' } }, (res) => {
+        res.resume()
+        done(res.statusCode)
+      })
+        .on('error', fail)
+        .end(),
+    )
+    expect(foreign).toBe(403)
+
+    const events = await fetch(`${server.url}/_site/events`)
+    const reader = events.body!.getReader()
+    expect(problemOf(await nextEvent(reader, 'problem'))).toMatchObject({ title: 'Template failed to compile' })
+    const source = await readFile(file(), 'utf8')
+    await writeFile(file(), source.slice(0, source.indexOf('\nexport const broken')))
+    await nextEvent(reader, 'reload')
+    await reader.cancel()
+    const fixed = await fetch(`${server.url}/about-us`, { headers: BROWSER })
+    expect(fixed.status).toBe(200)
+    expect(await fixed.text()).toContain('<main')
   }, 30_000)
 })
