@@ -236,13 +236,12 @@ export function createRouter(options: RouterOptions): Router {
   })
 
   win.history.scrollRestoration = 'manual'
-  const first = readEntry(win.history.state)
+  // A reload (or back to the entry after a full page load) keeps history.state: the page's loader put the
+  // visitor back at its saved position already (src/render/document.ts); the entry gets where they are now.
   win.history.replaceState(
-    { ...(win.history.state ?? {}), site: 1, path: state.path, x: first?.x ?? 0, y: first?.y ?? 0 },
+    { ...(win.history.state ?? {}), site: 1, path: state.path, x: win.scrollX, y: win.scrollY },
     '',
   )
-  // A reload keeps history.state: put the visitor back where they were.
-  if (first && first.path === state.path && (first.x !== 0 || first.y !== 0)) win.scrollTo(first.x, first.y)
 
   return {
     navigate: (url, mode) => navigate(url, mode ?? linkMode(url)),

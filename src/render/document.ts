@@ -135,6 +135,10 @@ function clientLoader(scripts: readonly string[], preloads: readonly string[], o
     `<script id="${CLIENT_LOADER_ID}" type="module">`,
     `const s=${json(scripts)},p=${json(preloads)},d=document,w=window;let n=0;`,
     "(w.dataLayer=w.dataLayer||[]).push({event:'page_view',page_title:d.title,page_path:location.pathname});",
+    // A history entry the router wrote has manual scroll restoration: on a reload, or back to it after a full
+    // page load, the browser leaves the page at the top. Its saved position is restored here, at once, not when
+    // the client loads (at the visitor's first action, wherever they have scrolled to by then).
+    "const h=history.state;if(history.scrollRestoration==='manual'&&h?.site===1&&(h.x||h.y))scrollTo(h.x,h.y);",
     sw === undefined
       ? ''
       : `w.addEventListener('load',()=>{const c=navigator.serviceWorker;if(c&&w.isSecureContext)c.register(${json(SERVICE_WORKER_URL)}).then(()=>c.ready).then(r=>r.active?.postMessage({type:'site:build',buildId:${json(sw)}})).catch(()=>{})},{once:true});`,

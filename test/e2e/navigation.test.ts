@@ -145,6 +145,38 @@ describe.skipIf(!hasChromium)('visitor navigation', () => {
     await context.close()
   })
 
+  it('back to a page left by a full page load shows it where the visitor left it, and the first action does not move it', async () => {
+    const { context, page, problems } = await openRouted('/about-us', (p) =>
+      p.setViewportSize({ width: 1000, height: 500 }),
+    )
+    await page.evaluate(() => window.scrollTo(0, 600))
+    await page.waitForTimeout(300) // the scroll position is saved after a quiet time
+    // A link the router leaves to the browser: the next page is another document.
+    await page.evaluate(() => {
+      const link = document.body.appendChild(document.createElement('a'))
+      link.href = '/imprint'
+      link.rel = 'external'
+      link.click()
+    })
+    await page.waitForURL(`${site.url}/imprint`)
+    await page.goBack()
+    await page.waitForURL(`${site.url}/about-us`)
+    expect(await isSameDocument(page)).toBe(false)
+    // Before the fix the page came back at the top (the entry's scroll restoration is manual) …
+    await page.waitForFunction(() => window.scrollY === 600, undefined, { timeout: 3000 })
+    // … and jumped to 600 at the visitor's first action, when the client loaded, wherever they had scrolled to.
+    await page.mouse.move(40, 40)
+    await page.mouse.wheel(0, -200)
+    await page.waitForFunction(() => window.scrollY === 400)
+    await waitForHydration(page, { act: false })
+    // the router has started (it adds the route announcer)
+    await page.waitForFunction(() => document.getElementById('site-route-announcer') !== null)
+    await page.waitForTimeout(300)
+    expect(await page.evaluate(() => window.scrollY)).toBe(400)
+    expect(problems.errors).toEqual([])
+    await context.close()
+  })
+
   it('a link to a #section of another page focuses that section, where the view scrolled to', async () => {
     // focus on the main landmark would have a keyboard or screen reader user start from the top of the page
     const { context, page, problems } = await openPage(browser)
