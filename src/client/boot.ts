@@ -1,5 +1,6 @@
 /** Reading the boot JSON a page embeds, and loading initial data files once per URL. */
 
+import { CLIENT_REQUEST_TIMEOUT_MS } from '../shared/constants.js'
 import type { BootState } from '../shared/contract.js'
 import { BOOT_ELEMENT_ID } from '../shared/layout.js'
 import type { InitialData } from '../shared/types.js'
@@ -18,12 +19,22 @@ export function readBoot(doc: Document): BootState {
 
 export type InitialDataLoader = (url: string) => Promise<InitialData>
 
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>
+
+/**
+ * The window's `fetch`, whose requests fail (`TimeoutError`) when not answered in full within `timeoutMs`: the
+ * browser waits for a stalled connection for minutes, a navigation waiting on it does nothing meanwhile.
+ */
+export function createTimedFetch(win: Window, timeoutMs = CLIENT_REQUEST_TIMEOUT_MS): FetchLike {
+  return (url, init) => win.fetch(url, { ...init, signal: init.signal ?? AbortSignal.timeout(timeoutMs) })
+}
+
 /**
  * Loads initial data files (`/_site/data/initial-<locale>-<hash>.json`), each URL once.
  * The names are content-hashed, so the browser's HTTP cache may answer them.
  */
 export function createInitialDataLoader(
-  fetchFn: (url: string, init: RequestInit) => Promise<Response>,
+  fetchFn: FetchLike,
   known?: { url: string; data: InitialData },
 ): InitialDataLoader {
   const cache = new Map<string, Promise<InitialData>>()

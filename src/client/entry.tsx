@@ -16,7 +16,7 @@ import { hydrateRoot } from 'react-dom/client'
 import { LOADING_BAR_ID, MAIN_ID, SiteApp } from '../runtime/SiteApp.js'
 import type { RenderState, TemplateRegistry } from '../shared/contract.js'
 import { APP_ROOT_ID } from '../shared/layout.js'
-import { createInitialDataLoader, readBoot } from './boot.js'
+import { createInitialDataLoader, createTimedFetch, readBoot } from './boot.js'
 import { isChunkLoadError, watchChunkErrors } from './chunk-errors.js'
 import { announcePage } from './events.js'
 import { toClickNavigation } from './links.js'
@@ -40,7 +40,7 @@ function Root({ state, registry, keptMain, onCommit }: RootProps) {
 async function start(win: Window): Promise<void> {
   const doc = win.document
   const boot = readBoot(doc)
-  const fetchFn = (url: string, init: RequestInit) => win.fetch(url, init)
+  const fetchFn = createTimedFetch(win)
   const loadInitialData = createInitialDataLoader(fetchFn)
   const guard = createReloadGuard({ storage: getSessionStorage(), now: () => Date.now() })
   const reloadHere = () => {
@@ -120,6 +120,7 @@ async function start(win: Window): Promise<void> {
         state,
         initialDataUrl: boot.initialDataUrl,
         loadInitialData,
+        fetch: fetchFn,
         guard,
         ids: { loadingBar: LOADING_BAR_ID, main: MAIN_ID },
         loadTemplates: (page, locale) =>

@@ -9,7 +9,7 @@
 import { buildHead, getBodyClass, getHtmlAttrs } from '../runtime/head.js'
 import type { RenderState } from '../shared/contract.js'
 import type { PageData } from '../shared/types.js'
-import type { InitialDataLoader } from './boot.js'
+import type { FetchLike, InitialDataLoader } from './boot.js'
 import { announceBuild, announcePage } from './events.js'
 import { applyDocumentAttrs, applyHead } from './head.js'
 import { createBarPainter, createLoadingBar } from './loading-bar.js'
@@ -30,6 +30,8 @@ export interface NavigationOptions {
   state: RenderState
   initialDataUrl: string | undefined
   loadInitialData: InitialDataLoader
+  /** The window's `fetch` with the client's request timeout (createTimedFetch): payloads and latest.json. */
+  fetch: FetchLike
   guard: ReloadGuard
   /** Loads the template and texts chunks a page in a locale renders with (see templates.ts); before a render, and to warm a page whose link the visitor reaches for. */
   loadTemplates(page: PageData, locale: string): Promise<unknown>
@@ -64,7 +66,7 @@ function closePopovers(doc: Document) {
 export function startNavigation(options: NavigationOptions): Router {
   const { window: win } = options
   const doc = win.document
-  const fetchFn = (url: string, init: RequestInit) => win.fetch(url, init)
+  const fetchFn = options.fetch
   // The new-build check (its first read is deferred further): static site only. The page's loader registers the service worker.
   const isStatic = options.state.mode === 'static'
   const manifest = isStatic

@@ -16,8 +16,11 @@ export type PagePayloadData = Extract<PagePayload, { page: PageData }>
 export type PayloadResult =
   | { type: 'page'; payload: PagePayloadData }
   | { type: 'redirect'; to: string; statusCode: number }
-  /** Not something to render here: load the URL in full (404, not JSON or no page payload, a build with other client code). */
-  | { type: 'full-load'; reason: 'not-found' | 'not-json' | 'other-client' }
+  /**
+   * Not something to render here: load the URL in full (404, not JSON or no page payload, a build with other client
+   * code, no answer in time: asking again would keep the visitor waiting as long once more).
+   */
+  | { type: 'full-load'; reason: 'not-found' | 'not-json' | 'other-client' | 'timeout' }
   /** Network failure or server error: worth one retry. */
   | { type: 'error'; message: string }
 
@@ -54,6 +57,10 @@ function readPayload(body: unknown): PagePayload | undefined {
   return isPageData(body.page) && typeof body.status === 'number' ? (body as PagePayload) : undefined
 }
 
+/** The rejection of a request its timeout gave up (`AbortSignal.timeout`, see createTimedFetch). */
+const isTimeout = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'TimeoutError'
+
 export async function fetchPayload(input: {
   path: string
   clientVersion: string
@@ -68,6 +75,7 @@ export async function fetchPayload(input: {
       signal: input.signal,
     })
   } catch (error) {
+    if (isTimeout(error)) return { type: 'full-load', reason: 'timeout' }
     return { type: 'error', message: error instanceof Error ? error.message : String(error) }
   }
   if (response.status === 404 || response.status === 410) return { type: 'full-load', reason: 'not-found' }

@@ -35,6 +35,11 @@ export const PRELOAD_CONCURRENCY = 4
 export const MANIFEST_CHECK_DELAY_MS = 1_000
 /** Then latest.json is polled on this interval (and when the tab becomes visible). */
 export const MANIFEST_CHECK_INTERVAL_MS = 60_000
+/**
+ * A request of the visitor client (a page payload, latest.json, an initial data file) not answered in full within
+ * this is given up, as a failed one: a stalled connection must not leave a link that waits for ever.
+ */
+export const CLIENT_REQUEST_TIMEOUT_MS = 8_000
 
 /**
  * Builds whose content-hashed files (`_site/assets/`, `_site/data/`, `_site/media/`) stay in the output by default: tabs

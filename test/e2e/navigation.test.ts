@@ -218,6 +218,24 @@ describe.skipIf(!hasChromium)('visitor navigation', () => {
     await context.close()
   })
 
+  it('a payload request that is never answered (a stalled connection) becomes a full page load, not a dead link', async () => {
+    const { context, page, problems } = await openPage(browser)
+    // Answers nothing, ever: the request ends only when the page gives it up.
+    await page.route('**/careers/_payload.json*', () => undefined)
+    await page.goto(`${site.url}/about-us`)
+    await waitForHydration(page)
+    await markDocument(page)
+    await page.evaluate(() => (document.querySelector('a[href="/careers"]') as HTMLElement).click())
+    // Before the fix the click waited for ever: the URL and the page stayed those of /about-us.
+    await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Work with us', undefined, {
+      timeout: 30_000,
+    })
+    expect(new URL(page.url()).pathname).toBe('/careers')
+    expect(await isSameDocument(page)).toBe(false)
+    expect(problems.errors.filter((error) => !/ERR_TIMED_OUT|aborted|signal timed out/i.test(error))).toEqual([])
+    await context.close()
+  })
+
   it('a payload whose page is not one a build writes (`"page": {}`) becomes a full page load, not an empty page', async () => {
     const { context, page, problems } = await openPage(browser)
     await page.route('**/careers/_payload.json*', async (route) => {

@@ -41,6 +41,10 @@ describe('payload requests', () => {
       type: 'error',
       message: 'Failed to fetch',
     })
+    // Given up by its timeout: the page is loaded in full at once, not asked for again (as long a wait once more).
+    await expect(
+      run(async () => Promise.reject(new DOMException('signal timed out', 'TimeoutError'))),
+    ).resolves.toEqual({ type: 'full-load', reason: 'timeout' })
   })
 
   it('load a page in full whose payload holds no page as a build writes it: no empty or half page on the client', async () => {
