@@ -44,6 +44,14 @@ function isPageData(value: unknown): value is PageData {
   )
 }
 
+/**
+ * A redirect target the client follows: a path of the site or an http(s) URL, as a build writes them. Anything else
+ * in a payload (`javascript:`, `//host`, `/\host`, which browsers read as another host) was not written by a build:
+ * the page is loaded in full, and the host answers it by its own rules.
+ */
+const isRedirectTarget = (to: unknown): to is string =>
+  typeof to === 'string' && (/^\/(?![/\\])/.test(to) || /^https?:\/\/[^/\\]/i.test(to))
+
 /** Checks the shape of a parsed payload; undefined when it is not one. */
 function readPayload(body: unknown): PagePayload | undefined {
   if (
@@ -53,7 +61,7 @@ function readPayload(body: unknown): PagePayload | undefined {
     typeof body.locale !== 'string'
   )
     return undefined
-  if (isRecord(body.redirect)) return typeof body.redirect.to === 'string' ? (body as PagePayload) : undefined
+  if (isRecord(body.redirect)) return isRedirectTarget(body.redirect.to) ? (body as PagePayload) : undefined
   return isPageData(body.page) && typeof body.status === 'number' ? (body as PagePayload) : undefined
 }
 

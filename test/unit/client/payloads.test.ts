@@ -47,6 +47,27 @@ describe('payload requests', () => {
     ).resolves.toEqual({ type: 'full-load', reason: 'timeout' })
   })
 
+  it('follow a redirect only to a path of the site or an http(s) URL, as a build writes them', async () => {
+    const redirect = (to: string) =>
+      fetchPayload({
+        path: '/a',
+        clientVersion: 'c1',
+        fetch: answer({ clientVersion: 'c1', locale: 'en', path: '/a', redirect: { to, statusCode: 301 } }),
+      })
+    for (const to of ['/b?x=1#top', 'https://www.example.com/x', 'HTTP://example.com'])
+      await expect(redirect(to), to).resolves.toMatchObject({ type: 'redirect', to })
+    for (const to of [
+      'javascript:alert(1)',
+      ' javascript:alert(1)',
+      '//evil.example/x',
+      '/\\evil.example',
+      'b',
+      'data:,x',
+      'https:///x',
+    ])
+      await expect(redirect(to), to).resolves.toEqual({ type: 'full-load', reason: 'not-json' })
+  })
+
   it('load a page in full whose payload holds no page as a build writes it: no empty or half page on the client', async () => {
     const run = (value: unknown) =>
       fetchPayload({
