@@ -168,7 +168,9 @@ describe.skipIf(!hasChromium)('visitor navigation', () => {
     await page.mouse.move(40, 40)
     await page.mouse.wheel(0, -200)
     await page.waitForFunction(() => window.scrollY === 400)
-    await waitForHydration(page, { act: false })
+    // on a busy machine those may come before the first paint, when the loader does not listen yet: move on until
+    // the client loads (a move scrolls nothing)
+    await waitForHydration(page)
     // the router has started (it adds the route announcer)
     await page.waitForFunction(() => document.getElementById('site-route-announcer') !== null)
     await page.waitForTimeout(300)

@@ -83,7 +83,7 @@ describe('site CLI', () => {
     expect(res.code).toBe(2)
     expect(res.stderr).toContain(`Invalid configuration in ${file}:`)
     expect(res.stderr).toContain('  - api.baseUrl: expected an absolute http(s) URL, got "nope"')
-    expect(res.stderr).toContain('  - api.timeoutMs: expected a whole number greater than 0')
+    expect(res.stderr).toContain('  - api.timeoutMs: expected a whole number of milliseconds from 1 to 2147483647')
     expect(res.stderr).not.toMatch(/\n\s+at /)
   })
 
