@@ -134,10 +134,37 @@ function prepareElements(value: unknown, where: string, problems: Problems, dept
     .filter((el): el is ContentElement => el !== null)
 }
 
+/** An element's column, `colPos<n>`, from its `colPos` (a number or a string of digits); undefined without one. */
+function columnOf(raw: unknown): string | undefined {
+  const colPos = isRecord(raw) ? raw.colPos : undefined
+  const n = typeof colPos === 'string' && /^\d{1,9}$/.test(colPos) ? Number(colPos) : colPos
+  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? `colPos${n}` : undefined
+}
+
+/**
+ * The elements of a page whose content is a flat list (EXT:headless with `doNotGroupByColPos = 1`), grouped into
+ * their columns in the list's order; an element that names no column is dropped (reported).
+ */
+function groupByColumn(list: readonly unknown[], problems: Problems): Record<string, unknown[]> {
+  const columns: Record<string, unknown[]> = {}
+  list.forEach((raw, i) => {
+    const column = columnOf(raw)
+    if (column === undefined) {
+      problems.push(`content[${i}]: a content element without a colPos in a list of them, dropped`)
+      return
+    }
+    const elements = columns[column] ?? []
+    elements.push(raw)
+    columns[column] = elements
+  })
+  return columns
+}
+
 /** The page's columns: always an object; columns that are not lists are dropped (reported). */
 export function prepareContent(value: unknown, problems: Problems): PageContent {
+  if (Array.isArray(value)) return prepareContent(groupByColumn(value, problems), problems)
   if (!isRecord(value)) {
-    problems.push(`content is ${Array.isArray(value) ? 'a list' : String(value)}, used {}`)
+    problems.push(`content is ${String(value)}, used {}`)
     return {}
   }
   const content: PageContent = {}

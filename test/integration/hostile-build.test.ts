@@ -155,7 +155,11 @@ describe('hostile corpus: build() completes', () => {
     expect(report).toMatch(/\/broken\/null-content \| .*content is null/)
     expect(report).toMatch(/\/broken\/null-content \| .*meta is null/)
     expect(report).toMatch(/\/broken\/null-content \| .*i18n/)
-    expect(report).toMatch(/\/broken\/list-content \| .*content is a list/)
+    expect(report).toMatch(/\/broken\/list-content \| .*content\[1\]: a content element without a colPos/)
+    // a flat list of elements (doNotGroupByColPos) is grouped by each one's colPos
+    const listed = await readFile(join(site.outDir, 'broken/list-content/index.html'), 'utf8')
+    expect(listed).toContain('Grouped by its colPos')
+    expect(listed).not.toContain('No column')
     expect(report).toMatch(/\/broken\/elements \| .*colPos1: column is not a list/)
     expect(report).toMatch(/\/broken\/elements \| .*without a numeric id/)
     expect(report).toMatch(/\/broken\/elements \| .*\(id 4302, text\): content is null/)

@@ -230,6 +230,35 @@ describe('repairing mistyped data', () => {
     expect(messages).toMatch(/colPos1: column is not a list/)
   })
 
+  it('groups a flat list of elements by their colPos (doNotGroupByColPos), in its order, and drops those without', () => {
+    const element = (id: number, colPos: unknown) => ({
+      id,
+      type: 'text',
+      colPos,
+      appearance: {},
+      content: { bodytext: `<p>${id}</p>` },
+    })
+    const { page: prepared, problems } = page({
+      id: 1,
+      meta: {},
+      appearance: {},
+      content: [element(1, 0), element(2, 1), element(3, '0'), element(4, null), element(5, -1), element(6, 1)],
+    })
+    expect(Object.fromEntries(Object.entries(prepared.content).map(([k, v]) => [k, v.map((el) => el.id)]))).toEqual({
+      colPos0: [1, 3],
+      colPos1: [2, 6],
+    })
+    expect(problems.map((p) => p.message)).toEqual([
+      'page 1: content[3]: a content element without a colPos in a list of them, dropped',
+      'page 1: content[4]: a content element without a colPos in a list of them, dropped',
+    ])
+    // an empty list is an empty page
+    expect(page({ id: 1, meta: {}, appearance: {}, content: [] })).toMatchObject({
+      page: { content: {} },
+      problems: [],
+    })
+  })
+
   it('never throws, whatever the value', () => {
     for (const raw of [
       undefined,
