@@ -96,7 +96,10 @@ async function answer(ctx: PreviewContext, request: Request): Promise<Response> 
     target = pickSite(ctx, request, url)
   } catch (error) {
     if (!isSiteError(error)) throw error
-    return plainError(error.status, isBotRequest(request) ? '' : error.message)
+    if (isBotRequest(request)) return plainError(error.status, '')
+    // several sites and a Host none has (`localhost`): which hosts there are, and how to pin one
+    const how = error.hint ? `\n${error.hint}: open the preview by one of them, or start it with --site HOST` : ''
+    return plainError(error.status, `${error.message}${how}`)
   }
   return (await servePayload(ctx, target, request, url)) ?? answerPage(ctx, request, url, target)
 }

@@ -227,5 +227,18 @@ describe('preview handler and the content API', () => {
       expect(unknown.status).toBe(404)
       expect(await unknown.text()).toContain('Hostname: evil.example not found in sites configuration')
     })
+
+    it('tells a browser at localhost which hosts there are and how to pin one; a bot gets the status alone', async () => {
+      const { handle } = await makeHandler({ apiUrl: demo.url, registry, user })
+      const browser = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/124.0 Safari/537.36' }
+      const local = await handle(new Request('http://localhost:3000/', { headers: browser }))
+      expect(local.status).toBe(404)
+      expect(await local.text()).toBe(
+        '404 Not Found: Hostname: localhost not found in sites configuration\n' +
+          'Configured hosts: www.example.com, example.com, de.example.com: open the preview by one of them, or start it with --site HOST\n',
+      )
+      const bot = await handle(new Request('http://localhost:3000/', { headers: { 'user-agent': 'Googlebot/2.1' } }))
+      expect(await bot.text()).toBe('404 Not Found\n')
+    })
   })
 })
