@@ -33,8 +33,25 @@ export function toApiRequestHeaders(request: Request, api: ResolvedSite['api']):
 }
 
 /**
+ * A cache policy a preview answer may carry: a preview shows what only editors may see (a hidden page, a draft),
+ * so whatever the API sent for its public page, no shared cache (a CDN, a proxy before preview) keeps it.
+ * Example: `public, max-age=3600, s-maxage=600` -> `private, max-age=3600`; `no-store` stays as it is.
+ */
+function privateOnly(value: string): string {
+  const directives = value
+    .split(',')
+    .map((directive) => directive.trim())
+    .filter((directive) => directive !== '' && !/^(public|s-maxage\s*=.*)$/i.test(directive))
+  // `no-store` alone already keeps every cache from it
+  return directives.some((directive) => /^(private|no-store)$/i.test(directive))
+    ? directives.join(', ')
+    : ['private', ...directives].join(', ')
+}
+
+/**
  * Answer headers to copy onto the HTML response: those named in `proxyHeaders`,
  * from the API answers in order (a later answer wins, as in nuxt-typo3; `set-cookie` accumulates).
+ * A `cache-control` is kept private (privateOnly).
  */
 export function toProxiedResponseHeaders(
   answers: ReadonlyArray<Record<string, string> | undefined>,
@@ -50,7 +67,7 @@ export function toProxiedResponseHeaders(
       // Cookies of every answer are kept (the browser would have stored each); the API client joins
       // repeated `set-cookie` headers with a line break, which no header value holds (a cookie may hold a comma).
       if (name === 'set-cookie') for (const cookie of value.split('\n')) out.append(name, cookie)
-      else out.set(name, value)
+      else out.set(name, name === 'cache-control' ? privateOnly(value) : value)
     }
   }
   return out

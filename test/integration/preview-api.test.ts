@@ -55,6 +55,7 @@ describe('preview handler and the content API', () => {
       '/dot-segments': { body: { redirectUrl: '/a/../b', statusCode: 301 } },
       '/encoded-slash': { body: { redirectUrl: '/a/%2f', statusCode: 301 } },
       '/external': { body: { redirectUrl: 'https://www.example.com/target', statusCode: 307 } },
+      '/public-cache': { body: PAGE, headers: { 'cache-control': 'public, max-age=3600, S-MAXAGE=600' } },
       '/api-fails': { status: 500, body: { error: 'Oops, an error occurred!' } },
       '/no-page': { body: { hello: 'the TYPO3 frontend, not EXT:headless' } },
     })
@@ -133,6 +134,14 @@ describe('preview handler and the content API', () => {
     await plain.text()
     expect(plain.headers.get('cache-control')).toBe('no-store')
     expect(plain.headers.getSetCookie()).toEqual([])
+  })
+
+  it("keeps the API's cache policy private: a preview may show a hidden page, no shared cache keeps it", async () => {
+    const { handle } = await makeHandler({ apiUrl: scripted.url, registry })
+    const res = await handle(new Request('http://localhost/public-cache'))
+    expect(res.status).toBe(200)
+    await res.text()
+    expect(res.headers.get('cache-control')).toBe('private, max-age=3600')
   })
 
   it('passes each API cookie on whole, also one whose value holds a comma', async () => {

@@ -55,13 +55,24 @@ describe('toProxiedResponseHeaders', () => {
       answers,
       api({ proxyHeaders: ['set-cookie', 'cache-control', 'content-type'] }),
     )
-    expect(out.get('cache-control')).toBe('no-cache')
+    expect(out.get('cache-control')).toBe('private, no-cache')
     expect(out.getSetCookie()).toEqual(['a=1; Path=/', 'b=2; Expires=Wed, 21 Oct 2099 07:28:00 GMT', 'c=3'])
     expect(out.has('x-other')).toBe(false)
     expect(out.has('content-type')).toBe(false)
   })
   it('skips missing answers', () => {
     const out = toProxiedResponseHeaders([undefined, answers[0]], api({ proxyHeaders: ['cache-control'] }))
-    expect(out.get('cache-control')).toBe('max-age=10')
+    expect(out.get('cache-control')).toBe('private, max-age=10')
+  })
+  it('keeps a cache policy private: public and s-maxage go, private is added unless no-store says more', () => {
+    const policy = (value: string) =>
+      toProxiedResponseHeaders([{ 'cache-control': value }], api({ proxyHeaders: ['cache-control'] })).get(
+        'cache-control',
+      )
+    expect(policy('public, max-age=3600, s-maxage=600')).toBe('private, max-age=3600')
+    expect(policy('Public,max-age=60,S-MaxAge = 5')).toBe('private, max-age=60')
+    expect(policy('private, max-age=60')).toBe('private, max-age=60')
+    expect(policy('no-store')).toBe('no-store')
+    expect(policy('public, no-store')).toBe('no-store')
   })
 })
