@@ -134,11 +134,10 @@ function prepareElements(value: unknown, where: string, problems: Problems, dept
     .filter((el): el is ContentElement => el !== null)
 }
 
-/** An element's column, `colPos<n>`, from its `colPos` (a number or a string of digits); undefined without one. */
+/** An element's column, `colPos<n>`, from its `colPos` (read as an id is); undefined without one. */
 function columnOf(raw: unknown): string | undefined {
-  const colPos = isRecord(raw) ? raw.colPos : undefined
-  const n = typeof colPos === 'string' && /^\d{1,9}$/.test(colPos) ? Number(colPos) : colPos
-  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? `colPos${n}` : undefined
+  const n = isRecord(raw) ? toId(raw.colPos) : undefined
+  return n !== undefined && n >= 0 ? `colPos${n}` : undefined
 }
 
 /**
