@@ -63,11 +63,12 @@ const isNotFound = (error: unknown): boolean => {
 }
 
 /**
- * What to set when the SDK found no region: its own words ("Region is missing") name neither the variable nor
- * where else a region may come from.
+ * What to set when the SDK found no region, or an empty one (`AWS_REGION` from a CI variable that is not defined):
+ * its own words ("Region is missing", "Region not accepted: region=\"\" …") name neither the variable nor where
+ * else a region may come from.
  */
 const hintOf = (error: unknown): string =>
-  /^Region is missing$/.test((error as Error).message)
+  /^Region is missing$|^Region not accepted: region="" /.test((error as Error).message)
     ? ' (set AWS_REGION, or a region in the profile AWS_PROFILE names in ~/.aws/config)'
     : ''
 

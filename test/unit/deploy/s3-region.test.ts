@@ -26,4 +26,13 @@ describe('an S3 target without a region', () => {
       'reading .site-deploy.json: Region is missing (set AWS_REGION, or a region in the profile AWS_PROFILE names in ~/.aws/config)',
     )
   })
+
+  it('fails naming what to set when AWS_REGION is empty (a CI variable that is not defined)', async () => {
+    // the SDK takes the empty string as a region: "Region not accepted: region=\"\" is not a valid hostname component."
+    vi.stubEnv('AWS_REGION', '')
+    const target = createS3Target('www-example-com', 'live', process.env)
+    const error = (await target.readRecord('manifest').catch((e: unknown) => e)) as Error & { code?: string }
+    expect(error.code).toBe('DEPLOY_FAILED')
+    expect(error.message).toContain('(set AWS_REGION, or a region in the profile AWS_PROFILE names in ~/.aws/config)')
+  })
 })
