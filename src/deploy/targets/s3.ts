@@ -40,7 +40,9 @@ const DEFAULT_TUNING: S3Tuning = {
   partBytes: DEPLOY_S3_PART_BYTES,
 }
 
-const hasCustomEndpoint = (env: NodeJS.ProcessEnv): boolean => Boolean(env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL)
+/** The store's URL when it is not AWS's own. */
+const customEndpointOf = (env: NodeJS.ProcessEnv): string | undefined => env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL
+const hasCustomEndpoint = (env: NodeJS.ProcessEnv): boolean => Boolean(customEndpointOf(env))
 
 const statusOf = (error: unknown): number | undefined =>
   (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode
@@ -63,14 +65,20 @@ const isNotFound = (error: unknown): boolean => {
 }
 
 /**
- * What to set when the SDK found no region, or an empty one (`AWS_REGION` from a CI variable that is not defined):
- * its own words ("Region is missing", "Region not accepted: region=\"\" …") name neither the variable nor where
- * else a region may come from.
+ * What the SDK's own words leave out. With no region, or an empty one (`AWS_REGION` from a CI variable that is not
+ * defined), "Region is missing" and "Region not accepted: region=\"\" …" name neither the variable nor where else a
+ * region may come from. A timeout names no host: a store of one's own is named (AWS's is the bucket's).
  */
-const hintOf = (error: unknown): string =>
-  /^Region is missing$|^Region not accepted: region="" /.test((error as Error).message)
-    ? ' (set AWS_REGION, or a region in the profile AWS_PROFILE names in ~/.aws/config)'
+function hintOf(error: unknown, env: NodeJS.ProcessEnv): string {
+  const { name, message } = error as Error
+  if (/^Region is missing$|^Region not accepted: region="" /.test(message))
+    return ' (set AWS_REGION, or a region in the profile AWS_PROFILE names in ~/.aws/config)'
+  const endpoint = customEndpointOf(env)
+  // the host only: an endpoint's URL may hold a user and password
+  return name === 'TimeoutError' && endpoint && URL.canParse(endpoint)
+    ? ` (no answer from ${new URL(endpoint).host})`
     : ''
+}
 
 export function createS3Target(
   bucket: string,
@@ -93,7 +101,7 @@ export function createS3Target(
   })
   const keyOf = (path: string) => (prefix ? `${prefix}/${path}` : path)
   const fail = (what: string) => (error: unknown) => {
-    throw errors.deployFailed(name, `${what}: ${(error as Error).message}${hintOf(error)}`, error)
+    throw errors.deployFailed(name, `${what}: ${(error as Error).message}${hintOf(error, env)}`, error)
   }
   /** A file in parts, read one at a time; S3 makes the object of them only once the last is in. */
   const sendInParts = async (handle: FileHandle, size: number, file: DeployFile, signal?: AbortSignal) => {
