@@ -64,6 +64,12 @@ const isNotFound = (error: unknown): boolean => {
   return name === 'NoSuchKey' || (statusOf(error) === 404 && name !== 'NoSuchBucket')
 }
 
+/** A key S3 does not hold is answered 403 AccessDenied, not 404, to credentials that may not list the bucket. */
+const LIST_BUCKET_HINT =
+  ' (S3 answers so for a key it does not hold when the credentials lack s3:ListBucket on the bucket)'
+const isAccessDenied = (error: unknown): boolean =>
+  statusOf(error) === 403 && (error as { name?: string }).name === 'AccessDenied'
+
 /**
  * What the SDK's own words leave out. With no region, or an empty one (`AWS_REGION` from a CI variable that is not
  * defined), "Region is missing" and "Region not accepted: region=\"\" …" name neither the variable nor where else a
@@ -100,9 +106,11 @@ export function createS3Target(
     responseChecksumValidation: 'WHEN_REQUIRED',
   })
   const keyOf = (path: string) => (prefix ? `${prefix}/${path}` : path)
-  const fail = (what: string) => (error: unknown) => {
-    throw errors.deployFailed(name, `${what}: ${(error as Error).message}${hintOf(error, env)}`, error)
-  }
+  const fail =
+    (what: string, hint = '') =>
+    (error: unknown) => {
+      throw errors.deployFailed(name, `${what}: ${(error as Error).message}${hintOf(error, env)}${hint}`, error)
+    }
   /** A file in parts, read one at a time; S3 makes the object of them only once the last is in. */
   const sendInParts = async (handle: FileHandle, size: number, file: DeployFile, signal?: AbortSignal) => {
     const object = { Bucket: bucket, Key: keyOf(file.path) }
@@ -143,7 +151,8 @@ export function createS3Target(
         return (await answer.Body?.transformToString('utf-8')) ?? ''
       } catch (error) {
         if (isNotFound(error)) return undefined
-        return fail(`reading ${file}`)(error)
+        // the pending record is absent between deploys: without s3:ListBucket, reading it is denied
+        return fail(`reading ${file}`, isAccessDenied(error) ? LIST_BUCKET_HINT : '')(error)
       }
     },
     async heldPaths() {
