@@ -6,8 +6,11 @@
  * forces the rule over an existing file (Netlify); rules come before files here
  * anyway, as on Cloudflare Pages, so forced or not, a rule answers.
  * Example: `/old /new 301`, `/old /new 301!`, `/blog/* /news/:splat 302`, `/news/:year/:slug /blog/:slug`. Non-ASCII in a rule is read
- * percent-encoded: `/stare-usługi` matches the request `/stare-us%C5%82ugi`.
+ * percent-encoded: `/stare-usługi` matches the request `/stare-us%C5%82ugi`. Paths are compared as the files they
+ * name are found, escapes decoded: the request `/stare-us%c5%82ugi` (lower-case hex) matches too.
  */
+import { encodeSegment } from '../shared/url.js'
+
 export interface RedirectRule {
   from: string
   to: string
@@ -29,6 +32,22 @@ const NOT_ASCII_RE = /[^\u0021-\u007e]/gu
  */
 const toAsciiForm = (value: string): string => value.replace(NOT_ASCII_RE, (c) => encodeURIComponent(c))
 
+/** A segment in the one form normalised paths carry it: `%c5%bc`, `ż` and `%C5%BC` -> `%C5%BC`; malformed kept. */
+function canonicalSegment(segment: string): string {
+  try {
+    return encodeSegment(decodeURIComponent(segment))
+  } catch {
+    return segment
+  }
+}
+
+/** A rule's `from` in that form, but for its `:name` placeholders and `*`. Example: `/a+b/:x/*` -> `/a%2Bb/:x/*`. */
+const canonicalFrom = (from: string): string =>
+  from
+    .split('/')
+    .map((s) => (s.startsWith(':') || s === '*' ? s : canonicalSegment(s)))
+    .join('/')
+
 export function parseRedirects(text: string): RedirectRule[] {
   const rules: RedirectRule[] = []
   for (const line of text.split(/\r?\n/)) {
@@ -36,7 +55,7 @@ export function parseRedirects(text: string): RedirectRule[] {
     if (trimmed === '' || trimmed.startsWith('#')) continue
     const [rawFrom, rawTo, code] = trimmed.split(/\s+/)
     if (!rawFrom?.startsWith('/') || !rawTo) continue
-    const from = toAsciiForm(rawFrom)
+    const from = canonicalFrom(toAsciiForm(rawFrom))
     const to = toAsciiForm(rawTo)
     const parsed = code === undefined ? ['301', '301', ''] : STATUS_RE.exec(code)
     const status = Number(parsed?.[1])
@@ -78,8 +97,8 @@ export function matchRedirect(
   rules: readonly RedirectRule[],
   pathname: string,
 ): { to: string; status: number } | undefined {
-  const path = trimSlash(pathname)
-  const segments = path.split('/')
+  const segments = trimSlash(pathname).split('/').map(canonicalSegment)
+  const path = segments.join('/')
   for (const rule of rules) {
     const values = matchFrom(rule.from, path, segments)
     if (values)

@@ -44,7 +44,8 @@ export const localeHome = (locale: string, i18n: LocaleOptions): string => withL
 
 export type PathCheck = { ok: true; path: string } | { ok: false; reason: string }
 
-const encodeSegment = (segment: string): string =>
+/** One decoded path segment in the form normalised paths carry it: `über` -> `%C3%BCber`, `a+b` -> `a%2Bb`. */
+export const encodeSegment = (segment: string): string =>
   encodeURIComponent(segment).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
 
 /** UTF-8 byte length without allocating (lone surrogates are refused before this is asked). */

@@ -74,6 +74,21 @@ describe('a rule written with non-ASCII characters', () => {
   })
 })
 
+describe('a request path written otherwise than the rule', () => {
+  it('matches as the file it names would: escapes in either case, characters escaped or not', () => {
+    // the build writes its rules in one form: `/stary-%C5%BC%C3%B3%C5%82w`, `/old%2Bplus`
+    const rules = parseRedirects('/stary-%C5%BC%C3%B3%C5%82w /pl/nowy 301\n/old%2Bplus /new 301\n/a+b /c 301\n')
+    for (const path of ['/stary-%c5%bc%c3%b3%c5%82w', '/stary-%C5%BC%c3%b3%C5%82w/', '/stary-%C5%BC%C3%B3%C5%82w']) {
+      expect(matchRedirect(rules, path)).toEqual({ to: '/pl/nowy', status: 301 })
+    }
+    expect(matchRedirect(rules, '/old+plus')).toEqual({ to: '/new', status: 301 })
+    expect(matchRedirect(rules, '/old%2bplus')).toEqual({ to: '/new', status: 301 })
+    // a hand-written rule matches the escaped form of its own characters too
+    expect(matchRedirect(rules, '/a%2Bb')).toEqual({ to: '/c', status: 301 })
+    expect(matchRedirect(rules, '/a+b')).toEqual({ to: '/c', status: 301 })
+  })
+})
+
 describe('withRequestQuery', () => {
   it("adds the request's query to a target that has none, before its fragment, and keeps a target's own", () => {
     expect(withRequestQuery('/new', '?a=1')).toBe('/new?a=1')
