@@ -105,7 +105,10 @@ export function normalizePagePath(input: unknown): PathCheck {
     encoded.push(encodeSegment(segment))
   }
   if (segments[0] === SITE_DIR) return { ok: false, reason: 'internal path' }
-  return { ok: true, path: `/${encoded.join('/')}` }
+  const path = `/${encoded.join('/')}`
+  // the same limit on the form links, payload URLs and the router carry: else `/ż…` passes and `/%C5%BC…` does not
+  if (path.length > MAX_PATH_LENGTH) return { ok: false, reason: `longer than ${MAX_PATH_LENGTH} characters` }
+  return { ok: true, path }
 }
 
 /** Decoded segments of a normalised path, for file names: `/de/%C3%BCber-uns` -> ['de', 'über-uns']. */
