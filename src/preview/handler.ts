@@ -165,13 +165,11 @@ async function answerPage(ctx: PreviewContext, request: Request, url: URL, targe
       if (!proxied.has('cache-control')) proxied.set('cache-control', 'no-store')
       return new Response(null, { status: loaded.statusCode, headers: proxied })
     }
+    const refusal = errors.redirectRefused(loaded.to, redirect.reason)
+    const error = toPageError(refusal, path, debug)
+    logServerError(ctx, url.pathname, { status: error.status, error, failure: refusal })
     if (bot) return plainError(502, '')
-    return htmlResponse(
-      ctx,
-      { ...view, status: 502, error: toPageError(errors.redirectRefused(loaded.to, redirect.reason), path, debug) },
-      proxied,
-      bot,
-    )
+    return htmlResponse(ctx, { ...view, status: 502, initialData: loaded.initialData, error }, proxied, bot)
   }
   if (bot && loaded.status >= 400) return plainError(loaded.status, '')
   const { status, page, initialData, error } = loaded

@@ -28,7 +28,14 @@ export interface PageQuery {
 }
 
 export type LoadedPage =
-  | { type: 'redirect'; to: string; statusCode: number; apiHeaders: Array<Record<string, string> | undefined> }
+  | {
+      type: 'redirect'
+      to: string
+      statusCode: number
+      /** For the error page of a refused target: it keeps the locale's header and footer. */
+      initialData: InitialData
+      apiHeaders: Array<Record<string, string> | undefined>
+    }
   | {
       type: 'page'
       status: number
@@ -109,6 +116,10 @@ export async function loadPage(q: PageQuery): Promise<LoadedPage> {
       type: 'redirect',
       to: result.redirectUrl,
       statusCode: result.statusCode,
+      initialData:
+        initialAnswer.status === 'fulfilled' && initialAnswer.value
+          ? prepareInitialData(initialAnswer.value.data).data
+          : EMPTY_INITIAL_DATA,
       apiHeaders: [initialHeaders, result.headers],
     }
   const apiHeaders = [initialHeaders, result?.headers]

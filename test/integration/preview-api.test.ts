@@ -169,6 +169,26 @@ describe('preview handler and the content API', () => {
     expect(external.headers.get('location')).toBe('https://www.example.com/target')
   })
 
+  it("shows an unsafe redirect's error with the locale's header and footer, and names the target on the terminal", async () => {
+    const menu = { title: 'Scripted menu entry', link: '/scripted', target: '', spacer: 0 }
+    const api = await startScriptedApi({
+      '/?type=834': { body: { ...INITIAL, navigation: [menu] } },
+      '/bad-redirect': { body: { redirectUrl: 'javascript:alert(1)', statusCode: 301 } },
+    })
+    try {
+      const lines: string[] = []
+      const { handle } = await makeHandler({ apiUrl: api.url, registry, log: (line) => lines.push(line) })
+      const res = await handle(new Request('http://localhost/bad-redirect'))
+      expect(res.status).toBe(502)
+      expect(await res.text()).toContain('Scripted menu entry')
+      expect(lines).toEqual([
+        'preview: /bad-redirect: 502 Refused a redirect to an unsafe target: "javascript:alert(1)" (unsafe URL scheme)',
+      ])
+    } finally {
+      await api.close()
+    }
+  })
+
   it('names on the terminal why a page is an error of the API, each time, with the address it asked', async () => {
     const lines: string[] = []
     const { handle } = await makeHandler({ apiUrl: scripted.url, registry, log: (line) => lines.push(line) })
