@@ -111,6 +111,10 @@ function nestsTooDeep(html: string): boolean {
   return false
 }
 
+// Targets that keep the link in this window; any other (`_blank`, `_BLANK`, a window's name) opens one that
+// could steer this page through `window.opener`, and browsers imply noopener for `_blank` alone.
+const SAME_WINDOW_TARGETS = new Set(['', '_self', '_parent', '_top'])
+
 const shorten = (text: string) => `"${text.length > 60 ? `${text.slice(0, 60)}…` : text}"`
 
 type UnsafeKind = 'UNSAFE_LINK' | 'UNSAFE_MARKUP'
@@ -163,7 +167,7 @@ function sanitise(html: string): Sanitised {
       },
       a: (tagName, attribs) => {
         checkUrl('a', 'href', attribs)
-        if (attribs.target !== '_blank') return { tagName, attribs }
+        if (SAME_WINDOW_TARGETS.has((attribs.target ?? '').trim().toLowerCase())) return { tagName, attribs }
         const rel = new Set((attribs.rel ?? '').split(/\s+/).filter(Boolean))
         rel.add('noopener')
         return { tagName, attribs: { ...attribs, rel: [...rel].join(' ') } }

@@ -153,6 +153,14 @@ describe('sanitisation of rich text and links', () => {
     expect(sanitizeRichText('<a href="tel:+48 1">t</a><a href="mailto:a@b.c">m</a>')).toContain('href="tel:+48 1"')
   })
 
+  it('gives noopener to a link that opens another window, whatever name its target gives that window', () => {
+    expect(sanitizeRichText('<a href="https://x.example/" target="news">n</a>')).toBe(
+      '<a href="https://x.example/" target="news" rel="noopener">n</a>',
+    )
+    expect(sanitizeRichText('<a href="https://x.example/" target="_BLANK">b</a>')).toContain('rel="noopener"')
+    expect(sanitizeRichText('<a href="/a" target="_self">s</a>')).toBe('<a href="/a" target="_self">s</a>')
+  })
+
   it('removes a text nested deeper than the parser handles in bounded time, and keeps deep legitimate markup', () => {
     const reports: string[] = []
     const html = sanitizeRichText('<div>'.repeat(200_000), (what, kind) => reports.push(`${kind} ${what}`))
