@@ -6,18 +6,17 @@ import { errors, isSiteError } from '../errors.js'
 import { prepareInitialData } from '../render/prepare.js'
 import { checkRequest, forMethod, textResponse } from '../serve/http-checks.js'
 import type { FetchHandler } from '../serve/node-http.js'
-import type { PageError, PreviewProblem } from '../shared/contract.js'
+import type { PreviewProblem } from '../shared/contract.js'
 import { escapeHtml } from '../shared/escape.js'
 import { isEngineUrl, RELOAD_EVENTS_URL } from '../shared/layout.js'
 import { checkRedirectTarget } from '../shared/redirect-target.js'
 import { getLocaleFromPath, normalizePagePath } from '../shared/url.js'
-import { unansweredCall } from './api-errors.js'
 import { toApiRequestHeaders, toProxiedResponseHeaders } from './api-headers.js'
 import type { PreviewContext, PreviewSite } from './context.js'
 import type { ReloadEvents } from './events.js'
 import { serveInternal, servePublic, servePublicIndex } from './files.js'
 import { createHostGuard } from './hosts.js'
-import { EMPTY_INITIAL_DATA, loadPage, toPageError } from './load-page.js'
+import { EMPTY_INITIAL_DATA, loadPage, logServerError, toPageError } from './load-page.js'
 import { servePayload } from './payload.js'
 import { type HtmlView, renderHtml } from './render-html.js'
 
@@ -174,21 +173,6 @@ async function answerPage(ctx: PreviewContext, request: Request, url: URL, targe
   if (bot && loaded.status >= 400) return plainError(loaded.status, '')
   const { status, page, initialData, error } = loaded
   return htmlResponse(ctx, { ...view, status, page, initialData, ...(error ? { error } : {}) }, proxied, bot)
-}
-
-/**
- * A page the API answered with an error of its own, or with something that is no page (the TYPO3 frontend's HTML,
- * a 500), is named on the terminal too: the editor's error page says only its status, and the developer reading
- * the terminal would not know why. An API that did not answer at all is apiWatch's (once, not on each request).
- */
-function logServerError(
-  ctx: PreviewContext,
-  path: string,
-  loaded: { status: number; error?: PageError; failure?: unknown },
-) {
-  if (loaded.status < 500 || !loaded.error || unansweredCall(loaded.failure)) return
-  const why = loaded.failure instanceof Error ? loaded.failure.message : loaded.error.message
-  ctx.log(`preview: ${path}: ${loaded.status} ${why}`)
 }
 
 /**

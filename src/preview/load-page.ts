@@ -4,7 +4,7 @@ import { prepareInitialData, preparePage } from '../render/prepare.js'
 import type { PageError } from '../shared/contract.js'
 import type { InitialData, PageData } from '../shared/types.js'
 import { apiUnreachableHint, publicMessage, unansweredCall } from './api-errors.js'
-import type { PreviewSite } from './context.js'
+import type { PreviewContext, PreviewSite } from './context.js'
 
 /**
  * Fetches what one preview answer shows, live: the page (query filtered by
@@ -158,4 +158,19 @@ export async function loadPage(q: PageQuery): Promise<LoadedPage> {
   if (page) return { type: 'page', status: 200, page, initialData, apiHeaders }
   const error = toPageError(notAPage(`${q.path}${q.search}`), q.path, q.debug)
   return { type: 'page', status: error.status, page: null, initialData, error, apiHeaders }
+}
+
+/**
+ * A page the API answered with an error of its own, or with something that is no page (the TYPO3 frontend's HTML,
+ * a 500), is named on the terminal too: the editor's error page says only its status, and the developer reading
+ * the terminal would not know why. An API that did not answer at all is apiWatch's (once, not on each request).
+ */
+export function logServerError(
+  ctx: Pick<PreviewContext, 'log'>,
+  path: string,
+  loaded: { status: number; error?: PageError; failure?: unknown },
+) {
+  if (loaded.status < 500 || !loaded.error || unansweredCall(loaded.failure)) return
+  const why = loaded.failure instanceof Error ? loaded.failure.message : loaded.error.message
+  ctx.log(`preview: ${path}: ${loaded.status} ${why}`)
 }

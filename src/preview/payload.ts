@@ -7,7 +7,7 @@ import { fromPayloadUrl, getLocaleFromPath, normalizePagePath } from '../shared/
 import { toApiRequestHeaders, toProxiedResponseHeaders } from './api-headers.js'
 import { PREVIEW_BUILD_ID, type PreviewContext, type PreviewSite } from './context.js'
 import { jsonResponse, jsonTextResponse } from './files.js'
-import { loadPage } from './load-page.js'
+import { loadPage, logServerError, toPageError } from './load-page.js'
 
 /**
  * `{path}/_payload.json` for any path, live: the same `PagePayload` shape the
@@ -15,7 +15,7 @@ import { loadPage } from './load-page.js'
  * Undefined when the URL is not a payload URL.
  */
 export async function servePayload(
-  ctx: Pick<PreviewContext, 'apiWatch'>,
+  ctx: Pick<PreviewContext, 'apiWatch' | 'log'>,
   target: PreviewSite,
   request: Request,
   url: URL,
@@ -41,12 +41,18 @@ export async function servePayload(
     signal: request.signal,
   })
   ctx.apiWatch.saw(target.api.baseUrl, loaded.type === 'page' ? loaded.failure : undefined)
+  if (loaded.type === 'page') logServerError(ctx, url.pathname, loaded)
   const headers = toProxiedResponseHeaders(loaded.apiHeaders, target.site.api)
   const base = { clientVersion: PREVIEW_BUILD_ID, locale, path }
   if (loaded.type === 'redirect') {
     const checked = checkRedirectTarget(loaded.to, target.site.baseUrl, path)
     if (checked.type === 'refused') {
       const error = errors.redirectRefused(loaded.to, checked.reason)
+      logServerError(ctx, url.pathname, {
+        status: error.status,
+        error: toPageError(error, path, false),
+        failure: error,
+      })
       return jsonResponse(error.status, { status: error.status, message: error.message }, headers)
     }
     return jsonResponse(200, redirectPayload({ ...base, to: checked.to, statusCode: loaded.statusCode }), headers)

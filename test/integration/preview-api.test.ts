@@ -199,6 +199,18 @@ describe('preview handler and the content API', () => {
     expect(lines[1]).toBe('preview: /no-page: 502 The API answer for /no-page is not a page (no numeric id)')
   })
 
+  it('names the same on the terminal when the page is asked for as the payload of a click in the preview', async () => {
+    const lines: string[] = []
+    const { handle } = await makeHandler({ apiUrl: scripted.url, registry, log: (line) => lines.push(line) })
+    for (const path of ['/api-fails', '/no-page', '/bad-redirect', '/scripted'])
+      await (await handle(new Request(`http://localhost${path}/_payload.json`))).text()
+    expect(lines).toEqual([
+      `preview: /api-fails/_payload.json: 500 HTTP 500 (GET ${scripted.url}/api-fails)`,
+      'preview: /no-page/_payload.json: 502 The API answer for /no-page is not a page (no numeric id)',
+      'preview: /bad-redirect/_payload.json: 502 Refused a redirect to an unsafe target: "javascript:alert(1)" (unsafe URL scheme)',
+    ])
+  })
+
   it('only ever calls the configured API, whatever the request says', async () => {
     const { handle } = await makeHandler({ apiUrl: demo.url, registry })
     const other = new URL(elsewhere.url).host
