@@ -25,7 +25,9 @@ export function safeFileName(url: string): string {
   try {
     name = decodeURIComponent(name)
   } catch {}
-  const extension = extensionOf(`/${name}`)
+  // the extension the media policy took the file by, read from the URL as it did: a decoded `%2F` before the dot
+  // (`x.svg%2F.png`) would leave the name without one, and a PNG called an image of no format
+  const extension = extensionOf(pathname)
   const stem = (extension ? name.slice(0, -(extension.length + 1)) : name)
     .normalize('NFKD')
     .replace(/[^A-Za-z0-9_-]+/g, '-')

@@ -105,6 +105,11 @@ describe('policy and names', () => {
     expect(safeFileName('https://c/a/x.phtml.JPG')).toBe('x-phtml.jpg')
     expect(safeFileName('https://c/a/...jpg')).toBe('file.jpg')
   })
+  it('names a file by the extension that took it, also when an encoded slash stands before it', () => {
+    expect(createMediaPolicy({ apiBaseUrl: 'https://c', hosts: [] }).classify('https://c/a/x.svg%2F.png')).toBe('image')
+    expect(safeFileName('https://c/a/x.svg%2F.png')).toBe('x-svg.png')
+    expect(safeFileName('https://c/a/report%2F.pdf')).toBe('report.pdf')
+  })
 })
 
 describe('sniffRaster', () => {
