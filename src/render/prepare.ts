@@ -180,6 +180,7 @@ export function preparePage(answer: unknown): { page: PageData | null; problems:
 }
 
 const NAV_KEYS = ['featuredNavigation', 'minorNavigation', 'socialMenu', 'footerNavigation'] as const
+const NAV_KEY_SET: ReadonlySet<string> = new Set(NAV_KEYS)
 
 function prepareFooterContact(value: unknown, problems: Problems): InitialData['footerContactData'] | undefined {
   if (value === undefined || value === null) return undefined
@@ -211,8 +212,9 @@ export function prepareInitialData(answer: unknown): { data: InitialData; proble
     }
   const problems = createProblems()
   const { navigation, i18n, footerContactData, backendEditor, ...rest } = raw
-  // what comes back is a copy of `rest`, this function's own to change
-  const data = cleanValue(rest, 'initialData', problems) as InitialData
+  // what comes back is a copy of `rest`, this function's own to change; the menus are prepareNav's (below), which
+  // reports their problems itself
+  const data = cleanValue(rest, 'initialData', problems, 0, NAV_KEY_SET) as InitialData
   data.navigation = prepareNav(navigation, 'navigation', problems)
   data.i18n = prepareLanguages(i18n ?? [], 'i18n', problems)
   for (const key of NAV_KEYS) {

@@ -334,6 +334,19 @@ describe('prepareInitialData', () => {
     expect(problems.length).toBeGreaterThanOrEqual(4)
   })
 
+  it("reports an unsafe link of a footer or social menu once, under the menu's own name", () => {
+    const { data, problems } = prepareInitialData({
+      navigation: [],
+      socialMenu: [{ title: 'S', link: 'javascript:alert(1)' }],
+      footerNavigation: [{ title: 'F', link: 'vbscript:x' }],
+    })
+    expect([data.socialMenu?.[0]?.link, data.footerNavigation?.[0]?.link]).toEqual(['', ''])
+    expect(problems.map((p) => p.message)).toEqual([
+      'initial data: socialMenu[0].link: unsafe link "javascript:alert(1)" removed',
+      'initial data: footerNavigation[0].link: unsafe link "vbscript:x" removed',
+    ])
+  })
+
   it('turns a non-object into empty navigation', () => {
     expect(prepareInitialData('x').data).toEqual({ navigation: [], i18n: [] })
   })
