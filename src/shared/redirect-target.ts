@@ -38,12 +38,13 @@ function encodeUrlTail(tail: string): string {
 }
 
 /**
- * An absolute http(s) URL in ASCII, or undefined when its host is not valid: a host in IDNA
- * form (`bücher.example` -> `xn--bcher-kva.example`), the rest encoded.
+ * An absolute http(s) URL in ASCII, or undefined when its host is not valid: the scheme in lower case, a host in
+ * IDNA form (`bücher.example` -> `xn--bcher-kva.example`), the rest encoded.
  */
 export function toAsciiUrl(url: string): string | undefined {
   const authority = AUTHORITY_RE.exec(url)?.[0] ?? ''
-  let head = authority
+  // the scheme in lower case: a host reads a `_redirects` line whose target starts `HTTPS://` as an error
+  let head = authority.replace(/^[a-z]+:/i, (scheme) => scheme.toLowerCase())
   if (NON_ASCII_RE.test(authority)) {
     try {
       head = new URL(url).origin

@@ -33,6 +33,9 @@ describe('checkRedirectTarget: one rule for the build and for preview', () => {
       { type: 'external', to: 'https://other.example/szukaj/%C5%BC%C3%B3%C5%82w?q=%C4%85#%C4%99' },
     ],
     ['https://bücher.example/a?b=ü', { type: 'external', to: 'https://xn--bcher-kva.example/a?b=%C3%BC' }],
+    // A host reads `_redirects` destinations by a lower-case scheme: `HTTPS://…` made the line an error there.
+    ['HTTPS://other.example/X', { type: 'external', to: 'https://other.example/X' }],
+    ['Http://Other.example/', { type: 'external', to: 'http://Other.example/' }],
   ])('%s', (url, target) => expect(checkRedirectTarget(url, BASE)).toEqual(target))
 
   it.each([
