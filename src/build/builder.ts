@@ -101,6 +101,7 @@ export function createBuilder(options: BuilderOptions): Builder {
   const dispatcher = options.dispatcher ?? ownAgent
   let queue: Promise<unknown> = Promise.resolve()
   let closed = false
+  let closing: Promise<void> | undefined
   const memory: OutputMemory | undefined = options.warm === false ? undefined : { last: undefined }
   // A warm builder's builds and its prefetch share one API budget (the CMS sees `build.concurrency` requests at most).
   const apiSlot = memory ? pLimit(options.site.build.concurrency) : undefined
@@ -141,11 +142,14 @@ export function createBuilder(options: BuilderOptions): Builder {
       queue = next.catch(() => {})
       return next
     },
-    async close() {
+    close() {
       closed = true
-      await queue
-      await render.close()
-      await ownAgent?.close()
+      // a second close() waits for the first: the API's connections are closed once
+      closing ??= queue.then(async () => {
+        await render.close()
+        await ownAgent?.close()
+      })
+      return closing
     },
   }
 }

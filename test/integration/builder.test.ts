@@ -148,7 +148,7 @@ describe('createBuilder', () => {
     }
   })
 
-  it('runs builds asked for at once one after the other, and refuses builds once closed', async () => {
+  it('runs builds asked for at once one after the other, refuses builds once closed, and may be closed again', async () => {
     const out = join(dir, 'queued')
     const config = makeConfig(api.url, undefined, out)
     const builder = createBuilder({ config, site: config.sites[0]!, renderThreads: 1 })
@@ -164,6 +164,8 @@ describe('createBuilder', () => {
     expect(events).toEqual(['a', 'a done', 'b', 'b done'])
     await builder.close()
     await expect(builder.build()).rejects.toThrow('This builder was closed')
+    // a second close (a caller's cleanup after its own) has nothing left to release
+    await expect(builder.close()).resolves.toBeUndefined()
   })
 
   it('reads every kept file again in a full build, and catches one rewritten in place with its time put back', async () => {
