@@ -76,11 +76,17 @@ function createRenderService(options: BuilderOptions): RenderService {
 }
 
 export function createBuilder(options: BuilderOptions): Builder {
-  const render = createRenderService(options)
-  render.ready.catch(() => {}) // a template error is each build's to report
+  const startRender = () => {
+    const service = createRenderService(options)
+    service.ready.catch(() => {}) // a template error is each build's to report
+    return service
+  }
+  let render = startRender()
   // A warm builder's builds share the workers: none of them ends them.
   const lease: RenderService = {
-    ready: render.ready,
+    get ready() {
+      return render.ready
+    },
     start: (context) => render.start(context),
     page: (job, use) => render.page(job, use),
     notFound: (job) => render.notFound(job),
@@ -122,7 +128,12 @@ export function createBuilder(options: BuilderOptions): Builder {
     build(run = {}) {
       if (closed) return Promise.reject(errors.usage('This builder was closed'))
       const { warm: _warm, ...shared } = options
-      const next = queue.then(() => {
+      const next = queue.then(async () => {
+        // a worker that died (or templates that failed to load, fixed since) fails every build: start anew
+        if (render.broken) {
+          await render.close()
+          render = startRender()
+        }
         // the pages it names are asked first: their answers come in with the initial data, not after it
         if (run.only) prefetch?.askMissing(run.only)
         // what was asked ahead until this build starts (later asks wait for the next)

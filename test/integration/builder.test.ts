@@ -168,6 +168,24 @@ describe('createBuilder', () => {
     await expect(builder.close()).resolves.toBeUndefined()
   })
 
+  it('starts its render workers again for the next build once one of them died', async () => {
+    const workers: Worker[] = []
+    const started = (worker: Worker) => workers.push(worker)
+    process.on('worker', started)
+    const config = makeConfig(api.url, undefined, join(dir, 'worker-died'))
+    const builder = createBuilder({ config, site: config.sites[0]!, renderThreads: 1 })
+    try {
+      expect((await builder.build()).failures).toEqual([])
+      // a worker that ends (a template that exits it, a native crash) between two builds of a publisher
+      await workers[0]!.terminate()
+      expect((await builder.build()).failures).toEqual([])
+      expect(workers.length).toBe(2)
+    } finally {
+      process.off('worker', started)
+      await builder.close()
+    }
+  })
+
   it('reads every kept file again in a full build, and catches one rewritten in place with its time put back', async () => {
     const out = join(dir, 'verified')
     const config = makeConfig(api.url, undefined, out)

@@ -55,6 +55,8 @@ export interface RenderService {
    * output's pages): a service that starts its workers on demand (createGrowingRenderService) starts them.
    */
   expect?(pages: number): void
+  /** A worker died or failed to load the templates: every job fails from then on (a warm builder starts anew). */
+  readonly broken?: boolean
   close(): Promise<void>
 }
 
@@ -252,6 +254,9 @@ export function createRenderPool(options: { root: string; threads: number }): Re
 
   return {
     ready,
+    get broken() {
+      return broken !== undefined
+    },
     start: async (context) => {
       for (const slot of slots) slot.worker.postMessage({ type: 'start', context } satisfies ToWorker)
     },
