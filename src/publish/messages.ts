@@ -12,7 +12,7 @@
  */
 
 import { FILE_ITEM_PREFIX, isOnlyItem } from '../build/incremental/reuse.js'
-import { PUBLISH_MAX_PAGES_PER_EVENT } from '../shared/constants.js'
+import { PUBLISH_MAX_LISTED_PAGES, PUBLISH_MAX_PAGES_PER_EVENT } from '../shared/constants.js'
 import { eventFileRefs } from '../shared/file-refs.js'
 import { isRecord } from '../shared/values.js'
 
@@ -47,7 +47,9 @@ export function parsePagesBody(body: unknown): PublishRequest | { error: string 
   const pages = body.pages.map(pageItem)
   const bad = pages.indexOf(undefined)
   if (bad >= 0) return { error: `pages[${bad}] is neither a page uid nor a page path` }
-  return { kind: 'pages', pages: [...new Set(pages as string[])], what: `pages ${pages.join(', ')}` }
+  const more = pages.length > PUBLISH_MAX_LISTED_PAGES ? ` and ${pages.length - PUBLISH_MAX_LISTED_PAGES} more` : ''
+  const listed = pages.slice(0, PUBLISH_MAX_LISTED_PAGES).join(', ')
+  return { kind: 'pages', pages: [...new Set(pages as string[])], what: `pages ${listed}${more}` }
 }
 
 /**

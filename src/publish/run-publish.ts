@@ -7,12 +7,10 @@ import type { BuildResult } from '../build/types.js'
 import type { ResolvedSite } from '../config/types.js'
 import { deploy, type TargetMemory } from '../deploy/deploy.js'
 import type { DeployTarget } from '../deploy/targets/types.js'
+import { PUBLISH_MAX_LISTED_PAGES } from '../shared/constants.js'
 import type { Builder } from './builder.js'
 import type { Batch } from './pending.js'
 import type { PublishRecord } from './status.js'
-
-/** Pages a record and a log line list of a batch. */
-const MAX_LISTED_PAGES = 50
 
 export interface PublishStep {
   builder: Builder
@@ -99,14 +97,14 @@ export const describeBatch = (batch: Batch): string =>
     ? 'all pages'
     : isDeployOnly(batch)
       ? 'the output as it is'
-      : `${batch.pages.size} page(s): ${[...batch.pages].slice(0, MAX_LISTED_PAGES).join(', ')}`
+      : `${batch.pages.size} page(s): ${[...batch.pages].slice(0, PUBLISH_MAX_LISTED_PAGES).join(', ')}`
 
 /** The `/status` record of a finished publish: its outcome, or the error it failed with. */
 export function publishRecord(batch: Batch, outcome: Outcome | { error: string }): PublishRecord {
   const nothing: Outcome = { changed: 0, filesUploaded: 0, deleted: 0, buildMs: 0, deployMs: 0 }
   return {
     ok: !('error' in outcome),
-    pages: [...batch.pages].slice(0, MAX_LISTED_PAGES),
+    pages: [...batch.pages].slice(0, PUBLISH_MAX_LISTED_PAGES),
     full: batch.full,
     events: batch.events,
     ...('error' in outcome

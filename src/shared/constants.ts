@@ -124,6 +124,8 @@ export const PUBLISH_REQUEST_TIMEOUT_MS = 10_000
  * time: the cap keeps a flood of connections from taking the file descriptors the journal and the builds need.
  */
 export const PUBLISH_MAX_CONNECTIONS = 256
+/** Pages a publisher's log line or `/status` record lists (of an event or a publish); the others are counted. */
+export const PUBLISH_MAX_LISTED_PAGES = 50
 /** Most page uids or paths one `/hooks/pages` request may name. */
 export const PUBLISH_MAX_PAGES_PER_EVENT = 1_000
 /**

@@ -77,6 +77,12 @@ describe('/hooks/pages bodies', () => {
   it('takes uids and paths, once each', () => {
     expect(parsePagesBody({ pages: [12, '12', '/pl/o-nas', '14'] })).toMatchObject({ pages: ['12', '/pl/o-nas', '14'] })
   })
+  it('lists the first pages of a long list in its log line, and how many more', () => {
+    const pages = Array.from({ length: 1000 }, (_, k) => `/pl/page-${k}`)
+    const what = (parsePagesBody({ pages }) as { what: string }).what
+    expect(what).toBe(`pages ${pages.slice(0, 50).join(', ')} and 950 more`)
+    expect(parsePagesBody({ pages: [12, '/pl/o-nas'] })).toMatchObject({ what: 'pages 12, /pl/o-nas' })
+  })
   it('names the bad item', () => {
     expect(parsePagesBody({ pages: [12, 'o-nas'] })).toEqual({
       error: 'pages[1] is neither a page uid nor a page path',
