@@ -127,6 +127,22 @@ describe('createBuilder', () => {
     }
   })
 
+  it('drops an ask a later one replaced before it was sent: a burst of events for one page asks for it once', async () => {
+    const config = makeConfig(api.url, undefined, join(dir, 'burst'))
+    const builder = createBuilder({ config, site: config.sites[0]!, renderThreads: 1 })
+    try {
+      expect((await builder.build()).failures).toEqual([])
+      const from = api.requests.length
+      for (let k = 0; k < 50; k++) builder.prefetch(['2'])
+      expect((await builder.build({ only: ['2'] })).failures).toEqual([])
+      const asked = api.requests.slice(from).map((request) => request.path)
+      for (const page of ['/about-us', '/pl/o-nas', '/de/ueber-uns'])
+        expect(asked.filter((path) => path === page)).toHaveLength(1)
+    } finally {
+      await builder.close()
+    }
+  })
+
   it("asks for an --only build's own pages first, each once: their answers come in with the initial data", async () => {
     const out = join(dir, 'own-first')
     const config = makeConfig(api.url, undefined, out)

@@ -14,6 +14,7 @@
  */
 import type { LimitFunction } from 'p-limit'
 import type { ApiClient } from '../../api/client.js'
+import { buildIssues } from '../../errors.js'
 import type { OutputMemory } from '../incremental/previous.js'
 import { namedPages, parseOnly } from '../incremental/reuse.js'
 import { type ApiAnswer, fetchPage } from './fetch-page.js'
@@ -40,6 +41,9 @@ export interface PrefetchedAnswers {
   ask: ReadonlyMap<string, number>
 }
 
+/** What an ask replaced before it was sent stands for: no build takes it (one would ask again, as for a failed one). */
+const REPLACED: ApiAnswer = { type: 'error', ...buildIssues.api(new Error('replaced by a later ask')) }
+
 export function createPrefetch(input: {
   memory: OutputMemory
   api: ApiClient
@@ -51,6 +55,7 @@ export function createPrefetch(input: {
   let answers = new Map<string, Promise<ApiAnswer>>()
   let ask = new Map<string, number>()
   let asks = 0
+  const replaced = new WeakSet<Promise<ApiAnswer>>()
   // the pages an `--only` build of `items` fetches again (namedPages), as the last build knows them
   const pathsOf = (items: readonly string[]): string[] => {
     const pages = input.memory.last?.store.pages
@@ -61,10 +66,13 @@ export function createPrefetch(input: {
     for (const path of pathsOf(items)) {
       // a later event: its answer replaces the one asked before it
       if (answers.has(path) ? !replace : answers.size >= input.maxPages) continue
-      answers.set(
-        path,
-        input.slot(() => fetchPage(input.api, path)),
+      const before = answers.get(path)
+      if (before) replaced.add(before)
+      // one replaced before its turn is not sent: nothing takes its answer (a burst of events asks once)
+      const answer: Promise<ApiAnswer> = input.slot(() =>
+        replaced.has(answer) ? REPLACED : fetchPage(input.api, path),
       )
+      answers.set(path, answer)
       ask.set(path, asks)
     }
   }
