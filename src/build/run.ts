@@ -100,7 +100,10 @@ export function createBuildRun(options: BuildOptions & BuildWiring): BuildRun {
     signal: options.signal,
     progress: options.onProgress ?? (() => {}),
     checkInterrupted() {
-      if (options.signal?.aborted) throw errors.buildInterrupted(String(options.signal.reason ?? 'an abort signal'))
+      if (!options.signal?.aborted) return
+      // the CLI aborts with the signal's name; a caller's plain abort() with a DOMException, named for what it is
+      const { reason } = options.signal
+      throw errors.buildInterrupted(typeof reason === 'string' ? reason : 'an abort signal')
     },
   }
 }

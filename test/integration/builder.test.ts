@@ -184,6 +184,19 @@ describe('createBuilder', () => {
     await expect(builder.close()).resolves.toBeUndefined()
   })
 
+  it('stops a build its caller aborts, naming no DOMException, and builds again after', async () => {
+    const config = makeConfig(api.url, undefined, join(dir, 'aborted'))
+    const builder = createBuilder({ config, site: config.sites[0]!, renderThreads: 1 })
+    try {
+      await expect(builder.build({ signal: AbortSignal.abort() })).rejects.toThrow(
+        'Build interrupted by an abort signal: the output folder was left as it was',
+      )
+      expect((await builder.build()).failures).toEqual([])
+    } finally {
+      await builder.close()
+    }
+  })
+
   it('starts its render workers again for the next build once one of them died', async () => {
     const workers: Worker[] = []
     const started = (worker: Worker) => workers.push(worker)
