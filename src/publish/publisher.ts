@@ -16,7 +16,7 @@ import type { Builder } from './builder.js'
 import type { Journal, JournalEvent } from './journal.js'
 import type { PublishRequest } from './messages.js'
 import { addEvent, dueAt, emptyPending, pendingCount, pendingEvents, settleBatch, takeBatch } from './pending.js'
-import { buildAndDeploy, describeBatch, publishedLine, publishRecord } from './run-publish.js'
+import { buildAndDeploy, describeBatch, publishedLine, publishRecord, unplacedLines } from './run-publish.js'
 import { nextDue, type Schedule, saveSchedule, takeDue, updateSchedule } from './schedule.js'
 import type { PublishRecord, PublishStatus } from './status.js'
 
@@ -184,11 +184,7 @@ export function createPublisher(input: PublisherOptions): {
       const entry = publishRecord(batch, outcome)
       remember(entry)
       log(publishedLine(batch, entry, target))
-      for (const item of outcome.unshownFiles) log(`${item}: no page shows this file, nothing was published for it`)
-      for (const uid of outcome.unknownUids)
-        log(
-          `page ${uid}: no page of the previous build has this uid (a new page is found through the page linking to it)`,
-        )
+      for (const line of unplacedLines(outcome)) log(line)
     } catch (error) {
       settleBatch(pending, false)
       const what = describeBatch(batch)

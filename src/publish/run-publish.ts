@@ -127,3 +127,27 @@ export function publishedLine(batch: Batch, entry: PublishRecord, target: Deploy
   const deleted = entry.deleted ? `, ${entry.deleted} deleted` : ''
   return `published ${describeBatch(batch)}: ${entry.changed} changed, ${entry.filesUploaded} files ${where}${deleted}, ${entry.latencyMs} ms from the first edit (build ${entry.buildMs} ms, deploy ${entry.deployMs} ms)`
 }
+
+/**
+ * The log lines for what a publish could not place: a file no page shows, a uid no page of the last build has.
+ * The first PUBLISH_MAX_LISTED_PAGES of each get a line; the others are counted on one (an event may name 1,000).
+ */
+export function unplacedLines(outcome: Pick<Published, 'unshownFiles' | 'unknownUids'>): string[] {
+  const listed = <T>(items: readonly T[], line: (item: T) => string, rest: string) => [
+    ...items.slice(0, PUBLISH_MAX_LISTED_PAGES).map(line),
+    ...(items.length > PUBLISH_MAX_LISTED_PAGES ? [`${items.length - PUBLISH_MAX_LISTED_PAGES} more ${rest}`] : []),
+  ]
+  return [
+    ...listed(
+      outcome.unshownFiles,
+      (item) => `${item}: no page shows this file, nothing was published for it`,
+      'files no page shows',
+    ),
+    ...listed(
+      outcome.unknownUids,
+      (uid) =>
+        `page ${uid}: no page of the previous build has this uid (a new page is found through the page linking to it)`,
+      'uids no page of the previous build has',
+    ),
+  ]
+}
