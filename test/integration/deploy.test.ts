@@ -453,6 +453,21 @@ describe('deploy to S3', () => {
     expect((await deployTo('s3://site-www/removed')).filesUploaded).toBe(0)
   })
 
+  it('takes a record larger than any a deploy writes as a corrupt one, without reading it whole', async () => {
+    await deployTo('s3://site-www/large-record')
+    const manifest = await (await object(`large-record/${MANIFEST}`)).text()
+    const bytes = Buffer.byteLength(manifest)
+    const capped = createS3Target('site-www', 'large-record', process.env, { recordMaxBytes: bytes - 1 })
+    const roomy = createS3Target('site-www', 'large-record', process.env, { recordMaxBytes: bytes })
+    try {
+      expect(await capped.readRecord('manifest')).toBe('')
+      expect(await roomy.readRecord('manifest')).toBe(manifest)
+    } finally {
+      await capped.close()
+      await roomy.close()
+    }
+  })
+
   it('reads the manifest again only when its ETag changed', async () => {
     await checkTargetMemory('s3://site-www/remembered', (text) => editTeamPage(`${text} (S3)`))
   })

@@ -20,7 +20,12 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3'
 import { errors } from '../../errors.js'
-import { DEPLOY_S3_IDLE_TIMEOUT_MS, DEPLOY_S3_MULTIPART_BYTES, DEPLOY_S3_PART_BYTES } from '../../shared/constants.js'
+import {
+  DEPLOY_RECORD_MAX_BYTES,
+  DEPLOY_S3_IDLE_TIMEOUT_MS,
+  DEPLOY_S3_MULTIPART_BYTES,
+  DEPLOY_S3_PART_BYTES,
+} from '../../shared/constants.js'
 import { type DeployFile, type DeployTarget, TARGET_RECORD_FILES } from './types.js'
 
 /** S3's most parts in one multipart upload. */
@@ -32,12 +37,15 @@ export interface S3Tuning {
   /** Files larger than this go in parts. */
   multipartBytes: number
   partBytes: number
+  /** A record larger than this is not read: it counts as a corrupt one (the deploy sends all). */
+  recordMaxBytes: number
 }
 
 const DEFAULT_TUNING: S3Tuning = {
   idleTimeoutMs: DEPLOY_S3_IDLE_TIMEOUT_MS,
   multipartBytes: DEPLOY_S3_MULTIPART_BYTES,
   partBytes: DEPLOY_S3_PART_BYTES,
+  recordMaxBytes: DEPLOY_RECORD_MAX_BYTES,
 }
 
 /** The store's URL when it is not AWS's own. */
@@ -92,7 +100,7 @@ export function createS3Target(
   env: NodeJS.ProcessEnv = process.env,
   tuning: Partial<S3Tuning> = {},
 ): DeployTarget {
-  const { idleTimeoutMs, multipartBytes, partBytes } = { ...DEFAULT_TUNING, ...tuning }
+  const { idleTimeoutMs, multipartBytes, partBytes, recordMaxBytes } = { ...DEFAULT_TUNING, ...tuning }
   const name = `s3://${bucket}/${prefix}`
   const client = new S3Client({
     forcePathStyle: hasCustomEndpoint(env),
@@ -148,6 +156,12 @@ export function createS3Target(
       const file = TARGET_RECORD_FILES[record]
       try {
         const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: keyOf(file) }))
+        // as a folder target's: a record no deploy writes that large (anyone may have put it there) is not read
+        // whole into memory, on every deploy, to fail there
+        if ((answer.ContentLength ?? 0) > recordMaxBytes) {
+          ;(answer.Body as { destroy?: () => void } | undefined)?.destroy?.()
+          return ''
+        }
         return (await answer.Body?.transformToString('utf-8')) ?? ''
       } catch (error) {
         if (isNotFound(error)) return undefined
