@@ -4,7 +4,6 @@
  */
 import { createHash } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { join, resolve } from 'node:path'
 import { checkOutDirContents } from '../build/output/output.js'
 import { outDirOf } from '../config/resolve.js'
@@ -12,6 +11,7 @@ import type { ResolvedConfig, ResolvedPublish, ResolvedSite } from '../config/ty
 import { createDeployTarget } from '../deploy/targets/index.js'
 import { errors } from '../errors.js'
 import { isInsideOrEqual, realPath } from '../project/inside.js'
+import { listen } from '../serve/server.js'
 import {
   PUBLISH_MAX_BODY_BYTES,
   PUBLISH_MAX_CONNECTIONS,
@@ -187,15 +187,11 @@ async function serve(
   server.requestTimeout = PUBLISH_REQUEST_TIMEOUT_MS
   server.headersTimeout = PUBLISH_REQUEST_TIMEOUT_MS
   server.maxConnections = PUBLISH_MAX_CONNECTIONS
-  await new Promise<void>((done, fail) => {
-    server.once('error', fail)
-    server.listen(input.port, input.host, () => done())
-  })
+  // a port in use or a --host this machine has not is a usage error naming it, as for site serve and preview
+  const url = await listen(server, input.host, input.port)
   input.start(journal, await loadSchedule(stateDir))
-  const address = server.address() as AddressInfo
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
   return {
-    url: `http://${host}:${address.port}`,
+    url,
     publisher,
     stateDir,
     where: input.where,
