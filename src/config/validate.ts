@@ -75,6 +75,11 @@ const timerMs: Check = (v) =>
   Number.isInteger(v) && (v as number) > 0 && (v as number) <= MAX_TIMER_MS
     ? undefined
     : `expected a whole number of milliseconds from 1 to ${MAX_TIMER_MS} (about 24.8 days)`
+/** Most pixels of an image decoded: sharp refuses a `limitInputPixels` beyond a safe integer, and so every image. */
+const pixelLimit: Check = (v) =>
+  Number.isSafeInteger(v) && (v as number) > 0
+    ? undefined
+    : `expected a whole number of pixels from 1 to ${Number.MAX_SAFE_INTEGER}`
 /** Longest reconcile period: a year. Beyond it the next reconcile's time would leave what a date can say. */
 const MAX_RECONCILE_MINUTES = 525_600
 const reconcileMinutes: Check = (v) =>
@@ -211,7 +216,7 @@ const SITE_SHAPE: Shape = {
     deployTimeoutMs,
     deploy: deployTarget,
   },
-  media: { mode: mediaMode, hosts: hostList, widths, maxBytes: positiveInt, limitInputPixels: positiveInt },
+  media: { mode: mediaMode, hosts: hostList, widths, maxBytes: positiveInt, limitInputPixels: pixelLimit },
 }
 
 /** Checks `value` against `shape`; `alsoKnown` are the keys its caller checks (`sites`, `hostname`). */

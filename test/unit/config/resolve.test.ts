@@ -155,6 +155,14 @@ describe('resolveConfig', () => {
     ])
   })
 
+  it('refuses a media.limitInputPixels sharp does not take, which would fail every image of the build', () => {
+    expect(validateUserConfig({ media: { limitInputPixels: Number.MAX_SAFE_INTEGER } })).toEqual([])
+    for (const limitInputPixels of [0, 1.5, 2 ** 53, 1e16, '100'])
+      expect(validateUserConfig({ media: { limitInputPixels } }), String(limitInputPixels)).toEqual([
+        { path: 'media.limitInputPixels', message: 'expected a whole number of pixels from 1 to 9007199254740991' },
+      ])
+  })
+
   it('refuses a content API URL with a fragment, which would swallow every request path', () => {
     expect(validateUserConfig({ api: { baseUrl: 'https://cms.example.com/api?key=1' } })).toEqual([])
     expect(validateUserConfig({ api: { baseUrl: 'https://cms.example.com/#top' } })).toEqual([
