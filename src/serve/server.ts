@@ -33,6 +33,12 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
 
 /** Listens on host:port; a port in use or a host it cannot listen on becomes a usage error naming it. */
 export async function listen(server: Server, host: string, port: number): Promise<string> {
+  // node takes an empty host for none: every interface, where the user meant some address (`--host "$HOST"`)
+  if (host === '')
+    throw new SiteError(
+      'USAGE',
+      "--host '': an empty address would listen on every interface; name one (127.0.0.1, or 0.0.0.0 for all)",
+    )
   await new Promise<void>((done, fail) => {
     server.once('error', (error: NodeJS.ErrnoException) => fail(listenError(error, host, port)))
     server.listen(port, host, () => done())

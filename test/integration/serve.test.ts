@@ -196,6 +196,13 @@ describe('site serve: a built output over a real socket', () => {
     })
   })
 
+  it('refuses an empty --host, on which node would listen on every interface', async () => {
+    await expect(startStaticServer({ dir, host: '', port: 0 })).rejects.toMatchObject({
+      code: 'USAGE',
+      message: "--host '': an empty address would listen on every interface; name one (127.0.0.1, or 0.0.0.0 for all)",
+    })
+  })
+
   it('names a missing folder, and a file given for the folder', async () => {
     await expect(startStaticServer({ dir: join(root, 'nope'), host: '127.0.0.1', port: 0 })).rejects.toThrow(
       /Folder not found: .*nope/,
