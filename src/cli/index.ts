@@ -207,14 +207,15 @@ export function createProgram(): Command {
 /**
  * Options that take a value refuse one that is a flag: commander takes the word after `--out` whatever it is, so
  * `site build --out --json` would write into a folder named `--json` (and drop `--json`). No value of this CLI
- * starts with `--`, so such a word is a value left out.
+ * starts with `--`, so such a word is a value left out. So is an empty one (`--site "$SITE"`, the variable unset)
+ * of an option without a parser of its own: the commands would take it for the option not given.
  */
 function refuseFlagsAsValues(command: Command): void {
   for (const option of command.options) {
     if (!option.required) continue
     const parse = option.parseArg
     option.argParser((value: string, previous: unknown) => {
-      if (value.startsWith('--'))
+      if (value.startsWith('--') || (value === '' && !parse))
         command.error(`error: option '${option.flags}' needs a value, got '${value}'`, {
           code: 'commander.optionMissingArgument',
         })

@@ -69,6 +69,22 @@ describe('site CLI', () => {
     expect(await readdir(cwd)).toEqual([])
   })
 
+  it('exits 2, naming the option, for an empty value it would otherwise drop unsaid (an unset variable)', async () => {
+    const cwd = await mkdtemp(join(dir, 'empty-value-'))
+    for (const [args, flags] of [
+      [['build', '--site', ''], '--site <host>'],
+      [['build', '--config='], '--config <file>'],
+      [['serve', '--config', ''], '--config <file>'],
+      [['publish', '--port', '0', '--state', ''], '--state <dir>'],
+      [['deploy', 'dir:x', '--site='], '--site <host>'],
+    ] as const) {
+      const res = site([...args], cwd, 5000)
+      expect(res.code, args.join(' ')).toBe(2)
+      expect(res.stderr).toContain(`error: option '${flags}' needs a value, got ''`)
+    }
+    expect(await readdir(cwd)).toEqual([])
+  })
+
   it('exits 2 for demo-api --every-kind without --generate, which it would otherwise drop unsaid', () => {
     const res = site(['demo-api', '--port', '0', '--every-kind'], process.cwd(), 5000)
     expect(res.code).toBe(2)
