@@ -310,6 +310,21 @@ describe('site build --only', () => {
     expect(await record()).not.toContain(pdf)
     await expectSameAsFullBuild(twin)
   })
+
+  it('names the page uid of a kept page whose content links to a path the API answers 404', async () => {
+    const careers = join(content, 'pages/en/careers.json')
+    const before = await readFile(careers, 'utf8')
+    await editFile(careers, 'Send your CV', 'Read <a href=\\"/no-such-page\\">this</a>. Send your CV')
+    await api.reload()
+    const broken = { kind: 'BROKEN_CONTENT_LINK', item: '/no-such-page', from: '/careers', pageUid: 12 }
+    expect((await build({ only: ['12'] })).skipped).toContainEqual(expect.objectContaining(broken))
+    // /careers is kept as it is now: its link is still checked, and still named by its page
+    const result = await build({ only: ['2'] })
+    expect(result.only?.refetched).not.toContain('/careers')
+    expect(result.skipped).toContainEqual(expect.objectContaining(broken))
+    await writeFile(careers, before)
+    await api.reload()
+  })
 })
 
 describe('site build --only without a usable previous output', () => {

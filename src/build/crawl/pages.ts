@@ -120,9 +120,15 @@ export function buildPath(p: PagePipeline, path: string): FoundLinks | undefined
   if (source.type !== 'fetch' && p.media && !p.media.kept(source.from.fileRefsOf(path))) return fetchAndBuild(p, path)
   switch (source.type) {
     case 'keep': {
-      // a previous page's links, as its answer gave them (by id: most of them the crawl knows already)
+      // a previous page's links, as its answer gave them (by id: most of them the crawl knows already), and its uid
+      // (a broken link it holds is named by its page, as in a full build)
       const ids = keepPage(p, path, source.from)
-      if (ids) return { from: path, nav: [], content: [], ids: { pool: source.from.pool, ...ids } }
+      if (ids) {
+        const found: FoundLinks = { from: path, nav: [], content: [], ids: { pool: source.from.pool, ...ids } }
+        const pageUid = source.from.uidOf(path)
+        if (pageUid !== undefined) found.pageUid = pageUid
+        return found
+      }
       break
     }
     case 'render': {
