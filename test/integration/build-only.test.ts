@@ -324,6 +324,31 @@ describe('site build --only', () => {
     expect(result.skipped).toContainEqual(expect.objectContaining(broken))
     await writeFile(careers, before)
     await api.reload()
+    expect((await build({ only: ['12'] })).failures).toEqual([])
+  })
+
+  it('builds a new page named by its path: its parent, which lists it, is asked again', async () => {
+    const page = JSON.parse(await readFile(join(content, 'pages/en/news--iso-27001-certification.json'), 'utf8'))
+    const entry = { title: 'Release', link: '/news/release', target: '', active: 0, current: 0, spacer: 0 }
+    page.id = 30
+    page.slug = '/news/release'
+    page.breadcrumbs[page.breadcrumbs.length - 1] = { ...entry, current: 1 }
+    await writeFile(join(content, 'pages/en/news--release.json'), JSON.stringify(page))
+    // listed by /news only (in a content element's menu), not in navigation
+    const newsFile = join(content, 'pages/en/news.json')
+    const news = JSON.parse(await readFile(newsFile, 'utf8')) as {
+      content: { colPos0: Array<{ content: { menu?: unknown[] } }> }
+    }
+    news.content.colPos0
+      .find((element) => Array.isArray(element.content.menu))
+      ?.content.menu?.push({ ...entry, hasSubpages: 0 })
+    await writeFile(newsFile, JSON.stringify(news))
+    await api.reload()
+    const twin = await twinOfOutput()
+    const result = await build({ only: ['/news/release'] })
+    expect(result.failures).toEqual([])
+    expect(result.pages.paths).toContain('/news/release')
+    await expectSameAsFullBuild(twin)
   })
 })
 

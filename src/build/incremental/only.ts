@@ -64,6 +64,10 @@ async function narrowDependents(run: BuildRun, plan: ReusePlan, pages: PageTable
         // a named path the previous build did not have, where a page it had elsewhere answers (its slug changed):
         // its old paths are named too, as its uid names them, so they become redirects and their linking pages change
         if (page && pages.uidOf(path) === undefined && typeof page.id === 'number') plan.nameUid(page.id)
+        // a named path the previous build did not have: its parent (the page before it in its breadcrumbs) is named
+        // too, as the page listing it, so that the crawl reaches it over its new link as a full build does
+        const parent = page && pages.uidOf(path) === undefined ? parentUidOf(page, path, pages) : undefined
+        if (parent !== undefined) plan.nameUid(parent)
       }),
     )
     run.checkInterrupted()
@@ -90,6 +94,16 @@ function askedBeforeWhatTheyShow(
   // asked again now, by this build: as new as any answer
   for (const path of stale) askedIn.set(path, Number.POSITIVE_INFINITY)
   return [...stale]
+}
+
+/** The uid the previous build has for the page before `path` in a page's breadcrumbs (its parent), if any. */
+function parentUidOf(page: Record<string, unknown>, path: string, pages: PageTable): number | undefined {
+  const links = Array.isArray(page.breadcrumbs)
+    ? page.breadcrumbs.map((entry: unknown) => (entry as { link?: unknown } | null)?.link)
+    : []
+  const at = links.lastIndexOf(path)
+  const link = at > 0 ? links[at - 1] : undefined
+  return typeof link === 'string' ? pages.uidOf(link) : undefined
 }
 
 /** The page of an answer; undefined for anything else (a redirect record, an error, a bad body). */
