@@ -329,9 +329,10 @@ describe('site build --only', () => {
 
   it('builds a new page named by its path: its parent, which lists it, is asked again', async () => {
     const page = JSON.parse(await readFile(join(content, 'pages/en/news--iso-27001-certification.json'), 'utf8'))
-    const entry = { title: 'Release', link: '/news/release', target: '', active: 0, current: 0, spacer: 0 }
+    // a slug with a letter outside ASCII: the CMS writes it as it is, the build keeps its path encoded
+    const entry = { title: 'Release', link: '/news/release-ż', target: '', active: 0, current: 0, spacer: 0 }
     page.id = 30
-    page.slug = '/news/release'
+    page.slug = '/news/release-ż'
     page.breadcrumbs[page.breadcrumbs.length - 1] = { ...entry, current: 1 }
     await writeFile(join(content, 'pages/en/news--release.json'), JSON.stringify(page))
     // listed by /news only (in a content element's menu), not in navigation
@@ -345,9 +346,9 @@ describe('site build --only', () => {
     await writeFile(newsFile, JSON.stringify(news))
     await api.reload()
     const twin = await twinOfOutput()
-    const result = await build({ only: ['/news/release'] })
+    const result = await build({ only: ['/news/release-ż'] })
     expect(result.failures).toEqual([])
-    expect(result.pages.paths).toContain('/news/release')
+    expect(result.pages.paths).toContain('/news/release-%C5%BC')
     await expectSameAsFullBuild(twin)
   })
 })

@@ -8,6 +8,7 @@ import { linkDigest } from '../../api/link-digest.js'
 import { errors } from '../../errors.js'
 import { findFileRefs, findFileUrlsIn } from '../../media/scan.js'
 import { ONLY_PREFETCH_MAX_PAGES } from '../../shared/constants.js'
+import { normalizePagePath } from '../../shared/url.js'
 import type { ApiAnswer } from '../crawl/fetch-page.js'
 import { askApi } from '../crawl/pages.js'
 import type { PageTable } from '../page-table.js'
@@ -98,8 +99,12 @@ function askedBeforeWhatTheyShow(
 
 /** The uid the previous build has for the page before `path` in a page's breadcrumbs (its parent), if any. */
 function parentUidOf(page: Record<string, unknown>, path: string, pages: PageTable): number | undefined {
+  // links as the CMS wrote them (`/news/wydanie-ż`), paths as the build keeps them (`/news/wydanie-%C5%BC`)
   const links = Array.isArray(page.breadcrumbs)
-    ? page.breadcrumbs.map((entry: unknown) => (entry as { link?: unknown } | null)?.link)
+    ? page.breadcrumbs.map((entry: unknown) => {
+        const checked = normalizePagePath((entry as { link?: unknown } | null)?.link)
+        return checked.ok ? checked.path : undefined
+      })
     : []
   const at = links.lastIndexOf(path)
   const link = at > 0 ? links[at - 1] : undefined
