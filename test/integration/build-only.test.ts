@@ -231,15 +231,18 @@ describe('site build --only', () => {
     await expectSameAsFullBuild(twin)
   })
 
-  it('takes page paths too, and reports a uid no page has without failing', async () => {
+  it('takes page paths too, and reports a uid or a path no page has without failing', async () => {
     const page = join(content, 'pages/pl/kontakt.json')
     await writeFile(page, JSON.stringify({ ...JSON.parse(await readFile(page, 'utf8')), extra: 'x' }))
     await api.reload()
     const twin = await twinOfOutput()
-    const result = await build({ only: ['/pl/kontakt', '987654'] })
+    const result = await build({ only: ['/pl/kontakt', '987654', '/pl/kontaktt'] })
     expect(result.failures).toEqual([])
     expect(result.only?.unknownUids).toEqual([987654])
     expect(result.notes).toContainEqual(expect.stringContaining('--only 987654: no page of the previous build has'))
+    expect(result.notes).toContainEqual(
+      '--only /pl/kontaktt: no page of the previous build has this path, nor has the API (nothing to rebuild for it)',
+    )
     expect(result.only?.refetched).toEqual(expect.arrayContaining(['/contact', '/pl/kontakt', '/de/kontakt']))
     await expectSameAsFullBuild(twin)
   })

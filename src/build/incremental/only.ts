@@ -69,6 +69,11 @@ async function narrowDependents(run: BuildRun, plan: ReusePlan, pages: PageTable
         // too, as the page listing it, so that the crawl reaches it over its new link as a full build does
         const parent = page && pages.uidOf(path) === undefined ? parentUidOf(page, path, pages) : undefined
         if (parent !== undefined) plan.nameUid(parent)
+        // a named path no page had nor has (a typo): said, as for a uid no page has, not left to a silent no-op
+        if (answer.type === 'not-found' && !pages.has(path))
+          run.state.notes.push(
+            `--only ${path}: no page of the previous build has this path, nor has the API (nothing to rebuild for it)`,
+          )
       }),
     )
     run.checkInterrupted()
