@@ -273,6 +273,32 @@ describe('createBuilder', () => {
     }
   })
 
+  it('names the page uid of a broken link on a page it kept whole, as a full build does', async () => {
+    const out = join(dir, 'whole-broken')
+    const config = makeConfig(api.url, undefined, out)
+    const builder = createBuilder({ config, site: config.sites[0]!, renderThreads: 1 })
+    const broken = { kind: 'BROKEN_CONTENT_LINK', item: '/no-such-page', from: '/careers', pageUid: 12 }
+    const careers = {
+      path: '/careers',
+      find: 'Send your CV',
+      replace: 'Read <a href=\\"/no-such-page\\">this</a>. Send your CV',
+    }
+    try {
+      api.setEdits([careers])
+      expect((await builder.build()).skipped).toContainEqual(expect.objectContaining(broken))
+      api.setEdits([
+        careers,
+        { path: '/services/support-maintenance', find: 'Looking for our other offers?', replace: 'Other offers?' },
+      ])
+      const kept = await builder.build({ only: ['8'] })
+      expect([kept.failures, kept.only?.crawled]).toEqual([[], false])
+      expect(kept.skipped).toContainEqual(expect.objectContaining(broken))
+    } finally {
+      api.setEdits([])
+      await builder.close()
+    }
+  })
+
   it('takes its own last output as it is for --only, and reads the folder again once another build wrote it', async () => {
     const out = join(dir, 'memory')
     const config = makeConfig(api.url, undefined, out)

@@ -126,9 +126,11 @@ function firstLinking(pages: PageTable, paths: ReadonlySet<string>): KeptWhole['
       ] as const)
         for (const id of list ?? []) {
           const path = pages.pool.at(id)
-          // as the crawl has it: the first page to link to it, or the first to link to it from navigation
-          if (ids.has(id) && (!found.has(path) || (origin === 'nav' && found.get(path)?.origin === 'content')))
-            found.set(path, { path, origin, from: page })
+          // as the crawl has it: the first page to link to it, or the first to link to it from navigation, and its uid
+          if (ids.has(id) && (!found.has(path) || (origin === 'nav' && found.get(path)?.origin === 'content'))) {
+            const pageUid = pages.uidOf(page)
+            found.set(path, { path, origin, from: page, ...(pageUid === undefined ? {} : { pageUid }) })
+          }
         }
     }
   }
