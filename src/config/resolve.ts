@@ -1,5 +1,5 @@
 import { isIPv6 } from 'node:net'
-import { posix, resolve } from 'node:path'
+import { posix, relative, resolve } from 'node:path'
 import { parseDeploySpec } from '../deploy/target-spec.js'
 import { type ConfigIssue, errors } from '../errors.js'
 import { isRecord } from '../shared/values.js'
@@ -114,7 +114,7 @@ export function resolveSites(user: UserConfig, inline: InlineConfig, file: strin
   const flagIssues = validateFlags(inline)
   if (flagIssues.length) throw errors.configInvalid('the command line', flagIssues)
   const entries = siteLayers(user)
-  const issues: ConfigIssue[] = [...checkOutDirs(entries)]
+  const issues: ConfigIssue[] = [...checkOutDirs(entries, resolve(inline.root ?? '.'))]
   const resolved = entries.map(({ options, hostnames, path }) => {
     const site = resolveSiteOptions(deepMerge(options, flagOptions(inline)), hostnames)
     if (!site.api.baseUrl && !inline.apiOptional)
@@ -141,14 +141,15 @@ const isInside = (inner: string, outer: string): boolean =>
 
 /**
  * Several sites with one output folder, or one inside another's (from the file; `--out` is one run's): a
- * build replaces its whole folder, so each would replace or remove the other's output.
+ * build replaces its whole folder, so each would replace or remove the other's output. Folders are compared
+ * relative to the project `root`, so that an absolute name and a relative one of the same folder clash.
  */
-function checkOutDirs(entries: readonly SiteLayer[]): ConfigIssue[] {
+function checkOutDirs(entries: readonly SiteLayer[], root: string): ConfigIssue[] {
   const seen: Array<{ dir: string; hostnames: string[]; path: string }> = []
   const issues: ConfigIssue[] = []
   for (const { options, hostnames, path } of entries) {
     if (!path || options.build?.outDir === undefined) continue
-    const dir = normalDir(options.build.outDir)
+    const dir = normalDir(relative(root, resolve(root, options.build.outDir)))
     const clash = (first: { dir: string }) =>
       first.dir === dir ? 'is also' : isInside(dir, first.dir) ? 'is inside' : isInside(first.dir, dir) ? 'holds' : ''
     const first = seen.find((site) => clash(site) !== '')

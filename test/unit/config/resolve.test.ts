@@ -322,6 +322,15 @@ describe('sites', () => {
     await expect(resolveConfig({ root, configFile: holds })).rejects.toThrow(
       "  - sites[1].build.outDir: '.output' holds the output folder of sites[0] (www.example.com): each site needs a folder of its own",
     )
+    // a folder named absolute is the same folder as its name relative to the project root
+    const absolute = await write('config/absolute.json', JSON.stringify(nested(join(root, 'dist'), 'dist/')))
+    await expect(resolveConfig({ root, configFile: absolute })).rejects.toThrow(
+      "  - sites[1].build.outDir: 'dist/' is also the output folder of sites[0] (www.example.com): each site needs a folder of its own",
+    )
+    const absoluteInside = await write('config/abs-inside.json', JSON.stringify(nested('dist', join(root, 'dist/de'))))
+    await expect(resolveConfig({ root, configFile: absoluteInside })).rejects.toThrow(
+      'is inside the output folder of sites[0]',
+    )
     const beside = await write('config/beside.json', JSON.stringify(nested('dist/com', 'dist/de')))
     expect((await resolveConfig({ root, configFile: beside })).sites.map((s) => s.build.outDir)).toEqual([
       'dist/com',
