@@ -232,7 +232,10 @@ export function resolvePublish(user: UserConfig, file: string): ResolvedPublish[
   return resolved
 }
 
-/** Where a `dir:` or `s3:` deploy target puts a site's files: a folder, or a bucket and a key prefix ('.': none). */
+/**
+ * Where a `dir:` or `s3:` deploy target puts a site's files: a folder (relative to the working folder, where the
+ * deploy takes it from), or a bucket and a key prefix ('.': none).
+ */
 type DeployPlace = { root: string; dir: string }
 
 /** The place of a deploy target; undefined for none and for a `command:` (given each site's own output folder). */
@@ -240,7 +243,7 @@ function deployPlaceOf(deploy: string | undefined): DeployPlace | undefined {
   const spec = deploy === undefined ? undefined : parseDeploySpec(deploy)
   if (spec === undefined || 'error' in spec || spec.kind === 'command') return undefined
   return spec.kind === 'dir'
-    ? { root: 'dir:', dir: normalDir(spec.path) }
+    ? { root: 'dir:', dir: normalDir(relative('.', spec.path)) }
     : { root: `s3://${spec.bucket}`, dir: spec.prefix || '.' }
 }
 

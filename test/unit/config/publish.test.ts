@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { DEFAULTS } from '../../../src/config/defaults.js'
 import { resolvePublish } from '../../../src/config/resolve.js'
@@ -39,6 +40,10 @@ describe('publish options', () => {
     )
     expect(() => sites('dir:/srv/www', 'dir:/srv/www/de')).toThrow(
       /sites\[1\]\.publish\.deploy: 'dir:\/srv\/www\/de' is also/,
+    )
+    // a folder named absolute is the one its name relative to the working folder (the project root) names
+    expect(() => sites(`dir:${join(process.cwd(), 'live')}`, 'dir:./live/')).toThrow(
+      /sites\[1\]\.publish\.deploy: 'dir:\.\/live\/' is also where sites\[0\]/,
     )
     expect(() => sites('s3://www-site/live', 's3://www-site')).toThrow(
       /sites\[1\]\.publish\.deploy: 's3:\/\/www-site' is also/,
