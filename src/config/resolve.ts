@@ -95,7 +95,7 @@ function siteLayers(user: UserConfig): SiteLayer[] {
           locales: unique([...(top.i18n?.locales ?? []), ...(rest.i18n?.locales ?? [])]),
         }
         if (!options.i18n.locales?.length) delete options.i18n.locales
-        const hostnames = (Array.isArray(hostname) ? hostname : [hostname]).map((h) => h.toLowerCase())
+        const hostnames = (Array.isArray(hostname) ? hostname : [hostname]).map(toBareHostname)
         // Of several sites, each gets a folder of its own unless the file names one (no two may share one: checkOutDirs).
         if (sites.length > 1 && options.build?.outDir === undefined)
           options.build = { ...options.build, outDir: siteOutDir(hostnames[0]!) }
@@ -180,6 +180,7 @@ export function toBareHostname(host: string): string {
     .replace(/[/?#].*$/, '')
     .replace(/:\d+$/, '')
     .replace(/^\[(.*)\]$/, '$1')
+    .replace(/(.)\.$/, '$1') // the root's dot of a fully-qualified name: `www.example.com.` is `www.example.com`
     .toLowerCase()
 }
 

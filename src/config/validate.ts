@@ -275,12 +275,13 @@ export function validateUserConfig(config: unknown): ConfigIssue[] {
   return issues
 }
 
-/** A site's host names that an earlier site has already (host names are case-insensitive); records the others. */
+/** A site's host names that an earlier site has already (in any case, with the root's dot or not); records the others. */
 function hostnamesTaken(hostname: string | string[], path: string, owners: Map<string, string>): ConfigIssue[] {
   const issues: ConfigIssue[] = []
   for (const host of Array.isArray(hostname) ? hostname : [hostname]) {
-    const owner = owners.get(host.toLowerCase())
-    if (owner === undefined) owners.set(host.toLowerCase(), path)
+    const name = host.toLowerCase().replace(/(.)\.$/, '$1') // `Example.com.` is `example.com`
+    const owner = owners.get(name)
+    if (owner === undefined) owners.set(name, path)
     else if (owner !== path)
       issues.push({
         path: `${path}.hostname`,

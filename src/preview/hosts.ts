@@ -11,13 +11,13 @@ import { textResponse } from '../serve/http-checks.js'
 const IPV4_LOOPBACK_RE = /^127(?:\.\d{1,3}){3}$/
 
 /**
- * `localhost`, `*.localhost`, 127.0.0.0/8 and `::1`: names that only ever mean this machine. A name may end
- * in the root's dot (`localhost.`, `editor.localhost.`: the fully-qualified form a browser sends as typed),
- * one dot and only after the name: `localhost.evil.com` and `evil.com.` are other machines' names.
+ * `localhost`, `*.localhost`, 127.0.0.0/8 and `::1`: names that only ever mean this machine. `bare` has lost the
+ * root's dot a name may end in (`localhost.`, `editor.localhost.`: the fully-qualified form a browser sends as
+ * typed; toBareHostname), one dot and only after the name: `localhost.evil.com` and `evil.com.` are other
+ * machines' names.
  */
 function isLoopbackHost(bare: string): boolean {
-  const name = bare.endsWith('.') ? bare.slice(0, -1) : bare
-  return name === 'localhost' || name.endsWith('.localhost') || IPV4_LOOPBACK_RE.test(bare) || bare === '::1'
+  return bare === 'localhost' || bare.endsWith('.localhost') || IPV4_LOOPBACK_RE.test(bare) || bare === '::1'
 }
 
 /** The check of one preview context: true when a request's `Host` (port and all) may be answered. */

@@ -129,6 +129,9 @@ describe('preview answers only the hosts it is meant for (DNS rebinding)', () =>
     const res = await handle(new Request('http://www.example.com/about-us'))
     expect(res.status).toBe(200)
     await res.text()
+    // its fully-qualified name (the root's dot) is the same host
+    await expectStatus(handle, ['www.example.com.', 'WWW.example.com.:3000'], 200)
+    await expectStatus(handle, ['www.example.com..'], 403)
   })
 })
 

@@ -387,6 +387,25 @@ describe('sites', () => {
     expect(toBareHostname('https://a.example.com:8080/x?y')).toBe('a.example.com')
     expect(toBareHostname('127.0.0.1:3000')).toBe('127.0.0.1')
     expect(toBareHostname('[::1]:3000')).toBe('::1')
+    // the fully-qualified name (the root's dot, as a browser sends it when typed so) is the same host
+    expect(toBareHostname('WWW.Example.DE.:8080')).toBe('www.example.de')
+    expect(toBareHostname('localhost..')).toBe('localhost.')
+  })
+
+  it('takes a host name with the root’s trailing dot for the name without it, in --site, Host and the file', async () => {
+    const file = await write('config/multi.json', JSON.stringify(multi))
+    const { sites } = await resolveConfig({ root, configFile: file })
+    expect(selectSite(sites, 'www.example.de.').hostnames).toEqual(['www.example.de'])
+    const dotted = { ...multi, sites: [multi.sites[0], { ...multi.sites[1], hostname: 'WWW.example.DE.' }] }
+    const written = await write('config/dotted.json', JSON.stringify(dotted))
+    const resolved = (await resolveConfig({ root, configFile: written })).sites
+    expect(selectSite(resolved, 'www.example.de').hostnames).toEqual(['www.example.de'])
+    expect(resolved[1]!.build.outDir).toBe('.output/www.example.de/public')
+    const twice = { ...multi, sites: [multi.sites[0], { ...multi.sites[1], hostname: 'example.com.' }] }
+    const clash = await write('config/twice-dot.json', JSON.stringify(twice))
+    await expect(resolveConfig({ root, configFile: clash })).rejects.toThrow(
+      "  - sites[1].hostname: 'example.com.' is also a hostname of sites[0]: a request for it would only ever reach one of them",
+    )
   })
 })
 
