@@ -31,7 +31,7 @@ export { defineConfig } from './config/define.js'
 /** Loads, validates and resolves the config file (`config/site.config.ts` by default) with the CLI's flags. */
 export { resolveConfig } from './config/load.js'
 /** Picks the site for a host name (`--site`, or a request's Host); the only site when there is one. */
-export { outDirOf, publishOptionsOf, resolveSiteOptions, selectSite } from './config/resolve.js'
+export { otherSitesOf, outDirOf, publishOptionsOf, resolveSiteOptions, selectSite } from './config/resolve.js'
 /** What a site's API settings hide from printed lines (credentials), and the API's origin that lines name instead. */
 export { siteSecrets, toApiOrigin } from './config/secrets.js'
 export type {

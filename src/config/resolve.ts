@@ -1,6 +1,7 @@
 import { isIPv6 } from 'node:net'
 import { posix, relative, resolve } from 'node:path'
 import { parseDeploySpec } from '../deploy/target-spec.js'
+import type { OtherSite } from '../deploy/targets/types.js'
 import { type ConfigIssue, errors } from '../errors.js'
 import { isRecord } from '../shared/values.js'
 import { DEFAULTS, siteOutDir } from './defaults.js'
@@ -258,3 +259,9 @@ export const publishOptionsOf = (config: ResolvedConfig, site: ResolvedSite): Re
 
 /** The site's output folder, absolute: `build.outDir` is relative to the project's root. */
 export const outDirOf = (root: string, site: ResolvedSite): string => resolve(root, site.build.outDir)
+
+/** The config's sites but `site`, each by its first host name, with its output folder (a deploy keeps out of them). */
+export const otherSitesOf = (config: ResolvedConfig, site: ResolvedSite): OtherSite[] =>
+  config.sites
+    .filter((other) => other !== site)
+    .map((other) => ({ host: other.hostnames[0] ?? '', outDir: outDirOf(config.root, other) }))

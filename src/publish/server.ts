@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { join, resolve } from 'node:path'
 import { checkOutDirContents } from '../build/output/output.js'
-import { outDirOf } from '../config/resolve.js'
+import { otherSitesOf, outDirOf } from '../config/resolve.js'
 import type { ResolvedConfig, ResolvedPublish, ResolvedSite } from '../config/types.js'
 import { createDeployTarget } from '../deploy/targets/index.js'
 import { errors } from '../errors.js'
@@ -105,7 +105,9 @@ export async function startPublishServer(options: PublishServerOptions): Promise
   // an output folder no build may replace (a file, another folder's files) is refused now, as site build does,
   // not by every build the publisher would retry for ever
   const contents = await checkOutDirContents(outDir)
-  const target = publish.deploy ? await createDeployTarget(publish.deploy, { outDir, root: config.root }) : undefined
+  const target = publish.deploy
+    ? await createDeployTarget(publish.deploy, { outDir, root: config.root, otherSites: otherSitesOf(config, site) })
+    : undefined
   const builder =
     options.builder ??
     createBuilder({ config, site, logger: { info: () => {}, warn: (line) => log(`build: ${line}`) } })

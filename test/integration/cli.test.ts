@@ -120,6 +120,28 @@ describe('site CLI', () => {
     expect(ambiguous.stderr).toContain('Hostname: nowhere.example not found in sites configuration')
   })
 
+  it("refuses to deploy one site into another site's output folder, naming that site", async () => {
+    const file = join(dir, 'two-outputs.json')
+    const de = join(dir, 'out-de')
+    await writeFile(
+      file,
+      JSON.stringify({
+        api: { baseUrl: 'http://127.0.0.1:9' },
+        sites: [
+          { hostname: 'www.example.com', build: { outDir: join(dir, 'out-com') } },
+          { hostname: 'www.example.de', build: { outDir: de } },
+        ],
+      }),
+    )
+    for (const target of [de, join(de, 'www')]) {
+      const res = site(['deploy', `dir:${target}`, '--config', file, '--site', 'www.example.com', '--dry-run'])
+      expect(res.code, target).toBe(2)
+      expect(res.stderr).toContain(
+        `The deploy folder ${target} and the output folder ${de} of www.example.de may not hold one another`,
+      )
+    }
+  })
+
   it('exits 2 for a --site host that is not the one site of a config without sites', async () => {
     const file = join(dir, 'one-site.json')
     await writeFile(

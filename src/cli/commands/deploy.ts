@@ -6,6 +6,7 @@ import {
   deploy,
   isSiteError,
   lockDeployOutput,
+  otherSitesOf,
   outDirOf,
   type ResolvedSite,
   resolveConfig,
@@ -23,11 +24,14 @@ export interface DeployCommandOptions {
 }
 
 /** `build.outDir` and `build.keepBuilds` of the config when there is one (deploy needs no API), else the defaults. */
-async function buildOptions(root: string, opts: DeployCommandOptions): Promise<{ outDir: string; site: ResolvedSite }> {
+async function buildOptions(
+  root: string,
+  opts: DeployCommandOptions,
+): Promise<{ outDir: string; site: ResolvedSite; otherSites?: ReturnType<typeof otherSitesOf> }> {
   try {
     const config = await resolveConfig({ root, configFile: opts.config, apiOptional: true, outDir: opts.out })
     const site = selectSite(config.sites, opts.site)
-    return { outDir: outDirOf(root, site), site }
+    return { outDir: outDirOf(root, site), site, otherSites: otherSitesOf(config, site) }
   } catch (error) {
     if (!opts.config && isSiteError(error) && error.code === 'CONFIG_NOT_FOUND') {
       // the one site of no config has no host name: a --site is refused, as for a config without baseUrl
@@ -46,10 +50,10 @@ export async function runDeployCommand(
 ): Promise<number> {
   try {
     const root = process.cwd()
-    const { outDir, site } = await buildOptions(root, opts)
+    const { outDir, site, otherSites } = await buildOptions(root, opts)
     // a build or publisher must not swap the output in while this deploy reads it (a dry run only lists)
     const unlock = opts.dryRun ? async () => {} : await lockDeployOutput(outDir)
-    const target = await createDeployTarget(spec, { outDir, root }).catch(async (error: unknown) => {
+    const target = await createDeployTarget(spec, { outDir, root, otherSites }).catch(async (error: unknown) => {
       await unlock()
       throw error
     })

@@ -11,7 +11,7 @@ import { resolveInside } from '../../build/output/write.js'
 import { errors, messageOf } from '../../errors.js'
 import { isInsideOrEqual, realPath } from '../../project/inside.js'
 import { readRecordFile } from './record-file.js'
-import { type DeployTarget, TARGET_RECORD_FILES } from './types.js'
+import { type DeployTarget, type OtherSite, TARGET_RECORD_FILES } from './types.js'
 
 const tempName = (dest: string): string => `${dest}.site-tmp-${process.pid}-${randomBytes(4).toString('hex')}`
 /** A temporary file of tempName's, with the process that made it. */
@@ -57,16 +57,26 @@ async function removeEmptyFolders(root: string, folder: string): Promise<void> {
   }
 }
 
-export function createDirTarget(path: string, outDir: string): DeployTarget {
+/**
+ * `otherSites`: the config's other sites, whose output folders (their builds replace them) the deploy may not
+ * write into or hold either.
+ */
+export function createDirTarget(path: string, outDir: string, otherSites: readonly OtherSite[] = []): DeployTarget {
   const root = resolve(path)
   const name = `dir:${root}`
   // compared where links lead: a link to the output folder is the output folder
-  const realOut = realPath(resolve(outDir))
-  /** Where the folder is once its links are followed, refused when it and the output folder hold one another. */
+  const outputs = [
+    { dir: resolve(outDir), of: '' },
+    ...otherSites.map((o) => ({ dir: resolve(o.outDir), of: ` of ${o.host}` })),
+  ]
+  /** Where the folder is once its links are followed, refused when it and an output folder hold one another. */
   const whereRootIs = (): string => {
     const real = realPath(root)
-    if (isInsideOrEqual(real, realOut) || isInsideOrEqual(realOut, real))
-      throw errors.usage(`The deploy folder ${root} and the output folder ${resolve(outDir)} may not hold one another`)
+    for (const { dir, of } of outputs) {
+      const realOut = realPath(dir)
+      if (isInsideOrEqual(real, realOut) || isInsideOrEqual(realOut, real))
+        throw errors.usage(`The deploy folder ${root} and the output folder ${dir}${of} may not hold one another`)
+    }
     return real
   }
   let realRoot = whereRootIs()

@@ -3,15 +3,16 @@ import { errors } from '../../errors.js'
 import { parseDeploySpec } from '../target-spec.js'
 import { createCommandTarget } from './command.js'
 import { createDirTarget } from './dir.js'
-import type { DeployTarget } from './types.js'
+import type { DeployTarget, OtherSite } from './types.js'
 
+/** `context.otherSites`: the config's other sites, whose output folders a `dir:` target may not hold or be in. */
 export async function createDeployTarget(
   spec: string,
-  context: { outDir: string; root: string },
+  context: { outDir: string; root: string; otherSites?: readonly OtherSite[] },
 ): Promise<DeployTarget> {
   const parsed = parseDeploySpec(spec)
   if ('error' in parsed) throw errors.usage(`Invalid deploy target ${JSON.stringify(spec)}: ${parsed.error}`)
-  if (parsed.kind === 'dir') return createDirTarget(parsed.path, context.outDir)
+  if (parsed.kind === 'dir') return createDirTarget(parsed.path, context.outDir, context.otherSites)
   if (parsed.kind === 'command') return createCommandTarget(parsed.command, context.outDir, context.root)
   const { createS3Target } = await import('./s3.js')
   return createS3Target(parsed.bucket, parsed.prefix)

@@ -49,3 +49,9 @@ export const TARGET_RECORD_FILES: Record<TargetRecord, string> = {
   manifest: '.site-deploy.json',
   pending: '.site-deploy-pending.json',
 }
+
+/** Another site of the config: its first host name and its output folder, which no deploy of this site may touch. */
+export interface OtherSite {
+  host: string
+  outDir: string
+}
