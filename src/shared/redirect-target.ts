@@ -82,6 +82,9 @@ export function checkRedirectTarget(url: unknown, baseUrl?: string, from?: strin
       // what the CMS should encode itself: a space or a quote could be where the address was meant to end
       if (BREAKOUT_RE.test(url))
         return { type: 'refused', reason: 'an http(s) URL with a space, a quote, < or > or a backslash in it' }
+      // `https://www.example.com@evil.example/`: a visitor reads the site's own host where another one is
+      if (AUTHORITY_RE.exec(url)?.[0].includes('@'))
+        return { type: 'refused', reason: 'an http(s) URL with a user name or password in it' }
       const to = toAsciiUrl(url)
       return to === undefined ? { type: 'refused', reason: 'not a valid URL' } : { type: 'external', to }
     }

@@ -59,6 +59,9 @@ describe('checkRedirectTarget: one rule for the build and for preview', () => {
     ['https://x.example/"><script>', 'an http(s) URL with a space, a quote, < or > or a backslash in it'],
     ['https://example.org/p#x y', 'an http(s) URL with a space, a quote, < or > or a backslash in it'],
     ['', 'empty redirect target'],
+    // a user name before the host reads as the site's own address to a visitor: `www.example.com@` leads elsewhere
+    ['https://www.example.com@evil.example/login', 'an http(s) URL with a user name or password in it'],
+    ['https://user:pw@other.example/', 'an http(s) URL with a user name or password in it'],
   ])('refuses %j (%s)', (url, reason) => expect(checkRedirectTarget(url, BASE)).toEqual({ type: 'refused', reason }))
 })
 
