@@ -7,7 +7,7 @@
 import type { DataProblem, DataProblemKind } from '../shared/contract.js'
 import { isSafeHref } from '../shared/links.js'
 import type { FileRef, LanguageEntry, LinkResult, NavEntry } from '../shared/types.js'
-import { isRecord } from '../shared/values.js'
+import { isLanguageTag, isRecord } from '../shared/values.js'
 import { sanitizeRichText } from './sanitize.js'
 
 /** The problem list of one prepare run: `push` files a problem (`INVALID_DATA` unless told), `forElement` files under an element. */
@@ -216,7 +216,7 @@ export function prepareNav(
 
 const flag = (value: unknown): 0 | 1 => (value === true || value === 1 || value === '1' ? 1 : 0)
 
-/** Language entries (`i18n`); entries of disabled languages (nulls) are dropped. */
+/** Language entries (`i18n`); entries of disabled languages (nulls) are dropped, those whose code is no language tag too (reported). */
 export function prepareLanguages(value: unknown, where: string, problems: Problems): LanguageEntry[] {
   if (value === undefined) return []
   if (!Array.isArray(value)) {
@@ -225,6 +225,13 @@ export function prepareLanguages(value: unknown, where: string, problems: Proble
   }
   return value.flatMap((raw, i): LanguageEntry[] => {
     if (!isRecord(raw) || typeof raw.twoLetterIsoCode !== 'string' || raw.twoLetterIsoCode === '') return []
+    // the code stands in `lang` and `hreflang` attributes and in the sitemap: a language tag or nothing
+    if (!isLanguageTag(raw.twoLetterIsoCode)) {
+      problems.push(
+        `${where}[${i}]: language code ${JSON.stringify(raw.twoLetterIsoCode.slice(0, 40))} is not a language tag, dropped`,
+      )
+      return []
+    }
     const entry = cleanValue(raw, `${where}[${i}]`, problems) as LanguageEntry
     const link = typeof entry.link === 'string' ? entry.link : ''
     // Only a number or a string of digits: Number() of an object runs its `toString`/`valueOf`, and a JSON

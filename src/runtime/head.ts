@@ -10,6 +10,7 @@ import type { HeadTag, RenderState } from '../shared/contract.js'
 import { isSafeHref } from '../shared/links.js'
 import type { LanguageEntry, PageData } from '../shared/types.js'
 import { toSiteUrl } from '../shared/url.js'
+import { isLanguageTag } from '../shared/values.js'
 import { classToken, isRecord } from './element.js'
 import { ENGINE_TEXTS } from './engine-texts.js'
 import { langOf, pageLanguages } from './languages.js'
@@ -149,15 +150,11 @@ export function currentLanguage(
   )
 }
 
-const LANG_RE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/
-
 /** `<html lang dir>`: the current language's code and direction (`ltr` unless it says `rtl`). */
 export function getHtmlAttrs(state: RenderState): { lang: string; dir: string } {
   const entry = currentLanguage(state)
   const seoLang = state.page?.seo?.htmlAttrs?.lang
-  const lang = [entry?.twoLetterIsoCode, seoLang, state.locale].find(
-    (v): v is string => typeof v === 'string' && LANG_RE.test(v),
-  )
+  const lang = [entry?.twoLetterIsoCode, seoLang, state.locale].find(isLanguageTag)
   const dir = entry?.direction === 'rtl' || state.page?.seo?.htmlAttrs?.dir === 'rtl' ? 'rtl' : 'ltr'
   return { lang: lang ?? 'en', dir }
 }

@@ -9,6 +9,7 @@ import { classifyLink, isSafeHref } from '../shared/links.js'
 import { toAsciiUrl } from '../shared/redirect-target.js'
 import type { PageData } from '../shared/types.js'
 import { toSiteUrl } from '../shared/url.js'
+import { isLanguageTag } from '../shared/values.js'
 import { isRecord } from './element.js'
 import { siteLanguages } from './languages.js'
 
@@ -34,8 +35,6 @@ type SiteUrlInfo = Pick<PublicSiteInfo, 'baseUrl' | 'i18n'>
 
 const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '')
 const HTTP_URL_RE = /^https?:\/\//i
-// A language tag as hreflang takes it (BCP 47: language, then region or script subtags).
-const HREFLANG_RE = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/
 
 /**
  * The CMS's hreflang as a language tag: TYPO3 takes any text there, and a locale spelled
@@ -43,7 +42,7 @@ const HREFLANG_RE = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/
  */
 function toHreflang(value: unknown, code: string): string {
   const tag = text(value).replace(/_/g, '-')
-  return HREFLANG_RE.test(tag) ? tag : code
+  return isLanguageTag(tag) ? tag : code
 }
 
 /** The CMS's canonical: the `seo` block's `<link rel=canonical>`, else `meta.canonical` (an href or a link object). */

@@ -267,6 +267,23 @@ describe('repairing mistyped data', () => {
     })
   })
 
+  it('drops a language entry whose code is no language tag (it would stand in lang and hreflang), and says so', () => {
+    const entry = (twoLetterIsoCode: string) => ({ twoLetterIsoCode, link: '/', navigationTitle: 'X', available: 1 })
+    const { page: prepared, problems } = page({
+      id: 1,
+      content: {},
+      i18n: ['en"><script>x</script>', 'EN_us', 'x', 'a'.repeat(200), 'pl', 'de-CH'].map(entry),
+    })
+    expect(prepared.i18n?.map((l) => l.twoLetterIsoCode)).toEqual(['pl', 'de-CH'])
+    expect(problems.map((p) => p.message)).toEqual([
+      'page 1: i18n[0]: language code "en\\"><script>x</script>" is not a language tag, dropped',
+      'page 1: i18n[1]: language code "EN_us" is not a language tag, dropped',
+      'page 1: i18n[2]: language code "x" is not a language tag, dropped',
+      `page 1: i18n[3]: language code "${'a'.repeat(40)}" is not a language tag, dropped`,
+    ])
+    expect(problems.every((p) => p.kind === 'INVALID_DATA')).toBe(true)
+  })
+
   it('never throws, whatever the value', () => {
     for (const raw of [
       undefined,
