@@ -13,7 +13,7 @@ import { normalizePagePath } from './url.js'
  * - `file`: a path of this site that is a file (`/fileadmin/a.pdf`, `/logo.svg`): linked, never crawled or routed;
  * - `external`: another origin, `mailto:`, `tel:`, or a relative reference without a leading `/`;
  * - `anchor`: `#section` of the current page;
- * - `unsafe`: never a link (a script URL, `..`, an encoded slash, malformed text), with the reason.
+ * - `unsafe`: never a link (a script URL, `..`, an encoded slash, a backslash before the query, malformed text), with the reason.
  */
 export type LinkKind =
   | { type: 'page'; path: string; search: string; hash: string }
@@ -29,6 +29,8 @@ export const isSiteLink = (kind: LinkKind): kind is SiteLink => kind.type === 'p
 
 const SCHEME_RE = /^[a-z][a-z0-9+.-]*:/i
 const SAFE_SCHEME_RE = /^(https?|mailto|tel):/i
+// A backslash before the query: a browser reads it as a slash in a relative or http(s) URL (`\\evil.example` is `//evil.example`).
+const BACKSLASH_BEFORE_QUERY_RE = /^[^?#]*\\/
 // A UTF-16 surrogate without its pair: valid in JSON, encodable neither as a URL nor as a file name.
 const LONE_SURROGATE_RE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
 
@@ -83,6 +85,9 @@ export function classifyLink(href: unknown, baseUrl?: string): LinkKind {
   if (LONE_SURROGATE_RE.test(href)) return unsafe('malformed text (a lone UTF-16 surrogate)')
   if (!isSafeHref(href)) return unsafe('unsafe URL scheme')
   if (href.startsWith('#')) return { type: 'anchor' }
+  // refused as a backslash in a path is: read as a slash, it can name another host than the text shows
+  if (BACKSLASH_BEFORE_QUERY_RE.test(href) && (!SCHEME_RE.test(href) || /^https?:/i.test(href)))
+    return unsafe('control character or backslash')
   let rest = href
   if (SCHEME_RE.test(href) || href.startsWith('//')) {
     if (!baseUrl || (!/^https?:/i.test(href) && !href.startsWith('//'))) return { type: 'external' }

@@ -141,6 +141,8 @@ describe('SafeLink', () => {
       ' JaVaScRiPt:alert(1)',
       'data:text/html,<b>x</b>',
       'vbscript:x',
+      '\\\\evil.invalid',
+      '/\\evil.invalid',
       '',
       null,
       42,

@@ -51,6 +51,33 @@ describe('classifyLink: the one link classifier', () => {
     ['/a\ud800b', 'malformed text (a lone UTF-16 surrogate)'],
   ])('%j is unsafe: %s', (href, reason) => expect(classifyLink(href)).toEqual({ type: 'unsafe', reason }))
 
+  it('refuses a backslash before the query wherever it stands, as a browser reads it as a slash', () => {
+    // `\\evil.invalid`, `/\evil.invalid` and `https:\\evil.invalid` all lead a browser to evil.invalid
+    for (const href of [
+      '\\\\evil.invalid',
+      '\\/evil.invalid',
+      '/\\evil.invalid',
+      '\\evil.invalid',
+      'a\\b',
+      'https:\\\\evil.invalid/x',
+      'https://other.example\\x',
+      'https://www.example.com\\pl',
+    ])
+      for (const base of [undefined, BASE])
+        expect(classifyLink(href, base), `${href} (base ${base})`).toEqual({
+          type: 'unsafe',
+          reason: 'control character or backslash',
+        })
+    // in the query or the fragment it is data
+    expect(classifyLink('/search?q=a\\b#c\\d')).toEqual({
+      type: 'page',
+      path: '/search',
+      search: '?q=a\\b',
+      hash: '#c\\d',
+    })
+    expect(classifyLink('mailto:a\\b@example.com')).toEqual({ type: 'external' })
+  })
+
   it('classifies the same href by the baseUrl it is given: another origin is external', () => {
     const href = 'https://www.example.com/about'
     expect(classifyLink(href, BASE)).toEqual({ type: 'page', path: '/about', search: '', hash: '' })

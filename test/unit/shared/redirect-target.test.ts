@@ -55,7 +55,7 @@ describe('checkRedirectTarget: one rule for the build and for preview', () => {
     ['//cdn.example/x', 'not a site path or an http(s) URL'],
     ['#top', 'not a site path or an http(s) URL'],
     ['https://', 'not a valid URL'],
-    ['\\\\evil', 'not a site path or an http(s) URL'],
+    ['\\\\evil', 'control character or backslash'],
     ['https://x.example/"><script>', 'an http(s) URL with a space, a quote, < or > or a backslash in it'],
     ['https://example.org/p#x y', 'an http(s) URL with a space, a quote, < or > or a backslash in it'],
     ['', 'empty redirect target'],
