@@ -90,14 +90,16 @@ export function classifyLink(href: unknown, baseUrl?: string): LinkKind {
     return unsafe('control character or backslash')
   let rest = href
   if (SCHEME_RE.test(href) || href.startsWith('//')) {
-    if (!baseUrl || (!/^https?:/i.test(href) && !href.startsWith('//'))) return { type: 'external' }
+    if (!/^https?:/i.test(href) && !href.startsWith('//')) return { type: 'external' }
+    // read as a browser reads it, with or without baseUrl: one it cannot read is no link on any site
+    let url: URL
     try {
-      const url = new URL(href, baseUrl)
-      if (url.origin !== new URL(baseUrl).origin) return { type: 'external' }
-      rest = url.pathname + url.search + url.hash
+      url = new URL(href, baseUrl ?? 'https://site.invalid')
     } catch {
       return unsafe('not a valid URL')
     }
+    if (!baseUrl || url.origin !== new URL(baseUrl).origin) return { type: 'external' }
+    rest = url.pathname + url.search + url.hash
   }
   if (!rest.startsWith('/')) return { type: 'external' }
   const hashAt = rest.indexOf('#')

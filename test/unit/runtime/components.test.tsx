@@ -122,6 +122,17 @@ describe('SafeLink', () => {
     expect(render(<SafeLink href="mailto:hi@example.com">Mail</SafeLink>)).toContain('href="mailto:hi@example.com"')
   })
 
+  it('refuses an http(s) URL no browser can read, with or without baseUrl', () => {
+    for (const base of [undefined, 'https://www.example.com']) {
+      expect(resolveHref('https://exa mple.com/', base)).toBeNull()
+      expect(resolveHref('https://', base)).toBeNull()
+      expect(resolveHref('https://other.example/a?b=c#d', base)).toEqual({
+        href: 'https://other.example/a?b=c#d',
+        external: true,
+      })
+    }
+  })
+
   it('honours target and adds noopener to _blank', () => {
     expect(
       render(

@@ -49,6 +49,8 @@ describe('classifyLink: the one link classifier', () => {
     ['/a\\b', 'control character or backslash'],
     ['/_site/builds/latest.json', 'internal path'],
     ['/a\ud800b', 'malformed text (a lone UTF-16 surrogate)'],
+    ['https://exa mple.com/', 'not a valid URL'],
+    ['//exa mple.com/', 'not a valid URL'],
   ])('%j is unsafe: %s', (href, reason) => expect(classifyLink(href)).toEqual({ type: 'unsafe', reason }))
 
   it('refuses a backslash before the query wherever it stands, as a browser reads it as a slash', () => {
