@@ -6,6 +6,7 @@
 
 import type { DataProblem, DataProblemKind } from '../shared/contract.js'
 import { isSafeHref } from '../shared/links.js'
+import { toAsciiUrl } from '../shared/redirect-target.js'
 import type { FileRef, LanguageEntry, LinkResult, NavEntry } from '../shared/types.js'
 import { isLanguageTag, isRecord } from '../shared/values.js'
 import { sanitizeRichText } from './sanitize.js'
@@ -69,12 +70,27 @@ const isUrlKey = (key: string): boolean =>
 /** A key no copy may take over: it would set the copy's prototype. */
 const FORBIDDEN_KEY = '__proto__'
 
+/** An absolute http(s) URL, as TYPO3 writes another site's link (and, with its host, one of this site). */
+const HTTP_URL_RE = /^\s*https?:\/\//i
+
 /**
- * A URL-valued string: kept when safe, '' (reported) when not. TYPO3 sometimes sends
- * hrefs HTML-escaped (`?a=1&amp;b=2`); that `&amp;` is decoded, as no URL means it literally.
+ * An absolute http(s) URL as a valid URL in ASCII (`https://bücher.example/"x` -> `https://xn--bcher-kva.example/%22x`),
+ * as `href` and `src` must hold one; '' (reported) when no browser can read it (`https://exa mple.com`).
+ */
+function asciiUrl(value: string, where: string, problems: Problems): string {
+  const ascii = toAsciiUrl(value.trim())
+  if (ascii !== undefined && URL.canParse(ascii)) return ascii
+  problems.push(`${where}: link ${JSON.stringify(value.slice(0, 80))} is not a valid URL, removed`, 'UNSAFE_LINK')
+  return ''
+}
+
+/**
+ * A URL-valued string: kept when safe (an absolute http(s) URL written in ASCII), '' (reported) when not.
+ * TYPO3 sometimes sends hrefs HTML-escaped (`?a=1&amp;b=2`); that `&amp;` is decoded, as no URL means it literally.
  */
 export function safeUrl(raw: string, where: string, problems: Problems): string {
   const value = raw.includes('&amp;') ? raw.replace(/&amp;/g, '&') : raw
+  if (HTTP_URL_RE.test(value)) return asciiUrl(value, where, problems)
   if (value === '' || isSafeHref(value)) return value
   problems.push(`${where}: unsafe link ${JSON.stringify(String(value).slice(0, 80))} removed`, 'UNSAFE_LINK')
   return ''

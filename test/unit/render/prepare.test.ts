@@ -364,6 +364,29 @@ describe('prepareInitialData', () => {
     ])
   })
 
+  it("writes another site's URL in ASCII and removes one no browser can read, saying so", () => {
+    const { data, problems } = prepareInitialData({
+      navigation: [
+        { title: 'Q', link: 'https://evil.invalid/"><x' },
+        { title: 'B', link: ' https://bücher.example/über uns?q=ż ' },
+        { title: 'S', link: 'https://exa mple.com/' },
+        { title: 'K', link: 'https://partner.example/a?b=c#d' },
+      ],
+    })
+    expect(data.navigation.map((entry) => entry.link)).toEqual([
+      'https://evil.invalid/%22%3E%3Cx',
+      'https://xn--bcher-kva.example/%C3%BCber%20uns?q=%C5%BC',
+      '',
+      'https://partner.example/a?b=c#d',
+    ])
+    expect(problems).toEqual([
+      {
+        kind: 'UNSAFE_LINK',
+        message: 'initial data: navigation[2].link: link "https://exa mple.com/" is not a valid URL, removed',
+      },
+    ])
+  })
+
   it('turns a non-object into empty navigation', () => {
     expect(prepareInitialData('x').data).toEqual({ navigation: [], i18n: [] })
   })
