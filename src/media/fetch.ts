@@ -54,8 +54,12 @@ export async function fetchFile(url: string, options: FetchFileOptions): Promise
       dispatcher: options.dispatcher,
     })
     if (answer.status === 304 && (options.etag || options.lastModified)) return { type: 'unchanged' }
-    if (answer.status < 200 || answer.status >= 300)
-      return { type: 'failed', kind: 'MEDIA_HTTP', reason: `the file answered HTTP ${answer.status} (GET ${url})` }
+    if (answer.status < 200 || answer.status >= 300) {
+      // a redirect is not followed (it could lead off the hosts the media policy takes): where it points tells why
+      const location = answer.status < 400 ? answer.headers.location : undefined
+      const to = location ? `, a redirect to ${location.slice(0, 200)}, which the build does not follow` : ''
+      return { type: 'failed', kind: 'MEDIA_HTTP', reason: `the file answered HTTP ${answer.status}${to} (GET ${url})` }
+    }
     const coding = contentCoding(answer.headers['content-encoding'])
     if (coding)
       return {

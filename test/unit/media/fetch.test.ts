@@ -26,6 +26,12 @@ beforeAll(async () => {
       response.end(body)
       return
     }
+    if (request.url === '/moved.csv') {
+      // a CMS moved to https: every file answers with a redirect
+      response.writeHead(301, { location: 'https://cms.example/moved.csv' })
+      response.end()
+      return
+    }
     const coding = request.url === '/identity.csv' ? { 'content-encoding': 'identity' } : {}
     response.writeHead(200, { 'content-type': 'text/csv', 'content-length': CSV.length, ...coding })
     response.end(CSV)
@@ -57,6 +63,15 @@ describe('fetchFile', () => {
       type: 'failed',
       kind: 'MEDIA_HTTP',
       reason: `the file answered with Content-Encoding gzip, which the build does not decode (GET ${origin}/gzip.csv)`,
+    })
+  })
+
+  it('refuses a redirect, naming where it points, which the build does not follow', async () => {
+    const fetched = await fetchAt('/moved.csv')
+    expect(fetched).toEqual({
+      type: 'failed',
+      kind: 'MEDIA_HTTP',
+      reason: `the file answered HTTP 301, a redirect to https://cms.example/moved.csv, which the build does not follow (GET ${origin}/moved.csv)`,
     })
   })
 })
