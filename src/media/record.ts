@@ -113,7 +113,8 @@ export function checkEntry(v: unknown): MediaEntry | undefined {
   if (!isRecord(v)) return undefined
   const ok =
     short(v.url, 2048) &&
-    /^(?:https?:\/\/|\/(?!\/))[^\s]*$/.test(v.url) &&
+    // a path is the API's own origin's (fromStoredUrl), whatever it starts with: `//fileadmin/…` too
+    /^(?:https?:\/\/|\/)[^\s]*$/i.test(v.url) &&
     short(v.hash, 64) &&
     /^[0-9a-f]+$/.test(v.hash) &&
     short(v.name, 100) &&

@@ -214,6 +214,19 @@ describe('the media record read back from a previous output', () => {
     expect(checkEntry(JSON.parse(text).entries[0])).toMatchObject({ sizeFrom: 'header', animated: true })
   })
 
+  it('reads back each URL a build recorded, however the CMS spelt it', async () => {
+    // a CMS base URL with a trailing slash names `https://cms.example//fileadmin/…`; a scheme may come in capitals
+    const urls = [`${API_ORIGIN}//fileadmin/a.jpg`, 'HTTPS://media.example/b.jpg']
+    await write(
+      serializeRecord(
+        urls.map((url) => ({ ...entry, url }) as never),
+        API_ORIGIN,
+      ),
+    )
+    // an entry not read back is fetched again, without validators, at every build
+    expect([...(await readMediaRecord(dir, API_ORIGIN)).keys()].sort()).toEqual([...urls].sort())
+  })
+
   it.each([
     ['not JSON', '{'],
     ['another version', JSON.stringify({ version: 2, entries: [entry] })],
