@@ -10,17 +10,30 @@ const startsWith = (bytes: Uint8Array, signature: readonly number[], offset = 0)
   bytes.length >= offset + signature.length && signature.every((byte, i) => bytes[offset + i] === byte)
 const ascii = (text: string): number[] => [...text].map((c) => c.charCodeAt(0))
 
+/** Bytes of an `ftyp` box searched for a brand: a real one lists a handful, a hostile one could claim megabytes. */
+const FTYP_MAX_BYTES = 256
+
+/**
+ * True when the file's `ftyp` box names AVIF (`avif`, or `avis` for a sequence) as its major brand or as one of its
+ * compatible brands: the AVIF specification asks for the compatible brand only, and some encoders write `mif1` first.
+ */
+function isAvif(bytes: Uint8Array): boolean {
+  if (!startsWith(bytes, ascii('ftyp'), 4)) return false
+  const avifAt = (at: number) => startsWith(bytes, ascii('avif'), at) || startsWith(bytes, ascii('avis'), at)
+  if (avifAt(8)) return true
+  // compatible brands, 4 bytes each, from after the minor version (at 12) to the box's end
+  const boxEnd = Math.min(new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0), FTYP_MAX_BYTES)
+  for (let at = 16; at + 4 <= boxEnd; at += 4) if (avifAt(at)) return true
+  return false
+}
+
 /** The raster format of the bytes, or undefined for anything else. */
 export function sniffRaster(bytes: Uint8Array): RasterFormat | undefined {
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'jpeg'
   if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png'
   if (startsWith(bytes, ascii('GIF87a')) || startsWith(bytes, ascii('GIF89a'))) return 'gif'
   if (startsWith(bytes, ascii('RIFF')) && startsWith(bytes, ascii('WEBP'), 8)) return 'webp'
-  if (
-    startsWith(bytes, ascii('ftyp'), 4) &&
-    (startsWith(bytes, ascii('avif'), 8) || startsWith(bytes, ascii('avis'), 8))
-  )
-    return 'avif'
+  if (isAvif(bytes)) return 'avif'
   return undefined
 }
 

@@ -123,6 +123,13 @@ describe('sniffRaster', () => {
     expect(contentTypeAgrees('application/octet-stream', 'jpeg')).toBe(true)
   })
 
+  it('knows an AVIF by a compatible brand when its major brand is another (mif1, as some encoders write)', () => {
+    expect(sniffRaster(bytes('\0\0\0\x1cftypmif1\0\0\0\0mif1avifmiaf'))).toBe('avif')
+    // a brand past the end of the ftyp box is not one of its brands; a HEIC photograph is no AVIF
+    expect(sniffRaster(bytes('\0\0\0\x14ftypmif1\0\0\0\0mif1avif'))).toBeUndefined()
+    expect(sniffRaster(bytes('\0\0\0\x18ftypheic\0\0\0\0mif1heic'))).toBeUndefined()
+  })
+
   it('knows an animated PNG by its acTL chunk before the first IDAT', () => {
     /** A chunk's length and type, without its data. */
     const head = (type: string, size: number) => {
