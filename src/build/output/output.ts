@@ -267,7 +267,7 @@ export async function swapInOutput({ outDir, tempDir, oldDir: old }: OutputFolde
     if (hadOutput) await rename(old, outDir)
     throw error
   }
-  if (hadOutput) removeTree(old)
+  if (hadOutput) removeLeftover(old)
 }
 
 /** Where a file goes in the order of a commit: content-hashed files first, the manifests last, the store at the very end. */
@@ -361,7 +361,7 @@ export async function applyToOutput(
   }
   if (storeWritten) await moveIn(BUILD_STORE_FILE)
   await removeFile(BUILD_STORE_ASIDE_FILE)
-  removeTree(tempDir)
+  removeLeftover(tempDir)
 
   /** The previous store to its side name (replacing a side copy left before), or away when it cannot go there. */
   async function moveStoreAside(): Promise<void> {
@@ -383,6 +383,16 @@ export async function applyToOutput(
     if ((await lstat(target).catch(() => undefined))?.isDirectory()) removeTree(target)
     await rename(resolveInside(tempDir, path), target)
   }
+}
+
+/**
+ * Removes what a commit that is done leaves beside OUT. OUT is the new output by then: a folder that cannot be
+ * removed (OUT's parent made read-only) is no failure of the build, and the next build removes it (removeStaleSiblings).
+ */
+function removeLeftover(dir: string): void {
+  try {
+    removeTree(dir)
+  } catch {}
 }
 
 /** Removes the temporary folder of a failed or interrupted build. */
