@@ -73,7 +73,7 @@ export async function lockHolder(file: string): Promise<number | undefined> {
 /**
  * Takes the lock `file` (its content is this process's id; the file is untrusted), or throws what `held` makes
  * of the other running process that holds it, or what `failed` makes of an error; a lock whose process is gone
- * (a kill -9, a reboot) is taken over. Resolves to its release.
+ * (a kill -9, a reboot) is taken over. Resolves to its release, which never rejects.
  */
 export async function takeLock(
   file: string,
@@ -83,7 +83,9 @@ export async function takeLock(
     try {
       const handle = await open(file, 'wx', 0o600)
       await handle.writeFile(lockText()).finally(() => handle.close())
-      return () => rm(file, { force: true })
+      // a lock that cannot be removed (its folder made read-only) fails nothing: it names this process, which ends,
+      // and the next holder takes it over; the run it held has its own outcome to report
+      return () => rm(file, { force: true }).catch(() => {})
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
       if (code !== 'EEXIST') throw refuse.failed(code ?? (error as Error).message, error)
