@@ -386,8 +386,9 @@ export async function applyToOutput(
 }
 
 /**
- * Removes what a commit that is done leaves beside OUT. OUT is the new output by then: a folder that cannot be
- * removed (OUT's parent made read-only) is no failure of the build, and the next build removes it (removeStaleSiblings).
+ * Removes what a build leaves beside OUT: a commit that is done (OUT is the new output), or a failed build's temporary
+ * folder (its own failure is the one to report). A folder that cannot be removed (OUT's parent made read-only) is no
+ * failure of the build, and the next build removes it (removeStaleSiblings).
  */
 function removeLeftover(dir: string): void {
   try {
@@ -397,7 +398,7 @@ function removeLeftover(dir: string): void {
 
 /** Removes the temporary folder of a failed or interrupted build. */
 export async function discardOutput({ tempDir }: OutputFolders): Promise<void> {
-  removeTree(tempDir)
+  removeLeftover(tempDir)
 }
 
 /**

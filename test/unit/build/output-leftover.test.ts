@@ -24,7 +24,7 @@ vi.mock('node:fs', async (importOriginal) => {
   }
 })
 
-const { applyToOutput, createTempOutput, removeStaleSiblings, swapInOutput } = await import(
+const { applyToOutput, createTempOutput, discardOutput, removeStaleSiblings, swapInOutput } = await import(
   '../../../src/build/output/output.js'
 )
 
@@ -56,6 +56,14 @@ describe('a commit whose leftover folder cannot be removed', () => {
     await writeFile(join(folders.tempDir, 'page.html'), 'after')
     await applyToOutput(folders, { written: ['page.html'], removed: [] })
     expect(await readFile(join(out, 'page.html'), 'utf8')).toBe('after')
+    parent.readOnly = false
+    expect(await removeStaleSiblings(out)).toEqual([basename(folders.tempDir)])
+  })
+
+  it("discards a failed build's temporary folder without a failure of its own, which would hide the build's", async () => {
+    const out = join(dir, 'out')
+    const folders = await createTempOutput(out)
+    await expect(discardOutput(folders)).resolves.toBeUndefined()
     parent.readOnly = false
     expect(await removeStaleSiblings(out)).toEqual([basename(folders.tempDir)])
   })
