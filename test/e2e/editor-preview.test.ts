@@ -20,6 +20,7 @@ import {
   waitForHydration,
 } from './helpers/browser.js'
 import { REPO_ROOT } from './helpers/site.js'
+import { seriousAxeViolations } from './helpers/validators.js'
 
 const hasPreview = existsSync(new URL('../../src/preview/server.ts', import.meta.url))
 const EDITING = 'You are currently editing this element'
@@ -121,6 +122,21 @@ describe.skipIf(!hasChromium || !hasPreview)('editor preview in the browser', ()
     ])
     expect(view.errors).toEqual([])
     await view.close()
+  })
+
+  // White on the orange accent was 2.4:1: an editor could hardly read the label of the link they use most.
+  it('draws the edit links, the options button and the location indicators legibly (axe: no contrast violation)', async () => {
+    const { context, page, problems } = await openPage(browser)
+    await page.emulateMedia({ reducedMotion: 'reduce' })
+    await page.goto(`${preview.url}/?pce=1`)
+    await waitForHydration(page)
+    await page.evaluate(() => {
+      document.body.setAttribute('data-pce-always-show-links', '1')
+      document.body.setAttribute('data-pce-focused-above', '1')
+    })
+    expect(await seriousAxeViolations(page, '.pce-edit-link, .pce-options-toggle, .pce-indicator-above')).toEqual([])
+    expect(problems.errors).toEqual([])
+    await context.close()
   })
 
   it('scrolls to, highlights and marks the element a pce-scroll-to-uid message names', async () => {
