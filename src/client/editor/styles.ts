@@ -1,6 +1,7 @@
 /** CSS of the preview widgets, injected by the editor entry (preview pages only). */
 const ACCENT = '#ff8700'
 // Text on the accent: black is 8.7:1 on it, white only 2.4:1 (templates/styles.css draws the edit link so too).
+// Hovered as well: a site's `a:hover` colour is more specific than `.pce-edit-link`.
 const ON_ACCENT = '#000'
 
 // The panel is a fieldset whose legend floats (so it sits inside the panel, not on its border).
@@ -11,6 +12,7 @@ const ON_ACCENT = '#000'
 const EDITOR_CSS = `
 .pce-target{position:relative}
 .pce-edit-link{position:absolute;top:4px;right:4px;z-index:20;padding:2px 8px;border-radius:3px;background:${ACCENT};color:${ON_ACCENT};font:600 12px/1.6 system-ui,sans-serif;text-decoration:none;opacity:0;transition:opacity .15s}
+.pce-edit-link:hover{color:${ON_ACCENT}}
 .pce-target:hover>.pce-edit-link,.pce-edit-link:focus-visible,[data-pce-focused]>.pce-edit-link,body[data-pce-always-show-links="1"] .pce-edit-link{opacity:1}
 body[data-pce-always-show-outline="1"] .pce-target{outline:1px dashed ${ACCENT};outline-offset:-1px}
 body[data-pce-show-outline-on-link-hover="1"] .pce-target:has(>.pce-edit-link:hover){outline:2px solid ${ACCENT};outline-offset:-2px}
