@@ -37,7 +37,12 @@ export default function ErrorPage({ error }: ErrorPageProps) {
       <h1 id="error-title" className="error-page__title">
         {notFound ? t.notFound : `${t.error} ${error.status}`}
       </h1>
-      {error.hint && <p className="error-page__hint">{error.hint}</p>}
+      {/* The hint is the engine's, in English whatever the page's language. */}
+      {error.hint && (
+        <p className="error-page__hint" lang="en">
+          {error.hint}
+        </p>
+      )}
       <p className="error-page__home">
         <a href={home} className="btn btn--primary">
           {t.checkHomePage}

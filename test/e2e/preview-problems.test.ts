@@ -72,6 +72,12 @@ describe.skipIf(!hasChromium)('preview shows what went wrong', () => {
     expect(await hint.isVisible()).toBe(true)
     await waitForHydration(page)
     expect(await hint.isVisible()).toBe(true)
+    // The hint is the engine's English, also on a Polish page: a screen reader must read it as English.
+    await page.goto(`${url}/pl/o-nas`)
+    const langOf = () => page.locator('.error-page__hint').evaluate((el) => el.closest('[lang]')?.getAttribute('lang'))
+    expect(await langOf()).toBe('en')
+    await waitForHydration(page)
+    expect(await langOf()).toBe('en')
     await context.close()
   }, 60_000)
 
