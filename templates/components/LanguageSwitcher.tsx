@@ -2,7 +2,7 @@
  * The language switcher: the page's own language entries, each linking to this page's
  * translation. A popover (no script needed); older browsers show it on focus (styles.css).
  */
-import { type LanguageEntry, SafeLink, useSite } from 'typo3-headless-site/runtime'
+import { classifyLink, type LanguageEntry, SafeLink, useSite } from 'typo3-headless-site/runtime'
 import { useTexts } from '../texts.js'
 import { isOn } from './NavList.js'
 
@@ -10,11 +10,17 @@ const PANEL_ID = 'language-switcher'
 
 export function LanguageSwitcher({ languages }: { languages: LanguageEntry[] }) {
   const t = useTexts()
-  const { locale } = useSite()
+  const { locale, path, site } = useSite()
   if (languages.length < 2) return null
   const lang = (locale.split('-')[0] ?? locale).toLowerCase()
   const current =
     languages.find((l) => l.twoLetterIsoCode.toLowerCase() === lang) ?? languages.find((l) => isOn(l.active))
+  // the current language's link is this page only when the page has its own entries: the site-wide ones (a page
+  // without `i18n`) lead to the locale's home, the current language rather than the current page
+  const isThisPage = (link: string) => {
+    const kind = classifyLink(link, site.baseUrl)
+    return kind.type === 'page' && kind.path === path
+  }
   return (
     <div className="lang">
       <button type="button" className="lang__toggle" popoverTarget={PANEL_ID}>
@@ -34,7 +40,7 @@ export function LanguageSwitcher({ languages }: { languages: LanguageEntry[] }) 
                   hrefLang={entry.twoLetterIsoCode}
                   lang={entry.twoLetterIsoCode}
                   className="lang__link"
-                  aria-current={entry === current ? 'page' : undefined}
+                  aria-current={entry === current ? (isThisPage(entry.link) ? 'page' : 'true') : undefined}
                 >
                   {entry.navigationTitle}
                 </SafeLink>

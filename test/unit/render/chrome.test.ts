@@ -187,7 +187,7 @@ describe('header navigation', () => {
 
 describe('language switcher', () => {
   it('links to the translated page, marks the current language and shows unavailable ones as text', () => {
-    const out = header(render('pl'))
+    const out = header(render('pl', { path: '/pl/o-nas' }))
     expect(out).toContain('<a hrefLang="en" lang="en" href="/about" class="lang__link">English</a>')
     expect(out).toContain(
       '<a hrefLang="pl" lang="pl" aria-current="page" href="/pl/o-nas" class="lang__link">Polski</a>',
@@ -196,6 +196,13 @@ describe('language switcher', () => {
       '<span class="lang__link lang__link--unavailable" lang="de" aria-disabled="true">Deutsch</span>',
     )
     expect(out).not.toContain('href="/de/ueber-uns"')
+  })
+
+  it('marks the current language, not the current page, when the page has no entries of its own', () => {
+    // the site-wide entries lead to each locale's home: the Polish one is not this page
+    const out = header(render('pl', { path: '/pl/o-nas', page: makePage([], {}) }))
+    expect(out).toContain('<a hrefLang="pl" lang="pl" aria-current="true" href="/pl" class="lang__link">Polski</a>')
+    expect(out).not.toContain('aria-current="page"')
   })
 
   it('shows only the configured locales', () => {
