@@ -21,7 +21,7 @@ import { holdEsbuild, withEsbuild } from '../shared/esbuild-service.js'
 import { ASSETS_DIR, cacheDir } from '../shared/layout.js'
 import { isRecord } from '../shared/values.js'
 import { type ChunkPlan, planChunks } from './chunks.js'
-import { toTemplatesError } from './errors.js'
+import { type PackageImporters, packageImportersPlugin, toTemplatesError } from './errors.js'
 import { scanTemplates, TEMPLATE_LAYOUT, type TemplateManifest } from './manifest.js'
 import { lazyChunksPlugin, templatesPlugin } from './plugins.js'
 import { MAIN_TEMPLATES_MODULE } from './registry-source.js'
@@ -84,12 +84,13 @@ type BundleOptions = esbuild.BuildOptions & { metafile: true; write: false; outd
  * Two builds: the visitor entry with code splitting (client navigation is a lazy chunk),
  * and the editor entry on its own, so that it shares no chunk with the visitor entry
  * (a shared chunk would add a request and bytes to every visitor's first load).
- * `manifest` is read by the templates plugin at each (re)build.
+ * `manifest` is read by the templates plugin at each (re)build; `importers` is what the visitor build
+ * last recorded of who imports each package (for its errors).
  */
 function createOptions(
   options: ClientBundleOptions,
   manifest: () => TemplateManifest,
-): { main: BundleOptions; editor: BundleOptions } {
+): { main: BundleOptions; editor: BundleOptions; importers: PackageImporters } {
   const root = resolve(options.root)
   const styles = join(root, TEMPLATE_LAYOUT.dir, 'styles.css')
   const textsDir = join(root, TEMPLATE_LAYOUT.texts)
@@ -125,6 +126,7 @@ function createOptions(
     legalComments: 'linked',
     logLevel: 'silent',
   }
+  const importers: PackageImporters = new Map()
   const mainEntries: Record<string, string> = { entry: CLIENT_ENTRY }
   if (existsSync(styles)) mainEntries.styles = styles
   return {
@@ -133,6 +135,7 @@ function createOptions(
       entryPoints: mainEntries,
       splitting: true,
       plugins: [
+        packageImportersPlugin(importers),
         lazyChunksPlugin(
           CLIENT_ENTRY,
           RUNTIME_ENTRY,
@@ -148,6 +151,7 @@ function createOptions(
       entryPoints: { editor: EDITOR_ENTRY, ...(options.preview ? { preview: PREVIEW_ENTRY } : {}) },
       splitting: false,
     },
+    importers,
   }
 }
 
@@ -179,11 +183,11 @@ function toBundle(
   }
 }
 
-async function run<T>(root: string, task: () => Promise<T>): Promise<T> {
+async function run<T>(root: string, importers: PackageImporters, task: () => Promise<T>): Promise<T> {
   try {
     return await task()
   } catch (error) {
-    throw toTemplatesError(root, error, ENGINE_SOURCES)
+    throw toTemplatesError(root, error, ENGINE_SOURCES, importers)
   }
 }
 
@@ -194,7 +198,7 @@ export async function bundleClient(options: ClientBundleOptions, given?: Templat
   const config = createOptions(options, () => manifest)
   const make = async () => {
     const { build } = await import('esbuild')
-    const [main, editor] = await run(options.root, () =>
+    const [main, editor] = await run(options.root, config.importers, () =>
       withEsbuild(() => Promise.all([build(config.main), build(config.editor)])),
     )
     return {
@@ -266,8 +270,10 @@ export function createClientBundler(options: ClientBundleOptions): ClientBundler
         contexts = undefined
         throw error
       })
-      const [main, editor] = await run(options.root, () => contexts as Promise<Contexts>)
-      const [mainResult, editorResult] = await run(options.root, () => Promise.all([main.rebuild(), editor.rebuild()]))
+      const [main, editor] = await run(options.root, config.importers, () => contexts as Promise<Contexts>)
+      const [mainResult, editorResult] = await run(options.root, config.importers, () =>
+        Promise.all([main.rebuild(), editor.rebuild()]),
+      )
       return toBundle({ main: mainResult, editor: editorResult }, config, manifest)
     },
     async dispose() {

@@ -4,8 +4,9 @@
  * with its file, line and column relative to the project root, so that the message and the
  * exit code (2) are the same whichever finished first.
  */
+import { isBuiltin } from 'node:module'
 import { join, relative, resolve } from 'node:path'
-import type { BuildFailure, Message } from 'esbuild'
+import type { BuildFailure, Message, Plugin } from 'esbuild'
 import { SiteError } from '../errors.js'
 import { isInsideOrEqual } from '../project/inside.js'
 
@@ -35,14 +36,81 @@ function ownLocation(message: Message): void {
     message.text += ' (a template is the default export of its file: export default function …)'
 }
 
+/** Which file first imported each npm package into a bundle: package name -> the importer's absolute path. */
+export type PackageImporters = Map<string, string>
+
+/** `sharp/lib` -> `sharp`, `@scope/name/x` -> `@scope/name`: the package of a bare specifier's parts. */
+const packageName = (parts: readonly string[]): string | undefined =>
+  parts[0]?.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]
+
+/** The package a file under node_modules/ belongs to (the innermost one); undefined for a file of the project. */
+function packageOfFile(file: string): string | undefined {
+  const parts = file.split(/[\\/]/)
+  const at = parts.lastIndexOf('node_modules')
+  return at < 0 ? undefined : packageName(parts.slice(at + 1))
+}
+
+/** esbuild plugin: records who first imported each package, so that a problem inside node_modules/ names the template behind it. */
+export function packageImportersPlugin(importers: PackageImporters): Plugin {
+  return {
+    name: 'site-package-importers',
+    setup(pluginBuild) {
+      pluginBuild.onStart(() => importers.clear())
+      pluginBuild.onResolve({ filter: /^[^./]/ }, (args) => {
+        const name = packageName(args.path.split('/'))
+        if (name && args.importer && !importers.has(name)) importers.set(name, args.importer)
+        return undefined
+      })
+    },
+  }
+}
+
+/** The file of the project whose import (of package `name`) brought `file`, under node_modules/, into the bundle. */
+function importedBy(file: string, importers: PackageImporters): { name: string; importer: string } | undefined {
+  const seen = new Set<string>()
+  for (let name = packageOfFile(file); name !== undefined && !seen.has(name); ) {
+    seen.add(name)
+    const importer = importers.get(name)
+    if (importer === undefined) return undefined
+    const next = packageOfFile(importer)
+    if (next === undefined) return { name, importer }
+    name = next
+  }
+  return undefined
+}
+
+const UNRESOLVED_RE = /^Could not resolve "([^"]+)"$/
+
+/**
+ * esbuild says only `Could not resolve "node:fs"` of a Node built-in in the browser bundle, and of a package
+ * that needs one, names files under node_modules/ alone: says what the module is and which template imports it.
+ */
+function explain(root: string, message: Message, importers: PackageImporters | undefined): void {
+  const hints: string[] = []
+  const unresolved = UNRESOLVED_RE.exec(message.text)?.[1]
+  if (unresolved && isBuiltin(unresolved)) hints.push('a Node built-in module: templates run in the browser too')
+  const from = message.location && importers ? importedBy(resolve(root, message.location.file), importers) : undefined
+  if (from) hints.push(`"${from.name}" is imported by ${relative(root, from.importer).split('\\').join('/')}`)
+  if (hints.length > 0) message.text += ` (${hints.join('; ')})`
+}
+
 /**
  * TEMPLATES_INVALID for an esbuild failure under `root`; other errors as they are. A failure
  * located only in the engine's own sources (`engineSources`, bundled into the browser client
- * with the templates) is the engine's: it stays a plain error (exit code 1, not 2).
+ * with the templates) is the engine's: it stays a plain error (exit code 1, not 2). `importers`: those
+ * packageImportersPlugin recorded in the failed bundle.
  */
-export function toTemplatesError(root: string, error: unknown, engineSources?: string): unknown {
+export function toTemplatesError(
+  root: string,
+  error: unknown,
+  engineSources?: string,
+  importers?: PackageImporters,
+): unknown {
   if (!isBuildFailure(error)) return error
-  for (const message of error.errors) ownLocation(message)
+  for (const message of error.errors) {
+    ownLocation(message)
+    explain(root, message, importers)
+  }
   const details = error.errors.map((message) => `  ${describe(root, message)}`).join('\n')
   const located = error.errors.flatMap((message) => (message.location ? [resolve(root, message.location.file)] : []))
   if (engineSources && located.length > 0 && located.every((file) => isInsideOrEqual(engineSources, file)))

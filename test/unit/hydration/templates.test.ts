@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { build } from 'esbuild'
 import { afterAll, describe, expect, it } from 'vitest'
 import { SiteError } from '../../../src/errors.js'
+import { bundleClient } from '../../../src/hydration/bundle.js'
 import { browserCodeIn, isClientTemplate, scanTemplates } from '../../../src/hydration/manifest.js'
 import { loadTemplates } from '../../../src/hydration/node-registry.js'
 import { templatesPlugin } from '../../../src/hydration/plugins.js'
@@ -330,5 +331,29 @@ describe('the site:templates/lazy and site:templates/main modules (browser)', ()
     const entryCode = result.outputFiles.find((file) => file.path.endsWith('stdin.js'))?.text ?? ''
     expect(entryCode).toContain('skip-link')
     expect(entryCode).not.toContain('ce-table')
+  })
+})
+
+describe('bundleClient with a template that imports what only runs in Node', () => {
+  // esbuild only said `Could not resolve "node:fs"`, and for a package that needs Node, named files under
+  // node_modules/ alone: the developer could not tell which of their templates pulled it into the browser.
+  it('says it is a Node built-in and names the template that imports the package needing it', async () => {
+    const root = tempDir()
+    writeProject(root, {
+      'templates/content/Clock.tsx': `import { hostname } from 'node:os'\nexport default function C() { return <p>{hostname()}</p> }\n`,
+      'templates/content/Widget.tsx': `import { size } from 'server-thing'\nexport default function W() { return <p>{size()}</p> }\n`,
+      'node_modules/server-thing/package.json': '{ "name": "server-thing", "type": "module", "main": "index.js" }\n',
+      'node_modules/server-thing/index.js': `export { size } from 'server-helper'\n`,
+      'node_modules/server-helper/package.json': '{ "name": "server-helper", "type": "module", "main": "index.js" }\n',
+      'node_modules/server-helper/index.js': `import { statSync } from 'fs'\nexport const size = () => statSync('.').size\n`,
+    })
+    const error = (await bundleClient({ root, cache: false }).catch((e: unknown) => e)) as SiteError
+    expect(error.code).toBe('TEMPLATES_INVALID')
+    expect(error.message).toContain(
+      'templates/content/Clock.tsx:1:26: Could not resolve "node:os" (a Node built-in module: templates run in the browser too)',
+    )
+    expect(error.message).toContain(
+      'node_modules/server-helper/index.js:1:26: Could not resolve "fs" (a Node built-in module: templates run in the browser too; "server-thing" is imported by templates/content/Widget.tsx)',
+    )
   })
 })
