@@ -16,6 +16,7 @@ import { prepareInitialData } from '../render/prepare.js'
 import { loadRenderer } from '../render/renderer.js'
 import { toPublicSiteInfo } from '../render/site-info.js'
 import { REDIRECTS_FILE, ROBOTS_FILE, SITEMAP_FILE } from '../shared/layout.js'
+import { settleInOrder } from '../shared/settle.js'
 import { localeHome, pathSegments, withLocale } from '../shared/url.js'
 import { createCrawler, type FoundLinks } from './crawl/crawl.js'
 import { discoverFromInitialData } from './crawl/discover.js'
@@ -48,16 +49,6 @@ export interface BuildInputs {
 }
 
 const publicDir = (run: BuildRun): string => join(run.config.root, 'public')
-
-/** Like Promise.all, but waits for every promise and rejects with the first failure in list order, not in time. */
-async function settleInOrder<const T extends readonly unknown[]>(
-  promises: T,
-): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
-  const settled = await Promise.allSettled(promises)
-  const failed = settled.find((result) => result.status === 'rejected')
-  if (failed) throw failed.reason
-  return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as never
-}
 
 /** Render workers loading the templates (or the renderer handed in, in the build's thread). */
 export function createRenderService(run: BuildRun, options: Pick<BuildOptions, 'renderer'>): RenderService {
