@@ -7,6 +7,7 @@ import { createClientBundler } from '../hydration/bundle.js'
 import { missingTextsNotes, scanTemplates } from '../hydration/manifest.js'
 import { loadTemplates } from '../hydration/node-registry.js'
 import { listPublicFiles } from '../project/public-files.js'
+import { settleInOrder } from '../shared/settle.js'
 import { createPreviewContext, type PreviewContext } from './context.js'
 import type { ReloadEvents } from './events.js'
 
@@ -51,11 +52,13 @@ export function createContextLoader(options: ContextLoaderOptions): ContextLoade
   return {
     async load(reloadConfig) {
       const nextConfig = reloadConfig ? withSite(await resolveConfig(options.inline), options.site) : config
-      // templates/ read once for both bundles: the Node registry and the browser client.
+      // templates/ read once for both bundles: the Node registry and the browser client. As in a build, the
+      // browser bundle's failure is the one told whichever came first: it names the template behind an import
+      // that runs only in Node, where the registry's says only what failed to load
       const manifest = await scanTemplates(root)
-      const [registry, client, publicFiles] = await Promise.all([
-        loadTemplates(root, { manifest }),
+      const [client, registry, publicFiles] = await settleInOrder([
         bundler.rebuild(manifest),
+        loadTemplates(root, { manifest }),
         loadPublicFiles(join(root, 'public')),
       ])
       config = nextConfig
