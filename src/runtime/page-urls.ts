@@ -74,6 +74,17 @@ function sitePageOf(href: string): { path: string; search: string } | undefined 
   return kind.type === 'page' ? { path: kind.path, search: kind.search } : undefined
 }
 
+/** The path and query of an absolute URL on `baseUrl`'s origin (any case of its host), else undefined. */
+function pathOnBaseUrl(href: string, baseUrl: string | undefined): string | undefined {
+  if (baseUrl === undefined) return undefined
+  try {
+    const url = new URL(href)
+    return url.origin === new URL(baseUrl).origin ? url.pathname + url.search : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /** The translations of a page (available entries of the site's locales), named by their site paths. */
 function pageAlternates(page: PageData, site: SiteUrlInfo): PageAlternate[] {
   const alternates: PageAlternate[] = []
@@ -96,7 +107,7 @@ function pageAlternates(page: PageData, site: SiteUrlInfo): PageAlternate[] {
 /**
  * The URLs of the page at `path` (normalised). A CMS canonical that differs from the page's own
  * URL only in host or trailing slash becomes the page's own URL; one that names another page
- * (another path or query) is kept, made absolute on `baseUrl` when it is a path.
+ * (another path or query) is kept, made absolute on `baseUrl` when it is a path or a URL on `baseUrl`.
  * Example (baseUrl `https://example.com`, path `/pl`): `https://cms.example/pl/` -> `https://example.com/pl`;
  * `/pl/inna` -> `https://example.com/pl/inna`, elsewhere.
  */
@@ -109,7 +120,8 @@ export function pageUrls(input: { path: string; page: PageData; site: SiteUrlInf
   const named = sitePageOf(cms)
   if (named?.path === path && named.search === '')
     return { self, canonical: site.baseUrl || !HTTP_URL_RE.test(cms) ? self : cms, alternates }
-  const kind = HTTP_URL_RE.test(cms) ? undefined : classifyLink(cms)
+  const onSite = HTTP_URL_RE.test(cms) ? pathOnBaseUrl(cms, site.baseUrl) : cms
+  const kind = onSite === undefined ? undefined : classifyLink(onSite)
   // another site's URL as the CMS spelled it (`https://partner.example/über uns`) is written in ASCII
   const canonical =
     kind?.type === 'page' || kind?.type === 'file'

@@ -16,6 +16,14 @@ describe('pageUrls', () => {
     ['the home page', '/', 'https://cms.example', 'https://www.example.com/', undefined],
     ['another page', '/pl/kopia', '/pl/oryginal', 'https://www.example.com/pl/oryginal', 'elsewhere'],
     ['another query', '/pl/x', '/pl/x?page=2', 'https://www.example.com/pl/x?page=2', 'elsewhere'],
+    // on the site's own host, named by that page's one URL, as its own canonical and the sitemap name it
+    [
+      'another page on baseUrl',
+      '/print',
+      'https://WWW.example.com/about-us/',
+      'https://www.example.com/about-us',
+      'elsewhere',
+    ],
     ['another site', '/a', 'https://partner.example/b', 'https://partner.example/b', 'elsewhere'],
     // written raw, such a canonical was no URL in the head (the Nu checker: illegal character in path)
     [
