@@ -41,12 +41,16 @@ export function robotsContent(robots: unknown, forceNoIndex = false): string {
   return values.filter(Boolean).join(', ')
 }
 
-/** An item of the CMS's `seo.meta` as a head tag: its attribute, key and content; undefined for an empty one. */
+/**
+ * An item of the CMS's `seo.meta` as a head tag: its attribute, key and content; undefined for an empty one.
+ * A `name` is read in lower case, as HTML reads it in any case (`ROBOTS` is the robots tag).
+ */
 function seoMetaItem(item: unknown): { attr: MetaAttr; key: string; content: string } | undefined {
   if (!isRecord(item)) return undefined
   const attr = META_ATTRS.find((a) => text(item[a]) !== '')
   const content = text(item.content)
-  return attr && content !== '' ? { attr, key: text(item[attr]), content } : undefined
+  if (!attr || content === '') return undefined
+  return { attr, key: attr === 'name' ? text(item[attr]).toLowerCase() : text(item[attr]), content }
 }
 
 const seoMetaItems = (page: PageData) =>

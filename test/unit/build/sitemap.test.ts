@@ -184,6 +184,9 @@ describe('toPageFact robots', () => {
     [{ noIndex: true }, [{ name: 'robots', content: 'index,follow' }], false],
     [{ noIndex: true }, [{ property: 'robots', content: 'index' }], true],
     [{ noIndex: false }, [{ name: 'description', content: 'noindex' }], false],
+    // a meta name is read in any case (HTML: ASCII case-insensitive), by crawlers as by the head
+    [{ noIndex: false }, [{ name: 'ROBOTS', content: 'NOINDEX,NOFOLLOW' }], true],
+    [{ noIndex: true }, [{ name: 'Robots', content: 'index' }], false],
   ])('meta.robots %j and seo.meta %j: noIndex %s, as the head says', (robots, meta, noIndex) => {
     const page = { id: 1, meta: { robots }, seo: { meta }, appearance: {}, content: {} } as unknown as PageData
     const site = { baseUrl: undefined, i18n: { default: 'en', locales: ['en'] } }

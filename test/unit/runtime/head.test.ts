@@ -109,6 +109,21 @@ describe('buildHead', () => {
     expect(linksOf(tags, 'canonical')).toEqual([expect.objectContaining({ href: 'https://www.example.com/about-us' })])
   })
 
+  // HTML reads a meta name in any case: a CMS's `ROBOTS` or `Description` was written beside the tag from meta, two
+  // robots tags, and the page was listed in the sitemap while its head said noindex.
+  it('takes a seo block meta name in any case as that name, in lower case', () => {
+    const seo = {
+      meta: [
+        { name: 'ROBOTS', content: 'NOINDEX' },
+        { name: 'Description', content: 'SEO description' },
+      ],
+    }
+    const tags = buildHead(state({ page: page({ seo, meta: { ...page().meta, robots: { noFollow: true } } }) }))
+    expect(metaOf(tags, 'robots')).toEqual(['NOINDEX'])
+    expect(metaOf(tags, 'description')).toEqual(['SEO description'])
+    expect(tags.filter((t) => /^(robots|description)$/i.test(t.attrs.name ?? ''))).toHaveLength(2)
+  })
+
   it('adds hreflang alternates for available languages plus x-default only with baseUrl', () => {
     expect(linksOf(buildHead(state()), 'alternate')).toEqual([])
     const tags = buildHead(state({ site: { ...state().site, baseUrl: 'https://www.example.com/' } }))
