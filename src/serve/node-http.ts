@@ -14,7 +14,7 @@ const HOST_RE = /^(?:[a-z0-9_.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i
  * only GET and HEAD; the handler refuses the rest from the method and the
  * headers); an aborted connection aborts `request.signal`.
  * Returns undefined when the request line cannot form a Request (bad URL,
- * or a method fetch forbids such as CONNECT or TRACE): the caller answers 400.
+ * or a method fetch forbids such as CONNECT or TRACE): the caller answers 400, or 405 to such a method.
  */
 function toRequest(req: IncomingMessage, signal: AbortSignal): Request | undefined {
   const target = req.url ?? '/'
@@ -76,6 +76,16 @@ async function writeResponse(res: ServerResponse, response: Response, method: st
 
 const PLAIN_TEXT = { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' }
 
+// Methods a fetch Request refuses to carry: well-formed requests all the same, refused as any other method but
+// GET and HEAD (both servers answer only those), not as bad requests.
+const FETCH_FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
+
+/** The answer to a request line that forms no Request (see `toRequest`). */
+const unformedRequestAnswer = (method: string | undefined): Response =>
+  FETCH_FORBIDDEN_METHODS.has(method ?? '')
+    ? new Response('Method Not Allowed\n', { status: 405, headers: { ...PLAIN_TEXT, allow: 'GET, HEAD' } })
+    : new Response('Bad Request\n', { status: 400, headers: PLAIN_TEXT })
+
 /** The whole binding: one node:http request listener around a fetch handler. */
 export function toNodeListener(handler: FetchHandler, onError: (error: unknown) => void = () => {}) {
   return (req: IncomingMessage, res: ServerResponse): void => {
@@ -84,9 +94,7 @@ export function toNodeListener(handler: FetchHandler, onError: (error: unknown) 
     req.resume() // drain any body so the connection stays usable
     void (async () => {
       const request = toRequest(req, abort.signal)
-      const response = request
-        ? await handler(request)
-        : new Response('Bad Request\n', { status: 400, headers: PLAIN_TEXT })
+      const response = request ? await handler(request) : unformedRequestAnswer(req.method)
       await writeResponse(res, response, req.method)
     })().catch((error: unknown) => {
       onError(error)

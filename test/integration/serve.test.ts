@@ -164,6 +164,13 @@ describe('site serve: a built output over a real socket', () => {
     expect((await fetch(`${server.url}/`)).status).toBe(200)
   })
 
+  it('answers TRACE, which fetch cannot carry, with 405 and Allow as any other method', async () => {
+    const answer = await rawGet(server.url, '/about', 'TRACE')
+    expect(answer.status).toBe(405)
+    expect(answer.headers.allow).toBe('GET, HEAD')
+    expect(answer.body).toBe('Method Not Allowed\n')
+  })
+
   it('compresses text the way static hosts do, and leaves small or binary files alone', async () => {
     const { request } = await import('undici')
     const get = async (path: string, encoding: string) => {
