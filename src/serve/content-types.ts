@@ -24,6 +24,11 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.map': 'application/json; charset=utf-8',
   '.woff': 'font/woff',
   '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.otf': 'font/otf',
+  // what public/ may hold that a browser uses only with its own type: <track> captions, WebAssembly
+  '.vtt': 'text/vtt; charset=utf-8',
+  '.wasm': 'application/wasm',
   '.pdf': 'application/pdf',
   // the other files a build copies from the CMS (media/policy.ts): downloads, audio and video
   '.csv': 'text/csv; charset=utf-8',

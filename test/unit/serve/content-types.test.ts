@@ -18,6 +18,14 @@ describe('contentTypeOf', () => {
     )
   })
 
+  it('names the types a browser checks before it uses a file from public/ (captions, WebAssembly, fonts)', () => {
+    // a <track> whose file is not text/vtt shows no captions; WebAssembly.instantiateStreaming refuses any other type
+    expect(contentTypeOf('captions/intro.en.vtt')).toBe('text/vtt; charset=utf-8')
+    expect(contentTypeOf('app/module.wasm')).toBe('application/wasm')
+    expect(contentTypeOf('fonts/Inter.ttf')).toBe('font/ttf')
+    expect(contentTypeOf('fonts/Inter.otf')).toBe('font/otf')
+  })
+
   it('sends what it does not know as bytes', () => {
     expect(contentTypeOf('_redirects')).toBe('application/octet-stream')
     expect(contentTypeOf('a/b.unknown')).toBe('application/octet-stream')
