@@ -1,6 +1,6 @@
 /**
  * The `_redirects` file a build writes for static hosts: one rule a line,
- * `from to [status[!]]` (status 301 when left out), `#` comments. A `from` ending
+ * `from to [status[!]]` (301, 302, 303, 307 or 308; 301 when left out), `#` comments. A `from` ending
  * in `/*` matches everything below it and `:splat` in `to` takes the rest; a `:name` segment of `from` matches
  * any one segment, which `:name` in `to` takes (as on Netlify and Cloudflare Pages). A `!`
  * forces the rule over an existing file (Netlify); rules come before files here
@@ -20,6 +20,8 @@ export interface RedirectRule {
 }
 
 const STATUS_RE = /^(\d{3})(!?)$/
+/** The statuses a rule may redirect with on Netlify and Cloudflare Pages; 304 or 300 would not be followed. */
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308])
 
 const trimSlash = (path: string): string => (path.length > 1 ? path.replace(/\/+$/, '') : path)
 
@@ -59,7 +61,7 @@ export function parseRedirects(text: string): RedirectRule[] {
     const to = toAsciiForm(rawTo)
     const parsed = code === undefined ? ['301', '301', ''] : STATUS_RE.exec(code)
     const status = Number(parsed?.[1])
-    if (!parsed || !(status >= 300 && status < 400)) continue
+    if (!parsed || !REDIRECT_STATUSES.has(status)) continue
     rules.push({ from: from.endsWith('/*') ? from : trimSlash(from), to, status, force: parsed[2] === '!' })
   }
   return rules

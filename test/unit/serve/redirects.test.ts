@@ -18,6 +18,12 @@ describe('parseRedirects', () => {
     expect(matchRedirect(rules, '/other')).toBeUndefined()
   })
 
+  it('skips a 3xx status that is no redirect (304 Not Modified, 300, 305), as both hosts take only 301-303, 307, 308', () => {
+    const rules = parseRedirects('/a /x 304\n/b /x 300\n/c /x 305\n/d /x 303\n/e /x 307\n/f /x 308\n')
+    expect(rules.map((rule) => rule.status)).toEqual([303, 307, 308])
+    expect(matchRedirect(rules, '/a')).toBeUndefined()
+  })
+
   it('fills every :splat, and never makes a rule to a path of the site a link to another host', () => {
     const rules = parseRedirects('/en/* /:splat 301\n/docs/* /manual/:splat?from=:splat 302\n')
     expect(matchRedirect(rules, '/en//evil.com')).toEqual({ to: '/evil.com', status: 301 })
