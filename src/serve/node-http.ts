@@ -76,9 +76,9 @@ async function writeResponse(res: ServerResponse, response: Response, method: st
 
 const PLAIN_TEXT = { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' }
 
-// Methods a fetch Request refuses to carry: well-formed requests all the same, refused as any other method but
-// GET and HEAD (both servers answer only those), not as bad requests.
-const FETCH_FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
+// Methods a fetch Request refuses to carry (and TRACK, which node's parser refuses before): well-formed requests
+// all the same, refused as any other method but GET and HEAD (both servers answer only those), not as bad requests.
+const FETCH_FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE'])
 
 /** The answer to a request line that forms no Request (see `toRequest`). */
 const unformedRequestAnswer = (method: string | undefined): Response =>

@@ -9,6 +9,7 @@
  * percent-encoded: `/stare-usługi` matches the request `/stare-us%C5%82ugi`. Paths are compared as the files they
  * name are found, escapes decoded: the request `/stare-us%c5%82ugi` (lower-case hex) matches too.
  */
+import { REDIRECT_STATUSES } from '../shared/constants.js'
 import { encodeSegment } from '../shared/url.js'
 
 export interface RedirectRule {
@@ -20,8 +21,6 @@ export interface RedirectRule {
 }
 
 const STATUS_RE = /^(\d{3})(!?)$/
-/** The statuses a rule may redirect with on Netlify and Cloudflare Pages; 304 or 300 would not be followed. */
-const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308])
 
 const trimSlash = (path: string): string => (path.length > 1 ? path.replace(/\/+$/, '') : path)
 
@@ -61,6 +60,7 @@ export function parseRedirects(text: string): RedirectRule[] {
     const to = toAsciiForm(rawTo)
     const parsed = code === undefined ? ['301', '301', ''] : STATUS_RE.exec(code)
     const status = Number(parsed?.[1])
+    // a status the hosts do not redirect with (304, 300) would not be followed by any browser
     if (!parsed || !REDIRECT_STATUSES.has(status)) continue
     rules.push({ from: from.endsWith('/*') ? from : trimSlash(from), to, status, force: parsed[2] === '!' })
   }
