@@ -301,6 +301,19 @@ describe('deploy to a folder', () => {
     await expect(lstat(dead)).rejects.toMatchObject({ code: 'ENOENT' })
     expect(await readFile(live, 'utf8')).toBe('in flight')
   })
+  it("removes a copy a killed deploy left even when its process id is another running process's now", async () => {
+    const www = join(dir, 'www-reused')
+    await deployTo(`dir:${www}`)
+    // after a reboot or a container's restart, the id the copy names is this test's parent's, which started later
+    const parentStart = (await readFile(`/proc/${process.ppid}/stat`, 'utf8')).split(') ')[1]!.split(' ')[19]!
+    const reused = join(www, `index.html.site-tmp-${process.ppid}-${Number(parentStart) + 1}-0a1b2c3d`)
+    const live = join(www, `about-us/index.html.site-tmp-${process.ppid}-${parentStart}-0a1b2c3d`)
+    await writeFile(reused, 'half')
+    await writeFile(live, 'in flight')
+    await deployTo(`dir:${www}`)
+    await expect(lstat(reused)).rejects.toMatchObject({ code: 'ENOENT' })
+    expect(await readFile(live, 'utf8')).toBe('in flight')
+  })
   it('removes the folders a deleted page leaves empty, and keeps those that still hold a file', async () => {
     const www = join(dir, 'www-pruned')
     await deployTo(`dir:${www}`)

@@ -42,7 +42,7 @@ function processStat(pid: number): string[] | undefined {
  * With its id it names one process: after a reboot or a container's restart, the id a lock names is soon another
  * process's, started later.
  */
-const processStart = (pid: number): string | undefined => processStat(pid)?.[19]
+export const processStart = (pid: number): string | undefined => processStat(pid)?.[19]
 
 /** The content of a lock this process takes: its id, and when it started (a line of its own). */
 const lockText = (): string => `${process.pid}\n${processStart(process.pid) ?? ''}\n`
@@ -64,10 +64,18 @@ async function holderOf(file: string): Promise<{ pid: number; start?: string } |
  */
 export async function lockHolder(file: string): Promise<number | undefined> {
   const holder = await holderOf(file)
-  if (holder === undefined || !isOtherProcessRunning(holder.pid)) return undefined
-  const start = holder.start === undefined ? undefined : processStart(holder.pid)
-  // this process's own id is its own lock, or one of an earlier life (a container's process ids repeat)
-  return start === undefined || start === holder.start ? holder.pid : undefined
+  return holder !== undefined && isOtherProcessStillRunning(holder.pid, holder.start) ? holder.pid : undefined
+}
+
+/**
+ * Whether another process than this one runs with id `pid` and, when `start` says when the process that had it
+ * started, is still that one. This process's own id is its own, or one of an earlier life (a container's process
+ * ids repeat).
+ */
+export function isOtherProcessStillRunning(pid: number, start: string | undefined): boolean {
+  if (!isOtherProcessRunning(pid)) return false
+  const now = start === undefined ? undefined : processStart(pid)
+  return now === undefined || now === start
 }
 
 /**

@@ -6,16 +6,18 @@ import { randomBytes } from 'node:crypto'
 import { copyFile, mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { fileStamp } from '../../build/incremental/disk.js'
-import { isOtherProcessRunning } from '../../build/output/owner.js'
+import { isOtherProcessStillRunning, processStart } from '../../build/output/owner.js'
 import { resolveInside } from '../../build/output/write.js'
 import { errors, messageOf } from '../../errors.js'
 import { isInsideOrEqual, realPath } from '../../project/inside.js'
 import { readRecordFile } from './record-file.js'
 import { type DeployTarget, type OtherSite, TARGET_RECORD_FILES } from './types.js'
 
-const tempName = (dest: string): string => `${dest}.site-tmp-${process.pid}-${randomBytes(4).toString('hex')}`
-/** A temporary file of tempName's, with the process that made it. */
-const TEMP_RE = /\.site-tmp-(\d+)-[0-9a-f]{8}$/
+/** This process: its id, and when it started where that can be read, as a temporary file names it. */
+const OWNER = [process.pid, processStart(process.pid)].filter((part) => part !== undefined).join('-')
+const tempName = (dest: string): string => `${dest}.site-tmp-${OWNER}-${randomBytes(4).toString('hex')}`
+/** A temporary file of tempName's, with the process that made it (and when it started, if named). */
+const TEMP_RE = /\.site-tmp-(\d+)-(?:(\d+)-)?[0-9a-f]{8}$/
 
 /**
  * Removes the temporary files of deploys that were killed half way (a kill -9 between a copy and its rename):
@@ -24,8 +26,8 @@ const TEMP_RE = /\.site-tmp-(\d+)-[0-9a-f]{8}$/
 async function removeLeftTemps(root: string): Promise<void> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => [])
   for (const entry of entries) {
-    const pid = entry.isFile() ? TEMP_RE.exec(entry.name)?.[1] : undefined
-    if (pid !== undefined && !isOtherProcessRunning(Number(pid)))
+    const [, pid, start] = (entry.isFile() && TEMP_RE.exec(entry.name)) || []
+    if (pid !== undefined && !isOtherProcessStillRunning(Number(pid), start))
       await rm(join(entry.parentPath, entry.name), { force: true })
   }
 }
