@@ -17,15 +17,15 @@ import {
   isContentHashedFile,
   LATEST_MANIFEST_FILE,
 } from '../../shared/layout.js'
-import { isOtherProcessRunning, lockHolder, takeLock } from './owner.js'
+import { isOtherProcessStillRunning, lockHolder, processTag, takeLock } from './owner.js'
 import { resolveInside } from './write.js'
 
 export interface OutputFolders {
   /** The final output folder (absolute). */
   outDir: string
-  /** Where this build writes: `.<name>-tmp-<pid>-<random>` beside OUT. */
+  /** Where this build writes: `.<name>-tmp-<pid>-<start>-<random>` beside OUT. */
   tempDir: string
-  /** Where the previous OUT goes during the swap: `.<name>-old-<pid>-<random>`. */
+  /** Where the previous OUT goes during the swap: `.<name>-old-<pid>-<start>-<random>`. */
   oldDir: string
 }
 
@@ -191,13 +191,13 @@ export async function lockDeployOutput(outDir: string): Promise<() => Promise<vo
   }
 }
 
-/** `.out-tmp-<id>` / `.out-old-<id>` beside OUT; the id is `<pid>-<random>` (or a build id, before pids were recorded). */
+/** `.out-tmp-<id>` / `.out-old-<id>` beside OUT; the id is `<pid>-<start>-<random>` (processTag) (or a build id, before pids were recorded). */
 const siblingName = (out: string, kind: 'tmp' | 'old', id: string): string => `.${basename(out)}-${kind}-${id}`
 
 /**
  * Removes what earlier builds left beside OUT when they were killed: temporary folders and
- * previous outputs moved aside for a swap. Folders of a build that is still running (its pid is
- * alive) are left alone. When OUT itself is missing because a swap was cut between its two
+ * previous outputs moved aside for a swap. Folders of a build that is still running (its pid is alive, and the
+ * process with it started when the name says) are left alone. When OUT itself is missing because a swap was cut between its two
  * renames, the previous output moved aside is put back first. Resolves to the names removed.
  */
 export async function removeStaleSiblings(outDir: string): Promise<string[]> {
@@ -206,8 +206,9 @@ export async function removeStaleSiblings(outDir: string): Promise<string[]> {
   const prefix = `.${basename(out)}-`
   const names = (await readdir(parent).catch(() => [] as string[])).filter((name) => name.startsWith(prefix))
   const stale = names.flatMap((name) => {
-    const match = /^(tmp|old)-(?:(\d+)-)?[A-Za-z0-9_-]+$/.exec(name.slice(prefix.length))
-    if (!match || (match[2] !== undefined && isOtherProcessRunning(Number(match[2])))) return []
+    // `tmp-<pid>-<start>-<hex>` (processTag); `tmp-<pid>-<hex>` of an earlier version is judged by the id alone
+    const match = /^(tmp|old)-(?:(\d+)-(?:(\d+)-)?)?[A-Za-z0-9_-]+$/.exec(name.slice(prefix.length))
+    if (!match || (match[2] !== undefined && isOtherProcessStillRunning(Number(match[2]), match[3]))) return []
     return [{ name, kind: match[1] as 'tmp' | 'old' }]
   })
   const moved = stale.find((s) => s.kind === 'old')
@@ -241,7 +242,7 @@ async function whyNotMade(path: string, error: NodeJS.ErrnoException): Promise<s
 /** Creates the empty temporary folder beside OUT (OUT_DIR_UNWRITABLE, exit code 2, when it cannot be made). */
 export async function createTempOutput(outDir: string): Promise<OutputFolders> {
   const out = resolve(outDir)
-  const id = `${process.pid}-${randomBytes(6).toString('hex')}`
+  const id = `${processTag()}-${randomBytes(6).toString('hex')}`
   const beside = (kind: 'tmp' | 'old') => join(dirname(out), siblingName(out, kind, id))
   const folders = { outDir: out, tempDir: beside('tmp'), oldDir: beside('old') }
   try {

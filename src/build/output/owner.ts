@@ -44,6 +44,14 @@ function processStat(pid: number): string[] | undefined {
  */
 export const processStart = (pid: number): string | undefined => processStat(pid)?.[19]
 
+/**
+ * This process as the names of what it may leave behind carry it (a deploy's temporary files, a build's folders
+ * beside OUT): its id, and when it started where that can be read (`4242-1234567`). isOtherProcessStillRunning
+ * tells from the two whether the process that made such a name still runs.
+ */
+export const processTag = (): string =>
+  [process.pid, processStart(process.pid)].filter((part) => part !== undefined).join('-')
+
 /** The content of a lock this process takes: its id, and when it started (a line of its own). */
 const lockText = (): string => `${process.pid}\n${processStart(process.pid) ?? ''}\n`
 

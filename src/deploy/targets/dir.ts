@@ -6,15 +6,14 @@ import { randomBytes } from 'node:crypto'
 import { copyFile, mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { fileStamp } from '../../build/incremental/disk.js'
-import { isOtherProcessStillRunning, processStart } from '../../build/output/owner.js'
+import { isOtherProcessStillRunning, processTag } from '../../build/output/owner.js'
 import { resolveInside } from '../../build/output/write.js'
 import { errors, messageOf } from '../../errors.js'
 import { isInsideOrEqual, realPath } from '../../project/inside.js'
 import { readRecordFile } from './record-file.js'
 import { type DeployTarget, type OtherSite, TARGET_RECORD_FILES } from './types.js'
 
-/** This process: its id, and when it started where that can be read, as a temporary file names it. */
-const OWNER = [process.pid, processStart(process.pid)].filter((part) => part !== undefined).join('-')
+const OWNER = processTag()
 const tempName = (dest: string): string => `${dest}.site-tmp-${OWNER}-${randomBytes(4).toString('hex')}`
 /** A temporary file of tempName's, with the process that made it (and when it started, if named). */
 const TEMP_RE = /\.site-tmp-(\d+)-(?:(\d+)-)?[0-9a-f]{8}$/

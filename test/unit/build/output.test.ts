@@ -39,11 +39,11 @@ describe('checkOutDir', () => {
 })
 
 describe('temporary output and swap', () => {
-  it('creates the temporary folder beside OUT, named with the pid of this build', async () => {
+  it('creates the temporary folder beside OUT, named with the pid of this build and when it started', async () => {
     const folders = await createTempOutput(join(dir, 'nested/out'))
     expect(folders.outDir).toBe(join(dir, 'nested/out'))
     const id = folders.tempDir.slice(join(dir, 'nested/.out-tmp-').length)
-    expect(id).toMatch(new RegExp(`^${process.pid}-[0-9a-f]{12}$`))
+    expect(id).toMatch(new RegExp(`^${process.pid}-\\d+-[0-9a-f]{12}$`))
     expect(folders.oldDir).toBe(join(dir, `nested/.out-old-${id}`))
     expect(await readdir(join(dir, 'nested'))).toEqual([`.out-tmp-${id}`])
   })
@@ -131,6 +131,18 @@ describe('removeStaleSiblings', () => {
       await writeFile(outputLockFile(join(dir, 'out'), holder), '4194305\n')
     expect(await removeStaleSiblings(join(dir, 'out'))).toEqual([])
     expect((await readdir(dir)).sort()).toEqual(['.out-build.lock', '.out-publish.lock', 'out'])
+  })
+
+  it("removes a build's folders, and puts back its output, when its id is another process's now", async () => {
+    // after a reboot or a container's restart, pid 1 is another process than the build that named its folders
+    const start = Number((await readFile('/proc/1/stat', 'utf8')).split(') ')[1]!.split(' ')[19])
+    await mkdir(join(dir, `.out-old-1-${start + 1}-aa`))
+    await writeFile(join(dir, `.out-old-1-${start + 1}-aa/index.html`), 'previous')
+    await mkdir(join(dir, `.out-tmp-1-${start + 1}-aa`))
+    await mkdir(join(dir, `.out-tmp-1-${start}-bb`))
+    await removeStaleSiblings(join(dir, 'out'))
+    expect((await readdir(dir)).sort()).toEqual([`.out-tmp-1-${start}-bb`, 'out'])
+    expect(await readFile(join(dir, 'out/index.html'), 'utf8')).toBe('previous')
   })
 
   it('puts back a previous output that a cut swap left aside', async () => {
