@@ -203,7 +203,8 @@ export const errors = {
   outDirNotSiteOutput: (outDir: string, why: string) =>
     new SiteError('OUT_DIR_NOT_SITE_OUTPUT', `Refusing to build into ${outDir}: ${why}`, {
       status: 400,
-      hint: 'A build replaces its output folder: point --out at an empty folder or at a previous site output, or pass --force to replace it anyway.',
+      // site publish refuses such a folder too, and has no --force: name the command that has it
+      hint: 'A build replaces its output folder: point --out at an empty folder or at a previous site output (`site build --force` replaces it anyway).',
     }),
   outDirUnwritable: (outDir: string, why: string, cause?: unknown) =>
     new SiteError('OUT_DIR_UNWRITABLE', `Cannot build into ${outDir}: ${why}`, {

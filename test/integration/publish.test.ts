@@ -496,6 +496,8 @@ describe('site publish that cannot start', () => {
       const res = await started.done.finally(() => clearTimeout(guard))
       expect(res.code, res.stderr).toBe(2)
       expect(res.stderr).toContain(`Refusing to build into ${outDir}: ${why}`)
+      // site publish has no --force: the hint may not offer it as a flag of this command
+      expect(res.stderr).not.toContain('pass --force')
     }
     expect(await readFile(file, 'utf8')).toBe('not a folder')
     expect(await readFile(join(other, 'notes.txt'), 'utf8')).toBe('mine')
