@@ -125,7 +125,9 @@ export function publishRecord(batch: Batch, outcome: Outcome | { error: string }
 export function publishedLine(batch: Batch, entry: PublishRecord, target: DeployTarget | undefined): string {
   const where = target ? `sent to ${target.name}` : 'written'
   const deleted = entry.deleted ? `, ${entry.deleted} deleted` : ''
-  return `published ${describeBatch(batch)}: ${entry.changed} changed, ${entry.filesUploaded} files ${where}${deleted}, ${entry.latencyMs} ms from the first edit (build ${entry.buildMs} ms, deploy ${entry.deployMs} ms)`
+  // the publisher's own batches (the deploy at start, a scheduled reconcile) are not journaled (seq 0): no edit came
+  const latency = batch.upTo > 0 ? `, ${entry.latencyMs} ms from the first edit` : ''
+  return `published ${describeBatch(batch)}: ${entry.changed} changed, ${entry.filesUploaded} files ${where}${deleted}${latency} (build ${entry.buildMs} ms, deploy ${entry.deployMs} ms)`
 }
 
 /**
