@@ -1,5 +1,5 @@
 /**
- * What docs/publish.md and docs/ci.md tell a user to run is taken as it is. publish.md's webhook config reads each
+ * What docs/publish.md tells a user to run is taken as it is. publish.md's webhook config reads each
  * secret from a variable, and its systemd unit reads the variables from an environment file: a secret left unset
  * stops `site publish` at start (exit 2), which under `Restart=always` is a unit that never comes up.
  */
@@ -15,11 +15,4 @@ it("the systemd unit's environment file sets every variable the webhook config r
   const set = [...envFile.matchAll(/`([A-Z0-9_]+)=…`/g)].map((m) => m[1])
   expect(read).toEqual(['TYPO3_WEBHOOK_PAGES', 'TYPO3_WEBHOOK_FILES', 'PUBLISH_TOKEN'])
   expect(set).toEqual(read)
-})
-
-it('docs/ci.md does not say that site deploy builds: it sends what site build wrote', async () => {
-  const doc = await readFile(fileURLToPath(new URL('../../../docs/ci.md', import.meta.url)), 'utf8')
-  const intro = doc.slice(0, doc.indexOf('- `--api URL`')).replace(/\s+/g, ' ')
-  expect(intro).not.toMatch(/`site deploy <target>` build/)
-  expect(intro).toContain('`site deploy <target>` uploads what `site build` wrote')
 })
