@@ -118,8 +118,16 @@ async function sendAll(options: DeployOptions, plan: DeployPlan): Promise<void> 
 }
 
 export async function deploy(options: DeployOptions): Promise<DeployReport> {
+  return await deployUnstopped(options).catch((error: unknown) => {
+    // stopped (a publisher's deploy that took too long, or a stop): its reason says why, not the target's echo of it
+    const { signal, target } = options
+    throw signal?.aborted ? errors.deployFailed(target.name, messageOf(signal.reason), error) : error
+  })
+}
+
+async function deployUnstopped(options: DeployOptions): Promise<DeployReport> {
   const started = performance.now()
-  const { target, outDir } = options
+  const { target, outDir, signal } = options
   const output = await readOutputFiles(outDir, options.site, { memory: options.memory, root: options.root })
   const { targetMemory } = options
   const known = targetMemory?.last
@@ -128,18 +136,20 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
   const [stamp, pending] = await Promise.all([
     // a stamp that cannot be taken (the target folder made a file) only means the manifest is read again, where the
     // target reports it as its own failure, naming itself and the file
-    targetMemory ? target.manifestStamp().catch(() => undefined) : undefined,
-    target.readRecord('pending'),
+    targetMemory ? target.manifestStamp(signal).catch(() => undefined) : undefined,
+    target.readRecord('pending', signal),
   ])
   const remembered = known && stamp !== undefined && known.target === target.name && known.stamp === stamp
-  const manifest = remembered ? known.manifest : parseTargetManifest(parseJson(await target.readRecord('manifest')))
+  const manifest = remembered
+    ? known.manifest
+    : parseTargetManifest(parseJson(await target.readRecord('manifest', signal)))
   // a pending record we cannot read leaves every path in doubt
   const unknown =
     pending === undefined
       ? new Set<string>()
       : (parsePendingRecord(parseJson(pending)) ?? new Set(manifest?.files.keys()))
   // a file the manifest names that the target no longer holds (removed behind the deploys' back) is sent again
-  const held = manifest && !remembered ? await target.heldPaths?.() : undefined
+  const held = manifest && !remembered ? await target.heldPaths?.(signal) : undefined
   if (manifest && held) for (const path of manifest.files.keys()) if (!held.has(path)) unknown.add(path)
   const plan = planDeploy({ ...output, manifest, unknown, keepBuilds: options.site.build.keepBuilds })
   const filesUploaded = DEPLOY_STEPS.reduce((n, step) => n + plan.uploads[step].length, 0)
@@ -156,16 +166,12 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
   if (options.dryRun) return report(true)
   // written before the target changes, removed once its manifest says what it holds (plan.ts)
   const inDoubt = pathsInDoubt(plan, unknown)
-  if (inDoubt.size) await target.writeRecord('pending', renderPendingRecord(inDoubt))
-  await sendAll(options, plan).catch((error: unknown) => {
-    // stopped (a publisher's deploy that took too long, or a stop): its reason says why, not the target's echo of it
-    const { signal } = options
-    throw signal?.aborted ? errors.deployFailed(target.name, messageOf(signal.reason), error) : error
-  })
+  if (inDoubt.size) await target.writeRecord('pending', renderPendingRecord(inDoubt), signal)
+  await sendAll(options, plan)
   const settles = inDoubt.size > 0 || pending !== undefined
   if (settles || manifest === undefined || manifest.buildId !== plan.next.buildId) {
-    const written = await target.writeRecord('manifest', renderTargetManifest(plan.next))
-    if (settles) await target.removeRecord('pending')
+    const written = await target.writeRecord('manifest', renderTargetManifest(plan.next), signal)
+    if (settles) await target.removeRecord('pending', signal)
     if (targetMemory && written !== undefined)
       targetMemory.last = { target: target.name, stamp: written, manifest: plan.next }
   } else if (targetMemory && stamp !== undefined) targetMemory.last = { target: target.name, stamp, manifest }

@@ -509,6 +509,29 @@ describe('deploy to S3', () => {
     expect(await (await object('live/about-us/team/index.html')).text()).toContain('edited for the S3 test')
   }, 20_000)
 
+  it('stops at once when stopped while the store hangs on its records, not after the SDK gave up', async () => {
+    // `site publish` stopping (SIGTERM) or past publish.deployTimeoutMs: the records were read and written without
+    // the signal, so a hung store held the stop for the SDK's timeouts and retries (over a minute, past systemd's)
+    const sockets = new Set<Socket>()
+    const hung = createServer((socket) => void sockets.add(socket))
+    await new Promise<void>((done) => hung.listen(0, '127.0.0.1', done))
+    process.env.AWS_ENDPOINT_URL_S3 = `http://127.0.0.1:${(hung.address() as AddressInfo).port}`
+    const target = createS3Target('site-www', 'live', process.env, { idleTimeoutMs: 5_000 })
+    try {
+      const signal = AbortSignal.timeout(300)
+      const started = Date.now()
+      await expect(deploy({ outDir: out, target, site: makeConfig(demo.api.url).sites[0]!, signal })).rejects.toThrow(
+        /^Deploy to s3:\/\/site-www\/live failed: .*aborted due to timeout/,
+      )
+      expect(Date.now() - started).toBeLessThan(2_000)
+    } finally {
+      process.env.AWS_ENDPOINT_URL_S3 = s3.env.AWS_ENDPOINT_URL_S3
+      await target.close()
+      for (const socket of sockets) socket.destroy()
+      hung.close()
+    }
+  }, 30_000)
+
   it('sends nothing more once a file failed: what was started has ended when the deploy fails', async () => {
     // a long-lived deployer (`site publish`) builds again after a failed deploy: an upload of the failed one still
     // going then could send a page of the new build before its assets

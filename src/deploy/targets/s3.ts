@@ -152,10 +152,12 @@ export function createS3Target(
   }
   return {
     name,
-    async readRecord(record) {
+    async readRecord(record, signal) {
       const file = TARGET_RECORD_FILES[record]
       try {
-        const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: keyOf(file) }))
+        const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: keyOf(file) }), {
+          abortSignal: signal,
+        })
         // as a folder target's: a record no deploy writes that large (anyone may have put it there) is not read
         // whole into memory, on every deploy, to fail there
         if ((answer.ContentLength ?? 0) > recordMaxBytes) {
@@ -169,13 +171,15 @@ export function createS3Target(
         return fail(`reading ${file}`, isAccessDenied(error) ? LIST_BUCKET_HINT : '')(error)
       }
     },
-    async heldPaths() {
+    async heldPaths(signal) {
       const start = prefix ? `${prefix}/` : ''
       const held = new Set<string>()
       let token: string | undefined
       do {
         const page = await client
-          .send(new ListObjectsV2Command({ Bucket: bucket, Prefix: start, ContinuationToken: token }))
+          .send(new ListObjectsV2Command({ Bucket: bucket, Prefix: start, ContinuationToken: token }), {
+            abortSignal: signal,
+          })
           .catch((error: unknown) => {
             // credentials without s3:ListBucket: the manifest is all there is to go by
             if (statusOf(error) === 403) return undefined
@@ -187,10 +191,12 @@ export function createS3Target(
       } while (token)
       return held
     },
-    async manifestStamp() {
+    async manifestStamp(signal) {
       // an error here only means the manifest is read again, where it is reported
       const head = await client
-        .send(new HeadObjectCommand({ Bucket: bucket, Key: keyOf(TARGET_RECORD_FILES.manifest) }))
+        .send(new HeadObjectCommand({ Bucket: bucket, Key: keyOf(TARGET_RECORD_FILES.manifest) }), {
+          abortSignal: signal,
+        })
         .catch(() => undefined)
       return head?.ETag
     },
@@ -221,7 +227,7 @@ export function createS3Target(
     },
     remove,
     commit: async () => {},
-    async writeRecord(record, json) {
+    async writeRecord(record, json, signal) {
       const file = TARGET_RECORD_FILES[record]
       const put = await client
         .send(
@@ -232,11 +238,12 @@ export function createS3Target(
             ContentType: 'application/json; charset=utf-8',
             CacheControl: 'no-cache',
           }),
+          { abortSignal: signal },
         )
         .catch(fail(`writing ${file}`))
       return put.ETag
     },
-    removeRecord: (record) => remove(TARGET_RECORD_FILES[record]),
+    removeRecord: (record, signal) => remove(TARGET_RECORD_FILES[record], signal),
     close: async () => client.destroy(),
   }
 }

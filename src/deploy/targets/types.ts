@@ -14,27 +14,30 @@ export interface DeployFile {
 export interface DeployTarget {
   /** How logs and errors name it: `dir:/srv/www`, `s3://bucket/prefix`, `command:…`. */
   readonly name: string
-  /** One of the target's own records as stored (untrusted text), undefined when it has none. */
-  readRecord(record: TargetRecord): Promise<string | undefined>
+  /**
+   * One of the target's own records as stored (untrusted text), undefined when it has none. Here and below, `signal`
+   * stops a target that waits on a host (S3) as it does upload's.
+   */
+  readRecord(record: TargetRecord, signal?: AbortSignal): Promise<string | undefined>
   /**
    * What tells the stored manifest's versions apart without reading it (a file's lstat stamp, an object's ETag),
    * undefined when it has none or the target cannot tell.
    */
-  manifestStamp(): Promise<string | undefined>
+  manifestStamp(signal?: AbortSignal): Promise<string | undefined>
   /**
    * The paths the target holds, where it can list them cheaply (a bucket): a file its manifest names that it no longer
    * holds (removed by hand, by a lifecycle rule) is sent again. Undefined when it cannot tell.
    */
-  heldPaths?(): Promise<Set<string> | undefined>
+  heldPaths?(signal?: AbortSignal): Promise<Set<string> | undefined>
   /** `signal` stops what it does when the deploy is stopped (its time is up); it then rejects. */
   upload(file: DeployFile, signal?: AbortSignal): Promise<void>
   remove(path: string, signal?: AbortSignal): Promise<void>
   /** After every upload and delete, before the manifest: a target that acts once (a command) acts here. */
   commit(signal?: AbortSignal): Promise<void>
   /** Stores one of its records; resolves to the stamp of what it stored (see manifestStamp). */
-  writeRecord(record: TargetRecord, json: string): Promise<string | undefined>
+  writeRecord(record: TargetRecord, json: string, signal?: AbortSignal): Promise<string | undefined>
   /** Removes one of its records; a record it does not have is not an error. */
-  removeRecord(record: TargetRecord): Promise<void>
+  removeRecord(record: TargetRecord, signal?: AbortSignal): Promise<void>
   close(): Promise<void>
 }
 
