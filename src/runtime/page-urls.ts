@@ -85,8 +85,12 @@ function pathOnBaseUrl(href: string, baseUrl: string | undefined): string | unde
   }
 }
 
-/** The translations of a page (available entries of the site's locales), named by their site paths. */
-function pageAlternates(page: PageData, site: SiteUrlInfo): PageAlternate[] {
+/**
+ * The translations of a page (available entries of the site's locales), named by their site paths; none when
+ * the page at `pagePath` is not one of them (a page of a language the site does not list): search engines drop
+ * a set of alternates that does not name the page itself.
+ */
+function pageAlternates(pagePath: string, page: PageData, site: SiteUrlInfo): PageAlternate[] {
   const alternates: PageAlternate[] = []
   const seen = new Set<string>()
   let xDefault: string | undefined
@@ -100,6 +104,7 @@ function pageAlternates(page: PageData, site: SiteUrlInfo): PageAlternate[] {
     seen.add(hreflang)
     alternates.push({ hreflang, path })
   }
+  if (!alternates.some((alternate) => alternate.path === pagePath)) return []
   if (xDefault !== undefined) alternates.push({ hreflang: 'x-default', path: xDefault })
   return alternates
 }
@@ -114,7 +119,7 @@ function pageAlternates(page: PageData, site: SiteUrlInfo): PageAlternate[] {
 export function pageUrls(input: { path: string; page: PageData; site: SiteUrlInfo }): PageUrls {
   const { path, page, site } = input
   const self = toSiteUrl(path, site.baseUrl)
-  const alternates = pageAlternates(page, site)
+  const alternates = pageAlternates(path, page, site)
   const cms = cmsCanonical(page)
   if (cms === '') return { self, canonical: site.baseUrl ? self : '', alternates }
   const named = sitePageOf(cms)

@@ -68,6 +68,27 @@ describe('pageUrls', () => {
     ])
   })
 
+  // A site listing fewer languages than the API builds the others' pages under its own locale (/pl/o-nas on an
+  // en and de site): such a page is none of the translations its i18n names, and its head and sitemap entry
+  // named /about-us as its English version, which does not name it back, an hreflang set search engines drop.
+  it('names no translations for a page that is not itself one of them', () => {
+    const entry = (languageId: number, code: string, link: string) => ({
+      languageId,
+      twoLetterIsoCode: code,
+      hreflang: '',
+      link,
+      available: 1,
+    })
+    const i18n = [entry(0, 'en', '/about-us'), entry(1, 'pl', '/pl/o-nas'), entry(2, 'de', '/de/ueber-uns')]
+    const enAndDe = { ...site, i18n: { default: 'en', locales: ['en', 'de'] } }
+    expect(pageUrls({ path: '/pl/o-nas', page: page('', i18n), site: enAndDe }).alternates).toEqual([])
+    expect(pageUrls({ path: '/de/ueber-uns', page: page('', i18n), site: enAndDe }).alternates).toEqual([
+      { hreflang: 'en', path: '/about-us' },
+      { hreflang: 'de', path: '/de/ueber-uns' },
+      { hreflang: 'x-default', path: '/about-us' },
+    ])
+  })
+
   // TYPO3's hreflang field is free text: `pl_PL` or a stray quote went into the head and into
   // sitemap.xml, which then failed the sitemap schema, and search engines drop such alternates.
   it('writes the hreflang as a language tag, else the language code', () => {
