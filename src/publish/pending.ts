@@ -16,6 +16,7 @@ export interface Batch {
   lastAt: number
   /** Sequence number of its last event. */
   upTo: number
+  /** Events that came (webhooks, re-checks): the publisher's own (seq 0: the deploy at start, a reconcile) are not counted. */
   events: number
 }
 
@@ -43,13 +44,14 @@ function merge(into: Batch | undefined, from: Batch): Batch {
 
 /** Adds a recorded event to the open batch. */
 export function addEvent(pending: Pending, event: JournalEvent): void {
+  const came = event.seq > 0 ? 1 : 0
   const open = pending.open
   if (open && !open.full && !event.full && open.pages.size + (event.pages?.length ?? 0) <= PUBLISH_MAX_PENDING_PAGES) {
     // the common case, in place: a flood of events costs no copy per event
     for (const page of event.pages ?? []) open.pages.add(page)
     open.lastAt = Math.max(open.lastAt, event.at)
     open.upTo = Math.max(open.upTo, event.seq)
-    open.events++
+    open.events += came
     return
   }
   pending.open = merge(open, {
@@ -58,7 +60,7 @@ export function addEvent(pending: Pending, event: JournalEvent): void {
     firstAt: event.at,
     lastAt: event.at,
     upTo: event.seq,
-    events: 1,
+    events: came,
   })
 }
 

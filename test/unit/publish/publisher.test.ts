@@ -1,0 +1,72 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { BuildResult } from '../../../src/build/types.js'
+import type { ResolvedSite } from '../../../src/config/types.js'
+import type { DeployTarget } from '../../../src/deploy/targets/types.js'
+import type { Builder } from '../../../src/publish/builder.js'
+import { openJournal } from '../../../src/publish/journal.js'
+import { createPublisher } from '../../../src/publish/publisher.js'
+
+const dirs: string[] = []
+afterEach(async () => {
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true })
+})
+
+/** A builder whose builds wait until `release` is called (or succeed at once with `hold: false`). */
+function fakeBuilder(hold: boolean) {
+  let release = () => {}
+  const builder: Builder = {
+    build: ({ signal }) =>
+      new Promise<BuildResult>((resolve, reject) => {
+        const result = {
+          failures: [],
+          changes: { pages: { added: [], changed: [], removed: [], unchanged: [] }, slugs: [] },
+          filesWritten: 0,
+          recheck: { complete: false, pages: [] },
+        } as unknown as BuildResult
+        if (!hold) return resolve(result)
+        release = () => resolve(result)
+        signal?.addEventListener('abort', () => reject(new Error('stopped')))
+      }),
+    close: async () => {},
+  }
+  return { builder, release: () => release() }
+}
+
+const site = { api: { baseUrl: 'http://127.0.0.1:1/', headers: {} } } as unknown as ResolvedSite
+
+async function startPublisher(opts: { reconcileAtStart: boolean; target?: DeployTarget; hold?: boolean }) {
+  const stateDir = await mkdtemp(join(tmpdir(), 'site-publisher-'))
+  dirs.push(stateDir)
+  const lines: string[] = []
+  const { builder } = fakeBuilder(opts.hold ?? false)
+  const made = createPublisher({
+    site: 'example',
+    outDir: join(stateDir, 'out'),
+    options: { quietMs: 10, maxWaitMs: 100, reconcileMinutes: 60, deployTimeoutMs: 10_000 },
+    builder,
+    target: opts.target,
+    siteOptions: site,
+    log: (line) => lines.push(line),
+    reconcileAtStart: opts.reconcileAtStart,
+    stateDir,
+  })
+  made.start(await openJournal(stateDir, made.record))
+  return { ...made, lines, stateDir }
+}
+
+describe('the publisher', () => {
+  it('counts in /status only the events that came, not its own reconcile at start', async () => {
+    const { publisher } = await startPublisher({ reconcileAtStart: true })
+    expect(publisher.status().pending).toBe(0)
+    await publisher.idle()
+    expect(publisher.status().publishes[0]).toMatchObject({ ok: true, full: true, events: 0 })
+    await publisher.accept({ kind: 'pages', pages: ['12'], what: 'page 12 edit' }, 'a test')
+    expect(publisher.status().pending).toBe(1)
+    await publisher.idle()
+    expect(publisher.status().publishes[0]).toMatchObject({ ok: true, pages: ['12'], events: 1 })
+    await publisher.stop()
+  })
+})
