@@ -257,6 +257,9 @@ export function createPublisher(input: PublisherOptions): {
       clearTimeout(recheckTimer)
       controller?.abort('SIGTERM')
       await running
+      const left = pendingCount(pending)
+      const where = input.stateDir ? ` in ${input.stateDir}` : ''
+      if (left) log(`${left} event(s) not yet live stay in the journal${where} for the next start`)
       await compactJournal(0)
       await journal?.close()
       await target?.close()

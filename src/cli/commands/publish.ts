@@ -20,7 +20,7 @@ export async function runPublishCommand(opts: PublishFlags, global: { verbose?: 
       `Publishing to ${publisher.where}; webhooks at ${publisher.url}/hooks/typo3, status at ${publisher.url}/status`,
     )
     const signal = await Promise.race([shutdown, publisher.failed])
-    printLine(`${signal}: stopping (events not yet live stay in ${publisher.stateDir})`)
+    printLine(`${signal}: stopping`)
     await publisher.close()
     return 0
   } catch (error) {

@@ -69,4 +69,17 @@ describe('the publisher', () => {
     expect(publisher.status().publishes[0]).toMatchObject({ ok: true, pages: ['12'], events: 1 })
     await publisher.stop()
   })
+
+  it('says on stop how many events stay in the journal, and nothing when none does', async () => {
+    const idle = await startPublisher({ reconcileAtStart: true })
+    await idle.publisher.idle()
+    await idle.publisher.stop()
+    expect(idle.lines.join('\n')).not.toContain('stay in')
+
+    const busy = await startPublisher({ reconcileAtStart: false, hold: true })
+    await busy.publisher.accept({ kind: 'pages', pages: ['12'], what: 'page 12 edit' }, 'a test')
+    await busy.publisher.accept({ kind: 'pages', pages: ['14'], what: 'page 14 edit' }, 'a test')
+    await busy.publisher.stop()
+    expect(busy.lines).toContain(`2 event(s) not yet live stay in the journal in ${busy.stateDir} for the next start`)
+  })
 })
