@@ -184,6 +184,7 @@ export function createPublisher(input: PublisherOptions): {
       const entry = publishRecord(batch, outcome)
       remember(entry)
       log(publishedLine(batch, entry, target))
+      if (outcome.fallback) log(`every page was built, as ${outcome.fallback}`)
       for (const line of unplacedLines(outcome)) log(line)
     } catch (error) {
       settleBatch(pending, false)

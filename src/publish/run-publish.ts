@@ -35,6 +35,8 @@ type Published = Outcome & {
   unshownFiles: string[]
   /** Page uids no page of the previous build has (a typo, a deleted page, or a new page its parent's build finds). */
   unknownUids: number[]
+  /** Why a batch naming pages built every page (the output is another version's, or another config's): see planOnly. */
+  fallback: string | undefined
 }
 
 function describeFailures(result: BuildResult): string {
@@ -66,6 +68,7 @@ export async function buildAndDeploy(batch: Batch, step: PublishStep, signal: Ab
     refetched: result?.only?.refetched ?? [],
     unshownFiles: result?.only?.unknownFiles ?? [],
     unknownUids: result?.only?.unknownUids ?? [],
+    fallback: result?.only?.fallback,
   }
 }
 

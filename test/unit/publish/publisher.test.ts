@@ -15,7 +15,7 @@ afterEach(async () => {
 })
 
 /** A builder whose builds wait until `release` is called (or succeed at once with `hold: false`). */
-function fakeBuilder(hold: boolean) {
+function fakeBuilder(hold: boolean, only?: BuildResult['only']) {
   let release = () => {}
   const builder: Builder = {
     build: ({ signal }) =>
@@ -25,6 +25,7 @@ function fakeBuilder(hold: boolean) {
           changes: { pages: { added: [], changed: [], removed: [], unchanged: [] }, slugs: [] },
           filesWritten: 0,
           recheck: { complete: false, pages: [] },
+          only,
         } as unknown as BuildResult
         if (!hold) return resolve(result)
         release = () => resolve(result)
@@ -37,11 +38,16 @@ function fakeBuilder(hold: boolean) {
 
 const site = { api: { baseUrl: 'http://127.0.0.1:1/', headers: {} } } as unknown as ResolvedSite
 
-async function startPublisher(opts: { reconcileAtStart: boolean; target?: DeployTarget; hold?: boolean }) {
+async function startPublisher(opts: {
+  reconcileAtStart: boolean
+  target?: DeployTarget
+  hold?: boolean
+  only?: BuildResult['only']
+}) {
   const stateDir = await mkdtemp(join(tmpdir(), 'site-publisher-'))
   dirs.push(stateDir)
   const lines: string[] = []
-  const { builder } = fakeBuilder(opts.hold ?? false)
+  const { builder } = fakeBuilder(opts.hold ?? false, opts.only)
   const made = createPublisher({
     site: 'example',
     outDir: join(stateDir, 'out'),
@@ -81,5 +87,22 @@ describe('the publisher', () => {
     await busy.publisher.accept({ kind: 'pages', pages: ['14'], what: 'page 14 edit' }, 'a test')
     await busy.publisher.stop()
     expect(busy.lines).toContain(`2 event(s) not yet live stay in the journal in ${busy.stateDir} for the next start`)
+  })
+
+  it('says why a publish of a few pages built every page (the output is of another version of site)', async () => {
+    const fallback = 'the previous output was built by another version of site'
+    const only = {
+      requested: ['12'],
+      unknownUids: [],
+      unknownFiles: [],
+      refetched: [],
+      rerenderedLocales: [],
+      fallback,
+    }
+    const { publisher, lines } = await startPublisher({ reconcileAtStart: false, only })
+    await publisher.accept({ kind: 'pages', pages: ['12'], what: 'page 12 edit' }, 'a test')
+    await publisher.idle()
+    await publisher.stop()
+    expect(lines).toContain(`every page was built, as ${fallback}`)
   })
 })
