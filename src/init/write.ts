@@ -2,9 +2,10 @@
  * Writes a new project's files. A failed write removes every file and folder this run created, so a
  * refused or failed `site init` leaves nothing behind (files replaced under `--force` stay replaced).
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { errors } from '../errors.js'
+import { makeFolders } from '../project/folders.js'
 import type { ScaffoldFile } from './files.js'
 import { notWritable } from './target.js'
 
@@ -18,11 +19,11 @@ export async function writeScaffold(
   let current = dir
   try {
     // mkdir -p answers the first folder it created: removing that one removes everything below it.
-    const first = await mkdir(dir, { recursive: true })
+    const first = await makeFolders(dir)
     if (first) created.push(first)
     for (const file of files) {
       current = join(dir, file.path)
-      const folder = await mkdir(dirname(current), { recursive: true })
+      const folder = await makeFolders(dirname(current))
       if (folder) created.push(folder)
       await writeFile(current, file.contents, { flag: options.force ? 'w' : 'wx' })
       created.push(current)

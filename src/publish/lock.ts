@@ -6,11 +6,11 @@
  * `site build`, from replacing the folder between the publisher's builds: acknowledged edits would be lost;
  * nor does a publisher start over a folder a `site build` is writing.
  */
-import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { lockOutput } from '../build/output/output.js'
 import { takeLock } from '../build/output/owner.js'
 import { errors, messageOf } from '../errors.js'
+import { makeFolders } from '../project/folders.js'
 import { JOURNAL_FILE } from './journal.js'
 
 export const LOCK_FILE = 'publish.lock'
@@ -18,7 +18,7 @@ export const LOCK_FILE = 'publish.lock'
 /** Takes the lock of the journal in `dir` (made when missing); resolves to its release. */
 export async function lockJournal(dir: string): Promise<() => Promise<void>> {
   const journal = join(dir, JOURNAL_FILE)
-  await mkdir(dir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+  await makeFolders(dir).catch((error: NodeJS.ErrnoException) => {
     // a --state naming a file (or a folder under one): said as such, not as mkdir's EEXIST
     const notFolder = error.code === 'EEXIST' || error.code === 'ENOTDIR'
     const why = notFolder ? `${dir} (or a folder above it) is a file, not a folder` : messageOf(error)

@@ -9,6 +9,7 @@ import { constants, readdirSync, renameSync, rmSync } from 'node:fs'
 import { access, lstat, mkdir, readdir, rename, rmdir, unlink } from 'node:fs/promises'
 import { basename, dirname, join, parse, resolve } from 'node:path'
 import { errors, isSiteError, messageOf } from '../../errors.js'
+import { makeFolders } from '../../project/folders.js'
 import { isInsideOrEqual } from '../../project/inside.js'
 import {
   BUILD_STORE_ASIDE_FILE,
@@ -149,7 +150,7 @@ export async function lockOutput(
   const file = outputLockFile(out, holder)
   let release: () => Promise<void>
   try {
-    if (options.makeParent !== false) await mkdir(dirname(file), { recursive: true })
+    if (options.makeParent !== false) await makeFolders(dirname(file))
     release = await takeLock(file, {
       held: (pid) => errors.outDirInUse(out, holder, pid, advice(holder)),
       failed: (why, cause) => (cause instanceof Error ? cause : new Error(why)),
@@ -246,7 +247,7 @@ export async function createTempOutput(outDir: string): Promise<OutputFolders> {
   const beside = (kind: 'tmp' | 'old') => join(dirname(out), siblingName(out, kind, id))
   const folders = { outDir: out, tempDir: beside('tmp'), oldDir: beside('old') }
   try {
-    await mkdir(dirname(out), { recursive: true })
+    await makeFolders(dirname(out))
     await mkdir(folders.tempDir)
   } catch (error) {
     throw errors.outDirUnwritable(out, await whyNotMade(folders.tempDir, error as NodeJS.ErrnoException), error)

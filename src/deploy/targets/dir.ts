@@ -3,12 +3,13 @@
  * then renamed over it, so that the server never sends half a file. The manifest is `PATH/.site-deploy.json`.
  */
 import { randomBytes } from 'node:crypto'
-import { copyFile, mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises'
+import { copyFile, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { fileStamp } from '../../build/incremental/disk.js'
 import { isOtherProcessStillRunning, processTag } from '../../build/output/owner.js'
 import { resolveInside } from '../../build/output/write.js'
 import { errors, messageOf } from '../../errors.js'
+import { makeFolders } from '../../project/folders.js'
 import { isInsideOrEqual, realPath } from '../../project/inside.js'
 import { readRecordFile } from './record-file.js'
 import { type DeployTarget, type OtherSite, TARGET_RECORD_FILES } from './types.js'
@@ -32,7 +33,7 @@ async function removeLeftTemps(root: string): Promise<void> {
 }
 
 async function replaceFile(dest: string, write: (temp: string) => Promise<void>): Promise<void> {
-  await mkdir(dirname(dest), { recursive: true })
+  await makeFolders(dirname(dest))
   const temp = tempName(dest)
   try {
     await write(temp)
