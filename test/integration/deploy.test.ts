@@ -384,6 +384,24 @@ describe('deploy to S3', () => {
 
   const object = (key: string) => fetch(`${s3.endpoint}/site-www/${key}`)
 
+  /**
+   * Points the SDK at a store that takes connections and never answers (stopped, or a network that drops packets);
+   * `close` points it back at s3rver.
+   */
+  async function pointAtHungStore(): Promise<{ close(): void }> {
+    const sockets = new Set<Socket>()
+    const hung = createServer((socket) => void sockets.add(socket))
+    await new Promise<void>((done) => hung.listen(0, '127.0.0.1', done))
+    process.env.AWS_ENDPOINT_URL_S3 = `http://127.0.0.1:${(hung.address() as AddressInfo).port}`
+    return {
+      close() {
+        process.env.AWS_ENDPOINT_URL_S3 = s3.env.AWS_ENDPOINT_URL_S3
+        for (const socket of sockets) socket.destroy()
+        hung.close()
+      },
+    }
+  }
+
   it('uploads with content types and cache policies, byte for byte, then only changes', async () => {
     const first = await deployTo('s3://site-www/live')
     expect(first.filesUploaded).toBeGreaterThan(100)
@@ -488,10 +506,7 @@ describe('deploy to S3', () => {
   it('fails, naming the target, when the store stops answering (a hung connection), and keeps what it had', async () => {
     // a store that takes connections and never answers (stopped, or a network that drops packets): without a
     // timeout the deploy waited for ever, and a publisher with it, publishing nothing more and reporting nothing
-    const sockets = new Set<Socket>()
-    const hung = createServer((socket) => void sockets.add(socket))
-    await new Promise<void>((done) => hung.listen(0, '127.0.0.1', done))
-    process.env.AWS_ENDPOINT_URL_S3 = `http://127.0.0.1:${(hung.address() as AddressInfo).port}`
+    const hung = await pointAtHungStore()
     const target = createS3Target('site-www', 'live', process.env, { idleTimeoutMs: 300 })
     try {
       await editTeamPage('Edited while the store hangs.')
@@ -501,9 +516,7 @@ describe('deploy to S3', () => {
       )
       expect(Date.now() - started).toBeLessThan(8_000)
     } finally {
-      process.env.AWS_ENDPOINT_URL_S3 = s3.env.AWS_ENDPOINT_URL_S3
       await target.close()
-      for (const socket of sockets) socket.destroy()
       hung.close()
     }
     expect(await (await object('live/about-us/team/index.html')).text()).toContain('edited for the S3 test')
@@ -512,10 +525,7 @@ describe('deploy to S3', () => {
   it('stops at once when stopped while the store hangs on its records, not after the SDK gave up', async () => {
     // `site publish` stopping (SIGTERM) or past publish.deployTimeoutMs: the records were read and written without
     // the signal, so a hung store held the stop for the SDK's timeouts and retries (over a minute, past systemd's)
-    const sockets = new Set<Socket>()
-    const hung = createServer((socket) => void sockets.add(socket))
-    await new Promise<void>((done) => hung.listen(0, '127.0.0.1', done))
-    process.env.AWS_ENDPOINT_URL_S3 = `http://127.0.0.1:${(hung.address() as AddressInfo).port}`
+    const hung = await pointAtHungStore()
     const target = createS3Target('site-www', 'live', process.env, { idleTimeoutMs: 5_000 })
     try {
       const signal = AbortSignal.timeout(300)
@@ -525,9 +535,7 @@ describe('deploy to S3', () => {
       )
       expect(Date.now() - started).toBeLessThan(2_000)
     } finally {
-      process.env.AWS_ENDPOINT_URL_S3 = s3.env.AWS_ENDPOINT_URL_S3
       await target.close()
-      for (const socket of sockets) socket.destroy()
       hung.close()
     }
   }, 30_000)
