@@ -14,7 +14,7 @@ import type {
   SiteOptions,
   UserConfig,
 } from './types.js'
-import { validateFlags } from './validate.js'
+import { hostKey, validateFlags } from './validate.js'
 
 /** Deep-merges `over` onto `base`: objects merge, everything else replaces. */
 function deepMerge<T>(base: T, over: unknown): T {
@@ -175,14 +175,14 @@ function toAllowedHost(host: string): string {
 }
 
 export function toBareHostname(host: string): string {
-  return host
-    .trim()
-    .replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
-    .replace(/[/?#].*$/, '')
-    .replace(/:\d+$/, '')
-    .replace(/^\[(.*)\]$/, '$1')
-    .replace(/(.)\.$/, '$1') // the root's dot of a fully-qualified name: `www.example.com.` is `www.example.com`
-    .toLowerCase()
+  return hostKey(
+    host
+      .trim()
+      .replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
+      .replace(/[/?#].*$/, '')
+      .replace(/:\d+$/, '')
+      .replace(/^\[(.*)\]$/, '$1'),
+  )
 }
 
 /** The hosts a site answers to: its `hostname`s, or for the one site of a config without `sites` the host of its `baseUrl`. */

@@ -275,11 +275,17 @@ export function validateUserConfig(config: unknown): ConfigIssue[] {
   return issues
 }
 
-/** A site's host names that an earlier site has already (in any case, with the root's dot or not); records the others. */
+/**
+ * A host name as sites are told apart by it: in lower case, without the root's dot of a fully-qualified name
+ * (`Example.com.` is `example.com`). Example: `WWW.example.de.` -> `www.example.de`.
+ */
+export const hostKey = (host: string): string => host.replace(/(.)\.$/, '$1').toLowerCase()
+
+/** A site's host names that an earlier site has already (hostKey: in any case, with the root's dot or not); records the others. */
 function hostnamesTaken(hostname: string | string[], path: string, owners: Map<string, string>): ConfigIssue[] {
   const issues: ConfigIssue[] = []
   for (const host of Array.isArray(hostname) ? hostname : [hostname]) {
-    const name = host.toLowerCase().replace(/(.)\.$/, '$1') // `Example.com.` is `example.com`
+    const name = hostKey(host)
     const owner = owners.get(name)
     if (owner === undefined) owners.set(name, path)
     else if (owner !== path)
