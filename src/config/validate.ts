@@ -233,7 +233,8 @@ function checkShape(
   }
   for (const [key, child] of Object.entries(value)) {
     const keyPath = path ? `${path}.${key}` : key
-    const rule = shape[key]
+    // own keys only: `constructor` or `toString` must find no rule, not Object's member
+    const rule = Object.hasOwn(shape, key) ? shape[key] : undefined
     if (rule === undefined)
       issues.push({
         path: keyPath,

@@ -220,6 +220,25 @@ describe('resolveConfig', () => {
     expect(message).toContain(`  - sites[0].colour: unknown option (known: ${known}, hostname)`)
   })
 
+  // The shapes are plain objects: a key named as one of Object's own members found that member
+  // instead of no rule, so `hasOwnProperty` crashed the check and `toString` was "[object Undefined]".
+  it('calls a key named as a member of Object an unknown option, at any level', () => {
+    const config = JSON.parse(
+      '{"hasOwnProperty": 1, "constructor": 1, "__proto__": {}, "api": {"toString": 1}, "media": {"valueOf": {}}}',
+    ) as unknown
+    const known = 'baseUrl, api, i18n, features, preview, tracking, build, publish, media'
+    expect(
+      validateUserConfig(config).map(({ path, message }) => `${path}: ${message.replace(/ \(known: .*/, '')}`),
+    ).toEqual([
+      'hasOwnProperty: unknown option',
+      'constructor: unknown option',
+      '__proto__: unknown option',
+      'api.toString: unknown option',
+      'media.valueOf: unknown option',
+    ])
+    expect(validateUserConfig(config)[0]!.message).toBe(`unknown option (known: ${known}, sites)`)
+  })
+
   it('takes locale codes with a region, and refuses a language in capitals', async () => {
     expect(validateUserConfig({ i18n: { default: 'pt-BR', locales: ['en', 'pt-BR', 'de-ch'] } })).toEqual([])
     // texts files, path prefixes and the initial data URLs are named by the language in lower case
