@@ -32,6 +32,10 @@ interface PointOptions {
 /** Deeper than this, a content element's data is not searched for files (prepare cut it at the same depth). */
 const MAX_DEPTH = 64
 
+/** The answer for the file at `url`: own keys only, a file named `toString` or `__proto__` has none. */
+const answerOf = (media: MediaMap, url: string): MediaMap[string] | undefined =>
+  Object.hasOwn(media, url) ? media[url] : undefined
+
 /**
  * Points the files found in `value` at their copies: each object's `publicUrl` (and its `local`), or with
  * `absolute`, the copy's absolute URL on `baseUrl` only. `elementUid`: the content element `value` is of.
@@ -48,7 +52,7 @@ function pointAtCopies(value: unknown, options: PointOptions, depth = 0): MediaF
   const { media, baseUrl, absolute, elementUid, shownIn } = options
   const record = value as Record<string, unknown>
   if (typeof record.publicUrl === 'string') {
-    const answer = media[record.publicUrl]
+    const answer = answerOf(media, record.publicUrl)
     if (answer) {
       if ('failed' in answer)
         return { kind: answer.failed, reason: answer.reason, ...(elementUid === undefined ? {} : { elementUid }) }
@@ -102,7 +106,9 @@ export function applyMedia(
   for (const item of page.seo?.meta ?? []) {
     const tag = item.property ?? item.name
     const answer =
-      (tag === 'og:image' || tag === 'twitter:image') && baseUrl !== undefined ? media[item.content] : undefined
+      (tag === 'og:image' || tag === 'twitter:image') && baseUrl !== undefined
+        ? answerOf(media, item.content)
+        : undefined
     if (answer && 'failed' in answer) return { kind: answer.failed, reason: answer.reason }
     if (answer) item.content = `${baseUrl}${answer.url}`
   }

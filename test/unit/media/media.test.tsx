@@ -305,6 +305,24 @@ describe('applyMedia', () => {
     const failure = applyMedia(page(), { 'https://c/bad.jpg': { failed: 'MEDIA_HTTP', reason: 'HTTP 404' } }, undefined)
     expect(failure).toEqual({ kind: 'MEDIA_HTTP', reason: 'HTTP 404', elementUid: 72 })
   })
+
+  // A file named as a member of Object found that member among the copies: the page failed to
+  // render with "Cannot read properties of undefined (reading 'variants')", a share image became `…undefined`.
+  it('leaves a file whose URL is named as a member of Object as it is', () => {
+    const data = page()
+    const element = data.content.colPos0![0]!
+    element.content.media = ['toString', '__proto__', 'constructor'].map((publicUrl) => ({ publicUrl }))
+    data.seo = { meta: [{ property: 'og:image', content: 'valueOf' }] } as PageData['seo']
+    expect(applyMedia(data, { 'https://c/a.jpg': local, 'https://c/bad.jpg': local }, 'https://www.example')).toBe(
+      undefined,
+    )
+    expect(element.content.media).toEqual([
+      { publicUrl: 'toString' },
+      { publicUrl: '__proto__' },
+      { publicUrl: 'constructor' },
+    ])
+    expect(data.seo?.meta?.[0]?.content).toBe('valueOf')
+  })
 })
 
 describe('Image', () => {
