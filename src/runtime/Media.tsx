@@ -129,7 +129,7 @@ export function variantsOf(file: FileRef): NonNullable<LocalMedia['variants']> |
     widths.every((w) => Number.isInteger(w) && w > 0) &&
     Array.isArray(formats) &&
     formats.length > 0 &&
-    formats.every((f) => typeof f === 'string' && VARIANT_TYPES[f] !== undefined)
+    formats.every((f) => typeof f === 'string' && Object.hasOwn(VARIANT_TYPES, f))
   return ok ? { base, widths, formats } : undefined
 }
 

@@ -350,6 +350,12 @@ describe('Image', () => {
     ['another origin', { base: 'https://evil.example/x', widths: [1], formats: ['jpg'] }],
     ['a path outside the media folder', { base: '/_site/media/../../x', widths: [1], formats: ['jpg'] }],
     ['a format it does not know', { base: '/_site/media/0123456789abcdef/a', widths: [1], formats: ['svg'] }],
+    // named as a member of Object: once taken as known, a <source> without a type named a file no build writes
+    [
+      'a format named constructor',
+      { base: '/_site/media/0123456789abcdef/a', widths: [1], formats: ['constructor', 'jpg'] },
+    ],
+    ['a format named toString', { base: '/_site/media/0123456789abcdef/a', widths: [1], formats: ['toString', 'jpg'] }],
     [
       'widths that are no numbers',
       { base: '/_site/media/0123456789abcdef/a', widths: ['1 1w, javascript:x'], formats: ['jpg'] },
