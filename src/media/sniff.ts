@@ -61,7 +61,8 @@ const EXTENSION_FORMAT: Readonly<Record<string, RasterFormat>> = {
 }
 
 /** The format a raster file claims by its extension (`photo.JPG` -> jpeg). */
-export const claimedFormat = (extension: string): RasterFormat | undefined => EXTENSION_FORMAT[extension]
+export const claimedFormat = (extension: string): RasterFormat | undefined =>
+  Object.hasOwn(EXTENSION_FORMAT, extension) ? EXTENSION_FORMAT[extension] : undefined
 
 /** True when a `Content-Type` agrees with a format (or names no image type: many CMS send `application/octet-stream`). */
 export function contentTypeAgrees(contentType: string | undefined, format: RasterFormat): boolean {

@@ -9,7 +9,7 @@ import { safeFileName } from '../../../src/media/names.js'
 import { createMediaPolicy } from '../../../src/media/policy.js'
 import { checkEntry, readMediaRecord, serializeRecord } from '../../../src/media/record.js'
 import { findFileRefs, findFileUrls } from '../../../src/media/scan.js'
-import { contentTypeAgrees, isAnimatedPng, sniffRaster } from '../../../src/media/sniff.js'
+import { claimedFormat, contentTypeAgrees, isAnimatedPng, sniffRaster } from '../../../src/media/sniff.js'
 import { planVariants } from '../../../src/media/variants.js'
 import { Image } from '../../../src/runtime/Media.js'
 import { MEDIA_RECORD_FILE } from '../../../src/shared/layout.js'
@@ -121,6 +121,13 @@ describe('sniffRaster', () => {
     expect(sniffRaster(bytes('<html>'))).toBeUndefined()
     expect(contentTypeAgrees('image/png', 'jpeg')).toBe(false)
     expect(contentTypeAgrees('application/octet-stream', 'jpeg')).toBe(true)
+  })
+
+  // a previous build's media record names the file (untrusted): `x.constructor` claimed Object as its format
+  it('knows the format a name claims by its raster extension only', () => {
+    expect(claimedFormat('jpg')).toBe('jpeg')
+    for (const extension of ['constructor', 'tostring', 'valueof', '__proto__', 'svg'])
+      expect(claimedFormat(extension)).toBeUndefined()
   })
 
   it('knows an AVIF by a compatible brand when its major brand is another (mif1, as some encoders write)', () => {
