@@ -62,7 +62,8 @@ export function toProxiedResponseHeaders(
   for (const name of api.proxyHeaders.map((n) => n.toLowerCase())) {
     if (NEVER_FORWARDED.has(name) || name === 'content-type') continue
     for (const answer of answers) {
-      const value = answer?.[name]
+      // own headers only: `constructor` must not find Object's own member
+      const value = answer && Object.hasOwn(answer, name) ? answer[name] : undefined
       if (value === undefined) continue
       // Cookies of every answer are kept (the browser would have stored each); the API client joins
       // repeated `set-cookie` headers with a line break, which no header value holds (a cookie may hold a comma).

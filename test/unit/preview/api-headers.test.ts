@@ -64,6 +64,13 @@ describe('toProxiedResponseHeaders', () => {
     const out = toProxiedResponseHeaders([undefined, answers[0]], api({ proxyHeaders: ['cache-control'] }))
     expect(out.get('cache-control')).toBe('private, max-age=10')
   })
+  // an answer's headers are a plain object: a header named `constructor` found Object itself there
+  it('copies a header named as a member of Object only when an answer has it', () => {
+    const out = toProxiedResponseHeaders(answers, api({ proxyHeaders: ['constructor', '__proto__'] }))
+    expect([...out.keys()]).toEqual([])
+    const named = toProxiedResponseHeaders([{ constructor: 'x' }], api({ proxyHeaders: ['constructor'] }))
+    expect(named.get('constructor')).toBe('x')
+  })
   it('keeps a cache policy private: public and s-maxage go, private is added unless no-store says more', () => {
     const policy = (value: string) =>
       toProxiedResponseHeaders([{ 'cache-control': value }], api({ proxyHeaders: ['cache-control'] })).get(
