@@ -3,7 +3,7 @@ import type { ResolvedSite } from '../config/types.js'
 import { errors, FetchError } from '../errors.js'
 import type { InitialData } from '../shared/types.js'
 import { type PageResult, type RawAnswer, readJsonObject, readPageAnswer } from './answer.js'
-import { BodyTooLarge, getBytes, RequestEnded } from './get-bytes.js'
+import { BodyTooLarge, getBytes, isExpired, RequestEnded } from './get-bytes.js'
 import { toInitialDataPath } from './initial-data-path.js'
 import { filterQuery, requestUrl } from './query.js'
 
@@ -70,12 +70,11 @@ export function createApiClient(site: ResolvedSite, options: ApiClientOptions = 
       })
       return { url, status, body, headers }
     } catch (cause) {
-      const code = (cause as { code?: unknown }).code
-      const expired =
-        (cause instanceof RequestEnded && cause.why === 'expired') ||
-        code === 'UND_ERR_HEADERS_TIMEOUT' ||
-        code === 'UND_ERR_BODY_TIMEOUT'
-      throw toFetchError(cause, url, expired ? 'expired' : cause instanceof RequestEnded ? 'aborted' : undefined)
+      throw toFetchError(
+        cause,
+        url,
+        isExpired(cause) ? 'expired' : cause instanceof RequestEnded ? 'aborted' : undefined,
+      )
     }
   }
 

@@ -24,6 +24,19 @@ export class RequestEnded extends Error {
   }
 }
 
+/**
+ * Whether a request failed for want of time: its deadline passed, or undici's own headers or body timeout
+ * (the gap between two chunks) ran out first.
+ */
+export function isExpired(cause: unknown): boolean {
+  const code = (cause as { code?: unknown }).code
+  return (
+    (cause instanceof RequestEnded && cause.why === 'expired') ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT'
+  )
+}
+
 export interface GetOptions {
   headers: Record<string, string>
   /** The deadline for the whole answer, in milliseconds. */

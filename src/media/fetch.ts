@@ -7,7 +7,7 @@
  * compressed under the file's name.
  */
 import type { Dispatcher } from 'undici'
-import { BodyTooLarge, getBytes, RequestEnded } from '../api/get-bytes.js'
+import { BodyTooLarge, getBytes, isExpired } from '../api/get-bytes.js'
 import type { MediaFailureKind } from '../errors.js'
 
 export interface FetchFileOptions {
@@ -82,11 +82,7 @@ export async function fetchFile(url: string, options: FetchFileOptions): Promise
         reason: `the file is larger than ${cause.limitBytes} bytes (media.maxBytes), not read further (GET ${url})`,
       }
     const code = (cause as { code?: unknown }).code
-    const expired =
-      (cause instanceof RequestEnded && cause.why === 'expired') ||
-      code === 'UND_ERR_HEADERS_TIMEOUT' ||
-      code === 'UND_ERR_BODY_TIMEOUT'
-    const what = expired
+    const what = isExpired(cause)
       ? `no complete answer within ${options.timeoutMs} ms (api.timeoutMs)`
       : typeof code === 'string'
         ? code
