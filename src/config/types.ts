@@ -173,7 +173,6 @@ export interface UserConfig extends SiteOptions {
 export interface InlineConfig {
   configFile?: string
   root?: string
-  site?: string
   apiBaseUrl?: string
   outDir?: string
   concurrency?: number
