@@ -6,7 +6,7 @@
  */
 
 import { MEDIA_DIR } from './layout.js'
-import { normalizePagePath } from './url.js'
+import { LONE_SURROGATE_RE, normalizePagePath } from './url.js'
 
 /**
  * - `page`: a path of this site that a page may live at (normalised, see normalizePagePath);
@@ -31,8 +31,6 @@ const SCHEME_RE = /^[a-z][a-z0-9+.-]*:/i
 const SAFE_SCHEME_RE = /^(https?|mailto|tel):/i
 // A backslash before the query: a browser reads it as a slash in a relative or http(s) URL (`\\evil.example` is `//evil.example`).
 const BACKSLASH_BEFORE_QUERY_RE = /^[^?#]*\\/
-// A UTF-16 surrogate without its pair: valid in JSON, encodable neither as a URL nor as a file name.
-const LONE_SURROGATE_RE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
 
 /** True for hrefs that are safe to render as links: http(s), mailto, tel, relative, anchors. */
 export function isSafeHref(href: unknown): href is string {

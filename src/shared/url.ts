@@ -15,8 +15,8 @@ export interface LocaleOptions {
 
 // Control characters, backslash: never part of a page path.
 const FORBIDDEN_CHAR_RE = /[\u0000-\u001f\u007f\\]/
-// A UTF-16 surrogate without its pair: valid in JSON, not encodable as a URL or a file name.
-const LONE_SURROGATE_RE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+/** A UTF-16 surrogate without its pair: valid in JSON, not encodable as a URL or a file name. */
+export const LONE_SURROGATE_RE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
 
 /** Locale of a path: its first segment when that is a configured locale, else the default. */
 export function getLocaleFromPath(path: string, i18n: LocaleOptions): string {
