@@ -10,6 +10,7 @@ import type { ContentElement, InitialData, NavEntry, PageData } from '../shared/
 import { type KindsContext, type KindsElement, kindsCatalogue } from './generator-kinds-elements.js'
 import { kindsTexts } from './generator-kinds-text.js'
 import { fileRef, gallery, IMAGES, languageEntry, navEntry } from './generator-parts.js'
+import { capitalise } from './generator-prose.js'
 import { type GeneratedSite, isLanding, landingOf, sectionOf } from './generator-site.js'
 import type { DemoLanguage } from './types.js'
 
@@ -21,8 +22,6 @@ const HEADER_POSITIONS = ['', 'left', 'center', 'right'] as const
 const FRAMES = ['default', 'none', 'indent', 'default', 'ruler-before', 'indent-left', 'indent-right', 'ruler-after']
 const SPACES = ['', 'small', 'medium', 'large', 'extra-small', 'extra-large', 'default']
 const EXTERNAL = 'https://example.org/'
-
-const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1)
 
 /** The uid of a page's first content element (its hero or header); the page's other elements follow it. */
 const firstElementId = (language: DemoLanguage, index: number): number => language.languageId * 1_000_000 + index * 100

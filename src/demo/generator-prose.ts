@@ -23,7 +23,8 @@ export interface Prose {
 const CLAUSE_CHANCE = 0.35
 const EMPHASIS_CHANCE = 0.2
 
-const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1)
+/** `text` with its first letter in upper case: `our team` -> `Our team`. */
+export const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1)
 
 export function createProse(words: ProseWords, random: () => number): Prose {
   const pick = (list: readonly string[]): string => list[Math.floor(random() * list.length)] ?? ''

@@ -6,6 +6,7 @@
  * the first index of a section is its landing page, the others are its children.
  * Example (en): 0 -> `/`, 1 -> `/section-1`, 2 -> `/section-1/page-2`, 51 -> `/section-2`.
  */
+import { capitalise } from './generator-prose.js'
 import { type GeneratedTexts, generatedTexts } from './generator-text.js'
 import { pagePath, prefixOf } from './paths.js'
 import type { DemoLanguage } from './types.js'
@@ -37,8 +38,6 @@ export function childrenOf(section: number, count: number): number[] {
 }
 
 const SEGMENT_RE = /^\/([a-z]+)-(\d+)(?:\/([a-z]+)-(\d+))?$/
-
-const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1)
 
 export function createGeneratedSite(languages: readonly DemoLanguage[], count: number): GeneratedSite {
   if (!Number.isInteger(count) || count < 1 || count > MAX_GENERATED_PAGES_PER_LOCALE) {
