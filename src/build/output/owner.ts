@@ -13,7 +13,7 @@ import { readRegularFile } from '../../project/untrusted-file.js'
  * that its parent has not reaped yet (a zombie, as a publisher killed with -9 is for a while) runs no more: it holds
  * no file, only its id.
  */
-export function isOtherProcessRunning(pid: number): boolean {
+function isOtherProcessRunning(pid: number): boolean {
   if (pid === process.pid) return false
   try {
     process.kill(pid, 0)
@@ -42,7 +42,7 @@ function processStat(pid: number): string[] | undefined {
  * With its id it names one process: after a reboot or a container's restart, the id a lock names is soon another
  * process's, started later.
  */
-export const processStart = (pid: number): string | undefined => processStat(pid)?.[19]
+const processStart = (pid: number): string | undefined => processStat(pid)?.[19]
 
 /**
  * This process as the names of what it may leave behind carry it (a deploy's temporary files, a build's folders
