@@ -1,6 +1,7 @@
 /**
  * Files a process owns while it runs: a build's temporary folder, a deploy's temporary file, and the locks
- * of `site publish` (its journal, its output folder), each naming the process.
+ * (the output folder's, taken by `site build`, `site deploy` and `site publish`; the publisher's journal's),
+ * each naming the process.
  */
 import { readFileSync } from 'node:fs'
 import { open, rm } from 'node:fs/promises'
@@ -8,7 +9,7 @@ import { readRegularFile } from '../../project/untrusted-file.js'
 
 /**
  * Whether another process with this id runs on this machine. Files named after their process (a build's
- * temporary folder, a deploy's temporary file, the publisher's lock) are that process's while it runs;
+ * temporary folder, a deploy's temporary file, a lock) are that process's while it runs;
  * this process's own id is never another's, and a process of another user counts. A process that has exited but
  * that its parent has not reaped yet (a zombie, as a publisher killed with -9 is for a while) runs no more: it holds
  * no file, only its id.
