@@ -118,43 +118,51 @@ function readKeptPage(payload: Uint8Array): unknown {
 }
 
 /**
+ * The page data of a job, not yet prepared, and the link digest of an API answer; or the output of a job that
+ * goes no further (a redirect, an answer that is no page, a kept payload that holds none).
+ */
+function readJob(job: PageJob, renderMs: () => number): { raw: unknown; digest?: string } | PageOutput {
+  if ('payload' in job) {
+    // a kept payload is a file of OUT: prepared and sanitised again, exactly as an API answer is
+    const raw = readKeptPage(job.payload)
+    return raw === undefined ? { type: 'failed', ...buildIssues.keptDataMissing(), renderMs: renderMs() } : { raw }
+  }
+  let raw: unknown
+  try {
+    const result = readPageAnswer(job.answer)
+    if (result.type === 'redirect')
+      return {
+        type: 'redirect',
+        redirectUrl: result.redirectUrl,
+        statusCode: result.statusCode,
+        renderMs: renderMs(),
+      }
+    raw = result.data
+  } catch (error) {
+    return { type: 'failed', ...buildIssues.api(error), renderMs: renderMs() }
+  }
+  try {
+    return { raw, digest: linkDigest(raw as Record<string, unknown>) }
+  } catch (error) {
+    // the digest serialises the answer, recursively: JSON nested some thousand levels deep cannot be
+    return {
+      type: 'failed',
+      ...buildIssues.notAPage([`nested too deep (${messageOf(error)})`]),
+      renderMs: renderMs(),
+    }
+  }
+}
+
+/**
  * Reads the answer, then prepares, renders and reads the links of one page (or renders a page again from
  * the payload a previous build kept). API and render errors come back as a failed output.
  */
 export function runPageJob(ctx: JobContext, job: PageJob): PageOutput {
   const started = performance.now()
   const renderMs = () => performance.now() - started
-  let raw: unknown
-  let digest: string | undefined
-  if ('payload' in job) {
-    // a kept payload is a file of OUT: prepared and sanitised again, exactly as an API answer is
-    raw = readKeptPage(job.payload)
-    if (raw === undefined) return { type: 'failed', ...buildIssues.keptDataMissing(), renderMs: renderMs() }
-  } else {
-    try {
-      const result = readPageAnswer(job.answer)
-      if (result.type === 'redirect')
-        return {
-          type: 'redirect',
-          redirectUrl: result.redirectUrl,
-          statusCode: result.statusCode,
-          renderMs: renderMs(),
-        }
-      raw = result.data
-    } catch (error) {
-      return { type: 'failed', ...buildIssues.api(error), renderMs: renderMs() }
-    }
-    try {
-      digest = linkDigest(raw as Record<string, unknown>)
-    } catch (error) {
-      // the digest serialises the answer, recursively: JSON nested some thousand levels deep cannot be
-      return {
-        type: 'failed',
-        ...buildIssues.notAPage([`nested too deep (${messageOf(error)})`]),
-        renderMs: renderMs(),
-      }
-    }
-  }
+  const read = readJob(job, renderMs)
+  if ('type' in read) return read
+  const { raw, digest } = read
   let prepared: ReturnType<PageRenderer['preparePage']>
   try {
     prepared = ctx.renderer.preparePage(raw)
