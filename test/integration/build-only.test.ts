@@ -431,3 +431,47 @@ describe('site build --only without a usable previous output', () => {
     expect(bad.stderr).toContain('"about", "file:"')
   }, 90_000)
 })
+
+describe('site build --only over pages it renders from their kept data', () => {
+  it('holds them to build.maxPageBytes as a full build does: the page too large fails, OUT untouched', async () => {
+    const own = await startEditableDemo('site-only-limit-')
+    try {
+      const buildOwn = (outDir: string, maxPageBytes: number, only?: string[]) =>
+        buildSite({
+          apiUrl: own.api.url,
+          outDir,
+          tools: own.tools,
+          only,
+          user: { baseUrl: BASE_URL, build: { maxPageBytes } },
+        })
+      const limitOut = join(own.dir, 'out')
+      expect((await buildOwn(limitOut, 10_000_000)).failures).toEqual([])
+      const largest = Math.max(
+        ...[...(await readTree(limitOut))]
+          .filter(([file]) => file.endsWith('index.html'))
+          .map(([, bytes]) => bytes.length),
+      )
+      // the same output under the limit every page of the next builds is held to
+      const limit = largest + 1_000
+      expect((await buildOwn(limitOut, limit)).failures).toEqual([])
+      // a navigation title every German page shows, now some kilobytes longer
+      await editFile(
+        join(own.content, 'initial-data/de.json'),
+        '"title": "Kontakt"',
+        `"title": "Kontakt ${'x'.repeat(3_000)}"`,
+      )
+      await own.api.reload()
+      const [before, twin] = await Promise.all([readTree(limitOut), join(own.dir, 'twin')])
+      await cp(limitOut, twin, { recursive: true })
+      const only = await buildOwn(limitOut, limit, ['16'])
+      expect(only.only?.rerenderedLocales).toEqual(['de'])
+      const full = await buildOwn(twin, limit)
+      const kinds = (result: BuildResult) => [...new Set(result.failures.map((f) => f.kind))]
+      expect(kinds(full)).toEqual(['PAGE_TOO_LARGE'])
+      expect(kinds(only)).toEqual(['PAGE_TOO_LARGE'])
+      expect(diffTrees(before, await readTree(limitOut))).toEqual([])
+    } finally {
+      await own.close()
+    }
+  })
+})

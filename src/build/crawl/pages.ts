@@ -133,7 +133,9 @@ export function buildPath(p: PagePipeline, path: string): FoundLinks | undefined
     }
     case 'render': {
       const known = { fileRefs: source.from.fileRefsOf(path), linkDigest: source.from.linkDigestOf(path) }
-      return renderKeptPage(p, { path, locale: source.locale, known }).then((found) => found ?? fetchAndBuild(p, path))
+      return renderKeptPage(p, { path, locale: source.locale, known }).then((kept) =>
+        kept ? kept.found : fetchAndBuild(p, path),
+      )
     }
   }
   // Nothing usable kept for this path: the API is asked, as in a full build.
@@ -152,11 +154,14 @@ function keepPage(p: PagePipeline, path: string, from: PageTable): ReturnType<Pa
   return p.state.keepPage(from, path) ? from.linkIdsOf(path) : undefined
 }
 
-/** Renders a previous page again from its payload (no API request); undefined when that is not possible. */
+/**
+ * Renders a previous page again from its payload (no API request) and builds it as one from the API, held to the
+ * same limits; undefined when that is not possible (the API is asked then).
+ */
 async function renderKeptPage(
   p: PagePipeline,
   page: { path: string; locale: string; known: KnownFacts },
-): Promise<FoundLinks | undefined> {
+): Promise<{ found: FoundLinks | undefined } | undefined> {
   // only a payload on disk as the previous build wrote it (else the API is asked); a regular file of OUT,
   // read without following a link or blocking, and no larger than a page may be;
   // its bytes go to the render worker without a copy (see render-pool.ts), where they are prepared again
@@ -169,8 +174,8 @@ async function renderKeptPage(
     payload: read.bytes,
     previous: previousFiles(p, page.path),
   }
-  return renderJob(p, job, (output) =>
-    output.type === 'page' ? finishPage(p, page.path, output, page.known) : undefined,
+  return renderJob(p, job, async (output) =>
+    output.type === 'page' ? { found: await buildRendered(p, job, output, page.known) } : undefined,
   )
 }
 
