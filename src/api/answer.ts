@@ -24,19 +24,19 @@ export type PageResult =
   | { type: 'page'; data: PageData; status: number; headers: Record<string, string> }
   | { type: 'redirect'; redirectUrl: string; statusCode: number; headers: Record<string, string> }
 
-/** The body as JSON, or the text itself when it is not JSON (kept for error data). */
-function parseBody(text: string): unknown {
+/** The body as JSON, or the text itself when it is not JSON (kept for error data); `parsed` tells which. */
+function parseBody(text: string): { body: unknown; parsed: boolean } {
   try {
-    return JSON.parse(text)
+    return { body: JSON.parse(text), parsed: true }
   } catch {
-    return text
+    return { body: text, parsed: false }
   }
 }
 
 /** The JSON object of a 2xx answer; throws API_HTTP for other statuses, API_BAD_RESPONSE for a body that is no JSON object. */
 export function readJsonObject(answer: RawAnswer): Record<string, unknown> {
   const { url, status, headers } = answer
-  const body = parseBody(decodeBody(answer.body))
+  const { body, parsed } = parseBody(decodeBody(answer.body))
   if (status < 200 || status >= 300)
     // the answer's own status when it is an error's; another (999, a 3xx that is no redirect record) is a bad gateway
     throw new FetchError('API_HTTP', `HTTP ${status} (GET ${url})`, {
@@ -48,7 +48,7 @@ export function readJsonObject(answer: RawAnswer): Record<string, unknown> {
     const type = headers['content-type'] ?? 'no content type'
     throw new FetchError(
       'API_BAD_RESPONSE',
-      `expected a JSON object, got ${typeof body === 'string' ? `unparsable ${type}` : 'another JSON value'} (GET ${url})`,
+      `expected a JSON object, got ${parsed ? 'another JSON value' : `unparsable ${type}`} (GET ${url})`,
       {
         url,
         status: 502,

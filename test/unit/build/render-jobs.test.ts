@@ -152,6 +152,12 @@ describe('runPageJob', () => {
       status: 502,
       reason: 'expected a JSON object, got another JSON value (GET http://api.test/x)',
     })
+    // a JSON string is JSON all the same: not "unparsable", which sends the reader after the encoding
+    expect(runPageJob(ctx, { path: '/x', locale: 'en', answer: answer('maintenance') })).toMatchObject({
+      type: 'failed',
+      status: 502,
+      reason: 'expected a JSON object, got another JSON value (GET http://api.test/x)',
+    })
   })
 
   it('hands a redirect record back as a redirect, with a status _redirects takes (301 otherwise)', () => {
