@@ -37,13 +37,17 @@ function parseBody(text: string): { body: unknown; parsed: boolean } {
 export function readJsonObject(answer: RawAnswer): Record<string, unknown> {
   const { url, status, headers } = answer
   const { body, parsed } = parseBody(decodeBody(answer.body))
-  if (status < 200 || status >= 300)
+  if (status < 200 || status >= 300) {
+    // a redirect of HTTP is not followed (it could lead off the API's host): where it points tells why
+    const location = status < 400 ? headers.location : undefined
+    const to = location ? `, a redirect to ${location.slice(0, 200)}, which is not followed` : ''
     // the answer's own status when it is an error's; another (999, a 3xx that is no redirect record) is a bad gateway
-    throw new FetchError('API_HTTP', `HTTP ${status} (GET ${url})`, {
+    throw new FetchError('API_HTTP', `HTTP ${status}${to} (GET ${url})`, {
       url,
       status: status >= 400 && status <= 599 ? status : 502,
       data: body,
     })
+  }
   if (!isRecord(body)) {
     const type = headers['content-type'] ?? 'no content type'
     throw new FetchError(

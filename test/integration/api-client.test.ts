@@ -121,6 +121,30 @@ describe('API client against the demo API', () => {
     }
   })
 
+  it('names where an HTTP redirect of the API points, and does not go there', async () => {
+    const hits: string[] = []
+    const moving = createServer((req, res) => {
+      hits.push(req.url!)
+      res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end()
+    })
+    await new Promise<void>((done) => moving.listen(0, '127.0.0.1', done))
+    const url = `http://127.0.0.1:${(moving.address() as AddressInfo).port}`
+    try {
+      expect(
+        await createApiClient(siteFor({ api: { baseUrl: url } }))
+          .getPage('/moved')
+          .catch((e: unknown) => e),
+      ).toMatchObject({
+        code: 'API_HTTP',
+        status: 502,
+        message: `HTTP 302, a redirect to http://169.254.169.254/latest/meta-data, which is not followed (GET ${url}/moved)`,
+      })
+      expect(hits).toEqual(['/moved'])
+    } finally {
+      await new Promise((done) => moving.close(done))
+    }
+  })
+
   it('reports non-JSON, malformed JSON, resets and timeouts with the path', async () => {
     api.setFaults([
       { path: '/html', kind: 'html' },
