@@ -10,6 +10,16 @@ import { isRecord } from '../shared/values.js'
 /** A body's bytes as UTF-8 text, a BOM dropped (as `body.text()` does). */
 export const decodeBody = (bytes: Uint8Array): string => new TextDecoder().decode(bytes)
 
+/** The content coding of an answer (`gzip`, `br`…), lower-cased; undefined for none or `identity`. */
+export function contentCoding(header: string | undefined): string | undefined {
+  const coding = (header ?? '')
+    .split(',')
+    .map((part) => part.trim().toLowerCase())
+    .filter((part) => part !== '' && part !== 'identity')
+    .join(', ')
+  return coding === '' ? undefined : coding
+}
+
 /** An API answer as it came over the wire. */
 export interface RawAnswer {
   url: string
@@ -50,9 +60,12 @@ export function readJsonObject(answer: RawAnswer): Record<string, unknown> {
   }
   if (!isRecord(body)) {
     const type = headers['content-type'] ?? 'no content type'
+    // the body is read as sent (the request asks for no coding): a compressed one is unparsable for that reason
+    const coding = contentCoding(headers['content-encoding'])
+    const encoded = coding ? ` with Content-Encoding ${coding.slice(0, 40)}, which is not decoded` : ''
     throw new FetchError(
       'API_BAD_RESPONSE',
-      `expected a JSON object, got ${parsed ? 'another JSON value' : `unparsable ${type}`} (GET ${url})`,
+      `expected a JSON object, got ${parsed ? 'another JSON value' : `unparsable ${type}${encoded}`} (GET ${url})`,
       {
         url,
         status: 502,

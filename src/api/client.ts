@@ -62,7 +62,8 @@ export function createApiClient(site: ResolvedSite, options: ApiClientOptions = 
     const url = requestUrl(baseUrl, path.replace(/^\/{2,}/, '/'))
     try {
       const { status, headers, body } = await getBytes(url, {
-        headers: { accept: 'application/json', ...defaultHeaders, ...call.headers },
+        // an answer is read as sent, never decoded: no header may ask for a compressed one
+        headers: { accept: 'application/json', ...defaultHeaders, ...call.headers, 'accept-encoding': 'identity' },
         timeoutMs,
         maxBytes: maxResponseBytes,
         signal: call.signal,

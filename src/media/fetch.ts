@@ -7,6 +7,7 @@
  * compressed under the file's name.
  */
 import type { Dispatcher } from 'undici'
+import { contentCoding } from '../api/answer.js'
 import { BodyTooLarge, getBytes, isExpired } from '../api/get-bytes.js'
 import type { MediaFailureKind } from '../errors.js'
 
@@ -30,16 +31,6 @@ export type FetchedFile =
 /** Response validators are kept only when they are short printable text (they go back as request headers). */
 const validator = (value: string | undefined): string | undefined =>
   value !== undefined && value.length <= 256 && /^[\x20-\x7e]+$/.test(value) ? value : undefined
-
-/** The content coding of an answer (`gzip`, `br`…), lower-cased; undefined for none or `identity`. */
-function contentCoding(header: string | undefined): string | undefined {
-  const coding = (header ?? '')
-    .split(',')
-    .map((part) => part.trim().toLowerCase())
-    .filter((part) => part !== '' && part !== 'identity')
-    .join(', ')
-  return coding === '' ? undefined : coding
-}
 
 export async function fetchFile(url: string, options: FetchFileOptions): Promise<FetchedFile> {
   const headers: Record<string, string> = { ...options.headers, accept: '*/*', 'accept-encoding': 'identity' }

@@ -56,6 +56,12 @@ describe('API client against the demo API', () => {
     expect(lastRequest()).toMatchObject({ path: '/pl', query: { key: 'k-123', type: '834' } })
   })
 
+  it('asks for answers without a content coding, whatever headers say: an answer is never decoded', async () => {
+    const client = createApiClient(siteFor({ api: { headers: { 'accept-encoding': 'gzip' } } }))
+    await client.getPage('/', { headers: { 'accept-encoding': 'br, gzip' } })
+    expect(lastRequest().headers['accept-encoding']).toBe('identity')
+  })
+
   it('sends default and per-call headers, nothing else of the caller', async () => {
     const client = createApiClient(siteFor({ api: { headers: { 'x-site': 'demo' } } }))
     await client.getPage('/', { headers: { cookie: 'be_typo_user=1' } })

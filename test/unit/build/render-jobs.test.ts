@@ -152,6 +152,22 @@ describe('runPageJob', () => {
       status: 502,
       reason: 'expected a JSON object, got another JSON value (GET http://api.test/x)',
     })
+    // a compressing proxy's answer: the body is read as sent, so the coding is what to name
+    expect(
+      runPageJob(ctx, {
+        path: '/x',
+        locale: 'en',
+        answer: {
+          ...answer(null, '\u001f\u008b\b\u0000'),
+          headers: { 'content-type': 'application/json', 'content-encoding': 'GZIP' },
+        },
+      }),
+    ).toMatchObject({
+      type: 'failed',
+      status: 502,
+      reason:
+        'expected a JSON object, got unparsable application/json with Content-Encoding gzip, which is not decoded (GET http://api.test/x)',
+    })
     // a JSON string is JSON all the same: not "unparsable", which sends the reader after the encoding
     expect(runPageJob(ctx, { path: '/x', locale: 'en', answer: answer('maintenance') })).toMatchObject({
       type: 'failed',
