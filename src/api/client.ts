@@ -3,7 +3,7 @@ import type { ResolvedSite } from '../config/types.js'
 import { errors, FetchError } from '../errors.js'
 import type { InitialData } from '../shared/types.js'
 import { type PageResult, type RawAnswer, readJsonObject, readPageAnswer } from './answer.js'
-import { BodyTooLarge, getBytes, isExpired, RequestEnded } from './get-bytes.js'
+import { BodyTooLarge, getBytes, isExpired, networkFailure, RequestEnded } from './get-bytes.js'
 import { toInitialDataPath } from './initial-data-path.js'
 import { filterQuery, requestUrl } from './query.js'
 
@@ -92,9 +92,7 @@ export function createApiClient(site: ResolvedSite, options: ApiClientOptions = 
         status: 504,
         cause,
       })
-    const err = cause as Error & { code?: unknown }
-    const what =
-      ended === 'aborted' ? 'request aborted by the caller' : typeof err.code === 'string' ? err.code : err.message
+    const what = ended === 'aborted' ? 'request aborted by the caller' : networkFailure(cause)
     return new FetchError('API_NETWORK', `${what} (GET ${url})`, { url, status: 502, cause })
   }
 

@@ -37,6 +37,16 @@ export function isExpired(cause: unknown): boolean {
   )
 }
 
+/**
+ * A network failure in a few words: the system's code (`ECONNRESET`), or undici's own code with its message,
+ * which tells what its code does not (`UND_ERR_SOCKET: other side closed`); the message when there is no code.
+ */
+export function networkFailure(cause: unknown): string {
+  const { code, message } = cause as { code?: unknown; message?: unknown }
+  if (typeof code !== 'string') return String(message)
+  return code.startsWith('UND_ERR_') && typeof message === 'string' && message !== '' ? `${code}: ${message}` : code
+}
+
 export interface GetOptions {
   headers: Record<string, string>
   /** The deadline for the whole answer, in milliseconds. */

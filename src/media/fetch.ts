@@ -8,7 +8,7 @@
  */
 import type { Dispatcher } from 'undici'
 import { contentCoding } from '../api/answer.js'
-import { BodyTooLarge, getBytes, isExpired } from '../api/get-bytes.js'
+import { BodyTooLarge, getBytes, isExpired, networkFailure } from '../api/get-bytes.js'
 import type { MediaFailureKind } from '../errors.js'
 
 export interface FetchFileOptions {
@@ -72,12 +72,9 @@ export async function fetchFile(url: string, options: FetchFileOptions): Promise
         kind: 'MEDIA_TOO_LARGE',
         reason: `the file is larger than ${cause.limitBytes} bytes (media.maxBytes), not read further (GET ${url})`,
       }
-    const code = (cause as { code?: unknown }).code
     const what = isExpired(cause)
       ? `no complete answer within ${options.timeoutMs} ms (api.timeoutMs)`
-      : typeof code === 'string'
-        ? code
-        : (cause as Error).message
+      : networkFailure(cause)
     return { type: 'failed', kind: 'MEDIA_NETWORK', reason: `${what} (GET ${url})` }
   }
 }

@@ -151,6 +151,29 @@ describe('API client against the demo API', () => {
     }
   })
 
+  it("says what went wrong when an answer ends before the length it declared, not only undici's code", async () => {
+    const short = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' })
+      res.write('{"id":5,')
+      setTimeout(() => res.socket?.destroy(), 20)
+    })
+    await new Promise<void>((done) => short.listen(0, '127.0.0.1', done))
+    const url = `http://127.0.0.1:${(short.address() as AddressInfo).port}`
+    try {
+      expect(
+        await createApiClient(siteFor({ api: { baseUrl: url } }))
+          .getPage('/short')
+          .catch((e: unknown) => e),
+      ).toMatchObject({
+        code: 'API_NETWORK',
+        status: 502,
+        message: `UND_ERR_SOCKET: other side closed (GET ${url}/short)`,
+      })
+    } finally {
+      await new Promise((done) => short.close(done))
+    }
+  })
+
   it('reports non-JSON, malformed JSON, resets and timeouts with the path', async () => {
     api.setFaults([
       { path: '/html', kind: 'html' },
