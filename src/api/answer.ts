@@ -46,7 +46,8 @@ function parseBody(text: string): { body: unknown; parsed: boolean } {
 /** The JSON object of a 2xx answer; throws API_HTTP for other statuses, API_BAD_RESPONSE for a body that is no JSON object. */
 export function readJsonObject(answer: RawAnswer): Record<string, unknown> {
   const { url, status, headers } = answer
-  const { body, parsed } = parseBody(decodeBody(answer.body))
+  const text = decodeBody(answer.body)
+  const { body, parsed } = parseBody(text)
   if (status < 200 || status >= 300) {
     // a redirect of HTTP is not followed (it could lead off the API's host): where it points tells why
     const location = status < 400 ? headers.location : undefined
@@ -63,15 +64,12 @@ export function readJsonObject(answer: RawAnswer): Record<string, unknown> {
     // the body is read as sent (the request asks for no coding): a compressed one is unparsable for that reason
     const coding = contentCoding(headers['content-encoding'])
     const encoded = coding ? ` with Content-Encoding ${coding.slice(0, 40)}, which is not decoded` : ''
-    throw new FetchError(
-      'API_BAD_RESPONSE',
-      `expected a JSON object, got ${parsed ? 'another JSON value' : `unparsable ${type}${encoded}`} (GET ${url})`,
-      {
-        url,
-        status: 502,
-        data: body,
-      },
-    )
+    const got = parsed ? 'another JSON value' : text.trim() === '' ? 'an empty body' : `unparsable ${type}${encoded}`
+    throw new FetchError('API_BAD_RESPONSE', `expected a JSON object, got ${got} (GET ${url})`, {
+      url,
+      status: 502,
+      data: body,
+    })
   }
   return body
 }

@@ -168,6 +168,14 @@ describe('runPageJob', () => {
       reason:
         'expected a JSON object, got unparsable application/json with Content-Encoding gzip, which is not decoded (GET http://api.test/x)',
     })
+    // an answer with no body (a 204, a PHP error with display_errors off) has nothing to parse: say so
+    expect(
+      runPageJob(ctx, { path: '/x', locale: 'en', answer: { ...answer(null, ' \n'), status: 204, headers: {} } }),
+    ).toMatchObject({
+      type: 'failed',
+      status: 502,
+      reason: 'expected a JSON object, got an empty body (GET http://api.test/x)',
+    })
     // a JSON string is JSON all the same: not "unparsable", which sends the reader after the encoding
     expect(runPageJob(ctx, { path: '/x', locale: 'en', answer: answer('maintenance') })).toMatchObject({
       type: 'failed',
