@@ -49,7 +49,11 @@ export interface ApiClientOptions {
  * as the site's specification requires.
  */
 export function createApiClient(site: ResolvedSite, options: ApiClientOptions = {}): ApiClient {
-  const { baseUrl, headers: defaultHeaders, timeoutMs, maxResponseBytes } = site.api
+  const { baseUrl, timeoutMs, maxResponseBytes } = site.api
+  // header names in one case, so that one of the config (`Accept`) replaces the client's own, not joins it
+  const defaultHeaders = Object.fromEntries(
+    Object.entries(site.api.headers).map(([name, value]) => [name.toLowerCase(), value]),
+  )
   // Its own pool, never undici's global dispatcher: Node's built-in fetch installs its own (bundled) undici there.
   const ownAgent = options.dispatcher ? undefined : new Agent()
   const dispatcher = options.dispatcher ?? ownAgent!

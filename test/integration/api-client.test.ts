@@ -62,6 +62,14 @@ describe('API client against the demo API', () => {
     expect(lastRequest().headers['accept-encoding']).toBe('identity')
   })
 
+  it('takes header names of the config in any case as the same header, sent once', async () => {
+    const client = createApiClient(
+      siteFor({ api: { headers: { 'Accept-Encoding': 'gzip', Accept: 'application/ld+json' } } }),
+    )
+    await client.getPage('/')
+    expect(lastRequest().headers).toMatchObject({ 'accept-encoding': 'identity', accept: 'application/ld+json' })
+  })
+
   it('sends default and per-call headers, nothing else of the caller', async () => {
     const client = createApiClient(siteFor({ api: { headers: { 'x-site': 'demo' } } }))
     await client.getPage('/', { headers: { cookie: 'be_typo_user=1' } })
