@@ -81,7 +81,10 @@ function isTargetPath(path: string): boolean {
 export function parseTargetManifest(value: unknown): TargetManifest | undefined {
   if (!isRecord(value) || value.format !== 1 || typeof value.buildId !== 'string') return undefined
   const { buildId, builds } = value
-  if (!Number.isInteger(builds) || !isRecord(value.files) || !isRecord(value.gone)) return undefined
+  // counts as deploys write them: a file left at a build to come (1e300) would stay on the target for ever
+  const isCount = (n: unknown, most: number): n is number =>
+    Number.isSafeInteger(n) && (n as number) >= 0 && (n as number) <= most
+  if (!isCount(builds, Number.MAX_SAFE_INTEGER) || !isRecord(value.files) || !isRecord(value.gone)) return undefined
   const files = new Map<string, string>()
   for (const [path, hash] of Object.entries(value.files)) {
     if (typeof hash !== 'string' || !isTargetPath(path)) return undefined
@@ -89,10 +92,10 @@ export function parseTargetManifest(value: unknown): TargetManifest | undefined 
   }
   const gone = new Map<string, number>()
   for (const [path, at] of Object.entries(value.gone)) {
-    if (!Number.isInteger(at) || !isTargetPath(path)) return undefined
-    gone.set(path, at as number)
+    if (!isCount(at, builds) || !isTargetPath(path)) return undefined
+    gone.set(path, at)
   }
-  return { format: 1, buildId, builds: builds as number, files, gone }
+  return { format: 1, buildId, builds, files, gone }
 }
 
 /**

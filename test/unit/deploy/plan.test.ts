@@ -208,6 +208,21 @@ describe('deploy plan', () => {
     expect(
       parseTargetManifest({ format: 1, buildId: 'x', builds: 1, files: { 'a b/index.html': 'h' }, gone: {} }),
     ).toBeDefined()
+    // a count no deploy writes would keep a file that left the output on the target for ever
+    for (const counts of [
+      { builds: -1, gone: {} },
+      { builds: 1e300, gone: {} },
+      { builds: 3, gone: { 'old.html': 1e300 } },
+      { builds: 3, gone: { 'old.html': 4 } },
+      { builds: 3, gone: { 'old.html': -2 } },
+    ])
+      expect(
+        parseTargetManifest({ format: 1, buildId: 'x', files: {}, ...counts }),
+        JSON.stringify(counts),
+      ).toBeUndefined()
+    expect(
+      parseTargetManifest({ format: 1, buildId: 'x', files: {}, builds: 3, gone: { 'old.html': 3 } }),
+    ).toBeDefined()
     expect(parseTargetManifest({ format: 2 })).toBeUndefined()
     expect(parseTargetManifest('nope')).toBeUndefined()
   })
