@@ -35,6 +35,10 @@ const json = (status: number, value: unknown, headers: Record<string, string> = 
   body: `${JSON.stringify(value)}\n`,
 })
 
+/** A request URL as the log shows it: cut after 200 characters, as one the client chose (up to node's 16 KB of headers). */
+export const shownUrl = (url: string): string =>
+  url.length > 200 ? `${url.slice(0, 200)}… (${url.length} characters)` : url
+
 const header = (h: HookRequest['headers'], name: string): string | undefined => {
   const value = h[name]
   return Array.isArray(value) ? value[0] : value
@@ -57,7 +61,7 @@ export function createHookHandler(input: {
 
   const refuse = (status: number, route: string, error: string): HookAnswer => {
     // one line an event: a body's own line breaks (quoted by JSON.parse's error) are shown as \n
-    log(`${status} ${route}: ${error.replace(/\r?\n/g, '\\n')}`)
+    log(`${status} ${shownUrl(route)}: ${error.replace(/\r?\n/g, '\\n')}`)
     return json(status, { error })
   }
 

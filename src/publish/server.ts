@@ -20,7 +20,7 @@ import {
 } from '../shared/constants.js'
 import { CACHE_DIR } from '../shared/layout.js'
 import { type Builder, createBuilder } from './builder.js'
-import { createHookHandler, type HookRequest } from './handler.js'
+import { createHookHandler, type HookRequest, shownUrl } from './handler.js'
 import { type Journal, openJournal } from './journal.js'
 import { lockJournal, lockPublishOutput } from './lock.js'
 import { createPublisher, type Publisher } from './publisher.js'
@@ -177,8 +177,10 @@ async function serve(
     } catch (error) {
       // the client went away, or was too slow and answered 408 by node, before its body ended: no refusal of ours
       if (req.errored)
-        return log(`${req.url}: the request ended before its body did (${req.errored.message}): nothing queued`)
-      log(`500 ${req.url}: ${(error as Error).message}`)
+        return log(
+          `${shownUrl(req.url ?? '/')}: the request ended before its body did (${req.errored.message}): nothing queued`,
+        )
+      log(`500 ${shownUrl(req.url ?? '/')}: ${(error as Error).message}`)
       if (!res.headersSent) res.writeHead(500).end()
     }
   }

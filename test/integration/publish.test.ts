@@ -146,6 +146,20 @@ describe('site publish', () => {
     expect(log).not.toMatch(/^forged line/m)
   })
 
+  it('logs the URL of a refused request shortened: a 10 KB path cannot flood the log', async () => {
+    const following = followLog(publisher)
+    const long = `/hooks/${'a'.repeat(10_000)}`
+    expect((await publisher.post(long, '{}')).status).toBe(404)
+    const socket = connect(Number(new URL(publisher.url).port), '127.0.0.1')
+    socket.write(`POST /hooks/typo3?${'b'.repeat(10_000)} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10\r\n\r\n{`)
+    await new Promise((done) => setTimeout(done, 200))
+    socket.destroy()
+    const log = await following.until('the request ended before its body did', 'the line of the request cut short')
+    expect(log).toMatch(/^404 \/hooks\/a{100,}… \(10007 characters\): not found/m)
+    expect(log).toMatch(/^\/hooks\/typo3\?b{100,}… \(10013 characters\): the request ended/m)
+    for (const line of log.split('\n')) expect(line.length).toBeLessThan(1000)
+  })
+
   it('cuts off a client that dribbles its body once the request timeout has passed, and queues nothing', async () => {
     const socket = connect(Number(new URL(publisher.url).port), '127.0.0.1')
     const started = Date.now()
