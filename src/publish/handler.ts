@@ -59,10 +59,10 @@ export function createHookHandler(input: {
 }): (request: HookRequest) => Promise<HookAnswer> {
   const { publisher, options, log } = input
 
-  const refuse = (status: number, route: string, error: string): HookAnswer => {
+  const refuse = (status: number, route: string, error: string, headers?: Record<string, string>): HookAnswer => {
     // one line an event: a body's own line breaks (quoted by JSON.parse's error) are shown as \n
     log(`${status} ${shownUrl(route)}: ${error.replace(/\r?\n/g, '\\n')}`)
-    return json(status, { error })
+    return json(status, { error }, headers)
   }
 
   async function accept(route: string, request: PublishRequest | { error: string }, from: string) {
@@ -88,7 +88,10 @@ export function createHookHandler(input: {
   }
 
   async function hook(request: HookRequest, route: string): Promise<HookAnswer> {
-    if (request.method !== 'POST') return json(405, { error: 'use POST' }, { allow: 'POST' })
+    // logged: a CMS whose webhook was set up with another method shows in the log, as one with a wrong URL does
+    // (a HEAD is no webhook, but an uptime check's)
+    if (request.method === 'HEAD') return json(405, { error: 'use POST' }, { allow: 'POST' })
+    if (request.method !== 'POST') return refuse(405, route, `use POST, not ${request.method}`, { allow: 'POST' })
     if (!publisher.accepting) return refuse(503, route, 'the publisher is stopping')
     if (!request.body) return refuse(413, route, 'the body is larger than 1 MB')
     if (route === '/hooks/typo3') {

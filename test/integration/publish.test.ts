@@ -136,6 +136,20 @@ describe('site publish', () => {
     expect((await publisher.status()).pending).toBe(0)
   })
 
+  it('answers a webhook sent with another method than POST 405 and logs it, as a CMS set up with GET would send it', async () => {
+    const log = followLog(publisher)
+    const body = pageMessage(3)
+    const answer = await fetch(`${publisher.url}/hooks/typo3`, { method: 'PUT', body, headers: typo3Headers(body) })
+    expect(answer.status).toBe(405)
+    expect(answer.headers.get('allow')).toBe('POST')
+    expect((await fetch(`${publisher.url}/hooks/full`, { method: 'HEAD' })).status).toBe(405)
+    expect((await fetch(`${publisher.url}/hooks/pages?x=1`)).status).toBe(405)
+    const lines = await log.until('405 /hooks/pages: use POST, not GET', 'the log line of the GET')
+    expect(lines).toContain('405 /hooks/typo3: use POST, not PUT')
+    expect(lines).not.toContain('HEAD')
+    expect((await publisher.status()).pending).toBe(0)
+  })
+
   it('logs a refused body on one line, its own line breaks shown as \\n', async () => {
     const following = followLog(publisher)
     const body = '{"action":\nforged line\r\n'
