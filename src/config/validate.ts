@@ -143,7 +143,13 @@ const webhooks: Check = (v) => {
     Array.isArray(v) &&
     v.every((w) => isRecord(w) && !string(w.identifier) && typeof w.secret === 'string' && Object.keys(w).length === 2)
   if (!valid) return 'expected a list of { identifier, secret } objects (strings, the identifier not empty)'
-  const ids = (v as Array<{ identifier: string }>).map((w) => w.identifier)
+  const list = v as Array<{ identifier: string; secret: string }>
+  // TYPO3 signs with both as shown: one read from a file with its newline would have every webhook refused 401
+  for (const webhook of list)
+    for (const field of ['identifier', 'secret'] as const)
+      if (webhook[field].trim() !== webhook[field])
+        return `webhook ${webhook.identifier.trim()}: its ${field} begins or ends with a space or line break (read from a file with its newline?), so no request TYPO3 signs would match`
+  const ids = list.map((w) => w.identifier)
   return new Set(ids).size === ids.length ? undefined : 'each webhook identifier may appear once'
 }
 /**

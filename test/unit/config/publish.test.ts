@@ -87,6 +87,18 @@ describe('publish options', () => {
         },
       }),
     ).toEqual([{ path: 'publish.webhooks', message: 'each webhook identifier may appear once' }])
+    // TYPO3 signs with the identifier and secret as shown: one read from a file with its newline, or pasted with a
+    // space, would have every webhook refused 401 as wrongly signed
+    for (const [webhook, field] of [
+      [{ identifier: 'a', secret: 'x\n' }, 'secret'],
+      [{ identifier: ' a', secret: 'x' }, 'identifier'],
+    ] as const)
+      expect(validateUserConfig({ publish: { webhooks: [{ identifier: 'b', secret: 'y' }, webhook] } })).toEqual([
+        {
+          path: 'publish.webhooks',
+          message: `webhook a: its ${field} begins or ends with a space or line break (read from a file with its newline?), so no request TYPO3 signs would match`,
+        },
+      ])
     // an unset secret is site publish's to refuse: a build, deploy or preview reads the config without it
     expect(validateUserConfig({ publish: { webhooks: [{ identifier: 'a', secret: '' }] } })).toEqual([])
     // a year at most: a longer period overflowed the timer (a reconcile every millisecond) and the status dates
