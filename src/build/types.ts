@@ -204,6 +204,8 @@ export interface OnlyReport {
   unknownUids: number[]
   /** `file:` items no page of the previous build shows (reported, not fatal). */
   unknownFiles: string[]
+  /** Page paths neither the previous build nor the API has a page at (a typo; reported, not fatal). */
+  unknownPaths: string[]
   /** Pages asked of the API again: the ones named, in every locale, and the ones linking to them. */
   refetched: string[]
   /** Locales whose pages were rendered again from kept data (their initial data or the client code changed). */

@@ -35,6 +35,8 @@ type Published = Outcome & {
   unshownFiles: string[]
   /** Page uids no page of the previous build has (a typo, a deleted page, or a new page its parent's build finds). */
   unknownUids: number[]
+  /** Page paths neither the previous build nor the API has a page at (a typo): nothing was published for them. */
+  unknownPaths: string[]
   /** Why a batch naming pages built every page (the output is another version's, or another config's): see planOnly. */
   fallback: string | undefined
 }
@@ -68,6 +70,7 @@ export async function buildAndDeploy(batch: Batch, step: PublishStep, signal: Ab
     refetched: result?.only?.refetched ?? [],
     unshownFiles: result?.only?.unknownFiles ?? [],
     unknownUids: result?.only?.unknownUids ?? [],
+    unknownPaths: result?.only?.unknownPaths ?? [],
     fallback: result?.only?.fallback,
   }
 }
@@ -134,10 +137,10 @@ export function publishedLine(batch: Batch, entry: PublishRecord, target: Deploy
 }
 
 /**
- * The log lines for what a publish could not place: a file no page shows, a uid no page of the last build has.
+ * The log lines for what a publish could not place: a file no page shows, a uid or path no page of the last build has.
  * The first PUBLISH_MAX_LISTED_PAGES of each get a line; the others are counted on one (an event may name 1,000).
  */
-export function unplacedLines(outcome: Pick<Published, 'unshownFiles' | 'unknownUids'>): string[] {
+export function unplacedLines(outcome: Pick<Published, 'unshownFiles' | 'unknownUids' | 'unknownPaths'>): string[] {
   const listed = <T>(items: readonly T[], line: (item: T) => string, rest: string) => [
     ...items.slice(0, PUBLISH_MAX_LISTED_PAGES).map(line),
     ...(items.length > PUBLISH_MAX_LISTED_PAGES ? [`${items.length - PUBLISH_MAX_LISTED_PAGES} more ${rest}`] : []),
@@ -153,6 +156,11 @@ export function unplacedLines(outcome: Pick<Published, 'unshownFiles' | 'unknown
       (uid) =>
         `page ${uid}: no page of the previous build has this uid (a new page is found through the page linking to it)`,
       'uids no page of the previous build has',
+    ),
+    ...listed(
+      outcome.unknownPaths,
+      (path) => `${path}: no page of the previous build has this path, nor has the API, nothing was published for it`,
+      'paths no page has',
     ),
   ]
 }

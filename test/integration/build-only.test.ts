@@ -239,6 +239,7 @@ describe('site build --only', () => {
     const result = await build({ only: ['/pl/kontakt', '987654', '/pl/kontaktt'] })
     expect(result.failures).toEqual([])
     expect(result.only?.unknownUids).toEqual([987654])
+    expect(result.only?.unknownPaths).toEqual(['/pl/kontaktt'])
     expect(result.notes).toContainEqual(expect.stringContaining('--only 987654: no page of the previous build has'))
     expect(result.notes).toContainEqual(
       '--only /pl/kontaktt: no page of the previous build has this path, nor has the API (nothing to rebuild for it)',

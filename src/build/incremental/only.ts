@@ -42,8 +42,10 @@ export function readOnlyOption(items: readonly string[] | undefined): OnlyTarget
  * targets the answers are not held, and every page linking to a target is asked again; beyond that many answers
  * in all, the last dependents are asked by the crawl unchecked.
  */
-async function narrowDependents(run: BuildRun, plan: ReusePlan, pages: PageTable): Promise<void> {
-  if (plan.linked.size === 0 || plan.linked.size > ONLY_PREFETCH_MAX_PAGES) return
+async function narrowDependents(run: BuildRun, plan: ReusePlan, pages: PageTable): Promise<string[]> {
+  // a named path no page had nor has (a typo): said, as a uid no page has is, not left to a silent no-op
+  const unknownPaths: string[] = []
+  if (plan.linked.size === 0 || plan.linked.size > ONLY_PREFETCH_MAX_PAGES) return unknownPaths
   const changed = new Set<string>()
   // the ask each answer was asked in: one asked ahead (crawl/prefetch.ts) for an earlier event than the answer of
   // a page it links to may not show that page's edit yet; one this build asks shows every edit whose event it builds
@@ -69,11 +71,7 @@ async function narrowDependents(run: BuildRun, plan: ReusePlan, pages: PageTable
         // too, as the page listing it, so that the crawl reaches it over its new link as a full build does
         const parent = page && pages.uidOf(path) === undefined ? parentUidOf(page, path, pages) : undefined
         if (parent !== undefined) plan.nameUid(parent)
-        // a named path no page had nor has (a typo): said, as for a uid no page has, not left to a silent no-op
-        if (answer.type === 'not-found' && !pages.has(path))
-          run.state.notes.push(
-            `--only ${path}: no page of the previous build has this path, nor has the API (nothing to rebuild for it)`,
-          )
+        if (answer.type === 'not-found' && !pages.has(path)) unknownPaths.push(path)
       }),
     )
     run.checkInterrupted()
@@ -81,6 +79,7 @@ async function narrowDependents(run: BuildRun, plan: ReusePlan, pages: PageTable
     next = [...plan.linked, ...plan.dependents].filter((path) => !askedIn.has(path))
     next.push(...askedBeforeWhatTheyShow(pages, changed, askedIn))
   }
+  return unknownPaths.sort()
 }
 
 /** Paths asked ahead before the answer of a changed page they link to: asked again (they may show it as it was). */
@@ -159,6 +158,7 @@ export async function planOnly(
     requested: [...requested],
     unknownUids: [],
     unknownFiles: [],
+    unknownPaths: [],
     refetched: [],
     rerenderedLocales: [],
   }
@@ -180,7 +180,7 @@ export async function planOnly(
     ? initialDataFileRefs(input.initialData, new URL(run.site.api.baseUrl).origin)
     : undefined
   const plan = createReusePlan({ previous, only: input.only, changedLocales, clientChanged, initialDataFiles })
-  await narrowDependents(run, plan, previous.pages)
+  report.unknownPaths = await narrowDependents(run, plan, previous.pages)
   report.unknownUids = plan.unknownUids
   report.unknownFiles = plan.unknownFiles
   report.refetched = [...plan.targets, ...plan.dependents].sort()
@@ -189,5 +189,9 @@ export async function planOnly(
     run.state.notes.push(`--only ${uid}: no page of the previous build has this uid (nothing to rebuild for it)`)
   for (const item of plan.unknownFiles)
     run.state.notes.push(`--only ${item}: no page of the previous build shows this file (nothing to rebuild for it)`)
+  for (const path of report.unknownPaths)
+    run.state.notes.push(
+      `--only ${path}: no page of the previous build has this path, nor has the API (nothing to rebuild for it)`,
+    )
   return { plan, report }
 }

@@ -95,6 +95,7 @@ describe('the publisher', () => {
       requested: ['12'],
       unknownUids: [],
       unknownFiles: [],
+      unknownPaths: [],
       refetched: [],
       rerenderedLocales: [],
       fallback,
