@@ -61,12 +61,16 @@ function changedFieldNames(changed: unknown): string[] {
   return isRecord(changed) ? Object.keys(changed) : []
 }
 
+/** An action as the log shows it: TYPO3's (`new`, `modified`) as it is, anything else quoted and cut (one line, short). */
+const shownAction = (action: string): string =>
+  /^[a-z][a-z_-]{0,31}$/i.test(action) ? action : JSON.stringify(action.slice(0, 40))
+
 function pageModification(body: Record<string, unknown>): PublishRequest | { error: string } {
   const { action, record, workspace } = body
   const identifier = typeof body.identifier === 'number' ? uidItem(body.identifier) : undefined
   if (typeof action !== 'string' || !identifier || !isRecord(record))
     return { error: 'a page modification needs "action", a page uid as "identifier" and a "record" object' }
-  const what = `page ${identifier} ${action}`
+  const what = `page ${identifier} ${shownAction(action)}`
   if (workspace !== undefined && workspace !== 0 && workspace !== '0')
     return { kind: 'draft', what: `${what} (workspace draft)` }
   const uid = uidItem(record.l10n_parent) ?? identifier

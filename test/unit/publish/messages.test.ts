@@ -24,6 +24,14 @@ describe('TYPO3 webhook messages', () => {
   it('also rebuilds the parent of a new page, so that menus list it', () => {
     expect(parseTypo3Body(page({ action: 'new' }))).toMatchObject({ pages: ['12', '3'] })
   })
+  it('shows an action that is no word quoted and cut, so that it cannot make or stretch a log line', () => {
+    expect(parseTypo3Body(page({ action: 'modified' }))).toMatchObject({ what: 'page 12 modified' })
+    expect(parseTypo3Body(page({ action: 'edit\nevent 0 page 1 deleted' }))).toMatchObject({
+      what: 'page 12 "edit\\nevent 0 page 1 deleted"',
+    })
+    const long = parseTypo3Body(page({ action: 'x'.repeat(100_000) })) as { what: string }
+    expect(long.what.length).toBeLessThan(100)
+  })
   it('publishes nothing for a workspace draft', () => {
     expect(parseTypo3Body(page({ workspace: 2 }))).toMatchObject({ kind: 'draft' })
   })
