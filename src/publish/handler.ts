@@ -60,8 +60,12 @@ export function createHookHandler(input: {
   const { publisher, options, log } = input
 
   const refuse = (status: number, route: string, error: string, headers?: Record<string, string>): HookAnswer => {
-    // one line an event: a body's own line breaks (quoted by JSON.parse's error) are shown as \n
-    log(`${status} ${shownUrl(route)}: ${error.replace(/\r?\n/g, '\\n')}`)
+    // one line an event, of no terminal control: a body's own line breaks (quoted by JSON.parse's error) are shown
+    // as \n, its other control characters as \u001b
+    const shown = error
+      .replace(/\r?\n/g, '\\n')
+      .replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    log(`${status} ${shownUrl(route)}: ${shown}`)
     return json(status, { error }, headers)
   }
 

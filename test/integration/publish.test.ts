@@ -150,14 +150,15 @@ describe('site publish', () => {
     expect((await publisher.status()).pending).toBe(0)
   })
 
-  it('logs a refused body on one line, its own line breaks shown as \\n', async () => {
+  it('logs a refused body on one line, its own line breaks shown as \\n, other control characters escaped', async () => {
     const following = followLog(publisher)
-    const body = '{"action":\nforged line\r\n'
+    const body = '{"action":\nforged line\r\n\u001b[2J'
     expect((await publisher.post('/hooks/typo3', body, typo3Headers(body))).status).toBe(400)
     const log = await following.until('400 /hooks/typo3: the body is not JSON', 'the refusal in the log')
     const line = log.split('\n').find((text) => text.includes('400 /hooks/typo3: the body is not JSON'))
     expect(line).toContain('"action":\\nforged line')
     expect(log).not.toMatch(/^forged line/m)
+    expect(log).not.toContain('\u001b')
   })
 
   it('logs the URL of a refused request shortened: a 10 KB path cannot flood the log', async () => {
