@@ -5,7 +5,7 @@
  * render here (404, other build, new build published) becomes a full page load.
  */
 
-import { LOADING_BAR } from '../shared/constants.js'
+import { CLIENT_REQUEST_TIMEOUT_MS, LOADING_BAR } from '../shared/constants.js'
 import type { RenderState } from '../shared/contract.js'
 import { isAbsoluteUrl } from '../shared/links.js'
 import type { PageData } from '../shared/types.js'
@@ -69,6 +69,17 @@ export function anchorOf(document: Document, fragment: string): HTMLElement | nu
   } catch {
     return null
   }
+}
+
+/**
+ * `promise`, rejected once `ms` passed: a chunk import has no timeout of its own, and one the connection stalls
+ * waits for minutes, the loading bar shown and the link dead meanwhile (the client's requests are given up as late).
+ */
+function within<T>(win: Window, promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = win.setTimeout(() => reject(new Error(`site: not loaded within ${ms} ms`)), ms)
+    promise.then(resolve, reject).finally(() => win.clearTimeout(timer))
+  })
 }
 
 export function createRouter(options: RouterOptions): Router {
@@ -140,7 +151,7 @@ export function createRouter(options: RouterOptions): Router {
     const { payload } = result
     if (payload.status !== 200) return load(url, mode)
     // In parallel with the initial data below; awaited before anything changes.
-    const templates = options.loadTemplates(payload.page, payload.locale)
+    const templates = within(win, options.loadTemplates(payload.page, payload.locale), CLIENT_REQUEST_TIMEOUT_MS)
     templates.catch(() => undefined)
     let initialData = state.initialData
     let dataUrl = initialDataUrl

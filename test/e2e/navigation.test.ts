@@ -238,6 +238,25 @@ describe.skipIf(!hasChromium)('visitor navigation', () => {
     await context.close()
   })
 
+  it('a template chunk that is never answered (a stalled connection) becomes a full page load, not an endless loading bar', async () => {
+    // The home page keeps its server markup: the templates /careers renders with are not loaded yet.
+    const { context, page, problems } = await openRouted('/')
+    const stalled: string[] = []
+    await page.route('**/_site/assets/*.js', (route) => {
+      stalled.push(route.request().url())
+    })
+    await page.evaluate(() => (document.querySelector('a[href="/careers"]') as HTMLElement).click())
+    // Before the fix the click waited for ever: the loading bar stayed, the URL and the page those of /.
+    await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Work with us', undefined, {
+      timeout: 30_000,
+    })
+    expect(stalled.length).toBeGreaterThan(0)
+    expect(new URL(page.url()).pathname).toBe('/careers')
+    expect(await isSameDocument(page)).toBe(false)
+    expect(problems.errors).toEqual([])
+    await context.close()
+  })
+
   it('a payload whose page is not one a build writes (`"page": {}`) becomes a full page load, not an empty page', async () => {
     const { context, page, problems } = await openPage(browser)
     await page.route('**/careers/_payload.json*', async (route) => {
