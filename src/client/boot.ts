@@ -30,6 +30,17 @@ export function createTimedFetch(win: Window, timeoutMs = CLIENT_REQUEST_TIMEOUT
 }
 
 /**
+ * `promise`, rejected once `timeoutMs` passed: a chunk import has no timeout of its own, and one whose connection
+ * stalls waits for minutes, the link that needs it dead meanwhile. Given up as late as the client's requests.
+ */
+export function within<T>(win: Window, promise: Promise<T>, timeoutMs = CLIENT_REQUEST_TIMEOUT_MS): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = win.setTimeout(() => reject(new Error(`site: not loaded within ${timeoutMs} ms`)), timeoutMs)
+    promise.then(resolve, reject).finally(() => win.clearTimeout(timer))
+  })
+}
+
+/**
  * Loads initial data files (`/_site/data/initial-<locale>-<hash>.json`), each URL once.
  * The names are content-hashed, so the browser's HTTP cache may answer them.
  */

@@ -16,7 +16,7 @@ import { hydrateRoot } from 'react-dom/client'
 import { LOADING_BAR_ID, MAIN_ID, SiteApp } from '../runtime/SiteApp.js'
 import type { RenderState, TemplateRegistry } from '../shared/contract.js'
 import { APP_ROOT_ID } from '../shared/layout.js'
-import { createInitialDataLoader, createTimedFetch, readBoot } from './boot.js'
+import { createInitialDataLoader, createTimedFetch, readBoot, within } from './boot.js'
 import { isChunkLoadError, watchChunkErrors } from './chunk-errors.js'
 import { announcePage } from './events.js'
 import { toClickNavigation } from './links.js'
@@ -139,14 +139,14 @@ async function start(win: Window): Promise<void> {
       })
       return router
     }))
-  // Until the router is there, a click on a page link waits for it rather than loading the page in full.
+  // Until the router is there, a click on a page link waits for it (not longer than a request) rather than loading the page in full.
   doc.addEventListener('click', (event) => {
     const anchor = event.target instanceof Element ? event.target.closest('a[href]') : null
     const url =
       !router && anchor instanceof HTMLAnchorElement ? toClickNavigation(event, anchor, win.location) : undefined
     if (!url) return
     event.preventDefault()
-    loadNavigation().then(
+    within(win, loadNavigation()).then(
       (loaded) => loaded.navigate(url),
       () => win.location.assign(url.href),
     )

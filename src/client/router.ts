@@ -5,12 +5,12 @@
  * render here (404, other build, new build published) becomes a full page load.
  */
 
-import { CLIENT_REQUEST_TIMEOUT_MS, LOADING_BAR } from '../shared/constants.js'
+import { LOADING_BAR } from '../shared/constants.js'
 import type { RenderState } from '../shared/contract.js'
 import { isAbsoluteUrl } from '../shared/links.js'
 import type { PageData } from '../shared/types.js'
 import { normalizePagePath } from '../shared/url.js'
-import type { InitialDataLoader } from './boot.js'
+import { type InitialDataLoader, within } from './boot.js'
 import type { PageEventKind } from './events.js'
 import { createHistoryTracker, readEntry, readScroll } from './history.js'
 import { toClickNavigation, toRoutableUrl } from './links.js'
@@ -69,17 +69,6 @@ export function anchorOf(document: Document, fragment: string): HTMLElement | nu
   } catch {
     return null
   }
-}
-
-/**
- * `promise`, rejected once `ms` passed: a chunk import has no timeout of its own, and one the connection stalls
- * waits for minutes, the loading bar shown and the link dead meanwhile (the client's requests are given up as late).
- */
-function within<T>(win: Window, promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = win.setTimeout(() => reject(new Error(`site: not loaded within ${ms} ms`)), ms)
-    promise.then(resolve, reject).finally(() => win.clearTimeout(timer))
-  })
 }
 
 export function createRouter(options: RouterOptions): Router {
@@ -151,7 +140,7 @@ export function createRouter(options: RouterOptions): Router {
     const { payload } = result
     if (payload.status !== 200) return load(url, mode)
     // In parallel with the initial data below; awaited before anything changes.
-    const templates = within(win, options.loadTemplates(payload.page, payload.locale), CLIENT_REQUEST_TIMEOUT_MS)
+    const templates = within(win, options.loadTemplates(payload.page, payload.locale))
     templates.catch(() => undefined)
     let initialData = state.initialData
     let dataUrl = initialDataUrl

@@ -426,6 +426,28 @@ describe.skipIf(!hasChromium)('visitor navigation', () => {
     await context.close()
   })
 
+  it('a link clicked while the navigation chunk is never answered (a stalled connection) loads its page in full', async () => {
+    const { context, page, problems } = await openPage(browser)
+    // The navigation chunk (the only one with the popover selector) is never answered; the others are.
+    await page.route('**/_site/assets/*.js', async (route) => {
+      const response = await route.fetch()
+      const body = await response.text()
+      if (!body.includes(':popover-open')) await route.fulfill({ response, body })
+    })
+    await page.goto(`${site.url}/`)
+    await waitForHydration(page)
+    await markDocument(page)
+    await page.evaluate(() => (document.querySelector('a[href="/careers"]') as HTMLElement).click())
+    // Before the fix the click waited for the chunk for ever: every page link of the tab did nothing.
+    await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Work with us', undefined, {
+      timeout: 30_000,
+    })
+    expect(new URL(page.url()).pathname).toBe('/careers')
+    expect(await isSameDocument(page)).toBe(false)
+    expect(problems.errors).toEqual([])
+    await context.close()
+  })
+
   it('a #section link on a not-found page only scrolls: no endless reload of its URL', async () => {
     const { context, page, problems } = await openRouted('/no-such-page')
     await clickNewLink(page, '#x')
