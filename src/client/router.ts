@@ -7,6 +7,7 @@
 
 import { LOADING_BAR } from '../shared/constants.js'
 import type { RenderState } from '../shared/contract.js'
+import { ROUTER_KEY } from '../shared/layout.js'
 import { isAbsoluteUrl } from '../shared/links.js'
 import type { PageData } from '../shared/types.js'
 import { normalizePagePath } from '../shared/url.js'
@@ -236,6 +237,8 @@ export function createRouter(options: RouterOptions): Router {
   })
 
   win.history.scrollRestoration = 'manual'
+  // Back/forward are the router's from now on, not the page loader's (src/render/document.ts).
+  ;(win as unknown as Record<symbol, boolean>)[Symbol.for(ROUTER_KEY)] = true
   // A reload (or back to the entry after a full page load) keeps history.state: the page's loader put the
   // visitor back at its saved position already (src/render/document.ts); the entry gets where they are now.
   win.history.replaceState(

@@ -7,7 +7,7 @@
 import type { ClientStart } from '../hydration/plan.js'
 import type { BootState, ClientAssets, HeadTag, RenderResult } from '../shared/contract.js'
 import { escapeHtml } from '../shared/escape.js'
-import { APP_ROOT_ID, BOOT_ELEMENT_ID, CLIENT_LOADER_ID, SERVICE_WORKER_URL } from '../shared/layout.js'
+import { APP_ROOT_ID, BOOT_ELEMENT_ID, CLIENT_LOADER_ID, ROUTER_KEY, SERVICE_WORKER_URL } from '../shared/layout.js'
 
 const GTM_ORIGIN = 'https://www.googletagmanager.com'
 
@@ -139,6 +139,9 @@ function clientLoader(scripts: readonly string[], preloads: readonly string[], o
     // page load, the browser leaves the page at the top. Its saved position is restored here, at once, not when
     // the client loads (at the visitor's first action, wherever they have scrolled to by then).
     "const h=history.state;if(history.scrollRestoration==='manual'&&h?.site===1&&(h.x||h.y))scrollTo(h.x,h.y);",
+    // A router's full load of the entry back/forward reached (`location.replace`) leaves its other entries in this
+    // document: back/forward to one only changes the URL. Until the router is here to render it, load it in full.
+    `const u=location.pathname+location.search;w.addEventListener('popstate',()=>{if(!w[Symbol.for(${json(ROUTER_KEY)})]&&location.pathname+location.search!==u)location.reload()});`,
     sw === undefined
       ? ''
       : `w.addEventListener('load',()=>{const c=navigator.serviceWorker;if(c&&w.isSecureContext)c.register(${json(SERVICE_WORKER_URL)}).then(()=>c.ready).then(r=>r.active?.postMessage({type:'site:build',buildId:${json(sw)}})).catch(()=>{})},{once:true});`,

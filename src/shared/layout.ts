@@ -11,6 +11,11 @@
 export const BOOT_ELEMENT_ID = '__SITE_BOOT__'
 /** Id of the inline module script that loads the client: once the page has painted, or at the visitor's first action (src/render/document.ts). */
 export const CLIENT_LOADER_ID = '__SITE_LOADER__'
+/**
+ * `Symbol.for` key the router sets on `window` once it handles back/forward; until then the page's loader loads the
+ * page of an entry another document of this tab made in full (src/render/document.ts).
+ */
+export const ROUTER_KEY = 'site:router'
 /** Id of the element the app renders into and the browser hydrates. */
 export const APP_ROOT_ID = '__site'
 

@@ -257,6 +257,32 @@ describe.skipIf(!hasChromium)('visitor navigation', () => {
     await context.close()
   })
 
+  it('back/forward after a full page load of a back/forward shows the page of the URL, before the client has loaded', async () => {
+    const { context, page, problems } = await openPage(browser)
+    // The home page's payload fails: back to it is loaded in full, in the entry the router made.
+    await page.route('**/_payload.json?*', (route) =>
+      new URL(route.request().url()).pathname === '/_payload.json' ? route.fulfill({ status: 500 }) : route.fallback(),
+    )
+    await page.goto(`${site.url}/`)
+    await waitForHydration(page)
+    await page.mouse.move(40, 40)
+    await page.waitForFunction(() => (history.state as { site?: number } | null)?.site === 1)
+    await markDocument(page)
+    await page.evaluate(() => (document.querySelector('a[href="/careers"]') as HTMLElement).click())
+    await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Work with us')
+    await page.goBack()
+    await page.waitForFunction(() => document.getElementById('__SITE_LOADER__') && !('__e2eMark' in window))
+    expect(new URL(page.url()).pathname).toBe('/')
+    // No action of the visitor on the new page (its client loads at the first one): forward again.
+    await page.goForward()
+    // Before the fix the browser went to the router's entry within the new document, and nothing showed its page:
+    // the URL was /careers, the page the home page.
+    await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Work with us')
+    expect(new URL(page.url()).pathname).toBe('/careers')
+    expect(problems.errors.filter((error) => !/status of 500/.test(error))).toEqual([])
+    await context.close()
+  })
+
   it('a payload whose page is not one a build writes (`"page": {}`) becomes a full page load, not an empty page', async () => {
     const { context, page, problems } = await openPage(browser)
     await page.route('**/careers/_payload.json*', async (route) => {
