@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { createServer } from 'node:http'
+import { createServer, type RequestListener } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -13,6 +13,18 @@ import { FetchError, type SiteError } from '../../src/errors.js'
 import { REPO_ROOT } from './build-helpers.js'
 
 let api: DemoApi
+
+/** An API of the test's own, answering with `handler` on 127.0.0.1 while `use` runs with its URL. */
+async function withApi(handler: RequestListener, use: (url: string) => Promise<void>): Promise<void> {
+  const server = createServer(handler)
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+  try {
+    await use(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)
+  } finally {
+    await new Promise((done) => server.close(done))
+  }
+}
+
 const run = promisify(execFile)
 
 const siteFor = (options: SiteOptions = {}): ResolvedSite => {
@@ -114,72 +126,66 @@ describe('API client against the demo API', () => {
   })
 
   it('takes an answer status outside 400-599 that is no page (999, a bare 301) as a bad gateway', async () => {
-    const odd = createServer((req, res) => {
-      res.writeHead(req.url === '/moved' ? 301 : 999, { 'content-type': 'application/json' }).end('{}')
-    })
-    await new Promise<void>((done) => odd.listen(0, '127.0.0.1', done))
-    const url = `http://127.0.0.1:${(odd.address() as AddressInfo).port}`
-    try {
-      const client = createApiClient(siteFor({ api: { baseUrl: url } }))
-      for (const [path, status] of [
-        ['/odd', 999],
-        ['/moved', 301],
-      ] as const)
-        expect(await client.getPage(path).catch((e: unknown) => e)).toMatchObject({
-          code: 'API_HTTP',
-          status: 502,
-          message: `HTTP ${status} (GET ${url}${path})`,
-        })
-    } finally {
-      await new Promise((done) => odd.close(done))
-    }
+    await withApi(
+      (req, res) => {
+        res.writeHead(req.url === '/moved' ? 301 : 999, { 'content-type': 'application/json' }).end('{}')
+      },
+      async (url) => {
+        const client = createApiClient(siteFor({ api: { baseUrl: url } }))
+        for (const [path, status] of [
+          ['/odd', 999],
+          ['/moved', 301],
+        ] as const)
+          expect(await client.getPage(path).catch((e: unknown) => e)).toMatchObject({
+            code: 'API_HTTP',
+            status: 502,
+            message: `HTTP ${status} (GET ${url}${path})`,
+          })
+      },
+    )
   })
 
   it('names where an HTTP redirect of the API points, and does not go there', async () => {
     const hits: string[] = []
-    const moving = createServer((req, res) => {
-      hits.push(req.url!)
-      res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end()
-    })
-    await new Promise<void>((done) => moving.listen(0, '127.0.0.1', done))
-    const url = `http://127.0.0.1:${(moving.address() as AddressInfo).port}`
-    try {
-      expect(
-        await createApiClient(siteFor({ api: { baseUrl: url } }))
-          .getPage('/moved')
-          .catch((e: unknown) => e),
-      ).toMatchObject({
-        code: 'API_HTTP',
-        status: 502,
-        message: `HTTP 302, a redirect to http://169.254.169.254/latest/meta-data, which is not followed (GET ${url}/moved)`,
-      })
-      expect(hits).toEqual(['/moved'])
-    } finally {
-      await new Promise((done) => moving.close(done))
-    }
+    await withApi(
+      (req, res) => {
+        hits.push(req.url!)
+        res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end()
+      },
+      async (url) => {
+        expect(
+          await createApiClient(siteFor({ api: { baseUrl: url } }))
+            .getPage('/moved')
+            .catch((e: unknown) => e),
+        ).toMatchObject({
+          code: 'API_HTTP',
+          status: 502,
+          message: `HTTP 302, a redirect to http://169.254.169.254/latest/meta-data, which is not followed (GET ${url}/moved)`,
+        })
+        expect(hits).toEqual(['/moved'])
+      },
+    )
   })
 
   it("says what went wrong when an answer ends before the length it declared, not only undici's code", async () => {
-    const short = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' })
-      res.write('{"id":5,')
-      setTimeout(() => res.socket?.destroy(), 20)
-    })
-    await new Promise<void>((done) => short.listen(0, '127.0.0.1', done))
-    const url = `http://127.0.0.1:${(short.address() as AddressInfo).port}`
-    try {
-      expect(
-        await createApiClient(siteFor({ api: { baseUrl: url } }))
-          .getPage('/short')
-          .catch((e: unknown) => e),
-      ).toMatchObject({
-        code: 'API_NETWORK',
-        status: 502,
-        message: `UND_ERR_SOCKET: other side closed (GET ${url}/short)`,
-      })
-    } finally {
-      await new Promise((done) => short.close(done))
-    }
+    await withApi(
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' })
+        res.write('{"id":5,')
+        setTimeout(() => res.socket?.destroy(), 20)
+      },
+      async (url) => {
+        expect(
+          await createApiClient(siteFor({ api: { baseUrl: url } }))
+            .getPage('/short')
+            .catch((e: unknown) => e),
+        ).toMatchObject({
+          code: 'API_NETWORK',
+          status: 502,
+          message: `UND_ERR_SOCKET: other side closed (GET ${url}/short)`,
+        })
+      },
+    )
   })
 
   it('reports non-JSON, malformed JSON, resets and timeouts with the path', async () => {
@@ -267,24 +273,20 @@ describe('the request on the wire', () => {
 
   it('keeps a base URL path prefix and the query, and joins repeated answer headers', async () => {
     const seen: string[] = []
-    const server = createServer((req, res) => {
-      seen.push(req.url ?? '')
-      res.setHeader('content-type', 'application/json')
-      res.setHeader('x-tag', ['a', 'b'])
-      res.end('{"id":1,"content":{}}')
-    })
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
-    const { port } = server.address() as AddressInfo
-    try {
-      const client = createApiClient(
-        siteFor({ api: { baseUrl: `http://127.0.0.1:${port}/cms/api`, allowQuery: ['x'] } }),
-      )
-      const answer = await client.getPageAnswer('/pl/o-nas?x=1&y=2')
-      expect(seen).toEqual(['/cms/api/pl/o-nas?x=1'])
-      expect(answer).toMatchObject({ status: 200, headers: { 'x-tag': 'a, b' } })
-      expect(new TextDecoder().decode(answer.body)).toBe('{"id":1,"content":{}}')
-    } finally {
-      await new Promise((done) => server.close(done))
-    }
+    await withApi(
+      (req, res) => {
+        seen.push(req.url ?? '')
+        res.setHeader('content-type', 'application/json')
+        res.setHeader('x-tag', ['a', 'b'])
+        res.end('{"id":1,"content":{}}')
+      },
+      async (url) => {
+        const client = createApiClient(siteFor({ api: { baseUrl: `${url}/cms/api`, allowQuery: ['x'] } }))
+        const answer = await client.getPageAnswer('/pl/o-nas?x=1&y=2')
+        expect(seen).toEqual(['/cms/api/pl/o-nas?x=1'])
+        expect(answer).toMatchObject({ status: 200, headers: { 'x-tag': 'a, b' } })
+        expect(new TextDecoder().decode(answer.body)).toBe('{"id":1,"content":{}}')
+      },
+    )
   })
 })
