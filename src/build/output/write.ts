@@ -10,7 +10,7 @@ import { copyFile, rm } from 'node:fs/promises'
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import xxhash from 'xxhash-wasm'
-import { errors } from '../../errors.js'
+import { errors, messageOf } from '../../errors.js'
 
 export interface FileWriter {
   /** Absolute root folder every path is resolved against. */
@@ -156,6 +156,20 @@ export function resolveInside(root: string, path: string): string {
 }
 
 /**
+ * Runs `io` on the file `target`; an error the disk gave names the file: Node's own names none (`ENOSPC: no space
+ * left on device, write`), and a full or read-only disk is told apart only by where the file was going.
+ */
+function writingTo<T>(target: string, io: () => T): T {
+  try {
+    return io()
+  } catch (error) {
+    throw Object.assign(new Error(`Writing ${target} failed: ${messageOf(error)}`, { cause: error }), {
+      code: (error as NodeJS.ErrnoException).code,
+    })
+  }
+}
+
+/**
  * Creates a FileWriter for `root`.
  *
  * A page's files are written synchronously. The build's thread (a worker of its own under `site
@@ -221,15 +235,19 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
       const target = resolveInside(base, path)
       const contentHash = hash ?? hashContents(contents)
       if (keptAs(path, contentHash)) return 0
-      ensureDir(dirname(target))
-      writeFileSync(target, contents)
+      writingTo(target, () => {
+        ensureDir(dirname(target))
+        writeFileSync(target, contents)
+      })
       return count(path, contentHash, byteLengthOf(contents))
     },
     async writeParts(path, parts) {
       const target = resolveInside(base, path)
-      ensureDir(dirname(target))
       // written synchronously, as a page's files are (see above): the end phase has nothing else to do meanwhile
-      const fd = openSync(target, 'w')
+      const fd = writingTo(target, () => {
+        ensureDir(dirname(target))
+        return openSync(target, 'w')
+      })
       const digest = create64()
       let size = 0
       try {
@@ -237,7 +255,9 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
         let batchLength = 0
         const put = (chunk: Uint8Array) => {
           digest.update(chunk)
-          for (let at = 0; at < chunk.byteLength; ) at += writeSync(fd, chunk, at)
+          writingTo(target, () => {
+            for (let at = 0; at < chunk.byteLength; ) at += writeSync(fd, chunk, at)
+          })
           size += chunk.byteLength
         }
         const flush = () => {

@@ -1,4 +1,5 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -87,6 +88,20 @@ describe('createFileWriter', () => {
     expect(await writer.writeParts('maps/sitemap.xml', parts())).toBe(Buffer.byteLength(expected))
     expect(await readFile(join(dir, 'out/maps/sitemap.xml'), 'utf8')).toBe(expected)
     await expect(writer.writeParts('../sitemap.xml', ['x'])).rejects.toMatchObject({ code: 'WRITE_OUTSIDE_OUT_DIR' })
+  })
+
+  // /dev/full answers every write with ENOSPC, as a full disk does; Node's write error names no file
+  it.skipIf(!existsSync('/dev/full'))('names the file a full disk refused', async () => {
+    const writer = createFileWriter(join(dir, 'out'))
+    await writer.write('a/index.html', 'x')
+    await symlink('/dev/full', join(dir, 'out/a/full.html'))
+    await symlink('/dev/full', join(dir, 'out/a/sitemap.xml'))
+    const refused = (file: string) => ({
+      code: 'ENOSPC',
+      message: expect.stringMatching(new RegExp(`^Writing ${join(dir, 'out/a', file)} failed: ENOSPC: no space left`)),
+    })
+    await expect(writer.write('a/full.html', 'x')).rejects.toMatchObject(refused('full.html'))
+    await expect(writer.writeParts('a/sitemap.xml', ['x'])).rejects.toMatchObject(refused('sitemap.xml'))
   })
 
   it('never writes outside its root', async () => {
