@@ -5,15 +5,27 @@
  * a build, render worker or test importing the same module at the same time never reads half a file.
  */
 import { randomBytes } from 'node:crypto'
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
+import { rename, rm, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import { messageOf } from '../errors.js'
+import { makeFolders } from './folders.js'
 import { readRegularFile } from './untrusted-file.js'
 
+/**
+ * A cache that cannot be written (a full disk, a read-only one) fails naming the module: Node's errors name no file
+ * for a write, and its recursive mkdir answers ENOENT for a read-only file system (or retries for ever: folders.ts).
+ */
 export async function placeModule(file: string, code: string): Promise<void> {
   const found = await readRegularFile(file, Buffer.byteLength(code))
   if (found.type === 'read' && found.bytes.toString('utf8') === code) return
-  await mkdir(dirname(file), { recursive: true })
-  await writeAtomically(file, code)
+  try {
+    await makeFolders(dirname(file))
+    await writeAtomically(file, code)
+  } catch (error) {
+    throw Object.assign(new Error(`Writing ${file} failed: ${messageOf(error)}`, { cause: error }), {
+      code: (error as NodeJS.ErrnoException).code,
+    })
+  }
 }
 
 /**
