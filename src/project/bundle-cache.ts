@@ -15,11 +15,12 @@
  */
 import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { mkdir, readdir, rm } from 'node:fs/promises'
+import { readdir, rm } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { isRecord } from '../shared/values.js'
+import { makeFolders } from './folders.js'
 import { writeAtomically } from './module-file.js'
 import { readRegularFile } from './untrusted-file.js'
 
@@ -158,7 +159,7 @@ async function lookUp<T>(
 /** Stores a bundle: its files, then its record; files no longer named are removed. */
 async function store<T>(options: CachedBundleOptions<T>, key: string, made: MadeBundle<T>): Promise<void> {
   const dir = blobDir(options)
-  await mkdir(dir, { recursive: true })
+  await makeFolders(dir)
   const blobs: Array<[string, string]> = []
   for (const [name, contents] of made.blobs) {
     const digest = digestOf(contents)

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -137,4 +138,15 @@ describe('the bundle cache', () => {
     expect((await run()).cached).toBe(false)
     expect(made.count).toBe(2)
   })
+
+  // Under /proc, as on a mount point whose file system went away, mkdir answers ENOENT though the folder above
+  // exists: Node's recursive mkdir retries that for ever, at full CPU, and the build never started rendering
+  it.skipIf(!existsSync('/proc/self'))(
+    'still answers when the cache folder cannot be made (/proc)',
+    async () => {
+      const { run } = bundleOf({ dir: '/proc/x/.site/bundles' })
+      expect(text((await run()).blobs.get('out'))).toBe('bundled:export const a = 1\n')
+    },
+    3000,
+  )
 })
