@@ -252,6 +252,15 @@ export async function createTempOutput(outDir: string): Promise<OutputFolders> {
   } catch (error) {
     throw errors.outDirUnwritable(out, await whyNotMade(folders.tempDir, error as NodeJS.ErrnoException), error)
   }
+  // a mount point (a volume mounted at OUT): nothing moves in from beside it (EXDEV), nor is OUT moved aside (EBUSY)
+  const outDev = (await lstat(out).catch(() => undefined))?.dev
+  if (outDev !== undefined && outDev !== (await lstat(folders.tempDir)).dev) {
+    await rmdir(folders.tempDir)
+    throw errors.outDirUnwritable(
+      out,
+      `it is a mount point, on another file system than the folder beside it where the build writes first: build into a folder inside it, or deploy there (site deploy dir:${out})`,
+    )
+  }
   return folders
 }
 

@@ -1,0 +1,50 @@
+/**
+ * An output folder that is a mount point (a container volume mounted at .output/public): its temporary sibling is
+ * on another file system, so the build could never move its files in (EXDEV) nor move OUT aside (EBUSY), and found
+ * out only after the whole build, with the state of the previous output moved aside. lstat is made to answer
+ * another device for OUT, as the kernel would for a mount point.
+ */
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+
+const mounted = vi.hoisted(() => ({ path: '' }))
+
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs/promises')>()
+  const lstat = async (...args: [path: string]) => {
+    const stats = await fs.lstat(args[0])
+    if (String(args[0]) === mounted.path) stats.dev += 1
+    return stats
+  }
+  return { ...fs, default: { ...fs, lstat }, lstat }
+})
+
+const { createTempOutput } = await import('../../../src/build/output/output.js')
+
+let dir: string
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'site-output-mount-'))
+})
+afterEach(() => rm(dir, { recursive: true, force: true }))
+
+describe('an output folder that is a mount point', () => {
+  it('is refused before the build, naming it, with nothing left beside it', async () => {
+    const out = join(dir, 'out')
+    await mkdir(out)
+    mounted.path = out
+    await expect(createTempOutput(out)).rejects.toMatchObject({
+      code: 'OUT_DIR_UNWRITABLE',
+      message: expect.stringContaining(`Cannot build into ${out}: it is a mount point`),
+    })
+    expect(await readdir(dir)).toEqual(['out'])
+  })
+
+  it('is not taken for one when it is on its parent folder`s file system', async () => {
+    const out = join(dir, 'out')
+    await mkdir(out)
+    mounted.path = ''
+    expect((await createTempOutput(out)).outDir).toBe(out)
+  })
+})
