@@ -145,6 +145,15 @@ export const isSiteError = (error: unknown): error is SiteError => error instanc
 /** The message of anything thrown: an Error's message, anything else as text. */
 export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 
+/**
+ * A write the disk refused, naming its file: Node's errors name none for a write (`ENOSPC: no space left on device,
+ * write`), and a full or read-only disk is told apart only by where the file was going. Its `code` is kept.
+ */
+export const writingFailed = (file: string, cause: unknown): Error =>
+  Object.assign(new Error(`Writing ${file} failed: ${messageOf(cause)}`, { cause }), {
+    code: (cause as NodeJS.ErrnoException).code,
+  })
+
 /** `user:pass@` in any http(s) URL of a text. */
 const USERINFO_RE = /\b(https?:\/\/)[^\s/?#@]+@/gi
 

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto'
 import { rename, rm, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { messageOf } from '../errors.js'
+import { writingFailed } from '../errors.js'
 import { makeFolders } from './folders.js'
 import { readRegularFile } from './untrusted-file.js'
 
@@ -22,9 +22,7 @@ export async function placeModule(file: string, code: string): Promise<void> {
     await makeFolders(dirname(file))
     await writeAtomically(file, code)
   } catch (error) {
-    throw Object.assign(new Error(`Writing ${file} failed: ${messageOf(error)}`, { cause: error }), {
-      code: (error as NodeJS.ErrnoException).code,
-    })
+    throw writingFailed(file, error)
   }
 }
 

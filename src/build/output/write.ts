@@ -10,7 +10,7 @@ import { copyFile, rm } from 'node:fs/promises'
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import xxhash from 'xxhash-wasm'
-import { errors, messageOf } from '../../errors.js'
+import { errors, writingFailed } from '../../errors.js'
 
 export interface FileWriter {
   /** Absolute root folder every path is resolved against. */
@@ -155,17 +155,12 @@ export function resolveInside(root: string, path: string): string {
   return target
 }
 
-/**
- * Runs `io` on the file `target`; an error the disk gave names the file: Node's own names none (`ENOSPC: no space
- * left on device, write`), and a full or read-only disk is told apart only by where the file was going.
- */
+/** Runs `io` on the file `target`; an error the disk gives names the file (see writingFailed). */
 function writingTo<T>(target: string, io: () => T): T {
   try {
     return io()
   } catch (error) {
-    throw Object.assign(new Error(`Writing ${target} failed: ${messageOf(error)}`, { cause: error }), {
-      code: (error as NodeJS.ErrnoException).code,
-    })
+    throw writingFailed(target, error)
   }
 }
 
