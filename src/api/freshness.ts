@@ -11,7 +11,7 @@
  * Example: ({ 'cache-control': 'max-age=3600' }, now) -> now + 3,600,000.
  */
 
-const YEAR_MS = 365 * 24 * 3_600_000
+import { MAX_RECHECK_MS } from '../shared/constants.js'
 
 export function recheckAt(headers: Readonly<Record<string, string>>, now: number): number | undefined {
   const cacheControl = (headers['cache-control'] ?? '').toLowerCase()
@@ -34,4 +34,4 @@ export function recheckAt(headers: Readonly<Record<string, string>>, now: number
   return within(at - (Number.isNaN(date) ? now : date), now)
 }
 
-const within = (ms: number, now: number): number | undefined => (ms > 0 && ms <= YEAR_MS ? now + ms : undefined)
+const within = (ms: number, now: number): number | undefined => (ms > 0 && ms <= MAX_RECHECK_MS ? now + ms : undefined)

@@ -13,7 +13,7 @@ import { join } from 'node:path'
 import { isOnlyItem } from '../build/incremental/reuse.js'
 import type { BuildResult } from '../build/types.js'
 import { readRegularFile } from '../project/untrusted-file.js'
-import { PUBLISH_MAX_SCHEDULED_PAGES } from '../shared/constants.js'
+import { MAX_RECHECK_MS, PUBLISH_MAX_SCHEDULED_PAGES } from '../shared/constants.js'
 import { isRecord } from '../shared/values.js'
 
 /** page path -> when to ask for it again (ms since the epoch) */
@@ -83,9 +83,17 @@ export async function loadSchedule(dir: string): Promise<Schedule> {
     return schedule
   }
   if (!isRecord(body) || body.version !== 1 || !isRecord(body.pages)) return schedule
+  // a time further off than any answer gives is none the publisher wrote (one past what a date holds stopped it)
+  const latest = Date.now() + MAX_RECHECK_MS
   for (const [path, at] of Object.entries(body.pages)) {
     if (schedule.size === PUBLISH_MAX_SCHEDULED_PAGES) break
-    if (path.startsWith('/') && isOnlyItem(path) && Number.isSafeInteger(at) && (at as number) > 0)
+    if (
+      path.startsWith('/') &&
+      isOnlyItem(path) &&
+      Number.isSafeInteger(at) &&
+      (at as number) > 0 &&
+      (at as number) <= latest
+    )
       schedule.set(path, at as number)
   }
   return schedule

@@ -201,6 +201,8 @@ export const INLINE_RENDER_PAGES = 100
 export const MAX_FILE_REFS_PER_PAGE = 1_000
 /** Most pages `site publish` keeps a scheduled re-check for (see publish/schedule.ts); the reconcile covers the rest. */
 export const PUBLISH_MAX_SCHEDULED_PAGES = 50_000
+/** Furthest off a page answer's time is kept (a year): a longer max-age names no scheduled change. */
+export const MAX_RECHECK_MS = 365 * 24 * 3_600_000
 /** A scheduled re-check runs this long after the time a page answer gave (its max-age is whole seconds). */
 export const PUBLISH_RECHECK_GRACE_MS = 1_000
 /**

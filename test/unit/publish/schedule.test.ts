@@ -67,6 +67,14 @@ describe('scheduled re-checks', () => {
     }
     await writeFile(file, JSON.stringify(hostile))
     expect([...(await loadSchedule(dir))]).toEqual([['/ok', 5]])
+    // a time further off than any answer gives (a year) is no time the publisher wrote; one past what a date can
+    // hold stopped the publisher at start ("Invalid time value")
+    const far = {
+      version: 1,
+      pages: { '/ok': 5, '/beyond-dates': 9e15, '/in-two-years': Date.now() + 2 * 365 * 86_400_000 },
+    }
+    await writeFile(file, JSON.stringify(far))
+    expect([...(await loadSchedule(dir))]).toEqual([['/ok', 5]])
     await writeFile(file, '{"version":1,')
     expect((await loadSchedule(dir)).size).toBe(0)
     await rm(file)
