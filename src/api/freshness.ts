@@ -4,7 +4,8 @@
  * of the records on the page: a scheduled change. `site publish` re-checks such a page at that time.
  *
  * - `no-store`, `no-cache` or `private` (TYPO3 on a page that must not be cached): no time.
- * - `s-maxage`, else `max-age`, counted from now (the answer has just arrived); 0 is no time.
+ * - `s-maxage`, else `max-age`, counted from now (the answer has just arrived), less the `Age` a cache in front
+ *   of the CMS gives it; 0 is no time.
  * - Else `Expires`, as a duration from the answer's `Date` (the CMS's clock, not ours).
  * - Beyond a year, or unreadable: no time.
  *
@@ -21,10 +22,12 @@ export function recheckAt(headers: Readonly<Record<string, string>>, now: number
     if (name) directives.set(name, value.replace(/^"|"$/g, ''))
   }
   if (directives.has('no-store') || directives.has('no-cache') || directives.has('private')) return undefined
-  const age = directives.get('s-maxage') ?? directives.get('max-age')
-  if (age !== undefined) {
-    if (!/^\d{1,10}$/.test(age)) return undefined
-    return within(Number(age) * 1000, now)
+  const maxAge = directives.get('s-maxage') ?? directives.get('max-age')
+  if (maxAge !== undefined) {
+    if (!/^\d{1,10}$/.test(maxAge)) return undefined
+    // a cache in front of the CMS (Varnish, a CDN) says in `Age` how long ago it took the answer
+    const age = /^\d{1,10}$/.test(headers.age ?? '') ? Number(headers.age) : 0
+    return within((Number(maxAge) - age) * 1000, now)
   }
   const expires = headers.expires
   if (expires === undefined) return undefined

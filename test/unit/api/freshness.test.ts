@@ -14,6 +14,13 @@ describe('recheckAt', () => {
     expect(recheckAt({ expires: 'Thu, 26 Nov 2026 12:05:00 GMT' }, NOW)).toBe(NOW + 300_000)
   })
 
+  it('counts max-age from when a cache in front of the CMS took the answer (its Age header)', () => {
+    // Varnish or a CDN answered from its cache, taken 50 minutes ago: the scheduled change is 10 minutes away
+    expect(recheckAt({ 'cache-control': 'max-age=3600', age: '3000' }, NOW)).toBe(NOW + 600_000)
+    expect(recheckAt({ 'cache-control': 's-maxage=60', age: '60' }, NOW)).toBeUndefined()
+    expect(recheckAt({ 'cache-control': 'max-age=60', age: 'soon' }, NOW)).toBe(NOW + 60_000)
+  })
+
   it('gives no time for what must not be cached, a time past, a year away or a value it cannot read', () => {
     const cases: Array<Record<string, string>> = [
       {},
