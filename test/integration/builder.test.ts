@@ -143,6 +143,31 @@ describe('createBuilder', () => {
     }
   })
 
+  it('counts a scheduled change from when its answer was asked ahead, not from when the build took it', async () => {
+    const config = makeConfig(api.url, undefined, join(dir, 'ahead-recheck'))
+    const builder = createBuilder({ config, site: config.sites[0]!, renderThreads: 1 })
+    try {
+      expect((await builder.build()).failures).toEqual([])
+      // a record on the page starts in a minute: the API answers it with max-age up to then
+      const starts = Date.now() + 60_000
+      api.setEdits([{ path: '/pl/o-nas', find: 'Założyło je', replace: 'Zaplanowane', from: starts }])
+      const from = api.requests.length
+      builder.prefetch(['2'])
+      while (!api.requests.slice(from).some((request) => request.path === '/pl/o-nas'))
+        await new Promise((done) => setTimeout(done, 10))
+      // the build starts later (a quiet period, a build before it): the time stays the answer's
+      await new Promise((done) => setTimeout(done, 2000))
+      const result = await builder.build({ only: ['2'] })
+      expect(result.failures).toEqual([])
+      const at = result.recheck.pages.find((page) => page.path === '/pl/o-nas')?.at
+      expect(at).toBeGreaterThanOrEqual(starts)
+      expect(at).toBeLessThan(starts + 1000)
+    } finally {
+      api.setEdits([])
+      await builder.close()
+    }
+  })
+
   it("asks for an --only build's own pages first, each once: their answers come in with the initial data", async () => {
     const out = join(dir, 'own-first')
     const config = makeConfig(api.url, undefined, out)

@@ -12,14 +12,15 @@ import type { BuildFailure } from '../types.js'
 export type ApiFailure = Pick<BuildFailure, 'kind' | 'status' | 'reason'>
 
 export type ApiAnswer =
-  | { type: 'answer'; answer: RawAnswer }
+  /** `receivedAt`: when it came (ms since the epoch); its max-age counts from then, however much later it is built. */
+  | { type: 'answer'; answer: RawAnswer; receivedAt: number }
   /** HTTP 404 (with or without an error-handler page body). */
   | { type: 'not-found'; status: number; data: unknown }
   | ({ type: 'error' } & ApiFailure)
 
 export async function fetchPage(api: ApiClient, path: string, signal?: AbortSignal): Promise<ApiAnswer> {
   try {
-    return { type: 'answer', answer: await api.getPageAnswer(path, { signal }) }
+    return { type: 'answer', answer: await api.getPageAnswer(path, { signal }), receivedAt: Date.now() }
   } catch (error) {
     if (error instanceof FetchError && error.code === 'API_HTTP' && error.status === 404)
       return { type: 'not-found', status: 404, data: error.data }

@@ -184,7 +184,7 @@ async function fetchAndBuild(p: PagePipeline, path: string): Promise<FoundLinks 
   const locale = getLocaleFromPath(path, p.site.i18n)
   switch (answer.type) {
     case 'answer': {
-      const at = recheckAt(answer.answer.headers, Date.now())
+      const at = recheckAt(answer.answer.headers, answer.receivedAt)
       if (at !== undefined) p.state.recheck.set(path, at)
       const { body } = answer.answer
       const uses = findFileUrls(body)
