@@ -19,7 +19,8 @@ export function recheckAt(headers: Readonly<Record<string, string>>, now: number
   const directives = new Map<string, string>()
   for (const part of cacheControl.split(',')) {
     const [name = '', value = ''] = part.trim().split('=', 2)
-    if (name) directives.set(name, value.replace(/^"|"$/g, ''))
+    // a repeated directive (two Cache-Control headers, joined): the first, as caches take it
+    if (name && !directives.has(name)) directives.set(name, value.replace(/^"|"$/g, ''))
   }
   if (directives.has('no-store') || directives.has('no-cache') || directives.has('private')) return undefined
   const maxAge = directives.get('s-maxage') ?? directives.get('max-age')

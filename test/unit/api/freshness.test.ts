@@ -21,6 +21,10 @@ describe('recheckAt', () => {
     expect(recheckAt({ 'cache-control': 'max-age=60', age: 'soon' }, NOW)).toBe(NOW + 60_000)
   })
 
+  it('takes the first of a repeated directive, as caches do (a proxy that adds its own Cache-Control after TYPO3)', () => {
+    expect(recheckAt({ 'cache-control': 'max-age=5, public, max-age=3600' }, NOW)).toBe(NOW + 5_000)
+  })
+
   it('gives no time for what must not be cached, a time past, a year away or a value it cannot read', () => {
     const cases: Array<Record<string, string>> = [
       {},
