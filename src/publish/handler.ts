@@ -116,13 +116,15 @@ export function createHookHandler(input: {
     if (HOOK_PATHS.includes(path)) return hook(request, path)
     if (!READ_PATHS.has(path)) return notFound(request, path)
     if (request.method !== 'GET' && request.method !== 'HEAD') return json(405, { error: 'use GET' }, { allow: 'GET' })
-    if (path === '/healthz')
+    if (path === '/healthz') {
+      await publisher.retryJournal()
       return publisher.healthy
         ? json(200, { ok: true })
         : json(503, {
             ok: false,
             error: publisher.accepting ? 'the journal cannot be written' : 'not accepting events',
           })
+    }
     const wantsHtml = path === '/' || (path === '/status' && /text\/html/.test(header(request.headers, 'accept') ?? ''))
     if (wantsHtml)
       return {

@@ -32,6 +32,11 @@ export interface Journal {
   queued(): number
   /** True since the last write failed (disk full), until one succeeds. */
   failing(): boolean
+  /**
+   * Tries a write that changes nothing (the mark of what is live, as it is) when the last one failed: with no event
+   * coming (a proxy that stops sending on 503), nothing else would find out that the disk has room again.
+   */
+  retry(): Promise<void>
   /** Records an event; resolves once it is on disk. Rejects with PUBLISH_JOURNAL (status 503) when it cannot be written, 429 when too many wait. */
   append(event: Omit<JournalEvent, 'seq'>): Promise<JournalEvent>
   /** Records that every event up to `seq` is live. */
@@ -185,6 +190,7 @@ export async function openJournal(dir: string, onRecorded: (event: JournalEvent)
       await write(`${JSON.stringify({ done: upTo })}\n`)
       done = Math.max(done, upTo)
     },
+    retry: () => (failing ? write(`${JSON.stringify({ done })}\n`).catch(() => {}) : Promise.resolve()),
     compact: (pending, minBytes) =>
       serial(async () => {
         if (size < minBytes) return

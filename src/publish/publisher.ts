@@ -46,6 +46,8 @@ export interface Publisher {
   readonly accepting: boolean
   /** Accepting, and the journal's last write went through (`/healthz`). */
   readonly healthy: boolean
+  /** Tries the journal again when its last write failed (`/healthz` asks, so that a full disk freed shows). */
+  retryJournal(): Promise<void>
   /** Resolves when nothing is pending or being built (tests and benchmarks wait on it). */
   idle(): Promise<void>
   stop(): Promise<void>
@@ -221,6 +223,9 @@ export function createPublisher(input: PublisherOptions): {
     },
     get healthy() {
       return publisher.accepting && !journal?.failing()
+    },
+    retryJournal: async () => {
+      if (publisher.accepting) await journal?.retry()
     },
     async accept(request, from) {
       if (request.kind === 'draft') {
