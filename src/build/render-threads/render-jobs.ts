@@ -7,7 +7,7 @@
 import { decodeBody, readPageAnswer } from '../../api/answer.js'
 import type { RawAnswer } from '../../api/client.js'
 import { linkDigest } from '../../api/link-digest.js'
-import { buildIssues, messageOf } from '../../errors.js'
+import { buildIssues } from '../../errors.js'
 import { applyMedia, type MediaFailure, type ShownIn } from '../../media/apply.js'
 import type { MediaMap } from '../../media/types.js'
 import type { PageRenderer } from '../../render/renderer.js'
@@ -141,16 +141,7 @@ function readJob(job: PageJob, renderMs: () => number): { raw: unknown; digest?:
   } catch (error) {
     return { type: 'failed', ...buildIssues.api(error), renderMs: renderMs() }
   }
-  try {
-    return { raw, digest: linkDigest(raw as Record<string, unknown>) }
-  } catch (error) {
-    // the digest serialises the answer, recursively: JSON nested some thousand levels deep cannot be
-    return {
-      type: 'failed',
-      ...buildIssues.notAPage([`nested too deep (${messageOf(error)})`]),
-      renderMs: renderMs(),
-    }
-  }
+  return { raw, digest: linkDigest(raw as Record<string, unknown>) }
 }
 
 /**

@@ -16,10 +16,13 @@ const rawPage = (id: number, title: string, links: string[] = []) => ({
   },
 })
 
-/** A render core stand-in: its "sanitiser" drops javascript: links and reports them, as the real one does. */
+/**
+ * A render core stand-in: its "sanitiser" drops javascript: links and reports them, as the real one does; it drops
+ * `zzz`, as the real one drops what is nested too deep.
+ */
 const stub: PageRenderer = {
   preparePage: (raw) => {
-    const r = raw as ReturnType<typeof rawPage>
+    const { zzz: _deep, ...r } = raw as ReturnType<typeof rawPage> & { zzz?: unknown }
     if (typeof r?.id !== 'number')
       return { page: null, problems: [{ kind: 'INVALID_DATA', message: 'page data has no numeric id' }] }
     const element = r.content.colPos0[0]!
@@ -193,17 +196,15 @@ describe('runPageJob', () => {
       expect(statusOf(code), String(code)).toMatchObject({ type: 'redirect', statusCode: 301 })
   })
 
-  it('fails a page nested some thousand levels deep as a bad answer, not a network error', () => {
+  it('renders a page nested some thousand levels deep, on every Node.js release (preparation drops the depth)', () => {
     const depth = 20_000
     const text = JSON.stringify(rawPage(1, 'Deep')).replace(
       '{',
       `{"zzz":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)},`,
     )
     expect(runPageJob(ctx, { path: '/x', locale: 'en', answer: answer(undefined, text) })).toMatchObject({
-      type: 'failed',
-      kind: 'API_BAD_RESPONSE',
-      status: 502,
-      reason: 'the API answer is not a page: nested too deep (Maximum call stack size exceeded)',
+      type: 'page',
+      linkDigest: expect.stringMatching(/^[0-9a-f]{16}$/),
     })
   })
 
