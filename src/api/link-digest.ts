@@ -10,25 +10,15 @@
  * Example: { id: 3, meta: { title: 'Team' }, content: {…} } -> '4b9b0c1f0e2d7a31' whatever its content.
  */
 import { createHash } from 'node:crypto'
+import { withinDepth } from '../shared/values.js'
 
 /** Deeper than this, no page shows anything (preparation drops it), and the digest leaves it out. */
 const MAX_DEPTH = 64
 
-/**
- * `value` without what is nested deeper than MAX_DEPTH: a parsed answer may nest some thousand levels deep, which
- * JSON.stringify serialises on Node.js 26 and overflows the stack on earlier releases.
- */
-function withinDepth(value: unknown, depth = 0): unknown {
-  if (typeof value !== 'object' || value === null) return value
-  if (depth >= MAX_DEPTH) return undefined
-  if (Array.isArray(value)) return value.map((item: unknown) => withinDepth(item, depth + 1))
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withinDepth(item, depth + 1)]))
-}
-
 export function linkDigest(page: Readonly<Record<string, unknown>>): string {
   const { content: _content, ...properties } = page
   return createHash('sha256')
-    .update(JSON.stringify(withinDepth(properties)))
+    .update(JSON.stringify(withinDepth(properties, MAX_DEPTH)))
     .digest('hex')
     .slice(0, 16)
 }

@@ -5,6 +5,7 @@
  * Cheap enough for every page of a large site; the render worker finds where each one is (apply.ts).
  */
 import { toFileRef } from '../shared/file-refs.js'
+import { withinDepth } from '../shared/values.js'
 
 /** A file a page names, and whether the page shows it (an og:image or twitter:image only is never shown: no variants). */
 export interface FileUse {
@@ -75,8 +76,14 @@ export function findFileUrls(body: Uint8Array): FileUse[] {
   return [...found].map(([url, shown]) => ({ url, shown }))
 }
 
-/** findFileUrls of data already parsed (a locale's initial data, a 404 page's body): small, so written out again. */
-export const findFileUrlsIn = (value: unknown): FileUse[] => findFileUrls(Buffer.from(JSON.stringify(value) ?? ''))
+/** Deeper than this, no page shows a file (preparation drops it), and parsed data is not searched for one. */
+const MAX_DEPTH = 64
+
+/** Data already parsed (a locale's initial data, a 404 page's body) as JSON bytes, up to the depth a page shows. */
+export const jsonBytesOf = (value: unknown): Buffer => Buffer.from(JSON.stringify(withinDepth(value, MAX_DEPTH)) ?? '')
+
+/** findFileUrls of data already parsed: small, so written out again. */
+export const findFileUrlsIn = (value: unknown): FileUse[] => findFileUrls(jsonBytesOf(value))
 
 const ORIGINAL_KEY = Buffer.from('"originalUrl"')
 

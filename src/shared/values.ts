@@ -4,6 +4,17 @@
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
+/**
+ * JSON `value` without what is nested `maxDepth` levels deep or deeper, for JSON.stringify: a parsed answer may nest
+ * some thousand levels deep, which JSON.stringify serialises on Node.js 26 and overflows the stack on earlier releases.
+ */
+export function withinDepth(value: unknown, maxDepth: number, depth = 0): unknown {
+  if (typeof value !== 'object' || value === null) return value
+  if (depth >= maxDepth) return undefined
+  if (Array.isArray(value)) return value.map((item: unknown) => withinDepth(item, maxDepth, depth + 1))
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withinDepth(item, maxDepth, depth + 1)]))
+}
+
 /** Orders strings by UTF-16 code units, as `sort()` does, whatever the locale: output that is the same everywhere. */
 export const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 

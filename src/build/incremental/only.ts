@@ -6,7 +6,7 @@
 import { readPageAnswer } from '../../api/answer.js'
 import { linkDigest } from '../../api/link-digest.js'
 import { errors } from '../../errors.js'
-import { findFileRefs, findFileUrlsIn } from '../../media/scan.js'
+import { findFileRefs, findFileUrlsIn, jsonBytesOf } from '../../media/scan.js'
 import { ONLY_PREFETCH_MAX_PAGES } from '../../shared/constants.js'
 import { normalizePagePath } from '../../shared/url.js'
 import type { ApiAnswer } from '../crawl/fetch-page.js'
@@ -130,7 +130,7 @@ function pageOf(answer: ApiAnswer): (Record<string, unknown> & { id?: unknown })
 function initialDataFileRefs(initialData: ReadonlyMap<string, unknown>, apiOrigin: string): Set<string> {
   const refs = new Set<string>()
   for (const raw of initialData.values()) {
-    const body = Buffer.from(JSON.stringify(raw) ?? '')
+    const body = jsonBytesOf(raw)
     for (const ref of findFileRefs(body, findFileUrlsIn(raw), apiOrigin)) refs.add(ref)
   }
   return refs

@@ -8,7 +8,7 @@ import { applyMedia } from '../../../src/media/apply.js'
 import { safeFileName } from '../../../src/media/names.js'
 import { createMediaPolicy } from '../../../src/media/policy.js'
 import { checkEntry, readMediaRecord, serializeRecord } from '../../../src/media/record.js'
-import { findFileRefs, findFileUrls } from '../../../src/media/scan.js'
+import { findFileRefs, findFileUrls, findFileUrlsIn } from '../../../src/media/scan.js'
 import { claimedFormat, contentTypeAgrees, isAnimatedPng, sniffRaster } from '../../../src/media/sniff.js'
 import { planVariants } from '../../../src/media/variants.js'
 import { Image } from '../../../src/runtime/Media.js'
@@ -75,6 +75,17 @@ describe('findFileUrls', () => {
   it('ignores what is no string value, and unterminated or over-long strings', () => {
     expect(findFileUrls(bytes('{"publicUrl": 12, "x": "publicUrl", "publicUrl":"'))).toEqual([])
     expect(findFileUrls(bytes(`{"publicUrl":"https://c/${'a'.repeat(5000)}"}`))).toEqual([])
+  })
+
+  it('reads parsed data nested some thousand levels deep, on every Node.js release, up to the depth a page shows', () => {
+    // JSON.stringify overflows the stack at such a depth on Node.js 20 to 24, not on 26: a CMS's initial data this
+    // deep stopped the whole build on those releases with a bare 'Maximum call stack size exceeded'
+    const nested = (inner: string): unknown => JSON.parse(`${'{"a":'.repeat(20_000)}${inner}${'}'.repeat(20_000)}`)
+    const file = '{"publicUrl":"https://c/x.jpg"}'
+    expect(findFileUrlsIn({ footer: nested('1'), logo: JSON.parse(file) })).toEqual([
+      { url: 'https://c/x.jpg', shown: true },
+    ])
+    expect(findFileUrlsIn({ footer: nested(file) })).toEqual([])
   })
 })
 
