@@ -10,15 +10,13 @@
  * Example: { id: 3, meta: { title: 'Team' }, content: {…} } -> '4b9b0c1f0e2d7a31' whatever its content.
  */
 import { createHash } from 'node:crypto'
+import { MAX_DATA_DEPTH } from '../shared/constants.js'
 import { withinDepth } from '../shared/values.js'
-
-/** Deeper than this, no page shows anything (preparation drops it), and the digest leaves it out. */
-const MAX_DEPTH = 64
 
 export function linkDigest(page: Readonly<Record<string, unknown>>): string {
   const { content: _content, ...properties } = page
   return createHash('sha256')
-    .update(JSON.stringify(withinDepth(properties, MAX_DEPTH)))
+    .update(JSON.stringify(withinDepth(properties, MAX_DATA_DEPTH)))
     .digest('hex')
     .slice(0, 16)
 }

@@ -5,6 +5,7 @@
  * Changes the prepared page in place (the job's own data).
  */
 import type { MediaFailureKind } from '../errors.js'
+import { MAX_DATA_DEPTH } from '../shared/constants.js'
 import type { ContentElement, FileRef, PageData } from '../shared/types.js'
 import { isRecord } from '../shared/values.js'
 import type { MediaMap } from './types.js'
@@ -29,9 +30,6 @@ interface PointOptions {
   shownIn?: ShownIn
 }
 
-/** Deeper than this, a content element's data is not searched for files (prepare cut it at the same depth). */
-const MAX_DEPTH = 64
-
 /** The answer for the file at `url`: own keys only, a file named `toString` or `__proto__` has none. */
 const answerOf = (media: MediaMap, url: string): MediaMap[string] | undefined =>
   Object.hasOwn(media, url) ? media[url] : undefined
@@ -41,7 +39,7 @@ const answerOf = (media: MediaMap, url: string): MediaMap[string] | undefined =>
  * `absolute`, the copy's absolute URL on `baseUrl` only. `elementUid`: the content element `value` is of.
  */
 function pointAtCopies(value: unknown, options: PointOptions, depth = 0): MediaFailure | undefined {
-  if (depth > MAX_DEPTH || typeof value !== 'object' || value === null) return undefined
+  if (depth > MAX_DATA_DEPTH || typeof value !== 'object' || value === null) return undefined
   if (Array.isArray(value)) {
     for (const item of value) {
       const failure = pointAtCopies(item, options, depth + 1)

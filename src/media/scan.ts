@@ -4,6 +4,7 @@
  * og:image, twitter:image), and the `content` of the `og:image` and `twitter:image` tags of `seo.meta`.
  * Cheap enough for every page of a large site; the render worker finds where each one is (apply.ts).
  */
+import { MAX_DATA_DEPTH } from '../shared/constants.js'
 import { toFileRef } from '../shared/file-refs.js'
 import { withinDepth } from '../shared/values.js'
 
@@ -76,11 +77,9 @@ export function findFileUrls(body: Uint8Array): FileUse[] {
   return [...found].map(([url, shown]) => ({ url, shown }))
 }
 
-/** Deeper than this, no page shows a file (preparation drops it), and parsed data is not searched for one. */
-const MAX_DEPTH = 64
-
 /** Data already parsed (a locale's initial data, a 404 page's body) as JSON bytes, up to the depth a page shows. */
-export const jsonBytesOf = (value: unknown): Buffer => Buffer.from(JSON.stringify(withinDepth(value, MAX_DEPTH)) ?? '')
+export const jsonBytesOf = (value: unknown): Buffer =>
+  Buffer.from(JSON.stringify(withinDepth(value, MAX_DATA_DEPTH)) ?? '')
 
 /** findFileUrls of data already parsed: small, so written out again. */
 export const findFileUrlsIn = (value: unknown): FileUse[] => findFileUrls(jsonBytesOf(value))

@@ -3,16 +3,9 @@
  * (numeric id, string type, object content), then the fields of each type's `content` that
  * templates rely on get their expected shape. Bad elements are skipped and reported.
  */
+import { MAX_DATA_DEPTH } from '../shared/constants.js'
 import type { ContentElement, ElementAppearance, PageContent } from '../shared/types.js'
-import {
-  cleanRecord,
-  isRecord,
-  MAX_DEPTH,
-  type Problems,
-  prepareFiles,
-  prepareLink,
-  prepareNav,
-} from './prepare-values.js'
+import { cleanRecord, isRecord, type Problems, prepareFiles, prepareLink, prepareNav } from './prepare-values.js'
 
 const APPEARANCE_KEYS = ['layout', 'frameClass', 'spaceBefore', 'spaceAfter'] as const
 /** The envelope fields prepareElement prepares itself; cleanRecord cleans the others. */
@@ -100,7 +93,7 @@ function prepareElement(raw: unknown, where: string, problems: Problems, depth =
     own.push(`${where} (id ${id}): content element without a type, skipped`, 'ELEMENT_SKIPPED')
     return null
   }
-  if (depth >= MAX_DEPTH / 4) {
+  if (depth >= MAX_DATA_DEPTH / 4) {
     own.push(`${where} (id ${id}): shortcuts nested too deep, skipped`, 'ELEMENT_SKIPPED')
     return null
   }

@@ -4,6 +4,7 @@
  * for problem messages and the run's problem list; none throws.
  */
 
+import { MAX_DATA_DEPTH } from '../shared/constants.js'
 import type { DataProblem, DataProblemKind } from '../shared/contract.js'
 import { isSafeHref } from '../shared/links.js'
 import { toAsciiUrl } from '../shared/redirect-target.js'
@@ -29,9 +30,6 @@ export function createProblems(items: DataProblem[] = [], elementUid?: number): 
   }
 }
 
-/** Deeper JSON than this is cut off: no real page nests that far, a hostile one must not blow the stack. */
-export const MAX_DEPTH = 64
-
 export { isRecord }
 
 // What HTML forbids in a document (Nu checker: "Forbidden code point"): C0 controls but tab, LF, FF and CR;
@@ -41,13 +39,13 @@ const FORBIDDEN_TEXT_RE =
 
 /**
  * `value` without the characters HTML forbids in any string it holds (keys are never shown), at any depth up
- * to past MAX_DEPTH (deeper is dropped by cleanValue anyway): the value itself when it has none, else a copy.
+ * to past MAX_DATA_DEPTH (deeper is dropped by cleanValue anyway): the value itself when it has none, else a copy.
  * Run on an API answer before it is prepared, so that the page, its payload and its hydration agree.
  */
 export function withoutForbiddenText(value: unknown, depth = 0): unknown {
   if (typeof value === 'string')
     return FORBIDDEN_TEXT_RE.test(value) ? value.replace(new RegExp(FORBIDDEN_TEXT_RE.source, 'g'), '') : value
-  if (typeof value !== 'object' || value === null || depth > MAX_DEPTH + 8) return value
+  if (typeof value !== 'object' || value === null || depth > MAX_DATA_DEPTH + 8) return value
   if (Array.isArray(value)) {
     const items = value.map((item: unknown) => withoutForbiddenText(item, depth + 1))
     return items.some((item, i) => item !== value[i]) ? items : value
@@ -98,7 +96,7 @@ export function safeUrl(raw: string, where: string, problems: Problems): string 
 
 /**
  * The generic pass: sanitises every `bodytext` string, blanks unsafe values of URL keys (`href`, `link`,
- * `publicUrl`, `url`, `src`), drops `__proto__` keys, cuts nesting at MAX_DEPTH. Linear in the size of
+ * `publicUrl`, `url`, `src`), drops `__proto__` keys, cuts nesting at MAX_DATA_DEPTH. Linear in the size of
  * the value. Plain text stays as it is: React escapes it. Objects and lists come back as copies, keys in
  * their order: the value itself is never changed, and what comes back is the caller's own.
  * `omit`: keys of `value` itself that are left out (those its caller prepares on its own).
@@ -111,8 +109,8 @@ export function cleanValue(
   omit?: ReadonlySet<string>,
 ): unknown {
   if (typeof value !== 'object' || value === null) return value
-  if (depth >= MAX_DEPTH) {
-    problems.push(`${where}: nested deeper than ${MAX_DEPTH} levels, dropped`)
+  if (depth >= MAX_DATA_DEPTH) {
+    problems.push(`${where}: nested deeper than ${MAX_DATA_DEPTH} levels, dropped`)
     return undefined
   }
   if (Array.isArray(value))
@@ -223,7 +221,7 @@ export function prepareNav(
     entry.title = title
     if (typeof entry.target !== 'string') entry.target = ''
     if (entry.buttonLabel !== undefined && typeof entry.buttonLabel !== 'string') delete entry.buttonLabel
-    if (children !== undefined && depth < MAX_DEPTH)
+    if (children !== undefined && depth < MAX_DATA_DEPTH)
       entry.children = prepareNav(children, `${at}.children`, problems, options, depth + 1)
     entries.push(entry)
   })

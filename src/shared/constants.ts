@@ -194,6 +194,8 @@ export const RENDER_THREADS_MAX = 4
  * starts render workers: below this a worker's start costs more than it saves (bench/start.mjs, 2 CPUs).
  */
 export const INLINE_RENDER_PAGES = 100
+/** Deeper API data than this is cut off (and not searched or digested): no real page nests that far, a hostile one must not blow the stack. */
+export const MAX_DATA_DEPTH = 64
 /**
  * Most CMS files the build state records for one page (file events find pages by them). A page naming more
  * keeps the first ones in sorted order; a file event for another is caught by the next reconcile.

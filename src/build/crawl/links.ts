@@ -4,6 +4,7 @@
  * (LinkResults: headerLink, canonical, additionalLink) and the `href`s inside
  * `bodytext` HTML. Language entries with `available: 0` name no page and are skipped.
  */
+import { MAX_DATA_DEPTH } from '../../shared/constants.js'
 import type { InitialData, PageData } from '../../shared/types.js'
 
 /** Link hrefs of a page, split by where they were found. */
@@ -20,8 +21,6 @@ const TAG_RE = /<[a-z][a-z0-9-]*\s(?:[^>"']|"[^"]*"|'[^']*')*>/gi
 const HREF_ATTR_RE = /\shref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/i
 const ENTITY_RE = /&(?:amp|quot|apos|lt|gt|#(\d+)|#x([0-9a-f]+));/gi
 const NAMED_ENTITIES: Record<string, string> = { '&amp;': '&', '&quot;': '"', '&apos;': "'", '&lt;': '<', '&gt;': '>' }
-/** Deeper nesting than this is not walked (API data is JSON, but may be hostile). */
-const MAX_DEPTH = 64
 
 const decodeEntities = (text: string): string =>
   text.replace(ENTITY_RE, (match, dec?: string, hex?: string) => {
@@ -64,7 +63,7 @@ const isUnavailableLanguage = (value: Record<string, unknown>): boolean =>
  * with no entry arrays made.
  */
 function walk(value: unknown, out: string[], depth: number): void {
-  if (depth > MAX_DEPTH) return
+  if (depth > MAX_DATA_DEPTH) return
   if (Array.isArray(value)) {
     for (const item of value) if (isRecord(item)) walk(item, out, depth + 1)
     return
