@@ -82,14 +82,16 @@ export function planChunks(input: ChunkPlanInput): ChunkPlan {
     for (const file of Object.keys(outputs).sort()) {
       const entryPoint = outputs[file]?.entryPoint ?? ''
       if (!entryPoint.startsWith(`${LAZY_NAMESPACE}:`)) continue
-      const source = entryPoint.slice(LAZY_NAMESPACE.length + 1)
+      // a wrapper is named by its module's path from the project root (plugins.ts), or `site:templates/main`
+      const path = entryPoint.slice(LAZY_NAMESPACE.length + 1)
+      const source = path === MAIN_TEMPLATES_MODULE ? path : resolve(root, path)
       const urls = () => [file, ...staticImports(file)].filter((chunk) => !loaded.has(chunk)).map(toUrl)
       const name = basename(source, extname(source))
       const kind = dirs.find(([, dir]) => dirname(source) === dir)?.[0]
       if (kind) (templateChunks[kind] as Record<string, string[]>)[name] = urls()
       else if (dirname(source) === templatesDir && name === 'ErrorPage') templateChunks.ErrorPage = urls()
       else if (source === MAIN_TEMPLATES_MODULE) templateChunks.main = urls()
-      else if (input.islandsModule && resolve(source) === input.islandsModule) templateChunks.islands = urls()
+      else if (input.islandsModule && source === input.islandsModule) templateChunks.islands = urls()
     }
     assets.templateChunks = templateChunks
   }

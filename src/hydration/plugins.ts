@@ -3,7 +3,7 @@
  * `site:templates…` modules importable (from the manifest read once per bundle), and
  * `lazyChunksPlugin` shapes how lazily loaded templates are split into chunks.
  */
-import { dirname, isAbsolute, join } from 'node:path'
+import { dirname, isAbsolute, join, relative } from 'node:path'
 import type * as esbuild from 'esbuild'
 import { RUNTIME_MODULE_RE } from '../shared/modules.js'
 import { TEMPLATE_LAYOUT, type TemplateManifest } from './manifest.js'
@@ -101,16 +101,19 @@ export function lazyChunksPlugin(
         )
           return undefined
         // Templates (imported by the generated `site:templates/…` modules) and `site:templates/main` are default exports.
+        // A wrapper is named by its module's path from the project root: esbuild hashes that name into the chunk
+        // names, and an absolute one renamed every chunk, so every page, in a checkout in another folder.
+        const root = pluginBuild.initialOptions.absWorkingDir ?? process.cwd()
         return {
-          path: resolved.path,
+          path: isAbsolute(resolved.path) ? relative(root, resolved.path) : resolved.path,
           namespace: LAZY_NAMESPACE,
-          pluginData: { template: args.namespace === 'site-templates' },
+          pluginData: { template: args.namespace === 'site-templates', file: resolved.path },
         }
       })
       pluginBuild.onLoad({ filter: /.*/, namespace: LAZY_NAMESPACE }, (args) => {
-        const target = JSON.stringify(args.path)
-        const { template } = args.pluginData as { template: boolean }
-        const imports = [entry, ...(withoutRuntime(args.path) ? [] : [runtime])].map(
+        const { template, file: path } = args.pluginData as { template: boolean; file: string }
+        const target = JSON.stringify(path)
+        const imports = [entry, ...(withoutRuntime(path) ? [] : [runtime])].map(
           (file) => `import ${JSON.stringify(file)}`,
         )
         return {
@@ -121,7 +124,7 @@ export function lazyChunksPlugin(
             '',
           ].join('\n'),
           loader: 'js',
-          resolveDir: dirname(isAbsolute(args.path) ? args.path : entry),
+          resolveDir: dirname(isAbsolute(path) ? path : entry),
         }
       })
     },
