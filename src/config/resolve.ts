@@ -164,7 +164,6 @@ function checkOutDirs(entries: readonly SiteLayer[], root: string): ConfigIssue[
   return issues
 }
 
-/** Bare host name of a `Host` header or URL: scheme, port and path removed, lower-cased. */
 /**
  * An entry of `preview.allowedHosts` as a request's `Host` names it: lower case, an IPv6 address without its
  * brackets and in the short form browsers send (`[FD00:0::5]` -> `fd00::5`).
@@ -174,6 +173,7 @@ function toAllowedHost(host: string): string {
   return isIPv6(bare) ? new URL(`http://[${bare}]`).hostname.slice(1, -1) : bare
 }
 
+/** Bare host name of a `Host` header or URL: scheme, port and path removed, lower-cased. */
 export function toBareHostname(host: string): string {
   return hostKey(
     host
