@@ -5,6 +5,8 @@
 
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { isLoopbackHost, toBareHostname } from '../config/resolve.js'
+import type { ResolvedSite } from '../config/types.js'
 import { buildIssues } from '../errors.js'
 import { bundleClient, type ClientBundle } from '../hydration/bundle.js'
 import { missingTextsNotes } from '../hydration/manifest.js'
@@ -55,6 +57,20 @@ export function createRenderService(run: BuildRun, options: Pick<BuildOptions, '
   if (options.renderer) return createInlineRenderService(options.renderer)
   if (run.renderThreads === 0) return createInlineRenderService(loadRenderer(run.config.root))
   return createRenderPool({ root: run.config.root, threads: run.renderThreads })
+}
+
+/**
+ * What the site's `baseUrl` makes of its absolute URLs, when a reader would not expect it: none at all, or this
+ * machine (a project made with the demo's config, then pointed at a real CMS with `--api`).
+ */
+export function baseUrlNotes(site: Pick<ResolvedSite, 'baseUrl' | 'api'>): string[] {
+  if (!site.baseUrl)
+    return ['baseUrl is not set: sitemap.xml and robots.txt use root-relative URLs (set baseUrl for absolute ones)']
+  const apiHost = toBareHostname(site.api.baseUrl)
+  if (!isLoopbackHost(toBareHostname(site.baseUrl)) || isLoopbackHost(apiHost)) return []
+  return [
+    `baseUrl ${site.baseUrl} is this machine, while the API is ${apiHost}: canonical links, hreflang alternates, og:url, sitemap.xml and robots.txt point there (set baseUrl to the site's public origin)`,
+  ]
 }
 
 /** Initial data and 404 bodies of every locale (through the API slots), templates, client bundle, public/ listing: all at once. */
@@ -334,10 +350,7 @@ export async function writeSiteFiles(
     await writer.write(REDIRECTS_FILE, redirects)
     state.notes.push(...checkCloudflareLimits(redirects), ...checkRedirectLoops(state.redirects))
   }
-  if (!site.baseUrl)
-    state.notes.push(
-      'baseUrl is not set: sitemap.xml and robots.txt use root-relative URLs (set baseUrl for absolute ones)',
-    )
+  state.notes.push(...baseUrlNotes(site))
   const kept =
     previous && state.pages.sameFacts(previous.pages, input.rebuilt)
       ? sitemapFilesOf(previous.recordedHashOf)

@@ -185,6 +185,18 @@ export function toBareHostname(host: string): string {
   )
 }
 
+const IPV4_LOOPBACK_RE = /^127(?:\.\d{1,3}){3}$/
+
+/**
+ * `localhost`, `*.localhost`, 127.0.0.0/8 and `::1`: names that only ever mean this machine. `bare` has lost the
+ * root's dot a name may end in (`localhost.`, `editor.localhost.`: the fully-qualified form a browser sends as
+ * typed; toBareHostname), one dot and only after the name: `localhost.evil.com` and `evil.com.` are other
+ * machines' names.
+ */
+export function isLoopbackHost(bare: string): boolean {
+  return bare === 'localhost' || bare.endsWith('.localhost') || IPV4_LOOPBACK_RE.test(bare) || bare === '::1'
+}
+
 /** The hosts a site answers to: its `hostname`s, or for the one site of a config without `sites` the host of its `baseUrl`. */
 const hostsOf = (site: ResolvedSite): readonly string[] =>
   site.hostnames.length || !site.baseUrl ? site.hostnames : [toBareHostname(site.baseUrl)]

@@ -4,21 +4,9 @@
  * preview fetches with its API credentials. Such a request names the page's host, so preview answers
  * only loopback names, the sites' `hostname`s, the hosts of their `baseUrl`s and `preview.allowedHosts`.
  */
-import { toBareHostname } from '../config/resolve.js'
+import { isLoopbackHost, toBareHostname } from '../config/resolve.js'
 import type { ResolvedSite } from '../config/types.js'
 import { textResponse } from '../serve/http-checks.js'
-
-const IPV4_LOOPBACK_RE = /^127(?:\.\d{1,3}){3}$/
-
-/**
- * `localhost`, `*.localhost`, 127.0.0.0/8 and `::1`: names that only ever mean this machine. `bare` has lost the
- * root's dot a name may end in (`localhost.`, `editor.localhost.`: the fully-qualified form a browser sends as
- * typed; toBareHostname), one dot and only after the name: `localhost.evil.com` and `evil.com.` are other
- * machines' names.
- */
-function isLoopbackHost(bare: string): boolean {
-  return bare === 'localhost' || bare.endsWith('.localhost') || IPV4_LOOPBACK_RE.test(bare) || bare === '::1'
-}
 
 /** The check of one preview context: true when a request's `Host` (port and all) may be answered. */
 function createHostCheck(sites: readonly ResolvedSite[]): (host: string) => boolean {
