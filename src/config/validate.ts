@@ -12,6 +12,12 @@ import { isRecord } from '../shared/values.js'
 type Check = (value: unknown) => string | undefined
 type Shape = { [key: string]: Check | Shape }
 
+/**
+ * A value as the checks see it: a list's empty slot (`['en', , 'pl']`, two commas in a row) as `undefined`,
+ * which each item's check refuses; `every()` would skip it, and the slot would fail later without its option's name.
+ */
+const dense = (v: unknown): unknown => (Array.isArray(v) ? Array.from(v) : v)
+
 const string: Check = (v) => (typeof v === 'string' && v.length > 0 ? undefined : 'expected a non-empty string')
 const boolean: Check = (v) => (typeof v === 'boolean' ? undefined : 'expected true or false')
 const httpUrl: Check = (v) => {
@@ -248,7 +254,7 @@ function checkShape(
       })
     else if (child === undefined) continue
     else if (typeof rule === 'function') {
-      const message = rule(child)
+      const message = rule(dense(child))
       if (message) issues.push({ path: keyPath, message })
     } else checkShape(child, rule, keyPath, issues)
   }
@@ -272,7 +278,7 @@ export function validateUserConfig(config: unknown): ConfigIssue[] {
           continue
         }
         const { hostname, ...rest } = site
-        const message = hostnames(hostname)
+        const message = hostnames(dense(hostname))
         if (message) issues.push({ path: `${path}.hostname`, message })
         else issues.push(...hostnamesTaken(hostname as string | string[], path, owners))
         checkShape(rest, SITE_SHAPE, path, issues, ['hostname'])

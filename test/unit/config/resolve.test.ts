@@ -255,6 +255,17 @@ describe('resolveConfig', () => {
     ])
   })
 
+  it('refuses a list with an empty slot (two commas in a row), which every() alone would skip', async () => {
+    // biome-ignore lint/suspicious/noSparseArray: the typo under test
+    const locales = ['en', , 'pl']
+    // biome-ignore lint/suspicious/noSparseArray: the typo under test
+    const hostname = ['www.example.com', , 'example.com']
+    expect(validateUserConfig({ i18n: { locales }, sites: [{ hostname }] }).map(({ path }) => path)).toEqual([
+      'i18n.locales',
+      'sites[0].hostname',
+    ])
+  })
+
   it('requires api.baseUrl unless --api is given', async () => {
     const file = await write('config/empty.json', '{}')
     await expect(resolveConfig({ root, configFile: file })).rejects.toThrow(/api\.baseUrl: required/)
