@@ -114,4 +114,26 @@ describe.skipIf(!hasChromium)('preview shows what went wrong', () => {
     expect(await overlay(page).count()).toBe(0)
     await context.close()
   }, 120_000)
+
+  it('more tabs than the browser opens connections to one host: each loads, and a change reloads them all', async () => {
+    const url = await startPreview(api.url)
+    const file = join(project, TEXT_TEMPLATE)
+    const good = await readFile(file, 'utf8')
+    const { context } = await openPage(browser)
+    // Chromium opens at most 6 connections to one host over HTTP/1.1: an event stream held by each tab would leave
+    // the seventh tab waiting for a free one, its page never loading
+    const tabs: Page[] = []
+    for (let i = 0; i < 8; i++) {
+      const tab = await context.newPage()
+      await tab.goto(`${url}/${['', 'pl/', 'about-us', 'de/'][i % 4]}`, { timeout: 10_000 })
+      await markDocument(tab)
+      tabs.push(tab)
+    }
+    const reloaded = tabs.map((tab) => tab.waitForEvent('load', { timeout: 30_000 }))
+    await writeFile(file, good.replace('ce ce-text', 'ce ce-text changed'))
+    await Promise.all(reloaded)
+    for (const tab of tabs) expect(await isSameDocument(tab)).toBe(false)
+    await writeFile(file, good)
+    await context.close()
+  }, 120_000)
 })
