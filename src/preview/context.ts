@@ -41,7 +41,7 @@ export interface PreviewContext {
   /** Files of `public/` by decoded relative path (`sw.js`, `icons/a.png`) -> absolute file. */
   readonly publicFiles: ReadonlyMap<string, string>
   readonly events: ReloadEvents
-  /** When this context was built: the timestamp of `/_site/builds/latest.json`. */
+  /** When this context was built: the timestamp of `/_site/builds/latest.json`, and the version of its pages (events.ts). */
   readonly builtAt: number
   /** Where unexpected errors (a template that throws) are reported; one line each. */
   readonly log: (line: string) => void

@@ -2,13 +2,17 @@
  * Server-sent events for open preview tabs: the server sends `reload` after
  * a rebuild and the client reloads; `problem` while a change does not compile
  * (the overlay, src/client/preview/), sent again to each tab that connects until
- * the next reload. One hub per server, shared by every context it swaps in (so
+ * the next reload; `version`, to each tab that connects, the version the last reload
+ * announced (a tab whose page is older missed it: it reloads). One hub per server, shared by every context it swaps in (so
  * tabs survive a reload of the config).
  */
 export interface ReloadEvents {
   /** The `text/event-stream` answer of one tab; it ends when the tab goes or the hub closes. */
   connect(signal?: AbortSignal): Response
-  /** Sends one event to every open tab; `problem` also goes to each tab that connects until `reload` is sent. */
+  /**
+   * Sends one event to every open tab; `problem` also goes to each tab that connects until `reload` is sent, and a
+   * `reload`'s data (the version of the pages now served) to each tab that connects, as a `version` event.
+   */
   send(event: string, data?: string): void
   /** Open tabs. */
   readonly size: number
@@ -26,6 +30,7 @@ const toEvent = (event: string, data: string): Uint8Array =>
 export function createReloadEvents(): ReloadEvents {
   const tabs = new Set<ReadableStreamDefaultController<Uint8Array>>()
   let problem: Uint8Array | undefined
+  let version: Uint8Array | undefined
 
   const drop = (tab: ReadableStreamDefaultController<Uint8Array>) => {
     if (!tabs.delete(tab)) return
@@ -44,6 +49,7 @@ export function createReloadEvents(): ReloadEvents {
           self = controller
           tabs.add(controller)
           controller.enqueue(encoder.encode(`retry: ${RETRY_MS}\n: connected\n\n`))
+          if (version) controller.enqueue(version)
           if (problem) controller.enqueue(problem)
           signal?.addEventListener('abort', () => drop(controller), { once: true })
         },
@@ -61,6 +67,7 @@ export function createReloadEvents(): ReloadEvents {
     },
     send(event, data = '') {
       if (event === 'reload') problem = undefined
+      if (event === 'reload' && data) version = toEvent('version', data)
       const chunk = toEvent(event, data)
       if (event === 'problem') problem = chunk
       for (const tab of tabs) {

@@ -22,7 +22,8 @@ function renderOnce(ctx: PreviewContext, view: HtmlView): { html: string; status
       shell: ctx.shell,
       editorAssets: ctx.client.editorAssets,
       ...(ctx.client.previewAssets ? { previewAssets: ctx.client.previewAssets } : {}),
-      reloadEventsUrl: RELOAD_EVENTS_URL,
+      // the version of this page: its stream tells it when pages are at another (a reload it missed)
+      reloadEventsUrl: `${RELOAD_EVENTS_URL}?v=${ctx.builtAt}`,
     },
     { ...fields, initialDataUrl: liveInitialDataUrl(fields.locale) },
   )

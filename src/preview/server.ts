@@ -72,15 +72,18 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   }
 
   async function reload(changed: readonly string[] = []): Promise<boolean> {
+    let version: number
     try {
-      handler = createPreviewHandler(await loader.load(true))
+      const ctx = await loader.load(true)
+      handler = createPreviewHandler(ctx)
+      version = ctx.builtAt
     } catch (error) {
       log(`preview: reload failed, still serving the previous version: ${firstLine(error)}`)
       // Open tabs show it over the page (file, line, code) until a change fixes it and reloads them.
       events.send('problem', JSON.stringify(await toPreviewProblem(root, error)))
       return false
     }
-    events.send('reload')
+    events.send('reload', String(version))
     if (changed.length)
       log(
         `preview: reloaded after changes to ${changed

@@ -40,7 +40,8 @@ describe('preview handler: pages, errors, redirects, bots, editor preview', () =
     expect(html).toContain('/_site/assets/entry-1a2b3c.js')
     const boot = readBoot(html)
     expect(boot.clientVersion).toBe('preview')
-    expect(boot.reloadEventsUrl).toBe('/_site/events')
+    // the version of the page's templates and config: its stream is told the version pages are at
+    expect(boot.reloadEventsUrl).toMatch(/^\/_site\/events\?v=\d+$/)
     expect(boot.state).toMatchObject({
       mode: 'preview',
       path: '/about-us',

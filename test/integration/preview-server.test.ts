@@ -246,6 +246,22 @@ describe('preview server over a real socket, with watch and reload', () => {
     await saveAndReload(file, good)
   }, 30_000)
 
+  it('tells a tab whose page came before a reload the version it missed', async () => {
+    const versionOf = async (path: string) => /_site\/events\?v=(\d+)/.exec(await (await page(path)).text())?.[1]
+    const before = await versionOf('/pl')
+    const file = join(root, 'templates', 'content', 'Text.tsx')
+    const good = await readFile(file, 'utf8')
+    await saveAndReload(file, `${good}\n// changed\n`)
+    const after = await versionOf('/pl')
+    expect(after).not.toBe(before)
+    // the stream of the earlier page connects only now: it is told the version pages are at
+    const events = await fetch(`${server.url}/_site/events?v=${before}`)
+    const reader = events.body!.getReader()
+    expect(await nextEvent(reader, 'version')).toContain(`event: version\ndata: ${after}\n`)
+    await reader.cancel()
+    await saveAndReload(file, good)
+  }, 30_000)
+
   it('does not report the API as not answering when a tab leaves before it answers', async () => {
     api.setLatency(600)
     try {

@@ -3,9 +3,12 @@
  * event stream. `reload`: templates, config or public files changed and the server serves the new
  * version, the tab reloads. `problem`: the change does not compile (the server keeps serving the last
  * good version), an overlay names the file and line with the code around it, until a fix reloads the tab.
+ * `version` (on connecting): the version pages are at; another than the page's means a reload came
+ * before the stream connected, and the tab reloads.
  */
 import type { PreviewProblem } from '../../shared/contract.js'
 import { RELOAD_EVENTS_URL } from '../../shared/layout.js'
+import { readBoot } from '../boot.js'
 import { hideProblem, showProblem } from './overlay.js'
 
 function readProblem(data: string): PreviewProblem | undefined {
@@ -19,7 +22,7 @@ function readProblem(data: string): PreviewProblem | undefined {
 
 /** An event of the server's stream, as one tab passes it on to the others. */
 interface PreviewEvent {
-  type: 'reload' | 'problem'
+  type: 'reload' | 'problem' | 'version'
   data?: string
 }
 
@@ -32,23 +35,38 @@ function listen(url: string, handle: (event: PreviewEvent) => void): void {
     source.close()
     handle({ type: 'reload' })
   })
-  source.addEventListener('problem', (event: MessageEvent<string>) => handle({ type: 'problem', data: event.data }))
+  for (const type of ['problem', 'version'] as const)
+    source.addEventListener(type, (event: MessageEvent<string>) => handle({ type, data: event.data }))
+}
+
+/** The page's stream, with the version of the templates and config it was rendered with (`?v=`). */
+function streamOf(win: Window): { url: string; version: string | null } {
+  let url = RELOAD_EVENTS_URL
+  try {
+    url = readBoot(win.document).reloadEventsUrl ?? url
+  } catch {
+    // no boot state: the stream without a version
+  }
+  return { url, version: new URL(url, win.location.href).searchParams.get('v') }
 }
 
 /**
  * A browser opens at most 6 connections to one host over HTTP/1.1, and a stream holds one for as long as its tab
  * is open: with one stream per tab, the seventh preview tab would never load. So one tab of the browser (the
  * holder of a Web Lock, the next tab when it goes) holds the stream and passes its events on to the others; a tab
- * that opens asks it for the problem shown. Without Web Locks (plain http on a host other than loopback) each
+ * that opens asks it for the version and problem it was told last. Without Web Locks (plain http on a host other than loopback) each
  * tab holds its own.
  */
-export function startPreviewEvents(win: Window, url = RELOAD_EVENTS_URL): void {
+export function startPreviewEvents(win: Window): void {
   if (typeof EventSource !== 'function') return
+  const { url, version } = streamOf(win)
   const handle = (event: PreviewEvent) => {
-    if (event.type === 'reload') {
+    // a version other than the page's: a reload came between the page and its stream
+    if (event.type === 'reload' || (event.type === 'version' && version !== null && event.data !== version)) {
       win.location.reload()
       return
     }
+    if (event.type === 'version') return
     const problem = readProblem(event.data ?? '')
     if (problem) showProblem(win.document, problem)
     else hideProblem(win.document)
@@ -60,16 +78,16 @@ export function startPreviewEvents(win: Window, url = RELOAD_EVENTS_URL): void {
   }
   const channel = new BroadcastChannel(SHARED_STREAM)
   let holder = false
-  let shown: string | undefined // the problem the stream told last
+  const told = new Map<PreviewEvent['type'], PreviewEvent>() // the stream's last version and problem
   channel.onmessage = ({ data }: MessageEvent<PreviewEvent | 'opened'>) => {
     if (data !== 'opened') handle(data)
-    else if (holder && shown !== undefined) channel.postMessage({ type: 'problem', data: shown })
+    else if (holder) for (const event of told.values()) channel.postMessage(event)
   }
   // held until the tab goes
   void locks.request(SHARED_STREAM, () => {
     holder = true
     listen(url, (event) => {
-      if (event.type === 'problem') shown = event.data
+      told.set(event.type, event)
       channel.postMessage(event)
       handle(event)
     })

@@ -39,6 +39,18 @@ describe('createReloadEvents', () => {
     hub.close()
   })
 
+  it('tells each tab that connects which version the last reload announced', async () => {
+    // a tab whose page came before a reload, but whose stream connected after it, would miss that reload
+    const hub = createReloadEvents()
+    const first = hub.connect().body!.getReader()
+    expect(decoder.decode((await first.read()).value)).toBe('retry: 1000\n: connected\n\n')
+    hub.send('reload', '1700000000001')
+    const late = hub.connect().body!.getReader()
+    expect(decoder.decode((await late.read()).value)).toBe('retry: 1000\n: connected\n\n')
+    expect(decoder.decode((await late.read()).value)).toBe('event: version\ndata: 1700000000001\n\n')
+    hub.close()
+  })
+
   it('ends every stream on close', async () => {
     const hub = createReloadEvents()
     const reader = hub.connect().body!.getReader()
