@@ -66,8 +66,9 @@ export function createRenderService(run: BuildRun, options: Pick<BuildOptions, '
 export function baseUrlNotes(site: Pick<ResolvedSite, 'baseUrl' | 'api'>): string[] {
   if (!site.baseUrl)
     return ['baseUrl is not set: sitemap.xml and robots.txt use root-relative URLs (set baseUrl for absolute ones)']
-  const apiHost = toBareHostname(site.api.baseUrl)
-  if (!isLoopbackHost(toBareHostname(site.baseUrl)) || isLoopbackHost(apiHost)) return []
+  // the hosts alone: the API's URL may hold a user and password
+  const apiHost = toBareHostname(new URL(site.api.baseUrl).host)
+  if (!isLoopbackHost(toBareHostname(new URL(site.baseUrl).host)) || isLoopbackHost(apiHost)) return []
   return [
     `baseUrl ${site.baseUrl} is this machine, while the API is ${apiHost}: canonical links, hreflang alternates, og:url, sitemap.xml and robots.txt point there (set baseUrl to the site's public origin)`,
   ]
