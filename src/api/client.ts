@@ -3,7 +3,7 @@ import type { ResolvedSite } from '../config/types.js'
 import { errors, FetchError } from '../errors.js'
 import type { InitialData } from '../shared/types.js'
 import { type PageResult, type RawAnswer, readJsonObject, readPageAnswer } from './answer.js'
-import { BodyTooLarge, getBytes, isExpired, networkFailure, RequestEnded } from './get-bytes.js'
+import { BodyTooLarge, getBytes, isExpired, lowerCaseNames, networkFailure, RequestEnded } from './get-bytes.js'
 import { toInitialDataPath } from './initial-data-path.js'
 import { filterQuery, requestUrl } from './query.js'
 
@@ -51,9 +51,7 @@ export interface ApiClientOptions {
 export function createApiClient(site: ResolvedSite, options: ApiClientOptions = {}): ApiClient {
   const { baseUrl, timeoutMs, maxResponseBytes } = site.api
   // header names in one case, so that one of the config (`Accept`) replaces the client's own, not joins it
-  const defaultHeaders = Object.fromEntries(
-    Object.entries(site.api.headers).map(([name, value]) => [name.toLowerCase(), value]),
-  )
+  const defaultHeaders = lowerCaseNames(site.api.headers)
   // Its own pool, never undici's global dispatcher: Node's built-in fetch installs its own (bundled) undici there.
   const ownAgent = options.dispatcher ? undefined : new Agent()
   const dispatcher = options.dispatcher ?? ownAgent!

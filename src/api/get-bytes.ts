@@ -47,6 +47,10 @@ export function networkFailure(cause: unknown): string {
   return code.startsWith('UND_ERR_') && typeof message === 'string' && message !== '' ? `${code}: ${message}` : code
 }
 
+/** Request headers by lower-case name, so that one set after them (`accept`) replaces a caller's `Accept`, not joins it. */
+export const lowerCaseNames = (headers: Readonly<Record<string, string>> = {}): Record<string, string> =>
+  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]))
+
 export interface GetOptions {
   headers: Record<string, string>
   /** The deadline for the whole answer, in milliseconds. */

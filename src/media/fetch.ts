@@ -8,7 +8,7 @@
  */
 import type { Dispatcher } from 'undici'
 import { contentCoding } from '../api/answer.js'
-import { BodyTooLarge, getBytes, isExpired, networkFailure } from '../api/get-bytes.js'
+import { BodyTooLarge, getBytes, isExpired, lowerCaseNames, networkFailure } from '../api/get-bytes.js'
 import type { MediaFailureKind } from '../errors.js'
 
 export interface FetchFileOptions {
@@ -33,7 +33,12 @@ const validator = (value: string | undefined): string | undefined =>
   value !== undefined && value.length <= 256 && /^[\x20-\x7e]+$/.test(value) ? value : undefined
 
 export async function fetchFile(url: string, options: FetchFileOptions): Promise<FetchedFile> {
-  const headers: Record<string, string> = { ...options.headers, accept: '*/*', 'accept-encoding': 'identity' }
+  // the API's headers may name these in capitals (`Accept-Encoding`): in one case, they are replaced, not joined
+  const headers: Record<string, string> = {
+    ...lowerCaseNames(options.headers),
+    accept: '*/*',
+    'accept-encoding': 'identity',
+  }
   if (options.etag) headers['if-none-match'] = options.etag
   if (options.lastModified) headers['if-modified-since'] = options.lastModified
   try {

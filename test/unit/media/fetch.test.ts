@@ -57,6 +57,12 @@ describe('fetchFile', () => {
     expect(asked.at(-1)?.['accept-encoding']).toBe('identity')
   })
 
+  it("asks for no content coding whatever the API's headers name in capitals (a file of the API's host)", async () => {
+    const headers = { 'Accept-Encoding': 'gzip', Accept: 'application/json', 'X-Site': 'demo' }
+    await fetchFile(`${origin}/plain.csv`, { timeoutMs: 5000, maxBytes: 1024, dispatcher: agent, headers })
+    expect(asked.at(-1)).toMatchObject({ 'accept-encoding': 'identity', accept: '*/*', 'x-site': 'demo' })
+  })
+
   it('refuses a body sent compressed all the same, naming the coding and the URL', async () => {
     const fetched = await fetchAt('/gzip.csv')
     expect(fetched).toEqual({
