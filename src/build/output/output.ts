@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { constants, readdirSync, renameSync, rmSync } from 'node:fs'
-import { access, lstat, mkdir, readdir, rename, rmdir, unlink } from 'node:fs/promises'
+import { access, lstat, mkdir, readdir, readFile, realpath, rename, rmdir, unlink } from 'node:fs/promises'
 import { basename, dirname, join, parse, resolve } from 'node:path'
 import { errors, isSiteError, messageOf } from '../../errors.js'
 import { makeFolders } from '../../project/folders.js'
@@ -253,15 +253,31 @@ export async function createTempOutput(outDir: string): Promise<OutputFolders> {
     throw errors.outDirUnwritable(out, await whyNotMade(folders.tempDir, error as NodeJS.ErrnoException), error)
   }
   // a mount point (a volume mounted at OUT): nothing moves in from beside it (EXDEV), nor is OUT moved aside (EBUSY)
-  const outDev = (await lstat(out).catch(() => undefined))?.dev
-  if (outDev !== undefined && outDev !== (await lstat(folders.tempDir)).dev) {
+  if (await isMountPoint(out, folders.tempDir)) {
     await rmdir(folders.tempDir)
     throw errors.outDirUnwritable(
       out,
-      `it is a mount point, on another file system than the folder beside it where the build writes first: build into a folder inside it, or deploy there (site deploy dir:${out})`,
+      `it is a mount point, which cannot be swapped for the folder the build writes beside it: build into a folder inside it, or deploy there (site deploy dir:${out})`,
     )
   }
   return folders
+}
+
+/**
+ * Whether the folder OUT is a mount point: on another device than `beside` (a volume), or, for a bind mount of a
+ * folder of the same file system (a container's project and output mounted from one disk), in the mount table of
+ * Linux (`\040` a space in its paths). A link at OUT is none: the link itself is moved aside.
+ */
+async function isMountPoint(out: string, beside: string): Promise<boolean> {
+  const stats = await lstat(out).catch(() => undefined)
+  if (!stats?.isDirectory()) return false
+  if (stats.dev !== (await lstat(beside)).dev) return true
+  const table = await readFile('/proc/self/mountinfo', 'utf8').catch(() => '')
+  const real = await realpath(out)
+  return table.split('\n').some((line) => {
+    const at = line.split(' ')[4] ?? ''
+    return at.replace(/\\([0-7]{3})/g, (_, code: string) => String.fromCharCode(Number.parseInt(code, 8))) === real
+  })
 }
 
 /**

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 
-const mounted = vi.hoisted(() => ({ path: '' }))
+const mounted = vi.hoisted(() => ({ path: '', bound: '' }))
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs/promises')>()
@@ -18,7 +18,13 @@ vi.mock('node:fs/promises', async (importOriginal) => {
     if (String(args[0]) === mounted.path) stats.dev += 1
     return stats
   }
-  return { ...fs, default: { ...fs, lstat }, lstat }
+  // a bind mount of a folder of the same file system: the same device, a line of the mount table all the same
+  const readFile = (async (...args: Parameters<typeof fs.readFile>) => {
+    const text = await fs.readFile(...args)
+    if (args[0] !== '/proc/self/mountinfo' || !mounted.bound) return text
+    return `${text}999 1 254:1 /srv/site ${mounted.bound.replaceAll(' ', '\\040')} rw,relatime - ext4 /dev/vda1 rw\n`
+  }) as typeof fs.readFile
+  return { ...fs, default: { ...fs, lstat, readFile }, lstat, readFile }
 })
 
 const { createTempOutput } = await import('../../../src/build/output/output.js')
@@ -41,10 +47,23 @@ describe('an output folder that is a mount point', () => {
     expect(await readdir(dir)).toEqual(['out'])
   })
 
+  it('is refused when it is a bind mount of a folder on the same file system (the same device)', async () => {
+    // a container with the project and its output mounted from one host disk: the rename failed with a bare EBUSY
+    const out = join(dir, 'public out')
+    await mkdir(out)
+    mounted.bound = out
+    await expect(createTempOutput(out)).rejects.toMatchObject({
+      code: 'OUT_DIR_UNWRITABLE',
+      message: expect.stringContaining(`Cannot build into ${out}: it is a mount point`),
+    })
+    expect(await readdir(dir)).toEqual(['public out'])
+  })
+
   it('is not taken for one when it is on its parent folder`s file system', async () => {
     const out = join(dir, 'out')
     await mkdir(out)
     mounted.path = ''
+    mounted.bound = ''
     expect((await createTempOutput(out)).outDir).toBe(out)
   })
 })
