@@ -5,7 +5,7 @@
  *
  * - `no-store`, `no-cache` or `private` (TYPO3 on a page that must not be cached): no time.
  * - `s-maxage`, else `max-age`, counted from now (the answer has just arrived), less the `Age` a cache in front
- *   of the CMS gives it; 0 is no time.
+ *   of the CMS gives it (an answer it served stale: max-age from now); 0 is no time.
  * - Else `Expires`, as a duration from the answer's `Date` (the CMS's clock, not ours).
  * - Beyond a year, or unreadable: no time.
  *
@@ -26,9 +26,11 @@ export function recheckAt(headers: Readonly<Record<string, string>>, now: number
   const maxAge = directives.get('s-maxage') ?? directives.get('max-age')
   if (maxAge !== undefined) {
     if (!/^\d{1,10}$/.test(maxAge)) return undefined
-    // a cache in front of the CMS (Varnish, a CDN) says in `Age` how long ago it took the answer
+    // a cache in front of the CMS (Varnish, a CDN) says in `Age` how long ago it took the answer; one it served stale
+    // (its grace) is of before the change, which is due: asked again after max-age, as the cache will have asked by then
     const age = /^\d{1,10}$/.test(headers.age ?? '') ? Number(headers.age) : 0
-    return within((Number(maxAge) - age) * 1000, now)
+    const fresh = Number(maxAge) - age
+    return within((fresh > 0 ? fresh : Number(maxAge)) * 1000, now)
   }
   const expires = headers.expires
   if (expires === undefined) return undefined

@@ -17,7 +17,9 @@ describe('recheckAt', () => {
   it('counts max-age from when a cache in front of the CMS took the answer (its Age header)', () => {
     // Varnish or a CDN answered from its cache, taken 50 minutes ago: the scheduled change is 10 minutes away
     expect(recheckAt({ 'cache-control': 'max-age=3600', age: '3000' }, NOW)).toBe(NOW + 600_000)
-    expect(recheckAt({ 'cache-control': 's-maxage=60', age: '60' }, NOW)).toBeUndefined()
+    // served stale (Varnish's grace, a CDN's stale-while-revalidate): the change is due, the cache asks TYPO3 again
+    expect(recheckAt({ 'cache-control': 's-maxage=60', age: '60' }, NOW)).toBe(NOW + 60_000)
+    expect(recheckAt({ 'cache-control': 'max-age=300', age: '3600' }, NOW)).toBe(NOW + 300_000)
     expect(recheckAt({ 'cache-control': 'max-age=60', age: 'soon' }, NOW)).toBe(NOW + 60_000)
   })
 
