@@ -34,8 +34,12 @@ describe.skipIf(!hasChromium)('preview shows what went wrong', () => {
   const previews: Preview[] = []
 
   /** `site preview` in the project copy; resolves to its URL. */
-  async function startPreview(apiUrl: string): Promise<string> {
-    const preview = startCli(['preview', '--api', apiUrl, '--port', '0'], project, /Preview: (http:\/\/[^/\s]+)\//)
+  async function startPreview(apiUrl: string, port = 0): Promise<string> {
+    const preview = startCli(
+      ['preview', '--api', apiUrl, '--port', String(port)],
+      project,
+      /Preview: (http:\/\/[^/\s]+)\//,
+    )
     previews.push(preview)
     const [, url] = await preview.started
     return url as string
@@ -134,6 +138,35 @@ describe.skipIf(!hasChromium)('preview shows what went wrong', () => {
     await Promise.all(reloaded)
     for (const tab of tabs) expect(await isSameDocument(tab)).toBe(false)
     await writeFile(file, good)
+    await context.close()
+  }, 120_000)
+
+  it('a preview started again on its port: a tab opened then loads once, not for ever', async () => {
+    const port = await closedPort()
+    const url = await startPreview(api.url, port)
+    const file = join(project, TEXT_TEMPLATE)
+    const good = await readFile(file, 'utf8')
+    const { context, page: holder } = await openPage(browser)
+    await holder.goto(`${url}/`)
+    await waitForHydration(holder)
+    // a reload: the holder's stream is told the version pages are at
+    const reloaded = holder.waitForEvent('load', { timeout: 30_000 })
+    await writeFile(file, good.replace('ce ce-text', 'ce ce-text changed'))
+    await reloaded
+    await waitForHydration(holder)
+    await writeFile(file, good)
+    // the developer stops preview and starts it again; the holder's stream connects to the new one by itself
+    const first = previews.at(-1)!
+    first.child.kill('SIGTERM')
+    await first.exited
+    await startPreview(api.url, port)
+    await new Promise((done) => setTimeout(done, 3_000))
+    const tab = await context.newPage()
+    let loads = 0
+    tab.on('load', () => loads++)
+    await tab.goto(`${url}/about-us`)
+    await new Promise((done) => setTimeout(done, 3_000))
+    expect(loads).toBe(1)
     await context.close()
   }, 120_000)
 })

@@ -29,8 +29,9 @@ interface PreviewEvent {
 /** The Web Lock held by the tab that holds the stream, and the channel it passes the events on over. */
 const SHARED_STREAM = 'site-preview-events'
 
-function listen(url: string, handle: (event: PreviewEvent) => void): void {
+function listen(url: string, handle: (event: PreviewEvent) => void, connected?: () => void): void {
   const source = new EventSource(url)
+  if (connected) source.addEventListener('open', connected)
   source.addEventListener('reload', () => {
     source.close()
     handle({ type: 'reload' })
@@ -86,11 +87,17 @@ export function startPreviewEvents(win: Window): void {
   // held until the tab goes
   void locks.request(SHARED_STREAM, () => {
     holder = true
-    listen(url, (event) => {
-      told.set(event.type, event)
-      channel.postMessage(event)
-      handle(event)
-    })
+    listen(
+      url,
+      (event) => {
+        told.set(event.type, event)
+        channel.postMessage(event)
+        handle(event)
+      },
+      // each connection tells anew: what an earlier one told (a preview since restarted, whose pages are at another
+      // version) would have every tab that opens reload for ever
+      () => told.clear(),
+    )
     return new Promise<never>(() => {})
   })
   channel.postMessage('opened')
