@@ -6,7 +6,7 @@
  */
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 
 const mounted = vi.hoisted(() => ({ path: '', bound: '' }))
@@ -35,16 +35,21 @@ beforeEach(async () => {
 })
 afterEach(() => rm(dir, { recursive: true, force: true }))
 
+/** createTempOutput refuses `out` as a mount point, naming it, and leaves nothing beside it. */
+async function expectRefused(out: string): Promise<void> {
+  await expect(createTempOutput(out)).rejects.toMatchObject({
+    code: 'OUT_DIR_UNWRITABLE',
+    message: expect.stringContaining(`Cannot build into ${out}: it is a mount point`),
+  })
+  expect(await readdir(dir)).toEqual([basename(out)])
+}
+
 describe('an output folder that is a mount point', () => {
   it('is refused before the build, naming it, with nothing left beside it', async () => {
     const out = join(dir, 'out')
     await mkdir(out)
     mounted.path = out
-    await expect(createTempOutput(out)).rejects.toMatchObject({
-      code: 'OUT_DIR_UNWRITABLE',
-      message: expect.stringContaining(`Cannot build into ${out}: it is a mount point`),
-    })
-    expect(await readdir(dir)).toEqual(['out'])
+    await expectRefused(out)
   })
 
   it('is refused when it is a bind mount of a folder on the same file system (the same device)', async () => {
@@ -52,11 +57,7 @@ describe('an output folder that is a mount point', () => {
     const out = join(dir, 'public out')
     await mkdir(out)
     mounted.bound = out
-    await expect(createTempOutput(out)).rejects.toMatchObject({
-      code: 'OUT_DIR_UNWRITABLE',
-      message: expect.stringContaining(`Cannot build into ${out}: it is a mount point`),
-    })
-    expect(await readdir(dir)).toEqual(['public out'])
+    await expectRefused(out)
   })
 
   it('is not taken for one when it is on its parent folder`s file system', async () => {
