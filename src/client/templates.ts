@@ -19,6 +19,7 @@
 import type { ComponentType } from 'react'
 import { type TemplateState, templateNeeds } from '../hydration/plan.js'
 import type { ContentElementProps, LayoutProps, TemplateRegistry } from '../shared/contract.js'
+import { ownValue } from '../shared/values.js'
 
 export type ModuleLoader<T> = () => Promise<{ default: T }>
 export type TemplateModuleLoader<P> = ModuleLoader<ComponentType<P>>
@@ -97,7 +98,7 @@ export function createTemplateLoader(templates: LazyTemplates): TemplateLoader {
     return promise
   }
   const loadOne = (kind: Kind, loaders: Record<string, ModuleLoader<unknown>>, key: string) =>
-    loadOnce(`${kind}/${key}`, Object.hasOwn(loaders, key) ? loaders[key] : undefined, (value) => {
+    loadOnce(`${kind}/${key}`, ownValue(loaders, key), (value) => {
       ;(loaded[kind] as Record<string, unknown>)[key] = value
     })
   let main: MainTemplates | undefined

@@ -2,7 +2,7 @@ import { isIPv6 } from 'node:net'
 import { parseDeploySpec } from '../deploy/target-spec.js'
 import type { ConfigIssue } from '../errors.js'
 import { MAX_TIMER_MS, PUBLISH_DEPLOY_TIMEOUT_MAX_MS, RENDER_THREADS_MAX } from '../shared/constants.js'
-import { isRecord } from '../shared/values.js'
+import { isRecord, ownValue } from '../shared/values.js'
 
 /**
  * Checks a config object against the option table and returns every problem at
@@ -246,7 +246,7 @@ function checkShape(
   for (const [key, child] of Object.entries(value)) {
     const keyPath = path ? `${path}.${key}` : key
     // own keys only: `constructor` or `toString` must find no rule, not Object's member
-    const rule = Object.hasOwn(shape, key) ? shape[key] : undefined
+    const rule = ownValue(shape, key)
     if (rule === undefined)
       issues.push({
         path: keyPath,

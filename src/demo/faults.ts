@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { SiteError } from '../errors.js'
+import { ownValue } from '../shared/values.js'
 import type { DemoUrl } from './paths.js'
 import type { DemoEdit, DemoFault } from './types.js'
 
@@ -33,7 +34,7 @@ export function parseDemoFault(spec: string): DemoFault {
   const at = spec.lastIndexOf('=')
   const target = at > 0 ? spec.slice(0, at) : ''
   const name = spec.slice(at + 1)
-  const kind = Object.hasOwn(FAULT_NAMES, name) ? FAULT_NAMES[name] : undefined
+  const kind = ownValue(FAULT_NAMES, name)
   const [path = '', query] = target.split(/\?(.*)/s)
   if (!kind || !(path === ANY_PATH || path.startsWith('/')))
     throw new SiteError(

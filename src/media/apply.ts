@@ -7,7 +7,7 @@
 import type { MediaFailureKind } from '../errors.js'
 import { MAX_DATA_DEPTH } from '../shared/constants.js'
 import type { ContentElement, FileRef, PageData } from '../shared/types.js'
-import { isRecord } from '../shared/values.js'
+import { isRecord, ownValue } from '../shared/values.js'
 import type { MediaMap } from './types.js'
 
 export interface MediaFailure {
@@ -30,10 +30,6 @@ interface PointOptions {
   shownIn?: ShownIn
 }
 
-/** The answer for the file at `url`: own keys only, a file named `toString` or `__proto__` has none. */
-const answerOf = (media: MediaMap, url: string): MediaMap[string] | undefined =>
-  Object.hasOwn(media, url) ? media[url] : undefined
-
 /**
  * Points the files found in `value` at their copies: each object's `publicUrl` (and its `local`), or with
  * `absolute`, the copy's absolute URL on `baseUrl` only. `elementUid`: the content element `value` is of.
@@ -50,7 +46,7 @@ function pointAtCopies(value: unknown, options: PointOptions, depth = 0): MediaF
   const { media, baseUrl, absolute, elementUid, shownIn } = options
   const record = value as Record<string, unknown>
   if (typeof record.publicUrl === 'string') {
-    const answer = answerOf(media, record.publicUrl)
+    const answer = ownValue(media, record.publicUrl)
     if (answer) {
       if ('failed' in answer)
         return { kind: answer.failed, reason: answer.reason, ...(elementUid === undefined ? {} : { elementUid }) }
@@ -105,7 +101,7 @@ export function applyMedia(
     const tag = item.property ?? item.name
     const answer =
       (tag === 'og:image' || tag === 'twitter:image') && baseUrl !== undefined
-        ? answerOf(media, item.content)
+        ? ownValue(media, item.content)
         : undefined
     if (answer && 'failed' in answer) return { kind: answer.failed, reason: answer.reason }
     if (answer) item.content = `${baseUrl}${answer.url}`

@@ -3,6 +3,7 @@
  * them: a body that is not the raster image its name and `Content-Type` claim is refused, and no SVG, HTML or
  * other format libvips could read ever reaches it.
  */
+import { ownValue } from '../shared/values.js'
 
 export type RasterFormat = 'jpeg' | 'png' | 'gif' | 'webp' | 'avif'
 
@@ -61,8 +62,7 @@ const EXTENSION_FORMAT: Readonly<Record<string, RasterFormat>> = {
 }
 
 /** The format a raster file claims by its extension (`photo.JPG` -> jpeg). */
-export const claimedFormat = (extension: string): RasterFormat | undefined =>
-  Object.hasOwn(EXTENSION_FORMAT, extension) ? EXTENSION_FORMAT[extension] : undefined
+export const claimedFormat = (extension: string): RasterFormat | undefined => ownValue(EXTENSION_FORMAT, extension)
 
 /** True when a `Content-Type` agrees with a format (or names no image type: many CMS send `application/octet-stream`). */
 export function contentTypeAgrees(contentType: string | undefined, format: RasterFormat): boolean {

@@ -1,4 +1,5 @@
 import type { ResolvedSite } from '../config/types.js'
+import { ownValue } from '../shared/values.js'
 
 /**
  * Header rules between the visitor, the preview server and the API: only the request
@@ -62,8 +63,7 @@ export function toProxiedResponseHeaders(
   for (const name of api.proxyHeaders.map((n) => n.toLowerCase())) {
     if (NEVER_FORWARDED.has(name) || name === 'content-type') continue
     for (const answer of answers) {
-      // own headers only: `constructor` must not find Object's own member
-      const value = answer && Object.hasOwn(answer, name) ? answer[name] : undefined
+      const value = answer && ownValue(answer, name)
       if (value === undefined) continue
       // Cookies of every answer are kept (the browser would have stored each); the API client joins
       // repeated `set-cookie` headers with a line break, which no header value holds (a cookie may hold a comma).

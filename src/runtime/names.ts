@@ -4,6 +4,7 @@
  */
 import type { ComponentType } from 'react'
 import type { ContentElementProps, LayoutProps, TemplateRegistry } from '../shared/contract.js'
+import { ownValue } from '../shared/values.js'
 
 const WORD_SPLIT_RE = /[\s\-_/.]+|(?<=[a-z0-9])(?=[A-Z])/
 
@@ -20,18 +21,15 @@ export function pascalCase(name: string): string {
     .join('')
 }
 
-// Own properties only: a type called `constructor` must not find Object.prototype.constructor.
-const pick = <T>(map: Record<string, T>, key: string): T | undefined => (Object.hasOwn(map, key) ? map[key] : undefined)
-
 /** The layout component of a backend layout name (none named: `Default`); undefined when the name has no template. */
 export function findLayout(registry: TemplateRegistry, backendLayout: unknown): ComponentType<LayoutProps> | undefined {
   const name = typeof backendLayout === 'string' && backendLayout !== '' ? pascalCase(backendLayout) : 'Default'
-  return pick(registry.layouts, name)
+  return ownValue(registry.layouts, name)
 }
 
 /** The component of a content element type; undefined when the type has no template. */
 export function findContent(registry: TemplateRegistry, type: string): ComponentType<ContentElementProps> | undefined {
-  return pick(registry.content, pascalCase(type))
+  return ownValue(registry.content, pascalCase(type))
 }
 
 /** The layout component of a backend layout name; `Default` when none matches. */

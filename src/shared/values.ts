@@ -4,6 +4,10 @@
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
+/** `map[key]` when `map` has it as its own: a key from data named `constructor` or `toString` finds no member of Object. */
+export const ownValue = <T>(map: Readonly<Record<string, T>>, key: string): T | undefined =>
+  Object.hasOwn(map, key) ? map[key] : undefined
+
 /**
  * JSON `value` without what is nested `maxDepth` levels deep or deeper, for JSON.stringify: a parsed answer may nest
  * some thousand levels deep, which JSON.stringify serialises on Node.js 26 and overflows the stack on earlier releases.
