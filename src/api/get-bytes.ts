@@ -1,10 +1,10 @@
 /**
  * One GET through undici's `request()`, its body collected as bytes: what the API client is built on.
  *
- * The deadline (`timeoutMs`) bounds the whole answer, headers and body together, as a standard
- * signal (undici's own timeouts only bound the gap between two chunks). The size cap (`maxBytes`)
- * refuses a declared `content-length` before the body and stops reading a streamed body as soon
- * as it passes the limit.
+ * The deadline (`timeoutMs`) bounds the whole answer, headers and body together, as a signal that
+ * lets the event loop read what arrived before it counts an answer late (undici's own timeouts only
+ * bound the gap between two chunks). The size cap (`maxBytes`) refuses a declared `content-length`
+ * before the body and stops reading a streamed body as soon as it passes the limit.
  */
 import { type Dispatcher, request } from 'undici'
 
@@ -94,13 +94,25 @@ function drop(body: Dispatcher.ResponseData['body']): void {
 }
 
 /**
+ * A signal that aborts `ms` from now, once the event loop has read what arrived by then: when this thread
+ * was busy past the deadline (a long render), an answer waiting unread on its socket is not counted late.
+ */
+function deadlineAfter(ms: number): { deadline: AbortSignal; clear: () => void } {
+  const controller = new AbortController()
+  const expire = () => controller.abort(new DOMException('deadline passed', 'TimeoutError'))
+  // a timer runs before the turn's reads; an immediate after them
+  const timer = setTimeout(() => setImmediate(expire), ms)
+  return { deadline: controller.signal, clear: () => clearTimeout(timer) }
+}
+
+/**
  * GETs `url`. Resolves with any HTTP answer; rejects with the network error, `RequestEnded`
  * (deadline or caller) or `BodyTooLarge`. Example: getBytes('http://127.0.0.1:4000/pl/o-nas', …)
  * -> { status: 200, headers: { 'content-type': 'application/json' }, body: <bytes> }.
  */
 export async function getBytes(url: string, options: GetOptions): Promise<GotBytes> {
   const { timeoutMs, maxBytes, signal } = options
-  const deadline = AbortSignal.timeout(timeoutMs)
+  const { deadline, clear } = deadlineAfter(timeoutMs)
   const ended = (): RequestEnded | undefined =>
     deadline.aborted ? new RequestEnded('expired') : signal?.aborted ? new RequestEnded('aborted') : undefined
   try {
@@ -138,5 +150,7 @@ export async function getBytes(url: string, options: GetOptions): Promise<GotByt
     return { status: answer.statusCode, headers, body }
   } catch (error) {
     throw error instanceof BodyTooLarge ? error : (ended() ?? error)
+  } finally {
+    clear()
   }
 }

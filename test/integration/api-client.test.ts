@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
+import { once } from 'node:events'
 import { createServer, type RequestListener } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
@@ -208,6 +209,30 @@ describe('API client against the demo API', () => {
       message: expect.stringContaining('no complete answer within 300 ms'),
     })
     api.setFaults([])
+  })
+
+  it('reads an answer that arrived while the thread was busy before its deadline counts it late', async () => {
+    // the API in a process of its own answers at 100 ms; this thread is busy (a long render) from 50 ms to 450 ms
+    const server = spawn(process.execPath, [
+      '-e',
+      `require('node:http').createServer((q, s) => setTimeout(() => s.end('{"id":1}'), 100))
+        .listen(0, '127.0.0.1', function () { console.log(this.address().port) })`,
+    ])
+    try {
+      const [port] = (await once(server.stdout, 'data')) as [Buffer]
+      const client = createApiClient(
+        siteFor({ api: { baseUrl: `http://127.0.0.1:${String(port).trim()}`, timeoutMs: 300 } }),
+      )
+      const answer = client.getPage('/busy')
+      await new Promise((done) => setTimeout(done, 50))
+      // busy in a later turn of the event loop, as a render that follows an answer is
+      await new Promise((done) => setImmediate(done))
+      const until = Date.now() + 400
+      while (Date.now() < until) {}
+      expect(await answer).toMatchObject({ data: { id: 1 } })
+    } finally {
+      server.kill()
+    }
   })
 })
 
