@@ -14,6 +14,22 @@ export interface FileValidators {
 
 const mtimeSeconds = (mtimeMs: number): number => Math.floor(mtimeMs / 1000)
 
+// The three forms of an HTTP date (RFC 9110 section 5.6.7), all GMT: IMF-fixdate, RFC 850, asctime.
+const IMF_FIXDATE_RE = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/
+const RFC850_DATE_RE = /^[A-Z][a-z]+, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT$/
+const ASCTIME_DATE_RE = /^[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/
+
+/**
+ * Milliseconds of an HTTP date, or NaN for any other value, which a recipient ignores (RFC 9110 section 13.1.3):
+ * `Date.parse` alone reads `3000` as a year and an ISO date, and asctime in the server's own time zone.
+ * Example: 'Sun Nov  6 08:49:37 1994' -> 784111777000; '1994-11-06' -> NaN.
+ */
+function parseHttpDate(value: string | null): number {
+  if (value === null) return Number.NaN
+  if (ASCTIME_DATE_RE.test(value)) return Date.parse(`${value} GMT`)
+  return IMF_FIXDATE_RE.test(value) || RFC850_DATE_RE.test(value) ? Date.parse(value) : Number.NaN
+}
+
 export function validatorsOf(info: { size: number; mtimeMs: number }): FileValidators {
   return {
     etag: `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`,
@@ -32,7 +48,7 @@ const opaqueTag = (tag: string): string => tag.trim().replace(/^W\//, '')
 export function isPreconditionFailed(headers: Headers, etag: string, mtimeMs: number): boolean {
   const ifMatch = headers.get('if-match')
   if (ifMatch !== null) return ifMatch.trim() !== '*' && !ifMatch.split(',').some((tag) => tag.trim() === etag)
-  const since = Date.parse(headers.get('if-unmodified-since') ?? '')
+  const since = parseHttpDate(headers.get('if-unmodified-since'))
   return !Number.isNaN(since) && mtimeSeconds(mtimeMs) > Math.floor(since / 1000)
 }
 
@@ -44,7 +60,7 @@ export function isNotModified(headers: Headers, etag: string, mtimeMs: number): 
   const ifNoneMatch = headers.get('if-none-match')
   if (ifNoneMatch !== null)
     return ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((tag) => opaqueTag(tag) === opaqueTag(etag))
-  const since = Date.parse(headers.get('if-modified-since') ?? '')
+  const since = parseHttpDate(headers.get('if-modified-since'))
   return !Number.isNaN(since) && mtimeSeconds(mtimeMs) <= Math.floor(since / 1000)
 }
 
@@ -57,6 +73,6 @@ export function isIfRangeCurrent(headers: Headers, validators: FileValidators): 
   const ifRange = headers.get('if-range')?.trim()
   if (ifRange === undefined) return true
   if (ifRange.startsWith('"') || ifRange.startsWith('W/')) return ifRange === validators.etag
-  const date = Date.parse(ifRange)
+  const date = parseHttpDate(ifRange)
   return !Number.isNaN(date) && date === Date.parse(validators.lastModified)
 }

@@ -343,6 +343,31 @@ describe('conditional requests', () => {
     expect((await get('/missing', { 'if-match': '"other"' })).status).toBe(404)
   })
 
+  it('ignores a date header that is not an HTTP date, and reads the three forms of one as GMT', async () => {
+    const status = async (headers: Record<string, string>) => {
+      const res = await get('/video.bin', headers)
+      await res.body?.cancel()
+      return res.status
+    }
+    // what Date.parse takes but RFC 9110 does not: a year, an ISO date, an offset other than GMT
+    for (const value of ['3000', '2999-01-01', '12/31/2999', 'Sun, 01 Mar 2026 11:00:00 +0100'])
+      expect(await status({ 'if-modified-since': value }), value).toBe(200)
+    for (const value of ['1', '2001-01-01', 'Sun, 01 Mar 2026 09:00:00 +0100'])
+      expect(await status({ 'if-unmodified-since': value }), value).toBe(200)
+    expect(await status({ 'if-range': '2026-03-01T10:00:00Z', range: 'bytes=0-9' })).toBe(200)
+    // the obsolete forms a recipient must still read (RFC 850, asctime), whatever the server's time zone
+    const zone = process.env.TZ
+    process.env.TZ = 'America/New_York'
+    try {
+      expect(await status({ 'if-modified-since': 'Sunday, 01-Mar-26 10:00:00 GMT' })).toBe(304)
+      expect(await status({ 'if-modified-since': 'Sun Mar  1 10:00:00 2026' })).toBe(304)
+      expect(await status({ 'if-unmodified-since': 'Sun Mar  1 09:59:59 2026' })).toBe(412)
+    } finally {
+      if (zone === undefined) delete process.env.TZ
+      else process.env.TZ = zone
+    }
+  })
+
   it('sees a file changed on disk: new validators, full answer', async () => {
     const { etag } = await validators('/index.html')
     const later = new Date(MTIME.getTime() + 5000)
