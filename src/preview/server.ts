@@ -4,7 +4,7 @@ import { Agent } from 'undici'
 import type { ApiClientOptions } from '../api/client.js'
 import type { InlineConfig, ResolvedConfig } from '../config/types.js'
 import { isSiteError } from '../errors.js'
-import { type FetchHandler, toNodeListener } from '../serve/node-http.js'
+import { type FetchHandler, refuseConnect, toNodeListener } from '../serve/node-http.js'
 import { closeServer, listen, type RunningServer } from '../serve/server.js'
 import { createReloadEvents } from './events.js'
 import { createPreviewHandler, createProblemHandler } from './handler.js'
@@ -100,6 +100,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
       (error) => log(`preview: ${firstLine(error)}`),
     ),
   )
+  refuseConnect(server)
   let watcher: ProjectWatcher | undefined
   try {
     const url = await listen(server, options.host, options.port)

@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import type { Duplex } from 'node:stream'
 
 /**
  * The node:http <-> WHATWG fetch binding shared by `site serve` and
@@ -14,7 +15,8 @@ const HOST_RE = /^(?:[a-z0-9_.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i
  * only GET and HEAD; the handler refuses the rest from the method and the
  * headers); an aborted connection aborts `request.signal`.
  * Returns undefined when the request line cannot form a Request (bad URL,
- * or a method fetch forbids such as CONNECT or TRACE): the caller answers 400, or 405 to such a method.
+ * or a method fetch forbids such as TRACE): the caller answers 400, or 405 to such a method
+ * (CONNECT never comes here: see `refuseConnect`).
  */
 function toRequest(req: IncomingMessage, signal: AbortSignal): Request | undefined {
   const target = req.url ?? '/'
@@ -85,6 +87,19 @@ const unformedRequestAnswer = (method: string | undefined): Response =>
   FETCH_FORBIDDEN_METHODS.has(method ?? '')
     ? new Response('Method Not Allowed\n', { status: 405, headers: { ...PLAIN_TEXT, allow: 'GET, HEAD' } })
     : new Response('Bad Request\n', { status: 400, headers: PLAIN_TEXT })
+
+/**
+ * Answers CONNECT as `unformedRequestAnswer` answers TRACE: node hands a CONNECT to a 'connect' listener, never
+ * to the request listener, and without one closes the connection without an answer.
+ */
+export function refuseConnect(server: Server): void {
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    const body = 'Method Not Allowed\n'
+    const headers = { ...PLAIN_TEXT, allow: 'GET, HEAD', 'content-length': String(body.length), connection: 'close' }
+    const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`)
+    socket.end(`HTTP/1.1 405 Method Not Allowed\r\n${lines.join('')}\r\n${body}`)
+  })
+}
 
 /** The whole binding: one node:http request listener around a fetch handler. */
 export function toNodeListener(handler: FetchHandler, onError: (error: unknown) => void = () => {}) {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { resolve } from 'node:path'
 import { SiteError } from '../errors.js'
 import { createStaticHandler } from './handler.js'
-import { toNodeListener } from './node-http.js'
+import { refuseConnect, toNodeListener } from './node-http.js'
 
 export interface StaticServerOptions {
   /** The built output folder (`build.outDir`). */
@@ -66,6 +66,7 @@ export async function startStaticServer(options: StaticServerOptions): Promise<R
   const server = createServer(
     toNodeListener(createStaticHandler({ dir }), (error) => log(`serve: ${(error as Error).message}`)),
   )
+  refuseConnect(server)
   const url = await listen(server, options.host, options.port)
   return { url, close: () => closeServer(server) }
 }
