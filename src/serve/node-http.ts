@@ -82,9 +82,12 @@ const PLAIN_TEXT = { 'content-type': 'text/plain; charset=utf-8', 'x-content-typ
 // all the same, refused as any other method but GET and HEAD (both servers answer only those), not as bad requests.
 const FETCH_FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE'])
 
-/** The answer to a request line that forms no Request (see `toRequest`). */
-const unformedRequestAnswer = (method: string | undefined): Response =>
-  FETCH_FORBIDDEN_METHODS.has(method ?? '')
+/**
+ * The answer to a request line that forms no Request (see `toRequest`). `OPTIONS *` (asked of the server as a whole)
+ * is well-formed too, and refused as OPTIONS on a path is.
+ */
+const unformedRequestAnswer = ({ method, url }: IncomingMessage): Response =>
+  FETCH_FORBIDDEN_METHODS.has(method ?? '') || (method === 'OPTIONS' && url === '*')
     ? new Response('Method Not Allowed\n', { status: 405, headers: { ...PLAIN_TEXT, allow: 'GET, HEAD' } })
     : new Response('Bad Request\n', { status: 400, headers: PLAIN_TEXT })
 
@@ -109,7 +112,7 @@ export function toNodeListener(handler: FetchHandler, onError: (error: unknown) 
     req.resume() // drain any body so the connection stays usable
     void (async () => {
       const request = toRequest(req, abort.signal)
-      const response = request ? await handler(request) : unformedRequestAnswer(req.method)
+      const response = request ? await handler(request) : unformedRequestAnswer(req)
       await writeResponse(res, response, req.method)
     })().catch((error: unknown) => {
       onError(error)

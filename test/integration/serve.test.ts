@@ -172,6 +172,13 @@ describe('site serve: a built output over a real socket', () => {
     expect(answer.body).toBe('Method Not Allowed\n')
   })
 
+  it('answers OPTIONS * (the server as a whole) with 405 and Allow as OPTIONS on a path, not 400', async () => {
+    const answer = await rawGet(server.url, '*', 'OPTIONS')
+    expect(answer.status).toBe(405)
+    expect(answer.headers.allow).toBe('GET, HEAD')
+    expect((await rawGet(server.url, '*')).status).toBe(400)
+  })
+
   it('answers CONNECT, which node hands to no request listener, with 405 and Allow, not a dropped connection', async () => {
     const { hostname, port } = new URL(server.url)
     const answer = await new Promise<string>((done, fail) => {
