@@ -343,8 +343,11 @@ export async function writeSiteFiles(
 ): Promise<void> {
   const { state, site } = run
   const { inputs, previous } = input
-  const own = (file: string) =>
-    inputs.publicFiles.includes(file) ? readFile(join(publicDir(run), file), 'utf8') : undefined
+  // a byte order mark some editors save would land mid-file after the build's own lines
+  const own = async (file: string) =>
+    inputs.publicFiles.includes(file)
+      ? (await readFile(join(publicDir(run), file), 'utf8')).replace(/^\uFEFF/, '')
+      : undefined
   const ownRedirects = await own(REDIRECTS_FILE)
   if (state.redirects.length || ownRedirects !== undefined) {
     const redirects = renderRedirectsFile(state.redirects, ownRedirects)

@@ -284,7 +284,8 @@ describe('the content-hashed files of the last builds', () => {
   })
 
   it("adds the project's own _redirects rules after the API's, as Netlify reads them", async () => {
-    await writeFile(join(root, 'public/_redirects'), '/blog/* https://blog.example.com/:splat 301\n')
+    // saved with a byte order mark, as some editors do: it must not land mid-file
+    await writeFile(join(root, 'public/_redirects'), '\uFEFF/blog/* https://blog.example.com/:splat 301\n')
     try {
       const { redirects } = await buildProject(3)
       const [ours, theirs] = (await readFile(join(projectOut, '_redirects'), 'utf8')).split('# public/_redirects\n')
