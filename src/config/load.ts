@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { dirname, extname, join, resolve } from 'node:path'
+import { dirname, extname, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { Loader, Plugin } from 'esbuild'
 import { errors, SiteError } from '../errors.js'
@@ -102,15 +102,19 @@ async function loadUserConfig(file: string, root: string): Promise<unknown> {
       return { value: null, inputs, blobs: new Map([['code', result.outputFiles[0]!.text]]) }
     } catch (cause) {
       const failures = (cause as { errors?: Array<{ text: string; location?: { line: number; file: string } }> }).errors
-      const detail = failures?.[0]
-      const where = detail?.location ? `line ${detail.location.line}: ` : ''
       // esbuild names files from its working folder, the process's: made absolute, they hold for any project root
       for (const failure of failures ?? []) if (failure.location) failure.location.file = resolve(failure.location.file)
-      throw errors.configInvalid(
-        file,
-        [{ path: '(file)', message: `${where}${detail?.text ?? (cause as Error).message}` }],
-        cause,
-      )
+      // every failure (two missing imports are two lines), each at its line of the config or of the file it imports
+      const where = ({ location }: { location?: { line: number; file: string } }) => {
+        if (!location) return ''
+        return location.file === file
+          ? `line ${location.line}: `
+          : `${relative(root, location.file)} line ${location.line}: `
+      }
+      const issues = failures?.length
+        ? failures.map((failure) => ({ path: '(file)', message: `${where(failure)}${failure.text}` }))
+        : [{ path: '(file)', message: (cause as Error).message }]
+      throw errors.configInvalid(file, issues, cause)
     }
   }
   // a config that bundles as it did last time is taken from the bundle cache (the file and what it imports unchanged)

@@ -279,6 +279,22 @@ describe('resolveConfig', () => {
     const file = await write('config/broken.ts', 'export default {{')
     await expect(resolveConfig({ root, configFile: file })).rejects.toThrow(/broken\.ts:\n {2}- \(file\): line 1/)
   })
+
+  it('names every import of the config that does not resolve, not only the first', async () => {
+    const file = await write(
+      'config/imports.mjs',
+      "import a from './one.mjs'\nimport b from './two.mjs'\nexport default {}\n",
+    )
+    await expect(resolveConfig({ root, configFile: file })).rejects.toThrow(
+      `imports.mjs:\n  - (file): line 1: Could not resolve "./one.mjs"\n  - (file): line 2: Could not resolve "./two.mjs"`,
+    )
+    // a line of a file the config imports names that file: the config's own line 2 would mislead
+    await write('config/helper.mjs', "export const x = 1\nimport c from './gone.mjs'\n")
+    const nested = await write('config/nested.mjs', "import { x } from './helper.mjs'\nexport default { x }\n")
+    await expect(resolveConfig({ root, configFile: nested })).rejects.toThrow(
+      `nested.mjs:\n  - (file): ${join('config', 'helper.mjs')} line 2: Could not resolve "./gone.mjs"`,
+    )
+  })
 })
 
 describe('sites', () => {
