@@ -79,7 +79,8 @@ const flagOptions = (inline: InlineConfig): SiteOptions => ({
   ...(inline.debug ? { features: { debug: true } } : {}),
 })
 
-type SiteLayer = { options: SiteOptions; hostnames: string[]; path: string }
+/** `outDirFrom`: what sets a site's `build.outDir` when its own key does not, for checkOutDirs' message. */
+type SiteLayer = { options: SiteOptions; hostnames: string[]; path: string; outDirFrom?: string }
 
 /**
  * Each site's options as the file writes them: with `sites`, each site deep-merged over the top-level
@@ -100,7 +101,13 @@ function siteLayers(user: UserConfig): SiteLayer[] {
         // Of several sites, each gets a folder of its own unless the file names one (no two may share one: checkOutDirs).
         if (sites.length > 1 && options.build?.outDir === undefined)
           options.build = { ...options.build, outDir: siteOutDir(hostnames[0]!) }
-        return { options, hostnames, path: `sites[${i}].` }
+        const outDirFrom =
+          rest.build?.outDir !== undefined
+            ? undefined
+            : top.build?.outDir !== undefined
+              ? 'the top-level build.outDir'
+              : 'the default: the file sets none'
+        return { options, hostnames, path: `sites[${i}].`, ...(outDirFrom ? { outDirFrom } : {}) }
       })
     : [{ options: top, hostnames: [], path: '' }]
 }
@@ -148,7 +155,7 @@ const isInside = (inner: string, outer: string): boolean =>
 function checkOutDirs(entries: readonly SiteLayer[], root: string): ConfigIssue[] {
   const seen: Array<{ dir: string; hostnames: string[]; path: string }> = []
   const issues: ConfigIssue[] = []
-  for (const { options, hostnames, path } of entries) {
+  for (const { options, hostnames, path, outDirFrom } of entries) {
     if (!path || options.build?.outDir === undefined) continue
     const dir = normalDir(relative(root, resolve(root, options.build.outDir)))
     const clash = (first: { dir: string }) =>
@@ -157,7 +164,7 @@ function checkOutDirs(entries: readonly SiteLayer[], root: string): ConfigIssue[
     if (first)
       issues.push({
         path: `${path}build.outDir`,
-        message: `'${options.build.outDir}' ${clash(first)} the output folder of ${first.path.slice(0, -1)} (${first.hostnames[0]}): each site needs a folder of its own`,
+        message: `'${options.build.outDir}'${outDirFrom ? ` (${outDirFrom})` : ''} ${clash(first)} the output folder of ${first.path.slice(0, -1)} (${first.hostnames[0]}): each site needs a folder of its own`,
       })
     else seen.push({ dir, hostnames, path })
   }

@@ -335,7 +335,7 @@ describe('sites', () => {
     const shared = { ...multi, build: { outDir: 'dist' } }
     const file = await write('config/shared.json', JSON.stringify(shared))
     await expect(resolveConfig({ root, configFile: file })).rejects.toThrow(
-      "  - sites[1].build.outDir: 'dist' is also the output folder of sites[0] (www.example.com): each site needs a folder of its own",
+      "  - sites[1].build.outDir: 'dist' (the top-level build.outDir) is also the output folder of sites[0] (www.example.com): each site needs a folder of its own",
     )
     const own = {
       ...shared,
@@ -367,6 +367,14 @@ describe('sites', () => {
     )
     await expect(resolveConfig({ root, configFile: holds })).rejects.toThrow(
       "  - sites[1].build.outDir: '.output' holds the output folder of sites[0] (www.example.com): each site needs a folder of its own",
+    )
+    // a site the file gives no folder is told so: its key is not in the file, its default is the clash
+    const underOther = await write(
+      'config/under-other.json',
+      JSON.stringify({ ...multi, sites: [{ ...multi.sites[0], build: { outDir: '.output' } }, multi.sites[1]] }),
+    )
+    await expect(resolveConfig({ root, configFile: underOther })).rejects.toThrow(
+      "  - sites[1].build.outDir: '.output/www.example.de/public' (the default: the file sets none) is inside the output folder of sites[0] (www.example.com): each site needs a folder of its own",
     )
     // a folder named absolute is the same folder as its name relative to the project root
     const absolute = await write('config/absolute.json', JSON.stringify(nested(join(root, 'dist'), 'dist/')))
