@@ -24,8 +24,11 @@ export interface ProgressOptions {
   now?: () => number
 }
 
+/** True when `CI` says so: set to anything but empty, `0` or `false` (`CI=true`, `CI=1`). */
+const isCI = (value: string | undefined): boolean => !['', '0', 'false'].includes((value ?? '').toLowerCase())
+
 /**
- * True when the bar should be drawn: a TTY, `CI` not `true`, `TERM` not `dumb` (a terminal that moves no cursor
+ * True when the bar should be drawn: a TTY, not CI, `TERM` not `dumb` (a terminal that moves no cursor
  * and clears no line: Emacs shells, some IDE consoles, where the bar's escapes would print as text), and
  * progress not turned off.
  */
@@ -33,7 +36,7 @@ export const isInteractive = (options: {
   isTTY: boolean | undefined
   env: Record<string, string | undefined>
   progress: boolean
-}): boolean => options.progress && Boolean(options.isTTY) && options.env.CI !== 'true' && options.env.TERM !== 'dumb'
+}): boolean => options.progress && Boolean(options.isTTY) && !isCI(options.env.CI) && options.env.TERM !== 'dumb'
 
 /** The rate is shown once pages have come for this long: over less, it says more about start-up than about the build. */
 const PROGRESS_RATE_AFTER_MS = 1000

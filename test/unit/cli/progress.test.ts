@@ -10,6 +10,14 @@ describe('progress', () => {
   it.each([
     [{ isTTY: true, env: {}, progress: true }, true],
     [{ isTTY: true, env: { CI: 'true' }, progress: true }, false],
+    // CI=1 (and CI=TRUE, CI=yes) is CI too; CI=0, CI=false and an empty CI are not
+    [{ isTTY: true, env: { CI: '1' }, progress: true }, false],
+    [{ isTTY: true, env: { CI: 'TRUE' }, progress: true }, false],
+    [{ isTTY: true, env: { CI: 'yes' }, progress: true }, false],
+    [{ isTTY: true, env: { CI: '0' }, progress: true }, true],
+    [{ isTTY: true, env: { CI: 'false' }, progress: true }, true],
+    [{ isTTY: true, env: { CI: 'False' }, progress: true }, true],
+    [{ isTTY: true, env: { CI: '' }, progress: true }, true],
     [{ isTTY: false, env: {}, progress: true }, false],
     [{ isTTY: true, env: {}, progress: false }, false],
     [{ isTTY: true, env: { TERM: 'dumb' }, progress: true }, false],
