@@ -137,7 +137,9 @@ async function loadUserConfig(file: string, root: string): Promise<unknown> {
     const mod = (await import(pathToFileURL(out).href)) as { default?: unknown }
     return mod.default
   } catch (cause) {
-    throw errors.configInvalid(file, [{ path: '(file)', message: `failed to evaluate: ${(cause as Error).message}` }])
+    // Node names the module it ran (`… imported from <bundle>`): the user's file is the config, not its bundle
+    const message = (cause as Error).message.replaceAll(pathToFileURL(out).href, file).replaceAll(out, file)
+    throw errors.configInvalid(file, [{ path: '(file)', message: `failed to evaluate: ${message}` }])
   }
 }
 

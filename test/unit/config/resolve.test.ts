@@ -295,6 +295,16 @@ describe('resolveConfig', () => {
       `nested.mjs:\n  - (file): ${join('config', 'helper.mjs')} line 2: Could not resolve "./gone.mjs"`,
     )
   })
+
+  it('names the config file, not its bundle in .site/, for a package it imports that is not installed', async () => {
+    // packages are imported when the config runs, from its bundle: Node names the file it ran
+    const pkg = await write('config/package.mjs', "import a from 'no-such-package-x'\nexport default { a }\n")
+    const error = await resolveConfig({ root, configFile: pkg }).catch((e: Error) => e)
+    expect((error as Error).message).toContain(
+      `Cannot find package 'no-such-package-x' imported from ${join(root, pkg)}`,
+    )
+    expect((error as Error).message).not.toContain('.site')
+  })
 })
 
 describe('sites', () => {
