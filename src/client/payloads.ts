@@ -18,9 +18,9 @@ export type PayloadResult =
   | { type: 'redirect'; to: string; statusCode: number }
   /**
    * Not something to render here: load the URL in full (404, not JSON or no page payload, a build with other client
-   * code, no answer in time: asking again would keep the visitor waiting as long once more).
+   * code, the payload of another page, no answer in time: asking again would keep the visitor waiting as long once more).
    */
-  | { type: 'full-load'; reason: 'not-found' | 'not-json' | 'other-client' | 'timeout' }
+  | { type: 'full-load'; reason: 'not-found' | 'not-json' | 'other-client' | 'other-page' | 'timeout' }
   /** Network failure or server error: worth one retry. */
   | { type: 'error'; message: string }
 
@@ -97,6 +97,9 @@ export async function fetchPayload(input: {
   const payload = readPayload(body)
   if (!payload) return { type: 'full-load', reason: 'not-json' }
   if (payload.clientVersion !== input.clientVersion) return { type: 'full-load', reason: 'other-client' }
+  // A build writes each payload at its page's path: another page's (a host or CDN rule answering one file for
+  // every path) would show that page under this URL.
+  if (payload.path !== input.path) return { type: 'full-load', reason: 'other-page' }
   if ('redirect' in payload)
     return { type: 'redirect', to: payload.redirect.to, statusCode: payload.redirect.statusCode }
   return { type: 'page', payload }

@@ -301,6 +301,22 @@ describe.skipIf(!hasChromium)('visitor navigation', () => {
     await context.close()
   })
 
+  it('a payload of another page (a host answering one payload for every path) becomes a full page load of the link', async () => {
+    const { context, page, problems } = await openPage(browser)
+    await page.route('**/careers/_payload.json*', async (route) => {
+      const home = await route.fetch({ url: route.request().url().replace('/careers/_payload.json', '/_payload.json') })
+      await route.fulfill({ response: home })
+    })
+    await page.goto(`${site.url}/about-us`)
+    await waitForHydration(page)
+    await markDocument(page)
+    // Before the fix the home page was rendered at /careers.
+    await expectCareersLoadedInFull(page)
+    expect(await page.title()).toBe(await builtTitle(site.outDir, '/careers'))
+    expect(problems.errors).toEqual([])
+    await context.close()
+  })
+
   it('switching language loads that locale’s initial data and shows the translated header and footer', async () => {
     const { context, page, problems } = await openPage(browser)
     const initialData: string[] = []

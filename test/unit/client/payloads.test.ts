@@ -92,4 +92,19 @@ describe('payload requests', () => {
     await expect(run(page)).resolves.toMatchObject({ type: 'page' })
     await expect(run({ ...page, content: { colPos0: [], colPos1: [] } })).resolves.toMatchObject({ type: 'page' })
   })
+
+  it('load a page in full whose payload is of another page: a host answering one payload for every path shows no page under another URL', async () => {
+    const run = (body: Record<string, unknown>) =>
+      fetchPayload({
+        path: '/careers',
+        clientVersion: 'c1',
+        fetch: answer({ clientVersion: 'c1', locale: 'en', ...body }),
+      })
+    await expect(run({ path: '/', status: 200, page })).resolves.toEqual({ type: 'full-load', reason: 'other-page' })
+    await expect(run({ path: '/', redirect: { to: '/b', statusCode: 301 } })).resolves.toEqual({
+      type: 'full-load',
+      reason: 'other-page',
+    })
+    await expect(run({ path: '/careers', status: 200, page })).resolves.toMatchObject({ type: 'page' })
+  })
 })
