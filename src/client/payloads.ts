@@ -30,7 +30,7 @@ export const toPayloadRequestUrl = (path: string, clientVersion: string): string
 
 /**
  * A page as every build writes it (`preparePage`): a numeric id, `meta`, `appearance` and `content` objects, each
- * content column a list. Anything else (`"page": {}`, a payload cut or edited by hand) would render an empty or
+ * content column a list of elements (objects). Anything else (`"page": {}`, a payload cut or edited by hand) would render an empty or
  * half page on the client where the page's HTML is right: it is loaded in full instead.
  */
 function isPageData(value: unknown): value is PageData {
@@ -40,7 +40,7 @@ function isPageData(value: unknown): value is PageData {
     isRecord(value.meta) &&
     isRecord(value.appearance) &&
     isRecord(value.content) &&
-    Object.values(value.content).every(Array.isArray)
+    Object.values(value.content).every((column) => Array.isArray(column) && column.every(isRecord))
   )
 }
 

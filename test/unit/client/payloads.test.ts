@@ -85,6 +85,7 @@ describe('payload requests', () => {
       { ...page, content: undefined },
       { ...page, content: [] },
       { ...page, content: { colPos0: 'x' } },
+      { ...page, content: { colPos0: [null, 5] } },
     ]
     for (const value of notPages)
       await expect(run(value), JSON.stringify(value)).resolves.toEqual({ type: 'full-load', reason: 'not-json' })
