@@ -154,6 +154,12 @@ export const writingFailed = (file: string, cause: unknown): Error =>
     code: (cause as NodeJS.ErrnoException).code,
   })
 
+/** Whether a file system error says the disk (or the user's quota on it) is full. */
+const isDiskFull = (error: unknown): boolean => {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code
+  return code === 'ENOSPC' || code === 'EDQUOT'
+}
+
 /** `user:pass@` in any http(s) URL of a text. */
 const USERINFO_RE = /\b(https?:\/\/)[^\s/?#@]+@/gi
 
@@ -219,7 +225,9 @@ export const errors = {
     new SiteError('OUT_DIR_UNWRITABLE', `Cannot build into ${outDir}: ${why}`, {
       status: 400,
       cause,
-      hint: 'A build writes a temporary folder beside its output folder, then moves it in place: point --out at a folder whose parent you may write to.',
+      hint: isDiskFull(cause)
+        ? 'The disk that holds the output folder is full: free space on it, or point --out at a folder on another disk.'
+        : 'A build writes a temporary folder beside its output folder, then moves it in place: point --out at a folder whose parent you may write to.',
     }),
   /** OUT is held by another process, named by its lock beside OUT: `holder` is its command (`site publish`, `site build`). */
   outDirInUse: (outDir: string, holder: 'publish' | 'build' | 'deploy', pid: number, advice: string) =>

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { open, rm } from 'node:fs/promises'
+import { writingFailed } from '../../errors.js'
 import { readRegularFile } from '../../project/untrusted-file.js'
 
 /**
@@ -99,7 +100,14 @@ export async function takeLock(
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const handle = await open(file, 'wx', 0o600)
-      await handle.writeFile(lockText()).finally(() => handle.close())
+      // a lock that names no process (a full disk took none of its bytes) would be the next run's to take over
+      await handle
+        .writeFile(lockText())
+        .finally(() => handle.close())
+        .catch(async (error: unknown) => {
+          await rm(file, { force: true }).catch(() => {})
+          throw writingFailed(file, error)
+        })
       // a lock that cannot be removed (its folder made read-only) fails nothing: it names this process, which ends,
       // and the next holder takes it over; the run it held has its own outcome to report
       return () => rm(file, { force: true }).catch(() => {})
