@@ -78,6 +78,9 @@ export type MediaFailureKind =
   | 'MEDIA_PIXEL_LIMIT'
   | 'MEDIA_ENCODE_FAILED'
 
+/** Why a page's CMS file failed: a MediaFailureKind, or `WRITE_FAILED` when its copy or a variant could not be written. */
+export type MediaFileFailureKind = MediaFailureKind | 'WRITE_FAILED'
+
 /** Codes of a failed API call (FetchError). */
 export type ApiErrorCode = Extract<
   ErrorCode,

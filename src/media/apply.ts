@@ -4,14 +4,14 @@
  * URL on `baseUrl`. A file the build could not take fails the page, naming the element that shows it.
  * Changes the prepared page in place (the job's own data).
  */
-import type { MediaFailureKind } from '../errors.js'
+import type { MediaFileFailureKind } from '../errors.js'
 import { MAX_DATA_DEPTH } from '../shared/constants.js'
 import type { ContentElement, FileRef, PageData } from '../shared/types.js'
 import { isRecord, ownValue } from '../shared/values.js'
 import type { MediaMap } from './types.js'
 
 export interface MediaFailure {
-  kind: MediaFailureKind
+  kind: MediaFileFailureKind
   reason: string
   elementUid?: number
 }

@@ -1,9 +1,9 @@
 /** What the build's thread tells a render worker of a page's files (plain data, posted with the page's job). */
-import type { MediaFailureKind } from '../errors.js'
+import type { MediaFileFailureKind } from '../errors.js'
 import type { LocalMedia } from '../shared/types.js'
 
 /** One file a page names: its copy in the output, or why the build could not take it. */
-export type MediaAnswer = { url: string; local: LocalMedia } | { failed: MediaFailureKind; reason: string }
+export type MediaAnswer = { url: string; local: LocalMedia } | { failed: MediaFileFailureKind; reason: string }
 
 /** A page's files by the URL the API names them with (those that stay links are not in it). */
 export type MediaMap = Record<string, MediaAnswer>
