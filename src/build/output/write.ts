@@ -11,6 +11,7 @@ import { dirname, isAbsolute, relative, resolve, sep } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import xxhash from 'xxhash-wasm'
 import { errors, writingFailed } from '../../errors.js'
+import { isInsideOrEqual } from '../../project/inside.js'
 
 export interface FileWriter {
   /** Absolute root folder every path is resolved against. */
@@ -189,7 +190,13 @@ export function createFileWriter(root: string, options: FileWriterOptions = {}):
   let lastDir = ''
   const ensureDir = (dir: string): void => {
     if (dir === lastDir) return
-    mkdirSync(dir, { recursive: true })
+    const first = mkdirSync(dir, { recursive: true })
+    // the root made again once a file went into it: it was removed during the build (another build took a build's
+    // temporary folder for a killed one's), and would go out as the output without the files written before
+    if (lastDir !== '' && first !== undefined && isInsideOrEqual(first, base)) {
+      rmSync(first, { recursive: true, force: true })
+      throw new Error(`${base} was removed while the build wrote into it`)
+    }
     lastDir = dir
   }
 

@@ -104,6 +104,17 @@ describe('createFileWriter', () => {
     await expect(writer.writeParts('a/sitemap.xml', ['x'])).rejects.toMatchObject(refused('sitemap.xml'))
   })
 
+  // a build's temporary folder removed while it builds (another build took it for a killed one's): made again, it
+  // would go out as the output without the files written before
+  it('refuses to make its root again once it was removed', async () => {
+    const writer = createFileWriter(join(dir, 'out'))
+    await writer.write('_site/assets/app.js', 'x')
+    await rm(join(dir, 'out'), { recursive: true })
+    for (const write of [() => writer.write('a/index.html', 'x'), () => writer.writeParts('b/sitemap.xml', ['x'])])
+      await expect(write()).rejects.toThrow(`${join(dir, 'out')} was removed while the build wrote into it`)
+    expect([writer.written(), existsSync(join(dir, 'out'))]).toEqual([['_site/assets/app.js'], false])
+  })
+
   it('never writes outside its root', async () => {
     const writer = createFileWriter(join(dir, 'out'))
     await expect(writer.write('../outside.txt', 'x')).rejects.toMatchObject({ code: 'WRITE_OUTSIDE_OUT_DIR' })
