@@ -35,7 +35,12 @@ export interface MediaEntry {
   variants?: VariantPlan
 }
 
-const RECORD_VERSION = 1
+/**
+ * 2: entries say `animated` and `sizeFrom`. Those of version 1 lack them whatever their file: the stills an older
+ * engine made of an animated image would be kept, and so would a share image's header size that such an engine
+ * read from a newer record and wrote back without its mark.
+ */
+const RECORD_VERSION = 2
 
 /** Every path of the output an entry owns: the original and its variants. */
 export function entryPaths(entry: MediaEntry): string[] {

@@ -207,7 +207,7 @@ describe('the media record read back from a previous output', () => {
   it('reads a good record and leaves out each entry that is not well formed', async () => {
     await write(
       JSON.stringify({
-        version: 1,
+        version: 2,
         entries: [
           entry,
           { ...entry, url: 'file:///etc/passwd' },
@@ -254,8 +254,10 @@ describe('the media record read back from a previous output', () => {
 
   it.each([
     ['not JSON', '{'],
-    ['another version', JSON.stringify({ version: 2, entries: [entry] })],
-    ['no list', JSON.stringify({ version: 1, entries: {} })],
+    ['another version', JSON.stringify({ version: 3, entries: [entry] })],
+    // its entries never say 'animated' (nor 'sizeFrom'): an animated image it resized into stills would be kept so
+    ['of an engine before entries said whether an image is animated', JSON.stringify({ version: 1, entries: [entry] })],
+    ['no list', JSON.stringify({ version: 2, entries: {} })],
   ])('is empty for a record that is %s', async (_what, text) => {
     await write(text)
     expect((await readMediaRecord(dir, API_ORIGIN)).size).toBe(0)
@@ -266,7 +268,7 @@ describe('the media record read back from a previous output', () => {
     await rm(file, { force: true })
     expect((await readMediaRecord(dir, API_ORIGIN)).size).toBe(0)
     const target = join(dir, 'elsewhere.json')
-    await writeFile(target, JSON.stringify({ version: 1, entries: [entry] }))
+    await writeFile(target, JSON.stringify({ version: 2, entries: [entry] }))
     await symlink(target, file)
     expect((await readMediaRecord(dir, API_ORIGIN)).size).toBe(0)
     await rm(file)
