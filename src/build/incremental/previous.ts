@@ -79,16 +79,15 @@ export type PreviousLookup =
   | { type: 'found'; previous: PreviousOutput }
   | { type: 'none'; reason: string; history?: SlugHistory }
 
-/** The engine folders whose code shapes what a build writes. */
-const ENGINE_DIRS = ['api', 'build', 'hydration', 'render', 'runtime', 'shared']
+/** The engine folders whose code shapes what a build writes (media: the images' files, sizes and srcsets). */
+const ENGINE_DIRS = ['api', 'build', 'hydration', 'media', 'render', 'runtime', 'shared']
 const ENGINE_FILE_RE = /\.(?:js|ts|tsx)$/
 
 /**
- * The running engine's identity: site's version plus a digest of its own code (src/ or dist/),
+ * The running engine's identity: site's version plus a digest of its own code (src/ or dist/, or `root`),
  * so that page data prepared by other engine code is never reused, released or not.
  */
-export function currentEngine(): string {
-  const root = fileURLToPath(new URL('../../', import.meta.url))
+export function currentEngine(root = fileURLToPath(new URL('../../', import.meta.url))): string {
   const version = (createRequire(import.meta.url)('../../../package.json') as { version: string }).version
   const hash = createHash('sha256')
   for (const dir of ENGINE_DIRS) {

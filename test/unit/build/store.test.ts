@@ -1,5 +1,8 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { pageOfFile } from '../../../src/build/incremental/previous.js'
+import { currentEngine, pageOfFile } from '../../../src/build/incremental/previous.js'
 import {
   type BuildStore,
   configDigest,
@@ -364,4 +367,21 @@ describe('build store', () => {
     ['sitemap.xml', undefined],
     ['x/myindex.html', undefined],
   ])('knows the page of a file: %s', (file, page) => expect(pageOfFile(file)).toEqual(page))
+})
+
+describe('the engine identity', () => {
+  it('changes with the media code, which lays out the images of every page', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'site-engine-'))
+    try {
+      for (const dir of ['api', 'build', 'hydration', 'media', 'render', 'runtime', 'shared'])
+        await mkdir(join(root, dir))
+      await writeFile(join(root, 'media/apply.js'), 'export const srcSet = true\n')
+      const before = currentEngine(root)
+      // an engine whose images are laid out otherwise: pages it rendered are not kept by an --only build
+      await writeFile(join(root, 'media/apply.js'), 'export const srcSet = false\n')
+      expect(currentEngine(root)).not.toBe(before)
+    } finally {
+      await rm(root, { recursive: true, force: true })
+    }
+  })
 })
