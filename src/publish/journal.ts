@@ -34,7 +34,8 @@ export interface Journal {
   failing(): boolean
   /**
    * Tries a write that changes nothing (the mark of what is live, as it is) when the last one failed: with no event
-   * coming (a proxy that stops sending on 503), nothing else would find out that the disk has room again.
+   * coming (a proxy that stops sending on 503), nothing else would find out that the disk has room again. Calls made
+   * while a try runs share it.
    */
   retry(): Promise<void>
   /** Records an event; resolves once it is on disk. Rejects with PUBLISH_JOURNAL (status 503) when it cannot be written, 429 when too many wait. */
@@ -127,6 +128,8 @@ export async function openJournal(dir: string, onRecorded: (event: JournalEvent)
   let batch: Waiting[] = []
   let flushing = false
   let failing = false
+  /** The try `retry` started, while it runs: every health check asking meanwhile waits on it, not on one more write. */
+  let retrying: Promise<void> | undefined
   // every write, sync and compaction runs one after the other on this chain
   let chain: Promise<void> = Promise.resolve()
   const serial = (op: () => Promise<void>): Promise<void> => {
@@ -190,7 +193,15 @@ export async function openJournal(dir: string, onRecorded: (event: JournalEvent)
       await write(`${JSON.stringify({ done: upTo })}\n`)
       done = Math.max(done, upTo)
     },
-    retry: () => (failing ? write(`${JSON.stringify({ done })}\n`).catch(() => {}) : Promise.resolve()),
+    retry() {
+      if (!failing) return Promise.resolve()
+      retrying ??= write(`${JSON.stringify({ done })}\n`)
+        .catch(() => {})
+        .finally(() => {
+          retrying = undefined
+        })
+      return retrying
+    },
     compact: (pending, minBytes) =>
       serial(async () => {
         if (size < minBytes) return

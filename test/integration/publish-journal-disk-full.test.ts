@@ -31,8 +31,12 @@ for (let i = 1; i <= 200; i++) {
     refused++
   }
 }
+// a health check each asks the journal to try again: those asked at once share one try
+const retries = Array.from({ length: 100 }, () => journal.retry())
+const queued = journal.queued()
+await Promise.all(retries)
 await journal.close()
-console.log(JSON.stringify({ acked, refused }))
+console.log(JSON.stringify({ acked, refused, queued }))
 `
 
 let dir: string
@@ -44,7 +48,7 @@ afterAll(async () => {
 })
 
 describe('publish journal on a full disk', () => {
-  it('acknowledges no event of a short write, and replays every one it did', async () => {
+  it('acknowledges no event of a short write, replays every one it did, and tries again once for retries asked together', async () => {
     const { stdout } = await run(
       'bash',
       ['-c', `ulimit -f ${LIMIT_BLOCKS} && exec "$0" --input-type=module -e "$1"`, process.execPath, CHILD],
@@ -56,9 +60,10 @@ describe('publish journal on a full disk', () => {
         },
       },
     )
-    const { acked, refused } = JSON.parse(stdout) as { acked: number[]; refused: number }
+    const { acked, refused, queued } = JSON.parse(stdout) as { acked: number[]; refused: number; queued: number }
     expect(acked.length).toBeGreaterThan(10)
     expect(refused).toBeGreaterThan(0)
+    expect(queued).toBe(1)
     const bytes = await readFile(join(dir, JOURNAL_FILE))
     expect(bytes.length).toBeLessThanOrEqual(LIMIT_BLOCKS * 1024)
     expect(bytes.includes(0)).toBe(false)
