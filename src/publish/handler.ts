@@ -2,21 +2,29 @@
  * The publisher's HTTP routes as a function of a read request (method, path, headers, raw body) to an
  * answer, testable without a socket; server.ts binds it to node:http. Webhooks are answered 202 only
  * once their event is on disk; 401 for a bad signature or token, 400 for a malformed body, 413 over
- * PUBLISH_MAX_BODY_BYTES, 429 when the journal is behind, 503 when it cannot be written or while stopping.
+ * PUBLISH_MAX_BODY_BYTES, 429 when the journal is behind, 503 when it cannot be written, while stopping, or while
+ * too many bodies are being read. What the headers can refuse (a token, a signature header) is refused before the
+ * body is read.
  */
 import type { ResolvedPublish } from '../config/types.js'
 import { isSiteError, messageOf } from '../errors.js'
 import { type PublishRequest, parsePagesBody, parseTypo3Body } from './messages.js'
 import type { Publisher } from './publisher.js'
-import { findSigner, isBearer } from './signature.js'
+import { findSigner, isBearer, isSignatureHeader } from './signature.js'
 import { statusHtml } from './status.js'
+
+/**
+ * A raw body; 'too large' when it is larger than allowed, 'busy' when other requests' bodies being read take the
+ * bytes it would need (PUBLISH_MAX_READING_BYTES): neither is read further.
+ */
+export type HookBody = Buffer | 'too large' | 'busy'
 
 export interface HookRequest {
   method: string
   path: string
   headers: Readonly<Record<string, string | string[] | undefined>>
-  /** The raw body; undefined when it was larger than allowed (not read). */
-  body: Buffer | undefined
+  /** Reads the body: asked only once the headers allow the request, so that one refused holds none of it. */
+  body(): Promise<HookBody>
 }
 
 export interface HookAnswer {
@@ -91,23 +99,38 @@ export function createHookHandler(input: {
     return refuse(404, path, `not found: the webhooks are POST ${HOOK_PATHS.join(', ')}`)
   }
 
+  /** The body of a request its headers allow, or the refusal of a body not read. */
+  async function readBody(request: HookRequest, route: string): Promise<Buffer | HookAnswer> {
+    const body = await request.body()
+    if (body === 'too large') return refuse(413, route, 'the body is larger than 1 MB')
+    if (body === 'busy')
+      return refuse(503, route, 'too many webhook bodies are being read at once', { 'retry-after': '1' })
+    return body
+  }
+
   async function hook(request: HookRequest, route: string): Promise<HookAnswer> {
     // logged: a CMS whose webhook was set up with another method shows in the log, as one with a wrong URL does
     // (a HEAD is no webhook, but an uptime check's)
     if (request.method === 'HEAD') return json(405, { error: 'use POST' }, { allow: 'POST' })
     if (request.method !== 'POST') return refuse(405, route, `use POST, not ${request.method}`, { allow: 'POST' })
     if (!publisher.accepting) return refuse(503, route, 'the publisher is stopping')
-    if (!request.body) return refuse(413, route, 'the body is larger than 1 MB')
     if (route === '/hooks/typo3') {
-      const signer = findSigner(options.webhooks, header(request.headers, 'webhook-signature'), request.body)
-      if (!signer) return refuse(401, route, 'missing or wrong Webhook-Signature, or an unknown webhook')
-      const parsed = parseJson(request.body)
+      const signature = header(request.headers, 'webhook-signature')
+      const unsigned = 'missing or wrong Webhook-Signature, or an unknown webhook'
+      if (!isSignatureHeader(signature) || options.webhooks.length === 0) return refuse(401, route, unsigned)
+      const body = await readBody(request, route)
+      if (!Buffer.isBuffer(body)) return body
+      const signer = findSigner(options.webhooks, signature, body)
+      if (!signer) return refuse(401, route, unsigned)
+      const parsed = parseJson(body)
       return accept(route, 'error' in parsed ? parsed : parseTypo3Body(parsed.value), `webhook ${signer.identifier}`)
     }
     if (!isBearer(options.token, header(request.headers, 'authorization')))
       return refuse(401, route, options.token ? 'missing or wrong bearer token' : 'no publish.token is configured')
     if (route === '/hooks/full') return accept(route, { kind: 'full', what: 'full build asked' }, route)
-    const parsed = parseJson(request.body)
+    const body = await readBody(request, route)
+    if (!Buffer.isBuffer(body)) return body
+    const parsed = parseJson(body)
     return accept(route, 'error' in parsed ? parsed : parsePagesBody(parsed.value), route)
   }
 

@@ -1,6 +1,7 @@
 /**
  * `site publish`: opens the journal, starts the publisher and binds its routes (handler.ts) to
- * node:http. A body over PUBLISH_MAX_BODY_BYTES is answered 413 without being read further.
+ * node:http. A body over PUBLISH_MAX_BODY_BYTES is answered 413 without being read further, one past
+ * PUBLISH_MAX_READING_BYTES of bodies being read 503.
  */
 import { createHash } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
@@ -16,11 +17,12 @@ import {
   PUBLISH_MAX_BODY_BYTES,
   PUBLISH_MAX_CONNECTIONS,
   PUBLISH_MAX_DISCARD_BYTES,
+  PUBLISH_MAX_READING_BYTES,
   PUBLISH_REQUEST_TIMEOUT_MS,
 } from '../shared/constants.js'
 import { CACHE_DIR } from '../shared/layout.js'
 import { type Builder, createBuilder } from './builder.js'
-import { createHookHandler, type HookRequest, shownUrl } from './handler.js'
+import { createHookHandler, type HookBody, type HookRequest, shownUrl } from './handler.js'
 import { type Journal, openJournal } from './journal.js'
 import { lockJournal, lockPublishOutput } from './lock.js'
 import { createPublisher, type Publisher } from './publisher.js'
@@ -53,30 +55,62 @@ export interface PublishServer {
 const defaultStateDir = (root: string, outDir: string): string =>
   join(root, CACHE_DIR, 'publish', createHash('sha256').update(resolve(outDir)).digest('hex').slice(0, 16))
 
+/** Bytes of webhook bodies held while they are read, across the connections of one server. */
+interface Reading {
+  bytes: number
+}
+
 /**
- * The body, or undefined when it is larger than allowed. The rest of a body a little too large is read and
- * dropped before the answer, so that the client, still sending, reads its 413 rather than a reset connection;
- * one larger than PUBLISH_MAX_DISCARD_BYTES is not read further. A client that waits for `100 Continue`
- * (`waiting`, its answer) is sent it only for a body it declares within the limit: else it reads its 413 before
- * it sends a byte.
+ * The body; 'too large' when it is larger than allowed, 'busy' when the bodies being read would then hold more than
+ * PUBLISH_MAX_READING_BYTES (a body is counted from its declared length, or as it comes). The rest of a body a
+ * little too large is read and dropped before the answer, so that the client, still sending, reads its 413 rather
+ * than a reset connection; one larger than PUBLISH_MAX_DISCARD_BYTES is not read further. A client that waits for
+ * `100 Continue` (`waiting`, its answer) is sent it only for a body it declares within the limits: else it reads
+ * its refusal before it sends a byte.
  */
-function readBody(req: IncomingMessage, waiting?: ServerResponse): Promise<Buffer | undefined> {
+function readBody(req: IncomingMessage, reading: Reading, waiting?: ServerResponse): Promise<HookBody> {
   const declared = Number(req.headers['content-length'])
-  if (declared > (waiting ? PUBLISH_MAX_BODY_BYTES : PUBLISH_MAX_DISCARD_BYTES)) return Promise.resolve(undefined)
+  if (declared > (waiting ? PUBLISH_MAX_BODY_BYTES : PUBLISH_MAX_DISCARD_BYTES)) return Promise.resolve('too large')
+  // a body that will be dropped (over the limit) holds nothing
+  let held = declared <= PUBLISH_MAX_BODY_BYTES ? declared : 0
+  if (reading.bytes + held > PUBLISH_MAX_READING_BYTES) return Promise.resolve('busy')
+  reading.bytes += held
+  const release = () => {
+    reading.bytes -= held
+    held = 0
+  }
   waiting?.writeContinue()
   return new Promise((done, fail) => {
     const chunks: Buffer[] = []
     let size = 0
+    const stop = (why: HookBody) => {
+      release()
+      req.pause()
+      done(why)
+    }
     req.on('data', (chunk: Buffer) => {
       size += chunk.length
-      if (size <= PUBLISH_MAX_BODY_BYTES) chunks.push(chunk)
-      else if (size > PUBLISH_MAX_DISCARD_BYTES) {
-        req.pause()
-        done(undefined)
+      if (size <= PUBLISH_MAX_BODY_BYTES) {
+        // a body of no declared length (chunked) is counted as it comes
+        if (size > held && reading.bytes + size - held > PUBLISH_MAX_READING_BYTES) return stop('busy')
+        reading.bytes += Math.max(0, size - held)
+        held = Math.max(held, size)
+        chunks.push(chunk)
+        return
       }
+      chunks.length = 0
+      release()
+      if (size > PUBLISH_MAX_DISCARD_BYTES) stop('too large')
     })
-    req.on('end', () => done(size > PUBLISH_MAX_BODY_BYTES ? undefined : Buffer.concat(chunks)))
-    req.on('error', fail)
+    req.on('end', () => {
+      release()
+      done(size > PUBLISH_MAX_BODY_BYTES ? 'too large' : Buffer.concat(chunks))
+    })
+    req.on('close', release)
+    req.on('error', (error) => {
+      release()
+      fail(error)
+    })
   })
 }
 
@@ -162,17 +196,28 @@ async function serve(
 ): Promise<PublishServer> {
   const { publisher, publish, log, stateDir, journal } = input
   const handle = createHookHandler({ publisher, options: publish, log })
+  const reading: Reading = { bytes: 0 }
 
   // node checks requestTimeout and headersTimeout (below) only every connectionsCheckingInterval, 30 s by default,
   // which let a dribbling client hold its connection up to 40 s: checked each second, it is cut within a second
   const connectionsCheckingInterval = 1_000
   const respond = async (req: IncomingMessage, res: ServerResponse, waiting: boolean) => {
     try {
-      const body = req.method === 'POST' ? await readBody(req, waiting ? res : undefined) : Buffer.alloc(0)
-      const request: HookRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body }
+      let body: HookBody | undefined
+      const request: HookRequest = {
+        method: req.method ?? 'GET',
+        path: req.url ?? '/',
+        headers: req.headers,
+        body: async () => {
+          body = req.method === 'POST' ? await readBody(req, reading, waiting ? res : undefined) : Buffer.alloc(0)
+          return body
+        },
+      }
       const answer = await handle(request)
-      // after a body too large the connection is not used again (its rest may be unread)
-      if (body === undefined) answer.headers.connection = 'close'
+      // after a body refused unread the connection is not used again (its rest may be unread), nor by a client that
+      // waited for 100 Continue and was answered without it (it may send its body yet); a body never asked for is
+      // read to its end and dropped by node
+      if (typeof body === 'string' || (body === undefined && waiting)) answer.headers.connection = 'close'
       res.writeHead(answer.status, answer.headers).end(req.method === 'HEAD' ? undefined : answer.body)
     } catch (error) {
       // the client went away, or was too slow and answered 408 by node, before its body ended: no refusal of ours

@@ -12,6 +12,10 @@ export const typo3Signature = (webhook: WebhookRecord, body: Uint8Array): string
 
 const HEX_SHA256_RE = /^[0-9a-f]{64}$/i
 
+/** Whether `header` can be a signature at all (hex SHA-256): checked before the body it signs is read. */
+export const isSignatureHeader = (header: string | undefined): header is string =>
+  header !== undefined && HEX_SHA256_RE.test(header.trim())
+
 /**
  * The webhook record whose signature `header` is, or undefined (missing, malformed, unknown, wrong).
  * Every record is tried, each in constant time, so the answer's timing tells nothing about the secrets.
@@ -21,7 +25,7 @@ export function findSigner(
   header: string | undefined,
   body: Uint8Array,
 ): WebhookRecord | undefined {
-  if (!header || !HEX_SHA256_RE.test(header.trim())) return undefined
+  if (!isSignatureHeader(header)) return undefined
   const given = Buffer.from(header.trim().toLowerCase(), 'hex')
   let found: WebhookRecord | undefined
   for (const webhook of webhooks) {

@@ -117,6 +117,11 @@ export const PUBLISH_PORT = 4020
 export const PUBLISH_MAX_BODY_BYTES = 1024 * 1024
 /** A body over PUBLISH_MAX_BODY_BYTES but within this is read to its end and dropped, so its sender reads the 413. */
 export const PUBLISH_MAX_DISCARD_BYTES = 8 * 1024 * 1024
+/**
+ * Most bytes of webhook bodies held at once, across connections, while they are read (a body must be read whole
+ * before its signature can be checked): one more is answered 503 with Retry-After, so memory stays bounded.
+ */
+export const PUBLISH_MAX_READING_BYTES = 16 * 1024 * 1024
 /** A webhook request (headers and body) not complete within this is dropped. */
 export const PUBLISH_REQUEST_TIMEOUT_MS = 10_000
 /**

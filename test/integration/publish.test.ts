@@ -16,7 +16,9 @@ import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
 import { replayJournal } from '../../src/publish/journal.js'
 import {
   PUBLISH_COMPACT_BYTES,
+  PUBLISH_MAX_BODY_BYTES,
   PUBLISH_MAX_CONNECTIONS,
+  PUBLISH_MAX_READING_BYTES,
   PUBLISH_REQUEST_TIMEOUT_MS,
 } from '../../src/shared/constants.js'
 import { BASE_URL, diffTrees, REPO_ROOT, readTree, startSite } from './build-helpers.js'
@@ -35,6 +37,8 @@ import {
 } from './publish-helpers.js'
 
 const TEAM_TEXT = 'The leadership team of Amberline Software.'
+/** A `Webhook-Signature` header of the right form, as TYPO3 sends: the body is read before it is found wrong. */
+const SIGNED = `Webhook-Signature: ${'0'.repeat(64)}\r\n`
 let api: DemoApi
 let dir: string
 let configFile: string
@@ -166,7 +170,9 @@ describe('site publish', () => {
     const long = `/hooks/${'a'.repeat(10_000)}`
     expect((await publisher.post(long, '{}')).status).toBe(404)
     const socket = connect(Number(new URL(publisher.url).port), '127.0.0.1')
-    socket.write(`POST /hooks/typo3?${'b'.repeat(10_000)} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10\r\n\r\n{`)
+    socket.write(
+      `POST /hooks/typo3?${'b'.repeat(10_000)} HTTP/1.1\r\nHost: 127.0.0.1\r\n${SIGNED}Content-Length: 10\r\n\r\n{`,
+    )
     await new Promise((done) => setTimeout(done, 200))
     socket.destroy()
     const log = await following.until('the request ended before its body did', 'the line of the request cut short')
@@ -178,7 +184,7 @@ describe('site publish', () => {
   it('cuts off a client that dribbles its body once the request timeout has passed, and queues nothing', async () => {
     const socket = connect(Number(new URL(publisher.url).port), '127.0.0.1')
     const started = Date.now()
-    socket.write('POST /hooks/typo3 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{')
+    socket.write(`POST /hooks/typo3 HTTP/1.1\r\nHost: 127.0.0.1\r\n${SIGNED}Content-Length: 1000\r\n\r\n{`)
     const dribble = setInterval(() => socket.write(' '), 1000)
     let answer = ''
     socket.on('data', (chunk) => (answer += chunk))
@@ -224,7 +230,7 @@ describe('site publish', () => {
   it('logs a client that goes away mid-body as such, not as a 500 of its own, and queues nothing', async () => {
     const following = followLog(publisher)
     const socket = connect(Number(new URL(publisher.url).port), '127.0.0.1')
-    socket.write('POST /hooks/typo3 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{"action":')
+    socket.write(`POST /hooks/typo3 HTTP/1.1\r\nHost: 127.0.0.1\r\n${SIGNED}Content-Length: 1000\r\n\r\n{"action":`)
     await new Promise((done) => setTimeout(done, 200))
     socket.destroy()
     const log = await following.until('/hooks/typo3', 'the log line of the request cut short', 10_000)
@@ -248,7 +254,7 @@ describe('site publish', () => {
         socket.on('close', () => resolve(answer))
         socket.write(`POST /hooks/typo3 HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\n${head}\r\n`)
       })
-    const big = await exchange(`Content-Length: ${2 * 1024 * 1024}\r\n`)
+    const big = await exchange(`${SIGNED}Content-Length: ${2 * 1024 * 1024}\r\n`)
     expect(big).toMatch(/^HTTP\/1\.1 413 /)
     expect(big).toContain('the body is larger than 1 MB')
     // within the limit, the body is asked for and read
@@ -262,6 +268,65 @@ describe('site publish', () => {
     expect(small).toContain('{"accepted":true,"draft":true}')
     expect((await publisher.status()).pending).toBe(0)
   }, 30_000)
+
+  /** Sends `head` (and `body`) on a connection of its own; resolves to what came back within `ms`, the connection then cut. */
+  const answerWithin = (head: string, body: string, ms: number): Promise<{ answer: string; socket: Socket }> =>
+    new Promise((resolve) => {
+      const socket = connect(Number(new URL(publisher.url).port), '127.0.0.1')
+      let answer = ''
+      socket.on('data', (chunk) => (answer += chunk))
+      socket.write(`${head}\r\n${body}`)
+      setTimeout(() => resolve({ answer, socket }), ms)
+    })
+
+  it('answers a wrong bearer token or a missing signature before the body comes, reading none of it', async () => {
+    const head = 'POST /hooks/pages HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer nope\r\n'
+    const sent = await answerWithin(`${head}Content-Length: ${1024 * 1024}\r\n`, '{"pages":', 1_000)
+    sent.socket.destroy()
+    expect(sent.answer).toMatch(/^HTTP\/1\.1 401 /)
+    // a client waiting for 100 Continue is told no before it sends a byte
+    const waiting = await answerWithin(`${head}Expect: 100-continue\r\nContent-Length: 10\r\n`, '', 1_000)
+    waiting.socket.destroy()
+    expect(waiting.answer).toMatch(/^HTTP\/1\.1 401 /)
+    expect(waiting.answer).toMatch(/^connection: close\r$/im)
+    // a wrong token with its body sent whole: answered, and the connection serves the next request
+    const whole = await answerWithin(
+      `${head}Content-Length: 13\r\n`,
+      '{"pages":[3]}GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n',
+      1_000,
+    )
+    whole.socket.destroy()
+    expect(whole.answer).toMatch(/^HTTP\/1\.1 401 [\s\S]*HTTP\/1\.1 200 /)
+    // nor is a TYPO3 webhook with no signature to check read
+    const unsigned = `POST /hooks/typo3 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ${1024 * 1024}\r\n`
+    const typo3 = await answerWithin(unsigned, '{"action":', 1_000)
+    typo3.socket.destroy()
+    expect(typo3.answer).toMatch(/^HTTP\/1\.1 401 /)
+    expect((await publisher.status()).pending).toBe(0)
+  })
+
+  it('answers 503 with Retry-After to a webhook while too many bodies are being read at once, then reads them again', async () => {
+    const head = `POST /hooks/typo3 HTTP/1.1\r\nHost: 127.0.0.1\r\n${SIGNED}Content-Length: ${PUBLISH_MAX_BODY_BYTES}\r\n`
+    const held = await Promise.all(
+      Array.from({ length: PUBLISH_MAX_READING_BYTES / PUBLISH_MAX_BODY_BYTES }, () => answerWithin(head, '{', 200)),
+    )
+    try {
+      expect(held.map((sent) => sent.answer)).toEqual(held.map(() => ''))
+      const extra = await answerWithin(head, '{', 1_000)
+      extra.socket.destroy()
+      expect(extra.answer).toMatch(/^HTTP\/1\.1 503 /)
+      expect(extra.answer).toMatch(/^retry-after: 1\r$/im)
+      expect(extra.answer).toContain('too many webhook bodies are being read at once')
+    } finally {
+      for (const sent of held) sent.socket.destroy()
+    }
+    const draft = pageMessage(3, { workspace: 1 })
+    await waitUntil(
+      async () => (await publisher.post('/hooks/typo3', draft, typo3Headers(draft))).status === 202,
+      'the bodies cut off no longer counted',
+      10_000,
+    )
+  })
 
   it('publishes a signed page edit, and lists it in /status', async () => {
     await editTeam('Edited through a TYPO3 webhook.')
