@@ -420,8 +420,13 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
       await images.close()
       const partial = options.partial()
       const shown = (url: string) => partial?.shown?.has(toFileRef(url, apiOrigin) ?? url) ?? true
+      // a file a page asked again only shares (taken without its variants, see shareCopy) that a kept page shows:
+      // that page's variants stay, and its entry with them, as a full build has it
+      const sharedOnly = (url: string, entry: MediaEntry) =>
+        entry.variants !== undefined && !answers.has(answerKey(true, url)) && record.get(url)?.hash === entry.hash
       if (partial)
-        for (const [url, entry] of previous) if (!taken.has(url) && shown(url) && keepAll(entry)) record.set(url, entry)
+        for (const [url, entry] of previous)
+          if ((!taken.has(url) || sharedOnly(url, entry)) && shown(url) && keepAll(entry)) record.set(url, entry)
       await writer.write(MEDIA_RECORD_FILE, serializeRecord(record.values(), apiOrigin))
       return { ...stats, encodeMs: Math.round(stats.encodeMs) }
     },

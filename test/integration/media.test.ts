@@ -454,6 +454,23 @@ describe('media: a file one page shows and another shares', () => {
       expect(again.media).toMatchObject({ fetched: 0, encodedImages: 0 })
     })
   }, 300_000)
+  it('keeps the variants a kept page shows when an --only build asks again a page that only shares the file', async () => {
+    const out = join(tmp, 'shared-only')
+    const full = join(tmp, 'shared-full')
+    const share = '/fileadmin/images/social/amberline-share.png'
+    // no earlier build's files kept: the variants stay only if the build keeps them for /photos/1
+    const single = { ...user, build: { keepBuilds: 1 } }
+    // /photos/1 shows it and is kept; the home page, asked again, has it as its og:image only
+    await withEdits([{ path: '/photos/1', find: '/fileadmin/photos/photo-1.jpg', replace: share }], async () => {
+      expect((await buildSite({ apiUrl: api.url, outDir: out, tools, user: single })).failures).toEqual([])
+      const only = await buildSite({ apiUrl: api.url, outDir: out, tools, user: single, only: ['/'] })
+      expect(only.failures).toEqual([])
+      expect((await buildSite({ apiUrl: api.url, outDir: full, tools, user: single })).failures).toEqual([])
+    })
+    // the build store lists the builds before it, which a fresh output has none of
+    const differ = diffTrees(await readTree(out), await readTree(full))
+    expect(differ.filter((path) => path !== '_site/builds/state.jsonl')).toEqual([])
+  }, 300_000)
 })
 
 describe('media: a file event naming a processed image by its original', () => {
