@@ -24,7 +24,8 @@ export interface FetchFileOptions {
 }
 
 export type FetchedFile =
-  | { type: 'unchanged' }
+  /** The validators a 304 sends are the file's as they are now (saved again with the same bytes: a later date). */
+  | { type: 'unchanged'; etag?: string; lastModified?: string }
   | { type: 'body'; body: Uint8Array; contentType?: string; etag?: string; lastModified?: string }
   | { type: 'failed'; kind: MediaFailureKind; reason: string }
 
@@ -49,7 +50,11 @@ export async function fetchFile(url: string, options: FetchFileOptions): Promise
       signal: options.signal,
       dispatcher: options.dispatcher,
     })
-    if (answer.status === 304 && (options.etag || options.lastModified)) return { type: 'unchanged' }
+    if (answer.status === 304 && (options.etag || options.lastModified)) {
+      const etag = validator(answer.headers.etag)
+      const lastModified = validator(answer.headers['last-modified'])
+      return { type: 'unchanged', ...(etag && { etag }), ...(lastModified && { lastModified }) }
+    }
     if (answer.status < 200 || answer.status >= 300) {
       // a redirect is not followed (it could lead off the hosts the media policy takes): where it points tells why
       const location = answer.status < 400 ? answer.headers.location : undefined

@@ -263,8 +263,11 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
     if (fetched.type === 'failed') return announce(failed(fetched.kind, fetched.reason))
     if (fetched.type === 'unchanged' && validators && keepAll(validators)) {
       stats.notModified++
-      remember(validators, shown)
-      return announce(toLocal(validators))
+      // the copy as it was, with the validators the 304 sent (those a fresh build's request gets)
+      const { type: _unchanged, ...now } = fetched
+      const entry = { ...validators, ...now }
+      remember(entry, shown)
+      return announce(toLocal(entry))
     }
     if (fetched.type !== 'body')
       return announce(failed('MEDIA_HTTP', `the file answered 304 to a request without validators (GET ${url})`))

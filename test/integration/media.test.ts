@@ -3,7 +3,7 @@
  * a rebuild that sends no file body and encodes nothing, and each kind of bad file failing the build with its
  * page, element and URL while the previous output stays as it was.
  */
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { crc32, deflateSync } from 'node:zlib'
@@ -615,5 +615,24 @@ describe('media: a file of a page an --only build keeps, changed or gone from th
     const pages = api.requests.slice(from).filter((request) => request.path.startsWith('/photos/'))
     expect(pages.map((request) => request.path).sort()).toEqual(['/photos/1', '/photos/2'])
     expect(diffTrees(await readTree(out), built)).toEqual([])
+  }, 300_000)
+})
+
+describe('media: a file touched on the CMS, its bytes unchanged', () => {
+  it('is recorded with the Last-Modified the 304 sends, as a fresh build records it', async () => {
+    const out = join(tmp, 'touched')
+    const fresh = join(tmp, 'touched-fresh')
+    expect((await buildSite({ apiUrl: api.url, outDir: out, tools, user })).failures).toEqual([])
+    // saved again on the CMS: a later modification time, the same bytes and so the same ETag
+    const file = join(tmp, 'content/fileadmin/documents/amberline-company-profile.pdf')
+    const later = new Date('2030-01-01T00:00:00Z')
+    await utimes(file, later, later)
+    const again = await buildSite({ apiUrl: api.url, outDir: out, tools, user })
+    expect(again.failures).toEqual([])
+    expect(again.media?.fetched).toBe(0)
+    expect((await buildSite({ apiUrl: api.url, outDir: fresh, tools, user })).failures).toEqual([])
+    const record = (dir: string) => readFile(join(dir, '_site/builds/media.json'), 'utf8')
+    expect(await record(out)).toContain(later.toUTCString())
+    expect(await record(out)).toBe(await record(fresh))
   }, 300_000)
 })
