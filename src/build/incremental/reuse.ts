@@ -91,7 +91,8 @@ export const isOnlyItem = (value: unknown): value is string =>
   typeof value === 'string' && parseOnly([value]).invalid.length === 0
 
 /**
- * Reads `--only` items: a page uid (`12`), a page path (`/pl/o-nas`, normalised) or a CMS file
+ * Reads `--only` items: a page uid (`12`), a page path (`/pl/o-nas`, normalised, without a query or fragment
+ * as the crawl reads a link: `/pl/o-nas?utm_source=x` is `/pl/o-nas`) or a CMS file
  * (`file:/fileadmin/a.jpg`, `file:https://cms.example/fileadmin/a.jpg`). Returns the items it cannot read
  * as `invalid`, so the caller can name them.
  */
@@ -106,7 +107,8 @@ export function parseOnly(items: readonly string[]): { targets: OnlyTargets; inv
       if (refs) targets.files.push({ item, refs })
       else invalid.push(raw)
     } else {
-      const path = normalizePagePath(item)
+      // no page's path holds a `?` or `#` (the crawl drops them from links): the rest is the page meant
+      const path = normalizePagePath(item.replace(/[?#].*$/s, ''))
       if (path.ok) targets.paths.push(path.path)
       else invalid.push(raw)
     }

@@ -66,6 +66,13 @@ describe('parseOnly', () => {
     })
   })
 
+  it('reads a path as a link names it, without its query and fragment', () => {
+    expect(parseOnly(['/pl/o-nas?utm_source=x', '/de/%c3%bcber-uns/#team', '/?preview=1', '?a=1'])).toEqual({
+      targets: { uids: [], paths: ['/pl/o-nas', '/de/%C3%BCber-uns', '/'], files: [] },
+      invalid: ['?a=1'],
+    })
+  })
+
   it('reads CMS files as the references a state may hold for them', () => {
     const items = ['file:/fileadmin/a.jpg?123', 'file:fileadmin/ä.jpg', 'file:https://cms.example/fileadmin/b.jpg']
     expect(parseOnly([...items, 'file:', 'file://evil', 'file:/a b.jpg'])).toEqual({
