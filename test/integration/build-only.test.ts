@@ -231,6 +231,15 @@ describe('site build --only', () => {
     await expectSameAsFullBuild(twin)
   })
 
+  it('says which paths no page has it did not ask the API about, past the pages it asks ahead', async () => {
+    const named = Array.from({ length: 501 }, (_, i) => `/pl/nope-${i}`)
+    const result = await build({ only: named })
+    expect(result.failures).toEqual([])
+    expect(result.notes).toContainEqual(
+      '--only /pl/nope-500: no page of the previous build has this path; not asked of the API, as more than 500 pages are named',
+    )
+  })
+
   it('takes page paths too, and reports a uid or a path no page has without failing', async () => {
     const page = join(content, 'pages/pl/kontakt.json')
     await writeFile(page, JSON.stringify({ ...JSON.parse(await readFile(page, 'utf8')), extra: 'x' }))

@@ -39,13 +39,21 @@ export function readOnlyOption(items: readonly string[] | undefined): OnlyTarget
  * would find nothing changed and leave its linking pages as they were. The answers are handed to the crawl (no
  * second request). A named page whose answer was asked ahead (crawl/prefetch.ts) before the answer of a changed
  * page it links to is asked again: the event of that page may have come after. Beyond ONLY_PREFETCH_MAX_PAGES
- * targets the answers are not held, and every page linking to a target is asked again; beyond that many answers
+ * targets the answers are not held, every page linking to a target is asked again, and the named paths no page had
+ * are reported as not asked (whether the API has them is not known); beyond that many answers
  * in all, the last dependents are asked by the crawl unchecked.
  */
-async function narrowDependents(run: BuildRun, plan: ReusePlan, pages: PageTable): Promise<string[]> {
+async function narrowDependents(
+  run: BuildRun,
+  plan: ReusePlan,
+  pages: PageTable,
+): Promise<{ unknownPaths: string[]; unasked: string[] }> {
   // a named path no page had nor has (a typo): said, as a uid no page has is, not left to a silent no-op
   const unknownPaths: string[] = []
-  if (plan.linked.size === 0 || plan.linked.size > ONLY_PREFETCH_MAX_PAGES) return unknownPaths
+  // past the cap, a named path no page had is not asked: whether the API has it is not known, and said so
+  if (plan.linked.size > ONLY_PREFETCH_MAX_PAGES)
+    return { unknownPaths, unasked: [...plan.linked].filter((path) => !pages.has(path)).sort() }
+  if (plan.linked.size === 0) return { unknownPaths, unasked: [] }
   const changed = new Set<string>()
   // the ask each answer was asked in: one asked ahead (crawl/prefetch.ts) for an earlier event than the answer of
   // a page it links to may not show that page's edit yet; one this build asks shows every edit whose event it builds
@@ -79,7 +87,7 @@ async function narrowDependents(run: BuildRun, plan: ReusePlan, pages: PageTable
     next = [...plan.linked, ...plan.dependents].filter((path) => !askedIn.has(path))
     next.push(...askedBeforeWhatTheyShow(pages, changed, askedIn))
   }
-  return unknownPaths.sort()
+  return { unknownPaths: unknownPaths.sort(), unasked: [] }
 }
 
 /** Paths asked ahead before the answer of a changed page they link to: asked again (they may show it as it was). */
@@ -180,7 +188,8 @@ export async function planOnly(
     ? initialDataFileRefs(input.initialData, new URL(run.site.api.baseUrl).origin)
     : undefined
   const plan = createReusePlan({ previous, only: input.only, changedLocales, clientChanged, initialDataFiles })
-  report.unknownPaths = await narrowDependents(run, plan, previous.pages)
+  const { unknownPaths, unasked } = await narrowDependents(run, plan, previous.pages)
+  report.unknownPaths = unknownPaths
   report.unknownUids = plan.unknownUids
   report.unknownFiles = plan.unknownFiles
   report.refetched = [...plan.targets, ...plan.dependents].sort()
@@ -192,6 +201,10 @@ export async function planOnly(
   for (const path of report.unknownPaths)
     run.state.notes.push(
       `--only ${path}: no page of the previous build has this path, nor has the API (nothing to rebuild for it)`,
+    )
+  for (const path of unasked)
+    run.state.notes.push(
+      `--only ${path}: no page of the previous build has this path; not asked of the API, as more than ${ONLY_PREFETCH_MAX_PAGES} pages are named`,
     )
   return { plan, report }
 }
