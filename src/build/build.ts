@@ -46,12 +46,13 @@ import {
   createRenderService,
   loadInputs,
   startRenderers,
+  writeClientFiles,
   writeInitialData,
   writeManifests,
   writeNotFoundPages,
+  writePublicFiles,
   writeSiteFiles,
   writeSlugRedirects,
-  writeStaticFiles,
 } from './stages.js'
 import type { BuildManifest, BuildOptions, BuildResult, OnlyReport, SlugChange } from './types.js'
 
@@ -113,7 +114,7 @@ export async function build(options: BuildOptions & BuildWiring): Promise<BuildR
     try {
       const inputs = await loading
       run.checkInterrupted()
-      await writeStaticFiles(run, writer, inputs)
+      await writeClientFiles(writer, inputs)
       // before the initial data, which may name files too (a footer's image)
       let partial: Awaited<ReturnType<typeof planOnly>> | undefined
       media = await startMedia({
@@ -142,6 +143,7 @@ export async function build(options: BuildOptions & BuildWiring): Promise<BuildR
       })
       if (partial?.plan) partial.report.crawled = crawl.keptWhole === undefined
       await writeNotFoundPages(run, writer, { render, inputs, media })
+      await writePublicFiles(run, writer, inputs)
       const mediaStats = await media?.finish()
       // that was the last render: the workers' heaps are not held through the end phase (peak RSS)
       await render.close()

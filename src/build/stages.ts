@@ -115,14 +115,39 @@ export async function loadInputs(
   return { initialData, notFound, client, clientVersion: clientVersionOf(client.files), publicFiles }
 }
 
-/** The client bundle under `_site/` and `public/` as it is (its robots.txt and _redirects are merged by writeSiteFiles; files the build generates replace public ones). */
-export async function writeStaticFiles(run: BuildRun, writer: FileWriter, inputs: BuildInputs): Promise<void> {
-  await Promise.all([
-    ...inputs.client.files.map((file) => writer.write(file.path, file.contents)),
-    ...inputs.publicFiles
-      .filter((file) => file !== ROBOTS_FILE && file !== REDIRECTS_FILE)
-      .map((file) => writer.copy(join(publicDir(run), file), file)),
-  ])
+/** The client bundle under `_site/`, before the first page. */
+export async function writeClientFiles(writer: FileWriter, inputs: BuildInputs): Promise<void> {
+  await Promise.all(inputs.client.files.map((file) => writer.write(file.path, file.contents)))
+}
+
+/**
+ * `public/` as it is, once the pages and 404 pages are written (its robots.txt and _redirects are merged by
+ * writeSiteFiles). A file where the build wrote one, or where it needs a folder (`public/services` beside the
+ * pages under /services), is left out and said so: copied first, it failed those pages' writes, or replaced
+ * their folder in a previous output.
+ */
+export async function writePublicFiles(run: BuildRun, writer: FileWriter, inputs: BuildInputs): Promise<void> {
+  const outputs = writer.outputs()
+  const listed = new Set(inputs.publicFiles)
+  const folders = new Set<string>()
+  for (const path of outputs.keys())
+    for (let at = path.indexOf('/'); at !== -1; at = path.indexOf('/', at + 1))
+      if (listed.has(path.slice(0, at))) folders.add(path.slice(0, at))
+  const skippedBecause = (file: string): string | undefined => {
+    if (folders.has(file)) return `the build writes files under ${file}/`
+    // a file name as it is on disk, not a URL path: not decoded
+    const segments = file.split('/')
+    const own = segments.map((_, i) => segments.slice(0, i + 1).join('/')).find((path) => outputs.has(path))
+    return own === undefined ? undefined : `the build writes its own ${own}`
+  }
+  const copies: Promise<number>[] = []
+  for (const file of inputs.publicFiles) {
+    if (file === ROBOTS_FILE || file === REDIRECTS_FILE) continue
+    const reason = skippedBecause(file)
+    if (reason) run.state.skip({ ...buildIssues.publicFileSkipped(reason), item: `public/${file}` })
+    else copies.push(writer.copy(join(publicDir(run), file), file))
+  }
+  await Promise.all(copies)
 }
 
 /**

@@ -5,7 +5,7 @@
  * between builds as an editor would.
  */
 import { existsSync } from 'node:fs'
-import { appendFile, cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { build as buildWith } from '../../src/build/build.js'
@@ -296,6 +296,33 @@ describe('the content-hashed files of the last builds', () => {
       expect(netlify.rules.map((r) => r.from)).toEqual([...redirects.map((r) => r.from), '/blog/*'])
     } finally {
       await rm(join(root, 'public/_redirects'))
+    }
+  })
+
+  it('leaves out a public file where the build writes a page, in a first build and over a previous output', async () => {
+    // a file `public/services` stands where the pages under /services need a folder: over a previous output it
+    // replaced that folder (five pages gone, the build said all was unchanged), into an empty one every page
+    // under it failed to write
+    await buildProject(3)
+    await writeFile(join(root, 'public/services'), 'a file\n')
+    await mkdir(join(root, 'public/contact'))
+    await writeFile(join(root, 'public/contact/index.html'), "<p>the project's own</p>\n")
+    const fresh = join(dir, 'public-collision')
+    try {
+      for (const outDir of [projectOut, fresh]) {
+        const config = { ...makeConfig(api.url, { baseUrl: BASE_URL, build: { keepBuilds: 3 } }, outDir), root }
+        const result = await buildWith({ config, site: config.sites[0]!, renderThreads: 0 })
+        expect(result.failures, outDir).toEqual([])
+        if (outDir === projectOut)
+          expect(result.changes.pages.unchanged, 'built over the previous output').toBeGreaterThan(0)
+        for (const item of ['public/services', 'public/contact/index.html'])
+          expect(result.skipped, outDir).toContainEqual(expect.objectContaining({ kind: 'PUBLIC_FILE_SKIPPED', item }))
+        expect(await readFile(join(outDir, 'services/custom-software/index.html'), 'utf8')).toContain('<!doctype html>')
+        expect(await readFile(join(outDir, 'contact/index.html'), 'utf8')).not.toContain("the project's own")
+      }
+    } finally {
+      await rm(join(root, 'public/services'))
+      await rm(join(root, 'public/contact'), { recursive: true })
     }
   })
 
