@@ -484,4 +484,24 @@ describe('site build --only over pages it renders from their kept data', () => {
       await own.close()
     }
   })
+
+  it('renders again a kept page over a limit lowered since the previous build: it fails as in a full build', async () => {
+    const own = await startEditableDemo('site-only-lowered-')
+    try {
+      const out = join(own.dir, 'out')
+      const buildOwn = (maxPageBytes: number, only?: string[]) =>
+        buildSite({ apiUrl: own.api.url, outDir: out, tools: own.tools, only, user: { build: { maxPageBytes } } })
+      expect((await buildOwn(10_000_000)).failures).toEqual([])
+      const before = await readTree(out)
+      const largest = Math.max(
+        ...[...before].filter(([file]) => file.endsWith('index.html')).map(([, bytes]) => bytes.length),
+      )
+      // nothing changed in the CMS; only the largest page is over the new limit, and it is not named
+      const only = await buildOwn(largest - 1, ['16'])
+      expect([...new Set(only.failures.map((f) => f.kind))]).toEqual(['PAGE_TOO_LARGE'])
+      expect(diffTrees(before, await readTree(out))).toEqual([])
+    } finally {
+      await own.close()
+    }
+  })
 })

@@ -187,7 +187,15 @@ export async function planOnly(
   const initialDataFiles = input.only.files.length
     ? initialDataFileRefs(input.initialData, new URL(run.site.api.baseUrl).origin)
     : undefined
-  const plan = createReusePlan({ previous, only: input.only, changedLocales, clientChanged, initialDataFiles })
+  const { maxPageBytes } = run.site.build
+  const plan = createReusePlan({
+    previous,
+    only: input.only,
+    changedLocales,
+    clientChanged,
+    initialDataFiles,
+    maxPageBytes,
+  })
   const { unknownPaths, unasked } = await narrowDependents(run, plan, previous.pages)
   report.unknownPaths = unknownPaths
   report.unknownUids = plan.unknownUids

@@ -18,7 +18,7 @@
  * So the result is what a full build over the same API state writes, byte for byte.
  */
 import { eventFileRefs } from '../../shared/file-refs.js'
-import { normalizePagePath } from '../../shared/url.js'
+import { normalizePagePath, toHtmlFile } from '../../shared/url.js'
 import type { ApiAnswer } from '../crawl/fetch-page.js'
 import type { PageTable } from '../page-table.js'
 import type { PreviousOutput } from './previous.js'
@@ -147,9 +147,16 @@ export function createReusePlan(input: {
   clientChanged: boolean
   /** Files the initial data names (a footer's picture): shown by every page of its locale, so never unknown. */
   initialDataFiles?: ReadonlySet<string>
+  /** build.maxPageBytes: a kept page over it (the limit lowered since) is rendered again, to fail as in a full build. */
+  maxPageBytes?: number
 }): ReusePlan {
-  const { previous, only, changedLocales, clientChanged } = input
+  const { previous, only, changedLocales, clientChanged, maxPageBytes } = input
   const { pages } = previous
+  // the sizes of a scanned output (a builder's own last output holds hashes: built under this very limit)
+  const isOverLimit = (path: string): boolean => {
+    const size = previous.disk.files.get(toHtmlFile(path))
+    return maxPageBytes !== undefined && typeof size === 'number' && size > maxPageBytes
+  }
   const named = namedPages(pages, only)
   const targets = new Set(named.paths)
   const { unknownUids } = named
@@ -214,7 +221,7 @@ export function createReusePlan(input: {
       if (targets.has(path) || dependents().has(path)) return { type: 'fetch' }
       const locale = pages.localeOf(path)
       if (locale === undefined) return { type: 'fetch' }
-      return clientChanged || changedLocales.has(locale)
+      return clientChanged || changedLocales.has(locale) || isOverLimit(path)
         ? { type: 'render', locale, from: pages }
         : { type: 'keep', from: pages }
     },
