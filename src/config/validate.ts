@@ -104,10 +104,19 @@ const headerList: Check = (v) =>
   v === false || (Array.isArray(v) && v.every((s) => typeof s === 'string' && s.length > 0 && s === s.toLowerCase()))
     ? undefined
     : 'expected false or a list of lower-case header names'
-const headers: Check = (v) =>
-  isRecord(v) && Object.values(v).every((s) => typeof s === 'string')
-    ? undefined
-    : 'expected an object of header name to string value'
+/** A header name (an HTTP token) and a value an HTTP request carries: no line break, no other control character but tab. */
+const HEADER_NAME_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+const HEADER_VALUE_RE = /^[\t\x20-\x7e\x80-\xff]*$/
+const headers: Check = (v) => {
+  if (!isRecord(v) || !Object.values(v).every((s) => typeof s === 'string'))
+    return 'expected an object of header name to string value'
+  for (const [name, value] of Object.entries(v as Record<string, string>)) {
+    if (!HEADER_NAME_RE.test(name)) return `header '${name}': not a header name (letters, digits and !#$%&'*+-.^_\`|~)`
+    if (!HEADER_VALUE_RE.test(value))
+      return `header '${name}': its value holds a line break or another control character`
+  }
+  return undefined
+}
 const oneOf =
   (...values: string[]): Check =>
   (v) =>

@@ -173,6 +173,21 @@ describe('resolveConfig', () => {
     ])
   })
 
+  // Every API request carries api.headers: a name with a space or a value with a line break (a token read from a
+  // file with its newline) passed the check and failed each request as "Initial Data is unavailable", blaming the API.
+  it('refuses api.headers no HTTP request can carry, naming the header', () => {
+    expect(validateUserConfig({ api: { headers: { Authorization: 'Bearer a b', 'x-api-key': '' } } })).toEqual([])
+    expect(validateUserConfig({ api: { headers: { 'x-token': 'abc\n' } } })).toEqual([
+      { path: 'api.headers', message: "header 'x-token': its value holds a line break or another control character" },
+    ])
+    expect(validateUserConfig({ api: { headers: { 'x token': '1' } } })).toEqual([
+      { path: 'api.headers', message: "header 'x token': not a header name (letters, digits and !#$%&'*+-.^_`|~)" },
+    ])
+    expect(validateUserConfig({ api: { headers: { 'x-a': 1 } } })).toEqual([
+      { path: 'api.headers', message: 'expected an object of header name to string value' },
+    ])
+  })
+
   it('checks build.keepBuilds', () => {
     expect(validateUserConfig({ build: { keepBuilds: 5 } })).toEqual([])
     for (const keepBuilds of [0, 101, 2.5, '3'])
