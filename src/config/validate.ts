@@ -138,7 +138,7 @@ const localeList: Check = (v) =>
 const hostnames: Check = (v) => {
   const list = Array.isArray(v) ? v : [v]
   if (list.length === 0) return 'expected a host name or a list of host names'
-  return list.every((h) => typeof h === 'string' && /^[a-z0-9.-]+$/i.test(h))
+  return list.every((h) => typeof h === 'string' && /^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.?$/i.test(h))
     ? undefined
     : 'expected a bare host name (no scheme, port or path) or a list of them'
 }

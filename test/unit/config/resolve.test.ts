@@ -188,6 +188,16 @@ describe('resolveConfig', () => {
     ])
   })
 
+  // A site's folder is named by its first hostname: '...' passed as one and put that site's output in the project's
+  // public/ folder (`.output/../public`), the files every build copies from.
+  it('refuses a hostname without a name in it: only dots, or an empty label', () => {
+    expect(validateUserConfig({ sites: [{ hostname: ['www.example.com', 'example.com.', '127.0.0.1'] }] })).toEqual([])
+    for (const hostname of ['.', '...', 'a..b', '.example.com'])
+      expect(validateUserConfig({ sites: [{ hostname }] }), hostname).toEqual([
+        { path: 'sites[0].hostname', message: 'expected a bare host name (no scheme, port or path) or a list of them' },
+      ])
+  })
+
   it('checks build.keepBuilds', () => {
     expect(validateUserConfig({ build: { keepBuilds: 5 } })).toEqual([])
     for (const keepBuilds of [0, 101, 2.5, '3'])
