@@ -269,10 +269,26 @@ function checkShape(
   }
 }
 
+/** What a config file exports that is no object, for its message: `no default export`, `a function`, `a list`… */
+const exported = (value: unknown): string =>
+  value === undefined
+    ? 'no default export'
+    : value === null
+      ? 'null'
+      : Array.isArray(value)
+        ? 'a list'
+        : `a ${typeof value}`
+
 /** Validates a whole user config; an empty list means it is valid. */
 export function validateUserConfig(config: unknown): ConfigIssue[] {
   const issues: ConfigIssue[] = []
-  if (!isRecord(config)) return [{ path: '(root)', message: 'expected the config file to export an object' }]
+  if (!isRecord(config))
+    return [
+      {
+        path: '(root)',
+        message: `expected the config file to export an object, got ${exported(config)}`,
+      },
+    ]
   const { sites, ...top } = config
   checkShape(top, SITE_SHAPE, '', issues, ['sites'])
   if (sites !== undefined) {

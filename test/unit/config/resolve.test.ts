@@ -291,6 +291,19 @@ describe('resolveConfig', () => {
     ])
   })
 
+  // "expected the config file to export an object" did not say what it found instead: a config written as
+  // `export const config = {…}` or as a function (as other tools take it) left its author guessing.
+  it('says what a config file exports instead of an object', async () => {
+    const named = await write('config/named.mjs', "export const config = { api: { baseUrl: 'http://127.0.0.1:1' } }\n")
+    await expect(resolveConfig({ root, configFile: named })).rejects.toThrow(
+      '  - (root): expected the config file to export an object, got no default export',
+    )
+    const fn = await write('config/fn.mjs', "export default () => ({ api: { baseUrl: 'http://127.0.0.1:1' } })\n")
+    await expect(resolveConfig({ root, configFile: fn })).rejects.toThrow(/export an object, got a function$/)
+    expect(validateUserConfig([])[0]!.message).toMatch(/, got a list$/)
+    expect(validateUserConfig(null)[0]!.message).toMatch(/, got null$/)
+  })
+
   it('requires api.baseUrl unless --api is given', async () => {
     const file = await write('config/empty.json', '{}')
     await expect(resolveConfig({ root, configFile: file })).rejects.toThrow(/api\.baseUrl: required/)
