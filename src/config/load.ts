@@ -135,7 +135,8 @@ async function loadUserConfig(file: string, root: string): Promise<unknown> {
   await placeModule(out, code)
   try {
     const mod = (await import(pathToFileURL(out).href)) as { default?: unknown }
-    return mod.default
+    // awaited here: a default export that is a promise (secrets read at load) and rejects failed the config too
+    return await mod.default
   } catch (cause) {
     // Node names the module it ran (`… imported from <bundle>`): the user's file is the config, not its bundle
     const message = (cause as Error).message.replaceAll(pathToFileURL(out).href, file).replaceAll(out, file)

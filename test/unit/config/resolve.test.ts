@@ -304,6 +304,22 @@ describe('resolveConfig', () => {
     expect(validateUserConfig(null)[0]!.message).toMatch(/, got null$/)
   })
 
+  // A config's default export may be a promise (secrets read from a vault); one that rejected escaped the loader as
+  // a bare message ("vault down"), exit code 1, naming neither the config file nor that the config failed.
+  it('names the config file when the promise it exports rejects, as when it throws', async () => {
+    const file = await write('config/rejects.mjs', "export default Promise.reject(new Error('vault down'))\n")
+    const error = (await resolveConfig({ root, configFile: file }).catch((e: unknown) => e)) as SiteError
+    expect(error.code).toBe('CONFIG_INVALID')
+    expect(error.message).toBe(
+      `Invalid configuration in ${join(root, file)}:\n  - (file): failed to evaluate: vault down`,
+    )
+    const later = await write(
+      'config/later.mjs',
+      "export default Promise.resolve({ api: { baseUrl: 'http://127.0.0.1:1' } })\n",
+    )
+    expect((await resolveConfig({ root, configFile: later })).sites[0]!.api.baseUrl).toBe('http://127.0.0.1:1')
+  })
+
   it('requires api.baseUrl unless --api is given', async () => {
     const file = await write('config/empty.json', '{}')
     await expect(resolveConfig({ root, configFile: file })).rejects.toThrow(/api\.baseUrl: required/)
