@@ -3,10 +3,25 @@
  * log lines and the result (or the error) to the main thread; stops when the main thread says so.
  */
 import { parentPort, workerData } from 'node:worker_threads'
+import { errors } from '../errors.js'
 import type { BuildProgress } from '../index.js'
 import type { BuildWorkerData, FromBuildWorker, ToBuildWorker } from './build-host.js'
 import { toSentError } from './build-host.js'
 import { PROGRESS_REDRAW_MS } from './progress.js'
+
+/**
+ * `loading`, or BUILD_INTERRUPTED once `signal` is aborted: a config that awaits what never settles (a vault that does
+ * not answer) must not outlast a stop signal, which the build's own checks see only once it has its config.
+ */
+function untilStopped<T>(loading: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const stop = () =>
+      reject(errors.buildInterrupted(typeof signal.reason === 'string' ? signal.reason : 'an abort signal'))
+    loading.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop))
+    if (signal.aborted) stop()
+    else signal.addEventListener('abort', stop, { once: true })
+  })
+}
 
 async function buildHere(port: NonNullable<typeof parentPort>, { request, pageProgress }: BuildWorkerData) {
   const send = (message: FromBuildWorker) => port.postMessage(message)
@@ -45,7 +60,7 @@ async function buildHere(port: NonNullable<typeof parentPort>, { request, pagePr
   // Before the site is known, URLs' userinfo; after, its API password, query and header values as well.
   let redact = (text: string) => redactSecrets(text)
   try {
-    const config = await resolveConfig(request.config)
+    const config = await untilStopped(resolveConfig(request.config), controller.signal)
     const site = selectSite(config.sites, request.site)
     redact = siteRedactor(site)
     send({ type: 'site', site: { apiOrigin: toApiOrigin(site.api.baseUrl) } })

@@ -154,6 +154,23 @@ describe('an interrupted build', () => {
     }
   }, 60_000)
 
+  // A config that awaits something that never settles (a vault that does not answer) held the build in its start-up:
+  // the first SIGTERM or Ctrl-C was taken as "stop the build" and nothing stopped, so the process waited for ever.
+  it('stops on the first signal while its config is still loading', async () => {
+    const marker = join(dir, 'config-loading')
+    const config = join(dir, 'never.config.mjs')
+    await writeFile(
+      config,
+      `import { writeFileSync } from 'node:fs'\nwriteFileSync(${JSON.stringify(marker)}, '')\nexport default await new Promise(() => {})\n`,
+    )
+    const run = start(['build', '--config', config, '--out', join(dir, 'never-out'), '--json'])
+    while (!existsSync(marker)) await new Promise((resolve) => setTimeout(resolve, 25))
+    run.child.kill('SIGTERM')
+    const res = await run.done
+    expect(res.code, res.stderr).toBe(143)
+    expect(JSON.parse(res.stdout)).toMatchObject({ ok: false, kind: 'BUILD_INTERRUPTED', exitCode: 143 })
+  }, 60_000)
+
   it('leaves stale temporary folders behind on SIGKILL, and the next build removes them', async () => {
     const parent = join(dir, 'killed')
     const out = join(parent, 'out')
