@@ -20,6 +20,9 @@ export function toId(value: unknown): number | undefined {
   return typeof id === 'number' && Number.isSafeInteger(id) ? id : undefined
 }
 
+/** What a value is, for a message: its type, never its text (which may be a whole page long). */
+const typeName = (value: unknown): string => (Array.isArray(value) ? 'a list' : value === null ? 'null' : typeof value)
+
 const stringList = (value: unknown): string[] | undefined =>
   Array.isArray(value)
     ? value.map((item) => (typeof item === 'string' || typeof item === 'number' ? String(item) : ''))
@@ -104,7 +107,7 @@ function prepareElement(raw: unknown, where: string, problems: Problems, depth =
     body = cleanRecord(content, at, own, depth + 2, SHORTCUT_KEY)
     if (content.shortcut !== undefined) body.shortcut = content.shortcut
   } else {
-    own.push(`${at}: content is ${Array.isArray(content) ? 'a list' : String(content)}, used {}`)
+    own.push(`${at}: content is ${typeName(content)}, used {}`)
   }
   shapeContent(type, body, at, own, depth)
   // the envelope's other fields first, then the four prepared here (as the element's JSON lists them)
@@ -156,7 +159,7 @@ function groupByColumn(list: readonly unknown[], problems: Problems): Record<str
 export function prepareContent(value: unknown, problems: Problems): PageContent {
   if (Array.isArray(value)) return prepareContent(groupByColumn(value, problems), problems)
   if (!isRecord(value)) {
-    problems.push(`content is ${String(value)}, used {}`)
+    problems.push(`content is ${typeName(value)}, used {}`)
     return {}
   }
   const content: PageContent = {}

@@ -243,6 +243,16 @@ describe('repairing mistyped data', () => {
     expect(messages).toMatch(/colPos1: column is not a list/)
   })
 
+  it('names the type of a content that is not an object, never its text (a log line per page, not the whole text)', () => {
+    const text = 'x'.repeat(100_000)
+    const { problems } = page({ id: 1, content: { colPos0: [{ id: 2, type: 'text', content: text }] } })
+    const { problems: pageProblems } = page({ id: 1, content: text })
+    expect([...problems, ...pageProblems].map((p) => p.message)).toEqual([
+      'page 1: content.colPos0[0] (id 2, text): content is string, used {}',
+      'page 1: content is string, used {}',
+    ])
+  })
+
   it('groups a flat list of elements by their colPos (doNotGroupByColPos), in its order, and drops those without', () => {
     const element = (id: number, colPos: unknown) => ({
       id,
