@@ -5,7 +5,15 @@
  */
 import { MAX_DATA_DEPTH } from '../shared/constants.js'
 import type { ContentElement, ElementAppearance, PageContent } from '../shared/types.js'
-import { cleanRecord, isRecord, type Problems, prepareFiles, prepareLink, prepareNav } from './prepare-values.js'
+import {
+  cleanRecord,
+  isRecord,
+  type Problems,
+  prepareFiles,
+  prepareLink,
+  prepareNav,
+  typeName,
+} from './prepare-values.js'
 
 const APPEARANCE_KEYS = ['layout', 'frameClass', 'spaceBefore', 'spaceAfter'] as const
 /** The envelope fields prepareElement prepares itself; cleanRecord cleans the others. */
@@ -19,9 +27,6 @@ export function toId(value: unknown): number | undefined {
   const id = typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value
   return typeof id === 'number' && Number.isSafeInteger(id) ? id : undefined
 }
-
-/** What a value is, for a message: its type, never its text (which may be a whole page long). */
-const typeName = (value: unknown): string => (Array.isArray(value) ? 'a list' : value === null ? 'null' : typeof value)
 
 const stringList = (value: unknown): string[] | undefined =>
   Array.isArray(value)

@@ -32,6 +32,10 @@ export function createProblems(items: DataProblem[] = [], elementUid?: number): 
 
 export { isRecord }
 
+/** What a value is, for a message: its type, never its text (which may be a whole page long). */
+export const typeName = (value: unknown): string =>
+  Array.isArray(value) ? 'a list' : value === null ? 'null' : typeof value
+
 // What HTML forbids in a document (Nu checker: "Forbidden code point"): C0 controls but tab, LF, FF and CR;
 // DEL and C1 controls; noncharacters. CMS text pasted from elsewhere carries them; no text needs them.
 const FORBIDDEN_TEXT_RE =

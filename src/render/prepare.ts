@@ -19,6 +19,7 @@ import {
   prepareLink,
   prepareNav,
   safeUrl,
+  typeName,
   withoutForbiddenText,
 } from './prepare-values.js'
 
@@ -151,8 +152,15 @@ export function preparePage(answer: unknown): { page: PageData | null; problems:
   const raw = withoutForbiddenText(answer)
   if (!isRecord(raw)) return { page: null, problems: [{ kind: 'INVALID_DATA', message: 'page data is not an object' }] }
   const id = toId(raw.id)
-  if (id === undefined)
-    return { page: null, problems: [{ kind: 'INVALID_DATA', message: 'page data has no numeric id' }] }
+  if (id === undefined) {
+    // a redirect record whose redirectUrl is empty or no string: readPageAnswer took it for a page
+    const target = raw.redirectUrl
+    const redirect =
+      'redirectUrl' in raw
+        ? `redirectUrl is ${target === '' ? '""' : typeName(target)}, not a URL to redirect to, and `
+        : ''
+    return { page: null, problems: [{ kind: 'INVALID_DATA', message: `${redirect}page data has no numeric id` }] }
+  }
   const problems = createProblems()
   const { meta, seo, appearance, content, i18n, contextMenu, breadcrumbs, media } = raw
   const page = cleanRecord(raw, 'page', problems, 0, PAGE_OWN_KEYS) as unknown as PageData

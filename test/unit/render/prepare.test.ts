@@ -102,6 +102,18 @@ describe('preparePage on the contract fixtures', () => {
       problems: [{ kind: 'INVALID_DATA', message: 'page data has no numeric id' }],
     })
   })
+
+  it('says when a redirect record has no target, rather than only that it lacks a page id', () => {
+    const messages = ['', 0, null, ['/a']].map(
+      (redirectUrl) => preparePage({ redirectUrl, statusCode: 301 }).problems[0]?.message,
+    )
+    expect(messages).toEqual([
+      'redirectUrl is "", not a URL to redirect to, and page data has no numeric id',
+      'redirectUrl is number, not a URL to redirect to, and page data has no numeric id',
+      'redirectUrl is null, not a URL to redirect to, and page data has no numeric id',
+      'redirectUrl is a list, not a URL to redirect to, and page data has no numeric id',
+    ])
+  })
 })
 
 describe('sanitisation of rich text and links', () => {
