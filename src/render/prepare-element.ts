@@ -7,6 +7,7 @@ import { MAX_DATA_DEPTH } from '../shared/constants.js'
 import type { ContentElement, ElementAppearance, PageContent } from '../shared/types.js'
 import {
   cleanRecord,
+  clipped,
   isRecord,
   type Problems,
   prepareFiles,
@@ -105,7 +106,7 @@ function prepareElement(raw: unknown, where: string, problems: Problems, depth =
     own.push(`${where} (id ${id}): shortcuts nested too deep, skipped`, 'ELEMENT_SKIPPED')
     return null
   }
-  const at = `${where} (id ${id}, ${raw.type})`
+  const at = `${where} (id ${id}, ${clipped(raw.type)})`
   const { type, appearance, content } = raw
   let body: Record<string, unknown> = {}
   if (isRecord(content)) {
@@ -170,11 +171,11 @@ export function prepareContent(value: unknown, problems: Problems): PageContent 
   const content: PageContent = {}
   for (const [key, column] of Object.entries(value)) {
     if (!COLUMN_RE.test(key)) {
-      problems.push(`content.${key}: not a column name (colPos<n>), dropped`)
+      problems.push(`content.${clipped(key)}: not a column name (colPos<n>), dropped`)
       continue
     }
     if (!Array.isArray(column)) {
-      problems.push(`content.${key}: column is not a list, dropped`)
+      problems.push(`content.${clipped(key)}: column is not a list, dropped`)
       continue
     }
     content[key] = prepareElements(column, `content.${key}`, problems)

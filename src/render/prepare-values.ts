@@ -32,6 +32,9 @@ export function createProblems(items: DataProblem[] = [], elementUid?: number): 
 
 export { isRecord }
 
+/** A key or name from the API as a message shows it: cut to 80 characters (an API may send a page-long one). */
+export const clipped = (name: string): string => (name.length > 80 ? `${name.slice(0, 80)}…` : name)
+
 /** What a value is, for a message: its type, never its text (which may be a whole page long). */
 export const typeName = (value: unknown): string =>
   Array.isArray(value) ? 'a list' : value === null ? 'null' : typeof value
@@ -132,7 +135,7 @@ export function cleanValue(
         cleaned = sanitizeRichText(item, (what, kind) => problems.push(`${where}.bodytext: ${what}`, kind))
       else if (isUrlKey(key)) cleaned = safeUrl(item, `${where}.${key}`, problems)
     } else if (typeof item === 'object' && item !== null)
-      cleaned = cleanValue(item, `${where}.${key}`, problems, depth + 1)
+      cleaned = cleanValue(item, `${where}.${clipped(key)}`, problems, depth + 1)
     if (cleaned !== undefined) copy[key] = cleaned
   }
   return copy

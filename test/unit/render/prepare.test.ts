@@ -103,6 +103,26 @@ describe('preparePage on the contract fixtures', () => {
     })
   })
 
+  it('cuts a long key or element type the API sends to 80 characters where a message names it', () => {
+    const long = 'k'.repeat(50_000)
+    const { problems } = page({
+      id: 1,
+      content: {
+        [long]: [],
+        colPos0: [
+          { id: 2, type: long, content: 5 },
+          { id: 3, type: 'text', content: { [long]: { link: 'javascript:x' } } },
+        ],
+      },
+    })
+    const cut = `${'k'.repeat(80)}…`
+    expect(problems.map((p) => p.message)).toEqual([
+      `page 1: content.${cut}: not a column name (colPos<n>), dropped`,
+      `page 1: content.colPos0[0] (id 2, ${cut}): content is number, used {}`,
+      `page 1: content.colPos0[1] (id 3, text).${cut}.link: unsafe link "javascript:x" removed`,
+    ])
+  })
+
   it('says when a redirect record has no target, rather than only that it lacks a page id', () => {
     const messages = ['', 0, null, ['/a']].map(
       (redirectUrl) => preparePage({ redirectUrl, statusCode: 301 }).problems[0]?.message,
