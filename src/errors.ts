@@ -338,7 +338,10 @@ export const buildIssues = {
   brokenContentLink: (status: number) => skipped('BROKEN_CONTENT_LINK', `the API answers ${status}`, status),
   redirectRefused: (why: string) => skipped('REDIRECT_REFUSED', why),
   canonicalElsewhere: (canonical: string) =>
-    skipped('CANONICAL_ELSEWHERE', `left out of the sitemap: its canonical names another page (${canonical})`),
+    skipped(
+      'CANONICAL_ELSEWHERE',
+      `left out of the sitemap: its canonical names another page (${canonical.length > 200 ? `${canonical.slice(0, 200)}…` : canonical})`,
+    ),
   reservedPath: () => skipped('RESERVED_PATH', 'collides with a file the build writes'),
   unsafeLink: (why: string) => skipped('UNSAFE_LINK', why),
   publicFileSkipped: (why: string) => skipped('PUBLIC_FILE_SKIPPED', why),
