@@ -3,6 +3,7 @@
  * meaning. Messages keep the site specification's wording, word for word.
  */
 import type { DataProblemKind } from './shared/contract.js'
+import { clipped } from './shared/values.js'
 
 export type ErrorCode =
   | 'CONFIG_INVALID'
@@ -340,7 +341,7 @@ export const buildIssues = {
   canonicalElsewhere: (canonical: string) =>
     skipped(
       'CANONICAL_ELSEWHERE',
-      `left out of the sitemap: its canonical names another page (${canonical.length > 200 ? `${canonical.slice(0, 200)}…` : canonical})`,
+      `left out of the sitemap: its canonical names another page (${clipped(canonical, 200)})`,
     ),
   reservedPath: () => skipped('RESERVED_PATH', 'collides with a file the build writes'),
   unsafeLink: (why: string) => skipped('UNSAFE_LINK', why),

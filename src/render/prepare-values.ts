@@ -9,7 +9,7 @@ import type { DataProblem, DataProblemKind } from '../shared/contract.js'
 import { isSafeHref } from '../shared/links.js'
 import { toAsciiUrl } from '../shared/redirect-target.js'
 import type { FileRef, LanguageEntry, LinkResult, NavEntry } from '../shared/types.js'
-import { isLanguageTag, isRecord } from '../shared/values.js'
+import { clipped, isLanguageTag, isRecord } from '../shared/values.js'
 import { sanitizeRichText } from './sanitize.js'
 
 /** The problem list of one prepare run: `push` files a problem (`INVALID_DATA` unless told), `forElement` files under an element. */
@@ -30,10 +30,7 @@ export function createProblems(items: DataProblem[] = [], elementUid?: number): 
   }
 }
 
-export { isRecord }
-
-/** A key or name from the API as a message shows it: cut to 80 characters (an API may send a page-long one). */
-export const clipped = (name: string): string => (name.length > 80 ? `${name.slice(0, 80)}…` : name)
+export { clipped, isRecord }
 
 /** What a value is, for a message: its type, never its text (which may be a whole page long). */
 export const typeName = (value: unknown): string =>

@@ -27,3 +27,6 @@ const LANGUAGE_TAG_RE = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/
 
 /** True for a language tag: `pl`, `de-CH`, `zh-Hant-TW`; false for `pl_PL`, `x`, `en"><b>`. */
 export const isLanguageTag = (value: unknown): boolean => typeof value === 'string' && LANGUAGE_TAG_RE.test(value)
+
+/** Text from outside as a message shows it: cut to `max` characters with `…` (an API may send a page-long one). */
+export const clipped = (text: string, max = 80): string => (text.length > max ? `${text.slice(0, max)}…` : text)
