@@ -60,7 +60,10 @@ async function buildHere(port: NonNullable<typeof parentPort>, { request, pagePr
   // Before the site is known, URLs' userinfo; after, its API password, query and header values as well.
   let redact = (text: string) => redactSecrets(text)
   try {
-    const config = await untilStopped(resolveConfig(request.config), controller.signal)
+    // the port keeps this thread alive: not while the config loads, so that one awaiting what never settles fails
+    // (config/load.ts) where the thread would wait for ever
+    port.unref()
+    const config = await untilStopped(resolveConfig(request.config), controller.signal).finally(() => port.ref())
     const site = selectSite(config.sites, request.site)
     redact = siteRedactor(site)
     send({ type: 'site', site: { apiOrigin: toApiOrigin(site.api.baseUrl) } })

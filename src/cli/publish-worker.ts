@@ -22,7 +22,11 @@ async function publishHere(port: NonNullable<typeof parentPort>, flags: PublishF
   // what it says of an error names the API by its origin only, as a build's does (config/secrets.ts)
   let redact = (text: string) => redactSecrets(text)
   try {
-    const config = await resolveConfig({ configFile: flags.config, apiBaseUrl: flags.api, outDir: flags.out })
+    // not kept alive by its port while the config loads: one awaiting what never settles fails (config/load.ts)
+    port.unref()
+    const config = await resolveConfig({ configFile: flags.config, apiBaseUrl: flags.api, outDir: flags.out }).finally(
+      () => port.ref(),
+    )
     const site = selectSite(config.sites, flags.site)
     redact = siteRedactor(site)
     const publish = { ...publishOptionsOf(config, site) }

@@ -134,9 +134,7 @@ async function loadUserConfig(file: string, root: string): Promise<unknown> {
   )
   await placeModule(out, code)
   try {
-    const mod = (await import(pathToFileURL(out).href)) as { default?: unknown }
-    // awaited here: a default export that is a promise (secrets read at load) and rejects failed the config too
-    return await mod.default
+    return await evaluated(out)
   } catch (cause) {
     // Node names the module it ran (`… imported from <bundle>`): the user's file is the config, not its bundle
     const message = (cause as Error).message.replaceAll(pathToFileURL(out).href, file).replaceAll(out, file)
@@ -145,6 +143,22 @@ async function loadUserConfig(file: string, root: string): Promise<unknown> {
 }
 
 /** Loads, validates and resolves the configuration: the only way code gets a `ResolvedConfig`. */
+/**
+ * The default export of the config's bundle, awaited (a promise: secrets read at load). Rejects once nothing is left
+ * that could settle it (the event loop ran empty: `await new Promise(() => {})`), where the command would end
+ * without a word or, with a port keeping its thread alive, wait for ever.
+ */
+function evaluated(bundle: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const stalled = () => reject(new Error('it awaits something that never settles, and nothing is left to settle it'))
+    process.once('beforeExit', stalled)
+    import(pathToFileURL(bundle).href)
+      .then((mod: { default?: unknown }) => mod.default)
+      .then(resolve, reject)
+      .finally(() => process.off('beforeExit', stalled))
+  })
+}
+
 export async function resolveConfig(inline: InlineConfig = {}): Promise<ResolvedConfig> {
   const root = resolve(inline.root ?? process.cwd())
   const configFile = findConfigFile(root, inline.configFile)

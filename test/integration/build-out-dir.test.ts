@@ -161,7 +161,7 @@ describe('an interrupted build', () => {
     const config = join(dir, 'never.config.mjs')
     await writeFile(
       config,
-      `import { writeFileSync } from 'node:fs'\nwriteFileSync(${JSON.stringify(marker)}, '')\nexport default await new Promise(() => {})\n`,
+      `import { writeFileSync } from 'node:fs'\nwriteFileSync(${JSON.stringify(marker)}, '')\nexport default await new Promise((answered) => setTimeout(answered, 600_000))\n`,
     )
     const run = start(['build', '--config', config, '--out', join(dir, 'never-out'), '--json'])
     while (!existsSync(marker)) await new Promise((resolve) => setTimeout(resolve, 25))
@@ -169,6 +169,20 @@ describe('an interrupted build', () => {
     const res = await run.done
     expect(res.code, res.stderr).toBe(143)
     expect(JSON.parse(res.stdout)).toMatchObject({ ok: false, kind: 'BUILD_INTERRUPTED', exitCode: 143 })
+  }, 60_000)
+
+  it('fails a config that awaits what never settles, with nothing left to settle it, at once', async () => {
+    const config = join(dir, 'stalled.config.mjs')
+    await writeFile(config, 'export default await new Promise(() => {})\n')
+    const res = await start(['build', '--config', config, '--out', join(dir, 'stalled-out'), '--json']).done
+    expect(res.code, res.stderr).toBe(2)
+    expect(JSON.parse(res.stdout)).toMatchObject({
+      ok: false,
+      kind: 'CONFIG_INVALID',
+      message: expect.stringContaining(
+        `${config}:\n  - (file): failed to evaluate: it awaits something that never settles`,
+      ),
+    })
   }, 60_000)
 
   it('leaves stale temporary folders behind on SIGKILL, and the next build removes them', async () => {
