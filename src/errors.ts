@@ -153,10 +153,15 @@ export const messageOf = (error: unknown): string => (error instanceof Error ? e
  * A write the disk refused, naming its file: Node's errors name none for a write (`ENOSPC: no space left on device,
  * write`), and a full or read-only disk is told apart only by where the file was going. Its `code` is kept.
  */
-export const writingFailed = (file: string, cause: unknown): Error =>
-  Object.assign(new Error(`Writing ${file} failed: ${messageOf(cause)}`, { cause }), {
-    code: (cause as NodeJS.ErrnoException).code,
-  })
+export class WritingFailed extends Error {
+  readonly code: string | undefined
+  constructor(file: string, cause: unknown) {
+    super(`Writing ${file} failed: ${messageOf(cause)}`, { cause })
+    this.name = 'WritingFailed'
+    this.code = (cause as NodeJS.ErrnoException).code
+  }
+}
+export const writingFailed = (file: string, cause: unknown): Error => new WritingFailed(file, cause)
 
 /** Whether a file system error says the disk (or the user's quota on it) is full. */
 const isDiskFull = (error: unknown): boolean => {

@@ -5,6 +5,7 @@
  * only when no path failed.
  */
 import { join } from 'node:path'
+import { errors, WritingFailed } from '../errors.js'
 import type { MediaService } from '../media/service.js'
 import { startMedia } from '../media/stage.js'
 import type { MediaStats } from '../media/types.js'
@@ -187,7 +188,8 @@ export async function build(options: BuildOptions & BuildWiring): Promise<BuildR
       await discardOutput(output)
       // a request the stop signal ended fails as the stop it is, not as the API failing
       run.checkInterrupted()
-      throw error
+      // a file beside the pages (the state, a manifest) the disk refused: the output folder cannot take this build
+      throw error instanceof WritingFailed ? errors.outDirUnwritable(run.outDir, error.message, error) : error
     }
   } finally {
     await render.close()
