@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { resolve } from 'node:path'
+import { parse, resolve } from 'node:path'
 import { SiteError } from '../errors.js'
 import { createStaticHandler } from './handler.js'
 import { refuseConnect, toNodeListener } from './node-http.js'
@@ -57,6 +57,9 @@ export async function closeServer(server: Server): Promise<void> {
 /** `site serve`: a built output served as a static host would (see `createStaticHandler`). */
 export async function startStaticServer(options: StaticServerOptions): Promise<RunningServer> {
   const dir = resolve(options.dir)
+  // every file of the machine its user may read would be served (a `site serve /` meant as `site serve .`)
+  if (dir === parse(dir).root)
+    throw new SiteError('USAGE', `Refusing to serve ${dir}: the folder to serve cannot be a file-system root`)
   const info = await stat(dir).catch(() => undefined)
   if (info && !info.isDirectory())
     throw new SiteError('USAGE', `Cannot serve ${dir}: it is a file, not a folder (pass the output folder to serve)`)

@@ -244,4 +244,12 @@ describe('site serve: a built output over a real socket', () => {
       `Cannot serve ${file}: it is a file, not a folder (pass the output folder to serve)`,
     )
   })
+
+  // every file of the machine a reader may read (/etc/passwd, keys under /root…) would be served, on 0.0.0.0 to all
+  it('refuses the file-system root, as a build does', async () => {
+    await expect(startStaticServer({ dir: '/', host: '127.0.0.1', port: 0 })).rejects.toMatchObject({
+      code: 'USAGE',
+      message: 'Refusing to serve /: the folder to serve cannot be a file-system root',
+    })
+  })
 })
