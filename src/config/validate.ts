@@ -112,8 +112,11 @@ const headers: Check = (v) => {
     return 'expected an object of header name to string value'
   for (const [name, value] of Object.entries(v as Record<string, string>)) {
     if (!HEADER_NAME_RE.test(name)) return `header '${name}': not a header name (letters, digits and !#$%&'*+-.^_\`|~)`
-    if (!HEADER_VALUE_RE.test(value))
-      return `header '${name}': its value holds a line break or another control character`
+    if (HEADER_VALUE_RE.test(value)) continue
+    // past Latin-1 (`ł`, a pasted zero-width space) is no control character: said as what it is, the value not shown
+    return /[^\u0000-\u00ff]/.test(value)
+      ? `header '${name}': its value holds a character past Latin-1 (a letter such as ł, a typographic quote, a zero-width space), which no header can carry`
+      : `header '${name}': its value holds a line break or another control character`
   }
   return undefined
 }

@@ -180,6 +180,14 @@ describe('resolveConfig', () => {
     expect(validateUserConfig({ api: { headers: { 'x-token': 'abc\n' } } })).toEqual([
       { path: 'api.headers', message: "header 'x-token': its value holds a line break or another control character" },
     ])
+    // a character past Latin-1 (a Polish city's name) is no control character: said as what it is
+    expect(validateUserConfig({ api: { headers: { 'x-site': 'Zürich', 'x-city': 'Wrocław' } } })).toEqual([
+      {
+        path: 'api.headers',
+        message:
+          "header 'x-city': its value holds a character past Latin-1 (a letter such as ł, a typographic quote, a zero-width space), which no header can carry",
+      },
+    ])
     expect(validateUserConfig({ api: { headers: { 'x token': '1' } } })).toEqual([
       { path: 'api.headers', message: "header 'x token': not a header name (letters, digits and !#$%&'*+-.^_`|~)" },
     ])
