@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises'
 import { dirname, extname, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { Loader, Plugin } from 'esbuild'
-import { errors, SiteError } from '../errors.js'
+import { errors, messageOf, SiteError } from '../errors.js'
 import { cachedBundle, metafileInputs, storedTexts, textOf } from '../project/bundle-cache.js'
 import { placeModule } from '../project/module-file.js'
 import { withEsbuild } from '../shared/esbuild-service.js'
@@ -137,7 +137,7 @@ async function loadUserConfig(file: string, root: string): Promise<unknown> {
     return await evaluated(out)
   } catch (cause) {
     // Node names the module it ran (`… imported from <bundle>`): the user's file is the config, not its bundle
-    const message = (cause as Error).message.replaceAll(pathToFileURL(out).href, file).replaceAll(out, file)
+    const message = messageOf(cause).replaceAll(pathToFileURL(out).href, file).replaceAll(out, file)
     throw errors.configInvalid(file, [{ path: '(file)', message: `failed to evaluate: ${message}` }])
   }
 }

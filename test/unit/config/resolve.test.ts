@@ -321,6 +321,18 @@ describe('resolveConfig', () => {
     expect(error.message).toBe(
       `Invalid configuration in ${join(root, file)}:\n  - (file): failed to evaluate: vault down`,
     )
+    // what a config throws or rejects with need not be an Error (`throw 'vault down'`): said, not a TypeError of ours
+    for (const [name, code] of [
+      ['throws-text.mjs', "throw 'vault down'\n"],
+      ['rejects-text.mjs', "export default Promise.reject('vault down')\n"],
+    ] as const) {
+      const thrown = await write(`config/${name}`, code)
+      const failed = (await resolveConfig({ root, configFile: thrown }).catch((e: unknown) => e)) as SiteError
+      expect(failed.code).toBe('CONFIG_INVALID')
+      expect(failed.message).toBe(
+        `Invalid configuration in ${join(root, thrown)}:\n  - (file): failed to evaluate: vault down`,
+      )
+    }
     const later = await write(
       'config/later.mjs',
       "export default Promise.resolve({ api: { baseUrl: 'http://127.0.0.1:1' } })\n",
