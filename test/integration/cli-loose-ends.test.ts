@@ -4,7 +4,7 @@
  * 'Written: N files', and demo-api's faults from the shell (--fail, --fail-initial).
  */
 import { spawn } from 'node:child_process'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -149,5 +149,17 @@ describe('site CLI loose ends', () => {
       api.child.kill('SIGTERM')
       await api.exited
     }
+  })
+
+  // CI often sets NODE_ENV from a variable that is not defined (`NODE_ENV: ${{ vars.NODE_ENV }}`): an empty NODE_ENV
+  // rendered every page with React's development build, slower and with its warnings, where preview took it as unset.
+  it.each(['build', 'publish'])('site %s takes an empty NODE_ENV as unset: React in production', async (command) => {
+    // the config is read where the pages are rendered, with the environment they are rendered in
+    const config = join(dir, 'node-env.mjs')
+    await writeFile(config, "throw new Error('NODE_ENV=' + JSON.stringify(process.env['NODE' + '_ENV']))\n")
+    const res = await runSite([command, '--config', config, '--out', join(dir, 'node-env-out')], {
+      env: { NODE_ENV: '' },
+    })
+    expect(res.stderr).toContain('failed to evaluate: NODE_ENV="production"')
   })
 })

@@ -93,7 +93,7 @@ export async function runBuildCommand(opts: BuildCommandOptions, global: { verbo
   let api: string | undefined
   try {
     // React picks its development or production build when first loaded: a site build is production.
-    process.env.NODE_ENV ??= 'production'
+    process.env.NODE_ENV ||= 'production'
     tuneHeapForBuild({ execArgv: process.execArgv, nodeOptions: process.env.NODE_OPTIONS })
     const config = {
       configFile: opts.config,

@@ -11,7 +11,7 @@ import { waitForShutdown } from './shutdown.js'
 export async function runPublishCommand(opts: PublishFlags, global: { verbose?: boolean }): Promise<number> {
   try {
     // React picks its development or production build when first loaded: a published site is production.
-    process.env.NODE_ENV ??= 'production'
+    process.env.NODE_ENV ||= 'production'
     // the publisher's builds are the build's: the same collector settings (heap.ts)
     tuneHeapForBuild({ execArgv: process.execArgv, nodeOptions: process.env.NODE_OPTIONS })
     const publisher = await startPublishInWorker(opts, printLine)
