@@ -12,6 +12,7 @@ import type { ResolvedConfig, ResolvedPublish, ResolvedSite } from '../config/ty
 import { createDeployTarget } from '../deploy/targets/index.js'
 import { errors } from '../errors.js'
 import { isInsideOrEqual, realPath } from '../project/inside.js'
+import { refuseConnect } from '../serve/node-http.js'
 import { listen } from '../serve/server.js'
 import {
   PUBLISH_MAX_BODY_BYTES,
@@ -236,6 +237,8 @@ async function serve(
   server.requestTimeout = PUBLISH_REQUEST_TIMEOUT_MS
   server.headersTimeout = PUBLISH_REQUEST_TIMEOUT_MS
   server.maxConnections = PUBLISH_MAX_CONNECTIONS
+  // the webhooks are POST, /healthz and /status GET
+  refuseConnect(server, 'GET, HEAD, POST')
   // a port in use or a --host this machine has not is a usage error naming it, as for site serve and preview
   const url = await listen(server, input.host, input.port)
   input.start(journal, await loadSchedule(stateDir))

@@ -92,13 +92,13 @@ const unformedRequestAnswer = ({ method, url }: IncomingMessage): Response =>
     : new Response('Bad Request\n', { status: 400, headers: PLAIN_TEXT })
 
 /**
- * Answers CONNECT as `unformedRequestAnswer` answers TRACE: node hands a CONNECT to a 'connect' listener, never
+ * Answers CONNECT as `unformedRequestAnswer` answers TRACE (`allow`: the methods the server takes): node hands a CONNECT to a 'connect' listener, never
  * to the request listener, and without one closes the connection without an answer.
  */
-export function refuseConnect(server: Server): void {
+export function refuseConnect(server: Server, allow = 'GET, HEAD'): void {
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
     const body = 'Method Not Allowed\n'
-    const headers = { ...PLAIN_TEXT, allow: 'GET, HEAD', 'content-length': String(body.length), connection: 'close' }
+    const headers = { ...PLAIN_TEXT, allow, 'content-length': String(body.length), connection: 'close' }
     const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`)
     socket.end(`HTTP/1.1 405 Method Not Allowed\r\n${lines.join('')}\r\n${body}`)
   })

@@ -1,5 +1,6 @@
 /** Runs the real CLI (bin/site.js on the compiled dist/) in a child process and collects what it printed. */
 import { spawn } from 'node:child_process'
+import { connect } from 'node:net'
 import { join } from 'node:path'
 import { REPO_ROOT } from './build-helpers.js'
 
@@ -40,5 +41,20 @@ export function runCommand(command: string, args: string[], options: RunOptions 
     child.stderr.on('data', (chunk) => (stderr += chunk))
     child.on('error', fail)
     child.on('close', (code) => done({ code, stdout, stderr }))
+  })
+}
+
+/** What a server at `url` answers a CONNECT (which node hands to no request listener), as raw text. */
+export function connectAnswer(url: string): Promise<string> {
+  const { hostname, port } = new URL(url)
+  return new Promise<string>((done, fail) => {
+    let text = ''
+    const socket = connect(Number(port), hostname, () =>
+      socket.write(`CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n`),
+    )
+    socket.setEncoding('utf8')
+    socket.on('data', (chunk: string) => (text += chunk))
+    socket.on('end', () => done(text))
+    socket.on('error', fail)
   })
 }

@@ -22,7 +22,7 @@ import {
   PUBLISH_REQUEST_TIMEOUT_MS,
 } from '../../src/shared/constants.js'
 import { BASE_URL, diffTrees, REPO_ROOT, readTree, startSite } from './build-helpers.js'
-import { runSite } from './cli-helpers.js'
+import { connectAnswer, runSite } from './cli-helpers.js'
 import {
   fileHas,
   followLog,
@@ -152,6 +152,12 @@ describe('site publish', () => {
     expect(lines).toContain('405 /hooks/typo3: use POST, not PUT')
     expect(lines).not.toContain('HEAD')
     expect((await publisher.status()).pending).toBe(0)
+  })
+
+  it('answers CONNECT, which node hands to no request listener, with 405 and Allow, not a dropped connection', async () => {
+    const answer = await connectAnswer(publisher.url)
+    expect(answer).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/)
+    expect(answer).toMatch(/\r\nallow: GET, HEAD, POST\r\n/i)
   })
 
   it('logs a refused body on one line, its own line breaks shown as \\n, other control characters escaped', async () => {

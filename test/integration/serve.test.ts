@@ -1,11 +1,11 @@
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { request as httpRequest } from 'node:http'
-import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startStaticServer } from '../../src/serve/server.js'
+import { connectAnswer } from './cli-helpers.js'
 
 /** A raw request: fetch would normalise `..` and encoded characters away before they reach the server. */
 function rawGet(
@@ -180,17 +180,7 @@ describe('site serve: a built output over a real socket', () => {
   })
 
   it('answers CONNECT, which node hands to no request listener, with 405 and Allow, not a dropped connection', async () => {
-    const { hostname, port } = new URL(server.url)
-    const answer = await new Promise<string>((done, fail) => {
-      let text = ''
-      const socket = connect(Number(port), hostname, () =>
-        socket.write(`CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n`),
-      )
-      socket.setEncoding('utf8')
-      socket.on('data', (chunk: string) => (text += chunk))
-      socket.on('end', () => done(text))
-      socket.on('error', fail)
-    })
+    const answer = await connectAnswer(server.url)
     expect(answer).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/)
     expect(answer).toMatch(/\r\nallow: GET, HEAD\r\n/i)
     expect(answer.endsWith('\r\n\r\nMethod Not Allowed\n')).toBe(true)
