@@ -115,9 +115,10 @@ export function createHookHandler(input: {
     if (request.method !== 'POST') return refuse(405, route, `use POST, not ${request.method}`, { allow: 'POST' })
     if (!publisher.accepting) return refuse(503, route, 'the publisher is stopping')
     if (route === '/hooks/typo3') {
+      if (options.webhooks.length === 0) return refuse(401, route, 'no publish.webhooks are configured')
       const signature = header(request.headers, 'webhook-signature')
       const unsigned = 'missing or wrong Webhook-Signature, or an unknown webhook'
-      if (!isSignatureHeader(signature) || options.webhooks.length === 0) return refuse(401, route, unsigned)
+      if (!isSignatureHeader(signature)) return refuse(401, route, unsigned)
       const body = await readBody(request, route)
       if (!Buffer.isBuffer(body)) return body
       const signer = findSigner(options.webhooks, signature, body)
