@@ -18,6 +18,9 @@ export function parseDeploySpec(text: string): DeploySpec | { error: string } {
   if (CONTROL_RE.test(text)) return { error: 'a deploy target may not hold control characters' }
   if (text.startsWith('dir:')) {
     const path = text.slice('dir:'.length)
+    // a shell expands ~ only at the start of a word: `--deploy dir:~/www` would make a folder named ~ here
+    if (path.startsWith('~'))
+      return { error: "'~' is not expanded after 'dir:': write the folder's full path ($HOME/…)" }
     return path ? { kind: 'dir', path } : { error: "expected a folder after 'dir:'" }
   }
   if (text.startsWith('command:')) {

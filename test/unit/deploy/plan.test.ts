@@ -246,4 +246,11 @@ describe('deploy plan', () => {
     expect(parseDeploySpec('ftp://x')).toHaveProperty('error')
     expect(parseDeploySpec('dir:')).toHaveProperty('error')
   })
+
+  it("refuses a dir: target starting with '~', which no shell expands there, instead of deploying into a folder named ~", () => {
+    const error = { error: "'~' is not expanded after 'dir:': write the folder's full path ($HOME/…)" }
+    expect(parseDeploySpec('dir:~/www')).toEqual(error)
+    expect(parseDeploySpec('dir:~')).toEqual(error)
+    expect(parseDeploySpec('dir:./~/www')).toEqual({ kind: 'dir', path: './~/www' })
+  })
 })
