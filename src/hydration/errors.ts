@@ -13,6 +13,9 @@ import { isInsideOrEqual } from '../project/inside.js'
 export const isBuildFailure = (error: unknown): error is BuildFailure =>
   error instanceof Error && Array.isArray((error as BuildFailure).errors)
 
+/** Most problems a TEMPLATES_INVALID message lists; it counts the others. */
+const LISTED_PROBLEMS = 20
+
 const describe = (root: string, message: Message): string => {
   const at = message.location
     ? `${relative(root, join(root, message.location.file)).split('\\').join('/')}:${message.location.line}:${message.location.column + 1}: `
@@ -111,7 +114,10 @@ export function toTemplatesError(
     ownLocation(message)
     explain(root, message, importers)
   }
-  const details = error.errors.map((message) => `  ${describe(root, message)}`).join('\n')
+  // one cause (a template importing a package that needs Node) can fail hundreds of modules: the first ones tell it
+  const listed = error.errors.slice(0, LISTED_PROBLEMS).map((message) => `  ${describe(root, message)}`)
+  const more = error.errors.length - listed.length
+  const details = [...listed, ...(more > 0 ? [`  … and ${more} more`] : [])].join('\n')
   const located = error.errors.flatMap((message) => (message.location ? [resolve(root, message.location.file)] : []))
   if (engineSources && located.length > 0 && located.every((file) => isInsideOrEqual(engineSources, file)))
     return new Error(`Bundling the browser client failed:\n${details}`, { cause: error })
