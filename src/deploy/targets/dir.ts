@@ -61,9 +61,15 @@ async function removeEmptyFolders(root: string, folder: string): Promise<void> {
 
 /**
  * `otherSites`: the config's other sites, whose output folders (their builds replace them) the deploy may not
- * write into or hold either.
+ * write into or hold either. `projectRoot`: the project, whose public/ (which every build copies from) it may not
+ * write into.
  */
-export function createDirTarget(path: string, outDir: string, otherSites: readonly OtherSite[] = []): DeployTarget {
+export function createDirTarget(
+  path: string,
+  outDir: string,
+  otherSites: readonly OtherSite[] = [],
+  projectRoot?: string,
+): DeployTarget {
   const root = resolve(path)
   const name = `dir:${root}`
   // compared where links lead: a link to the output folder is the output folder
@@ -79,6 +85,8 @@ export function createDirTarget(path: string, outDir: string, otherSites: readon
       if (isInsideOrEqual(real, realOut) || isInsideOrEqual(realOut, real))
         throw errors.usage(`The deploy folder ${root} and the output folder ${dir}${of} may not hold one another`)
     }
+    if (projectRoot !== undefined && isInsideOrEqual(realPath(join(projectRoot, 'public')), real))
+      throw errors.usage(`Refusing to deploy into ${root}: it is inside public/, which the build copies from`)
     return real
   }
   let realRoot = whereRootIs()

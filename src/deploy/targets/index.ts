@@ -12,7 +12,7 @@ export async function createDeployTarget(
 ): Promise<DeployTarget> {
   const parsed = parseDeploySpec(spec)
   if ('error' in parsed) throw errors.usage(`Invalid deploy target ${JSON.stringify(spec)}: ${parsed.error}`)
-  if (parsed.kind === 'dir') return createDirTarget(parsed.path, context.outDir, context.otherSites)
+  if (parsed.kind === 'dir') return createDirTarget(parsed.path, context.outDir, context.otherSites, context.root)
   if (parsed.kind === 'command') return createCommandTarget(parsed.command, context.outDir, context.root)
   const { createS3Target } = await import('./s3.js')
   return createS3Target(parsed.bucket, parsed.prefix)
