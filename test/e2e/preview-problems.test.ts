@@ -21,6 +21,7 @@ import {
   waitForHydration,
 } from './helpers/browser.js'
 import { REPO_ROOT } from './helpers/site.js'
+import { seriousAxeViolations } from './helpers/validators.js'
 
 const TEXT_TEMPLATE = 'templates/content/Text.tsx'
 const BROKEN = (source: string) => source.replace('<RichText html={props.bodytext}', '<RichText html={props.bodytext')
@@ -104,6 +105,11 @@ describe.skipIf(!hasChromium)('preview shows what went wrong', () => {
     expect(frame).toMatch(/\n {5}\| +\^\n/)
     expect(frame).toContain('   7 |       <Heading {...props} />')
     expect(await isSameDocument(page)).toBe(true)
+    // The dialog takes the focus (Tab would otherwise walk the links the backdrop hides), and in the CMS's
+    // narrow split pane the code frame scrolls sideways: a keyboard reaches it.
+    expect(await page.evaluate(() => document.activeElement?.shadowRoot?.activeElement?.className)).toBe('panel')
+    await page.setViewportSize({ width: 400, height: 700 })
+    expect(await seriousAxeViolations(page)).toEqual([])
 
     // A tab opened while it is broken shows it too (the last good version underneath).
     const other = await context.newPage()

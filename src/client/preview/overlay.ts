@@ -25,6 +25,12 @@ const element = (doc: Document, tag: string, className: string, text: string): H
   return el
 }
 
+/** A `pre` that scrolls sideways when its lines are long: in the tab order, so a keyboard can scroll it. */
+const scrollable = (el: HTMLElement): HTMLElement => {
+  el.tabIndex = 0
+  return el
+}
+
 export function showProblem(doc: Document, problem: PreviewProblem): void {
   hideProblem(doc)
   const host = doc.createElement('div')
@@ -36,14 +42,16 @@ export function showProblem(doc: Document, problem: PreviewProblem): void {
   panel.className = 'panel'
   panel.setAttribute('role', 'alertdialog')
   panel.setAttribute('aria-label', problem.title)
+  // focused when shown: behind the backdrop, Tab would walk links no one sees
+  panel.tabIndex = -1
   const where = problem.file
     ? `${problem.file}${problem.line ? `:${problem.line}` : ''}${problem.column ? `:${problem.column}` : ''}`
     : ''
   panel.append(
     element(doc, 'h2', 'title', problem.title),
     ...(where ? [element(doc, 'p', 'where', where)] : []),
-    ...(problem.frame ? [element(doc, 'pre', 'frame', problem.frame)] : []),
-    element(doc, 'pre', 'message', problem.message),
+    ...(problem.frame ? [scrollable(element(doc, 'pre', 'frame', problem.frame))] : []),
+    scrollable(element(doc, 'pre', 'message', problem.message)),
     element(
       doc,
       'p',
@@ -56,6 +64,7 @@ export function showProblem(doc: Document, problem: PreviewProblem): void {
   backdrop.append(panel)
   root.append(style, backdrop)
   doc.body.append(host)
+  panel.focus()
 }
 
 export function hideProblem(doc: Document): void {
