@@ -199,9 +199,12 @@ function keepPreviewQuery(to: string, url: URL, target: PreviewSite): string {
 function failureHtml(status: number, failure: string): string {
   const title = `${status} ${STATUS_CODES[status] ?? 'Error'}`
   return `<!doctype html>
-<html><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title></head>
-<body><h1>${escapeHtml(title)}</h1><pre style="white-space:pre-wrap">${escapeHtml(failure)}</pre>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title></head>
+<body><main>
+<h1>${escapeHtml(title)}</h1><pre style="white-space:pre-wrap">${escapeHtml(failure)}</pre>
 <p>The terminal running site preview has the details. This page reloads when the templates change.</p>
+</main>
 <script>new EventSource(${JSON.stringify(RELOAD_EVENTS_URL)}).addEventListener('reload',()=>location.reload())</script>
 </body></html>
 `

@@ -221,6 +221,9 @@ describe('preview server over a real socket, with watch and reload', () => {
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8')
     const html = await res.text()
     expect(html).toContain('Rendering /pl failed: header &lt;boom&gt;')
+    // English, whatever the page's locale (a screen reader reads it in the page's language), in a main landmark
+    expect(html).toContain('<html lang="en">')
+    expect(html).toMatch(/<main>\s*<h1>500 Internal Server Error<\/h1>/)
     expect(html).toContain('/_site/events')
     const bot = await fetch(`${server.url}/pl`, { headers: { 'user-agent': 'Googlebot/2.1' } })
     expect(bot.status).toBe(500)
