@@ -299,7 +299,7 @@ export async function buildRedirect(
   // No page at the old path unless asked for: Netlify would serve it instead of the `_redirects` rule.
   const files: PageFile[] = [{ path: toPayloadFile(path), contents: JSON.stringify(payload) }]
   if (p.site.build.redirectPages)
-    files.push({ path: toHtmlFile(path), contents: renderRedirectHtml({ to: target.to, canonical, lang: locale }) })
+    files.push({ path: toHtmlFile(path), contents: renderRedirectHtml({ to: target.to, canonical }) })
   if (!(await writeFiles(p, path, files))) return undefined
   p.state.redirects.push({ from: path, to: target.to, statusCode })
   if (target.type !== 'internal' || !target.page) return undefined

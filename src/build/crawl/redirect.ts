@@ -13,13 +13,13 @@ import type { BuildRedirect } from '../types.js'
 
 /**
  * The redirect page. `to` is a checked target (see checkRedirectTarget);
- * `canonical` is its absolute form when the site has a `baseUrl`.
+ * `canonical` is its absolute form when the site has a `baseUrl`. Its words are English in every locale.
  */
-export function renderRedirectHtml(options: { to: string; canonical: string; lang: string }): string {
+export function renderRedirectHtml(options: { to: string; canonical: string }): string {
   const to = escapeHtml(options.to)
   return [
     '<!doctype html>',
-    `<html lang="${escapeHtml(options.lang)}">`,
+    '<html lang="en">',
     '<head>',
     '<meta charset="utf-8">',
     '<meta name="robots" content="noindex">',

@@ -9,15 +9,20 @@ import { redirectPayload } from '../../../src/render/payload.js'
 
 describe('redirect page', () => {
   it('redirects with meta refresh, canonical and a link', () => {
-    const html = renderRedirectHtml({ to: '/services', canonical: 'https://www.example.com/services', lang: 'en' })
+    const html = renderRedirectHtml({ to: '/services', canonical: 'https://www.example.com/services' })
     expect(html).toContain('<meta http-equiv="refresh" content="0; url=/services">')
     expect(html).toContain('<link rel="canonical" href="https://www.example.com/services">')
     expect(html).toContain('<a href="/services">/services</a>')
     expect(html).toContain('<meta name="robots" content="noindex">')
   })
 
+  // Its words are the engine's English on a Polish or German path too: a screen reader must read them as English.
+  it('is English', () => {
+    expect(renderRedirectHtml({ to: '/pl/uslugi', canonical: '/pl/uslugi' })).toContain('<html lang="en">')
+  })
+
   it('escapes the target', () => {
-    const html = renderRedirectHtml({ to: '/a?x=1&y="2"<', canonical: '/a', lang: 'en' })
+    const html = renderRedirectHtml({ to: '/a?x=1&y="2"<', canonical: '/a' })
     expect(html).toContain('url=/a?x=1&amp;y=&quot;2&quot;&lt;"')
     expect(html).not.toContain('"2"<')
   })
