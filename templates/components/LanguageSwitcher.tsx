@@ -25,7 +25,7 @@ export function LanguageSwitcher({ languages }: { languages: LanguageEntry[] }) 
     <div className="lang">
       <button type="button" className="lang__toggle" popoverTarget={PANEL_ID}>
         <span className="visually-hidden">{`${t.changeLanguage}: `}</span>
-        <span aria-hidden="true">{(current?.twoLetterIsoCode ?? lang).toUpperCase()}</span>
+        <span>{(current?.twoLetterIsoCode ?? lang).toUpperCase()}</span>
       </button>
       <div id={PANEL_ID} className="lang__panel" popover="auto" role="dialog" aria-labelledby={`${PANEL_ID}-title`}>
         <p id={`${PANEL_ID}-title`} className="lang__title">

@@ -37,6 +37,20 @@ describe.skipIf(!hasChromium)('accessibility of the demo site', () => {
     await context.close()
   })
 
+  // Speech input users say what they see ("click PL"): the visible language code is in the button's name.
+  it('names the language switch with the language it shows, in each locale', async () => {
+    const { context, page } = await openPage(browser)
+    for (const [path, name] of [
+      ['/', 'Change language: EN'],
+      ['/pl', 'Zmień język: PL'],
+      ['/de', 'Sprache ändern: DE'],
+    ] as const) {
+      await page.goto(`${site.url}${path}`)
+      expect(await page.getByRole('button', { name, exact: true }).count()).toBe(1)
+    }
+    await context.close()
+  })
+
   interface AxNode {
     ignored: boolean
     backendDOMNodeId?: number
