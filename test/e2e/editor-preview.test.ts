@@ -244,6 +244,28 @@ describe.skipIf(!hasChromium || !hasPreview)('editor preview in the browser', ()
     await context.close()
   })
 
+  // The panel came before its button in the document: Tab from the opened panel's button left the page.
+  it('works the options panel by keyboard: Enter opens it, Tab reaches its options, Escape closes it', async () => {
+    const { context, page, problems } = await openPage(browser)
+    await page.goto(`${preview.url}/?pce=1`)
+    await waitForHydration(page)
+    const focused = () =>
+      page.evaluate(() => document.activeElement?.getAttribute('name') ?? document.activeElement?.className)
+    await page.focus('.pce-options-toggle')
+    await page.keyboard.press('Enter')
+    await page.keyboard.press('Tab')
+    expect(await focused()).toBe(PREVIEW_OPTION_IDS[0])
+    await page.keyboard.press('Space')
+    expect(await page.isChecked(`.pce-options-panel input[name="${PREVIEW_OPTION_IDS[0]}"]`)).toBe(
+      !PREVIEW_OPTION_DEFAULTS[PREVIEW_OPTION_IDS[0]!],
+    )
+    await page.keyboard.press('Escape')
+    expect(await focused()).toBe('pce-options-toggle')
+    expect(await page.isHidden('.pce-options-panel')).toBe(true)
+    expect(problems.errors).toEqual([])
+    await context.close()
+  })
+
   // The first option ("Dim inactive elements") was once laid out beside the floated legend, outside the panel.
   it('draws every option of the options panel, box and label, inside the panel on desktop and mobile', async () => {
     for (const viewport of [

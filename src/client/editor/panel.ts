@@ -53,6 +53,7 @@ export function createOptionsPanel(
       toggle.focus()
     }
   })
-  wrapper.append(panel, toggle)
+  // the panel after its button (it is drawn above it): Tab from the opened button goes on to the options
+  wrapper.append(toggle, panel)
   return wrapper
 }
