@@ -48,7 +48,12 @@ export default function ErrorPage({ error }: ErrorPageProps) {
           {t.checkHomePage}
         </a>
       </p>
-      {debug && <pre className="error-page__debug">{toJson(error.raw ?? error)}</pre>}
+      {debug && (
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: it scrolls; in the tab order, a keyboard can scroll it
+        <pre className="error-page__debug" tabIndex={0}>
+          {toJson(error.raw ?? error)}
+        </pre>
+      )}
     </section>
   )
 }

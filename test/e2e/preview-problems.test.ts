@@ -35,9 +35,9 @@ describe.skipIf(!hasChromium)('preview shows what went wrong', () => {
   const previews: Preview[] = []
 
   /** `site preview` in the project copy; resolves to its URL. */
-  async function startPreview(apiUrl: string, port = 0): Promise<string> {
+  async function startPreview(apiUrl: string, port = 0, ...more: string[]): Promise<string> {
     const preview = startCli(
-      ['preview', '--api', apiUrl, '--port', String(port)],
+      ['preview', '--api', apiUrl, '--port', String(port), ...more],
       project,
       /Preview: (http:\/\/[^/\s]+)\//,
     )
@@ -83,6 +83,21 @@ describe.skipIf(!hasChromium)('preview shows what went wrong', () => {
     expect(await langOf()).toBe('en')
     await waitForHydration(page)
     expect(await langOf()).toBe('en')
+    await context.close()
+  }, 60_000)
+
+  it('with --debug, the raw error on a narrow screen scrolls by keyboard too (axe)', async () => {
+    const url = await startPreview(`http://127.0.0.1:${await closedPort()}`, 0, '--debug')
+    const userAgent = `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${browser.version()} Safari/537.36`
+    const context = await browser.newContext({
+      userAgent,
+      serviceWorkers: 'block',
+      viewport: { width: 360, height: 700 },
+    })
+    const page = await context.newPage()
+    await page.goto(`${url}/about-us?debug`)
+    await page.locator('.error-page__debug').waitFor()
+    expect(await seriousAxeViolations(page)).toEqual([])
     await context.close()
   }, 60_000)
 

@@ -181,7 +181,7 @@ describe('error pages', () => {
     const staticHtml = renderPage(makeState({ status: 500, error, debug: true }), registry).appHtml
     expect(staticHtml).not.toContain('stack trace here')
     const preview = renderPage(makeState({ status: 500, error, debug: true, mode: 'preview' }), registry).appHtml
-    expect(preview).toContain('<pre class="error-page__debug">')
+    expect(preview).toContain('<pre class="error-page__debug" tabindex="0">')
     expect(preview).toContain('stack trace here')
     expect(renderPage(makeState({ status: 500, error, mode: 'preview' }), registry).appHtml).not.toContain(
       'stack trace here',
