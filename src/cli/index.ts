@@ -71,7 +71,7 @@ export function createProgram(): Command {
     .option('--force', 'replace the output folder even when it holds something else than a previous site output')
     .option(
       '--only <items>',
-      'rebuild only these pages (page uids or paths, comma-separated, as a CMS event names them) and the pages linking to them, or the pages that show a CMS file (file:/fileadmin/a.jpg); the rest comes from the previous output',
+      'rebuild only these pages (page uids or paths, comma-separated, as a CMS event names them) and, when what menus show of one changed (its title), the pages linking to it; or the pages that show a CMS file (file:/fileadmin/a.jpg); the rest comes from the previous output',
       collectList,
     )
     .action(async (opts) => {
