@@ -3,7 +3,7 @@ import { join, relative } from 'node:path'
 import { Agent } from 'undici'
 import type { ApiClientOptions } from '../api/client.js'
 import type { InlineConfig, ResolvedConfig } from '../config/types.js'
-import { isSiteError } from '../errors.js'
+import { isSiteError, messageOf } from '../errors.js'
 import { type FetchHandler, refuseConnect, toNodeListener } from '../serve/node-http.js'
 import { closeServer, listen, type RunningServer } from '../serve/server.js'
 import { createReloadEvents } from './events.js'
@@ -33,8 +33,14 @@ export interface PreviewServer extends RunningServer {
   reload(changed?: readonly string[]): Promise<boolean>
 }
 
+/** An error's first lines as one: `Templates failed to compile:\n  a.tsx:1:2: …` -> `Templates failed to compile: a.tsx:1:2: …`. */
 const firstLine = (error: unknown): string =>
-  (error instanceof Error ? error.message : String(error)).split('\n').filter(Boolean).slice(0, 3).join(' | ')
+  messageOf(error)
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .slice(0, 3)
+    .reduce((joined, line) => (joined === '' ? line : `${joined}${joined.endsWith(':') ? ' ' : ' | '}${line}`), '')
 
 /** `site preview`: the node:http binding of the preview handler, with watch and live reload. */
 export async function startPreviewServer(options: PreviewServerOptions): Promise<PreviewServer> {

@@ -314,7 +314,9 @@ describe('preview started over a template that does not compile', () => {
   afterAll(() => close?.())
 
   it('starts, shows every page the problem with its file and line, and serves the site once it is fixed', async () => {
-    expect(lines[0]).toMatch(/^preview: the templates do not load; every page shows why until a change fixes them: /)
+    expect(lines[0]).toMatch(
+      /^preview: the templates do not load; every page shows why until a change fixes them: Templates? failed to compile: templates\/content\/Text\.tsx:\d+:\d+: /,
+    )
     const broken = await fetch(`${server.url}/about-us`, { headers: BROWSER })
     expect(broken.status).toBe(500)
     expect(broken.headers.get('cache-control')).toBe('no-store')
