@@ -24,7 +24,7 @@ export interface PublishFlags {
 
 export type FromPublishWorker =
   | { type: 'log'; line: string }
-  | { type: 'ready'; url: string; stateDir: string; where: string }
+  | { type: 'ready'; url: string; stateDir: string; where: string; hooks: string[] }
   | { type: 'failed'; error: SentError }
   | { type: 'closed' }
 
@@ -37,6 +37,8 @@ export interface PublishHost {
   stateDir: string
   /** Where a publish goes: the deploy target, or the output folder. */
   where: string
+  /** The webhook paths a request can pass (`/hooks/typo3` with publish.webhooks, the others with publish.token). */
+  hooks: string[]
   /** Rejects if the publisher stops on its own (an error it could not handle); never resolves. */
   failed: Promise<never>
   /** Stops accepting, ends or persists the publish in progress; resolves once the worker has closed. */
@@ -80,11 +82,12 @@ export function startPublishInWorker(flags: PublishFlags, log: (line: string) =>
   })
   return new Promise((resolve, reject) => {
     ended.catch(reject)
-    onReady = ({ url, stateDir, where }) =>
+    onReady = ({ url, stateDir, where, hooks }) =>
       resolve({
         url,
         stateDir,
         where,
+        hooks,
         failed: ended,
         async close() {
           worker.postMessage({ type: 'stop' } satisfies ToPublishWorker)

@@ -53,7 +53,11 @@ async function publishHere(port: NonNullable<typeof parentPort>, flags: PublishF
         send({ type: 'failed', error: toSentError(error, redact) })
       }
     })
-    send({ type: 'ready', url: server.url, stateDir: server.stateDir, where: server.where })
+    const hooks = [
+      ...(publish.webhooks.length ? ['/hooks/typo3'] : []),
+      ...(publish.token ? ['/hooks/pages', '/hooks/full'] : []),
+    ]
+    send({ type: 'ready', url: server.url, stateDir: server.stateDir, where: server.where, hooks })
   } catch (error) {
     send({ type: 'failed', error: toSentError(error, redact) })
   }

@@ -279,6 +279,28 @@ describe('site publish to a dir: target that an operator replaced with a file', 
     own.child.kill('SIGTERM')
     const end = await own.done
     expect(end.code).toBe(0)
-    expect(end.stderr).toContain(`Publishing to dir:${www}; webhooks at`)
+    expect(end.stderr).toContain(
+      `Publishing to dir:${www}; webhooks at ${own.url}/hooks/pages, ${own.url}/hooks/full, status at`,
+    )
+  }, 60_000)
+})
+
+describe('site publish with no webhook configured (a fresh project)', () => {
+  it('says at start that no webhook can reach it, and answers a TYPO3 webhook why', async () => {
+    const bare = join(dir, 'no-hooks.config.json')
+    await writeFile(bare, JSON.stringify({ baseUrl: BASE_URL }))
+    const own = await startPublisher([
+      ...['--config', bare, '--api', api.url, '--out', join(dir, 'out-no-hooks')],
+      ...['--state', join(dir, 'state-no-hooks')],
+    ])
+    running.push(own)
+    const answer = await own.post('/hooks/typo3', '{}', { 'webhook-signature': '0'.repeat(64) })
+    expect(answer.status).toBe(401)
+    expect(await answer.json()).toEqual({ error: 'no publish.webhooks are configured' })
+    own.child.kill('SIGTERM')
+    const end = await own.done
+    expect(end.stderr).toContain(
+      '; no webhook can reach it (set publish.webhooks or publish.token): it publishes on its reconciles only, status at',
+    )
   }, 60_000)
 })

@@ -16,9 +16,12 @@ export async function runPublishCommand(opts: PublishFlags, global: { verbose?: 
     tuneHeapForBuild({ execArgv: process.execArgv, nodeOptions: process.env.NODE_OPTIONS })
     const publisher = await startPublishInWorker(opts, printLine)
     const shutdown = waitForShutdown()
-    printLine(
-      `Publishing to ${publisher.where}; webhooks at ${publisher.url}/hooks/typo3, status at ${publisher.url}/status`,
-    )
+    const { url, hooks } = publisher
+    // a publisher no webhook can reach (a fresh project) says so, rather than point a CMS at a URL that answers 401
+    const webhooks = hooks.length
+      ? `webhooks at ${hooks.map((path) => `${url}${path}`).join(', ')}`
+      : 'no webhook can reach it (set publish.webhooks or publish.token): it publishes on its reconciles only'
+    printLine(`Publishing to ${publisher.where}; ${webhooks}, status at ${url}/status`)
     const signal = await Promise.race([shutdown, publisher.failed])
     printLine(`${signal}: stopping`)
     await publisher.close()
