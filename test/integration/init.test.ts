@@ -91,6 +91,16 @@ describe('site init', () => {
     await expect(stat(dir)).rejects.toMatchObject({ code: 'ENOENT' })
   })
 
+  it('refuses an API URL with a user or password, which the config would keep in the repository, and writes nothing', async () => {
+    const dir = join(root, 'with-credentials-api')
+    const error = await rejection(initProject({ dir, apiUrl: 'https://editor:s3cret@cms.example.com' }))
+    expect(error.message).toBe(
+      "--api must not hold a user or password: config/site.config.ts is committed with the project; give the API's credentials from the environment (api.headers, see the configuration docs)",
+    )
+    expect(error.message).not.toContain('s3cret')
+    await expect(stat(dir)).rejects.toMatchObject({ code: 'ENOENT' })
+  })
+
   it('writes an API URL with a quote in it as a string that reads back as that URL', async () => {
     const dir = join(root, 'with-quoted-api')
     const url = "https://cms.example.com/it's/"
