@@ -131,6 +131,21 @@ describe.skipIf(!hasChromium)('preview shows what went wrong', () => {
     await other.goto(`${url}/about-us`)
     await overlay(other).locator('.where').waitFor({ state: 'visible', timeout: 30_000 })
 
+    // In the CMS, preview is a frame beside the form an editor types in: the dialog the frame shows as it
+    // (re)loads leaves the editor's focus where it is.
+    const cms = await context.newPage()
+    await cms.setContent('<input id="field"><iframe id="preview" title="Preview"></iframe>')
+    await cms.focus('#field')
+    await cms.locator('#preview').evaluate((frame: HTMLIFrameElement, src) => {
+      frame.src = src
+    }, `${url}/about-us`)
+    await cms
+      .frameLocator('#preview')
+      .locator('#site-error-overlay .where')
+      .waitFor({ state: 'visible', timeout: 30_000 })
+    await cms.keyboard.type('typed')
+    expect(await cms.inputValue('#field')).toBe('typed')
+
     const reloaded = page.waitForEvent('load', { timeout: 30_000 })
     await writeFile(file, good)
     await reloaded

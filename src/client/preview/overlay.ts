@@ -64,7 +64,9 @@ export function showProblem(doc: Document, problem: PreviewProblem): void {
   backdrop.append(panel)
   root.append(style, backdrop)
   doc.body.append(host)
-  panel.focus()
+  // in a frame (the CMS's preview pane) only when it has the focus: not from the form an editor types in beside it
+  const framed = doc.defaultView !== doc.defaultView?.top
+  if (!framed || doc.hasFocus()) panel.focus()
 }
 
 export function hideProblem(doc: Document): void {
