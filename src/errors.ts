@@ -155,7 +155,10 @@ export const messageOf = (error: unknown): string => (error instanceof Error ? e
  */
 export class WritingFailed extends Error {
   readonly code: string | undefined
-  constructor(file: string, cause: unknown) {
+  constructor(
+    readonly file: string,
+    cause: unknown,
+  ) {
     super(`Writing ${file} failed: ${messageOf(cause)}`, { cause })
     this.name = 'WritingFailed'
     this.code = (cause as NodeJS.ErrnoException).code

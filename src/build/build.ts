@@ -9,6 +9,7 @@ import { errors, WritingFailed } from '../errors.js'
 import type { MediaService } from '../media/service.js'
 import { startMedia } from '../media/stage.js'
 import type { MediaStats } from '../media/types.js'
+import { isInsideOrEqual } from '../project/inside.js'
 import { missingTemplateNotes } from '../render/missing-templates.js'
 import { compareStrings } from '../shared/values.js'
 import { summarizePageChanges } from './incremental/changes.js'
@@ -188,8 +189,10 @@ export async function build(options: BuildOptions & BuildWiring): Promise<BuildR
       await discardOutput(output)
       // a request the stop signal ended fails as the stop it is, not as the API failing
       run.checkInterrupted()
-      // a file beside the pages (the state, a manifest) the disk refused: the output folder cannot take this build
-      throw error instanceof WritingFailed ? errors.outDirUnwritable(run.outDir, error.message, error) : error
+      // a file beside the pages (the state, a manifest) the disk refused: the output folder cannot take this build;
+      // one elsewhere (the project's cache) is no fault of the output folder
+      const refused = error instanceof WritingFailed && isInsideOrEqual(output.tempDir, error.file)
+      throw refused ? errors.outDirUnwritable(run.outDir, error.message, error) : error
     }
   } finally {
     await render.close()

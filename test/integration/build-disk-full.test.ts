@@ -3,11 +3,11 @@
  * cannot take the build (OUT_DIR_UNWRITABLE, with the file, the cause and a hint about space), not as an error of
  * the engine, and the previous output is left as it was. The state's write is made to fail as a full disk's does.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { BUILD_STORE_FILE } from '../../src/shared/layout.js'
+import { BUILD_STORE_FILE, cacheDir } from '../../src/shared/layout.js'
 
 /** While true, the build state cannot be written. */
 const disk = vi.hoisted(() => ({ full: false }))
@@ -23,7 +23,8 @@ vi.mock('node:fs', async (importOriginal) => {
 })
 
 const { startDemoApi } = await import('../../src/demo/server.js')
-const { buildSite, diffTrees, loadBuildTools, readTree } = await import('./build-helpers.js')
+const { buildSite, diffTrees, loadBuildTools, readTree, REPO_ROOT } = await import('./build-helpers.js')
+const { runSite } = await import('./cli-helpers.js')
 
 let api: Awaited<ReturnType<typeof startDemoApi>>
 let dir: string
@@ -54,5 +55,22 @@ describe('a disk that fills up while the build writes its state', () => {
       hint: expect.stringMatching(/disk .* is full/),
     })
     expect(diffTrees(before, await readTree(outDir))).toEqual([])
+  }, 120_000)
+})
+
+describe('a write outside the output folder that fails', () => {
+  it("is not blamed on the output folder: a project's cache that cannot take the templates' module", async () => {
+    const project = join(dir, 'project')
+    for (const folder of ['templates', 'config', 'public'])
+      await cp(join(REPO_ROOT, folder), join(project, folder), { recursive: true })
+    // a file where the folder of the templates' module goes: the module cannot be written
+    await mkdir(join(project, cacheDir('templates'), '..'), { recursive: true })
+    await writeFile(join(project, cacheDir('templates')), '')
+    const res = await runSite(['build', '--api', api.url, '--json'], { cwd: project })
+    expect(JSON.parse(res.stdout)).toMatchObject({
+      ok: false,
+      message: expect.stringContaining(`Writing ${join(project, cacheDir('templates'))}/templates-`),
+    })
+    expect(JSON.parse(res.stdout).kind, res.stdout).not.toBe('OUT_DIR_UNWRITABLE')
   }, 120_000)
 })
