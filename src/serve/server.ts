@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { parse, resolve } from 'node:path'
 import { SiteError } from '../errors.js'
+import { realPath } from '../project/inside.js'
 import { createStaticHandler } from './handler.js'
 import { refuseConnect, toNodeListener } from './node-http.js'
 
@@ -57,8 +58,10 @@ export async function closeServer(server: Server): Promise<void> {
 /** `site serve`: a built output served as a static host would (see `createStaticHandler`). */
 export async function startStaticServer(options: StaticServerOptions): Promise<RunningServer> {
   const dir = resolve(options.dir)
-  // every file of the machine its user may read would be served (a `site serve /` meant as `site serve .`)
-  if (dir === parse(dir).root)
+  // every file of the machine its user may read would be served (a `site serve /` meant as `site serve .`), also
+  // through a link to the root
+  const real = realPath(dir)
+  if (real === parse(real).root)
     throw new SiteError('USAGE', `Refusing to serve ${dir}: the folder to serve cannot be a file-system root`)
   const info = await stat(dir).catch(() => undefined)
   if (info && !info.isDirectory())

@@ -241,5 +241,11 @@ describe('site serve: a built output over a real socket', () => {
       code: 'USAGE',
       message: 'Refusing to serve /: the folder to serve cannot be a file-system root',
     })
+    const link = join(root, 'root-link')
+    await symlink('/', link)
+    await expect(startStaticServer({ dir: link, host: '127.0.0.1', port: 0 })).rejects.toMatchObject({
+      code: 'USAGE',
+      message: `Refusing to serve ${link}: the folder to serve cannot be a file-system root`,
+    })
   })
 })
