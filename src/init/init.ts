@@ -38,13 +38,14 @@ export function checkApiUrl(value: string, name = '--api'): string {
   } catch {
     throw errors.usage(`${name} must be the content API's URL (http or https), got ${JSON.stringify(value)}`)
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw errors.usage(`${name} must be an http or https URL, got ${JSON.stringify(value)}`)
-  if (url.hash) throw errors.usage(`${name} must not end in a fragment (${url.hash}): request paths are appended to it`)
+  // first: the messages below repeat the value
   if (url.username || url.password)
     throw errors.usage(
       `${name} must not hold a user or password: config/site.config.ts is committed with the project; give the API's credentials from the environment (api.headers, see the configuration docs)`,
     )
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw errors.usage(`${name} must be an http or https URL, got ${JSON.stringify(value)}`)
+  if (url.hash) throw errors.usage(`${name} must not end in a fragment (${url.hash}): request paths are appended to it`)
   return url.href.replace(/\/$/, '')
 }
 

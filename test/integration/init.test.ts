@@ -98,6 +98,8 @@ describe('site init', () => {
       "--api must not hold a user or password: config/site.config.ts is committed with the project; give the API's credentials from the environment (api.headers, see the configuration docs)",
     )
     expect(error.message).not.toContain('s3cret')
+    const other = await rejection(initProject({ dir, apiUrl: 'ftp://editor:s3cret@cms.example.com' }))
+    expect(other.message).toBe(error.message)
     await expect(stat(dir)).rejects.toMatchObject({ code: 'ENOENT' })
   })
 
