@@ -113,7 +113,7 @@ async function loadUserConfig(file: string, root: string): Promise<unknown> {
       }
       const issues = failures?.length
         ? failures.map((failure) => ({ path: '(file)', message: `${where(failure)}${failure.text}` }))
-        : [{ path: '(file)', message: (cause as Error).message }]
+        : [{ path: '(file)', message: messageOf(cause) }]
       throw errors.configInvalid(file, issues, cause)
     }
   }
@@ -142,7 +142,6 @@ async function loadUserConfig(file: string, root: string): Promise<unknown> {
   }
 }
 
-/** Loads, validates and resolves the configuration: the only way code gets a `ResolvedConfig`. */
 /**
  * The default export of the config's bundle, awaited (a promise: secrets read at load). Rejects once nothing is left
  * that could settle it (the event loop ran empty: `await new Promise(() => {})`), where the command would end
@@ -159,6 +158,7 @@ function evaluated(bundle: string): Promise<unknown> {
   })
 }
 
+/** Loads, validates and resolves the configuration: the only way code gets a `ResolvedConfig`. */
 export async function resolveConfig(inline: InlineConfig = {}): Promise<ResolvedConfig> {
   const root = resolve(inline.root ?? process.cwd())
   const configFile = findConfigFile(root, inline.configFile)
