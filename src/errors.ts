@@ -37,6 +37,7 @@ export type ErrorCode =
   | 'INIT_DIR_NOT_EMPTY'
   | 'INIT_NOT_WRITABLE'
   | 'INIT_WRITE_FAILED'
+  | 'WRITE_FAILED'
 
 /**
  * What went wrong with one path or item of a build: the `kind` of each failure and skipped item
@@ -264,6 +265,15 @@ export const errors = {
     }),
   publishJournal: (file: string, what: string, cause?: unknown) =>
     new SiteError('PUBLISH_JOURNAL', `The publish journal ${file} ${what}`, { cause, status: 503 }),
+  /** A write the disk refused outside a build's output (the project's `.site/` cache): the file is named. */
+  writeFailed: (failure: WritingFailed) =>
+    new SiteError('WRITE_FAILED', failure.message, {
+      status: 500,
+      cause: failure,
+      hint: isDiskFull(failure)
+        ? 'The disk is full: free space on it and run the command again.'
+        : 'Check that the folder may be written: its permissions, a read-only file system, a file where a folder should be.',
+    }),
   initNotADirectory: (path: string) =>
     new SiteError('INIT_NOT_A_DIRECTORY', `Cannot create a site in ${path}: it is a file, not a folder`, {
       status: 400,
@@ -355,3 +365,7 @@ export const buildIssues = {
   unsafeLink: (why: string) => skipped('UNSAFE_LINK', why),
   publicFileSkipped: (why: string) => skipped('PUBLIC_FILE_SKIPPED', why),
 } as const
+
+/** An error as the command reports it: a write the disk refused as the WRITE_FAILED it is, anything else as it is. */
+export const asReported = (error: unknown): unknown =>
+  error instanceof WritingFailed ? errors.writeFailed(error) : error

@@ -3,7 +3,7 @@
  * log lines and the result (or the error) to the main thread; stops when the main thread says so.
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import { errors } from '../errors.js'
+import { asReported, errors } from '../errors.js'
 import type { BuildProgress } from '../index.js'
 import type { BuildWorkerData, FromBuildWorker, ToBuildWorker } from './build-host.js'
 import { toSentError } from './build-host.js'
@@ -109,7 +109,7 @@ async function buildHere(port: NonNullable<typeof parentPort>, { request, pagePr
     }
   } catch (error) {
     flush()
-    send({ type: 'failed', error: toSentError(error, redact) })
+    send({ type: 'failed', error: toSentError(asReported(error), redact) })
   }
 }
 

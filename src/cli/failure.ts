@@ -3,7 +3,7 @@
  * port in use, a bad flag) as the one record every output of it is written from: the stderr lines,
  * `site build --json`, and under GitHub Actions the annotation and the step summary.
  */
-import { isSiteError, redactSecrets, USAGE_CODES } from '../errors.js'
+import { asReported, isSiteError, redactSecrets, USAGE_CODES } from '../errors.js'
 
 /** A stopped command: what, why, and what the run was talking to. */
 export interface RunFailure {
@@ -31,9 +31,10 @@ export interface FailedRunSummary {
 }
 
 export function toRunFailure(
-  error: unknown,
+  thrown: unknown,
   context: { command: string; api?: string; exitCode?: number },
 ): RunFailure {
+  const error = asReported(thrown)
   const site = isSiteError(error)
   const text = (value: string) => redactSecrets(value)
   return {

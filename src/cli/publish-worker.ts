@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path'
 import { parentPort, workerData } from 'node:worker_threads'
-import { errors } from '../errors.js'
+import { asReported, errors } from '../errors.js'
 import {
   parseDeploySpec,
   publishOptionsOf,
@@ -50,7 +50,7 @@ async function publishHere(port: NonNullable<typeof parentPort>, flags: PublishF
         await server.close()
         send({ type: 'closed' })
       } catch (error) {
-        send({ type: 'failed', error: toSentError(error, redact) })
+        send({ type: 'failed', error: toSentError(asReported(error), redact) })
       }
     })
     const hooks = [
@@ -59,7 +59,7 @@ async function publishHere(port: NonNullable<typeof parentPort>, flags: PublishF
     ]
     send({ type: 'ready', url: server.url, stateDir: server.stateDir, where: server.where, hooks })
   } catch (error) {
-    send({ type: 'failed', error: toSentError(error, redact) })
+    send({ type: 'failed', error: toSentError(asReported(error), redact) })
   }
 }
 
