@@ -5,7 +5,7 @@
  * CMS serves a page at the old path again.
  */
 import { existsSync } from 'node:fs'
-import { cp, readdir, readFile, writeFile } from 'node:fs/promises'
+import { cp, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BUILD_STORE_FILE } from '../../src/shared/layout.js'
@@ -116,5 +116,23 @@ describe('slug history', () => {
     expect(await redirectTo('/pl/o-nas/zespol')).toBe('page')
     expect(await redirectTo('/pl/o-nas/nasz-zespol')).toBe('/pl/o-nas/ludzie 301')
     expect(result.redirects.map((r) => r.from)).not.toContain('/pl/o-nas/zespol')
+  })
+
+  it('keeps it when a link in the previous output makes the build start from scratch, read through no link', async () => {
+    await symlink('/etc', join(out, 'planted'))
+    const fresh = await build()
+    expect(fresh.failures).toEqual([])
+    expect(fresh.notes).toContainEqual(
+      expect.stringMatching(/^Built every file into a fresh output folder: .*"planted"/),
+    )
+    expect(await redirectTo('/pl/o-nas/nasz-zespol')).toBe('/pl/o-nas/ludzie 301')
+    expect(await readFile(join(out, '_redirects'), 'utf8')).toMatch(
+      /^\/pl\/o-nas\/nasz-zespol \/pl\/o-nas\/ludzie 301/m,
+    )
+    // a state on the other side of a link is not read: the history starts anew
+    await rename(join(out, '_site'), join(demo.dir, 'site-elsewhere'))
+    await symlink(join(demo.dir, 'site-elsewhere'), join(out, '_site'))
+    expect((await build()).failures).toEqual([])
+    expect(await redirectTo('/pl/o-nas/nasz-zespol')).toBeUndefined()
   })
 })

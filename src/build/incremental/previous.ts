@@ -6,7 +6,7 @@
  * pages are rendered again from their payloads, see reuse.ts).
  */
 import { createHash } from 'node:crypto'
-import { readdirSync, readFileSync } from 'node:fs'
+import { lstatSync, readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -128,9 +128,10 @@ const STORE_BYTES_BESIDE_PATHS = 1024 * 1024
 /** Largest `latest.json` read (it holds a build id and a client version). */
 const MAX_LATEST_MANIFEST_BYTES = 64 * 1024
 
-const unusable = (reason: string): PreviousLookup => ({
+const unusable = (reason: string, history?: SlugHistory): PreviousLookup => ({
   type: 'none',
   reason: `the previous output is not usable: ${reason}`,
+  ...(history ? { history } : {}),
 })
 
 /**
@@ -159,13 +160,22 @@ export async function loadPrevious(
   const { maxPages } = site.build
   const maxFiles = maxPages * ENTRIES_PER_PAGE + ENTRIES_BESIDE_PAGES
   const disk = scanOutput(outDir, maxFiles)
-  if (disk.type === 'unusable') return unusable(disk.reason)
+  const check = { locales: site.i18n.locales, baseUrl: site.baseUrl }
+  if (disk.type === 'unusable') {
+    // none of its files is taken, but the slug history of its state is: its old paths keep their 301
+    const maxBytes = maxPages * STORE_BYTES_PER_PATH + STORE_BYTES_BESIDE_PATHS
+    const history = noLinkOnTheWay(outDir, BUILD_STORE_FILE)
+      ? await readHistory(outDir, BUILD_STORE_FILE, { ...check, maxPaths: maxPages }, maxBytes)
+      : undefined
+    return unusable(disk.reason, history)
+  }
   // read as bytes and parsed line by line: never the whole text as one string beside the pages
   const maxStoreBytes = Math.min(maxPages, disk.files.size) * STORE_BYTES_PER_PATH + STORE_BYTES_BESIDE_PATHS
-  const check = { locales: site.i18n.locales, baseUrl: site.baseUrl }
   if (!disk.files.has(BUILD_STORE_FILE)) {
     const cut = disk.files.has(BUILD_STORE_ASIDE_FILE)
-    const history = cut ? await readAsideHistory(outDir, { ...check, maxPaths: maxPages }, maxStoreBytes) : undefined
+    const history = cut
+      ? await readHistory(outDir, BUILD_STORE_ASIDE_FILE, { ...check, maxPaths: maxPages }, maxStoreBytes)
+      : undefined
     return {
       type: 'none',
       reason: cut
@@ -212,21 +222,34 @@ export async function loadPrevious(
 }
 
 /**
- * The slug history of the store a cut commit left aside (BUILD_STORE_ASIDE_FILE): untrusted, read and checked
- * as the store is (no link followed, bounded, every entry checked), over a pool of its own; only its pages'
+ * The slug history of a store OUT holds but a build cannot take as its previous output: the one a cut commit
+ * left aside (BUILD_STORE_ASIDE_FILE), or the state of an unusable output. Untrusted, read and checked as the
+ * store is (no link followed, bounded, every entry checked), over a pool of its own; only its pages'
  * identities and its redirects are taken, none of its files. Undefined when it cannot be read or used.
  */
-async function readAsideHistory(
+async function readHistory(
   outDir: string,
+  file: string,
   check: ParseStoreOptions,
   maxBytes: number,
 ): Promise<SlugHistory | undefined> {
-  const read = await readRegularFile(join(outDir, BUILD_STORE_ASIDE_FILE), maxBytes)
+  const read = await readRegularFile(join(outDir, file), maxBytes)
   if (read.type === 'refused') return undefined
   const parsed = parseStore(read.bytes, check)
   if ('reason' in parsed) return undefined
   const { pages, redirects } = parsed.store
   return { pages: [...pages.identities()], redirects }
+}
+
+/**
+ * True when every folder between OUT and `file` is a real folder, no link: in an unusable output the walk may have
+ * stopped before them, and the file itself is opened without following a link (readRegularFile).
+ */
+function noLinkOnTheWay(outDir: string, file: string): boolean {
+  const folders = file.split('/').slice(0, -1)
+  return folders.every(
+    (_, i) => lstatSync(join(outDir, ...folders.slice(0, i + 1)), { throwIfNoEntry: false })?.isDirectory() === true,
+  )
 }
 
 /** The content hash a store records for a file of its output: a page's from its row, the store's own as given. */
