@@ -135,4 +135,18 @@ describe('slug history', () => {
     expect((await build()).failures).toEqual([])
     expect(await redirectTo('/pl/o-nas/nasz-zespol')).toBeUndefined()
   })
+
+  it('keeps the history of the locales still listed when i18n.locales drops one', async () => {
+    const twoLocales = join(demo.dir, 'out-locales')
+    const buildTo = (user?: object) => buildSite({ apiUrl: demo.api.url, outDir: twoLocales, tools: demo.tools, user })
+    expect((await buildTo()).failures).toEqual([])
+    await movePolishTeamPage('/o-nas/ludzie', '/o-nas/ekipa')
+    expect((await buildTo()).failures).toEqual([])
+    const result = await buildTo({ baseUrl: BASE_URL, i18n: { locales: ['en', 'pl'] } })
+    expect(result.failures).toEqual([])
+    expect(result.redirects).toContainEqual({ from: '/pl/o-nas/ludzie', to: '/pl/o-nas/ekipa', statusCode: 301 })
+    expect(await readFile(join(twoLocales, '_redirects'), 'utf8')).toMatch(
+      /^\/pl\/o-nas\/ludzie \/pl\/o-nas\/ekipa 301/m,
+    )
+  })
 })

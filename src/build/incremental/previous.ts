@@ -188,7 +188,8 @@ export async function loadPrevious(
   if (read.type === 'refused') return unusable(`its ${BUILD_STORE_FILE}: ${read.reason}`)
   const storeHash = hashContents(read.bytes)
   const parsed = parseStore(read.bytes, { ...check, pool, maxPaths: maxPages, disk: disk.files })
-  if ('reason' in parsed) return unusable(parsed.reason)
+  if ('reason' in parsed)
+    return unusable(parsed.reason, parsed.unlistedLocales && historyOf(read.bytes, { ...check, maxPaths: maxPages }))
   const { pages, files, ...store } = parsed.store
   const latest = await readRegularFile(join(outDir, LATEST_MANIFEST_FILE), MAX_LATEST_MANIFEST_BYTES)
   if (latest.type === 'refused' || readLatestId(latest.bytes) !== store.id)
@@ -234,11 +235,22 @@ async function readHistory(
   maxBytes: number,
 ): Promise<SlugHistory | undefined> {
   const read = await readRegularFile(join(outDir, file), maxBytes)
-  if (read.type === 'refused') return undefined
-  const parsed = parseStore(read.bytes, check)
+  return read.type === 'refused' ? undefined : historyOf(read.bytes, check)
+}
+
+/**
+ * The slug history of store bytes, checked as the store is. A store of a build whose i18n.locales listed more
+ * (a locale was removed since) is checked with those locales too, and gives the history of the locales still
+ * listed: a locale's removal drops its own pages and redirects only, as a build from scratch would not write them.
+ */
+function historyOf(bytes: Uint8Array, check: ParseStoreOptions): SlugHistory | undefined {
+  let parsed = parseStore(bytes, check)
+  if ('reason' in parsed && parsed.unlistedLocales)
+    parsed = parseStore(bytes, { ...check, locales: [...check.locales, ...parsed.unlistedLocales] })
   if ('reason' in parsed) return undefined
+  const listed = ({ locale }: { locale: string }) => check.locales.includes(locale)
   const { pages, redirects } = parsed.store
-  return { pages: [...pages.identities()], redirects }
+  return { pages: [...pages.identities()].filter(listed), redirects: redirects.filter(listed) }
 }
 
 /**

@@ -448,8 +448,11 @@ export interface ParseStoreOptions extends StoreCheckOptions {
   disk?: ReadonlyMap<string, unknown>
 }
 
-/** A parsed store, and the files it lists that are not on disk. */
-export type ParsedStore = { store: BuildStore; missing: string[] } | { reason: string }
+/**
+ * A parsed store, and the files it lists that are not on disk; or why it cannot be used, with the locales it names
+ * that the site no longer lists when that is why (see loadPrevious: the history of the others is kept).
+ */
+export type ParsedStore = { store: BuildStore; missing: string[] } | { reason: string; unlistedLocales?: string[] }
 
 /**
  * Reads store text (or its UTF-8 bytes): the store, or why it cannot be used. Every field and entry is
@@ -479,6 +482,7 @@ function readStore(text: string | Uint8Array, options: ParseStoreOptions): Parse
   if (unlisted.length > 0 && unlisted.every((l) => LOCALE_CODE_RE.test(l)))
     return {
       reason: `its build state is of a configuration with locales i18n.locales no longer lists (${unlisted.slice(0, 5).join(', ')})`,
+      unlistedLocales: unlisted,
     }
   if (!isStoredHead(first, options)) {
     // a redirect to an external URL on what is now baseUrl's origin is checked into a site path: baseUrl changed

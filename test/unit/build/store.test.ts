@@ -287,6 +287,7 @@ describe('build store', () => {
     // i18n.locales dropped 'en' since that build: a configuration change, no damage to report as such
     expect(parseStore(renderStore(store), { ...READER, locales: ['pl'] })).toEqual({
       reason: expect.stringContaining('of a configuration with locales i18n.locales no longer lists (en)'),
+      unlistedLocales: ['en'],
     })
     const foreign = renderStore(store).replace('"locales":{"en":', '"locales":{"../x":')
     expect(parseStore(foreign, READER)).toEqual({ reason: expect.stringContaining('bad entry') })
