@@ -324,6 +324,16 @@ const failing = <K extends BuildIssueKind>(kind: K, reason: string, status: numb
 const skipped = <K extends BuildIssueKind>(kind: K, reason: string, status?: number): BuildIssue<K> =>
   status === undefined ? { kind, reason } : { kind, status, reason }
 
+/** `[from /about; page uid 12; content element uid 34]`, with what is known; '' when nothing is. */
+export function describeSource(source: { from?: string; pageUid?: number; elementUid?: number }): string {
+  const parts = [
+    source.from === undefined ? undefined : `from ${source.from}`,
+    source.pageUid === undefined ? undefined : `page uid ${source.pageUid}`,
+    source.elementUid === undefined ? undefined : `content element uid ${source.elementUid}`,
+  ].filter((part) => part !== undefined)
+  return parts.length ? ` [${parts.join('; ')}]` : ''
+}
+
 /**
  * The build's failures and skipped items (BuildIssueKind), made here and only here, so that each kind's
  * status and wording live in one place. Example: `buildIssues.brokenNavLink(404, '/')` ->

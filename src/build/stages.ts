@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { isLoopbackHost, toBareHostname } from '../config/resolve.js'
 import type { ResolvedSite } from '../config/types.js'
-import { buildIssues } from '../errors.js'
+import { buildIssues, describeSource } from '../errors.js'
 import { bundleClient, type ClientBundle } from '../hydration/bundle.js'
 import { missingTextsNotes } from '../hydration/manifest.js'
 import type { ShownIn } from '../media/apply.js'
@@ -37,6 +37,7 @@ import type { FileWriter } from './output/write.js'
 import { toSkippedItem } from './render-threads/render-jobs.js'
 import { createInlineRenderService, createRenderPool, type RenderService } from './render-threads/render-pool.js'
 import type { BuildRun } from './run.js'
+import type { BuildState } from './state.js'
 import type { BuildManifest, BuildOptions, LocaleData, SlugChange } from './types.js'
 
 /** Everything fetched, bundled or listed before the first page. */
@@ -322,7 +323,28 @@ export async function writeSlugRedirects(
     await buildRedirect(pipeline, { path: from, locale, redirectUrl: to, statusCode: SLUG_REDIRECT_STATUS })
     redirects.push(redirect)
   }
+  noteLinksToOldPaths(run.state, redirects)
   return { redirects, changes: plan.changes.filter((change) => redirects.includes(change)) }
+}
+
+/**
+ * A link in content to the old path of a page that moved is no broken link: its 301 takes visitors to the page.
+ * It is a note instead of a BROKEN_CONTENT_LINK item, so that an editor can still update the link.
+ */
+function noteLinksToOldPaths(state: BuildState, redirects: readonly SlugChange[]): void {
+  const moved = new Map(redirects.map((r) => [r.from, r.to]))
+  if (moved.size === 0) return
+  let kept = 0
+  for (const item of state.skipped) {
+    const to = item.kind === 'BROKEN_CONTENT_LINK' ? moved.get(item.item) : undefined
+    if (to === undefined) state.skipped[kept++] = item
+    else {
+      state.notes.push(
+        `${item.item}: a link in content names the old path of a page that moved, which answers ${SLUG_REDIRECT_STATUS} to ${to} (update the link)${describeSource(item)}`,
+      )
+    }
+  }
+  state.skipped.length = kept
 }
 
 /** A stored slug history redirect as the slug change it came from. */

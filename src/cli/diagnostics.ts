@@ -4,24 +4,14 @@
  * fields: severity, kind, path, status, cause, and where it came from.
  * Example: `error BROKEN_NAV_LINK /careers 404: the API answers 404 (linked from /) [from /; page uid 1]`
  */
+import { describeSource } from '../errors.js'
 import type { BuildResult } from '../index.js'
 
 type Failure = BuildResult['failures'][number]
 type Skipped = BuildResult['skipped'][number]
-type Source = Pick<Failure, 'from' | 'pageUid' | 'elementUid'>
-
-/** `[from /about; page uid 12; content element uid 34]`, with what is known; '' when nothing is. */
-function formatSource(source: Source): string {
-  const parts = [
-    source.from === undefined ? undefined : `from ${source.from}`,
-    source.pageUid === undefined ? undefined : `page uid ${source.pageUid}`,
-    source.elementUid === undefined ? undefined : `content element uid ${source.elementUid}`,
-  ].filter((part) => part !== undefined)
-  return parts.length ? ` [${parts.join('; ')}]` : ''
-}
 
 /** What failed, with what and where: `/careers 404: the API answers 404… [from /; page uid 1]` (stderr lines and annotations). */
-export const describeFailure = (f: Failure): string => `${f.path} ${f.status}: ${f.reason}${formatSource(f)}`
+export const describeFailure = (f: Failure): string => `${f.path} ${f.status}: ${f.reason}${describeSource(f)}`
 
 /** Whether a reason starts by naming its item, as a data problem's does (`/contact content[2]: …`, `/contact: …`). */
 const namesItem = (s: Skipped): boolean =>
@@ -36,7 +26,7 @@ export const describeSkipped = (s: Skipped): string => {
     s.status === undefined && namesItem(s)
       ? s.reason
       : `${s.item}${s.status === undefined ? '' : ` ${s.status}`}: ${s.reason}`
-  return `${what}${formatSource(s)}`
+  return `${what}${describeSource(s)}`
 }
 
 /** The lines, failures first, then skipped items, then notes. Not yet escaped for the terminal. */

@@ -149,4 +149,24 @@ describe('slug history', () => {
       /^\/pl\/o-nas\/ludzie \/pl\/o-nas\/ekipa 301/m,
     )
   })
+
+  it('notes a content link to an old path, which answers 301, instead of listing it as broken', async () => {
+    await editFile(
+      join(demo.content, 'pages/pl/o-nas.json'),
+      'i na <a href=\\"/pl/o-nas/ekipa\\">',
+      'i na <a href=\\"/pl/o-nas/ludzie\\">ludzi</a>, <a href=\\"/pl/o-nas/ekipa\\">',
+    )
+    await demo.api.reload()
+    const outDir = join(demo.dir, 'out-locales')
+    const user = { baseUrl: BASE_URL, i18n: { locales: ['en', 'pl'] } }
+    const result = await buildSite({ apiUrl: demo.api.url, outDir, tools: demo.tools, user })
+    expect(result.failures).toEqual([])
+    expect(result.redirects).toContainEqual({ from: '/pl/o-nas/ludzie', to: '/pl/o-nas/ekipa', statusCode: 301 })
+    expect(result.skipped.map((s) => s.item)).not.toContain('/pl/o-nas/ludzie')
+    expect(result.notes).toContainEqual(
+      expect.stringMatching(
+        /^\/pl\/o-nas\/ludzie: .*old path.* 301 to \/pl\/o-nas\/ekipa.* \[from \/pl\/o-nas; page uid 2/,
+      ),
+    )
+  })
 })
