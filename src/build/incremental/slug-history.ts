@@ -27,20 +27,28 @@ export function planSlugRedirects(input: {
   apiRedirects: Iterable<string>
 }): { redirects: SlugChange[]; changes: SlugChange[] } {
   const now = new Map<string, string>()
+  // every page's key and path: a page may have more than one path in its locale (a language i18n.locales no
+  // longer lists is built as the default locale's pages, the same uids again)
+  const at = new Set<string>()
   const served = new Set(input.apiRedirects)
   for (const page of input.pages) {
-    if (page.uid !== undefined) now.set(keyOf(page.uid, page.locale), page.path)
+    if (page.uid !== undefined) {
+      now.set(keyOf(page.uid, page.locale), page.path)
+      at.add(`${keyOf(page.uid, page.locale)}\u0000${page.path}`)
+    }
     served.add(page.path)
   }
   const redirects = new Map<string, SlugChange>()
   const changes: SlugChange[] = []
-  const follow = (from: string, uid: number, locale: string): SlugChange | undefined => {
-    const to = now.get(keyOf(uid, locale))
+  /** `was`: where a stored redirect led, which it keeps while the page is still there. */
+  const follow = (from: string, uid: number, locale: string, was?: string): SlugChange | undefined => {
+    const key = keyOf(uid, locale)
+    const to = was !== undefined && at.has(`${key}\u0000${was}`) ? was : now.get(key)
     return to === undefined || to === from || served.has(from) ? undefined : { from, to, locale, uid }
   }
   for (const old of input.previousRedirects) {
     if (old.kind !== 'slug' || old.uid === undefined) continue
-    const redirect = follow(old.from, old.uid, old.locale)
+    const redirect = follow(old.from, old.uid, old.locale, old.to)
     if (redirect) redirects.set(redirect.from, redirect)
   }
   for (const page of input.previousPages) {

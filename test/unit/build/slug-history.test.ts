@@ -50,4 +50,15 @@ describe('planSlugRedirects', () => {
     ])
     expect(plan.changes).toEqual([{ from: '/b', to: '/b2', locale: 'en', uid: 2 }])
   })
+
+  it('keeps a redirect on its page when the page has another path in its locale too', () => {
+    // a language i18n.locales no longer lists is built as pages of the default locale: the same uid twice in it
+    const plan = planSlugRedirects({
+      previousPages: [page('/jobs', 'en', 12), page('/de/karriere', 'de', 12)],
+      previousRedirects: [{ from: '/careers', to: '/jobs', statusCode: 301, locale: 'en', kind: 'slug', uid: 12 }],
+      pages: [page('/jobs', 'en', 12), page('/de/karriere', 'en', 12)],
+      apiRedirects: [],
+    })
+    expect(plan).toEqual({ redirects: [{ from: '/careers', to: '/jobs', locale: 'en', uid: 12 }], changes: [] })
+  })
 })
