@@ -11,7 +11,7 @@ import type { Dispatcher } from 'undici'
 import { resolveInside } from '../build/output/write.js'
 import type { CmsSource } from '../build/types.js'
 import type { ResolvedSite } from '../config/types.js'
-import { type MediaFileFailureKind, messageOf } from '../errors.js'
+import { type MediaFileFailureKind, messageOf, WritingFailed } from '../errors.js'
 import { MEDIA_FILES_IN_FLIGHT } from '../shared/constants.js'
 import { toFileRef } from '../shared/file-refs.js'
 import { MEDIA_RECORD_FILE } from '../shared/layout.js'
@@ -99,13 +99,6 @@ export interface MediaService {
 type Use = FileUse & { kind: FileClass; fresh: boolean }
 
 const failed = (kind: MediaFileFailureKind, reason: string) => ({ failed: kind, reason }) satisfies MediaAnswer
-
-/** A write into the output that failed (a full disk): the file fails as WRITE_FAILED, whichever step wrote it. */
-class WriteFailed extends Error {}
-const written = <T>(write: Promise<T>): Promise<T> =>
-  write.catch((error: unknown) => {
-    throw new WriteFailed(messageOf(error), { cause: error })
-  })
 
 /** A file's answer in a build: a shown image needs its variants, so one asked for shown and as a share image only is taken twice. */
 const answerKey = (shown: boolean, url: string): string => `${shown ? 'shown' : 'share'} ${url}`
@@ -202,9 +195,7 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
   const place = (path: string, body: Uint8Array): Promise<string> => {
     let file = placed.get(path)
     if (!file) {
-      file = written(writer.write(path, body)).then((size) =>
-        resolveInside(size > 0 ? writer.root : options.outDir, path),
-      )
+      file = writer.write(path, body).then((size) => resolveInside(size > 0 ? writer.root : options.outDir, path))
       placed.set(path, file)
     }
     return file
@@ -342,13 +333,14 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
       // the same bytes encoded for another URL: its variants, under this URL's names
       if (first.base !== base)
         for (const { width, format, file } of first.written) {
-          await written(writer.write(variantPath(base, width, format), await readFile(file)))
+          await writer.write(variantPath(base, width, format), await readFile(file))
           stats.variantsWritten++
         }
     } catch (error) {
       record.delete(url)
       const answer =
-        error instanceof WriteFailed
+        // a write the disk refused (a full disk) fails the file as WRITE_FAILED, whichever step wrote it
+        error instanceof WritingFailed
           ? failed('WRITE_FAILED', `${error.message} (GET ${url})`)
           : failed('MEDIA_ENCODE_FAILED', `the image cannot be encoded: ${messageOf(error)} (GET ${url})`)
       // every page showing it fails: those that asked so far in finish(), those asking later at once (resolve)
@@ -373,7 +365,7 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
     const done = inFlight(() => take(use, from, announce))
       .catch((error: unknown) =>
         announce(
-          failed(error instanceof WriteFailed ? 'WRITE_FAILED' : 'MEDIA_NETWORK', `${messageOf(error)} (GET ${url})`),
+          failed(error instanceof WritingFailed ? 'WRITE_FAILED' : 'MEDIA_NETWORK', `${messageOf(error)} (GET ${url})`),
         ),
       )
       .finally(() => {
