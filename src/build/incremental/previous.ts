@@ -189,7 +189,10 @@ export async function loadPrevious(
   const storeHash = hashContents(read.bytes)
   const parsed = parseStore(read.bytes, { ...check, pool, maxPaths: maxPages, disk: disk.files })
   if ('reason' in parsed)
-    return unusable(parsed.reason, parsed.unlistedLocales && historyOf(read.bytes, { ...check, maxPaths: maxPages }))
+    return unusable(
+      parsed.reason,
+      parsed.unlistedLocales && historyOf(read.bytes, { ...check, maxPaths: maxPages }, parsed),
+    )
   const { pages, files, ...store } = parsed.store
   const latest = await readRegularFile(join(outDir, LATEST_MANIFEST_FILE), MAX_LATEST_MANIFEST_BYTES)
   if (latest.type === 'refused' || readLatestId(latest.bytes) !== store.id)
@@ -242,9 +245,14 @@ async function readHistory(
  * The slug history of store bytes, checked as the store is. A store of a build whose i18n.locales listed more
  * (a locale was removed since) is checked with those locales too, and gives the history of the locales still
  * listed: a locale's removal drops its own pages and redirects only, as a build from scratch would not write them.
+ * `read`: the bytes as a caller already parsed them, not parsed again.
  */
-function historyOf(bytes: Uint8Array, check: ParseStoreOptions): SlugHistory | undefined {
-  let parsed = parseStore(bytes, check)
+function historyOf(
+  bytes: Uint8Array,
+  check: ParseStoreOptions,
+  read = parseStore(bytes, check),
+): SlugHistory | undefined {
+  let parsed = read
   if ('reason' in parsed && parsed.unlistedLocales)
     parsed = parseStore(bytes, { ...check, locales: [...check.locales, ...parsed.unlistedLocales] })
   if ('reason' in parsed) return undefined
