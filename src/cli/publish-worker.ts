@@ -53,11 +53,8 @@ async function publishHere(port: NonNullable<typeof parentPort>, flags: PublishF
         send({ type: 'failed', error: toSentError(asReported(error), redact) })
       }
     })
-    const hooks = [
-      ...(publish.webhooks.length ? ['/hooks/typo3'] : []),
-      ...(publish.token ? ['/hooks/pages', '/hooks/full'] : []),
-    ]
-    send({ type: 'ready', url: server.url, stateDir: server.stateDir, where: server.where, hooks })
+    const { url, stateDir, where, hooks } = server
+    send({ type: 'ready', url, stateDir, where, hooks })
   } catch (error) {
     send({ type: 'failed', error: toSentError(asReported(error), redact) })
   }

@@ -34,6 +34,10 @@ export interface HookAnswer {
 }
 
 const HOOK_PATHS: readonly string[] = ['/hooks/typo3', '/hooks/pages', '/hooks/full']
+
+/** The webhook paths a request can pass: `/hooks/typo3` with publish.webhooks, the others with publish.token. */
+export const reachableHooks = (options: Pick<ResolvedPublish, 'webhooks' | 'token'>): string[] =>
+  HOOK_PATHS.filter((path) => (path === '/hooks/typo3' ? options.webhooks.length > 0 : Boolean(options.token)))
 /** What `GET` reads: the status (JSON, or HTML for a browser) and the health check. */
 const READ_PATHS: ReadonlySet<string> = new Set(['/', '/status', '/status.json', '/healthz'])
 

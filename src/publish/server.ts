@@ -23,7 +23,7 @@ import {
 } from '../shared/constants.js'
 import { CACHE_DIR } from '../shared/layout.js'
 import { type Builder, createBuilder } from './builder.js'
-import { createHookHandler, type HookBody, type HookRequest, shownUrl } from './handler.js'
+import { createHookHandler, type HookBody, type HookRequest, reachableHooks, shownUrl } from './handler.js'
 import { type Journal, openJournal } from './journal.js'
 import { lockJournal, lockPublishOutput } from './lock.js'
 import { createPublisher, type Publisher } from './publisher.js'
@@ -48,6 +48,8 @@ export interface PublishServer {
   stateDir: string
   /** Where its builds go: the deploy target by its name (a folder's path made absolute), or the output folder. */
   where: string
+  /** The webhook paths a request can pass (reachableHooks). */
+  hooks: string[]
   /** Stops accepting, stops or finishes the publish in progress, closes the journal. */
   close(): Promise<void>
 }
@@ -247,6 +249,7 @@ async function serve(
     publisher,
     stateDir,
     where: input.where,
+    hooks: reachableHooks(publish),
     async close() {
       const closed = new Promise<void>((done) => server.close(() => done()))
       server.closeIdleConnections()
