@@ -148,22 +148,28 @@ export async function loadTemplates(root: string, options: LoadTemplatesOptions 
 const isComponent = (value: unknown): boolean =>
   typeof value === 'function' || (typeof value === 'object' && value !== null && '$$typeof' in value)
 
+/** An `async function` component: React cannot render it to a string, and says so without naming it. */
+const isAsync = (value: unknown): boolean =>
+  typeof value === 'function' && Object.prototype.toString.call(value) === '[object AsyncFunction]'
+
 /** Checks what each file of `manifest` exports; names a bad one by its path under the project (`templates/ErrorPage.tsx`). */
 function checkRegistry(value: unknown, manifest: TemplateManifest): TemplateRegistry {
   const registry = value as TemplateRegistry
   const named = (files: readonly TemplateFile[], name: string) =>
     relative(manifest.root, files.find((file) => file.name === name)?.file ?? name)
-  const bad = [
+  const filesWhere = (test: (component: unknown) => boolean): string[] => [
     ...Object.entries(registry.layouts)
-      .filter(([, c]) => !isComponent(c))
+      .filter(([, c]) => test(c))
       .map(([n]) => named(manifest.layouts, n)),
     ...Object.entries(registry.content)
-      .filter(([, c]) => !isComponent(c))
+      .filter(([, c]) => test(c))
       .map(([n]) => named(manifest.content, n)),
     ...TEMPLATE_LAYOUT.singles
-      .filter((n) => !isComponent(registry[n]))
+      .filter((n) => test(registry[n]))
       .map((n) => relative(manifest.root, manifest.singles[n])),
   ]
+  const bad = filesWhere((c) => !isComponent(c))
+  const async = filesWhere(isAsync)
   const badTexts = Object.entries(registry.texts ?? {})
     .filter(([, texts]) => typeof texts !== 'object' || texts === null)
     .map(([locale]) => named(manifest.texts, locale))
@@ -172,6 +178,12 @@ function checkRegistry(value: unknown, manifest: TemplateManifest): TemplateRegi
   }
   if (bad.length > 0) {
     throw new SiteError('TEMPLATES_INVALID', `Templates without a default-exported React component: ${bad.join(', ')}`)
+  }
+  if (async.length > 0) {
+    throw new SiteError(
+      'TEMPLATES_INVALID',
+      `Templates that are async functions (a page renders at once: nothing can be awaited while it renders): ${async.join(', ')}`,
+    )
   }
   return registry
 }

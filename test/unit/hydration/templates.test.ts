@@ -158,6 +158,12 @@ describe('loadTemplates', () => {
       'templates/texts/de.ts',
     ],
     ['an error page without a default-exported component', 'templates/ErrorPage.tsx', '\n', 'templates/ErrorPage.tsx'],
+    [
+      'an async template (it would fail every page that renders it with React’s words only)',
+      'templates/content/Later.tsx',
+      'export default async function L() { return null }\n',
+      'templates/content/Later.tsx',
+    ],
   ])('reports %s by its file', async (_name, file, source, named) => {
     const root = tempDir()
     writeProject(root, { [file]: source })
