@@ -6,8 +6,9 @@
  */
 import { existsSync } from 'node:fs'
 import { readdir, readFile } from 'node:fs/promises'
-import { join, relative } from 'node:path'
+import { basename, join, relative } from 'node:path'
 import { SiteError } from '../errors.js'
+import { pascalCase } from '../runtime/names.js'
 import { localeKey } from '../runtime/texts.js'
 
 /** Where templates live under a project root. */
@@ -38,21 +39,35 @@ export interface TemplateManifest {
   singles: Record<SingleTemplate, string>
   /** Ids of the templates marked `'use client'`: `layouts/Shop`, `content/Form`, `ErrorPage`, `Header`, `Footer`. */
   client: string[]
-  /** One line per unmarked template whose own source uses hooks or event handlers (for the build report). */
+  /**
+   * One line per layout or content element file whose name is not a template's, and per unmarked template whose own
+   * source uses hooks or event handlers (for the build report).
+   */
   hints: string[]
 }
 
 const TEMPLATE_FILE_RE = /^([A-Z][A-Za-z0-9]*)\.(tsx|jsx|ts|js)$/
 const TEXTS_FILE_RE = /^([a-z]{2,3}(?:-[A-Za-z0-9]{1,8})*)\.(ts|js|json)$/
 
-async function listFiles(dir: string, pattern: RegExp): Promise<TemplateFile[]> {
+// A module without a dot in its name (`menu_pages.tsx`, not `Text.stories.tsx`): meant as a template when in layouts/ or content/.
+const MODULE_FILE_RE = /^([^.]+)\.(tsx|jsx|ts|js)$/
+
+/** The files of `dir` whose name matches `pattern`; a module whose name does not is added to `misnamed`, when given. */
+async function listFiles(dir: string, pattern: RegExp, misnamed?: string[]): Promise<TemplateFile[]> {
   const names = existsSync(dir) ? await readdir(dir) : []
   const seen = new Map<string, string>()
   for (const name of names.sort()) {
     const match = pattern.exec(name)
     if (match?.[1] && !seen.has(match[1])) seen.set(match[1], join(dir, name))
+    else if (!match && MODULE_FILE_RE.test(name)) misnamed?.push(join(dir, name))
   }
   return [...seen].map(([name, file]) => ({ name, file }))
+}
+
+/** A layout or content element file no name can reach (`menu_pages.tsx` for type `menu_pages`) is silently unused otherwise. */
+function misnamedNote(root: string, file: string): string {
+  const [, stem = '', extension = ''] = MODULE_FILE_RE.exec(basename(file)) ?? []
+  return `${relative(root, file).split('\\').join('/')} is not used: a template file is named in PascalCase (rename it ${pascalCase(stem)}.${extension})`
 }
 
 // Whitespace, comments and directives (`'use strict';`) before the code of a module.
@@ -87,9 +102,10 @@ export function browserCodeIn(source: string): string[] {
  * required files that are missing.
  */
 export async function scanTemplates(root: string): Promise<TemplateManifest> {
+  const misnamed: string[] = []
   const [layouts, content, texts, top] = await Promise.all([
-    listFiles(join(root, TEMPLATE_LAYOUT.layouts), TEMPLATE_FILE_RE),
-    listFiles(join(root, TEMPLATE_LAYOUT.content), TEMPLATE_FILE_RE),
+    listFiles(join(root, TEMPLATE_LAYOUT.layouts), TEMPLATE_FILE_RE, misnamed),
+    listFiles(join(root, TEMPLATE_LAYOUT.content), TEMPLATE_FILE_RE, misnamed),
     listFiles(join(root, TEMPLATE_LAYOUT.texts), TEXTS_FILE_RE),
     listFiles(join(root, TEMPLATE_LAYOUT.dir), TEMPLATE_FILE_RE),
   ])
@@ -116,7 +132,15 @@ export async function scanTemplates(root: string): Promise<TemplateManifest> {
     { id: 'Header', file: singles.Header, unmarked: HYDRATES_ON_INTENT },
     { id: 'Footer', file: singles.Footer, unmarked: HYDRATES_ON_INTENT },
   ])
-  return { root, layouts, content, texts, singles, client, hints }
+  return {
+    root,
+    layouts,
+    content,
+    texts,
+    singles,
+    client,
+    hints: [...misnamed.sort().map((file) => misnamedNote(root, file)), ...hints],
+  }
 }
 
 const KEEPS_SERVER_MARKUP = 'on a first visit the browser keeps its server markup'

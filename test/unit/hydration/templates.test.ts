@@ -276,6 +276,22 @@ describe('the site:templates/lazy and site:templates/main modules (browser)', ()
     ])
   })
 
+  it('notes a layout or content element file whose name no type or layout can reach, with the name it wants', async () => {
+    const root = tempDir()
+    writeProject(root, {
+      'templates/content/menu_pages.tsx': 'export default function M() { return null }\n',
+      'templates/content/Text.stories.tsx': 'export default {}\n',
+      'templates/content/notes.md': 'not code\n',
+      'templates/layouts/two-columns.tsx': 'export default function L() { return null }\n',
+    })
+    const { content, hints } = await scanTemplates(root)
+    expect(content.map((c) => c.name)).not.toContain('menu_pages')
+    expect(hints).toEqual([
+      'templates/content/menu_pages.tsx is not used: a template file is named in PascalCase (rename it MenuPages.tsx)',
+      'templates/layouts/two-columns.tsx is not used: a template file is named in PascalCase (rename it TwoColumns.tsx)',
+    ])
+  })
+
   it.each([
     ["'use client'\nexport default 1", true],
     ['\ufeff"use client";', true],
