@@ -49,8 +49,9 @@ export interface TemplateManifest {
 const TEMPLATE_FILE_RE = /^([A-Z][A-Za-z0-9]*)\.(tsx|jsx|ts|js)$/
 const TEXTS_FILE_RE = /^([a-z]{2,3}(?:-[A-Za-z0-9]{1,8})*)\.(ts|js|json)$/
 
-// A module without a dot in its name (`menu_pages.tsx`, not `Text.stories.tsx`): meant as a template when in layouts/ or content/.
-const MODULE_FILE_RE = /^([^.]+)\.(tsx|jsx|ts|js)$/
+// A component file without a dot in its name (`menu_pages.tsx`, not `Text.stories.tsx`): meant as a template when in
+// layouts/ or content/. A `.ts` or `.js` file beside them (`utils.ts`) is taken for a helper module.
+const COMPONENT_FILE_RE = /^([^.]+)\.(tsx|jsx)$/
 
 /** The files of `dir` whose name matches `pattern`; a module whose name does not is added to `misnamed`, when given. */
 async function listFiles(dir: string, pattern: RegExp, misnamed?: string[]): Promise<TemplateFile[]> {
@@ -59,14 +60,14 @@ async function listFiles(dir: string, pattern: RegExp, misnamed?: string[]): Pro
   for (const name of names.sort()) {
     const match = pattern.exec(name)
     if (match?.[1] && !seen.has(match[1])) seen.set(match[1], join(dir, name))
-    else if (!match && MODULE_FILE_RE.test(name)) misnamed?.push(join(dir, name))
+    else if (!match && COMPONENT_FILE_RE.test(name)) misnamed?.push(join(dir, name))
   }
   return [...seen].map(([name, file]) => ({ name, file }))
 }
 
 /** A layout or content element file no name can reach (`menu_pages.tsx` for type `menu_pages`) is silently unused otherwise. */
 function misnamedNote(root: string, file: string): string {
-  const [, stem = '', extension = ''] = MODULE_FILE_RE.exec(basename(file)) ?? []
+  const [, stem = '', extension = ''] = COMPONENT_FILE_RE.exec(basename(file)) ?? []
   return `${relative(root, file).split('\\').join('/')} is not used: a template file is named in PascalCase (rename it ${pascalCase(stem)}.${extension})`
 }
 

@@ -282,6 +282,7 @@ describe('the site:templates/lazy and site:templates/main modules (browser)', ()
       'templates/content/menu_pages.tsx': 'export default function M() { return null }\n',
       'templates/content/Text.stories.tsx': 'export default {}\n',
       'templates/content/notes.md': 'not code\n',
+      'templates/content/utils.ts': 'export const a = 1\n',
       'templates/layouts/two-columns.tsx': 'export default function L() { return null }\n',
     })
     const { content, hints } = await scanTemplates(root)
