@@ -7,7 +7,10 @@ export interface RichTextProps {
   as?: 'div' | 'section' | 'span'
 }
 
-/** Renders nothing for an empty or non-string value. */
+/**
+ * Renders `html` as HTML, nothing for an empty or non-string value. It cleans nothing itself: give it a `bodytext`
+ * (the only field the build sanitises), never another field of the CMS.
+ */
 export function RichText({ html, className, as = 'div' }: RichTextProps) {
   if (typeof html !== 'string' || html.trim() === '') return null
   return createElement(as, { className, dangerouslySetInnerHTML: { __html: html } })
