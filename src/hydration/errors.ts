@@ -83,15 +83,21 @@ function importedBy(file: string, importers: PackageImporters): { name: string; 
 }
 
 const UNRESOLVED_RE = /^Could not resolve "([^"]+)"$/
+const NO_LOADER_RE = /^No loader is configured for "[^"]+" files/
 
 /**
  * esbuild says only `Could not resolve "node:fs"` of a Node built-in in the browser bundle, and of a package
  * that needs one, names files under node_modules/ alone: says what the module is and which template imports it.
+ * Of an imported image it says only that it has no loader: says where such a file goes.
  */
 function explain(root: string, message: Message, importers: PackageImporters | undefined): void {
   const hints: string[] = []
   const unresolved = UNRESOLVED_RE.exec(message.text)?.[1]
   if (unresolved && isBuiltin(unresolved)) hints.push('a Node built-in module: templates run in the browser too')
+  if (NO_LOADER_RE.test(message.text))
+    hints.push(
+      'templates import code, .css and .json: put the file in public/ and use its URL, /logo.svg for public/logo.svg',
+    )
   const from = message.location && importers ? importedBy(resolve(root, message.location.file), importers) : undefined
   if (from) hints.push(`"${from.name}" is imported by ${relative(root, from.importer).split('\\').join('/')}`)
   if (hints.length > 0) message.text += ` (${hints.join('; ')})`

@@ -357,6 +357,22 @@ describe('the site:templates/lazy and site:templates/main modules (browser)', ()
   })
 })
 
+describe('a template that imports an image', () => {
+  // esbuild said only `No loader is configured for ".svg" files`: nothing told the author where such a file goes.
+  it('says to put the file in public/ and use its URL', async () => {
+    const root = tempDir()
+    writeProject(root, {
+      'templates/content/Logo.tsx': `import logo from './logo.svg'\nexport default function L() { return <img src={logo} alt="" /> }\n`,
+      'templates/content/logo.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>\n',
+    })
+    const error = (await loadTemplates(root, { cacheDir: join(root, 'cache') }).catch((e: unknown) => e)) as SiteError
+    expect(error.code).toBe('TEMPLATES_INVALID')
+    expect(error.message).toContain(
+      'templates/content/Logo.tsx:1:18: No loader is configured for ".svg" files: templates/content/logo.svg (templates import code, .css and .json: put the file in public/ and use its URL, /logo.svg for public/logo.svg)',
+    )
+  })
+})
+
 describe('bundleClient with a template that imports what only runs in Node', () => {
   // esbuild only said `Could not resolve "node:fs"`, and for a package that needs Node, named files under
   // node_modules/ alone: the developer could not tell which of their templates pulled it into the browser.
