@@ -128,11 +128,15 @@ export function createRouter(options: RouterOptions): Router {
     if (result.type === 'error') return fail(url, path, mode, token)
     if (result.type === 'full-load') return load(url, mode)
     if (result.type === 'redirect') {
+      const next = new URL(result.to, url)
+      // As the host's 301 would: the link's query goes on to a target without one (as Netlify, Cloudflare Pages and
+      // `site serve` pass it), its #fragment to a target without one (as the browser keeps it).
+      if (!next.search) next.search = url.search
+      if (!next.hash) next.hash = url.hash
       if (isAbsoluteUrl(result.to)) {
         if (mode === 'push') tracker.push(path, url.href)
-        return win.location.replace(result.to)
+        return win.location.replace(next.href)
       }
-      const next = new URL(result.to, url)
       if (next.origin !== url.origin || hops >= MAX_CLIENT_REDIRECTS) return load(next, mode)
       // The redirecting URL gets no entry of its own: its target is pushed once it has loaded, as any link's page
       // is (the address bar does not show the redirecting URL over the page left meanwhile).

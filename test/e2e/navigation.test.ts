@@ -385,6 +385,21 @@ describe.skipIf(!hasChromium)('visitor navigation', () => {
     await context.close()
   })
 
+  it("a redirect payload keeps the link's #fragment and query, as the host's 301 would", async () => {
+    const { context, page, problems } = await openPage(browser)
+    await page.goto(`${site.url}/`)
+    await waitForHydration(page)
+    await markDocument(page)
+    // /old-services is a redirect record of the demo (301 to /services); c403 is a content element of /services.
+    await clickNewLink(page, '/old-services?utm_source=mail#c403')
+    await waitForPageView(page, '/services', 2)
+    const url = new URL(page.url())
+    expect(`${url.pathname}${url.search}${url.hash}`).toBe('/services?utm_source=mail#c403')
+    expect(await isSameDocument(page)).toBe(true)
+    expect(problems.errors).toEqual([])
+    await context.close()
+  })
+
   it('a link whose #fragment is a malformed escape still finishes its navigation', async () => {
     const { context, page, problems } = await openPage(browser)
     await page.goto(`${site.url}/`)
