@@ -78,6 +78,9 @@ export async function fetchPayload(input: {
   let response: Response
   try {
     response = await input.fetch(toPayloadRequestUrl(input.path, input.clientVersion), {
+      // Always asked of the host (a 304 when unchanged): one that sends no Cache-Control (nginx, S3 without
+      // metadata) would have the browser keep an older build's payload for a tenth of its age.
+      cache: 'no-cache',
       credentials: 'same-origin',
       headers: { accept: 'application/json' },
       signal: input.signal,

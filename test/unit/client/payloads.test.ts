@@ -13,6 +13,21 @@ describe('payload requests', () => {
     expect(toPayloadRequestUrl('/pl/o-nas', 'a b')).toBe('/pl/o-nas/_payload.json?_b=a%20b')
   })
 
+  it("are revalidated with the host: one that sends no Cache-Control must not leave an older build's payload cached", async () => {
+    // nginx, python -m http.server, S3 without metadata: the browser would keep a payload last modified 30 days
+    // ago for 3 days, and show it after a build changed that page (its manifest check clears only the tab's cache).
+    let asked: RequestInit | undefined
+    await fetchPayload({
+      path: '/a',
+      clientVersion: 'c1',
+      fetch: async (_url, init) => {
+        asked = init
+        return new Response('{}')
+      },
+    })
+    expect(asked?.cache).toBe('no-cache')
+  })
+
   it('classify the answer: page, redirect, full load (404, not JSON, other client code), error', async () => {
     const run = (fetch: (url: string, init: RequestInit) => Promise<Response>) =>
       fetchPayload({ path: '/a', clientVersion: 'c1', fetch })
