@@ -400,6 +400,19 @@ describe.skipIf(!hasChromium)('visitor navigation', () => {
     await context.close()
   })
 
+  it('a page reached with a trailing slash counts its page view at its own path', async () => {
+    // Hosts that keep each page in a folder (nginx, S3 websites, GitHub Pages) redirect /about-us to /about-us/:
+    // the tag manager would count one page at two paths, the first load's and the client navigations'.
+    const { context, page, problems } = await openPage(browser)
+    await page.goto(`${site.url}/about-us/`)
+    await waitForHydration(page)
+    await clickNewLink(page, '/services/')
+    await waitForPageView(page, '/services', 2)
+    expect((await pageViews(page)).map((view) => view.page_path)).toEqual(['/about-us', '/services'])
+    expect(problems.errors).toEqual([])
+    await context.close()
+  })
+
   it('a link whose #fragment is a malformed escape still finishes its navigation', async () => {
     const { context, page, problems } = await openPage(browser)
     await page.goto(`${site.url}/`)

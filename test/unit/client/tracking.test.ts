@@ -6,8 +6,11 @@ describe('page view tracking', () => {
     const win: { dataLayer?: unknown[] } = {}
     pushPageView(win, { title: 'Home', path: '/' })
     pushPageView(win, { title: 'O nas', path: '/pl/o-nas' })
+    // a host that serves each page from its folder shows /pl/o-nas/: one page, one path
+    pushPageView(win, { title: 'O nas', path: '/pl/o-nas/' })
     expect(win.dataLayer).toEqual([
       { event: 'page_view', page_title: 'Home', page_path: '/' },
+      { event: 'page_view', page_title: 'O nas', page_path: '/pl/o-nas' },
       { event: 'page_view', page_title: 'O nas', page_path: '/pl/o-nas' },
     ])
   })
