@@ -236,6 +236,13 @@ describe('site init on the command line', () => {
     const shell = await runCommand('sh', ['-c', `${cd} && pwd`], { cwd: root })
     expect(shell.stdout.trim(), shell.stderr).toBe(join(root, "Acme's New Site"))
 
+    // ...and for one whose name starts with a dash, which `cd` would otherwise take for its options.
+    const dashed = await runSite(['init', '--', '-acme site'], { cwd: root })
+    expect(dashed.code, dashed.stderr).toBe(0)
+    const cdDashed = /^ {2}(cd .*)$/m.exec(dashed.stdout)?.[1]
+    const dashedShell = await runCommand('sh', ['-c', `${cdDashed} && pwd`], { cwd: root })
+    expect(dashedShell.stdout.trim(), dashedShell.stderr).toBe(join(root, '-acme site'))
+
     const help = await runSite(['init', '--help'])
     expect(help.code).toBe(0)
     expect(help.stdout).toMatch(/Usage: site init \[options\] \[dir\]/)

@@ -57,10 +57,12 @@ export async function runInitCommand(
     const result = await initProject({ dir, apiUrl, force: opts.force === true })
     const fromHere = relative(process.cwd(), result.dir)
     const where = fromHere.startsWith('..') || isAbsolute(fromHere) ? result.dir : fromHere || '.'
+    // `cd -x` reads a folder named -x as options: `./` keeps it a folder
+    const cdTo = where.startsWith('-') ? `./${where}` : where
     const lines = [
       `Created a site in ${result.dir} (${result.files.length} files: templates/, config/, public/, package.json, tsconfig.json, README.md, .gitignore, .github/workflows/publish.yml)`,
       'Next:',
-      ...(where === '.' ? [] : [`  cd ${shellWord(where)}`]),
+      ...(where === '.' ? [] : [`  cd ${shellWord(cdTo)}`]),
       '  npm install',
       ...(apiUrl ? [] : ['  npx site demo-api      # the demo content API; leave it running']),
       '  npm run dev            # live preview on http://127.0.0.1:3000',
