@@ -56,13 +56,26 @@ function findConfigFile(root: string, configFile?: string): string {
       throw new SiteError('CONFIG_NOT_FOUND', `Config file ${file} must end in .ts, .mjs, .js or .json`)
     return file
   }
-  const found = CONFIG_FILES.map((name) => join(root, name)).find((file) => existsSync(file))
-  if (!found)
+  const found = configFileIn(root)
+  if (!found) {
+    // run in a folder of a project (templates/, config/): --config alone would not help, templates/ is read from root
+    const project = ancestorsOf(root).find((dir) => configFileIn(dir))
     throw new SiteError(
       'CONFIG_NOT_FOUND',
-      `No config file found in ${root} (looked for ${CONFIG_FILES.join(', ')}); pass --config FILE`,
+      `No config file found in ${root} (looked for ${CONFIG_FILES.join(', ')}); ${project ? `run the command in the project's folder, ${project}` : 'pass --config FILE'}`,
     )
+  }
   return found
+}
+
+/** The first config file of the default names in `dir`. */
+const configFileIn = (dir: string): string | undefined =>
+  CONFIG_FILES.map((name) => join(dir, name)).find((file) => existsSync(file))
+
+/** The folders above `dir`, nearest first. */
+function ancestorsOf(dir: string): string[] {
+  const parent = dirname(dir)
+  return parent === dir ? [] : [parent, ...ancestorsOf(parent)]
 }
 
 /**

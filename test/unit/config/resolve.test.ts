@@ -350,6 +350,13 @@ describe('resolveConfig', () => {
     await expect(resolveConfig({ root, configFile: 'config/missing.ts' })).rejects.toThrow(
       `Config file not found: ${join(root, 'config/missing.ts')}`,
     )
+    // run in a folder of a project, it names the project's folder: --config alone would not find templates/
+    const sub = join(root, 'templates', 'content')
+    await mkdir(sub, { recursive: true })
+    await write('config/site.config.mjs', 'export default {}\n')
+    await expect(resolveConfig({ root: sub })).rejects.toThrow(
+      `No config file found in ${sub} (looked for config/site.config.ts, config/site.config.mjs, config/site.config.js, config/site.config.json); run the command in the project's folder, ${root}`,
+    )
     const file = await write('config/broken.ts', 'export default {{')
     await expect(resolveConfig({ root, configFile: file })).rejects.toThrow(/broken\.ts:\n {2}- \(file\): line 1/)
   })
