@@ -367,6 +367,20 @@ describe('deploy through a command', () => {
     await expect(deployTo(spec)).rejects.toThrow(/exited with 3: quota exceeded/)
     await expect(deployTo(spec)).rejects.toThrow(/exited with 3/)
   })
+
+  it('fails as a deploy (DEPLOY_FAILED), naming the folder, when the temporary folder cannot take the list', async () => {
+    const tmp = process.env.TMPDIR
+    process.env.TMPDIR = join(dir, 'no-such-tmp')
+    try {
+      await expect(deployTo('command:true')).rejects.toMatchObject({
+        code: 'DEPLOY_FAILED',
+        message: expect.stringMatching(/^Deploy to command:true failed: .*no-such-tmp/),
+      })
+    } finally {
+      if (tmp === undefined) delete process.env.TMPDIR
+      else process.env.TMPDIR = tmp
+    }
+  })
 })
 
 describe('deploy to S3', () => {

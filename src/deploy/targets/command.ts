@@ -72,9 +72,10 @@ export function createCommandTarget(command: string, outDir: string, root: strin
     remove: async (path) => void lines.push(`delete ${path}`),
     async commit(signal) {
       if (!lines.length) return
-      const dir = await mkdtemp(join(tmpdir(), 'site-deploy-'))
-      const list = join(dir, 'changes.txt')
+      let dir: string | undefined
       try {
+        dir = await mkdtemp(join(tmpdir(), 'site-deploy-'))
+        const list = join(dir, 'changes.txt')
         await writeFile(list, `${lines.join('\n')}\n`)
         const out = resolve(outDir)
         await runCommand(command, [out, list], { SITE_DEPLOY_DIR: out, SITE_DEPLOY_LIST: list }, signal)
@@ -82,7 +83,7 @@ export function createCommandTarget(command: string, outDir: string, root: strin
         throw errors.deployFailed(name, (error as Error).message, error)
       } finally {
         lines.length = 0
-        await rm(dir, { recursive: true, force: true })
+        if (dir) await rm(dir, { recursive: true, force: true })
       }
     },
     async writeRecord(record, json) {
