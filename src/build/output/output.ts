@@ -33,9 +33,16 @@ export interface OutputFolders {
 /** What OUT holds before a build: nothing, an empty folder, a previous `site` output (its manifest), or something else. */
 export type OutDirContents = 'missing' | 'empty' | 'site-output' | 'other'
 
+/** The project's folders a build reads, which OUT (replaced by every build) may not be or be inside. */
+const PROJECT_SOURCES = [
+  { dir: 'public', use: 'which the build copies from' },
+  { dir: 'templates', use: 'which the build renders with' },
+  { dir: 'config', use: 'which the build reads its configuration from' },
+]
+
 /**
  * Checks that OUT is a folder a build may replace: not the file-system root,
- * not the project root or one of its parents, not inside `public/`.
+ * not the project root or one of its parents, not inside `public/`, `templates/` or `config/`.
  */
 export function checkOutDir(outDir: string, projectRoot: string): void {
   const out = resolve(outDir)
@@ -46,8 +53,9 @@ export function checkOutDir(outDir: string, projectRoot: string): void {
     throw errors.usage(
       `Refusing to build into ${out}: it contains the project (${root}), and a build replaces its output folder`,
     )
-  if (isInsideOrEqual(join(root, 'public'), out))
-    throw errors.usage(`Refusing to build into ${out}: it is inside public/, which the build copies from`)
+  for (const { dir, use } of PROJECT_SOURCES)
+    if (isInsideOrEqual(join(root, dir), out))
+      throw errors.usage(`Refusing to build into ${out}: it is inside ${dir}/, ${use}`)
 }
 
 const exists = async (path: string): Promise<boolean> => {

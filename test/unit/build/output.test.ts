@@ -27,14 +27,25 @@ describe('checkOutDir', () => {
     ['/work', '/work/project'],
     ['/work/project/public', '/work/project'],
     ['/work/project/public/out', '/work/project'],
+    // the templates and config a build reads: `--out templates --force` would delete them
+    ['/work/project/templates', '/work/project'],
+    ['/work/project/templates/layouts', '/work/project'],
+    ['/work/project/config', '/work/project'],
   ])('refuses %s for project %s', (out, root) =>
     expect(() => checkOutDir(out, root)).toThrow(expect.objectContaining({ code: 'USAGE' })),
   )
+
+  it('names the project folder it would replace', () => {
+    expect(() => checkOutDir('/work/project/templates', '/work/project')).toThrow(
+      'Refusing to build into /work/project/templates: it is inside templates/, which the build renders with',
+    )
+  })
 
   it.each([
     ['/work/project/.output/public', '/work/project'],
     ['/work/site-out', '/work/project'],
     ['/work/project/public-out', '/work/project'],
+    ['/work/project/templates-out', '/work/project'],
   ])('accepts %s for project %s', (out, root) => expect(() => checkOutDir(out, root)).not.toThrow())
 })
 
