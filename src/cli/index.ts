@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module'
 import { Command, CommanderError, InvalidArgumentError } from 'commander'
+import { messageOf } from '../errors.js'
 import { PUBLISH_PORT } from '../shared/constants.js'
 import { handleError, reportToGithub } from './exit.js'
 import { toFailedRunSummary } from './failure.js'
@@ -242,13 +243,16 @@ const BROKEN_PIPE_EXIT_CODE = 141
 /**
  * A reader that closes the pipe early (`site demo-api --help | head -1`) ends the command as it ends `git log`: at
  * once and without a word, where node would print the EPIPE of a write nobody reads, with its stack. A build it
- * stops leaves its output as an interrupted build does.
+ * stops leaves its output as an interrupted build does. An output that cannot be written otherwise (`> report.json`
+ * on a full disk) ends it as well, with exit code 1: said on stderr when stdout failed (not on stdout, which a
+ * pipeline may read as JSON).
  */
 function endOnClosedOutput(): void {
   for (const stream of [process.stdout, process.stderr])
     stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE') throw error
-      process.exit(BROKEN_PIPE_EXIT_CODE)
+      if (error.code === 'EPIPE') process.exit(BROKEN_PIPE_EXIT_CODE)
+      if (stream === process.stdout) process.stderr.write(`Cannot write to stdout: ${messageOf(error)}\n`)
+      process.exit(1)
     })
 }
 

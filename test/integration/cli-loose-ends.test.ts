@@ -4,6 +4,7 @@
  * 'Written: N files', and demo-api's faults from the shell (--fail, --fail-initial).
  */
 import { spawn } from 'node:child_process'
+import { closeSync, existsSync, openSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -45,6 +46,23 @@ describe('site CLI loose ends', () => {
       })
       const code = await new Promise((done) => child.on('close', done))
       expect([code, stderr]).toEqual([141, ''])
+    },
+  )
+
+  it.skipIf(!existsSync('/dev/full'))(
+    'says so without a stack, exit code 1, when its stdout cannot be written (a full disk under > file)',
+    async () => {
+      const full = openSync('/dev/full', 'w')
+      const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/site.js'), '--help'], {
+        stdio: ['ignore', full, 'pipe'],
+      })
+      closeSync(full)
+      let stderr = ''
+      child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr += chunk
+      })
+      const code = await new Promise((done) => child.on('close', done))
+      expect([code, stderr]).toEqual([1, 'Cannot write to stdout: ENOSPC: no space left on device, write\n'])
     },
   )
 
