@@ -139,6 +139,11 @@ export async function startPublishServer(options: PublishServerOptions): Promise
     throw errors.usage(
       `The state folder ${resolve(stateDir)} is inside the output folder ${resolve(outDir)}, which every build replaces: give --state a folder outside it`,
     )
+  // nor in public/: every build would copy the journal into the site, and a deploy put it on the web
+  if (isInsideOrEqual(realPath(join(config.root, 'public')), realPath(resolve(stateDir))))
+    throw errors.usage(
+      `The state folder ${resolve(stateDir)} is inside public/, which every build copies into the site: give --state a folder outside it`,
+    )
   // an output folder no build may replace (a file, another folder's files) is refused now, as site build does,
   // not by every build the publisher would retry for ever
   const contents = await checkOutDirContents(outDir)

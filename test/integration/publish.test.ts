@@ -580,6 +580,22 @@ describe('site publish that cannot start', () => {
     expect(diffTrees(before, await readTree(out))).toEqual([])
   })
 
+  it('exits 2 for a --state folder inside public/, which every build would copy into the site', async () => {
+    const inside = join(REPO_ROOT, 'public', 'publish-state')
+    try {
+      const started = startSite(['publish', '--port', '0', ...args(['--state', inside])])
+      const guard = setTimeout(() => started.child.kill('SIGKILL'), 30_000)
+      const res = await started.done.finally(() => clearTimeout(guard))
+      expect(res.code, res.stderr).toBe(2)
+      expect(res.stderr).toContain(
+        `The state folder ${inside} is inside public/, which every build copies into the site: give --state a folder outside it`,
+      )
+      await expect(stat(inside)).rejects.toThrow(/ENOENT/)
+    } finally {
+      await rm(inside, { recursive: true, force: true })
+    }
+  })
+
   it('exits 2 for an output folder no build may replace, as site build does, and leaves it', async () => {
     const file = join(dir, 'out-is-a-file')
     await writeFile(file, 'not a folder')
