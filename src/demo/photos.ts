@@ -3,10 +3,11 @@
  * deterministically with sharp at start (cached in the system's temporary folder, as they take a while), and
  * pages that show three of them each: `/photos/1` shows photographs 1 to 3, `/photos/2` 4 to 6, and so on.
  */
-import { mkdir, rename, stat, writeFile } from 'node:fs/promises'
+import { rename, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
+import { makeFolders } from '../project/folders.js'
 import type { DemoFile } from './files.js'
 import { type DemoSource, ORIGIN_TOKEN } from './types.js'
 
@@ -59,7 +60,7 @@ export async function preparePhotos(options: DemoPhotoOptions): Promise<Map<stri
   const width = options.width ?? 4000
   const height = options.height ?? 2667
   const dir = join(tmpdir(), `site-demo-photos-${width}x${height}-q${PHOTO_QUALITY}`)
-  await mkdir(dir, { recursive: true })
+  await makeFolders(dir)
   const files = new Map<string, DemoFile>()
   for (let n = 1; n <= options.count; n++) {
     const file = join(dir, `photo-${n}.jpg`)

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createTempOutput, lockBuildOutput } from '../../../src/build/output/output.js'
+import { preparePhotos } from '../../../src/demo/photos.js'
 import { createDirTarget } from '../../../src/deploy/targets/dir.js'
 import { writeScaffold } from '../../../src/init/write.js'
 import { makeFolders } from '../../../src/project/folders.js'
@@ -55,5 +56,19 @@ describe('making folders', () => {
     await expect(
       writeScaffold('/proc/x', [{ path: 'README.md', contents: '' }], { force: false }),
     ).rejects.toMatchObject({ code: 'INIT_WRITE_FAILED', message: expect.stringContaining('/proc/x') })
+  })
+
+  it.skipIf(!procFs)('ends site demo-api --photos under a TMPDIR there, naming the folder', async () => {
+    const tmp = process.env.TMPDIR
+    process.env.TMPDIR = '/proc/x'
+    try {
+      await expect(preparePhotos({ count: 1, width: 8, height: 8 })).rejects.toMatchObject({
+        code: 'ENOENT',
+        path: '/proc/x',
+      })
+    } finally {
+      if (tmp === undefined) delete process.env.TMPDIR
+      else process.env.TMPDIR = tmp
+    }
   })
 })
