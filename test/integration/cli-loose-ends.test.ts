@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process'
 import { closeSync, existsSync, openSync } from 'node:fs'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -65,6 +65,22 @@ describe('site CLI loose ends', () => {
       expect([code, stderr]).toEqual([1, 'Cannot write to stdout: ENOSPC: no space left on device, write\n'])
     },
   )
+
+  it('says that the folder it runs in is gone (removed since the shell entered it), exit code 2, not uv_cwd', async () => {
+    const gone = join(dir, 'gone')
+    await mkdir(gone)
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/site.js'), 'build'], { cwd: gone })
+    await rm(gone, { recursive: true })
+    let stderr = ''
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk
+    })
+    const code = await new Promise((done) => child.on('close', done))
+    expect([code, stderr]).toEqual([
+      2,
+      'The current folder no longer exists (removed or replaced since the shell entered it): cd into the project again\n',
+    ])
+  })
 
   it('--version prints the version of package.json', async () => {
     const { version } = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }
