@@ -376,16 +376,16 @@ export const buildIssues = {
   publicFileSkipped: (why: string) => skipped('PUBLIC_FILE_SKIPPED', why),
 } as const
 
-/**
- * An error as the command reports it: a write the disk refused as the WRITE_FAILED it is, a current folder that is
- * gone as USAGE, anything else as it is.
- */
 /** Node's error for `process.cwd()` in a folder removed since the shell entered it: `ENOENT ..., uv_cwd`. */
 const isCwdGone = (error: unknown): boolean =>
   error instanceof Error &&
   (error as NodeJS.ErrnoException).code === 'ENOENT' &&
   (error as NodeJS.ErrnoException).syscall === 'uv_cwd'
 
+/**
+ * An error as the command reports it: a write the disk refused as the WRITE_FAILED it is, a current folder that is
+ * gone as USAGE, anything else as it is.
+ */
 export const asReported = (error: unknown): unknown =>
   error instanceof WritingFailed
     ? errors.writeFailed(error)
