@@ -163,14 +163,17 @@ export async function loadPage(q: PageQuery): Promise<LoadedPage> {
 /**
  * A page the API answered with an error of its own, or with something that is no page (the TYPO3 frontend's HTML,
  * a 500), is named on the terminal too: the editor's error page says only its status, and the developer reading
- * the terminal would not know why. An API that did not answer at all is apiWatch's (once, not on each request).
+ * the terminal would not know why. So is initial data the API answers 404 for (a wrong `api.endpoints.initialData`):
+ * fatal, every page is then a 404 page though the pages exist. An API that did not answer at all is apiWatch's (once,
+ * not on each request).
  */
 export function logServerError(
   ctx: Pick<PreviewContext, 'log'>,
   path: string,
   loaded: { status: number; error?: PageError; failure?: unknown },
 ) {
-  if (loaded.status < 500 || !loaded.error || unansweredCall(loaded.failure)) return
+  const fatal = isSiteError(loaded.failure) && loaded.failure.code === 'INITIAL_DATA_UNAVAILABLE'
+  if ((loaded.status < 500 && !fatal) || !loaded.error || unansweredCall(loaded.failure)) return
   const why = loaded.failure instanceof Error ? loaded.failure.message : loaded.error.message
   ctx.log(`preview: ${path}: ${loaded.status} ${why}`)
 }

@@ -226,6 +226,22 @@ describe('preview handler and the content API', () => {
     expect(elsewhere.requests).toEqual([])
   })
 
+  it('names on the terminal initial data the API answers 404 for: every page is a 404 then, the page exists', async () => {
+    const noInitial = await startScriptedApi({ '/scripted': { body: PAGE } }) // no initial data: `?type=834` is 404
+    try {
+      const lines: string[] = []
+      const { handle } = await makeHandler({ apiUrl: noInitial.url, registry, log: (line) => lines.push(line) })
+      const page = await handle(new Request('http://localhost/scripted'))
+      expect(page.status).toBe(404)
+      await page.text()
+      expect(lines).toEqual([
+        `preview: /scripted: 404 Initial Data is unavailable: HTTP 404 (GET ${noInitial.url}/?type=834)`,
+      ])
+    } finally {
+      await noInitial.close()
+    }
+  })
+
   it('asks for no initial data with features.initInitialData off, as the build does not', async () => {
     const noInitial = await startScriptedApi({ '/scripted': { body: PAGE } }) // no initial data: `?type=834` is 404
     try {
