@@ -32,7 +32,8 @@ export function createPreviewHandler(ctx: PreviewContext): FetchHandler {
       return forMethod(request, await answer(ctx, request))
     } catch (error) {
       ctx.log(`preview: ${request.method} ${request.url}: ${(error as Error)?.stack ?? String(error)}`)
-      return forMethod(request, textResponse(500, '500 Internal Server Error'))
+      // the catalogue's message, no further detail: the stack is the terminal's
+      return forMethod(request, plainError(500, errors.routeMiddleware(error).message))
     }
   }
 }

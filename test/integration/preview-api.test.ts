@@ -242,6 +242,20 @@ describe('preview handler and the content API', () => {
     }
   })
 
+  it('answers a failure of its own with 500 and the catalogue message, the stack on the terminal only', async () => {
+    const lines: string[] = []
+    const { handle, ctx } = await makeHandler({ apiUrl: scripted.url, registry, log: (line) => lines.push(line) })
+    Object.assign(ctx.sites[0]!.api, {
+      getPage: () => {
+        throw new Error('secret internal detail')
+      },
+    })
+    const res = await handle(new Request('http://localhost/scripted'))
+    expect(res.status).toBe(500)
+    expect(await res.text()).toBe('500 Internal Server Error: Unknown route middleware error\n')
+    expect(lines.join('\n')).toContain('secret internal detail')
+  })
+
   it('asks for no initial data with features.initInitialData off, as the build does not', async () => {
     const noInitial = await startScriptedApi({ '/scripted': { body: PAGE } }) // no initial data: `?type=834` is 404
     try {
