@@ -1,7 +1,7 @@
 /**
  * Bundles the browser client with esbuild: the visitor entry (`src/client/entry.tsx`, every
- * page, with the templates of `site:templates/lazy`), the editor entry (`src/client/editor/entry.ts`,
- * preview pages with `?pce=1` only, loaded in addition to the visitor assets) and
+ * page, with the templates of `site:templates/lazy`), in preview the editor entry (`src/client/editor/entry.ts`,
+ * preview pages with `?pce=1` only, loaded in addition to the visitor assets), and
  * `templates/styles.css`. Templates are read once per bundle (scanTemplates); the chunk plan
  * comes from esbuild's metafile (chunks.ts). Output is content-hashed under `_site/assets/`;
  * nothing is written here (`write: false`).
@@ -46,8 +46,8 @@ export interface ClientBundleOptions {
 export interface ClientBundle {
   /** Scripts and styles of every page, and the chunks of its templates (`templateChunks`). */
   assets: ClientAssets
-  /** Editor preview extras, loaded after `assets` on `?pce=1` preview pages. */
-  editorAssets: ClientAssets
+  /** Preview's bundles: editor preview extras, loaded after `assets` on `?pce=1` pages (no built page loads them). */
+  editorAssets?: ClientAssets
   /** With `preview`: the preview entry (src/client/preview/), loaded after `assets` on every preview page. */
   previewAssets?: ClientAssets
   /** Output files, paths relative to the output folder (`_site/assets/entry-AB12CD.js`). */
@@ -163,23 +163,28 @@ function plan(result: Built, config: BundleOptions, entry: string, manifest?: Te
   return planChunks({ metafile, outputFiles, outdir, absWorkingDir, entry, manifest, islandsModule: ISLANDS_MODULE })
 }
 
+/** The bundle of the visitor build `main` and, in preview, of the editor build. */
 function toBundle(
-  built: { main: Built; editor: Built },
+  built: { main: Built; editor?: Built },
   config: { main: BundleOptions; editor: BundleOptions },
   manifest: TemplateManifest,
 ): ClientBundle {
   const visitor = plan(built.main, config.main, 'entry', manifest)
-  const editor = plan(built.editor, config.editor, 'editor')
-  const seen = new Set(visitor.files.map((file) => file.path))
-  const files = [...visitor.files, ...editor.files.filter((file) => !seen.has(file.path))]
-  const hasPreview = typeof config.editor.entryPoints === 'object' && 'preview' in config.editor.entryPoints
-  return {
+  const bundle: ClientBundle = {
     assets: visitor.assets,
-    editorAssets: editor.assets,
-    ...(hasPreview ? { previewAssets: plan(built.editor, config.editor, 'preview').assets } : {}),
-    files,
+    files: visitor.files,
     hints: manifest.hints,
     texts: manifest.texts.map((file) => file.name),
+  }
+  if (!built.editor) return bundle
+  const editor = plan(built.editor, config.editor, 'editor')
+  const seen = new Set(visitor.files.map((file) => file.path))
+  const hasPreview = typeof config.editor.entryPoints === 'object' && 'preview' in config.editor.entryPoints
+  return {
+    ...bundle,
+    editorAssets: editor.assets,
+    ...(hasPreview ? { previewAssets: plan(built.editor, config.editor, 'preview').assets } : {}),
+    files: [...visitor.files, ...editor.files.filter((file) => !seen.has(file.path))],
   }
 }
 
@@ -191,27 +196,25 @@ async function run<T>(root: string, importers: PackageImporters, task: () => Pro
   }
 }
 
-/** One production bundle of the client (used by `site build`), from the bundle cache when it holds. */
+/**
+ * One production bundle of the client (used by `site build`), from the bundle cache when it holds: the visitor
+ * build alone, as no built page loads the editor's (preview's createClientBundler bundles both).
+ */
 export async function bundleClient(options: ClientBundleOptions, given?: TemplateManifest): Promise<ClientBundle> {
   const root = resolve(options.root)
   const manifest = given ?? (await scanTemplates(root))
   const config = createOptions(options, () => manifest)
   const make = async () => {
     const { build } = await import('esbuild')
-    const [main, editor] = await run(options.root, config.importers, () =>
-      withEsbuild(() => Promise.all([build(config.main), build(config.editor)])),
-    )
-    return {
-      bundle: toBundle({ main, editor }, config, manifest),
-      inputs: [...new Set([main, editor].flatMap((built) => metafileInputs(built.metafile, root)))],
-    }
+    const main = await run(options.root, config.importers, () => withEsbuild(() => build(config.main)))
+    return { bundle: toBundle({ main }, config, manifest), inputs: metafileInputs(main.metafile, root) }
   }
   if (options.cache === false) return (await make()).bundle
   const { value, blobs } = await cachedBundle({
     dir: join(root, cacheDir('bundles')),
     bundler: import.meta.url,
     name: 'client',
-    key: JSON.stringify({ minify: config.main.minify, preview: options.preview === true, manifest }),
+    key: JSON.stringify({ minify: config.main.minify, manifest }),
     check: checkCachedClient,
     make: async () => {
       const { bundle, inputs } = await make()
@@ -244,10 +247,9 @@ function checkCachedClient(value: unknown, files: ReadonlySet<string>): Omit<Cli
       return false
     return chunks.client === undefined || isStrings(chunks.client)
   }
-  const { assets, editorAssets, previewAssets, hints, texts } = value
-  if (!isAssets(assets) || !isAssets(editorAssets) || !isStrings(hints) || !isStrings(texts)) return undefined
-  if (previewAssets !== undefined && !isAssets(previewAssets)) return undefined
-  return { assets, editorAssets, hints, texts, ...(previewAssets ? { previewAssets } : {}) }
+  const { assets, hints, texts } = value
+  if (!isAssets(assets) || !isStrings(hints) || !isStrings(texts)) return undefined
+  return { assets, hints, texts }
 }
 
 /** An incremental bundler for watch mode (`site preview`): each `rebuild()` reuses esbuild's work. */

@@ -27,7 +27,6 @@ afterAll(async () => {
 /** A bundle as comparable data: its assets and hints, and each file's path and bytes. */
 const plain = (bundle: ClientBundle) => ({
   assets: bundle.assets,
-  editorAssets: bundle.editorAssets,
   hints: bundle.hints,
   files: bundle.files.map((file) => [file.path, Buffer.from(file.contents).toString('base64')]),
 })
@@ -48,6 +47,13 @@ describe('bundles from the cache', () => {
     expect(edited).toEqual(plain(await bundleClient({ root: project, cache: false })))
     expect(edited.files.some(([, bytes]) => Buffer.from(bytes!, 'base64').includes('data-edited'))).toBe(true)
     await writeFile(textTemplate(), source)
+  }, 60_000)
+
+  // The editor's widgets went into every output (about 8.5 KB) though no built page loads them: they are preview's.
+  it('hold no editor script: a built page never loads one', async () => {
+    const bundle = await bundleClient({ root: project, cache: false })
+    expect(bundle.editorAssets).toBeUndefined()
+    expect(bundle.files.map((file) => file.path).filter((path) => /\/editor-/.test(path))).toEqual([])
   }, 60_000)
 
   it('load the templates for Node, and a bundled module changed on disk is written again before it is imported', async () => {
