@@ -79,7 +79,8 @@ export interface SiteOptions {
     /** Largest `index.html` of one page, in bytes; a larger page fails the build and stops it. @default 16777216 (16 MiB) */
     maxPageBytes?: number
     /**
-     * Also write a page at each redirect's old path that redirects with a meta refresh, for static
+     * Also write a page at each redirect's old path that redirects (by a script that keeps the visitor's query and
+     * #fragment, a meta refresh without scripts), for static
      * hosts that do not read `_redirects` (S3, nginx, GitHub Pages). Leave it off on Netlify, where
      * such a page would be served instead of the `_redirects` rule (200, not 301). @default false
      */

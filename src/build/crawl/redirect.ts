@@ -1,7 +1,7 @@
 /**
  * Pure: what a redirect record (docs/api-contract.md) becomes in a static output besides its
  * payload (src/render/payload.ts): a line of `_redirects` and, with `build.redirectPages`,
- * a small HTML page that redirects (meta refresh, canonical, a plain link).
+ * a small HTML page that redirects (a script, a meta refresh without it, canonical, a plain link).
  *
  * The rules carry no force flag (`301!`): Cloudflare Pages refuses the whole line for it, and
  * applies its rules before any file anyway. Netlify serves an existing file instead of an
@@ -10,6 +10,14 @@
 
 import { escapeHtml } from '../../shared/escape.js'
 import type { BuildRedirect } from '../types.js'
+
+/**
+ * The redirect page's script: to its link's target, with the visitor's query and #fragment where the target has
+ * none, as a host's 301 keeps them (a meta refresh drops both: a campaign link to an old path lost its UTM
+ * parameters). The same text on every page, so that a Content-Security-Policy allows it by one hash (docs/ci.md).
+ */
+export const REDIRECT_SCRIPT =
+  'var u=new URL(document.links[0].href);if(!u.search)u.search=location.search;if(!u.hash)u.hash=location.hash;location.replace(u.href)'
 
 /**
  * The redirect page. `to` is a checked target (see checkRedirectTarget);
@@ -27,7 +35,7 @@ export function renderRedirectHtml(options: { to: string; canonical: string }): 
     `<link rel="canonical" href="${escapeHtml(options.canonical)}">`,
     `<title>Redirecting to ${to}</title>`,
     '</head>',
-    `<body><p>Redirecting to <a href="${to}">${to}</a></p></body>`,
+    `<body><p>Redirecting to <a href="${to}">${to}</a></p><script>${REDIRECT_SCRIPT}</script></body>`,
     '</html>',
     '',
   ].join('\n')

@@ -1,7 +1,10 @@
+import { createHash } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
 import {
   checkCloudflareLimits,
   checkRedirectLoops,
+  REDIRECT_SCRIPT,
   renderRedirectHtml,
   renderRedirectsFile,
 } from '../../../src/build/crawl/redirect.js'
@@ -19,6 +22,25 @@ describe('redirect page', () => {
   // Its words are the engine's English on a Polish or German path too: a screen reader must read them as English.
   it('is English', () => {
     expect(renderRedirectHtml({ to: '/pl/uslugi', canonical: '/pl/uslugi' })).toContain('<html lang="en">')
+  })
+
+  // A meta refresh drops the visitor's query and #fragment (a campaign link's UTM parameters); a host's 301 keeps them.
+  it('redirects by a script after its link, the same text on every page, with the meta refresh as fallback', () => {
+    const scriptOf = (html: string) => /<\/a><\/p><script>(.*?)<\/script><\/body>/s.exec(html)?.[1]
+    const services = renderRedirectHtml({ to: '/services', canonical: '/services' })
+    const external = renderRedirectHtml({
+      to: 'https://www.example.org/x?a=1#b',
+      canonical: 'https://www.example.org/x',
+    })
+    expect(scriptOf(services)).toBe(REDIRECT_SCRIPT)
+    expect(scriptOf(external)).toBe(REDIRECT_SCRIPT)
+    expect(REDIRECT_SCRIPT).toContain('location.replace(')
+    expect(services).toContain('<meta http-equiv="refresh" content="0; url=/services">')
+  })
+
+  it("has its script's hash in docs/ci.md, for a Content-Security-Policy", async () => {
+    const hash = createHash('sha256').update(REDIRECT_SCRIPT).digest('base64')
+    expect(await readFile(new URL('../../../docs/ci.md', import.meta.url), 'utf8')).toContain(`'sha256-${hash}'`)
   })
 
   it('escapes the target', () => {
