@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { join, resolve } from 'node:path'
-import { checkOutDirContents } from '../build/output/output.js'
+import { checkOutDir, checkOutDirContents } from '../build/output/output.js'
 import { otherSitesOf, outDirOf } from '../config/resolve.js'
 import type { ResolvedConfig, ResolvedPublish, ResolvedSite } from '../config/types.js'
 import { createDeployTarget } from '../deploy/targets/index.js'
@@ -146,6 +146,7 @@ export async function startPublishServer(options: PublishServerOptions): Promise
     )
   // an output folder no build may replace (a file, another folder's files) is refused now, as site build does,
   // not by every build the publisher would retry for ever
+  checkOutDir(outDir, config.root)
   const contents = await checkOutDirContents(outDir)
   const target = publish.deploy
     ? await createDeployTarget(publish.deploy, { outDir, root: config.root, otherSites: otherSitesOf(config, site) })

@@ -619,6 +619,21 @@ describe('site publish that cannot start', () => {
     expect(await readFile(join(other, 'notes.txt'), 'utf8')).toBe('mine')
   })
 
+  it('exits 2 for an output folder inside templates/ or public/, as site build does, not by every build', async () => {
+    for (const [outDir, why] of [
+      [join(REPO_ROOT, 'templates', 'out'), 'it is inside templates/, which the build renders with'],
+      [join(REPO_ROOT, 'public', 'out'), 'it is inside public/, which the build copies from'],
+    ] as const) {
+      const started = startSite(['publish', '--port', '0', ...args(['--out', outDir])])
+      // a hang guard: before, such a publisher started and retried its build until stopped
+      const guard = setTimeout(() => started.child.kill('SIGKILL'), 30_000)
+      const res = await started.done.finally(() => clearTimeout(guard))
+      expect(res.code, res.stderr).toBe(2)
+      expect(res.stderr).toContain(`Refusing to build into ${outDir}: ${why}`)
+      await expect(stat(outDir)).rejects.toThrow(/ENOENT/)
+    }
+  })
+
   it('exits 1 naming a --state that is a file, not with a bare EEXIST', async () => {
     const file = join(dir, 'state-is-a-file')
     await writeFile(file, 'not a folder')
