@@ -52,7 +52,10 @@ export interface ClientBundle {
   previewAssets?: ClientAssets
   /** Output files, paths relative to the output folder (`_site/assets/entry-AB12CD.js`). */
   files: ReadonlyArray<{ path: string; contents: string | Uint8Array }>
-  /** Templates that look interactive but are not marked `'use client'` (see scanTemplates), for the build report. */
+  /**
+   * scanTemplates' notes (layout and content files named unlike a template, templates that look interactive but are
+   * not marked `'use client'`), for the build report and preview's terminal.
+   */
   hints: readonly string[]
   /** The locales of `templates/texts/`, in the registry's order (the last of useSiteTexts() fallbacks is the first). */
   texts: readonly string[]
