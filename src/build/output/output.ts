@@ -15,6 +15,7 @@ import {
   BUILD_STORE_ASIDE_FILE,
   BUILD_STORE_FILE,
   BUILDS_DIR,
+  CACHE_DIR,
   isContentHashedFile,
   LATEST_MANIFEST_FILE,
 } from '../../shared/layout.js'
@@ -38,11 +39,12 @@ const PROJECT_SOURCES = [
   { dir: 'public', use: 'which the build copies from' },
   { dir: 'templates', use: 'which the build renders with' },
   { dir: 'config', use: 'which the build reads its configuration from' },
+  { dir: CACHE_DIR, use: "the project's cache, which holds site publish's journal" },
 ]
 
 /**
  * Checks that OUT is a folder a build may replace: not the file-system root,
- * not the project root or one of its parents, not inside `public/`, `templates/` or `config/`.
+ * not the project root or one of its parents, not inside `public/`, `templates/`, `config/` or `.site/`.
  */
 export function checkOutDir(outDir: string, projectRoot: string): void {
   const out = resolve(outDir)

@@ -31,6 +31,9 @@ describe('checkOutDir', () => {
     ['/work/project/templates', '/work/project'],
     ['/work/project/templates/layouts', '/work/project'],
     ['/work/project/config', '/work/project'],
+    // the project's cache: `--out .site --force` would delete site publish's journal and the bundles
+    ['/work/project/.site', '/work/project'],
+    ['/work/project/.site/out', '/work/project'],
   ])('refuses %s for project %s', (out, root) =>
     expect(() => checkOutDir(out, root)).toThrow(expect.objectContaining({ code: 'USAGE' })),
   )
@@ -38,6 +41,12 @@ describe('checkOutDir', () => {
   it('names the project folder it would replace', () => {
     expect(() => checkOutDir('/work/project/templates', '/work/project')).toThrow(
       'Refusing to build into /work/project/templates: it is inside templates/, which the build renders with',
+    )
+  })
+
+  it('names the cache folder it would replace, and what is in it', () => {
+    expect(() => checkOutDir('/work/project/.site', '/work/project')).toThrow(
+      "Refusing to build into /work/project/.site: it is inside .site/, the project's cache, which holds site publish's journal",
     )
   })
 
