@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs'
 import { readdir, readFile } from 'node:fs/promises'
-import { basename, join, relative } from 'node:path'
+import { basename, dirname, join, relative } from 'node:path'
 import { SiteError } from '../errors.js'
 import { pascalCase } from '../runtime/names.js'
 import { localeKey } from '../runtime/texts.js'
@@ -65,10 +65,19 @@ async function listFiles(dir: string, pattern: RegExp, misnamed?: string[]): Pro
   return [...seen].map(([name, file]) => ({ name, file }))
 }
 
-/** A layout or content element file no name can reach (`menu_pages.tsx` for type `menu_pages`) is silently unused otherwise. */
+/**
+ * A layout or content element file no name can reach (`menu_pages.tsx` for type `menu_pages`) is silently unused
+ * otherwise: the note says the name it wants, or that the file of that name is the template, or what a name begins with.
+ */
 function misnamedNote(root: string, file: string): string {
   const [, stem = '', extension = ''] = COMPONENT_FILE_RE.exec(basename(file)) ?? []
-  return `${relative(root, file).split('\\').join('/')} is not used: a template file is named in PascalCase (rename it ${pascalCase(stem)}.${extension})`
+  const wanted = `${pascalCase(stem)}.${extension}`
+  const why = !TEMPLATE_FILE_RE.test(wanted)
+    ? 'a template file is named in PascalCase, beginning with a capital letter'
+    : existsSync(join(dirname(file), wanted))
+      ? `${wanted} beside it is the template of that name`
+      : `a template file is named in PascalCase (rename it ${wanted})`
+  return `${relative(root, file).split('\\').join('/')} is not used: ${why}`
 }
 
 // Whitespace, comments and directives (`'use strict';`) before the code of a module.

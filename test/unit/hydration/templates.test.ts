@@ -284,11 +284,16 @@ describe('the site:templates/lazy and site:templates/main modules (browser)', ()
       'templates/content/notes.md': 'not code\n',
       'templates/content/utils.ts': 'export const a = 1\n',
       'templates/layouts/two-columns.tsx': 'export default function L() { return null }\n',
+      'templates/layouts/2columns.tsx': 'export default function L() { return null }\n',
+      'templates/content/text_media.tsx': 'export default function T() { return null }\n',
+      'templates/content/TextMedia.tsx': 'export default function T() { return null }\n',
     })
     const { content, hints } = await scanTemplates(root)
     expect(content.map((c) => c.name)).not.toContain('menu_pages')
     expect(hints).toEqual([
       'templates/content/menu_pages.tsx is not used: a template file is named in PascalCase (rename it MenuPages.tsx)',
+      'templates/content/text_media.tsx is not used: TextMedia.tsx beside it is the template of that name',
+      'templates/layouts/2columns.tsx is not used: a template file is named in PascalCase, beginning with a capital letter',
       'templates/layouts/two-columns.tsx is not used: a template file is named in PascalCase (rename it TwoColumns.tsx)',
     ])
   })
