@@ -32,7 +32,10 @@ export interface ClientBundleOptions {
   root: string
   /** @default true */
   minify?: boolean
-  /** `site preview`: also the preview entry (live reload and the error overlay), never part of a build. */
+  /**
+   * `site preview` (createClientBundler): also the preview entry (live reload and the error overlay). A build's
+   * bundleClient makes neither it nor the editor's.
+   */
   preview?: boolean
   /**
    * Take the bundle from the project's `.site/bundles/` when the files it read are as they were, and store a new

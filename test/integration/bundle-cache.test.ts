@@ -49,13 +49,6 @@ describe('bundles from the cache', () => {
     await writeFile(textTemplate(), source)
   }, 60_000)
 
-  // The editor's widgets went into every output (about 8.5 KB) though no built page loads them: they are preview's.
-  it('hold no editor script: a built page never loads one', async () => {
-    const bundle = await bundleClient({ root: project, cache: false })
-    expect(bundle.editorAssets).toBeUndefined()
-    expect(bundle.files.map((file) => file.path).filter((path) => /\/editor-/.test(path))).toEqual([])
-  }, 60_000)
-
   it('load the templates for Node, and a bundled module changed on disk is written again before it is imported', async () => {
     await loadTemplates(project)
     const dir = join(project, '.site/templates')
@@ -126,4 +119,13 @@ describe('modules the cache hands to Node', () => {
       }
     }
   }, 120_000)
+})
+
+describe("a build's bundle", () => {
+  // The editor's widgets went into every output (about 8.5 KB) though no built page loads them: they are preview's.
+  it('holds no editor script: a built page never loads one', async () => {
+    const bundle = await bundleClient({ root: project, cache: false })
+    expect(bundle.editorAssets).toBeUndefined()
+    expect(bundle.files.map((file) => file.path).filter((path) => /\/editor-/.test(path))).toEqual([])
+  }, 60_000)
 })
