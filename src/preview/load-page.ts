@@ -163,9 +163,9 @@ export async function loadPage(q: PageQuery): Promise<LoadedPage> {
 /**
  * A page the API answered with an error of its own, or with something that is no page (the TYPO3 frontend's HTML,
  * a 500), is named on the terminal too: the editor's error page says only its status, and the developer reading
- * the terminal would not know why. So is initial data the API answers 404 for (a wrong `api.endpoints.initialData`):
- * fatal, every page is then a 404 page though the pages exist. An API that did not answer at all is apiWatch's (once,
- * not on each request).
+ * the terminal would not know why. So is initial data the API refuses with any status (a 404 for a wrong
+ * `api.endpoints.initialData`, a 401 or 403): fatal, every page is then an error page though the pages exist. An API
+ * that did not answer at all is apiWatch's (once, not on each request).
  */
 export function logServerError(
   ctx: Pick<PreviewContext, 'log'>,
