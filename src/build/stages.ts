@@ -66,7 +66,9 @@ export function createRenderService(run: BuildRun, options: Pick<BuildOptions, '
  */
 export function baseUrlNotes(site: Pick<ResolvedSite, 'baseUrl' | 'api'>): string[] {
   if (!site.baseUrl)
-    return ['baseUrl is not set: sitemap.xml and robots.txt use root-relative URLs (set baseUrl for absolute ones)']
+    return [
+      "baseUrl is not set: no sitemap.xml (its URLs must be absolute) and no Sitemap line in robots.txt (set baseUrl to the site's public origin)",
+    ]
   // the hosts alone: the API's URL may hold a user and password
   const apiHost = toBareHostname(new URL(site.api.baseUrl).host)
   if (!isLoopbackHost(toBareHostname(new URL(site.baseUrl).host)) || isLoopbackHost(apiHost)) return []

@@ -74,7 +74,7 @@ const EXPECTED_STDERR = [
   'error BROKEN_NAV_LINK /careers 404: the API answers 404 (linked from initial data (en)) [from initial data (en)]',
   'warning BROKEN_CONTENT_LINK /gone 404: the API answers 404 [from /; page uid 12; content element uid 34]',
   'warning REDIRECT_REFUSED /go -> /ok\\n::error title=pwned::injected\\x1b[2J ##\\x5bwarning]old: control character [from /go]',
-  'note: baseUrl is not set: sitemap.xml and robots.txt use root-relative URLs (set baseUrl for absolute ones)',
+  "note: baseUrl is not set: no sitemap.xml (its URLs must be absolute) and no Sitemap line in robots.txt (set baseUrl to the site's public origin)",
 ]
 
 describe('site build output in CI', () => {

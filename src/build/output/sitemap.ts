@@ -1,7 +1,7 @@
 /**
  * Pure: `sitemap.xml` (indexable pages with hreflang alternates) and `robots.txt`.
- * Without `baseUrl`, URLs stay root-relative (`/pl/o-nas`): the sitemap
- * protocol wants absolute URLs, so the build report says so.
+ * Without `baseUrl` there is no sitemap: the protocol takes absolute URLs only (a `<loc>/pl/o-nas</loc>` fails
+ * its schema and search engines), and the build report says so.
  */
 
 import { isNoIndexPage } from '../../runtime/head.js'
@@ -102,13 +102,14 @@ function splitPages(
  * The sitemap files: `sitemap.xml` alone, or (past SITEMAP_MAX_URLS pages or SITEMAP_MAX_BYTES)
  * an index `sitemap.xml` plus `sitemap-1.xml`, `sitemap-2.xml`, …. Pages with robots noIndex are
  * left out, and so are pages whose canonical names another page (a sitemap lists canonical URLs
- * only), and alternates pointing at either.
+ * only), and alternates pointing at either. None without `baseUrl`.
  */
 export function planSitemaps(
   facts: Iterable<PageFact>,
   baseUrl: string | undefined,
   limits: SitemapLimits = {},
 ): SitemapFile[] {
+  if (!baseUrl) return []
   const pages: PageFact[] = []
   for (const fact of facts) if (!fact.noIndex && fact.canonical === undefined) pages.push(fact)
   // the protocol wants at least one <url>: a site with no indexable page (staging) gets no sitemap
@@ -157,10 +158,10 @@ export const renderSitemaps = (
 /**
  * `robots.txt`: the project's own `public/robots.txt` when it has one (kept as
  * it is), else allow everything; a `Sitemap:` line is added unless one is there
- * or the build wrote no sitemap.
+ * or the build wrote no sitemap (none without `baseUrl`).
  */
 export function renderRobots(baseUrl: string | undefined, existing?: string, hasSitemap = true): string {
   const base = existing ?? 'User-agent: *\nAllow: /\n'
-  if (!hasSitemap || /^\s*sitemap\s*:/im.test(base)) return base
+  if (!baseUrl || !hasSitemap || /^\s*sitemap\s*:/im.test(base)) return base
   return `${base.replace(/\n*$/, '\n')}\nSitemap: ${toSiteUrl(`/${SITEMAP_FILE}`, baseUrl)}\n`
 }

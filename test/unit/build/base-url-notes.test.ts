@@ -7,7 +7,7 @@ const site = (baseUrl: string | undefined, api: string) =>
 describe("what the build notes of the site's baseUrl", () => {
   it('notes a site without one: its sitemap and robots.txt use root-relative URLs', () => {
     expect(baseUrlNotes(site(undefined, 'https://cms.example.com/'))).toEqual([
-      'baseUrl is not set: sitemap.xml and robots.txt use root-relative URLs (set baseUrl for absolute ones)',
+      "baseUrl is not set: no sitemap.xml (its URLs must be absolute) and no Sitemap line in robots.txt (set baseUrl to the site's public origin)",
     ])
   })
 

@@ -50,9 +50,16 @@ describe('renderSitemaps', () => {
     expect(xml).not.toContain('xhtml:link')
   })
 
-  it('uses root-relative URLs without baseUrl and escapes XML', () => {
-    const xml = renderSitemaps([fact("/a&b'", 'en')], undefined)[0]!.contents
-    expect(xml).toContain('<loc>/a&amp;b&#39;</loc>')
+  it('escapes XML', () => {
+    const xml = renderSitemaps([fact("/a&b'", 'en')], 'https://x.example')[0]!.contents
+    expect(xml).toContain('<loc>https://x.example/a&amp;b&#39;</loc>')
+  })
+
+  // A sitemap of root-relative URLs (`<loc>/</loc>`) failed the sitemaps.org schema, and robots.txt named it as
+  // `Sitemap: /sitemap.xml`, which search engines do not take: the protocol takes absolute URLs only.
+  it('is not written without baseUrl, and robots.txt names none', () => {
+    expect(renderSitemaps([fact('/', 'en'), fact('/pl', 'pl')], undefined)).toEqual([])
+    expect(renderRobots(undefined)).toBe('User-agent: *\nAllow: /\n')
   })
 
   it('splits into an index and numbered files past the URL limit', () => {
@@ -209,8 +216,6 @@ describe('renderRobots', () => {
       'User-agent: *\nAllow: /\n\nSitemap: https://x.example/sitemap.xml\n',
     )
   })
-  it('points at a root-relative sitemap without baseUrl', () =>
-    expect(renderRobots(undefined)).toContain('Sitemap: /sitemap.xml\n'))
   it("keeps the project's own robots.txt and adds the sitemap once", () => {
     expect(renderRobots('https://x.example', 'User-agent: *\nDisallow: /private')).toBe(
       'User-agent: *\nDisallow: /private\n\nSitemap: https://x.example/sitemap.xml\n',
