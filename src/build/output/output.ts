@@ -10,7 +10,7 @@ import { access, lstat, mkdir, readdir, readFile, realpath, rename, rmdir, unlin
 import { basename, dirname, join, parse, resolve } from 'node:path'
 import { errors, isSiteError, messageOf } from '../../errors.js'
 import { makeFolders } from '../../project/folders.js'
-import { isInsideOrEqual } from '../../project/inside.js'
+import { isInsideOrEqual, realPath } from '../../project/inside.js'
 import {
   BUILD_STORE_ASIDE_FILE,
   BUILD_STORE_FILE,
@@ -45,18 +45,19 @@ const PROJECT_SOURCES = [
 /**
  * Checks that OUT is a folder a build may replace: not the file-system root,
  * not the project root or one of its parents, not inside `public/`, `templates/`, `config/` or `.site/`.
+ * Where links lead (an `--out` that is a link to `templates/`), as a build would write there.
  */
 export function checkOutDir(outDir: string, projectRoot: string): void {
   const out = resolve(outDir)
-  const root = resolve(projectRoot)
-  if (out === parse(out).root)
+  const [realOut, root] = [realPath(out), realPath(resolve(projectRoot))]
+  if (realOut === parse(realOut).root)
     throw errors.usage(`Refusing to build into ${out}: the output folder cannot be a file-system root`)
-  if (isInsideOrEqual(out, root))
+  if (isInsideOrEqual(realOut, root))
     throw errors.usage(
       `Refusing to build into ${out}: it contains the project (${root}), and a build replaces its output folder`,
     )
   for (const { dir, use } of PROJECT_SOURCES)
-    if (isInsideOrEqual(join(root, dir), out))
+    if (isInsideOrEqual(join(root, dir), realOut))
       throw errors.usage(`Refusing to build into ${out}: it is inside ${dir}/, ${use}`)
 }
 

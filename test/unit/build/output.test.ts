@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -47,6 +47,19 @@ describe('checkOutDir', () => {
   it('names the cache folder it would replace, and what is in it', () => {
     expect(() => checkOutDir('/work/project/.site', '/work/project')).toThrow(
       "Refusing to build into /work/project/.site: it is inside .site/, the project's cache, which holds site publish's journal",
+    )
+  })
+
+  // A link compared as a name got past the check: `--out out-link --force` replaced the templates it leads to.
+  it('follows links: an output folder that is a link into templates/ is refused as templates/ is', async () => {
+    await mkdir(join(dir, 'templates'))
+    await symlink(join(dir, 'templates'), join(dir, 'out-link'))
+    expect(() => checkOutDir(join(dir, 'out-link'), dir)).toThrow(
+      `Refusing to build into ${join(dir, 'out-link')}: it is inside templates/, which the build renders with`,
+    )
+    await symlink(dir, join(dir, 'root-link'))
+    expect(() => checkOutDir(join(dir, 'root-link', 'config', 'out'), join(dir, 'root-link'))).toThrow(
+      'it is inside config/',
     )
   })
 
