@@ -107,11 +107,11 @@ export async function loadInputs(
   const notFound = perLocale((locale) => fetchNotFoundBody(api, locale, site.i18n, run.signal))
   notFound.catch(() => {}) // a build that stops before its 404 pages leaves them unread
   const [[client], [initialData, listed]] = await Promise.all([compiled, fetched])
-  // the build writes its own sitemap.xml (a public one would be copied only to be replaced)
+  // the build writes its own sitemap.xml (a public one would be copied only to be replaced), but none without baseUrl
   const skipped = [...listed.skipped]
-  if (listed.files.includes(SITEMAP_FILE))
-    skipped.push({ path: SITEMAP_FILE, reason: `the build writes its own ${SITEMAP_FILE}` })
-  const publicFiles = listed.files.filter((path) => path !== SITEMAP_FILE)
+  const ownSitemap = site.baseUrl !== undefined && listed.files.includes(SITEMAP_FILE)
+  if (ownSitemap) skipped.push({ path: SITEMAP_FILE, reason: `the build writes its own ${SITEMAP_FILE}` })
+  const publicFiles = ownSitemap ? listed.files.filter((path) => path !== SITEMAP_FILE) : listed.files
   for (const { path, reason } of skipped)
     run.state.skip({ ...buildIssues.publicFileSkipped(reason), item: `public/${path}` })
   run.state.notes.push(...(client.hints ?? []), ...missingTextsNotes(client.texts, run.site.i18n))

@@ -256,6 +256,26 @@ describe('the content-hashed files of the last builds', () => {
     }
   })
 
+  // Without baseUrl the build writes no sitemap: the project's own was left out all the same, "the build writes its
+  // own sitemap.xml" beside the note that it writes none, and the site had no sitemap at all.
+  it('publishes a public/ sitemap as it is without baseUrl, where the build writes none', async () => {
+    const own = "<urlset>the project's own</urlset>\n"
+    await writeFile(join(root, 'public/sitemap.xml'), own)
+    try {
+      const outDir = join(dir, 'project-out-no-base-url')
+      const config = { ...makeConfig(api.url, {}, outDir), root }
+      // and so does the next build, over that output
+      for (let n = 1; n <= 2; n++) {
+        const result = await buildWith({ config, site: config.sites[0]!, renderThreads: 0 })
+        expect(result.failures).toEqual([])
+        expect(result.skipped).not.toContainEqual(expect.objectContaining({ item: 'public/sitemap.xml' }))
+        expect(await readFile(join(outDir, 'sitemap.xml'), 'utf8')).toBe(own)
+      }
+    } finally {
+      await rm(join(root, 'public/sitemap.xml'))
+    }
+  })
+
   it('publishes public files whose names have spaces, and the next build and a deploy take that output', async () => {
     // a brochure named as an editor saves it, and a macOS screenshot (U+202F before "AM"): the build copied
     // them and recorded them in its state, which it then refused to read ("a bad file entry"): every later build
