@@ -50,17 +50,18 @@ describe('checkOutDir', () => {
     )
   })
 
-  // A link compared as a name got past the check: `--out out-link --force` replaced the templates it leads to.
-  it('follows links: an output folder that is a link into templates/ is refused as templates/ is', async () => {
+  // A link compared as a name got past the check: `--out templates-link/layouts --force` replaced templates/layouts,
+  // and so did a real path into templates/ when the project root was found through a link.
+  it('follows links: an output folder reached through a link into templates/ is refused as templates/ is', async () => {
     await mkdir(join(dir, 'templates'))
-    await symlink(join(dir, 'templates'), join(dir, 'out-link'))
-    expect(() => checkOutDir(join(dir, 'out-link'), dir)).toThrow(
-      `Refusing to build into ${join(dir, 'out-link')}: it is inside templates/, which the build renders with`,
+    await symlink(join(dir, 'templates'), join(dir, 'templates-link'))
+    expect(() => checkOutDir(join(dir, 'templates-link', 'layouts'), dir)).toThrow(
+      `Refusing to build into ${join(dir, 'templates-link', 'layouts')}: it is inside templates/, which the build renders with`,
     )
+    // a link at OUT is moved aside by a build, not written through, but leads there all the same
+    expect(() => checkOutDir(join(dir, 'templates-link'), dir)).toThrow('it is inside templates/')
     await symlink(dir, join(dir, 'root-link'))
-    expect(() => checkOutDir(join(dir, 'root-link', 'config', 'out'), join(dir, 'root-link'))).toThrow(
-      'it is inside config/',
-    )
+    expect(() => checkOutDir(join(dir, 'config', 'out'), join(dir, 'root-link'))).toThrow('it is inside config/')
   })
 
   it.each([
