@@ -69,13 +69,17 @@ async function listFiles(dir: string, pattern: RegExp, misnamed?: string[]): Pro
  * A layout or content element file no name can reach (`menu_pages.tsx` for type `menu_pages`) is silently unused
  * otherwise: the note says the name it wants, or that the file of that name is the template, or what a name begins with.
  */
-function misnamedNote(root: string, file: string): string {
+function misnamedNote(root: string, file: string, templates: readonly TemplateFile[]): string {
   const [, stem = '', extension = ''] = COMPONENT_FILE_RE.exec(basename(file)) ?? []
-  const wanted = `${pascalCase(stem)}.${extension}`
+  const name = pascalCase(stem)
+  const wanted = `${name}.${extension}`
+  // the template of that name in any extension (`TwoColumns.tsx` for `two_columns.jsx`), as listed: a file system
+  // that ignores case finds `Textmedia.tsx` for `textmedia.tsx` itself
+  const template = templates.find((t) => t.name === name && dirname(t.file) === dirname(file))
   const why = !TEMPLATE_FILE_RE.test(wanted)
     ? 'a template file is named in PascalCase, beginning with a capital letter'
-    : existsSync(join(dirname(file), wanted))
-      ? `${wanted} beside it is the template of that name`
+    : template
+      ? `${basename(template.file)} beside it is the template of that name`
       : `a template file is named in PascalCase (rename it ${wanted})`
   return `${relative(root, file).split('\\').join('/')} is not used: ${why}`
 }
@@ -149,7 +153,7 @@ export async function scanTemplates(root: string): Promise<TemplateManifest> {
     texts,
     singles,
     client,
-    hints: [...misnamed.sort().map((file) => misnamedNote(root, file)), ...hints],
+    hints: [...misnamed.sort().map((file) => misnamedNote(root, file, [...layouts, ...content])), ...hints],
   }
 }
 

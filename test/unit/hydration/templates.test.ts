@@ -287,6 +287,9 @@ describe('the site:templates/lazy and site:templates/main modules (browser)', ()
       'templates/layouts/2columns.tsx': 'export default function L() { return null }\n',
       'templates/content/text_media.tsx': 'export default function T() { return null }\n',
       'templates/content/TextMedia.tsx': 'export default function T() { return null }\n',
+      // renamed TextMedia.jsx, it would be the template of that name in TextMedia.tsx's place (sorted first)
+      'templates/layouts/two_columns.jsx': 'export default function L() { return null }\n',
+      'templates/layouts/TwoColumns.tsx': 'export default function L() { return null }\n',
     })
     const { content, hints } = await scanTemplates(root)
     expect(content.map((c) => c.name)).not.toContain('menu_pages')
@@ -294,7 +297,8 @@ describe('the site:templates/lazy and site:templates/main modules (browser)', ()
       'templates/content/menu_pages.tsx is not used: a template file is named in PascalCase (rename it MenuPages.tsx)',
       'templates/content/text_media.tsx is not used: TextMedia.tsx beside it is the template of that name',
       'templates/layouts/2columns.tsx is not used: a template file is named in PascalCase, beginning with a capital letter',
-      'templates/layouts/two-columns.tsx is not used: a template file is named in PascalCase (rename it TwoColumns.tsx)',
+      'templates/layouts/two-columns.tsx is not used: TwoColumns.tsx beside it is the template of that name',
+      'templates/layouts/two_columns.jsx is not used: TwoColumns.tsx beside it is the template of that name',
     ])
   })
 
