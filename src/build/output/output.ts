@@ -45,7 +45,8 @@ const PROJECT_SOURCES = [
 /**
  * Checks that OUT is a folder a build may replace: not the file-system root,
  * not the project root or one of its parents, not inside `public/`, `templates/`, `config/` or `.site/`.
- * Where links lead (an `--out` that is a link to `templates/`), as a build would write there.
+ * Where links lead (an `--out` that is a link to `templates/`, a `public/` that is a link to a shared folder), as a
+ * build would write there.
  */
 export function checkOutDir(outDir: string, projectRoot: string): void {
   const out = resolve(outDir)
@@ -57,7 +58,7 @@ export function checkOutDir(outDir: string, projectRoot: string): void {
       `Refusing to build into ${out}: it contains the project (${root}), and a build replaces its output folder`,
     )
   for (const { dir, use } of PROJECT_SOURCES)
-    if (isInsideOrEqual(join(root, dir), realOut))
+    if (isInsideOrEqual(realPath(join(root, dir)), realOut))
       throw errors.usage(`Refusing to build into ${out}: it is inside ${dir}/, ${use}`)
 }
 

@@ -64,6 +64,22 @@ describe('checkOutDir', () => {
     expect(() => checkOutDir(join(dir, 'config', 'out'), join(dir, 'root-link'))).toThrow('it is inside config/')
   })
 
+  // public/ or templates/ as a link to a folder shared by several projects: comparing where OUT leads with the
+  // project's name for them let `--out public/out` write into the shared folder the build copies from.
+  it('follows a project folder that is a link: an output folder inside where public/ leads is refused', async () => {
+    await mkdir(join(dir, 'shared-public'))
+    await mkdir(join(dir, 'project'))
+    await symlink(join(dir, 'shared-public'), join(dir, 'project', 'public'))
+    for (const out of [
+      join(dir, 'project', 'public', 'out'),
+      join(dir, 'project', 'public'),
+      join(dir, 'shared-public'),
+    ])
+      expect(() => checkOutDir(out, join(dir, 'project'))).toThrow(
+        `Refusing to build into ${out}: it is inside public/, which the build copies from`,
+      )
+  })
+
   it.each([
     ['/work/project/.output/public', '/work/project'],
     ['/work/site-out', '/work/project'],
