@@ -5,7 +5,7 @@ const site = (baseUrl: string | undefined, api: string) =>
   ({ baseUrl, api: { baseUrl: api } }) as Parameters<typeof baseUrlNotes>[0]
 
 describe("what the build notes of the site's baseUrl", () => {
-  it('notes a site without one: its sitemap and robots.txt use root-relative URLs', () => {
+  it('notes a site without one: no sitemap, and no Sitemap line in robots.txt', () => {
     expect(baseUrlNotes(site(undefined, 'https://cms.example.com/'))).toEqual([
       "baseUrl is not set: no sitemap.xml (its URLs must be absolute) and no Sitemap line in robots.txt (set baseUrl to the site's public origin)",
     ])
