@@ -48,6 +48,8 @@ export interface BuildOptions {
    * are fetched again in every locale, with the pages whose previous answer linked to them; every other page
    * is kept, or rendered again from the data the previous output kept when its locale's initial data or the
    * templates changed. The output equals a full build's. Without a usable previous output, every page is fetched.
+   * An empty list names no page: only what changed besides the pages is built (every page when the output is
+   * another engine's or config's; the pages rendered again when the templates or a locale's initial data changed).
    */
   only?: string[]
   /**

@@ -1,8 +1,8 @@
 /**
  * What the publisher builds with: an object with `build` and `close`. It is the engine's warm builder
  * (build/builder.ts): render workers that keep the templates loaded, the client bundled once, the API's
- * connections kept open between CMS events. Templates are read at start: restart the publisher, then ask for a
- * reconcile (`POST /hooks/full`), to publish template changes.
+ * connections kept open between CMS events. Templates are read at start: restart the publisher to publish
+ * template changes (its check at start builds what they changed).
  */
 import { createBuilder as createEngineBuilder } from '../build/builder.js'
 import type { OutputMemory } from '../build/incremental/previous.js'

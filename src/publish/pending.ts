@@ -16,7 +16,7 @@ export interface Batch {
   lastAt: number
   /** Sequence number of its last event. */
   upTo: number
-  /** Events that came (webhooks, re-checks): the publisher's own (seq 0: the deploy at start, a reconcile) are not counted. */
+  /** Events that came (webhooks, re-checks): the publisher's own (seq 0: the check at start, a reconcile) are not counted. */
   events: number
 }
 

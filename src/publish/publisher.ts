@@ -34,7 +34,7 @@ export interface PublisherOptions {
   reconcileAtStart: boolean
   /** Where the scheduled re-checks are kept between runs (the journal's folder); without it, in memory only. */
   stateDir?: string
-  /** The project (its build's record of the output's checked files): the deploy at start reads no file again. */
+  /** The project (its build's record of the output's checked files): the deploy of the check at start reads no file again. */
   root?: string
 }
 
@@ -284,11 +284,16 @@ export function createPublisher(input: PublisherOptions): {
     if (input.reconcileAtStart) {
       log('reconcile: the output folder holds no site yet: a full build')
       addEvent(pending, { seq: 0, at: Date.now(), full: true })
-    } else if (target && !pending.open) {
-      // A deploy cut short (a kill -9, a target that went away before a stop) left the target behind the output,
-      // with no event in the journal to publish again (a reconcile's is not journaled): brought up to it now.
-      // Nothing is sent when the target's manifest already names the output's build.
-      log(`deploy at start: ${target.name} is brought up to the output folder, if it is behind`)
+    } else if (!pending.open) {
+      // A release or a config change since the output's last build (another engine, config or templates), or a
+      // menu edited while the publisher was down, shows on no page until an event comes: a build naming no page
+      // builds what they changed (every page, or the pages rendered again from their kept data; nothing when
+      // nothing changed). A deploy cut short (a kill -9, a target that went away before a stop) left the target
+      // behind the output, with no event in the journal to publish again (a reconcile's is not journaled): brought
+      // up to it as well. Nothing is sent when the target's manifest already names the output's build.
+      log(
+        `check at start: what a release, the config or the navigation changed is built${target ? `, and ${target.name} is brought up to the output folder` : ''}`,
+      )
       addEvent(pending, { seq: 0, at: Date.now(), pages: [] })
     }
     scheduleReconcile()

@@ -50,28 +50,25 @@ function describeFailures(result: BuildResult): string {
 /** Builds the batch over the output folder and deploys it; rejects when either fails (a failed build leaves the output as it was). */
 export async function buildAndDeploy(batch: Batch, step: PublishStep, signal: AbortSignal): Promise<Published> {
   const t0 = Date.now()
-  // no page named (the deploy at start, publisher.ts): the output is deployed as it is
-  const result = isDeployOnly(batch)
-    ? undefined
-    : await step.builder.build({ only: batch.full ? undefined : [...batch.pages], signal })
-  if (result?.failures.length) throw new Error(describeFailures(result))
+  // no page named (the check at start, publisher.ts): what the engine, config, templates or navigation changed
+  const result = await step.builder.build({ only: batch.full ? undefined : [...batch.pages], signal })
+  if (result.failures.length) throw new Error(describeFailures(result))
   const t1 = Date.now()
   const { target } = step
   const report = target ? await deployInTime(target, step, signal) : undefined
-  const changes = result?.changes.pages
+  const changes = result.changes.pages
   return {
     changed: changes ? changes.added.length + changes.changed.length + changes.removed.length : 0,
-    filesUploaded: report ? report.filesUploaded : (result?.filesWritten ?? 0),
+    filesUploaded: report ? report.filesUploaded : result.filesWritten,
     deleted: report?.deletes.length ?? 0,
     buildMs: t1 - t0,
     deployMs: Date.now() - t1,
-    // nothing heard of the API: the schedule is kept as it is
-    recheck: result?.recheck ?? { complete: false, pages: [] },
-    refetched: result?.only?.refetched ?? [],
-    unshownFiles: result?.only?.unknownFiles ?? [],
-    unknownUids: result?.only?.unknownUids ?? [],
-    unknownPaths: result?.only?.unknownPaths ?? [],
-    fallback: result?.only?.fallback,
+    recheck: result.recheck,
+    refetched: result.only?.refetched ?? [],
+    unshownFiles: result.only?.unknownFiles ?? [],
+    unknownUids: result.only?.unknownUids ?? [],
+    unknownPaths: result.only?.unknownPaths ?? [],
+    fallback: result.only?.fallback,
   }
 }
 
@@ -94,15 +91,15 @@ async function deployInTime(target: DeployTarget, step: PublishStep, signal: Abo
   }
 }
 
-/** A batch that names no page and is no full build: only a deploy of the output as it is. */
-const isDeployOnly = (batch: Batch): boolean => !batch.full && batch.pages.size === 0
-
-/** What a batch is, for a log line: `all pages`, `2 page(s): 12, /pl/o-nas`. */
+/**
+ * What a batch is, for a log line: `all pages`, `2 page(s): 12, /pl/o-nas`; one that names no page is the check at
+ * start (publisher.ts), which builds what changed besides the pages.
+ */
 export const describeBatch = (batch: Batch): string =>
   batch.full
     ? 'all pages'
-    : isDeployOnly(batch)
-      ? 'the output as it is'
+    : batch.pages.size === 0
+      ? 'what a release, the config or the navigation changed'
       : `${batch.pages.size} page(s): ${[...batch.pages].slice(0, PUBLISH_MAX_LISTED_PAGES).join(', ')}`
 
 /** The `/status` record of a finished publish: its outcome, or the error it failed with. */
@@ -131,7 +128,7 @@ export function publishRecord(batch: Batch, outcome: Outcome | { error: string }
 export function publishedLine(batch: Batch, entry: PublishRecord, target: DeployTarget | undefined): string {
   const where = target ? `sent to ${target.name}` : 'written'
   const deleted = entry.deleted ? `, ${entry.deleted} deleted` : ''
-  // the publisher's own batches (the deploy at start, a scheduled reconcile) are not journaled (seq 0): no edit came
+  // the publisher's own batches (the check at start, a scheduled reconcile) are not journaled (seq 0): no edit came
   const latency = batch.upTo > 0 ? `, ${entry.latencyMs} ms from the first edit` : ''
   return `published ${describeBatch(batch)}: ${entry.changed} changed, ${entry.filesUploaded} files ${where}${deleted}${latency} (build ${entry.buildMs} ms, deploy ${entry.deployMs} ms)`
 }

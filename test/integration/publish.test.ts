@@ -485,9 +485,11 @@ describe('site publish', () => {
       join(dir, 'state-monthly'),
     ])
     running.push(quiet)
-    await new Promise((resolve) => setTimeout(resolve, 1500))
+    await waitUntil(settled(quiet), 'the check at start')
     const status = await quiet.status()
-    expect(status).toMatchObject({ pending: 0, building: false, publishes: [], lastReconcile: null })
+    // the check at start (no page named) is its one publish: no reconcile
+    expect(status).toMatchObject({ pending: 0, building: false, lastReconcile: null })
+    expect(status.publishes).toEqual([expect.objectContaining({ ok: true, full: false, pages: [] })])
     expect(Date.parse(status.nextReconcile!) - started).toBeGreaterThan(43_199 * 60_000)
     quiet.child.kill('SIGTERM')
     const end = await quiet.done
@@ -540,6 +542,36 @@ describe('site publish', () => {
     )
     restarted.child.kill('SIGTERM')
     expect((await restarted.done).stderr).toContain('recovered 1 event(s) not yet live from the journal')
+  })
+})
+
+describe('site publish after a release or a config change', () => {
+  // A restart over a folder that holds a site only deployed the output as its last build left it: a release or a
+  // config change showed on no page until the next event or the reconcile, hours later.
+  it('builds at start what the change altered, with no event', async () => {
+    const publish = { webhooks: [WEBHOOK], token: TOKEN, quietMs: 200, maxWaitMs: 2000 }
+    await writeFile(configFile, JSON.stringify({ baseUrl: BASE_URL, publish, build: { redirectPages: true } }))
+    try {
+      const restarted = await startPublisher(args())
+      running.push(restarted)
+      await waitUntil(settled(restarted), 'the check at start')
+      // /old-services is a redirect record of the demo: with redirectPages, a page at the old path
+      expect(await readFile(join(out, 'old-services/index.html'), 'utf8')).toContain('content="0; url=/services"')
+      restarted.child.kill('SIGTERM')
+      const end = await restarted.done
+      expect(end.code).toBe(0)
+      expect(end.stderr).toContain('check at start: what a release, the config or the navigation changed is built')
+
+      // started again with nothing changed, it writes nothing
+      const again = await startPublisher(args())
+      running.push(again)
+      await waitUntil(settled(again), 'the check at start')
+      expect((await again.status()).publishes[0]).toMatchObject({ ok: true, changed: 0, filesUploaded: 0 })
+      again.child.kill('SIGTERM')
+      expect((await again.done).code).toBe(0)
+    } finally {
+      await writeFile(configFile, JSON.stringify({ baseUrl: BASE_URL, publish }))
+    }
   })
 })
 

@@ -17,11 +17,13 @@ import type { LocaleData, OnlyReport } from '../types.js'
 import { otherBuilder, type PreviousLookup } from './previous.js'
 import { createReusePlan, type OnlyTargets, parseOnly, type ReusePlan } from './reuse.js'
 
-/** Reads `--only` items; a bad one stops the build before it starts (USAGE, exit code 2), named. */
+/**
+ * Reads `--only` items; a bad one stops the build before it starts (USAGE, exit code 2), named. None (a publisher's
+ * check at start) names no page: the build plans as for any `--only`, and builds what changed besides the pages.
+ */
 export function readOnlyOption(items: readonly string[] | undefined): OnlyTargets | undefined {
   if (items === undefined) return undefined
   const { targets, invalid } = parseOnly(items)
-  if (items.length === 0) throw errors.usage('--only needs at least one page uid or path')
   if (invalid.length)
     throw errors.usage(
       `--only takes page uids (12), page paths (/pl/o-nas) and CMS files (file:/fileadmin/a.jpg); not: ${invalid.map((i) => JSON.stringify(i)).join(', ')}`,

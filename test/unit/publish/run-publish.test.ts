@@ -40,10 +40,10 @@ describe('the log line of a publish', () => {
     )
   })
 
-  it('names no edit for a publish of its own (the deploy at start, a scheduled reconcile): none came', () => {
+  it('names no edit for a publish of its own (the check at start, a scheduled reconcile): none came', () => {
     const own = batch(0, [])
     expect(publishedLine(own, publishRecord(own, outcome), undefined)).toBe(
-      'published the output as it is: 1 changed, 4 files written (build 150 ms, deploy 40 ms)',
+      'published what a release, the config or the navigation changed: 1 changed, 4 files written (build 150 ms, deploy 40 ms)',
     )
   })
 })
