@@ -80,9 +80,9 @@ export interface SiteOptions {
     maxPageBytes?: number
     /**
      * Also write a page at each redirect's old path that redirects (by a script that keeps the visitor's query and
-     * #fragment, a meta refresh without scripts), for static
-     * hosts that do not read `_redirects` (S3, nginx, GitHub Pages). Leave it off on Netlify, where
-     * such a page would be served instead of the `_redirects` rule (200, not 301). @default false
+     * #fragment, a meta refresh without scripts), for static hosts that do not read `_redirects` (S3, nginx, GitHub
+     * Pages). Leave it off on Netlify, where such a page would be served instead of the `_redirects` rule (200, not
+     * 301). @default false
      */
     redirectPages?: boolean
     /**
