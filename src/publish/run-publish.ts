@@ -50,11 +50,20 @@ function describeFailures(result: BuildResult): string {
 /** Builds the batch over the output folder and deploys it; rejects when either fails (a failed build leaves the output as it was). */
 export async function buildAndDeploy(batch: Batch, step: PublishStep, signal: AbortSignal): Promise<Published> {
   const t0 = Date.now()
-  // no page named (the check at start, publisher.ts): what the engine, config, templates or navigation changed
-  const result = await step.builder.build({ only: batch.full ? undefined : [...batch.pages], signal })
-  if (result.failures.length) throw new Error(describeFailures(result))
-  const t1 = Date.now()
   const { target } = step
+  // no page named (the check at start, publisher.ts): what the engine, config, templates or navigation changed
+  let result: BuildResult
+  try {
+    result = await step.builder.build({ only: batch.full ? undefined : [...batch.pages], signal })
+    if (result.failures.length) throw new Error(describeFailures(result))
+  } catch (error) {
+    // the check's build failed (the API down): the output is as its last build left it, and a target a deploy cut
+    // short left behind it is brought up to it all the same; the build's failure is what is retried and reported
+    if (target && isCheckAtStart(batch) && !signal.aborted)
+      await deployInTime(target, step, signal).catch(() => undefined)
+    throw error
+  }
+  const t1 = Date.now()
   const report = target ? await deployInTime(target, step, signal) : undefined
   const changes = result.changes.pages
   return {
@@ -91,6 +100,9 @@ async function deployInTime(target: DeployTarget, step: PublishStep, signal: Abo
   }
 }
 
+/** A batch that names no page and is no full build: the check at start (publisher.ts). */
+const isCheckAtStart = (batch: Batch): boolean => !batch.full && batch.pages.size === 0
+
 /**
  * What a batch is, for a log line: `all pages`, `2 page(s): 12, /pl/o-nas`; one that names no page is the check at
  * start (publisher.ts), which builds what changed besides the pages.
@@ -98,7 +110,7 @@ async function deployInTime(target: DeployTarget, step: PublishStep, signal: Abo
 export const describeBatch = (batch: Batch): string =>
   batch.full
     ? 'all pages'
-    : batch.pages.size === 0
+    : isCheckAtStart(batch)
       ? 'what a release, the config or the navigation changed'
       : `${batch.pages.size} page(s): ${[...batch.pages].slice(0, PUBLISH_MAX_LISTED_PAGES).join(', ')}`
 

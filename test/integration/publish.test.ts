@@ -573,6 +573,32 @@ describe('site publish after a release or a config change', () => {
       await writeFile(configFile, JSON.stringify({ baseUrl: BASE_URL, publish }))
     }
   })
+
+  it('still brings a target behind up to the output when the API is down at start', async () => {
+    // a deploy cut short left the target behind the output; the check's build fails while the API is down, and
+    // leaves the output as its last build left it: that output is sent, as the start did before it built
+    const closed = createServer()
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+    const down = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`
+    await new Promise((resolve) => closed.close(resolve))
+    const target = join(dir, 'target-api-down')
+    const restarted = await startPublisher([
+      ...['--config', configFile, '--api', down, '--out', out],
+      ...['--state', join(dir, 'state-api-down'), '--deploy', `dir:${target}`],
+    ])
+    running.push(restarted)
+    const sent = join(target, 'about-us/team/index.html')
+    await waitUntil(
+      async () => (await readFile(sent, 'utf8')) === (await readFile(teamPage, 'utf8')),
+      'the output sent',
+      20_000,
+    )
+    // the check itself failed, and is retried
+    await waitUntil(async () => (await restarted.status()).publishCount.failed > 0, 'the failed check')
+    expect((await restarted.status()).publishes[0]).toMatchObject({ ok: false, pages: [] })
+    restarted.child.kill('SIGTERM')
+    expect((await restarted.done).code).toBe(0)
+  })
 })
 
 describe('site publish that cannot start', () => {
