@@ -111,7 +111,7 @@ export const describeBatch = (batch: Batch): string =>
   batch.full
     ? 'all pages'
     : isCheckAtStart(batch)
-      ? 'what a release, the config or the navigation changed'
+      ? 'the check at start'
       : `${batch.pages.size} page(s): ${[...batch.pages].slice(0, PUBLISH_MAX_LISTED_PAGES).join(', ')}`
 
 /** The `/status` record of a finished publish: its outcome, or the error it failed with. */

@@ -43,7 +43,7 @@ describe('the log line of a publish', () => {
   it('names no edit for a publish of its own (the check at start, a scheduled reconcile): none came', () => {
     const own = batch(0, [])
     expect(publishedLine(own, publishRecord(own, outcome), undefined)).toBe(
-      'published what a release, the config or the navigation changed: 1 changed, 4 files written (build 150 ms, deploy 40 ms)',
+      'published the check at start: 1 changed, 4 files written (build 150 ms, deploy 40 ms)',
     )
   })
 })
