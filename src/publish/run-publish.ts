@@ -65,9 +65,9 @@ export async function buildAndDeploy(batch: Batch, step: PublishStep, signal: Ab
   }
   const t1 = Date.now()
   const report = target ? await deployInTime(target, step, signal) : undefined
-  const changes = result.changes.pages
+  const { added, changed, removed } = result.changes.pages
   return {
-    changed: changes ? changes.added.length + changes.changed.length + changes.removed.length : 0,
+    changed: added.length + changed.length + removed.length,
     filesUploaded: report ? report.filesUploaded : result.filesWritten,
     deleted: report?.deletes.length ?? 0,
     buildMs: t1 - t0,
