@@ -16,9 +16,9 @@ import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
 import { loaderModulesOf } from '../shared/client-modules.js'
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url))
-export const HOSTILE_FIXTURE = fileURLToPath(new URL('../fixtures/hostile-site/', import.meta.url))
+const HOSTILE_FIXTURE = fileURLToPath(new URL('../fixtures/hostile-site/', import.meta.url))
 /** The site's public origin in the test config: absolute links on it are same-site links. */
-export const HOSTILE_BASE_URL = 'https://www.hostile.example'
+const HOSTILE_BASE_URL = 'https://www.hostile.example'
 /** A file name the corpus tries to reach with `..`, encoded slashes and NUL: it must never appear. */
 export const SENTINEL = 'hostile-escape-sentinel'
 export const BIG_PAGE_PATH = '/big-page'
@@ -42,7 +42,7 @@ const BIG_PAGE_PAYLOADS = [
 ]
 
 /** A page of about 5 MB: many text elements, some hostile, and a menu repeating the same few links. */
-export function createBigPage(): Json {
+function createBigPage(): Json {
   const paragraph = `<p>${'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore. '.repeat(18)}</p>`
   const elements: Json[] = []
   let bytes = 0

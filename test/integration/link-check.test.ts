@@ -8,6 +8,7 @@ import { join, relative } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { matchRedirect, parseRedirects, type RedirectRule } from '../../src/serve/redirects.js'
 import { type BuiltSite, startBuiltSite } from '../e2e/helpers/site.js'
+import { decodeEntities } from './hostile-helpers.js'
 
 const ATTR_RE = /\s(href|src)="([^"]*)"/g
 
@@ -32,12 +33,6 @@ function resolveTarget(outDir: string, pathname: string, rules: readonly Redirec
   const index = join(outDir, decoded, 'index.html')
   return existsSync(index) ? index : undefined
 }
-
-const decodeEntities = (value: string) =>
-  value
-    .replace(/&amp;/g, '&')
-    .replace(/&quot;/g, '"')
-    .replace(/&#x27;|&#39;/g, "'")
 
 describe('link check of the built demo site', () => {
   let site: BuiltSite

@@ -24,7 +24,7 @@ export const DEMO_OPTIONS: UserConfig = {
 }
 
 /** A resolved config whose API is `apiUrl` (as `--api` would set it). */
-export function makeConfig(apiUrl: string, user: UserConfig = DEMO_OPTIONS, root = REPO_ROOT): ResolvedConfig {
+function makeConfig(apiUrl: string, user: UserConfig = DEMO_OPTIONS, root = REPO_ROOT): ResolvedConfig {
   return {
     root,
     configFile: `${root}/config/site.config.ts`,
@@ -33,7 +33,7 @@ export function makeConfig(apiUrl: string, user: UserConfig = DEMO_OPTIONS, root
 }
 
 /** Client assets as the bundler would report them; the handler serves `files` from memory. */
-export const FAKE_CLIENT: ClientBundle = {
+const FAKE_CLIENT: ClientBundle = {
   assets: {
     scripts: ['/_site/assets/entry-1a2b3c.js'],
     styles: ['/_site/assets/styles-4d5e6f.css'],

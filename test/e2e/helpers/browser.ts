@@ -29,7 +29,7 @@ export interface PageProblems {
 
 const HYDRATION_RE = /hydrat|did not match|server rendered|Minified React error #(418|419|423|425)/i
 
-export function watchProblems(page: Page): PageProblems {
+function watchProblems(page: Page): PageProblems {
   const problems: PageProblems = { errors: [] }
   page.on('console', (message) => {
     const text = message.text()

@@ -1,7 +1,7 @@
 /** The demo's three site languages as the demo API's modules take them, for the demo unit tests. */
 import type { DemoLanguage } from '../../../src/demo/types.js'
 
-export const demoLanguage = (code: string, base: string, languageId: number): DemoLanguage => ({
+const demoLanguage = (code: string, base: string, languageId: number): DemoLanguage => ({
   languageId,
   twoLetterIsoCode: code,
   navigationTitle: code,

@@ -10,7 +10,7 @@ import type { RenderResult, RenderState, TemplateRegistry } from '../../../src/s
 import type { ContentElement, InitialData, PageData } from '../../../src/shared/types.js'
 
 export const ROOT = fileURLToPath(new URL('../../..', import.meta.url))
-export const FIXTURES = join(ROOT, 'test/fixtures')
+const FIXTURES = join(ROOT, 'test/fixtures')
 
 export const readJson = (relativePath: string): unknown =>
   JSON.parse(readFileSync(join(FIXTURES, relativePath), 'utf8'))
@@ -21,7 +21,7 @@ export const tempDir = (): string => mkdtempSync(join(tmpdir(), 'site-render-tes
 export const loadRegistry = (): Promise<TemplateRegistry> =>
   loadTemplates(ROOT, { cacheDir: join(ROOT, '.site', 'test-templates') })
 
-export const EMPTY_INITIAL_DATA: InitialData = { navigation: [], i18n: [] }
+const EMPTY_INITIAL_DATA: InitialData = { navigation: [], i18n: [] }
 
 export function makeState(overrides: Partial<RenderState> = {}): RenderState {
   return {
