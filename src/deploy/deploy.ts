@@ -126,6 +126,16 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
 }
 
 async function deployUnstopped(options: DeployOptions): Promise<DeployReport> {
+  // a dry run only reads; a deploy plans from the target's manifest only once no other deploy can change it
+  const release = options.dryRun ? undefined : await options.target.hold?.()
+  try {
+    return await deployHeld(options)
+  } finally {
+    await release?.()
+  }
+}
+
+async function deployHeld(options: DeployOptions): Promise<DeployReport> {
   const started = performance.now()
   const { target, outDir, signal } = options
   const output = await readOutputFiles(outDir, options.site, { memory: options.memory, root: options.root })

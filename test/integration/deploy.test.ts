@@ -314,6 +314,25 @@ describe('deploy to a folder', () => {
     await expect(lstat(reused)).rejects.toMatchObject({ code: 'ENOENT' })
     expect(await readFile(live, 'utf8')).toBe('in flight')
   })
+  // two deploys of two outputs at once (two CI jobs) left one's latest.json under the other's manifest, for good
+  it('refuses the folder while another deploy sends to it (naming its process), and takes over a killed one’s lock', async () => {
+    const www = join(dir, 'www-locked')
+    await deployTo(`dir:${www}`)
+    const lock = join(www, '.site-deploy.lock')
+    const parentStart = (await readFile(`/proc/${process.ppid}/stat`, 'utf8')).split(') ')[1]!.split(' ')[19]!
+    await writeFile(lock, `${process.ppid}\n${parentStart}\n`)
+    const before = await readTree(www)
+    await expect(deployTo(`dir:${www}`)).rejects.toThrow(
+      `Deploy to dir:${www} failed: another deploy is sending to it (process ${process.ppid}, ${lock}): wait for it to finish`,
+    )
+    expect(diffTrees(before, await readTree(www))).toEqual([])
+    // a dry run only reads
+    await expect(deployTo(`dir:${www}`, true)).resolves.toBeDefined()
+    // a deploy killed with -9 (pid 2^22 + 1 is above Linux's default pid_max): taken over, and gone once done
+    await writeFile(lock, '4194305\n')
+    await deployTo(`dir:${www}`)
+    await expect(lstat(lock)).rejects.toMatchObject({ code: 'ENOENT' })
+  })
   it('removes the folders a deleted page leaves empty, and keeps those that still hold a file', async () => {
     const www = join(dir, 'www-pruned')
     await deployTo(`dir:${www}`)

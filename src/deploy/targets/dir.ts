@@ -6,13 +6,13 @@ import { randomBytes } from 'node:crypto'
 import { copyFile, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { fileStamp } from '../../build/incremental/disk.js'
-import { isOtherProcessStillRunning, processTag } from '../../build/output/owner.js'
+import { isOtherProcessStillRunning, processTag, takeLock } from '../../build/output/owner.js'
 import { resolveInside } from '../../build/output/write.js'
 import { errors, messageOf } from '../../errors.js'
 import { makeFolders } from '../../project/folders.js'
 import { isInsideOrEqual, realPath } from '../../project/inside.js'
 import { readRecordFile } from './record-file.js'
-import { type DeployTarget, type OtherSite, TARGET_RECORD_FILES } from './types.js'
+import { type DeployTarget, type OtherSite, TARGET_LOCK_FILE, TARGET_RECORD_FILES } from './types.js'
 
 const OWNER = processTag()
 const tempName = (dest: string): string => `${dest}.site-tmp-${OWNER}-${randomBytes(4).toString('hex')}`
@@ -115,6 +115,20 @@ export function createDirTarget(
   let swept = false
   return {
     name,
+    async hold() {
+      const lock = join(root, TARGET_LOCK_FILE)
+      // a folder that cannot be made (a file in its place) holds nothing: the deploy's first read says why
+      try {
+        await makeFolders(root)
+      } catch {
+        return async () => {}
+      }
+      return takeLock(lock, {
+        held: (pid) =>
+          errors.deployFailed(name, `another deploy is sending to it (process ${pid}, ${lock}): wait for it to finish`),
+        failed: (why, cause) => errors.deployFailed(name, `locking ${lock}: ${why}`, cause),
+      })
+    },
     readRecord: (record) =>
       readRecordFile(join(root, TARGET_RECORD_FILES[record])).catch(fail(`reading ${TARGET_RECORD_FILES[record]}`)),
     manifestStamp: async () => fileStamp(join(root, TARGET_RECORD_FILES.manifest)),

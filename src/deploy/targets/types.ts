@@ -29,6 +29,13 @@ export interface DeployTarget {
    * holds (removed by hand, by a lifecycle rule) is sent again. Undefined when it cannot tell.
    */
   heldPaths?(signal?: AbortSignal): Promise<Set<string> | undefined>
+  /**
+   * Keeps other deployers off the target until the release it resolves to is called, where the target can tell
+   * (a folder: a lock file in it naming this process); a deployer that holds it is refused, one that was killed is
+   * taken over. Two deploys at once would each plan from the same manifest and leave one's latest.json under the
+   * other's manifest.
+   */
+  hold?(): Promise<() => Promise<void>>
   /** `signal` stops what it does when the deploy is stopped (its time is up); it then rejects. */
   upload(file: DeployFile, signal?: AbortSignal): Promise<void>
   remove(path: string, signal?: AbortSignal): Promise<void>
@@ -52,6 +59,9 @@ export const TARGET_RECORD_FILES: Record<TargetRecord, string> = {
   manifest: '.site-deploy.json',
   pending: '.site-deploy-pending.json',
 }
+
+/** The lock a folder target holds while a deploy changes it (DeployTarget.hold), beside its records. */
+export const TARGET_LOCK_FILE = '.site-deploy.lock'
 
 /** Another site of the config: its first host name and its output folder, which no deploy of this site may touch. */
 export interface OtherSite {
