@@ -9,9 +9,11 @@ import { existsSync } from 'node:fs'
 import { lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
 import { diffTrees, REPO_ROOT, readTree, type SiteProcess, startSite } from './build-helpers.js'
+import { runCommand } from './cli-helpers.js'
 
 const start = startSite
 const site = (args: string[]) => start(args).done
@@ -273,6 +275,27 @@ describe('two builds into one output folder', () => {
       expect(await siblings(parent), what).toEqual([])
     }
     expect(await readFile(linked, 'utf8')).toBe(`${process.pid}\n`)
+  }, 120_000)
+
+  // a runner lost mid-build, then two CI jobs at once: each took the killed build's lock over, and both built
+  it('lets only one of several takers at once take over the lock of a killed build, and leaves nothing beside it', async () => {
+    const parent = join(dir, 'stale-race')
+    await mkdir(parent)
+    const lock = join(parent, BUILD_LOCK)
+    const owner = pathToFileURL(join(REPO_ROOT, 'dist/build/output/owner.js')).href
+    // each holds what it took for a second, while the others look
+    const take = `const { takeLock } = await import(${JSON.stringify(owner)})
+      const refuse = { held: () => new Error('held'), failed: (why) => new Error(why) }
+      if (await takeLock(process.argv[1], refuse).catch(() => undefined)) console.log('took')
+      await new Promise((resolve) => setTimeout(resolve, 1000))`
+    for (let round = 0; round < 6; round++) {
+      await writeFile(lock, '4194305\n')
+      const runs = await Promise.all(
+        Array.from({ length: 6 }, () => runCommand(process.execPath, ['--input-type=module', '-e', take, lock])),
+      )
+      expect(runs.filter((run) => run.stdout === 'took\n').length, `round ${round}`).toBe(1)
+      expect(await siblings(parent)).toEqual([BUILD_LOCK])
+    }
   }, 120_000)
 
   it('refuses a folder where the lock goes, naming it, and leaves it', async () => {

@@ -3,8 +3,10 @@
  * (the output folder's, taken by `site build`, `site deploy` and `site publish`; the publisher's journal's),
  * each naming the process.
  */
+
+import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { open, rm } from 'node:fs/promises'
+import { link, open, rm } from 'node:fs/promises'
 import { writingFailed } from '../../errors.js'
 import { readRegularFile } from '../../project/untrusted-file.js'
 
@@ -88,26 +90,83 @@ export function isOtherProcessStillRunning(pid: number, start: string | undefine
   return now === undefined || now === start
 }
 
+/** Link errors of a file system without hard links (FAT, some network shares): the lock is made in place there. */
+const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS'])
+
+/**
+ * Makes the lock `file` naming this process, or rejects with EEXIST when there is one. Written beside it, then linked
+ * into place: another taker never reads it empty (as a lock that names no process, to be taken over).
+ */
+async function placeLock(file: string): Promise<void> {
+  const write = async (path: string) => {
+    const handle = await open(path, 'wx', 0o600)
+    // a lock that names no process (a full disk took none of its bytes) would be the next run's to take over
+    await handle
+      .writeFile(lockText())
+      .finally(() => handle.close())
+      .catch(async (error: unknown) => {
+        await rm(path, { force: true }).catch(() => {})
+        throw writingFailed(file, error)
+      })
+  }
+  const temp = `${file}.${randomBytes(6).toString('hex')}.lock`
+  await write(temp)
+  try {
+    await link(temp, file)
+  } catch (error) {
+    if (!NO_LINKS.has((error as NodeJS.ErrnoException).code ?? '')) throw error
+    await write(file)
+  } finally {
+    await rm(temp, { force: true }).catch(() => {})
+  }
+}
+
+type Refuse = { held: (pid: number) => Error; failed: (why: string, cause?: unknown) => Error }
+
 /**
  * Takes the lock `file` (its content is this process's id; the file is untrusted), or throws what `held` makes
  * of the other running process that holds it, or what `failed` makes of an error; a lock whose process is gone
  * (a kill -9, a reboot) is taken over. Resolves to its release, which never rejects.
  */
-export async function takeLock(
+export const takeLock = (file: string, refuse: Refuse): Promise<() => Promise<void>> =>
+  takeLockOver(file, refuse, removeStaleLock)
+
+/**
+ * Removes the lock `file`, which named no running process, under `<file>.takeover`: of several takers that found
+ * it so (a lost CI runner's lock, two jobs started at once), one looks again and removes it, and the others are
+ * refused, naming it. Two that each removed it would each take a lock of their own.
+ */
+async function removeStaleLock(file: string, refuse: Refuse): Promise<void> {
+  // a guard left by a taker that was killed is removed as it is: two takers that both find it so are rarer still
+  const release = await takeLockOver(`${file}.takeover`, refuse, removeLock)
+  try {
+    const holder = await lockHolder(file)
+    if (holder !== undefined) throw refuse.held(holder)
+    await removeLock(file, refuse)
+  } finally {
+    await release()
+  }
+}
+
+async function removeLock(file: string, refuse: Refuse): Promise<void> {
+  // a folder in its place is no lock of ours to remove (rm refuses it without `recursive`)
+  await rm(file, { force: true }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ERR_FS_EISDIR') {
+      const why = `${file} is a folder, not a lock file: remove it`
+      throw refuse.failed(why, new Error(why, { cause: error }))
+    }
+    throw refuse.failed(error.code ?? error.message, error)
+  })
+}
+
+async function takeLockOver(
   file: string,
-  refuse: { held: (pid: number) => Error; failed: (why: string, cause?: unknown) => Error },
+  refuse: Refuse,
+  removeStale: (file: string, refuse: Refuse) => Promise<void>,
 ): Promise<() => Promise<void>> {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const handle = await open(file, 'wx', 0o600)
-      // a lock that names no process (a full disk took none of its bytes) would be the next run's to take over
-      await handle
-        .writeFile(lockText())
-        .finally(() => handle.close())
-        .catch(async (error: unknown) => {
-          await rm(file, { force: true }).catch(() => {})
-          throw writingFailed(file, error)
-        })
+      await placeLock(file)
       // a lock that cannot be removed (its folder made read-only) fails nothing: it names this process, which ends,
       // and the next holder takes it over; the run it held has its own outcome to report
       return () => rm(file, { force: true }).catch(() => {})
@@ -117,14 +176,7 @@ export async function takeLock(
     }
     const holder = await lockHolder(file)
     if (holder !== undefined) throw refuse.held(holder)
-    // a folder in its place is no lock of ours to remove (rm refuses it without `recursive`)
-    await rm(file, { force: true }).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ERR_FS_EISDIR') {
-        const why = `${file} is a folder, not a lock file: remove it`
-        throw refuse.failed(why, new Error(why, { cause: error }))
-      }
-      throw refuse.failed(error.code ?? error.message, error)
-    })
+    await removeStale(file, refuse)
   }
   throw refuse.failed(`${file} came back as soon as it was removed`)
 }
