@@ -2,9 +2,9 @@
  * `site deploy`: a real build of the demo site sent to a folder, to a command and to an S3-compatible
  * server (s3rver) on 127.0.0.1; only what changed by build-state hash goes out, in the deploy order.
  */
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { truncateSync } from 'node:fs'
+import { existsSync, truncateSync } from 'node:fs'
 import { cp, lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { type AddressInfo, createServer, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -25,6 +25,7 @@ import {
   type EditableDemo,
   editFile,
   makeConfig,
+  REPO_ROOT,
   readTree,
   startEditableDemo,
 } from './build-helpers.js'
@@ -380,6 +381,28 @@ describe('deploy through a command', () => {
     expect((await deployTo(`command:sh ${script} "$1" "$2"`)).filesUploaded).toBe(0)
     await expect(readFile(seen)).rejects.toThrow()
   })
+
+  // a CI cancel (SIGTERM) ended the deploy but not its command, which went on uploading from a folder that a build
+  // or deploy started next no longer found held
+  it('ends the command on SIGTERM, releases the output folder and exits 143', async () => {
+    const started = join(dir, 'command-started')
+    const late = join(dir, 'command-went-on')
+    const command = `command:touch ${started}; sleep 2; touch ${late}`
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/site.js'), 'deploy', command, '--out', out], {
+      cwd: dir,
+      env: { ...process.env, CI: 'true' },
+    })
+    let stderr = ''
+    child.stderr.on('data', (chunk) => (stderr += chunk))
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
+    while (!existsSync(started)) await setTimeout(20)
+    child.kill('SIGTERM')
+    expect(await exited).toBe(143)
+    expect(stderr).toContain(`Deploy to ${command} failed: interrupted by SIGTERM`)
+    expect((await readdir(dirname(out))).filter((name) => name.endsWith('.lock'))).toEqual([])
+    await setTimeout(2500)
+    expect(existsSync(late)).toBe(false)
+  }, 30_000)
 
   it('fails with the command’s own words, and sends everything again next time', async () => {
     const spec = 'command:echo "quota exceeded" >&2; exit 3'

@@ -27,9 +27,9 @@ export interface BuildCommandOptions {
   only?: string[]
 }
 
-/** Exit codes of a build stopped by a signal: 128 + the signal's number, as shells report it. */
-const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const
-type StopSignal = keyof typeof SIGNAL_EXIT_CODES
+/** Exit codes of a build or deploy stopped by a signal: 128 + the signal's number, as shells report it. */
+export const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const
+export type StopSignal = keyof typeof SIGNAL_EXIT_CODES
 /** How long a second signal's default action is given before the process exits by other means. */
 const SECOND_SIGNAL_GRACE_MS = 1_000
 
@@ -46,10 +46,10 @@ function exitBySignal(signal: StopSignal): void {
 }
 
 /**
- * The first SIGINT or SIGTERM stops the build (it removes its temporary folder and rejects);
+ * The first SIGINT or SIGTERM stops the build or deploy (a build removes its temporary folder) and it rejects;
  * a second one ends the process at once.
  */
-function onStopSignals(controller: AbortController): () => void {
+export function onStopSignals(controller: AbortController): () => void {
   const stop = (signal: StopSignal) => {
     if (controller.signal.aborted) return exitBySignal(signal)
     controller.abort(signal)

@@ -15,6 +15,7 @@ import {
 } from '../../index.js'
 import { handleError } from '../exit.js'
 import { toTerminalLine } from '../terminal.js'
+import { onStopSignals, SIGNAL_EXIT_CODES, type StopSignal } from './build.js'
 
 export interface DeployCommandOptions {
   config?: string
@@ -48,6 +49,12 @@ export async function runDeployCommand(
   opts: DeployCommandOptions,
   global: { verbose?: boolean },
 ): Promise<number> {
+  // a signal (a CI cancel) stops the deploy, its command included, and the locks go as it ends
+  const stop = new AbortController()
+  const release = onStopSignals(stop)
+  const deploying = new AbortController()
+  stop.signal.addEventListener('abort', () => deploying.abort(new Error(`interrupted by ${stop.signal.reason}`)))
+  const { signal } = deploying
   try {
     const root = process.cwd()
     const { outDir, site, otherSites } = await buildOptions(root, opts)
@@ -58,7 +65,7 @@ export async function runDeployCommand(
       throw error
     })
     try {
-      const report = await deploy({ outDir, target, site, root, dryRun: opts.dryRun })
+      const report = await deploy({ outDir, target, site, root, dryRun: opts.dryRun, signal })
       // The list is what a dry run answers, so it goes to stdout with the summary (escaped: paths come from the output).
       if (report.dryRun) {
         const lines = [
@@ -78,6 +85,10 @@ export async function runDeployCommand(
       await unlock()
     }
   } catch (error) {
-    return handleError(error, { verbose: global.verbose, command: 'deploy' })
+    // stopped by a signal, the process exits as shells report that signal
+    const exitCode = stop.signal.aborted ? SIGNAL_EXIT_CODES[stop.signal.reason as StopSignal] : undefined
+    return handleError(error, { verbose: global.verbose, command: 'deploy', exitCode })
+  } finally {
+    release()
   }
 }
