@@ -15,7 +15,7 @@
  */
 import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { readdir, rm } from 'node:fs/promises'
+import { readdir, rm, stat } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -156,8 +156,26 @@ async function lookUp<T>(
   return { value, blobs }
 }
 
-/** Stores a bundle: its files, then its record; files no longer named are removed. */
-async function store<T>(options: CachedBundleOptions<T>, key: string, made: MadeBundle<T>): Promise<void> {
+/**
+ * Whether one of `files` was written at or after `sinceMs` (a file that is not there was not). A file's time comes
+ * from the kernel's coarse clock, up to a tick behind: a save within that tick of `sinceMs` goes unseen.
+ */
+async function writtenSince(files: readonly string[], sinceMs: number): Promise<boolean> {
+  const mtimeOf = (file: string) =>
+    stat(file)
+      .then((stats) => stats.mtimeMs)
+      .catch(() => 0)
+  const times = await Promise.all(files.map(mtimeOf))
+  return times.some((time) => time >= sinceMs)
+}
+
+/** Stores a bundle made from `startedMs` on: its files, then its record; files no longer named are removed. */
+async function store<T>(
+  options: CachedBundleOptions<T>,
+  key: string,
+  made: MadeBundle<T>,
+  startedMs: number,
+): Promise<void> {
   const dir = blobDir(options)
   await makeFolders(dir)
   const blobs: Array<[string, string]> = []
@@ -170,6 +188,9 @@ async function store<T>(options: CachedBundleOptions<T>, key: string, made: Made
   const digests = await Promise.all(files.map(currentDigest))
   // a file that could not be read cannot be watched: no entry is stored, the next build bundles again
   if (digests.includes('unreadable')) return
+  // a file saved while the bundle was made (an editor's save during a preview's bundle) may have been read before:
+  // its digest now is not that of the bytes bundled, and the entry would be taken until it changed again
+  if (await writtenSince(files, startedMs)) return
   const inputs = files.map((file, i) => [file, digests[i]] as const)
   const record = { version: RECORD_VERSION, key, inputs, value: made.value, blobs }
   await writeAtomically(recordFile(options), JSON.stringify(record))
@@ -207,7 +228,8 @@ export async function cachedBundle<T>(
   const key = digestOf(`${options.key}\0${bundlerDigest(options.bundler)}`)
   const found = await lookUp(options, key)
   if (found) return { ...found, cached: true }
+  const startedMs = Date.now()
   const made = await options.make()
-  await store(options, key, made).catch(() => {})
+  await store(options, key, made, startedMs).catch(() => {})
   return { value: made.value, blobs: made.blobs, cached: false }
 }

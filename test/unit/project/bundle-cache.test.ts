@@ -73,6 +73,25 @@ describe('the bundle cache', () => {
     expect((await run()).cached).toBe(true)
   })
 
+  // a template saved while preview (or a build) bundled: the old bundle was stored under the new bytes' digest, and
+  // every later build and preview took it until the template changed again
+  it('stores no entry when an input changed while the bundle was made', async () => {
+    const { made, run } = bundleOf({
+      make: async () => {
+        made.count++
+        const read = await readFile(input, 'utf8')
+        // a bundle takes a while: the save comes later than a tick of the file system's clock
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        await writeFile(input, 'export const a = 2 // saved meanwhile\n')
+        return { value: { size: read.length }, inputs: [input], blobs: new Map([['out', `bundled:${read}`]]) }
+      },
+    })
+    await run()
+    const next = bundleOf()
+    expect(text((await next.run()).blobs.get('out'))).toBe('bundled:export const a = 2 // saved meanwhile\n')
+    expect(next.made.count).toBe(1)
+  })
+
   it('makes it again for another key, and keeps one entry per name', async () => {
     await bundleOf().run()
     const other = bundleOf({ key: 'options-2' })
