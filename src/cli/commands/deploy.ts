@@ -15,7 +15,7 @@ import {
 } from '../../index.js'
 import { handleError } from '../exit.js'
 import { toTerminalLine } from '../terminal.js'
-import { onStopSignals, SIGNAL_EXIT_CODES, type StopSignal } from './build.js'
+import { onStopSignals, SIGNAL_EXIT_CODES, type StopSignal } from './shutdown.js'
 
 export interface DeployCommandOptions {
   config?: string
