@@ -98,7 +98,10 @@ export function createBuildRun(options: BuildOptions & BuildWiring): BuildRun {
     logger: options.logger ?? SILENT,
     now,
     signal: options.signal,
-    progress: options.onProgress ?? (() => {}),
+    // once stopped, the pages its abort cuts short would count as failures of the site's
+    progress: (event) => {
+      if (!options.signal?.aborted) options.onProgress?.(event)
+    },
     checkInterrupted() {
       if (!options.signal?.aborted) return
       // the CLI aborts with the signal's name; a caller's plain abort() with a DOMException, named for what it is

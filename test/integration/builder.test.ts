@@ -5,6 +5,7 @@ import type { Worker } from 'node:worker_threads'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { build } from '../../src/build/build.js'
 import { createBuilder } from '../../src/build/builder.js'
+import type { BuildProgress } from '../../src/build/types.js'
 import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
 import { INLINE_RENDER_PAGES } from '../../src/shared/constants.js'
 import { diffTrees, type EditableDemo, editFile, makeConfig, readTree, startEditableDemo } from './build-helpers.js'
@@ -220,6 +221,21 @@ describe('createBuilder', () => {
     } finally {
       await builder.close()
     }
+  })
+
+  // Ctrl-C's bar on a terminal ended on "332/900 · 16 failures": the pages its abort cut short, not the site's.
+  it('reports no progress once aborted, so the pages the abort cuts short are never shown as failures', async () => {
+    const config = makeConfig(api.url, undefined, join(dir, 'aborted-progress'))
+    const stop = new AbortController()
+    const late: BuildProgress[] = []
+    const onProgress = (event: BuildProgress) => {
+      if (stop.signal.aborted) late.push(event)
+      else if (event.type === 'page' && event.done === 3) stop.abort('SIGINT')
+    }
+    await expect(
+      build({ config, site: config.sites[0]!, renderThreads: 1, signal: stop.signal, onProgress }),
+    ).rejects.toThrow('Build interrupted by SIGINT')
+    expect(late).toEqual([])
   })
 
   it('starts its render workers again for the next build once one of them died', async () => {
