@@ -157,7 +157,8 @@ async function handle(state: ServerState, req: IncomingMessage, res: ServerRespo
           })
         : undefined
     const rest = state.latencyMs - (performance.now() - arrivedAt)
-    if (rest > 0) await delay(rest)
+    // unref'd: once closed, a request still waiting out its latency does not hold the process (Ctrl-C ends it at once)
+    if (rest > 0) await delay(rest, undefined, { ref: false })
 
     if (!parsed.ok) return send(res, 400, JSON_TYPE, JSON.stringify({ error: `Bad request: ${parsed.reason}` }))
     const fault = findDemoFault(state.faults, parsed.url)

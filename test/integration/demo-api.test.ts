@@ -1,7 +1,10 @@
 import { connect } from 'node:net'
+import { setTimeout as delay } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
 import type { ContentElement, InitialData, LanguageEntry, NavEntry, PageData } from '../../src/shared/types.js'
+import { startSite } from './build-helpers.js'
+import { closedPort } from './ports.js'
 
 const LOCALES = [
   ['en', ''],
@@ -286,6 +289,20 @@ describe('faults, latency, request log', () => {
       headers: { 'x-demo-test': 'yes' },
     })
   })
+  // `site demo-api --latency 20000`, Ctrl-C: the process waited out the latency of a request it had already dropped.
+  it('ends at once on SIGTERM while a request waits out its latency', async () => {
+    const port = await closedPort()
+    const run = startSite(['demo-api', '--port', String(port), '--latency', '60000'])
+    let ready = false
+    run.child.stdout?.on('data', () => (ready = true))
+    while (!ready) await delay(25)
+    void fetch(`http://127.0.0.1:${port}/`).catch(() => {})
+    await delay(300)
+    const sent = performance.now()
+    run.child.kill('SIGTERM')
+    expect((await run.done).code).toBe(0)
+    expect(performance.now() - sent).toBeLessThan(5000)
+  }, 30_000)
 })
 
 describe('robustness', () => {
