@@ -18,6 +18,8 @@ export interface InitOptions {
   force?: boolean
   /** The engine's package root. @default the root of the running engine */
   engineRoot?: string
+  /** Stops the writing (the CLI aborts it on SIGINT and SIGTERM): what was created is removed, and it rejects with the reason. */
+  signal?: AbortSignal
 }
 
 export interface InitResult {
@@ -56,6 +58,6 @@ export async function initProject(options: InitOptions): Promise<InitResult> {
   const apiUrl = options.apiUrl === undefined ? undefined : checkApiUrl(options.apiUrl)
   await checkInitTarget(dir, { force })
   const files = await listScaffoldFiles({ dir, apiUrl, engineRoot: options.engineRoot })
-  await writeScaffold(dir, files, { force })
+  await writeScaffold(dir, files, { force, signal: options.signal })
   return { dir, files: files.map((file) => file.path) }
 }

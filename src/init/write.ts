@@ -1,6 +1,6 @@
 /**
- * Writes a new project's files. A failed write removes every file and folder this run created, so a
- * refused or failed `site init` leaves nothing behind (files replaced under `--force` stay replaced).
+ * Writes a new project's files. A failed or stopped write removes every file and folder this run created, so a
+ * refused, failed or stopped `site init` leaves nothing behind (files replaced under `--force` stay replaced).
  */
 import { rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
@@ -9,11 +9,11 @@ import { makeFolders } from '../project/folders.js'
 import type { ScaffoldFile } from './files.js'
 import { notWritable } from './target.js'
 
-/** Writes `files` under `dir` (absolute); `force`: replace files of the same name. */
+/** Writes `files` under `dir` (absolute); `force`: replace files of the same name; `signal`: stop, rejecting with its reason. */
 export async function writeScaffold(
   dir: string,
   files: readonly ScaffoldFile[],
-  options: { force: boolean },
+  options: { force: boolean; signal?: AbortSignal },
 ): Promise<void> {
   const created: string[] = []
   let current = dir
@@ -22,6 +22,7 @@ export async function writeScaffold(
     const first = await makeFolders(dir)
     if (first) created.push(first)
     for (const file of files) {
+      options.signal?.throwIfAborted()
       current = join(dir, file.path)
       const folder = await makeFolders(dirname(current))
       if (folder) created.push(folder)
@@ -30,6 +31,7 @@ export async function writeScaffold(
     }
   } catch (error) {
     for (const path of created.reverse()) await rm(path, { recursive: true, force: true })
+    options.signal?.throwIfAborted()
     throw notWritable(current, error) ?? errors.initWriteFailed(current, error)
   }
 }

@@ -38,6 +38,13 @@ async function rejection(promise: Promise<unknown>) {
 }
 
 describe('site init', () => {
+  // Ctrl-C or SIGTERM while the files were written left half a project, which the next `site init` refused as not empty.
+  it('writes nothing once stopped, and leaves no folder it created', async () => {
+    const dir = join(root, 'stopped')
+    await expect(initProject({ dir, signal: AbortSignal.abort('SIGINT') })).rejects.toBe('SIGINT')
+    await expect(stat(dir)).rejects.toThrow('ENOENT')
+  })
+
   it('scaffolds the demo templates, config and public files, a package depending on the engine, README, .gitignore and workflow', async () => {
     const dir = join(root, 'Acme Site')
     const result = await initProject({ dir })

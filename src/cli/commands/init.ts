@@ -1,8 +1,9 @@
 import { isAbsolute, relative } from 'node:path'
 import { createInterface } from 'node:readline/promises'
-import { checkApiUrl, initProject } from '../../index.js'
+import { checkApiUrl, type InitResult, initProject } from '../../index.js'
 import { handleError } from '../exit.js'
 import { toTerminalText } from '../terminal.js'
+import { onStopSignals, SIGNAL_EXIT_CODES, type StopSignal } from './shutdown.js'
 
 const DEMO_API = 'http://127.0.0.1:4010'
 
@@ -54,7 +55,19 @@ export async function runInitCommand(
       process.stdout.write('\nCancelled: no site was created\n')
       return CANCELLED_EXIT_CODE
     }
-    const result = await initProject({ dir, apiUrl, force: opts.force === true })
+    // not at the prompt, where Ctrl-C is a key: while the files are written, a signal removes what was written
+    const controller = new AbortController()
+    const release = onStopSignals(controller)
+    let result: InitResult
+    try {
+      result = await initProject({ dir, apiUrl, force: opts.force === true, signal: controller.signal })
+    } catch (error) {
+      if (!controller.signal.aborted) throw error
+      process.stdout.write('Cancelled: no site was created\n')
+      return SIGNAL_EXIT_CODES[controller.signal.reason as StopSignal]
+    } finally {
+      release()
+    }
     const fromHere = relative(process.cwd(), result.dir)
     const where = fromHere.startsWith('..') || isAbsolute(fromHere) ? result.dir : fromHere || '.'
     // `cd -x` reads a folder named -x as options: `./` keeps it a folder
