@@ -29,7 +29,7 @@ export { DEFAULTS } from './config/defaults.js'
 /** Type-checks a config object in `site.config.ts`. */
 export { defineConfig } from './config/define.js'
 /** Loads, validates and resolves the config file (`config/site.config.ts` by default) with the CLI's flags. */
-export { resolveConfig } from './config/load.js'
+export { projectFolderAbove, resolveConfig } from './config/load.js'
 /** Picks the site for a host name (`--site`, or a request's Host); the only site when there is one. */
 export { otherSitesOf, outDirOf, publishOptionsOf, resolveSiteOptions, selectSite } from './config/resolve.js'
 /** What a site's API settings hide from printed lines (credentials), and the API's origin that lines name instead. */

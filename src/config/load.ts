@@ -59,7 +59,7 @@ function findConfigFile(root: string, configFile?: string): string {
   const found = configFileIn(root)
   if (!found) {
     // run in a folder of a project (templates/, config/): --config alone would not help, templates/ is read from root
-    const project = ancestorsOf(root).find((dir) => configFileIn(dir))
+    const project = projectFolderAbove(root)
     throw new SiteError(
       'CONFIG_NOT_FOUND',
       `No config file found in ${root} (looked for ${CONFIG_FILES.join(', ')}); ${project ? `run the command in the project's folder, ${project}` : 'pass --config FILE'}`,
@@ -71,6 +71,13 @@ function findConfigFile(root: string, configFile?: string): string {
 /** The first config file of the default names in `dir`. */
 const configFileIn = (dir: string): string | undefined =>
   CONFIG_FILES.map((name) => join(dir, name)).find((file) => existsSync(file))
+
+/**
+ * The nearest folder above `dir` that holds a config file: a command run in a folder of a project (`templates/`)
+ * is told to run in it, rather than taking `dir` for a project of no config.
+ */
+export const projectFolderAbove = (dir: string): string | undefined =>
+  ancestorsOf(dir).find((folder) => configFileIn(folder))
 
 /** The folders above `dir`, nearest first. */
 function ancestorsOf(dir: string): string[] {

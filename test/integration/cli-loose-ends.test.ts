@@ -82,6 +82,24 @@ describe('site CLI loose ends', () => {
     ])
   })
 
+  // in templates/, deploy and serve took the folder for a project of no config and looked for templates/.output/public
+  it.each([
+    [['deploy', 'dir:/nowhere/site']],
+    [['deploy', 'dir:../public', '--out', '../.output/public']],
+    [['serve']],
+  ])('site %j in a folder of a project says to run it in the project folder, exit code 2', async (args) => {
+    const project = join(dir, 'project')
+    const sub = join(project, 'templates')
+    await mkdir(join(project, 'config'), { recursive: true })
+    await mkdir(sub, { recursive: true })
+    await writeFile(join(project, 'config/site.config.json'), '{}')
+    const res = await runSite(args, { cwd: sub })
+    expect([res.code, res.stderr]).toEqual([
+      2,
+      expect.stringContaining(`run the command in the project's folder, ${project}`),
+    ])
+  })
+
   it('--version prints the version of package.json', async () => {
     const { version } = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }
     for (const flag of ['--version', '-V']) {

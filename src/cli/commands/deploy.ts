@@ -8,6 +8,7 @@ import {
   lockDeployOutput,
   otherSitesOf,
   outDirOf,
+  projectFolderAbove,
   type ResolvedSite,
   resolveConfig,
   resolveSiteOptions,
@@ -24,7 +25,11 @@ export interface DeployCommandOptions {
   dryRun?: boolean
 }
 
-/** `build.outDir` and `build.keepBuilds` of the config when there is one (deploy needs no API), else the defaults. */
+/**
+ * `build.outDir` and `build.keepBuilds` of the config when there is one (deploy needs no API), else the defaults; in a
+ * folder of a project (`templates/`), the config's error tells to run it in the project's (whose config keeps a
+ * deploy out of `public/` and other sites' folders, `--out` or not).
+ */
 async function buildOptions(
   root: string,
   opts: DeployCommandOptions,
@@ -34,7 +39,8 @@ async function buildOptions(
     const site = selectSite(config.sites, opts.site)
     return { outDir: outDirOf(root, site), site, otherSites: otherSitesOf(config, site) }
   } catch (error) {
-    if (!opts.config && isSiteError(error) && error.code === 'CONFIG_NOT_FOUND') {
+    const inProject = projectFolderAbove(root) !== undefined
+    if (!opts.config && isSiteError(error) && error.code === 'CONFIG_NOT_FOUND' && !inProject) {
       // the one site of no config has no host name: a --site is refused, as for a config without baseUrl
       const site = selectSite([resolveSiteOptions({}, [])], opts.site)
       return { outDir: resolve(root, opts.out ?? DEFAULTS.build.outDir), site }

@@ -1,16 +1,19 @@
 import { resolve } from 'node:path'
-import { DEFAULTS, isSiteError, resolveConfig, startStaticServer } from '../../index.js'
+import { DEFAULTS, isSiteError, projectFolderAbove, resolveConfig, startStaticServer } from '../../index.js'
 import { handleError } from '../exit.js'
 import { printLine } from '../terminal.js'
 import { waitForShutdown } from './shutdown.js'
 
-/** The folder `site serve` serves without DIR: `build.outDir` of the config (which needs no API here), else `.output/public`. */
+/**
+ * The folder `site serve` serves without DIR: `build.outDir` of the config (which needs no API here), else
+ * `.output/public`; in a folder of a project (`templates/`), the config's error tells to run it in the project's.
+ */
 async function defaultDir(root: string, configFile: string | undefined): Promise<string> {
   try {
     const config = await resolveConfig({ root, configFile, apiOptional: true })
     return resolve(root, config.sites[0]?.build.outDir ?? DEFAULTS.build.outDir)
   } catch (error) {
-    if (!configFile && isSiteError(error) && error.code === 'CONFIG_NOT_FOUND')
+    if (!configFile && isSiteError(error) && error.code === 'CONFIG_NOT_FOUND' && !projectFolderAbove(root))
       return resolve(root, DEFAULTS.build.outDir)
     throw error
   }
