@@ -32,6 +32,7 @@ import {
   applyToOutput,
   checkOutDir,
   checkOutDirContents,
+  checkOutDirSite,
   checkOutputLock,
   createTempOutput,
   discardOutput,
@@ -76,6 +77,7 @@ export async function build(options: BuildOptions & BuildWiring): Promise<BuildR
   checkOutDir(run.outDir, run.config.root)
   await checkOutputLock(run.outDir)
   const checked = await checkOutDirContents(run.outDir, { force: options.force })
+  if (checked === 'site-output') await checkOutDirSite(run.outDir, run.site, run.config.sites, { force: options.force })
   const stale = await removeStaleSiblings(run.outDir)
   if (stale.length) run.logger.info(`Removed what interrupted builds left beside ${run.outDir}: ${stale.join(', ')}`)
   // a swap cut between its two renames: the output it moved aside is back in OUT's place, a previous output as any

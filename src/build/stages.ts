@@ -441,7 +441,10 @@ export async function writeManifests(
     ...(input.keepIdLines ? { done: (lines: IdLines) => (idLines = lines) } : {}),
   })
   const { clientVersion } = input.inputs
-  const manifest = createManifest({ id, clientVersion, prerendered, sorted: lastPrerendered !== undefined })
+  const manifest = createManifest({
+    ...{ id, clientVersion, prerendered, sorted: lastPrerendered !== undefined },
+    site: run.site.hostnames[0],
+  })
   for (const file of renderManifestFiles(manifest)) await writer.write(file.path, file.contents)
   return { manifest, idLines }
 }

@@ -105,6 +105,8 @@ export interface BuildManifest {
   clientVersion: string
   /** Every path that has a `_payload.json` (pages and redirects), sorted. */
   prerendered: string[]
+  /** The site's first host name, when the config names sites: a build of another site refuses the folder. */
+  site?: string
 }
 
 export interface BuildTimings {

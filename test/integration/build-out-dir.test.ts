@@ -97,6 +97,29 @@ describe('site build --out DIR', () => {
     expect(existsSync(join(out, 'pl/o-nas/index.html'))).toBe(true)
   }, 90_000)
 
+  // a CI job's --site and --out out of step: the other site's output was replaced, and its deploy published it
+  it("refuses another site's output of the config, naming that site, unless --force", async () => {
+    const config = join(dir, 'two-sites.json')
+    const com = join(dir, 'out-com')
+    const sites = [
+      { hostname: 'www.example.com', build: { outDir: com } },
+      { hostname: 'www.example.de', build: { outDir: join(dir, 'out-de') } },
+    ]
+    await writeFile(config, JSON.stringify({ api: { baseUrl: api.url }, sites }))
+    const build = (args: string[]) => site(['build', '--config', config, ...args])
+    expect((await build(['--site', 'www.example.com'])).code).toBe(0)
+    expect(await readFile(join(com, '_site/builds/latest.json'), 'utf8')).toContain('"site":"www.example.com"')
+    const before = await readTree(com)
+    const refused = await build(['--site', 'www.example.de', '--out', com])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain(
+      `Refusing to build into ${com}: it holds the output of www.example.com, another site of the config (build that one with --site www.example.com)`,
+    )
+    expect(diffTrees(before, await readTree(com))).toEqual([])
+    expect((await build(['--site', 'www.example.de', '--out', com, '--force'])).code).toBe(0)
+    expect(await readFile(join(com, '_site/builds/latest.json'), 'utf8')).toContain('"site":"www.example.de"')
+  }, 120_000)
+
   it('refuses a file in place of the folder', async () => {
     const out = join(dir, 'a-file')
     await writeFile(out, 'not a folder')

@@ -14,7 +14,7 @@ import type { ResolvedSite } from '../../config/types.js'
 import { readRegularFile, readRegularFileSync } from '../../project/untrusted-file.js'
 import { BUILD_STORE_ASIDE_FILE, BUILD_STORE_FILE, LATEST_MANIFEST_FILE, PAYLOAD_FILE } from '../../shared/layout.js'
 import { normalizePagePath } from '../../shared/url.js'
-import type { IdLines } from '../output/manifest.js'
+import { type IdLines, MAX_LATEST_MANIFEST_BYTES } from '../output/manifest.js'
 import type { OutDirContents } from '../output/output.js'
 import { hashContents, type PreviousFiles } from '../output/write.js'
 import type { PageIdentity, PageTable, StringPool } from '../page-table.js'
@@ -125,8 +125,6 @@ const ENTRIES_BESIDE_PAGES = 10_000
 /** Bytes of build state per path it may name, and beside them: a state larger than that was not written by a build. */
 const STORE_BYTES_PER_PATH = 4096
 const STORE_BYTES_BESIDE_PATHS = 1024 * 1024
-/** Largest `latest.json` read (it holds a build id and a client version). */
-const MAX_LATEST_MANIFEST_BYTES = 64 * 1024
 
 const unusable = (reason: string, history?: SlugHistory): PreviousLookup => ({
   type: 'none',

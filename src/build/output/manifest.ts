@@ -1,7 +1,7 @@
 /**
  * Pure: the build manifests the client polls to notice a new build, and the ids in them.
- * `_site/builds/latest.json` = `{ id, clientVersion }`, `_site/builds/meta/<id>.json` =
- * `{ id, clientVersion, prerendered }`. Nothing in them comes from the clock or chance:
+ * `_site/builds/latest.json` = `{ id, clientVersion, site? }`, `_site/builds/meta/<id>.json` =
+ * `{ id, clientVersion, prerendered, site? }` (`site`: the site's first host name, when the config names sites). Nothing in them comes from the clock or chance:
  * a build's id is a digest of the files it output and the client version a digest of
  * the client bundle, so two builds of the same content write the same manifests.
  */
@@ -9,6 +9,9 @@ import { createHash } from 'node:crypto'
 import { BUILDS_DIR, buildMetaFile, LATEST_MANIFEST_FILE } from '../../shared/layout.js'
 import { compareStrings } from '../../shared/values.js'
 import type { BuildManifest } from '../types.js'
+
+/** Largest `latest.json` read from a previous output (it holds a build id, a client version and a host name). */
+export const MAX_LATEST_MANIFEST_BYTES = 64 * 1024
 
 const sortUnique = (paths: Iterable<string>): string[] => [...new Set(paths)].sort()
 
@@ -155,15 +158,18 @@ export const createManifest = (options: {
   clientVersion: string
   prerendered: Iterable<string>
   sorted?: boolean
+  site?: string
 }): BuildManifest => ({
   id: options.id,
   clientVersion: options.clientVersion,
   prerendered: options.sorted ? [...options.prerendered] : sortUnique(options.prerendered),
+  ...(options.site ? { site: options.site } : {}),
 })
 
 /** The two manifest files, paths relative to the output folder. */
 export function renderManifestFiles(manifest: BuildManifest): Array<{ path: string; contents: string }> {
-  const latest = { id: manifest.id, clientVersion: manifest.clientVersion }
+  const { id, clientVersion, site } = manifest
+  const latest = { id, clientVersion, ...(site ? { site } : {}) }
   return [
     { path: LATEST_MANIFEST_FILE, contents: `${JSON.stringify(latest)}\n` },
     { path: buildMetaFile(manifest.id), contents: `${JSON.stringify(manifest)}\n` },

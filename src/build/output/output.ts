@@ -8,9 +8,11 @@ import { randomBytes } from 'node:crypto'
 import { constants, readdirSync, renameSync, rmSync } from 'node:fs'
 import { access, lstat, mkdir, readdir, readFile, realpath, rename, rmdir, unlink } from 'node:fs/promises'
 import { basename, dirname, join, parse, resolve } from 'node:path'
+import type { ResolvedSite } from '../../config/types.js'
 import { errors, isSiteError, messageOf } from '../../errors.js'
 import { makeFolders } from '../../project/folders.js'
 import { isInsideOrEqual, realPath } from '../../project/inside.js'
+import { readRegularFile } from '../../project/untrusted-file.js'
 import {
   BUILD_STORE_ASIDE_FILE,
   BUILD_STORE_FILE,
@@ -19,6 +21,7 @@ import {
   isContentHashedFile,
   LATEST_MANIFEST_FILE,
 } from '../../shared/layout.js'
+import { MAX_LATEST_MANIFEST_BYTES } from './manifest.js'
 import { isOtherProcessStillRunning, lockHolder, processTag, takeLock } from './owner.js'
 import { resolveInside } from './write.js'
 
@@ -94,6 +97,35 @@ export async function checkOutDirContents(outDir: string, options: { force?: boo
   const contents = await inspectOutDir(out)
   if (contents !== 'other' || options.force) return contents
   throw errors.outDirNotSiteOutput(out, await whyNotSiteOutput(out))
+}
+
+/**
+ * Refuses (OUT_DIR_NOT_SITE_OUTPUT) a previous output of another site of the config, unless `force`: its
+ * `latest.json` names that site's host (`--site A --out <B's folder>` would replace B's output, which a deploy of
+ * B's folder would then publish as B). An output that names no site, or one the config does not know, is not refused.
+ */
+export async function checkOutDirSite(
+  outDir: string,
+  site: ResolvedSite,
+  sites: readonly ResolvedSite[],
+  options: { force?: boolean } = {},
+): Promise<void> {
+  if (options.force) return
+  const read = await readRegularFile(join(outDir, LATEST_MANIFEST_FILE), MAX_LATEST_MANIFEST_BYTES)
+  if (read.type === 'refused') return
+  let named: unknown
+  try {
+    named = (JSON.parse(read.bytes.toString('utf8')) as { site?: unknown } | null)?.site
+  } catch {
+    return
+  }
+  if (typeof named !== 'string' || site.hostnames.includes(named)) return
+  const other = sites.find((s) => s !== site && s.hostnames.includes(named))
+  if (other)
+    throw errors.outDirNotSiteOutput(
+      resolve(outDir),
+      `it holds the output of ${other.hostnames[0]}, another site of the config (build that one with --site ${other.hostnames[0]})`,
+    )
 }
 
 /** Why OUT, which inspectOutDir found to hold 'other', is no site output. */
