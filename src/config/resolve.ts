@@ -80,7 +80,14 @@ const flagOptions = (inline: InlineConfig): SiteOptions => ({
 })
 
 /** `outDirFrom`: what sets a site's `build.outDir` when its own key does not, for checkOutDirs' message. */
-type SiteLayer = { options: SiteOptions; hostnames: string[]; path: string; outDirFrom?: string }
+type SiteLayer = {
+  options: SiteOptions
+  hostnames: string[]
+  path: string
+  outDirFrom?: string
+  /** Whether the site's entry sets `baseUrl` itself, rather than taking the top-level one. */
+  ownBaseUrl?: boolean
+}
 
 /**
  * Each site's options as the file writes them: with `sites`, each site deep-merged over the top-level
@@ -107,7 +114,8 @@ function siteLayers(user: UserConfig): SiteLayer[] {
             : top.build?.outDir !== undefined
               ? 'the top-level build.outDir'
               : 'the default: the file sets none'
-        return { options, hostnames, path: `sites[${i}].`, ...(outDirFrom ? { outDirFrom } : {}) }
+        const ownBaseUrl = rest.baseUrl !== undefined
+        return { options, hostnames, path: `sites[${i}].`, ownBaseUrl, ...(outDirFrom ? { outDirFrom } : {}) }
       })
     : [{ options: top, hostnames: [], path: '' }]
 }
@@ -137,8 +145,28 @@ export function resolveSites(user: UserConfig, inline: InlineConfig, file: strin
       })
     return site
   })
+  issues.push(...checkBaseUrls(entries, resolved))
   if (issues.length) throw errors.configInvalid(file, issues)
   return resolved
+}
+
+/**
+ * Several sites with one `baseUrl` (a top-level one that no site sets its own over, say): each would write its
+ * pages, canonical links and sitemap at the other's origin.
+ */
+function checkBaseUrls(entries: readonly SiteLayer[], sites: readonly ResolvedSite[]): ConfigIssue[] {
+  const issues: ConfigIssue[] = []
+  sites.forEach((site, i) => {
+    const first = sites.findIndex((other) => other.baseUrl === site.baseUrl)
+    if (!site.baseUrl || first === i) return
+    const [entry, firstEntry] = [entries[i]!, entries[first]!]
+    const inherited = entry.ownBaseUrl === false ? ' (the top-level baseUrl)' : ''
+    issues.push({
+      path: `${entry.path}baseUrl`,
+      message: `'${site.baseUrl}'${inherited} is also the baseUrl of ${firstEntry.path.slice(0, -1)} (${firstEntry.hostnames[0]}): each site needs an origin of its own`,
+    })
+  })
+  return issues
 }
 
 const normalDir = (dir: string): string => posix.normalize(dir.replace(/\\/g, '/')).replace(/(.)\/+$/, '$1')

@@ -279,9 +279,10 @@ describe('preview handler and the content API', () => {
   describe('several sites', () => {
     const user = {
       ...DEMO_OPTIONS,
+      // each its own origin: two sites may not share the top-level baseUrl
       sites: [
-        { hostname: ['www.example.com', 'example.com'] },
-        { hostname: 'de.example.com', i18n: { default: 'de' } },
+        { hostname: ['www.example.com', 'example.com'], baseUrl: 'http://www.example.com:3000' },
+        { hostname: 'de.example.com', baseUrl: 'http://de.example.com:3000', i18n: { default: 'de' } },
       ],
     }
 

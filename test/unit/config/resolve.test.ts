@@ -439,6 +439,26 @@ describe('sites', () => {
     ])
   })
 
+  // a top-level baseUrl no site set its own over: both sites wrote their canonical links and sitemap at one origin
+  it('refuses two sites with one baseUrl, naming the key and where it came from', async () => {
+    const top = { ...multi, baseUrl: 'https://www.example.com' }
+    const inherited = await write('config/one-origin.json', JSON.stringify(top))
+    await expect(resolveConfig({ root, configFile: inherited })).rejects.toThrow(
+      "  - sites[1].baseUrl: 'https://www.example.com' (the top-level baseUrl) is also the baseUrl of sites[0] (www.example.com): each site needs an origin of its own",
+    )
+    const own = { ...multi, sites: [multi.sites[0], { ...multi.sites[1], baseUrl: 'https://www.example.com/' }] }
+    const written = await write('config/same-origin.json', JSON.stringify(own))
+    await expect(resolveConfig({ root, configFile: written })).rejects.toThrow(
+      "  - sites[1].baseUrl: 'https://www.example.com' is also the baseUrl of sites[0] (www.example.com): each site needs an origin of its own",
+    )
+    const apart = { ...top, sites: [multi.sites[0], { ...multi.sites[1], baseUrl: 'https://www.example.de' }] }
+    const ok = await write('config/two-origins.json', JSON.stringify(apart))
+    expect((await resolveConfig({ root, configFile: ok })).sites.map((s) => s.baseUrl)).toEqual([
+      'https://www.example.com',
+      'https://www.example.de',
+    ])
+  })
+
   it('refuses a site output folder inside another site’s, either way round: a build replaces its whole folder', async () => {
     const nested = (first: string, second: string) => ({
       ...multi,
