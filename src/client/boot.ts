@@ -1,6 +1,6 @@
 /** Reading the boot JSON a page embeds, and loading initial data files once per URL. */
 
-import { CLIENT_REQUEST_TIMEOUT_MS } from '../shared/constants.js'
+import { CLIENT_REQUEST_TIMEOUT_MS } from '../shared/client-constants.js'
 import type { BootState } from '../shared/contract.js'
 import { BOOT_ELEMENT_ID } from '../shared/layout.js'
 import type { InitialData } from '../shared/types.js'

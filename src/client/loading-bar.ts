@@ -4,7 +4,7 @@
  * hidden after a delay once finished, then reset; an error colour on failure.
  * The state machine is separate from painting so tests drive it with fake timers.
  */
-import { LOADING_BAR } from '../shared/constants.js'
+import { LOADING_BAR } from '../shared/client-constants.js'
 import type { Timers } from './timers.js'
 
 export interface LoadingBarState {

@@ -6,7 +6,7 @@
  * A build that changed only content (same `clientVersion`) is not stale: the tab keeps
  * navigating on payloads, each rendered with the initial data file it names.
  */
-import { MANIFEST_CHECK_DELAY_MS, MANIFEST_CHECK_INTERVAL_MS } from '../shared/constants.js'
+import { MANIFEST_CHECK_DELAY_MS, MANIFEST_CHECK_INTERVAL_MS } from '../shared/client-constants.js'
 import { LATEST_MANIFEST_URL } from '../shared/layout.js'
 import type { Timers } from './timers.js'
 

@@ -5,7 +5,7 @@
  * one of another build with the same client code is rendered, with its own initial data.
  */
 
-import { BUILD_ID_QUERY } from '../shared/constants.js'
+import { BUILD_ID_QUERY } from '../shared/client-constants.js'
 import type { PagePayload } from '../shared/contract.js'
 import type { PageData } from '../shared/types.js'
 import { toPayloadUrl } from '../shared/url.js'

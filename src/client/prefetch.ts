@@ -8,7 +8,7 @@
  * renders with (its template chunks, whose evaluation is main-thread work) for an intent. A link
  * first seen in view and then reached for is loaded again as an intent.
  */
-import { PRELOAD_CONCURRENCY } from '../shared/constants.js'
+import { PRELOAD_CONCURRENCY } from '../shared/client-constants.js'
 
 export interface PrefetchQueue {
   /** Queues a path (once per kind); `urgent` ones (hover, focus, touch: an intent) go first. */

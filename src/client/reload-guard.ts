@@ -4,7 +4,7 @@
  * make a tab reload in a loop. Timestamps live in `sessionStorage`: they must
  * survive the reload they guard.
  */
-import { RELOAD_GUARD_KEY, RELOAD_GUARD_MS } from '../shared/constants.js'
+import { RELOAD_GUARD_KEY, RELOAD_GUARD_MS } from '../shared/client-constants.js'
 
 export interface ReloadGuard {
   /** True, and the reload recorded, when `path` was not force-reloaded within the window. */

@@ -5,7 +5,7 @@
  * render here (404, other build, new build published) becomes a full page load.
  */
 
-import { LOADING_BAR } from '../shared/constants.js'
+import { LOADING_BAR } from '../shared/client-constants.js'
 import type { RenderState } from '../shared/contract.js'
 import { ROUTER_KEY } from '../shared/layout.js'
 import { isAbsoluteUrl } from '../shared/links.js'

@@ -1,6 +1,6 @@
 import { errors } from '../errors.js'
 import { pagePayloadJson, redirectPayload } from '../render/payload.js'
-import { BUILD_ID_QUERY } from '../shared/constants.js'
+import { BUILD_ID_QUERY } from '../shared/client-constants.js'
 import { liveInitialDataUrl } from '../shared/layout.js'
 import { checkRedirectTarget } from '../shared/redirect-target.js'
 import { fromPayloadUrl, getLocaleFromPath, normalizePagePath } from '../shared/url.js'

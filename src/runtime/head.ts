@@ -1,11 +1,11 @@
 /**
- * Head tags of a page (defaults in shared/constants.ts), and the attributes of `<html>`
+ * Head tags of a page (defaults in shared/client-constants.ts), and the attributes of `<html>`
  * and `<body>`. Pure: the server writes them into the document, the browser client replaces
  * the tags marked `data-site-head` and the attributes after a navigation. The `seo` block
  * (headless 4.x) wins over `meta` key by key, but for `og:url`, which always names the canonical.
  */
 
-import { DEFAULT_OG_TYPE, DEFAULT_TWITTER_CARD } from '../shared/constants.js'
+import { DEFAULT_OG_TYPE, DEFAULT_TWITTER_CARD } from '../shared/client-constants.js'
 import type { HeadTag, RenderState } from '../shared/contract.js'
 import { isSafeHref } from '../shared/links.js'
 import type { LanguageEntry, PageData } from '../shared/types.js'

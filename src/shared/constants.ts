@@ -1,25 +1,7 @@
 /**
  * The engine's fixed numbers: timings, limits and defaults the site's specification sets, and the few the engine adds.
- * Shared by Node and the browser: no `node:` imports, no DOM globals.
+ * Those the browser needs too are in client-constants.ts. No `node:` imports, no DOM globals.
  */
-
-/** Route loading bar timings. */
-export const LOADING_BAR = {
-  /** Do not show the bar for navigations faster than this. */
-  throttleMs: 200,
-  /** Estimated duration the bar's progress is paced on. */
-  durationMs: 2000,
-  /** Keep the finished bar visible this long. */
-  hideDelayMs: 500,
-  /** Reset the hidden bar to zero after this. */
-  resetDelayMs: 400,
-  heightPx: 3,
-} as const
-
-/** A forced reload of the same path is not repeated inside this window. */
-export const RELOAD_GUARD_MS = 10_000
-/** `sessionStorage` key the reload guard keeps its timestamps under. */
-export const RELOAD_GUARD_KEY = 'site:reload-guard'
 
 /**
  * The redirect statuses a build writes and preview answers: those `_redirects` takes on Netlify and Cloudflare
@@ -28,18 +10,6 @@ export const RELOAD_GUARD_KEY = 'site:reload-guard'
 export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308])
 /** The status of a redirect record whose own is none of REDIRECT_STATUSES. */
 export const DEFAULT_REDIRECT_STATUS = 301
-
-/** At most this many route payloads are prefetched at once. */
-export const PRELOAD_CONCURRENCY = 4
-/** The first check of builds/latest.json waits this long after load. */
-export const MANIFEST_CHECK_DELAY_MS = 1_000
-/** Then latest.json is polled on this interval (and when the tab becomes visible). */
-export const MANIFEST_CHECK_INTERVAL_MS = 60_000
-/**
- * A request of the visitor client (a page payload, latest.json, an initial data file) not answered in full within
- * this is given up, as a failed one: a stalled connection must not leave a link that waits for ever.
- */
-export const CLIENT_REQUEST_TIMEOUT_MS = 8_000
 
 /**
  * Builds whose content-hashed files (`_site/assets/`, `_site/data/`, `_site/media/`) stay in the output by default: tabs
@@ -67,37 +37,6 @@ export const API_MAX_RESPONSE_BYTES = 32 * 1024 * 1024
  * few kilobytes more per page once compressed. Larger ones stay `<link rel="stylesheet">`, cached.
  */
 export const INLINE_STYLES_MAX_BYTES = 64 * 1024
-
-/** Longest path the router accepts, in characters. */
-export const MAX_PATH_LENGTH = 1024
-/** Longest single path segment (most file systems allow 255 bytes per name). */
-export const MAX_SEGMENT_BYTES = 200
-
-/** Head defaults: `twitter:card` when the page sets none, and the `og:type` of every page. */
-export const DEFAULT_TWITTER_CARD = 'summary'
-export const DEFAULT_OG_TYPE = 'website'
-
-/** Query parameter carrying the build id on payload requests. */
-export const BUILD_ID_QUERY = '_b'
-
-/** Editor preview (`?pce=1`, docs/editors.md): its options with their defaults, and its window messages. */
-export const PREVIEW_OPTIONS_KEY = 'pce-options'
-export const PREVIEW_OPTION_DEFAULTS = {
-  'dim-inactive': true,
-  'show-outline-on-link-hover': true,
-  'show-location-indicators': true,
-  'navigate-pages-in-typo3': true,
-  'always-show-links': false,
-  'always-show-outline': false,
-} as const
-export type PreviewOptionId = keyof typeof PREVIEW_OPTION_DEFAULTS
-
-export const PREVIEW_MESSAGES = {
-  openEditUid: 'pce-open-edit-uid',
-  openPageUid: 'pce-open-page-uid',
-  scrollToUid: 'pce-scroll-to-uid',
-  previewReady: 'pce-preview-ready',
-} as const
 
 /** `site publish`: waits this long after the last CMS event before it builds (more events in the meantime join the build). */
 export const PUBLISH_QUIET_MS = 1_000

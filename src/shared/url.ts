@@ -5,7 +5,7 @@
  * no empty segments, percent-encoding canonical (UTF-8, upper-case hex),
  * case kept as the API gives it.
  */
-import { MAX_PATH_LENGTH, MAX_SEGMENT_BYTES } from './constants.js'
+import { MAX_PATH_LENGTH, MAX_SEGMENT_BYTES } from './client-constants.js'
 import { PAYLOAD_FILE, SITE_DIR } from './layout.js'
 
 export interface LocaleOptions {

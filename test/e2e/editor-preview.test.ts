@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PREVIEW_OPTION_IDS, PREVIEW_OPTION_LABELS } from '../../src/client/editor/options.js'
 import { resolveConfig } from '../../src/config/load.js'
 import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
-import { PREVIEW_OPTION_DEFAULTS, PREVIEW_OPTIONS_KEY } from '../../src/shared/constants.js'
+import { PREVIEW_OPTION_DEFAULTS, PREVIEW_OPTIONS_KEY } from '../../src/shared/client-constants.js'
 import {
   hasChromium,
   isSameDocument,

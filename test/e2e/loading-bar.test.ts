@@ -5,7 +5,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { LOADING_BAR_ERROR_COLOR } from '../../src/client/loading-bar.js'
-import { LOADING_BAR } from '../../src/shared/constants.js'
+import { LOADING_BAR } from '../../src/shared/client-constants.js'
 import { hasChromium, isSameDocument, markDocument, openPage, waitForHydration } from './helpers/browser.js'
 import { waitForPageView } from './helpers/pages.js'
 import { type BuiltSite, useSiteAndBrowser } from './helpers/site.js'

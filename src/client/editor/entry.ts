@@ -3,7 +3,7 @@
  * `?pce=1` preview pages, after the visitor entry: edit links, window messages
  * with the CMS, the preview options and their panel.
  */
-import { PREVIEW_MESSAGES } from '../../shared/constants.js'
+import { PREVIEW_MESSAGES } from '../../shared/client-constants.js'
 import { readBoot } from '../boot.js'
 import { onPage } from '../events.js'
 import { createLocationIndicators } from './indicators.js'

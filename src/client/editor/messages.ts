@@ -2,7 +2,7 @@
  * Window messages between the page (in the CMS's preview iframe) and the backend
  * (`t3-ux/content_preview`'s `pce-*` messages). Envelope: `{ type, ...payload }`, posted with target origin '*'.
  */
-import { PREVIEW_MESSAGES } from '../../shared/constants.js'
+import { PREVIEW_MESSAGES } from '../../shared/client-constants.js'
 
 export type IncomingMessage = { type: typeof PREVIEW_MESSAGES.scrollToUid; uid: number }
 export type OutgoingMessage =

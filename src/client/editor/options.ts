@@ -2,7 +2,7 @@
  * Editor preview options (defaults in PREVIEW_OPTION_DEFAULTS): stored as `{id: boolean}` JSON
  * in `localStorage['pce-options']`, shown as `data-pce-<id>="1"` on `<body>`.
  */
-import { PREVIEW_OPTION_DEFAULTS, PREVIEW_OPTIONS_KEY, type PreviewOptionId } from '../../shared/constants.js'
+import { PREVIEW_OPTION_DEFAULTS, PREVIEW_OPTIONS_KEY, type PreviewOptionId } from '../../shared/client-constants.js'
 
 export type PreviewOptions = Record<PreviewOptionId, boolean>
 

@@ -6,7 +6,7 @@ import {
   LOADING_BAR_ERROR_COLOR,
   type LoadingBarState,
 } from '../../../src/client/loading-bar.js'
-import { LOADING_BAR } from '../../../src/shared/constants.js'
+import { LOADING_BAR } from '../../../src/shared/client-constants.js'
 import { fakeTimers } from './fake-timers.js'
 
 function setup() {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createManifestCheck, readLatestBuild } from '../../../src/client/manifest-check.js'
-import { MANIFEST_CHECK_DELAY_MS, MANIFEST_CHECK_INTERVAL_MS } from '../../../src/shared/constants.js'
+import { MANIFEST_CHECK_DELAY_MS, MANIFEST_CHECK_INTERVAL_MS } from '../../../src/shared/client-constants.js'
 import { LATEST_MANIFEST_URL } from '../../../src/shared/layout.js'
 import { fakeTimers } from './fake-timers.js'
 

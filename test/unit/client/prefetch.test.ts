@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createPrefetchQueue } from '../../../src/client/prefetch.js'
-import { PRELOAD_CONCURRENCY } from '../../../src/shared/constants.js'
+import { PRELOAD_CONCURRENCY } from '../../../src/shared/client-constants.js'
 
 function deferredLoads() {
   const pending = new Map<string, () => void>()

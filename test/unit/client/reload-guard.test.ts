@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createReloadGuard } from '../../../src/client/reload-guard.js'
-import { RELOAD_GUARD_KEY, RELOAD_GUARD_MS } from '../../../src/shared/constants.js'
+import { RELOAD_GUARD_KEY, RELOAD_GUARD_MS } from '../../../src/shared/client-constants.js'
 
 const memoryStorage = () => {
   const data = new Map<string, string>()

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { applyOptions, loadOptions, saveOptions } from '../../../../src/client/editor/options.js'
-import { PREVIEW_OPTION_DEFAULTS, PREVIEW_OPTIONS_KEY } from '../../../../src/shared/constants.js'
+import { PREVIEW_OPTION_DEFAULTS, PREVIEW_OPTIONS_KEY } from '../../../../src/shared/client-constants.js'
 
 const memoryStorage = () => {
   const data = new Map<string, string>()
