@@ -8,7 +8,7 @@
  */
 
 /** Id of the live region (one per document). */
-const ROUTE_ANNOUNCER_ID = 'site-route-announcer'
+export const ROUTE_ANNOUNCER_ID = 'site-route-announcer'
 
 // Visually hidden, still in the accessibility tree (not `display: none`, not `hidden`); out of the layout flow.
 const HIDDEN_STYLE =

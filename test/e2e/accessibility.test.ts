@@ -6,9 +6,9 @@
  */
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { hasChromium, isSameDocument, markDocument, openPage, waitForHydration } from './helpers/browser.js'
+import { actOn, hasChromium, isSameDocument, markDocument, openPage, waitForHydration } from './helpers/browser.js'
 import { builtTitle, waitForPageView } from './helpers/pages.js'
 import { type BuiltSite, useSiteAndBrowser } from './helpers/site.js'
 import { checkHtmlWithNu, hasJava, seriousAxeViolations } from './helpers/validators.js'
@@ -100,6 +100,42 @@ describe.skipIf(!hasChromium)('accessibility of the demo site', () => {
     expect(await liveRegions(page)).toContainEqual({ live: 'assertive', text: await builtTitle(site.outDir, '/') })
     expect(await seriousAxeViolations(page)).toEqual([])
     expect(problems.errors).toEqual([])
+    await context.close()
+  })
+
+  /** The focused element's class, and the ids of the open popovers. */
+  const focusState = (page: Page) =>
+    page.evaluate(() => ({
+      focused: document.activeElement?.className ?? '',
+      open: Array.from(document.querySelectorAll(':popover-open'), (element) => element.id),
+    }))
+
+  /** A phone's view of `/about-us`, hydrated, its menu opened with the keyboard (Tab to the Menu button, Enter). */
+  async function openPhoneMenu(): Promise<{ context: BrowserContext; page: Page }> {
+    const { context, page } = await openPage(browser)
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.goto(`${site.url}/about-us`)
+    await actOn(page, () => page.keyboard.press('Shift'))
+    await waitForHydration(page, { act: false })
+    while ((await focusState(page)).focused !== 'menu-toggle') await page.keyboard.press('Tab')
+    await page.keyboard.press('Enter')
+    expect(await focusState(page)).toEqual({ focused: 'menu-toggle', open: ['site-menu'] })
+    return { context, page }
+  }
+
+  // The open menu covers the page on a phone: focus must not go on behind it, where the visitor cannot see it.
+  it('on a phone, Tab or Shift+Tab out of the open menu closes it', async () => {
+    const { context, page } = await openPhoneMenu()
+    await page.keyboard.press('Tab')
+    expect(await focusState(page)).toEqual({ focused: 'site-menu__close', open: ['site-menu'] })
+    await page.keyboard.press('Shift+Tab')
+    expect(await focusState(page)).toEqual({ focused: 'menu-toggle', open: [] })
+
+    await page.keyboard.press('Enter')
+    while ((await focusState(page)).focused !== 'lang__toggle') await page.keyboard.press('Tab')
+    expect((await focusState(page)).open).toEqual(['site-menu'])
+    await page.keyboard.press('Tab')
+    expect((await focusState(page)).open).toEqual([])
     await context.close()
   })
 

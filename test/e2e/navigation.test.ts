@@ -4,9 +4,13 @@
  */
 import type { Browser, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
+import { ROUTE_ANNOUNCER_ID } from '../../src/client/route-announcer.js'
 import { hasChromium, isSameDocument, markDocument, openPage, waitForHydration } from './helpers/browser.js'
 import { builtTitle, pageViews, textOf, waitForPageView } from './helpers/pages.js'
 import { type BuiltSite, useSiteAndBrowser } from './helpers/site.js'
+
+/** What tells the navigation chunk from the others: only the client's router announces a page. */
+const NAVIGATION_CHUNK_MARK = ROUTE_ANNOUNCER_ID
 
 describe.skipIf(!hasChromium)('visitor navigation', () => {
   let site: BuiltSite
@@ -469,7 +473,7 @@ describe.skipIf(!hasChromium)('visitor navigation', () => {
 
   it('a link to the page the tab is at, clicked before the router has loaded, adds no history entry', async () => {
     const { context, page, problems } = await openPage(browser)
-    // The navigation chunk (the only one with the popover selector) waits until released.
+    // The navigation chunk (the only one with the route announcer's id) waits until released.
     let release!: () => void
     const released = new Promise<void>((resolve) => {
       release = resolve
@@ -477,7 +481,7 @@ describe.skipIf(!hasChromium)('visitor navigation', () => {
     await page.route('**/_site/assets/*.js', async (route) => {
       const response = await route.fetch()
       const body = await response.text()
-      if (body.includes(':popover-open')) await released
+      if (body.includes(NAVIGATION_CHUNK_MARK)) await released
       await route.fulfill({ response, body })
     })
     await page.goto(`${site.url}/`)
@@ -498,11 +502,11 @@ describe.skipIf(!hasChromium)('visitor navigation', () => {
 
   it('a link clicked while the navigation chunk is never answered (a stalled connection) loads its page in full', async () => {
     const { context, page, problems } = await openPage(browser)
-    // The navigation chunk (the only one with the popover selector) is never answered; the others are.
+    // The navigation chunk (the only one with the route announcer's id) is never answered; the others are.
     await page.route('**/_site/assets/*.js', async (route) => {
       const response = await route.fetch()
       const body = await response.text()
-      if (!body.includes(':popover-open')) await route.fulfill({ response, body })
+      if (!body.includes(NAVIGATION_CHUNK_MARK)) await route.fulfill({ response, body })
     })
     await page.goto(`${site.url}/`)
     await waitForHydration(page)
