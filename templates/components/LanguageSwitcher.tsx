@@ -2,6 +2,7 @@
  * The language switcher: the page's own language entries, each linking to this page's
  * translation. A popover (no script needed); older browsers show it on focus (styles.css).
  */
+import { type ToggleEvent, useRef } from 'react'
 import { classifyLink, type LanguageEntry, SafeLink, useSite } from 'typo3-headless-site/runtime'
 import { useTexts } from '../texts.js'
 import { isOn } from './NavList.js'
@@ -11,6 +12,7 @@ const PANEL_ID = 'language-switcher'
 export function LanguageSwitcher({ languages }: { languages: LanguageEntry[] }) {
   const t = useTexts()
   const { locale, path, site } = useSite()
+  const toggle = useRef<HTMLButtonElement>(null)
   if (languages.length < 2) return null
   const lang = (locale.split('-')[0] ?? locale).toLowerCase()
   const current =
@@ -21,13 +23,25 @@ export function LanguageSwitcher({ languages }: { languages: LanguageEntry[] }) 
     const kind = classifyLink(link, site.baseUrl)
     return kind.type === 'page' && kind.path === path
   }
+  // Closed with the focus in it (Escape, Cancel), the panel gives the focus back to its button: in the phone menu it
+  // is a popover in a popover, which the browser leaves with the focus on nothing.
+  const refocus = (event: ToggleEvent<HTMLDivElement>) => {
+    if (event.newState === 'closed' && event.currentTarget.contains(document.activeElement)) toggle.current?.focus()
+  }
   return (
     <div className="lang">
-      <button type="button" className="lang__toggle" popoverTarget={PANEL_ID}>
+      <button ref={toggle} type="button" className="lang__toggle" popoverTarget={PANEL_ID}>
         <span className="visually-hidden">{`${t.changeLanguage}: `}</span>
         <span>{(current?.twoLetterIsoCode ?? lang).toUpperCase()}</span>
       </button>
-      <div id={PANEL_ID} className="lang__panel" popover="auto" role="dialog" aria-labelledby={`${PANEL_ID}-title`}>
+      <div
+        id={PANEL_ID}
+        className="lang__panel"
+        popover="auto"
+        role="dialog"
+        aria-labelledby={`${PANEL_ID}-title`}
+        onBeforeToggle={refocus}
+      >
         <p id={`${PANEL_ID}-title`} className="lang__title">
           {t.preferredLanguage}
         </p>

@@ -139,6 +139,26 @@ describe.skipIf(!hasChromium)('accessibility of the demo site', () => {
     await context.close()
   })
 
+  // The language panel is a popover inside the menu's popover: the browser gives the focus back to the
+  // button that opened a popover only when no other one is open.
+  it('on a phone, Escape or Cancel in the menu’s language panel gives the focus back to the language button', async () => {
+    const { context, page } = await openPhoneMenu()
+    while ((await focusState(page)).focused !== 'lang__toggle') await page.keyboard.press('Tab')
+    for (const close of ['Escape', 'Cancel']) {
+      await page.keyboard.press('Enter')
+      await page.keyboard.press('Tab')
+      expect(await focusState(page)).toEqual({ focused: 'lang__link', open: ['site-menu', 'language-switcher'] })
+      if (close === 'Cancel') {
+        while ((await focusState(page)).focused !== 'lang__cancel') await page.keyboard.press('Tab')
+        await page.keyboard.press('Enter')
+      } else await page.keyboard.press('Escape')
+      await expect
+        .poll(() => focusState(page), { timeout: 2000 })
+        .toEqual({ focused: 'lang__toggle', open: ['site-menu'] })
+    }
+    await context.close()
+  })
+
   it.skipIf(!hasJava)('the Nu HTML checker finds no error in any built demo page', async () => {
     const files = (await readdir(site.outDir, { recursive: true }))
       .filter((file) => file.endsWith('.html'))
