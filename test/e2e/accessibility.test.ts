@@ -139,6 +139,26 @@ describe.skipIf(!hasChromium)('accessibility of the demo site', () => {
     await context.close()
   })
 
+  // The menu's head (title, Close button) stays at the top while the panel scrolls: a link the focus scrolls into
+  // view must not end up under it.
+  it('on a phone, no link of the menu is hidden under its head when the focus moves up through it', async () => {
+    const { context, page } = await openPhoneMenu()
+    while ((await focusState(page)).focused !== 'lang__toggle') await page.keyboard.press('Tab')
+    const hidden: string[] = []
+    while ((await focusState(page)).focused !== 'site-menu__close') {
+      await page.keyboard.press('Shift+Tab')
+      const covering = await page.evaluate(() => {
+        const focused = document.activeElement as HTMLElement
+        const box = focused.getBoundingClientRect()
+        const top = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2)
+        return top && focused.contains(top) ? '' : `${focused.textContent} under ${top?.className}`
+      })
+      if (covering) hidden.push(covering)
+    }
+    expect(hidden).toEqual([])
+    await context.close()
+  })
+
   // The language panel is a popover inside the menu's popover: the browser gives the focus back to the
   // button that opened a popover only when no other one is open.
   it('on a phone, Escape or Cancel in the menu’s language panel gives the focus back to the language button', async () => {
