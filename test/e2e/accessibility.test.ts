@@ -7,6 +7,7 @@
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
+import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
 import { actOn, hasChromium, isSameDocument, markDocument, openPage, waitForHydration } from './helpers/browser.js'
 import { builtTitle, waitForPageView } from './helpers/pages.js'
@@ -176,6 +177,31 @@ describe.skipIf(!hasChromium)('accessibility of the demo site', () => {
         .poll(() => focusState(page), { timeout: 2000 })
         .toEqual({ focused: 'lang__toggle', open: ['site-menu'] })
     }
+    await context.close()
+  })
+
+  // Forced colours (Windows high contrast) paint every background over with the Canvas colour and drop shadows: the
+  // lines of the Close button's ✕ (its only visible content) and of the Menu button's ☰ are drawn with both.
+  it('in forced colours, the menu’s Close and Menu buttons still show their icons', async () => {
+    const { context, page } = await openPage(browser)
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.emulateMedia({ forcedColors: 'active' })
+    await page.goto(`${site.url}/about-us`)
+    expect(
+      await page.evaluate(() => getComputedStyle(document.querySelector('.menu-toggle__icon') as Element).boxShadow),
+    ).not.toBe('none')
+    while ((await focusState(page)).focused !== 'menu-toggle') await page.keyboard.press('Tab')
+    await page.keyboard.press('Enter')
+    // The middle of the round button, inside its border: dark pixels only where the ✕ is drawn.
+    const { data, info } = await sharp(await page.locator('.site-menu__close').screenshot())
+      .greyscale()
+      .raw()
+      .toBuffer({ resolveWithObject: true })
+    let dark = 0
+    for (let y = Math.round(info.height * 0.3); y < info.height * 0.7; y++)
+      for (let x = Math.round(info.width * 0.3); x < info.width * 0.7; x++)
+        if ((data[y * info.width + x] ?? 255) < 128) dark++
+    expect(dark).toBeGreaterThan(10)
     await context.close()
   })
 
