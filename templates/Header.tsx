@@ -8,25 +8,16 @@
  * On desktop the panel is laid out as rows: top bar, logo and main navigation, featured
  * navigation and the call to action (styles.css).
  */
-import type { FocusEvent } from 'react'
 import { cx, type HeaderProps, SafeLink, useHomePath, useSite } from 'typo3-headless-site/runtime'
 import { ContextMenu } from './components/ContextMenu.js'
 import { Icon } from './components/Icon.js'
 import { LanguageSwitcher } from './components/LanguageSwitcher.js'
 import { NavList } from './components/NavList.js'
+import { closeWhenFocusLeaves } from './components/popover.js'
 import { SocialLinks } from './components/SocialLinks.js'
 import { useTexts } from './texts.js'
 
 const MENU_ID = 'site-menu'
-
-// The open menu covers the page: focus that leaves it (Tab past its last link, Shift+Tab before its first) closes
-// it, else it would go on to links hidden behind it. Not when the focus goes nowhere (the window lost it).
-function closeWhenFocusLeaves(event: FocusEvent<HTMLElement>) {
-  const panel = event.currentTarget
-  const next = event.relatedTarget
-  if (next && !panel.contains(next) && typeof panel.hidePopover === 'function' && panel.matches(':popover-open'))
-    panel.hidePopover()
-}
 
 export default function Header({ navigation, transparent, languages }: HeaderProps) {
   const t = useTexts()

@@ -6,6 +6,7 @@ import { type ToggleEvent, useRef } from 'react'
 import { classifyLink, type LanguageEntry, SafeLink, useSite } from 'typo3-headless-site/runtime'
 import { useTexts } from '../texts.js'
 import { isOn } from './NavList.js'
+import { closeWhenFocusLeaves } from './popover.js'
 
 const PANEL_ID = 'language-switcher'
 
@@ -41,6 +42,7 @@ export function LanguageSwitcher({ languages }: { languages: LanguageEntry[] }) 
         role="dialog"
         aria-labelledby={`${PANEL_ID}-title`}
         onBeforeToggle={refocus}
+        onBlur={closeWhenFocusLeaves}
       >
         <p id={`${PANEL_ID}-title`} className="lang__title">
           {t.preferredLanguage}

@@ -180,6 +180,28 @@ describe.skipIf(!hasChromium)('accessibility of the demo site', () => {
     await context.close()
   })
 
+  // On /services the page's context bar has icon buttons right under the open language panel.
+  it('on a desktop, Tab out of the open language panel closes it; a click on its button too', async () => {
+    const { context, page } = await openPage(browser)
+    await page.setViewportSize({ width: 1400, height: 900 })
+    await page.goto(`${site.url}/services`)
+    await actOn(page, () => page.keyboard.press('Shift'))
+    await waitForHydration(page, { act: false })
+    while ((await focusState(page)).focused !== 'lang__toggle') await page.keyboard.press('Tab')
+    await page.keyboard.press('Enter')
+    while ((await focusState(page)).focused !== 'lang__cancel') await page.keyboard.press('Tab')
+    expect((await focusState(page)).open).toEqual(['language-switcher'])
+    await page.keyboard.press('Tab')
+    expect(await focusState(page)).toEqual({ focused: '', open: [] })
+    // A click on its button still closes it, also with the focus in it.
+    await page.click('.lang__toggle')
+    await page.keyboard.press('Tab')
+    expect((await focusState(page)).open).toEqual(['language-switcher'])
+    await page.click('.lang__toggle')
+    expect(await focusState(page)).toEqual({ focused: 'lang__toggle', open: [] })
+    await context.close()
+  })
+
   // Forced colours (Windows high contrast) paint every background over with the Canvas colour and drop shadows: the
   // lines of the Close button's ✕ (its only visible content) and of the Menu button's ☰ are drawn with both.
   it('in forced colours, the menu’s Close and Menu buttons still show their icons', async () => {
