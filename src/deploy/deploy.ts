@@ -12,7 +12,7 @@ import type { ResolvedSite } from '../config/types.js'
 import { errors, messageOf } from '../errors.js'
 import { contentTypeOf, IMMUTABLE_CACHE, NO_CACHE } from '../serve/content-types.js'
 import { DEPLOY_CONCURRENCY } from '../shared/constants.js'
-import { readOutputFiles } from './output-files.js'
+import { type OutputFiles, readOutputFiles } from './output-files.js'
 import {
   DEPLOY_STEPS,
   type DeployPlan,
@@ -126,20 +126,20 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
 }
 
 async function deployUnstopped(options: DeployOptions): Promise<DeployReport> {
+  const started = performance.now()
+  // read first: an output that is none (no build yet) fails before a folder target is made to hold the lock
+  const output = await readOutputFiles(options.outDir, options.site, { memory: options.memory, root: options.root })
   // a dry run only reads; a deploy plans from the target's manifest only once no other deploy can change it
   const release = options.dryRun ? undefined : await options.target.hold?.()
   try {
-    return await deployHeld(options)
+    return await deployHeld(options, output, started)
   } finally {
     await release?.()
   }
 }
 
-async function deployHeld(options: DeployOptions): Promise<DeployReport> {
-  const started = performance.now()
-  const { target, outDir, signal } = options
-  const output = await readOutputFiles(outDir, options.site, { memory: options.memory, root: options.root })
-  const { targetMemory } = options
+async function deployHeld(options: DeployOptions, output: OutputFiles, started: number): Promise<DeployReport> {
+  const { target, signal, targetMemory } = options
   const known = targetMemory?.last
   // what this deploy leaves is known again only once it has written the manifest, or found it current
   if (targetMemory) targetMemory.last = undefined

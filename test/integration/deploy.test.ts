@@ -212,7 +212,8 @@ describe('deploy to a folder', () => {
     await expect(lstat(join(out, MANIFEST))).rejects.toMatchObject({ code: 'ENOENT' })
   })
 
-  it('says why an output folder it is pointed at is none: a link to one, a file', async () => {
+  // a target folder mistyped, or a deploy run before its build: the folder was made all the same, and stayed empty
+  it('says why an output folder it is pointed at is none: a link to one, a file; and makes no target folder', async () => {
     const linked = join(dir, 'linked-out')
     await symlink(out, linked)
     const file = join(dir, 'out-file')
@@ -227,6 +228,7 @@ describe('deploy to a folder', () => {
         `Nothing to deploy in ${outDir}: ${why}`,
       )
     }
+    await expect(lstat(join(dir, 'www-none'))).rejects.toMatchObject({ code: 'ENOENT' })
   })
 
   it('names the target and what failed when the folder cannot take a file (DEPLOY_FAILED)', async () => {
