@@ -29,7 +29,7 @@ import {
   readTree,
   startEditableDemo,
 } from './build-helpers.js'
-import { runSite } from './cli-helpers.js'
+import { runCommand, runSite } from './cli-helpers.js'
 
 const MiB = 1024 * 1024
 const MANIFEST = TARGET_RECORD_FILES.manifest
@@ -405,6 +405,17 @@ describe('deploy through a command', () => {
     await setTimeout(2500)
     expect(existsSync(late)).toBe(false)
   }, 30_000)
+
+  // run at a terminal, the command had no terminal to ask on (a session of its own): ssh's password prompt failed
+  it('lets the command use the terminal site deploy runs at', async () => {
+    const command = `command:(: </dev/tty) && echo TERMINAL-OK >&2 || echo NO-TERMINAL >&2`
+    const deployCli = `${process.execPath} ${join(REPO_ROOT, 'bin/site.js')} deploy '${command}' --out ${out}`
+    // `script` runs it at a terminal of its own (a pseudo-terminal), whose output is its stdout
+    const res = await runCommand('script', ['-qec', deployCli, '/dev/null'], { cwd: dir })
+    // a line of its own: the summary line names the command, marker included
+    expect(res.stdout.split(/\r?\n/)).toContain('TERMINAL-OK')
+    expect(res.code).toBe(0)
+  })
 
   it('fails with the command’s own words, and sends everything again next time', async () => {
     const spec = 'command:echo "quota exceeded" >&2; exit 3'

@@ -66,10 +66,14 @@ export async function runDeployCommand(
     const { outDir, site, otherSites } = await buildOptions(root, opts)
     // a build or publisher must not swap the output in while this deploy reads it (a dry run only lists)
     const unlock = opts.dryRun ? async () => {} : await lockDeployOutput(outDir)
-    const target = await createDeployTarget(spec, { outDir, root, otherSites }).catch(async (error: unknown) => {
-      await unlock()
-      throw error
-    })
+    // at a terminal, a command target's command may ask there (ssh's password), and Ctrl-C reaches it
+    const terminal = process.stdin.isTTY === true
+    const target = await createDeployTarget(spec, { outDir, root, otherSites, terminal }).catch(
+      async (error: unknown) => {
+        await unlock()
+        throw error
+      },
+    )
     try {
       const report = await deploy({ outDir, target, site, root, dryRun: opts.dryRun, signal })
       // The list is what a dry run answers, so it goes to stdout with the summary (escaped: paths come from the output).

@@ -20,19 +20,29 @@ const STDERR_TAIL_BYTES = 2_000
 
 /**
  * Runs the command; with `signal`, in a process group of its own, which the signal's abort ends (SIGTERM to
- * the group: the shell and the host's CLI it started), rejecting with the signal's reason.
+ * the group: the shell and the host's CLI it started), rejecting with the signal's reason. With `terminal`, it
+ * stays in the terminal's group instead, so that it may ask there (an ssh password, a host key): Ctrl-C reaches
+ * it from the terminal, and the abort ends the shell.
  */
-function runCommand(command: string, args: string[], env: Record<string, string>, signal?: AbortSignal): Promise<void> {
+function runCommand(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  options: { signal?: AbortSignal; terminal?: boolean },
+): Promise<void> {
+  const { signal } = options
   return new Promise((done, fail) => {
     signal?.throwIfAborted()
+    const group = signal !== undefined && !options.terminal
     const child = spawn('/bin/sh', ['-c', command, 'site-deploy', ...args], {
       stdio: ['ignore', 'inherit', 'pipe'],
       env: { ...process.env, ...env },
-      detached: signal !== undefined,
+      detached: group,
     })
     const stop = () => {
       try {
-        if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM')
+        if (group && child.pid !== undefined) process.kill(-child.pid, 'SIGTERM')
+        else child.kill('SIGTERM')
       } catch {
         // the group has ended already
       }
@@ -52,7 +62,13 @@ function runCommand(command: string, args: string[], env: Record<string, string>
   })
 }
 
-export function createCommandTarget(command: string, outDir: string, root: string): DeployTarget {
+/** `terminal`: the deploy runs at a terminal, which the command may use (see runCommand). */
+export function createCommandTarget(
+  command: string,
+  outDir: string,
+  root: string,
+  options: { terminal?: boolean } = {},
+): DeployTarget {
   const name = `command:${command}`
   const digest = createHash('sha256')
     .update(`${command}\0${resolve(outDir)}`)
@@ -78,7 +94,8 @@ export function createCommandTarget(command: string, outDir: string, root: strin
         const list = join(dir, 'changes.txt')
         await writeFile(list, `${lines.join('\n')}\n`)
         const out = resolve(outDir)
-        await runCommand(command, [out, list], { SITE_DEPLOY_DIR: out, SITE_DEPLOY_LIST: list }, signal)
+        const env = { SITE_DEPLOY_DIR: out, SITE_DEPLOY_LIST: list }
+        await runCommand(command, [out, list], env, { signal, terminal: options.terminal })
       } catch (error) {
         throw errors.deployFailed(name, (error as Error).message, error)
       } finally {
