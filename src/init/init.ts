@@ -18,7 +18,10 @@ export interface InitOptions {
   force?: boolean
   /** The engine's package root. @default the root of the running engine */
   engineRoot?: string
-  /** Stops the writing (the CLI aborts it on SIGINT and SIGTERM): what was created is removed, and it rejects with the reason. */
+  /**
+   * Stops the writing (the CLI aborts it on SIGINT and SIGTERM): what was created is removed, and it rejects with
+   * the reason.
+   */
   signal?: AbortSignal
 }
 

@@ -9,7 +9,10 @@ import { makeFolders } from '../project/folders.js'
 import type { ScaffoldFile } from './files.js'
 import { notWritable } from './target.js'
 
-/** Writes `files` under `dir` (absolute); `force`: replace files of the same name; `signal`: stop, rejecting with its reason. */
+/**
+ * Writes `files` under `dir` (absolute); `force`: replace files of the same name; `signal`: stop, rejecting with
+ * its reason.
+ */
 export async function writeScaffold(
   dir: string,
   files: readonly ScaffoldFile[],

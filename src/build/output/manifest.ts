@@ -1,7 +1,8 @@
 /**
  * Pure: the build manifests the client polls to notice a new build, and the ids in them.
  * `_site/builds/latest.json` = `{ id, clientVersion, site? }`, `_site/builds/meta/<id>.json` =
- * `{ id, clientVersion, prerendered, site? }` (`site`: the site's first host name, when the config names sites). Nothing in them comes from the clock or chance:
+ * `{ id, clientVersion, prerendered, site? }` (`site`: the site's first host name, when the config names
+ * sites). Nothing in them comes from the clock or chance:
  * a build's id is a digest of the files it output and the client version a digest of
  * the client bundle, so two builds of the same content write the same manifests.
  */
