@@ -14,7 +14,7 @@ import type { ResolvedSite } from '../../config/types.js'
 import { readRegularFile, readRegularFileSync } from '../../project/untrusted-file.js'
 import { BUILD_STORE_ASIDE_FILE, BUILD_STORE_FILE, LATEST_MANIFEST_FILE, PAYLOAD_FILE } from '../../shared/layout.js'
 import { normalizePagePath } from '../../shared/url.js'
-import { type IdLines, MAX_LATEST_MANIFEST_BYTES } from '../output/manifest.js'
+import { type IdLines, MAX_LATEST_MANIFEST_BYTES, readLatestFields } from '../output/manifest.js'
 import type { OutDirContents } from '../output/output.js'
 import { hashContents, type PreviousFiles } from '../output/write.js'
 import type { PageIdentity, PageTable, StringPool } from '../page-table.js'
@@ -111,14 +111,6 @@ export function otherBuilder(previous: PreviousOutput, engine: string, site: Res
   return undefined
 }
 
-function readLatestId(bytes: Buffer): unknown {
-  try {
-    return (JSON.parse(bytes.toString('utf8')) as { id?: unknown }).id
-  } catch {
-    return undefined
-  }
-}
-
 /** Files and folders a previous output may hold per page it may have (`build.maxPages`), and beside them. */
 const ENTRIES_PER_PAGE = 4
 const ENTRIES_BESIDE_PAGES = 10_000
@@ -193,7 +185,7 @@ export async function loadPrevious(
     )
   const { pages, files, ...store } = parsed.store
   const latest = await readRegularFile(join(outDir, LATEST_MANIFEST_FILE), MAX_LATEST_MANIFEST_BYTES)
-  if (latest.type === 'refused' || readLatestId(latest.bytes) !== store.id)
+  if (latest.type === 'refused' || readLatestFields(latest.bytes).id !== store.id)
     return { type: 'none', reason: `the previous output's ${LATEST_MANIFEST_FILE} names another build than its state` }
   const listed = new Set(parsed.missing)
   const unlisted = [...disk.files.keys()].filter((path) => {

@@ -14,6 +14,16 @@ import type { BuildManifest } from '../types.js'
 /** Largest `latest.json` read from a previous output (it holds a build id, a client version and a host name). */
 export const MAX_LATEST_MANIFEST_BYTES = 64 * 1024
 
+/** The fields of a `latest.json` read back from a previous output, unchecked (the file is untrusted); none unless JSON. */
+export function readLatestFields(bytes: Buffer): { id?: unknown; site?: unknown } {
+  try {
+    const value: unknown = JSON.parse(bytes.toString('utf8'))
+    return typeof value === 'object' && value !== null ? value : {}
+  } catch {
+    return {}
+  }
+}
+
 const sortUnique = (paths: Iterable<string>): string[] => [...new Set(paths)].sort()
 
 /**

@@ -21,7 +21,7 @@ import {
   isContentHashedFile,
   LATEST_MANIFEST_FILE,
 } from '../../shared/layout.js'
-import { MAX_LATEST_MANIFEST_BYTES } from './manifest.js'
+import { MAX_LATEST_MANIFEST_BYTES, readLatestFields } from './manifest.js'
 import { isOtherProcessStillRunning, lockHolder, processTag, takeLock } from './owner.js'
 import { resolveInside } from './write.js'
 
@@ -113,12 +113,7 @@ export async function checkOutDirSite(
   if (options.force) return
   const read = await readRegularFile(join(outDir, LATEST_MANIFEST_FILE), MAX_LATEST_MANIFEST_BYTES)
   if (read.type === 'refused') return
-  let named: unknown
-  try {
-    named = (JSON.parse(read.bytes.toString('utf8')) as { site?: unknown } | null)?.site
-  } catch {
-    return
-  }
+  const named = readLatestFields(read.bytes).site
   if (typeof named !== 'string' || site.hostnames.includes(named)) return
   const other = sites.find((s) => s !== site && s.hostnames.includes(named))
   if (other)
