@@ -60,9 +60,18 @@ export function checkOutDir(outDir: string, projectRoot: string): void {
     throw errors.usage(
       `Refusing to build into ${out}: it contains the project (${root}), and a build replaces its output folder`,
     )
-  for (const { dir, use } of PROJECT_SOURCES)
-    if (isInsideOrEqual(realPath(join(root, dir)), realOut))
-      throw errors.usage(`Refusing to build into ${out}: it is inside ${dir}/, ${use}`)
+  const source = projectSourceHolding(realOut, root)
+  if (source) throw errors.usage(`Refusing to build into ${out}: ${source}`)
+}
+
+/**
+ * Why no site may be written into `real` (a folder's real path): "it is inside templates/, which the build renders
+ * with" when one of the project's sources holds it, else undefined.
+ */
+export function projectSourceHolding(real: string, projectRoot: string): string | undefined {
+  const root = realPath(resolve(projectRoot))
+  const source = PROJECT_SOURCES.find(({ dir }) => isInsideOrEqual(realPath(join(root, dir)), real))
+  return source && `it is inside ${source.dir}/, ${source.use}`
 }
 
 const exists = async (path: string): Promise<boolean> => {

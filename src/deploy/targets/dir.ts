@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto'
 import { copyFile, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { fileStamp } from '../../build/incremental/disk.js'
+import { projectSourceHolding } from '../../build/output/output.js'
 import { isOtherProcessStillRunning, processTag, takeLock } from '../../build/output/owner.js'
 import { resolveInside } from '../../build/output/write.js'
 import { errors, messageOf } from '../../errors.js'
@@ -61,8 +62,8 @@ async function removeEmptyFolders(root: string, folder: string): Promise<void> {
 
 /**
  * `otherSites`: the config's other sites, whose output folders (their builds replace them) the deploy may not
- * write into or hold either. `projectRoot`: the project, whose public/ (which every build copies from) it may not
- * write into.
+ * write into or hold either. `projectRoot`: the project, whose public/, templates/, config/ and .site/ (which builds
+ * read) it may not write into.
  */
 export function createDirTarget(
   path: string,
@@ -85,8 +86,8 @@ export function createDirTarget(
       if (isInsideOrEqual(real, realOut) || isInsideOrEqual(realOut, real))
         throw errors.usage(`The deploy folder ${root} and the output folder ${dir}${of} may not hold one another`)
     }
-    if (projectRoot !== undefined && isInsideOrEqual(realPath(join(projectRoot, 'public')), real))
-      throw errors.usage(`Refusing to deploy into ${root}: it is inside public/, which the build copies from`)
+    const source = projectRoot === undefined ? undefined : projectSourceHolding(real, projectRoot)
+    if (source) throw errors.usage(`Refusing to deploy into ${root}: ${source}`)
     return real
   }
   let realRoot = whereRootIs()

@@ -22,4 +22,20 @@ describe('a dir: deploy target', () => {
     expect(await readdir(root)).toEqual([])
     await expect(createDeployTarget(`dir:${join(root, 'www')}`, { outDir, root })).resolves.toBeDefined()
   })
+
+  // a deploy into templates/ or config/ left a site's HTML and JavaScript among the files the next build reads
+  it("refuses the project's templates/, config/ and .site/ folders, as it refuses them as an output folder", async () => {
+    const root = await mkdtemp(join(tmpdir(), 'site-dir-target-'))
+    dirs.push(root)
+    const outDir = join(root, '.output/public')
+    for (const [target, why] of [
+      [join(root, 'templates'), 'it is inside templates/, which the build renders with'],
+      [join(root, 'config/www'), 'it is inside config/, which the build reads its configuration from'],
+      [join(root, '.site'), "it is inside .site/, the project's cache, which holds site publish's journal"],
+    ])
+      await expect(createDeployTarget(`dir:${target}`, { outDir, root }), target).rejects.toThrow(
+        `Refusing to deploy into ${target}: ${why}`,
+      )
+    expect(await readdir(root)).toEqual([])
+  })
 })
