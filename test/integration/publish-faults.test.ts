@@ -13,7 +13,14 @@ import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
 import { TARGET_RECORD_FILES } from '../../src/deploy/targets/types.js'
 import { type S3Server, startS3Server } from '../shared/s3-server.mjs'
 import { BASE_URL, diffTrees, REPO_ROOT, readTree } from './build-helpers.js'
-import { type RunningPublisher, settled, startPublisher, TOKEN, waitUntil } from './publish-helpers.js'
+import {
+  endPublishersAfterAFailure,
+  type RunningPublisher,
+  settled,
+  startPublisher,
+  TOKEN,
+  waitUntil,
+} from './publish-helpers.js'
 
 const BUCKET = 'site-live'
 const PREFIX = 'www'
@@ -25,6 +32,7 @@ let s3: S3Server | undefined
 let port = 0
 const env = { ...process.env }
 const running: RunningPublisher[] = []
+endPublishersAfterAFailure(running)
 
 const args = () => ['--config', configFile, '--api', api.url, '--out', out]
 const startS3 = async () => {

@@ -3,6 +3,7 @@ import { createHmac } from 'node:crypto'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { afterEach } from 'vitest'
 import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
 import type { PublishStatus } from '../../src/publish/status.js'
 import { BASE_URL, copyDemoContent, type SiteProcess, startSite } from './build-helpers.js'
@@ -54,6 +55,16 @@ export async function startPublisher(args: string[]): Promise<RunningPublisher> 
     status: async () => (await (await fetch(`${url}/status`)).json()) as PublishStatus,
     post: (path, body, headers = {}) => fetch(`${url}${path}`, { method: 'POST', body, headers }),
   }
+}
+
+/**
+ * Ends every publisher of `running` after a test that failed: one left running holds the output folder's lock, and
+ * every later test of the file would fail on it rather than on what it checks.
+ */
+export function endPublishersAfterAFailure(running: readonly RunningPublisher[]): void {
+  afterEach(({ task }) => {
+    if (task.result?.state === 'fail') for (const publisher of running) publisher.child.kill('SIGKILL')
+  })
 }
 
 /** Polls until `check` holds (a hang guard, not a speed check). */

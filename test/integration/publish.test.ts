@@ -24,6 +24,7 @@ import {
 import { BASE_URL, diffTrees, REPO_ROOT, readTree, startSite } from './build-helpers.js'
 import { connectAnswer, runSite } from './cli-helpers.js'
 import {
+  endPublishersAfterAFailure,
   fileHas,
   followLog,
   pageMessage,
@@ -45,6 +46,7 @@ let configFile: string
 let out: string
 let teamPage: string
 const running: RunningPublisher[] = []
+endPublishersAfterAFailure(running)
 
 const args = (extra: string[] = []) => [
   '--config',
