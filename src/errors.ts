@@ -263,6 +263,13 @@ export const errors = {
       cause,
       hint: 'Open tabs stay on the build the target had (latest.json goes last); files already sent stay, each whole. The next deploy sends again all this one may have changed.',
     }),
+  /** A `dir:` target another deploy holds: refused before anything was sent. */
+  deployBusy: (target: string, pid: number, lock: string) =>
+    new SiteError(
+      'DEPLOY_FAILED',
+      `Deploy to ${target} failed: another deploy is sending to it (process ${pid}, ${lock}): wait for it to finish`,
+      { hint: 'Nothing was sent. Run this deploy again once that one has ended.' },
+    ),
   publishJournal: (file: string, what: string, cause?: unknown) =>
     new SiteError('PUBLISH_JOURNAL', `The publish journal ${file} ${what}`, { cause, status: 503 }),
   /** A write the disk refused outside a build's output (the project's `.site/` cache): the file is named. */

@@ -325,9 +325,11 @@ describe('deploy to a folder', () => {
     const parentStart = (await readFile(`/proc/${process.ppid}/stat`, 'utf8')).split(') ')[1]!.split(' ')[19]!
     await writeFile(lock, `${process.ppid}\n${parentStart}\n`)
     const before = await readTree(www)
-    await expect(deployTo(`dir:${www}`)).rejects.toThrow(
-      `Deploy to dir:${www} failed: another deploy is sending to it (process ${process.ppid}, ${lock}): wait for it to finish`,
-    )
+    await expect(deployTo(`dir:${www}`)).rejects.toMatchObject({
+      message: `Deploy to dir:${www} failed: another deploy is sending to it (process ${process.ppid}, ${lock}): wait for it to finish`,
+      // not the hint of a deploy that failed part way ("files already sent stay"): this one sent nothing
+      hint: 'Nothing was sent. Run this deploy again once that one has ended.',
+    })
     expect(diffTrees(before, await readTree(www))).toEqual([])
     // a dry run only reads
     await expect(deployTo(`dir:${www}`, true)).resolves.toBeDefined()

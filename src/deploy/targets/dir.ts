@@ -125,8 +125,7 @@ export function createDirTarget(
         return async () => {}
       }
       return takeLock(lock, {
-        held: (pid) =>
-          errors.deployFailed(name, `another deploy is sending to it (process ${pid}, ${lock}): wait for it to finish`),
+        held: (pid) => errors.deployBusy(name, pid, lock),
         failed: (why, cause) => errors.deployFailed(name, `locking ${lock}: ${why}`, cause),
       })
     },
