@@ -56,7 +56,8 @@ export function checkApiUrl(value: string, name = '--api'): string {
 
 /** Creates a site project in `options.dir`; throws a SiteError naming the path when it may not. */
 export async function initProject(options: InitOptions): Promise<InitResult> {
-  const dir = resolve(options.cwd ?? process.cwd(), options.dir)
+  // not process.cwd() for an absolute dir: `site init /srv/new-site` works in a folder removed since
+  const dir = options.cwd === undefined ? resolve(options.dir) : resolve(options.cwd, options.dir)
   const force = options.force === true
   const apiUrl = options.apiUrl === undefined ? undefined : checkApiUrl(options.apiUrl)
   await checkInitTarget(dir, { force })

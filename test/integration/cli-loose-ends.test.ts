@@ -82,6 +82,34 @@ describe('site CLI loose ends', () => {
     ])
   })
 
+  // site init and site serve given an absolute folder need no current folder, yet stopped with the message above
+  it('creates a site, and serves a folder, named by an absolute path from a folder that is gone', async () => {
+    const start = async (args: string[]) => {
+      const gone = join(dir, 'gone-again')
+      await mkdir(gone)
+      const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/site.js'), ...args], { cwd: gone })
+      await rm(gone, { recursive: true })
+      let output = ''
+      for (const stream of [child.stdout, child.stderr])
+        stream.setEncoding('utf8').on('data', (chunk: string) => {
+          output += chunk
+        })
+      const code = new Promise((done) => child.on('close', done))
+      return { child, code, output: () => output }
+    }
+    const created = join(dir, 'created-from-nowhere')
+    const init = await start(['init', created])
+    expect(await init.code, init.output()).toBe(0)
+    expect(init.output()).toContain(`Created a site in ${created} (`)
+    expect(existsSync(join(created, 'package.json'))).toBe(true)
+    const serve = await start(['serve', join(created, 'public'), '--port', '0'])
+    while (!serve.output().includes('Serving') && serve.child.exitCode === null)
+      await new Promise((r) => setTimeout(r, 50))
+    expect(serve.output()).toContain(`Serving ${join(created, 'public')} at http://127.0.0.1:`)
+    serve.child.kill('SIGTERM')
+    expect(await serve.code).toBe(0)
+  })
+
   // in templates/, deploy and serve took the folder for a project of no config and looked for templates/.output/public
   it.each([
     [['deploy', 'dir:/nowhere/site']],

@@ -11,6 +11,15 @@ const DEMO_API = 'http://127.0.0.1:4010'
 const shellWord = (path: string): string =>
   /^[\w./@%+:,=-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`
 
+/** The shell's current folder, or undefined when it was removed since the shell entered it. */
+function currentFolder(): string | undefined {
+  try {
+    return process.cwd()
+  } catch {
+    return undefined
+  }
+}
+
 /** The prompt was left with Ctrl-C or Ctrl-D: nothing is written, the exit code is a signal's (130). */
 const CANCELLED = Symbol('cancelled')
 const CANCELLED_EXIT_CODE = 130
@@ -68,7 +77,8 @@ export async function runInitCommand(
     } finally {
       release()
     }
-    const fromHere = relative(process.cwd(), result.dir)
+    const here = currentFolder()
+    const fromHere = here === undefined ? result.dir : relative(here, result.dir)
     const where = fromHere.startsWith('..') || isAbsolute(fromHere) ? result.dir : fromHere || '.'
     // `cd -x` reads a folder named -x as options: `./` keeps it a folder
     const cdTo = where.startsWith('-') ? `./${where}` : where

@@ -26,8 +26,8 @@ export async function runServeCommand(
   global: { verbose?: boolean },
 ): Promise<number> {
   try {
-    const root = process.cwd()
-    const folder = dir ? resolve(root, dir) : await defaultDir(root, opts.config)
+    // an absolute DIR needs no current folder (it may have been removed since the shell entered it)
+    const folder = dir ? resolve(dir) : await defaultDir(process.cwd(), opts.config)
     const server = await startStaticServer({ dir: folder, host: opts.host, port: opts.port, log: printLine })
     const shutdown = waitForShutdown()
     process.stdout.write(`Serving ${folder} at ${server.url}/\n`)
