@@ -6,7 +6,7 @@
 
 import { MAX_DATA_DEPTH } from '../shared/constants.js'
 import type { DataProblem, DataProblemKind } from '../shared/contract.js'
-import { isSafeHref } from '../shared/links.js'
+import { isSafeContentHref } from '../shared/links.js'
 import { toAsciiUrl } from '../shared/redirect-target.js'
 import type { FileRef, LanguageEntry, LinkResult, NavEntry } from '../shared/types.js'
 import { clipped, isLanguageTag, isRecord } from '../shared/values.js'
@@ -93,7 +93,7 @@ function asciiUrl(value: string, where: string, problems: Problems): string {
 export function safeUrl(raw: string, where: string, problems: Problems): string {
   const value = raw.includes('&amp;') ? raw.replace(/&amp;/g, '&') : raw
   if (HTTP_URL_RE.test(value)) return asciiUrl(value, where, problems)
-  if (value === '' || isSafeHref(value)) return value
+  if (value === '' || isSafeContentHref(value)) return value
   problems.push(`${where}: unsafe link ${JSON.stringify(String(value).slice(0, 80))} removed`, 'UNSAFE_LINK')
   return ''
 }

@@ -3,7 +3,7 @@
  * scripts, styles, frames, event handlers and every URL scheme but http(s), mailto and tel.
  */
 import sanitizeHtml from 'sanitize-html'
-import { isSafeHref } from '../shared/links.js'
+import { isSafeContentHref } from '../shared/links.js'
 
 const RICH_TEXT_TAGS = [
   'p',
@@ -150,7 +150,7 @@ function sanitise(html: string): Sanitised {
   const report = (what: string, kind: UnsafeKind) => reports.push([what, kind])
   const checkUrl = (tag: string, attr: string, attribs: Record<string, string>) => {
     const value = attribs[attr]
-    if (value === undefined || (isSafeHref(value) && (tag !== 'img' || /^https?:/i.test(value.trim())))) return
+    if (value === undefined || (isSafeContentHref(value) && (tag !== 'img' || /^https?:/i.test(value.trim())))) return
     report(`unsafe ${tag === 'img' ? 'image source' : 'link'} ${shorten(value)} removed`, 'UNSAFE_LINK')
     delete attribs[attr]
   }

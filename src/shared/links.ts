@@ -32,12 +32,23 @@ const SAFE_SCHEME_RE = /^(https?|mailto|tel):/i
 // A backslash before the query: a browser reads it as a slash in a relative or http(s) URL (`\\evil.example` is `//evil.example`).
 const BACKSLASH_BEFORE_QUERY_RE = /^[^?#]*\\/
 
+/** A backslash a browser reads as a slash: `/\evil.example` leads to another host than its text shows. */
+const hasPathBackslash = (href: string): boolean =>
+  BACKSLASH_BEFORE_QUERY_RE.test(href) && (!SCHEME_RE.test(href) || /^https?:/i.test(href))
+
 /** True for hrefs that are safe to render as links: http(s), mailto, tel, relative, anchors. */
 export function isSafeHref(href: unknown): href is string {
   if (typeof href !== 'string' || href.trim() === '') return false
   const trimmed = href.replace(/[\u0000-\u0020]/g, '')
   return !SCHEME_RE.test(trimmed) || SAFE_SCHEME_RE.test(trimmed)
 }
+
+/**
+ * True for a link of CMS content (a link field, rich text) safe to render: isSafeHref's, with no backslash a
+ * browser reads as a slash. Content is checked so at the build (and in preview): the browser's code need not.
+ */
+export const isSafeContentHref = (href: unknown): href is string =>
+  isSafeHref(href) && !hasPathBackslash(href.replace(/[\u0000-\u0020]/g, ''))
 
 /** True for a redirect target that is absolute (`https://…` or protocol-relative): an external navigation. */
 export const isAbsoluteUrl = (url: string): boolean => SCHEME_RE.test(url) || url.startsWith('//')
@@ -81,11 +92,9 @@ export function classifyLink(href: unknown, baseUrl?: string): LinkKind {
   if (typeof href !== 'string') return unsafe('not a string')
   if (href.trim() === '') return unsafe('empty link')
   if (LONE_SURROGATE_RE.test(href)) return unsafe('malformed text (a lone UTF-16 surrogate)')
+  if (hasPathBackslash(href)) return unsafe('control character or backslash')
   if (!isSafeHref(href)) return unsafe('unsafe URL scheme')
   if (href.startsWith('#')) return { type: 'anchor' }
-  // refused as a backslash in a path is: read as a slash, it can name another host than the text shows
-  if (BACKSLASH_BEFORE_QUERY_RE.test(href) && (!SCHEME_RE.test(href) || /^https?:/i.test(href)))
-    return unsafe('control character or backslash')
   let rest = href
   if (SCHEME_RE.test(href) || href.startsWith('//')) {
     if (!/^https?:/i.test(href) && !href.startsWith('//')) return { type: 'external' }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { classifyLink, isFilePath, isSafeHref } from '../../../src/shared/links.js'
+import { classifyLink, isFilePath, isSafeContentHref, isSafeHref } from '../../../src/shared/links.js'
 
 const BASE = 'https://www.example.com'
 
@@ -18,6 +18,21 @@ describe('isSafeHref', () => {
     ['', false],
     [null, false],
   ])('isSafeHref(%j) = %s', (href, safe) => expect(isSafeHref(href)).toBe(safe))
+})
+
+describe('isSafeContentHref', () => {
+  it.each([
+    ['/about', true],
+    ['https://example.com/a', true],
+    ['javascript:alert(1)', false],
+    // a browser reads a backslash before the query as a slash: these lead to evil.example
+    ['/\\evil.example', false],
+    ['\\\\evil.example/x', false],
+    ['https:\\\\evil.example', false],
+    [' /\t\\evil.example', false],
+    ['/a?next=\\b', true],
+    ['mailto:a\\b@c.d', true],
+  ])('isSafeContentHref(%j) = %s', (href, safe) => expect(isSafeContentHref(href)).toBe(safe))
 })
 
 describe('classifyLink: the one link classifier', () => {
