@@ -4,9 +4,9 @@
  * Order: content-hashed assets and data, then pages, payloads and everything else, then sitemaps,
  * `_redirects`, `robots.txt` and the build state, then `latest.json` last: no step shows a file that
  * names one of a later step. In each step the files new to the target go before those that replace one: a changed
- * page never links to a new page (or a sitemap index to a part) that is not there yet. A file gone from the output
- * stays on the target until `keepBuilds` builds (this one included) have gone without it, as the build itself keeps
- * earlier builds' files.
+ * page never links to a new page (or a sitemap index to a part) that is not there yet. A content-hashed file gone
+ * from the output stays on the target until `keepBuilds` builds (this one included) have gone without it, as the
+ * build itself keeps earlier builds' files; any other file gone from the output is deleted.
  * Paths a deploy that did not finish may have changed (its pending record) hold what the target cannot
  * tell: they are sent again while the output has them, and deleted in time when it does not.
  */
@@ -176,8 +176,10 @@ export function planDeploy(input: {
   for (const [path, hash] of held) {
     if (files.has(path)) continue
     const leftAt = before.gone.get(path) ?? builds
-    // as a build keeps the files of its last `keepBuilds` builds, itself included (kept-builds.ts)
-    if (builds - leftAt + 1 >= keepBuilds) deletes.push(path)
+    // a content-hashed file stays while the build keeps it, for the tabs of its last `keepBuilds` builds, itself
+    // included (kept-builds.ts); a page, payload or sitemap goes at once, as from the output: a tab that asks for one
+    // gets a 404 and loads the page in full, and a page deleted in the CMS answers no more
+    if (!isContentHashedFile(path) || builds - leftAt + 1 >= keepBuilds) deletes.push(path)
     else {
       nextFiles.set(path, hash)
       gone.set(path, leftAt)

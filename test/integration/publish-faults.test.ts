@@ -190,10 +190,14 @@ describe('site publish through a command that fails', () => {
     await rm(down)
     await waitUntil(settled(publisher), 'the command to succeed', 20_000)
     expect(await readFile(join(out, team), 'utf8')).toBe(before)
-    // the host may hold the edit the failed run sent: the page goes again, and latest.json last
+    // the host may hold the edit the failed run sent: the page goes again, and latest.json after every other
+    // upload (deletes of what the output no longer has, the failed run's build manifest, follow it)
     const lines = (await readFile(sent, 'utf8')).trim().split('\n')
     expect(lines).toContain(`upload ${team}`)
-    expect(lines.at(-1)).toBe('upload _site/builds/latest.json')
+    expect(lines.filter((line) => line.startsWith('upload ')).at(-1)).toBe('upload _site/builds/latest.json')
+    expect(lines.slice(lines.indexOf('upload _site/builds/latest.json') + 1)).toEqual(
+      lines.filter((line) => line.startsWith('delete ')),
+    )
   }, 40_000)
 })
 
