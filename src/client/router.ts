@@ -53,8 +53,9 @@ export interface Router {
   readonly state: RenderState
 }
 
+// A static host serves a page at `/a/index.html` too: its payload is `/a/_payload.json`.
 const pathOf = (url: URL): string | undefined => {
-  const checked = normalizePagePath(url.pathname)
+  const checked = normalizePagePath(url.pathname.replace(/\/index\.html$/, '/'))
   return checked.ok ? checked.path : undefined
 }
 

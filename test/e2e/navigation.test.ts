@@ -417,6 +417,32 @@ describe.skipIf(!hasChromium)('visitor navigation', () => {
     await context.close()
   })
 
+  it('a page reached at its index.html and links to one ask the payload of the page, not of `…/index.html/`', async () => {
+    // Static hosts serve a page at /about-us/index.html too: back to it, or a link to /services/index.html, asked
+    // /about-us/index.html/_payload.json (a 404) and loaded the page in full.
+    const payloads: string[] = []
+    const { context, page, problems } = await openRouted('/about-us/index.html', async (opened) =>
+      opened.on('request', (request) => {
+        if (request.url().includes('/_payload.json')) payloads.push(new URL(request.url()).pathname)
+      }),
+    )
+    // Page views count the URL's path as it is (…/index.html): only how many there are is waited for.
+    const views = (n: number) => expect.poll(async () => (await pageViews(page)).length, { timeout: 10_000 }).toBe(n)
+    await clickNewLink(page, '/services/index.html')
+    await views(2)
+    expect(await page.title()).toBe(await builtTitle(site.outDir, '/services'))
+    await page.goBack()
+    await views(3)
+    expect(await page.title()).toBe(await builtTitle(site.outDir, '/about-us'))
+    expect(new URL(page.url()).pathname).toBe('/about-us/index.html')
+    expect(await isSameDocument(page)).toBe(true)
+    expect(payloads).toContain('/services/_payload.json')
+    expect(payloads).toContain('/about-us/_payload.json')
+    expect(payloads.filter((path) => path.includes('index.html'))).toEqual([])
+    expect(problems.errors).toEqual([])
+    await context.close()
+  })
+
   it('a link whose #fragment is a malformed escape still finishes its navigation', async () => {
     const { context, page, problems } = await openPage(browser)
     await page.goto(`${site.url}/`)
