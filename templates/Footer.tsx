@@ -18,14 +18,13 @@ function ContactItem({ item }: { item: unknown }) {
   const href = item.link ?? item.href
   const text = value || label
   if (!text) return null
-  // A contact link that is neither a phone number nor an e-mail address is the way to the office.
-  const icon = href ? (iconOf({ link: href }) ?? 'pin') : undefined
   return (
     <li className="footer-contact__item">
       {label && value && <span className="footer-contact__label">{label}</span>}
       {href ? (
         <SafeLink href={href} className="footer-contact__link">
-          {icon && <Icon name={icon} className="footer-contact__icon" />}
+          {/* A contact link that is neither a phone number nor an e-mail address is the way to the office. */}
+          <Icon name={iconOf({ link: href }) ?? 'pin'} className="footer-contact__icon" />
           {text}
         </SafeLink>
       ) : (
@@ -40,6 +39,7 @@ export default function Footer() {
   const { initialData } = useSite()
   const contact = initialData.footerContactData?.content
   const items = Array.isArray(contact?.items) ? contact.items : []
+  const title = str(contact?.header)
   const legal = [
     { href: t.links.career, label: t.career },
     { href: t.links.headquarters, label: t.headquarters },
@@ -49,9 +49,9 @@ export default function Footer() {
   return (
     <footer className="site-footer">
       <div className="container site-footer__grid">
-        {contact && (str(contact.header) || str(contact.bodytext) || items.length > 0) && (
-          <section className="footer-contact" aria-label={str(contact.header) || undefined}>
-            {str(contact.header) && <h2 className="footer-contact__title">{str(contact.header)}</h2>}
+        {contact && (title || str(contact.bodytext) || items.length > 0) && (
+          <section className="footer-contact" aria-label={title || undefined}>
+            {title && <h2 className="footer-contact__title">{title}</h2>}
             <RichText html={contact.bodytext} className="footer-contact__text" />
             {items.length > 0 && (
               <ul className="footer-contact__items">

@@ -34,7 +34,6 @@ export interface SiteTexts {
   error: string
   submit: string
   required: string
-  downloads: string
   opensInNewWindow: string
   /** Fixed links; the CMS has no field for them. */
   links: {

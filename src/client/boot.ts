@@ -44,24 +44,19 @@ export function within<T>(win: Window, promise: Promise<T>, timeoutMs = CLIENT_R
  * Loads initial data files (`/_site/data/initial-<locale>-<hash>.json`), each URL once.
  * The names are content-hashed, so the browser's HTTP cache may answer them.
  */
-export function createInitialDataLoader(
-  fetchFn: FetchLike,
-  known?: { url: string; data: InitialData },
-): InitialDataLoader {
+export function createInitialDataLoader(fetchFn: FetchLike): InitialDataLoader {
   const cache = new Map<string, Promise<InitialData>>()
-  if (known) cache.set(known.url, Promise.resolve(known.data))
   return (url) => {
     let pending = cache.get(url)
     if (!pending) {
-      pending = fetchFn(url, { credentials: 'same-origin', headers: { accept: 'application/json' } }).then(
-        async (response) => {
-          if (!response.ok) throw new Error(`site: initial data ${url} answered ${response.status}`)
-          const data = (await response.json()) as InitialData
-          if (!data || typeof data !== 'object' || Array.isArray(data))
-            throw new Error(`site: initial data ${url} is not initial data`)
-          return data
-        },
-      )
+      // Credentials as fetch sends them by default: same origin only.
+      pending = fetchFn(url, { headers: { accept: 'application/json' } }).then(async (response) => {
+        if (!response.ok) throw new Error(`site: initial data ${url} answered ${response.status}`)
+        const data = (await response.json()) as InitialData
+        if (!data || typeof data !== 'object' || Array.isArray(data))
+          throw new Error(`site: initial data ${url} is not initial data`)
+        return data
+      })
       pending.catch(() => cache.delete(url))
       cache.set(url, pending)
     }

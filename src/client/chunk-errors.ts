@@ -5,8 +5,7 @@
  */
 import { isEngineUrl } from '../shared/layout.js'
 
-const DYNAMIC_IMPORT_RE =
-  /dynamically imported module|Importing a module script failed|error loading dynamically imported module|Failed to load module script/i
+const DYNAMIC_IMPORT_RE = /dynamically imported module|Importing a module script failed|Failed to load module script/i
 
 /** True for an error (or rejection reason) that means a bundle file could not be loaded. */
 export function isChunkLoadError(reason: unknown): boolean {
@@ -25,7 +24,7 @@ export const isSiteAssetUrl = (url: string, origin: string): boolean => {
 }
 
 /** Calls `onChunkError` for failed `/_site/` scripts and stylesheets and failed dynamic imports. */
-export function watchChunkErrors(win: Window, onChunkError: (detail: string) => void): void {
+export function watchChunkErrors(win: Window, onChunkError: () => void): void {
   // Resource errors do not bubble: listen in the capture phase.
   win.addEventListener(
     'error',
@@ -37,13 +36,15 @@ export function watchChunkErrors(win: Window, onChunkError: (detail: string) => 
           : target instanceof HTMLLinkElement && target.rel === 'stylesheet'
             ? target.href
             : ''
-      if (url && isSiteAssetUrl(url, win.location.origin)) onChunkError(url)
-      else if (event instanceof ErrorEvent && isChunkLoadError(event.error ?? event.message))
-        onChunkError(event.message)
+      if (
+        (url && isSiteAssetUrl(url, win.location.origin)) ||
+        (event instanceof ErrorEvent && isChunkLoadError(event.error ?? event.message))
+      )
+        onChunkError()
     },
     true,
   )
   win.addEventListener('unhandledrejection', (event) => {
-    if (isChunkLoadError(event.reason)) onChunkError(String(event.reason))
+    if (isChunkLoadError(event.reason)) onChunkError()
   })
 }

@@ -42,9 +42,14 @@ async function start(win: Window): Promise<void> {
   const boot = readBoot(doc)
   const fetchFn = createTimedFetch(win)
   const loadInitialData = createInitialDataLoader(fetchFn)
-  const guard = createReloadGuard({ storage: getSessionStorage(), now: () => Date.now() })
+  const guard = createReloadGuard({ storage: getSessionStorage(), now: Date.now })
   const reloadHere = () => {
     if (guard.allow(win.location.pathname)) win.location.reload()
+  }
+  // A template that throws in the browser: the prerendered page is still right, load it in full.
+  const onUncaughtError = (error: unknown) => {
+    console.error(error)
+    reloadHere()
   }
   watchChunkErrors(win, reloadHere)
 
@@ -83,11 +88,7 @@ async function start(win: Window): Promise<void> {
   let root!: ReturnType<typeof hydrateRoot>
   startTransition(() => {
     root = hydrateRoot(container, <Root state={state} registry={registry} keptMain={keptMain} onCommit={onCommit} />, {
-      // A template that throws in the browser: the prerendered page is still right, load it in full.
-      onUncaughtError: (error) => {
-        console.error(error)
-        reloadHere()
-      },
+      onUncaughtError,
     })
   })
   await hydrated
@@ -99,10 +100,7 @@ async function start(win: Window): Promise<void> {
           registry,
           islands,
           main,
-          onUncaughtError: (error) => {
-            console.error(error)
-            reloadHere()
-          },
+          onUncaughtError,
         })
       : undefined
   await hydratedIslands?.hydrated
@@ -151,7 +149,7 @@ async function start(win: Window): Promise<void> {
       () => win.location.assign(url.href),
     )
   })
-  doc.addEventListener('pointerover', () => void loadNavigation(), { once: true, passive: true })
+  doc.addEventListener('pointerover', () => void loadNavigation(), { once: true })
   const idle = win.requestIdleCallback ?? ((fn: () => void) => win.setTimeout(fn, 1))
   idle(() => void loadNavigation())
 }

@@ -2,7 +2,8 @@
  * The contract between the visitor entry and the editor entry (two bundles on one
  * page): after hydration and after every client navigation the visitor entry stores
  * the page under `PAGE_KEY` on `window` and dispatches `PAGE_EVENT` on `window`.
- * And what a static page tells anyone listening about deploys: `BUILD_EVENT`.
+ * What a static page tells anyone listening about deploys is navigation.ts's (`BUILD_EVENT`): the entry's
+ * files go into every page's first load, whatever the lazy chunks import of them.
  */
 import type { RenderState } from '../shared/contract.js'
 
@@ -31,23 +32,6 @@ declare global {
 export function announcePage(win: Window, detail: PageEventDetail): void {
   win[PAGE_KEY] = { state: detail.state }
   win.dispatchEvent(new CustomEvent<PageEventDetail>(PAGE_EVENT, { detail }))
-}
-
-/**
- * Dispatched on `window` when the tab learns of a newer build (src/client/manifest-check.ts):
- * `reload: false` when only content changed (the next navigations show it, on payloads),
- * `reload: true` when the client code changed (the next navigation is a full page load).
- */
-const BUILD_EVENT = 'site:build'
-
-export interface BuildEventDetail {
-  id: string
-  clientVersion?: string
-  reload: boolean
-}
-
-export function announceBuild(win: Window, detail: BuildEventDetail): void {
-  win.dispatchEvent(new CustomEvent<BuildEventDetail>(BUILD_EVENT, { detail }))
 }
 
 /** Calls `listener` for every page shown from now on, and at once when one is already shown. */

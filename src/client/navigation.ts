@@ -10,7 +10,7 @@ import { buildHead, getBodyClass, getHtmlAttrs } from '../runtime/head.js'
 import type { RenderState } from '../shared/contract.js'
 import type { PageData } from '../shared/types.js'
 import type { FetchLike, InitialDataLoader } from './boot.js'
-import { announceBuild, announcePage } from './events.js'
+import { announcePage } from './events.js'
 import { applyDocumentAttrs, applyHead } from './head.js'
 import { createBarPainter, createLoadingBar } from './loading-bar.js'
 import { createManifestCheck } from './manifest-check.js'
@@ -22,6 +22,23 @@ import { createRouteAnnouncer } from './route-announcer.js'
 import { anchorOf, createRouter, type Router } from './router.js'
 import { browserTimers } from './timers.js'
 import { pushPageView } from './tracking.js'
+
+/**
+ * Dispatched on `window` when the tab learns of a newer build (manifest-check.ts):
+ * `reload: false` when only content changed (the next navigations show it, on payloads),
+ * `reload: true` when the client code changed (the next navigation is a full page load).
+ */
+const BUILD_EVENT = 'site:build'
+
+export interface BuildEventDetail {
+  id: string
+  clientVersion?: string
+  reload: boolean
+}
+
+export function announceBuild(win: Window, detail: BuildEventDetail): void {
+  win.dispatchEvent(new CustomEvent<BuildEventDetail>(BUILD_EVENT, { detail }))
+}
 
 export interface NavigationOptions {
   window: Window

@@ -11,9 +11,10 @@ export interface ReloadGuard {
   allow(path: string): boolean
 }
 
-const parseStamps = (text: string | null): unknown => {
+const parseStamps = (text: string | null): object => {
   try {
-    return JSON.parse(text ?? '{}')
+    // `null` as no stamps; any other value's entries are read and all but numbers dropped below
+    return JSON.parse(text ?? '{}') ?? {}
   } catch {
     // A damaged entry is rewritten below; it must not block reloads for the whole session.
     return {}
@@ -22,34 +23,26 @@ const parseStamps = (text: string | null): unknown => {
 
 export type StorageLike = Pick<Storage, 'getItem' | 'setItem'>
 
-export function createReloadGuard(input: {
+export function createReloadGuard({
+  storage,
+  now,
+}: {
   storage: StorageLike | undefined
   now: () => number
-  windowMs?: number
-  key?: string
 }): ReloadGuard {
-  const { storage, now } = input
-  const windowMs = input.windowMs ?? RELOAD_GUARD_MS
-  const key = input.key ?? RELOAD_GUARD_KEY
   return {
     allow(path) {
       // Without a working storage the guard cannot remember anything: refusing is the safe side.
       if (!storage) return false
       try {
         const time = now()
-        const parsed = parseStamps(storage.getItem(key))
         const stamps: Record<string, number> = {}
-        if (parsed && typeof parsed === 'object') {
-          for (const [p, t] of Object.entries(parsed))
-            if (typeof t === 'number' && time - t < windowMs && t <= time) stamps[p] = t
-        }
-        if (stamps[path] !== undefined) {
-          storage.setItem(key, JSON.stringify(stamps))
-          return false
-        }
-        stamps[path] = time
-        storage.setItem(key, JSON.stringify(stamps))
-        return true
+        for (const [p, t] of Object.entries(parseStamps(storage.getItem(RELOAD_GUARD_KEY))))
+          if (typeof t === 'number' && time - t < RELOAD_GUARD_MS && t <= time) stamps[p] = t
+        const allowed = stamps[path] === undefined
+        if (allowed) stamps[path] = time
+        storage.setItem(RELOAD_GUARD_KEY, JSON.stringify(stamps))
+        return allowed
       } catch {
         return false
       }

@@ -1,5 +1,5 @@
 /** The page's context menu (project-specific): a bar under the header with in-page links and icon buttons. */
-import { classToken, isRecord, linkText, SafeLink, useSite } from 'typo3-headless-site/runtime'
+import { isRecord, linkText, SafeLink, useSite } from 'typo3-headless-site/runtime'
 import { useTexts } from '../texts.js'
 import { Icon, iconOf } from './Icon.js'
 
@@ -14,7 +14,7 @@ export function ContextMenu() {
   const icons = menu.iconButtons ?? []
   const extra = isRecord(menu.additionalLink) ? menu.additionalLink : undefined
   const extraHref = extra ? (typeof extra.href === 'string' ? extra : extra.link) : undefined
-  const extraText = extra ? linkText(extra) || (typeof extra.title === 'string' ? extra.title : '') : ''
+  const extraText = linkText(extra)
   if (navigation.length === 0 && icons.length === 0 && !extraText) return null
   return (
     <div className="context-bar">
@@ -42,6 +42,7 @@ export function ContextMenu() {
             {menu.iconButtonsText && <span className="context-bar__icons-text">{menu.iconButtonsText}</span>}
             <ul>
               {icons.map((button, i) => {
+                // one of the sprite's names: a class token as it is
                 const icon = iconOf(button) ?? 'link'
                 const label = button.title || (typeof button.icon === 'string' ? button.icon : '')
                 return (
@@ -49,7 +50,7 @@ export function ContextMenu() {
                     <SafeLink
                       href={button.link}
                       target={button.target || undefined}
-                      className={`icon-button icon-button--${classToken(icon, 'link')}`}
+                      className={`icon-button icon-button--${icon}`}
                       aria-label={label || undefined}
                       title={label || undefined}
                     >

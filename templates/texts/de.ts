@@ -29,7 +29,6 @@ export default {
   error: 'Fehler',
   submit: 'Senden',
   required: 'Pflichtfeld',
-  downloads: 'Downloads',
   opensInNewWindow: 'öffnet in einem neuen Fenster',
   links: {
     consultation: '/de/kontakt',

@@ -29,7 +29,6 @@ export default {
   error: 'Error',
   submit: 'Send',
   required: 'required',
-  downloads: 'Downloads',
   opensInNewWindow: 'opens in a new window',
   links: { consultation: '/contact', headquarters: '/contact', career: '/careers', privacyPolicy: '/policy' },
 } satisfies SiteTexts

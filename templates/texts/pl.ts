@@ -29,7 +29,6 @@ export default {
   error: 'Błąd',
   submit: 'Wyślij',
   required: 'wymagane',
-  downloads: 'Pliki do pobrania',
   opensInNewWindow: 'otwiera się w nowym oknie',
   links: {
     consultation: '/pl/kontakt',
