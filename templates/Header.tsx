@@ -13,7 +13,7 @@ import { ContextMenu } from './components/ContextMenu.js'
 import { Icon } from './components/Icon.js'
 import { LanguageSwitcher } from './components/LanguageSwitcher.js'
 import { NavList } from './components/NavList.js'
-import { closeWhenFocusLeaves } from './components/popover.js'
+import { closeSubmenuOnEscape, closeWhenFocusLeaves } from './components/popover.js'
 import { SocialLinks } from './components/SocialLinks.js'
 import { useTexts } from './texts.js'
 
@@ -50,7 +50,7 @@ export default function Header({ navigation, transparent, languages }: HeaderPro
           </button>
         </div>
         {navigation.length > 0 && (
-          <nav aria-label={t.mainNavigation} className="site-nav">
+          <nav aria-label={t.mainNavigation} className="site-nav" ref={closeSubmenuOnEscape}>
             <NavList entries={navigation} />
           </nav>
         )}

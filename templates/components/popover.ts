@@ -13,3 +13,25 @@ export function closeWhenFocusLeaves(event: FocusEvent<HTMLElement>) {
   if (!(next instanceof Element) || panel.contains(next) || next.matches(':hover')) return
   if (typeof panel.hidePopover === 'function' && panel.matches(':popover-open')) panel.hidePopover()
 }
+
+/**
+ * `ref` of the main navigation: Escape hides the submenu that hover or focus shows (content shown so must be
+ * dismissible without moving either), the innermost first, its parent link taking back the focus from it. The
+ * pointer or the focus entering its item again shows it again.
+ */
+export function closeSubmenuOnEscape(nav: HTMLElement) {
+  const listener = ({ key, target, relatedTarget }: KeyboardEvent & FocusEvent) => {
+    const item = key
+      ? key === 'Escape' &&
+        [...nav.querySelectorAll('.nav__item--parent:is(:hover,:focus-within):not(.is-closed)')].pop()
+      : (target as Element).closest('.is-closed')
+    if (!item) return
+    if (key && item.contains(document.activeElement)) (item.firstChild as HTMLElement).focus()
+    item.classList.toggle('is-closed', !!key || item.contains(relatedTarget as Node))
+  }
+  const types = ['keydown', 'mouseover', 'focusin']
+  for (const type of types) addEventListener(type, listener as EventListener)
+  return () => {
+    for (const type of types) removeEventListener(type, listener as EventListener)
+  }
+}

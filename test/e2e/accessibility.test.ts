@@ -202,6 +202,49 @@ describe.skipIf(!hasChromium)('accessibility of the demo site', () => {
     await context.close()
   })
 
+  // Content shown on hover or focus must be dismissible without moving the pointer or the focus (WCAG 1.4.13).
+  it('on a desktop, Escape hides the submenu shown by focus or hover; it shows again on the next focus or hover', async () => {
+    const { context, page, problems } = await openPage(browser)
+    await page.setViewportSize({ width: 1400, height: 900 })
+    await page.goto(`${site.url}/about-us`)
+    await actOn(page, () => page.keyboard.press('Shift'))
+    await waitForHydration(page, { act: false })
+    /** The titles of the parent links whose submenu shows, and the focused element's text. */
+    const shown = () =>
+      page.evaluate(() => ({
+        submenus: Array.from(document.querySelectorAll('.site-nav .nav__submenu'))
+          .filter((menu) => menu.checkVisibility())
+          .map((menu) => menu.previousElementSibling?.textContent),
+        focused: document.activeElement?.textContent,
+      }))
+    const parent = page.locator('.site-nav .nav__item--parent > a').first()
+    const title = await parent.textContent()
+    while ((await shown()).focused !== title) await page.keyboard.press('Tab')
+    expect((await shown()).submenus).toEqual([title])
+    // In the submenu, Escape gives the focus back to its parent link; Tab then goes on past the hidden submenu.
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Escape')
+    expect(await shown()).toEqual({ submenus: [], focused: title })
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Shift+Tab')
+    expect(await shown()).toEqual({ submenus: [title], focused: title })
+    await page.keyboard.press('Escape')
+    expect(await shown()).toEqual({ submenus: [], focused: title })
+    // Shown by hover, the focus elsewhere: the pointer stays where it is.
+    await page.evaluate(() => (document.activeElement as HTMLElement).blur())
+    const last = page.locator('.site-nav .nav__item--parent > a').last()
+    await last.hover()
+    const lastTitle = await last.textContent()
+    expect((await shown()).submenus).toEqual([lastTitle])
+    await page.keyboard.press('Escape')
+    expect((await shown()).submenus).toEqual([])
+    await page.mouse.move(5, 5)
+    await last.hover()
+    expect((await shown()).submenus).toEqual([lastTitle])
+    expect(problems.errors).toEqual([])
+    await context.close()
+  })
+
   // Forced colours (Windows high contrast) paint every background over with the Canvas colour and drop shadows: the
   // lines of the Close button's ✕ (its only visible content) and of the Menu button's ☰ are drawn with both.
   it('in forced colours, the menu’s Close and Menu buttons still show their icons', async () => {
