@@ -143,8 +143,8 @@ export async function scanTemplates(root: string): Promise<TemplateManifest> {
     ...content.map((c) => ({ id: `content/${c.name}`, file: c.file })),
     { id: 'ErrorPage', file: singles.ErrorPage },
     // Header and Footer hydrate on every page; marked, a page loads its client once painted, not at the visitor's first action.
-    { id: 'Header', file: singles.Header, unmarked: HYDRATES_ON_INTENT },
-    { id: 'Footer', file: singles.Footer, unmarked: HYDRATES_ON_INTENT },
+    { id: 'Header', file: singles.Header, unmarked: HYDRATES_ON_INTENT, followsIntent: true },
+    { id: 'Footer', file: singles.Footer, unmarked: HYDRATES_ON_INTENT, followsIntent: true },
   ])
   return {
     root,
@@ -160,23 +160,38 @@ export async function scanTemplates(root: string): Promise<TemplateManifest> {
 const KEEPS_SERVER_MARKUP = 'on a first visit the browser keeps its server markup'
 const HYDRATES_ON_INTENT =
   "on a page that needs no other template code the browser runs it only from the visitor's first action"
+/**
+ * Handlers of what only follows a first action that loads the client (CLIENT_INTENT_EVENTS: a focus, the pointer
+ * over the page, a key or a press): a panel's `onBlur` needs no code before the visitor acts, nor a note.
+ */
+const AFTER_INTENT_HANDLERS = new Set([
+  'onBlur',
+  'onMouseLeave',
+  'onMouseOut',
+  'onPointerLeave',
+  'onPointerOut',
+  'onKeyUp',
+  'onMouseUp',
+  'onPointerUp',
+])
 
 /**
  * Which candidates are marked `'use client'`, and a hint for each unmarked one that uses hooks or event
  * handlers, saying what the browser does with it (`unmarked`; a main's template keeps its server markup).
+ * `followsIntent`: its code runs from the visitor's first action, so handlers that only follow one are no hint.
  */
 async function inspect(
   root: string,
-  candidates: Array<{ id: string; file: string; unmarked?: string }>,
+  candidates: Array<{ id: string; file: string; unmarked?: string; followsIntent?: boolean }>,
 ): Promise<{ client: string[]; hints: string[] }> {
   const sources = await Promise.all(candidates.map(({ file }) => readFile(file, 'utf8')))
   const client: string[] = []
   const hints: string[] = []
-  candidates.forEach(({ id, file, unmarked = KEEPS_SERVER_MARKUP }, i) => {
+  candidates.forEach(({ id, file, unmarked = KEEPS_SERVER_MARKUP, followsIntent = false }, i) => {
     const source = sources[i] ?? ''
     if (isClientTemplate(source)) client.push(id)
     else {
-      const uses = browserCodeIn(source)
+      const uses = browserCodeIn(source).filter((use) => !(followsIntent && AFTER_INTENT_HANDLERS.has(use)))
       if (uses.length > 0)
         hints.push(
           `${relative(root, file).split('\\').join('/')} uses ${uses.join(', ')} but is not marked 'use client': ${unmarked} (add 'use client' as its first line)`,

@@ -260,12 +260,17 @@ describe('the site:templates/lazy and site:templates/main modules (browser)', ()
       'templates/content/Accordion.tsx': `import { useState } from 'react'\nexport default function A() { const [open, setOpen] = useState(false); return <button onClick={() => setOpen(!open)} /> }\n`,
       'templates/content/Tabs.tsx': `'use client'\nimport { useState } from 'react'\nexport default function T() { useState(0); return null }\n`,
       'templates/content/Quote.tsx': `// useState is mentioned here, but not called\nexport default function Q() { return <blockquote /> }\n`,
-      'templates/Header.tsx': `export default function H() { return <button type="button" onClick={() => alert(1)} /> }\n`,
+      'templates/Header.tsx': `export default function H() { return <button type="button" onClick={() => alert(1)} onBlur={close} /> }\n`,
+      // a blur or a pointer leaving follows the first action, which loads the client: no note
+      'templates/Footer.tsx': `export default function F() { return <div onBlur={close} onPointerLeave={close} /> }\n`,
+      'templates/content/Panel.tsx': `export default function P() { return <div onBlur={close} /> }\n`,
     })
     const { client, hints } = await scanTemplates(root)
     expect(client).toEqual(['content/Tabs'])
     expect(hints).toEqual([
       "templates/content/Accordion.tsx uses useState, onClick but is not marked 'use client': on a first visit the browser keeps its server markup (add 'use client' as its first line)",
+      // a content element keeps its server markup: its onBlur never runs on a first visit
+      "templates/content/Panel.tsx uses onBlur but is not marked 'use client': on a first visit the browser keeps its server markup (add 'use client' as its first line)",
       "templates/Header.tsx uses onClick but is not marked 'use client': on a page that needs no other template code the browser runs it only from the visitor's first action (add 'use client' as its first line)",
     ])
     expect(browserCodeIn('<a onClick={go} onMouseEnter = {x}>; useEffect(() => {}); useRef (null)')).toEqual([
