@@ -9,9 +9,9 @@
 import type { ContentElement, InitialData, NavEntry, PageData } from '../shared/types.js'
 import { type KindsContext, type KindsElement, kindsCatalogue } from './generator-kinds-elements.js'
 import { kindsTexts } from './generator-kinds-text.js'
-import { fileRef, gallery, IMAGES, languageEntry, navEntry } from './generator-parts.js'
+import { fileRef, gallery, IMAGES, languageEntry, navEntry, pageLanguages } from './generator-parts.js'
 import { capitalise } from './generator-prose.js'
-import { type GeneratedSite, isLanding, landingOf, sectionOf } from './generator-site.js'
+import type { GeneratedSite } from './generator-site.js'
 import type { DemoLanguage } from './types.js'
 
 /** Content elements after the first on each page. */
@@ -128,8 +128,7 @@ export function buildKindsPage(site: GeneratedSite, language: DemoLanguage, inde
     ...withHeaders(picked, names, index % 4 === 3 ? 1 : 0).map(([e, h], k) => toElement(base + k + 1, e, h, k + 1)),
   ]
   const aside = twoColumns ? elements.splice(-2).map((e) => ({ ...e, colPos: 1 })) : []
-  const section = index === 0 ? 0 : sectionOf(index)
-  const crumbs = index === 0 ? [0] : isLanding(index) ? [0, index] : [0, landingOf(section), index]
+  const crumbs = site.crumbsOf(index)
   const description = `${title}. ${ctx.texts.sentences[index % ctx.texts.sentences.length] ?? ''}`
   return {
     id: index + 1,
@@ -151,7 +150,7 @@ export function buildKindsPage(site: GeneratedSite, language: DemoLanguage, inde
     },
     content: { colPos0: elements, ...(aside.length ? { colPos1: aside } : {}) },
     ...(index % 4 === 2 ? { contextMenu: contextMenu(ctx) } : {}),
-    i18n: site.languages.map((other) => languageEntry(other, site.pathOf(other, index), other === language)),
+    i18n: pageLanguages(site, language, index),
   }
 }
 
@@ -213,7 +212,8 @@ export function buildKindsInitialData(site: GeneratedSite, language: DemoLanguag
       }),
     ],
     featuredNavigation: kinds(0),
-    minorNavigation: kinds(4),
+    // with the pages the templates' fixed links name (contact, careers, privacy policy): how the build finds them
+    minorNavigation: [...kinds(4), ...site.fixedOf(language).map((i) => entry(site, language, i))],
     footerNavigation: [...kinds(2), nav(0, { children: [nav(1, { children: [nav(2, { children: [nav(3)] })] })] })],
     socialMenu: [
       ...(extras?.socialMenu ?? []),

@@ -5,7 +5,7 @@
  * generated prose (generator-prose.ts) that no other page shares.
  */
 import type { ContentElement, FileRef, NavEntry, PageData } from '../shared/types.js'
-import { createRandom, DOCUMENT, fileRef, gallery, header, IMAGES, languageEntry, navEntry } from './generator-parts.js'
+import { createRandom, DOCUMENT, fileRef, gallery, header, IMAGES, navEntry, pageLanguages } from './generator-parts.js'
 import { createProse, type Prose } from './generator-prose.js'
 import { childrenOf, type GeneratedSite, isLanding, landingOf, sectionCount, sectionOf } from './generator-site.js'
 import { proseWords } from './generator-words.js'
@@ -28,26 +28,29 @@ export function buildGeneratedPage(site: GeneratedSite, language: DemoLanguage, 
   const random = createRandom(index * 7919 + 17)
   const prose = createProse(proseWords(language.twoLetterIsoCode), random)
   const path = (i: number) => site.pathOf(language, i)
+  const landing = (i: number) => i < site.count && isLanding(i)
   const nav = (i: number, extra: Partial<NavEntry> = {}): NavEntry =>
-    navEntry(site, language, i, { hasSubpages: i === 0 || isLanding(i) ? 1 : 0, ...extra })
+    navEntry(site, language, i, { hasSubpages: i === 0 || landing(i) ? 1 : 0, ...extra })
   const anchor = (i: number) => `<a href="${path(i)}">${site.titleOf(language, i)}</a>`
   const anchors = (count: number) => Array.from({ length: count }, () => anchor(Math.floor(random() * site.count)))
   const paragraphs = (count: number, links: number) =>
     Array.from({ length: count }, () => prose.paragraph(PARAGRAPH_SENTENCES, anchors(links))).join('')
   const last = site.count - 1
-  const section = index === 0 ? 0 : sectionOf(index)
+  // The home page and the fixed pages belong to no section.
+  const inSection = index > 0 && index < site.count
+  const section = inSection ? sectionOf(index) : 0
   const image = (k: number) => `fileadmin/images/${IMAGES[(index + k) % IMAGES.length]}.svg`
   const title = site.titleOf(language, index)
   const neighbours = `<p>${texts.links({
     previous: anchor(index === 0 ? last : index - 1),
-    next: anchor(index === last ? 0 : index + 1),
+    next: anchor(index === last || !site.has(language, index + 1) ? 0 : index + 1),
     section: anchor(Math.min(landingOf(section), last)),
     other: anchor(Math.floor(random() * site.count)),
     home: path(0),
   })}</p>`
 
   const elements: Array<[string, Record<string, unknown>, string?]> = [
-    ['header', header(title, 1, index === 0 ? '' : site.titleOf(language, landingOf(section)))],
+    ['header', header(title, 1, inSection ? site.titleOf(language, landingOf(section)) : '')],
     ['text', { ...header(''), bodytext: `${paragraphs(1, 1)}${neighbours}${paragraphs(TEXT_PARAGRAPHS - 1, 1)}` }],
     [
       'textpic',
@@ -93,7 +96,7 @@ export function buildGeneratedPage(site: GeneratedSite, language: DemoLanguage, 
           'menu_pages',
           { ...header(title), menu: Array.from({ length: sectionCount(site.count) }, (_, s) => nav(landingOf(s))) },
         ]
-      : isLanding(index)
+      : landing(index)
         ? ['menu_subpages', { ...header(title), menu: childrenOf(section, site.count).map((i) => nav(i)) }]
         : [
             'menu_pages',
@@ -110,7 +113,7 @@ export function buildGeneratedPage(site: GeneratedSite, language: DemoLanguage, 
     content: body,
   }))
 
-  const crumbs = index === 0 ? [0] : isLanding(index) ? [0, index] : [0, landingOf(section), index]
+  const crumbs = site.crumbsOf(index)
   const description = `${title}. ${prose.sentence({ markup: false, long: true })}`
   return {
     id: index + 1,
@@ -139,7 +142,7 @@ export function buildGeneratedPage(site: GeneratedSite, language: DemoLanguage, 
     breadcrumbs: crumbs.map((i) => nav(i, { active: 1, current: i === index ? 1 : 0 })),
     appearance: { layout: 'layout-0', backendLayout: 'default' },
     content: { colPos0: content },
-    i18n: site.languages.map((other) => languageEntry(other, site.pathOf(other, index), other === language)),
+    i18n: pageLanguages(site, language, index),
   }
 }
 

@@ -92,10 +92,16 @@ export function navEntry(
   }
 }
 
-export function languageEntry(language: DemoLanguage, link: string, active: boolean): LanguageEntry {
+export function languageEntry(language: DemoLanguage, link: string, active: boolean, available = true): LanguageEntry {
   const { base: _base, ...entry } = language
-  return { ...entry, link, active: active ? 1 : 0, current: 0, available: 1 }
+  return { ...entry, link, active: active ? 1 : 0, current: 0, available: available ? 1 : 0 }
 }
+
+/** Page `index`'s language menu: a language without the page links to its home page, as not available. */
+export const pageLanguages = (site: GeneratedSite, language: DemoLanguage, index: number): LanguageEntry[] =>
+  site.languages.map((other) =>
+    languageEntry(other, site.pathOf(other, index), other === language, site.has(other, index)),
+  )
 
 /**
  * A section's navigation entry. The header shows the first sections, and only the first section

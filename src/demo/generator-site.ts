@@ -5,6 +5,8 @@
  * Index 0 is the home page. Indices 1..N-1 form sections of GENERATED_SECTION_SIZE:
  * the first index of a section is its landing page, the others are its children.
  * Example (en): 0 -> `/`, 1 -> `/section-1`, 2 -> `/section-1/page-2`, 51 -> `/section-2`.
+ * The fixed pages follow (GeneratedTexts.fixedPages, the paths the demo templates link every page to):
+ * in a site of N pages, N -> `/contact`, N+1 -> `/careers`, N+2 -> `/policy`.
  */
 import { capitalise } from './generator-prose.js'
 import { type GeneratedTexts, generatedTexts } from './generator-text.js'
@@ -12,7 +14,7 @@ import { pagePath, prefixOf } from './paths.js'
 import type { DemoLanguage } from './types.js'
 
 const GENERATED_SECTION_SIZE = 50
-/** Element ids are `languageId * 1e6 + index * 10 + n`: indices must stay below 1e5. */
+/** Element ids are `languageId * 1e6 + index * 10 + n`: indices of generated pages must stay below 1e5. */
 const MAX_GENERATED_PAGES_PER_LOCALE = 100_000
 
 export interface GeneratedSite {
@@ -23,6 +25,12 @@ export interface GeneratedSite {
   indexOf(language: DemoLanguage, path: string): number | undefined
   titleOf(language: DemoLanguage, index: number): string
   textsOf(language: DemoLanguage): GeneratedTexts
+  /** The indices of the language's fixed pages. */
+  fixedOf(language: DemoLanguage): number[]
+  /** Whether page `index` exists in the language: a fixed page may not (pathOf gives its home page then). */
+  has(language: DemoLanguage, index: number): boolean
+  /** Page `index`'s breadcrumb trail: the home page, its section's landing page (for a section's page), itself. */
+  crumbsOf(index: number): number[]
 }
 
 export const sectionOf = (index: number): number => Math.floor((index - 1) / GENERATED_SECTION_SIZE)
@@ -46,8 +54,14 @@ export function createGeneratedSite(languages: readonly DemoLanguage[], count: n
     )
   }
   const textsOf = (language: DemoLanguage): GeneratedTexts => generatedTexts(language.twoLetterIsoCode)
+  const fixedPageOf = (language: DemoLanguage, index: number) =>
+    index >= count ? textsOf(language).fixedPages[index - count] : undefined
+  const fixedOf = (language: DemoLanguage): number[] => textsOf(language).fixedPages.map((_, k) => count + k)
+  const has = (language: DemoLanguage, index: number): boolean =>
+    index >= 0 && (index < count || fixedPageOf(language, index) !== undefined)
 
   const pathOf = (language: DemoLanguage, index: number): string => {
+    if (index >= count) return pagePath(language, fixedPageOf(language, index)?.slug ?? '/')
     if (index === 0) return pagePath(language, '/')
     const texts = textsOf(language)
     const section = `${prefixOf(language)}/${texts.sectionSlug}-${sectionOf(index) + 1}`
@@ -58,6 +72,8 @@ export function createGeneratedSite(languages: readonly DemoLanguage[], count: n
     const prefix = prefixOf(language)
     if (path === (prefix || '/')) return 0
     if (!path.startsWith(`${prefix}/`)) return undefined
+    const fixed = fixedOf(language).find((i) => pathOf(language, i) === path)
+    if (fixed !== undefined) return fixed
     const match = SEGMENT_RE.exec(path.slice(prefix.length))
     if (!match) return undefined
     const index = match[3] === undefined ? landingOf(Number(match[2]) - 1) : Number(match[4])
@@ -67,6 +83,7 @@ export function createGeneratedSite(languages: readonly DemoLanguage[], count: n
 
   const titleOf = (language: DemoLanguage, index: number): string => {
     const texts = textsOf(language)
+    if (index >= count) return fixedPageOf(language, index)?.title ?? texts.home
     if (index === 0) return texts.home
     const topic = (n: number): string => texts.topics[n % texts.topics.length] ?? ''
     if (isLanding(index)) return `${texts.section} ${sectionOf(index) + 1}: ${capitalise(topic(sectionOf(index)))}`
@@ -74,5 +91,8 @@ export function createGeneratedSite(languages: readonly DemoLanguage[], count: n
     return `${adjective} ${topic(Math.floor(index / texts.adjectives.length))} ${index}`
   }
 
-  return { count, languages, pathOf, indexOf, titleOf, textsOf }
+  const crumbsOf = (index: number): number[] =>
+    index === 0 ? [0] : index >= count || isLanding(index) ? [0, index] : [0, landingOf(sectionOf(index)), index]
+
+  return { count, languages, pathOf, indexOf, titleOf, textsOf, fixedOf, has, crumbsOf }
 }

@@ -17,6 +17,11 @@ export interface GeneratedTexts {
   headers: { bullets: string; gallery: string; related: string; downloads: string; details: string; hours: string }
   /** A paragraph linking to neighbours: `home` is an href, the others are `<a>` elements. */
   links(l: { previous: string; next: string; section: string; other: string; home: string }): string
+  /**
+   * The pages at the demo templates' fixed links (templates/texts/<code>.ts `links`), which every page shows:
+   * the k-th is the same page in every language; Polish has one more (its data protection notice).
+   */
+  fixedPages: readonly { slug: string; title: string }[]
 }
 
 const EN: GeneratedTexts = {
@@ -68,6 +73,11 @@ const EN: GeneratedTexts = {
   },
   links: (l) =>
     `Read on: ${l.previous}, ${l.next} or a related topic: ${l.other}. See the whole section: ${l.section}. Back to the <a href="${l.home}">home page</a>.`,
+  fixedPages: [
+    { slug: '/contact', title: 'Contact' },
+    { slug: '/careers', title: 'Careers' },
+    { slug: '/policy', title: 'Privacy policy' },
+  ],
 }
 
 const PL: GeneratedTexts = {
@@ -128,6 +138,12 @@ const PL: GeneratedTexts = {
   },
   links: (l) =>
     `Czytaj dalej: ${l.previous}, ${l.next} albo powiązany temat: ${l.other}. Zobacz cały dział: ${l.section}. Wróć na <a href="${l.home}">stronę główną</a>.`,
+  fixedPages: [
+    { slug: '/kontakt', title: 'Kontakt' },
+    { slug: '/kariera', title: 'Kariera' },
+    { slug: '/polityka-prywatnosci', title: 'Polityka prywatności' },
+    { slug: '/klauzula-informacyjna-rodo', title: 'Klauzula informacyjna RODO' },
+  ],
 }
 
 const DE: GeneratedTexts = {
@@ -188,6 +204,11 @@ const DE: GeneratedTexts = {
   },
   links: (l) =>
     `Weiterlesen: ${l.previous}, ${l.next} oder ein verwandtes Thema: ${l.other}. Der ganze Bereich: ${l.section}. Zurück zur <a href="${l.home}">Startseite</a>.`,
+  fixedPages: [
+    { slug: '/kontakt', title: 'Kontakt' },
+    { slug: '/karriere', title: 'Karriere' },
+    { slug: '/policy', title: 'Datenschutzerklärung' },
+  ],
 }
 
 const TEXTS: Record<string, GeneratedTexts> = { en: EN, pl: PL, de: DE }

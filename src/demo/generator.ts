@@ -1,14 +1,14 @@
 /**
  * A generated site as a DemoSource, for benchmarks: pages are built on request
  * from their index; only the initial data (the navigation of the sections; each
- * landing page lists its section's pages, the home page every section) is built once
- * per language, on first use.
+ * landing page lists its section's pages, the home page every section; the secondary
+ * navigation the fixed pages) is built once per language, on first use.
  */
 import type { InitialData, NavEntry } from '../shared/types.js'
 import { buildKindsInitialData, buildKindsPage } from './generator-kinds.js'
 import { buildGeneratedPage } from './generator-page.js'
 import { languageEntry, NAV_SECTIONS_SHOWN, navEntry, sectionNav } from './generator-parts.js'
-import { childrenOf, createGeneratedSite, type GeneratedSite, landingOf, sectionCount } from './generator-site.js'
+import { createGeneratedSite, type GeneratedSite, landingOf, sectionCount } from './generator-site.js'
 import { languageOfPath } from './paths.js'
 import type { DemoLanguage, DemoSource } from './types.js'
 
@@ -57,7 +57,6 @@ export function buildGeneratedInitialData(
 ): InitialData {
   const entry = (i: number, extra: Partial<NavEntry> = {}): NavEntry => navEntry(site, language, i, extra)
   const sections = Array.from({ length: sectionCount(site.count) }, (_, s) => s)
-  const firstChildren = sections.flatMap((s) => childrenOf(s, site.count)).slice(0, 3)
   return {
     navigation: [
       {
@@ -68,7 +67,8 @@ export function buildGeneratedInitialData(
     featuredNavigation: sections
       .slice(0, 3)
       .map((s) => entry(landingOf(s), { hasSubpages: 1, buttonLabel: site.titleOf(language, landingOf(s)) })),
-    minorNavigation: firstChildren.map((i) => entry(i)),
+    // The pages the templates' fixed links name (contact, careers, privacy policy): how the build finds them.
+    minorNavigation: site.fixedOf(language).map((i) => entry(i)),
     socialMenu: extras?.socialMenu ?? [],
     footerNavigation: [entry(0), ...sections.slice(-1).map((s) => entry(landingOf(s)))],
     ...(extras?.footerContactData ? { footerContactData: extras.footerContactData } : {}),

@@ -7,7 +7,7 @@ import { readdir, readFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { matchRedirect, parseRedirects, type RedirectRule } from '../../src/serve/redirects.js'
-import { type BuiltSite, startBuiltSite } from '../e2e/helpers/site.js'
+import { type BuiltSite, REPO_ROOT, startBuiltSite } from '../e2e/helpers/site.js'
 import { decodeEntities } from './hostile-helpers.js'
 
 const ATTR_RE = /\s(href|src)="([^"]*)"/g
@@ -34,6 +34,26 @@ function resolveTarget(outDir: string, pathname: string, rules: readonly Redirec
   return existsSync(index) ? index : undefined
 }
 
+/** Internal links and assets of every written HTML page that resolve to no file, and how many were checked. */
+async function brokenLinks(outDir: string): Promise<{ files: string[]; checked: number; broken: string[] }> {
+  const files = await htmlFiles(outDir)
+  const redirects = join(outDir, '_redirects')
+  const rules = existsSync(redirects) ? parseRedirects(await readFile(redirects, 'utf8')) : []
+  const broken: string[] = []
+  let checked = 0
+  for (const file of files) {
+    const html = await readFile(file, 'utf8')
+    for (const [, attr, raw] of html.matchAll(ATTR_RE)) {
+      const value = decodeEntities(raw!)
+      if (!value.startsWith('/') || value.startsWith('//')) continue
+      const { pathname } = new URL(value, 'http://site.test')
+      checked++
+      if (!resolveTarget(outDir, pathname, rules)) broken.push(`${relative(outDir, file)}: ${attr}="${value}"`)
+    }
+  }
+  return { files, checked, broken }
+}
+
 describe('link check of the built demo site', () => {
   let site: BuiltSite
   beforeAll(async () => {
@@ -42,22 +62,8 @@ describe('link check of the built demo site', () => {
   afterAll(() => site?.close())
 
   it('resolves every internal link and asset of every page to a file', async () => {
-    const files = await htmlFiles(site.outDir)
+    const { files, checked, broken } = await brokenLinks(site.outDir)
     expect(files.length).toBeGreaterThan(40)
-    const rules = parseRedirects(await readFile(join(site.outDir, '_redirects'), 'utf8'))
-    const broken: string[] = []
-    let checked = 0
-    for (const file of files) {
-      const html = await readFile(file, 'utf8')
-      for (const [, attr, raw] of html.matchAll(ATTR_RE)) {
-        const value = decodeEntities(raw!)
-        if (!value.startsWith('/') || value.startsWith('//')) continue
-        const { pathname } = new URL(value, 'http://site.test')
-        checked++
-        if (!resolveTarget(site.outDir, pathname, rules))
-          broken.push(`${relative(site.outDir, file)}: ${attr}="${value}"`)
-      }
-    }
     expect(checked).toBeGreaterThan(500)
     expect(broken).toEqual([])
   })
@@ -70,5 +76,25 @@ describe('link check of the built demo site', () => {
       if (payload.initialDataUrl)
         expect(resolveTarget(site.outDir, payload.initialDataUrl), `${file} -> ${payload.initialDataUrl}`).toBeDefined()
     }
+  })
+})
+
+// The demo templates link every page to fixed paths (templates/texts/<locale>.ts `links`): the generated
+// sites must serve them too, or each of their pages links to 404s (and the client's prefetch logs them).
+describe.each([
+  ['generated site', { pagesPerLocale: 8 }],
+  ['every-kind generated site', { pagesPerLocale: 8, everyKind: true }],
+])('link check of the built %s', (_, generate) => {
+  let site: BuiltSite
+  beforeAll(async () => {
+    site = await startBuiltSite(REPO_ROOT, { generate })
+  })
+  afterAll(() => site?.close())
+
+  it('resolves every internal link and asset of every page to a file', async () => {
+    const { files, checked, broken } = await brokenLinks(site.outDir)
+    expect(files.length).toBeGreaterThanOrEqual(3 * 8)
+    expect(checked).toBeGreaterThan(100)
+    expect(broken.filter((link) => !/(^|\/)404\.html:/.test(link))).toEqual([])
   })
 })

@@ -63,7 +63,8 @@ describe('one URL per page', () => {
       expect(check.mismatches).toEqual([])
       expect(check.alternateMismatches).toEqual([])
       expect(check.sitemapUrls.size).toBe(built.pages.total)
-      expect(check.alternatesCompared).toBe(built.pages.total)
+      // all but the Polish data protection notice, which has no translation (templates/texts/pl.ts links it)
+      expect(check.alternatesCompared).toBe(built.pages.total - 1)
     } finally {
       await generated.close()
     }

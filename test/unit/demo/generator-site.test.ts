@@ -1,8 +1,11 @@
+import { readdirSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { buildGeneratedInitialData } from '../../../src/demo/generator.js'
 import { buildGeneratedPage } from '../../../src/demo/generator-page.js'
 import { childrenOf, createGeneratedSite, sectionCount } from '../../../src/demo/generator-site.js'
+import { pagePath } from '../../../src/demo/paths.js'
 import type { NavEntry } from '../../../src/shared/types.js'
+import type { SiteTexts } from '../../../templates/texts.js'
 import { DEMO_LANGUAGES } from './languages.js'
 
 const [EN, PL, DE] = DEMO_LANGUAGES
@@ -80,6 +83,49 @@ describe('generated pages and navigation', () => {
     }
     expect(reached.size).toBe(120)
     expect(data.i18n.find((l) => l.active)?.link).toBe('/de')
+  })
+})
+
+// The demo templates link every page to fixed paths (templates/texts/<locale>.ts `links`); without pages
+// there, every page of a build of the generated site links to 404s.
+describe("the pages at the templates' fixed links", () => {
+  const textsDir = new URL('../../../templates/texts/', import.meta.url)
+  const locales = readdirSync(textsDir).filter((name) => name.endsWith('.ts'))
+
+  it.each(locales)(
+    'are served for every link of templates/texts/%s, and listed in the secondary navigation',
+    async (name) => {
+      const texts = ((await import(new URL(name, textsDir).href)) as { default: SiteTexts }).default
+      const lang = DEMO_LANGUAGES.find((l) => `${l.twoLetterIsoCode}.ts` === name)
+      expect(lang, name).toBeDefined()
+      const minor = buildGeneratedInitialData(site, lang!).minorNavigation?.map((e) => e.link)
+      for (const link of Object.values(texts.links)) {
+        const index = site.indexOf(lang!, link)
+        expect(index, link).toBeGreaterThanOrEqual(site.count)
+        const page = buildGeneratedPage(site, lang!, index!)
+        expect([pagePath(lang!, page.slug ?? ''), page.content.colPos0?.length], link).toEqual([link, 8])
+        expect(minor).toContain(link)
+      }
+    },
+  )
+
+  it('link to their translations, and a page one language has to that language only', () => {
+    const contact = site.indexOf(DE, '/de/kontakt')!
+    const rodo = site.indexOf(PL, '/pl/klauzula-informacyjna-rodo')!
+    expect(buildGeneratedPage(site, DE, contact).i18n?.map((l) => [l.link, l.available])).toEqual([
+      ['/contact', 1],
+      ['/pl/kontakt', 1],
+      ['/de/kontakt', 1],
+    ])
+    const page = buildGeneratedPage(site, PL, rodo)
+    expect(page.i18n?.map((l) => [l.link, l.available])).toEqual([
+      ['/', 0],
+      ['/pl/klauzula-informacyjna-rodo', 1],
+      ['/de', 0],
+    ])
+    expect(page.breadcrumbs?.map((b) => b.link)).toEqual(['/pl', '/pl/klauzula-informacyjna-rodo'])
+    expect(site.indexOf(EN, '/klauzula-informacyjna-rodo')).toBeUndefined()
+    expect(buildGeneratedPage(site, PL, rodo)).toEqual(page)
   })
 })
 
