@@ -5,11 +5,12 @@
  * navigation the fixed pages) is built once per language, on first use.
  */
 import type { InitialData, NavEntry } from '../shared/types.js'
+import { isRecord } from '../shared/values.js'
 import { buildKindsInitialData, buildKindsPage } from './generator-kinds.js'
 import { buildGeneratedPage } from './generator-page.js'
 import { languageEntry, NAV_SECTIONS_SHOWN, navEntry, sectionNav } from './generator-parts.js'
 import { createGeneratedSite, type GeneratedSite, landingOf, sectionCount } from './generator-site.js'
-import { languageOfPath } from './paths.js'
+import { languageOfPath, trimTrailingSlash } from './paths.js'
 import type { DemoLanguage, DemoSource } from './types.js'
 
 export interface GeneratedSourceOptions {
@@ -26,6 +27,7 @@ export interface GeneratedSourceOptions {
 export function createGeneratedSource(options: GeneratedSourceOptions): DemoSource {
   const site = createGeneratedSite(options.languages, options.pagesPerLocale)
   const initialData = new Map<string, string>()
+  const notFound = new Map<string, string>()
   return {
     languages: options.languages,
     page(path) {
@@ -46,8 +48,33 @@ export function createGeneratedSource(options: GeneratedSourceOptions): DemoSour
       }
       return text
     },
-    notFound: options.notFound,
+    notFound(language) {
+      const code = language.twoLetterIsoCode
+      let text = notFound.get(code)
+      if (text === undefined) {
+        text = servedMenusOnly(site, options.notFound(language))
+        notFound.set(code, text)
+      }
+      return text
+    },
   }
+}
+
+/**
+ * The hand-written 404 page with its menus ("You may be looking for") holding only the pages the
+ * generated site serves: the demo's services and case studies are none, and would be dead links.
+ */
+function servedMenusOnly(site: GeneratedSite, text: string): string {
+  const page: unknown = JSON.parse(text)
+  const served = (entry: unknown): boolean => {
+    const path = trimTrailingSlash(isRecord(entry) && typeof entry.link === 'string' ? entry.link : '')
+    return site.indexOf(languageOfPath(path, site.languages), path) !== undefined
+  }
+  const columns = isRecord(page) && isRecord(page.content) ? Object.values(page.content) : []
+  for (const element of columns.flatMap((column) => (Array.isArray(column) ? column : [])))
+    if (isRecord(element) && isRecord(element.content) && Array.isArray(element.content.menu))
+      element.content.menu = element.content.menu.filter(served)
+  return JSON.stringify(page)
 }
 
 export function buildGeneratedInitialData(
