@@ -191,7 +191,14 @@ export function createPublisher(input: PublisherOptions): {
     } catch (error) {
       settleBatch(pending, false)
       const what = describeBatch(batch)
-      if (stopping) return log(`publish of ${what} stopped: its events stay in the journal for the next start`)
+      if (stopping) {
+        // the publisher's own batches (the check at start, a scheduled reconcile) are not journaled (seq 0)
+        const kept =
+          batch.upTo > 0
+            ? 'its events stay in the journal for the next start'
+            : 'no webhook asked for it, so the journal keeps nothing of it'
+        return log(`publish of ${what} stopped: ${kept}`)
+      }
       failures++
       const delay = Math.min(PUBLISH_RETRY_MIN_MS * 2 ** (failures - 1), PUBLISH_RETRY_MAX_MS)
       retryAt = Date.now() + delay

@@ -89,6 +89,14 @@ describe('the publisher', () => {
     expect(busy.lines).toContain(`2 event(s) not yet live stay in the journal in ${busy.stateDir} for the next start`)
   })
 
+  it('does not say a stopped publish of its own (a reconcile, the check at start) left events in the journal', async () => {
+    const { publisher, lines } = await startPublisher({ reconcileAtStart: true, hold: true })
+    while (!publisher.status().building) await new Promise((resolve) => setTimeout(resolve, 5))
+    await publisher.stop()
+    expect(lines).toContain('publish of all pages stopped: no webhook asked for it, so the journal keeps nothing of it')
+    expect(lines.join('\n')).not.toContain('stay in the journal')
+  })
+
   it('says why a publish of a few pages built every page (the output is of another version of site)', async () => {
     const fallback = 'the previous output was built by another version of site'
     const only = {
