@@ -50,11 +50,15 @@ export interface PublishStatus {
 
 const cell = (value: unknown): string => `<td>${escapeHtml(String(value ?? ''))}</td>`
 
+/** What a publish was asked for: the check at start, the publisher's own, names no page. */
+const pagesOf = (p: PublishRecord): string =>
+  p.full ? 'all pages' : p.pages.length ? p.pages.join(', ') : 'the check at start'
+
 export function statusHtml(status: PublishStatus): string {
   const rows = status.publishes
     .map(
       (p) =>
-        `<tr class="${p.ok ? 'ok' : 'failed'}">${cell(p.finishedAt)}${cell(p.ok ? 'live' : 'failed')}${cell(p.full ? 'all pages' : p.pages.join(', '))}${cell(p.changed)}${cell(`${p.latencyMs} ms`)}${cell(p.filesUploaded)}${cell(p.error ?? '')}</tr>`,
+        `<tr class="${p.ok ? 'ok' : 'failed'}">${cell(p.finishedAt)}${cell(p.ok ? 'live' : 'failed')}${cell(pagesOf(p))}${cell(p.changed)}${cell(p.events ? `${p.latencyMs} ms` : '-')}${cell(p.filesUploaded)}${cell(p.error ?? '')}</tr>`,
     )
     .join('\n')
   const facts: Array<[string, unknown]> = [

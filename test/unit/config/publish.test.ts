@@ -171,4 +171,22 @@ describe('status page', () => {
     expect(html).toContain('/&lt;script&gt;alert(1)&lt;/script&gt;')
     expect(html).toContain('API said &lt;b&gt;no&lt;/b&gt;')
   })
+
+  it("shows no edit-to-live time for the publisher's own publishes (the check at start, a reconcile), which carry no edit", () => {
+    const own = { ok: true, changed: 0, filesUploaded: 4, deleted: 0, buildMs: 1, deployMs: 1, latencyMs: 4920 }
+    const finishedAt = '2026-11-26T00:00:00.000Z'
+    const html = statusHtml({
+      ...{ site: 'www.example.com', outDir: '/srv/out', deploy: null, accepting: true, journalWritable: true },
+      ...{ pending: 0, building: false, queuedAppends: 0, journalBytes: 0, retryAt: null },
+      ...{ lastReconcile: null, nextReconcile: null, scheduled: { pages: 0, next: null } },
+      publishCount: { ok: 2, failed: 0 },
+      publishes: [
+        { ...own, pages: [], full: false, events: 0, finishedAt },
+        { ...own, pages: [], full: true, events: 0, finishedAt },
+      ],
+    })
+    expect(html).not.toContain('4920 ms')
+    expect(html).toContain('<td>the check at start</td><td>0</td><td>-</td>')
+    expect(html).toContain('<td>all pages</td><td>0</td><td>-</td>')
+  })
 })
