@@ -11,6 +11,7 @@ import { otherSitesOf, outDirOf } from '../config/resolve.js'
 import type { ResolvedConfig, ResolvedPublish, ResolvedSite } from '../config/types.js'
 import { createDeployTarget } from '../deploy/targets/index.js'
 import { errors } from '../errors.js'
+import { scanTemplates } from '../hydration/manifest.js'
 import { isInsideOrEqual, realPath } from '../project/inside.js'
 import { refuseConnect } from '../serve/node-http.js'
 import { listen } from '../serve/server.js'
@@ -147,6 +148,8 @@ export async function startPublishServer(options: PublishServerOptions): Promise
   // an output folder no build may replace (a file, another folder's files) is refused now, as site build does,
   // not by every build the publisher would retry for ever
   checkOutDir(outDir, config.root)
+  // so are templates missing a file every build needs (a publisher started in the wrong folder)
+  await scanTemplates(config.root)
   const contents = await checkOutDirContents(outDir)
   const target = publish.deploy
     ? await createDeployTarget(publish.deploy, { outDir, root: config.root, otherSites: otherSitesOf(config, site) })

@@ -162,9 +162,9 @@ export interface SiteProcess {
   done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>
 }
 
-export function startSite(args: string[]): SiteProcess {
+export function startSite(args: string[], { cwd = REPO_ROOT }: { cwd?: string } = {}): SiteProcess {
   const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/site.js'), ...args], {
-    cwd: REPO_ROOT,
+    cwd,
     env: { ...process.env, CI: 'true' },
   })
   let stdout = ''

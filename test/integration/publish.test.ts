@@ -4,7 +4,7 @@
  * and a full disk answers 503 and acknowledges nothing.
  */
 import { execFileSync, spawn } from 'node:child_process'
-import { appendFile, cp, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
 import { connect, createServer, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -624,6 +624,19 @@ describe('site publish that cannot start', () => {
     } finally {
       taken.close()
     }
+  })
+
+  // started in a folder without templates, it retried its first build for ever, with a growing delay
+  it('exits 2 naming the template files a project lacks, and writes nothing', async () => {
+    const bare = join(dir, 'no-templates')
+    await mkdir(bare)
+    const started = startSite(['publish', '--port', '0', ...args(['--out', join(bare, 'out')])], { cwd: bare })
+    const guard = setTimeout(() => started.child.kill('SIGKILL'), 30_000)
+    const res = await started.done.finally(() => clearTimeout(guard))
+    expect(res.code, res.stderr).toBe(2)
+    expect(res.stderr).toContain(`Templates are incomplete under ${bare}: missing templates/layouts/Default.tsx`)
+    expect(res.stderr).not.toContain('Publishing to')
+    expect(await readdir(bare)).toEqual([])
   })
 
   it('exits 2 for a --state folder inside the output folder, which its first publish would remove', async () => {
