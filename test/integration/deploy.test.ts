@@ -292,6 +292,20 @@ describe('deploy to a folder', () => {
     expect(diffTrees(await readTree(out), tree)).toEqual([])
   }, 30_000)
 
+  // a file removed from the web root by hand stayed missing: every later deploy took the manifest's word for it
+  it('sends again what was removed from the folder behind its back', async () => {
+    const www = join(dir, 'www-removed')
+    await deployTo(`dir:${www}`)
+    const asset = [...(await readTree(out)).keys()].find((path) => stepOf(path) === 'hashed' && path.endsWith('.js'))!
+    for (const path of [asset, 'about-us/index.html']) await rm(join(www, path))
+    const report = await deployTo(`dir:${www}`)
+    expect([report.uploads.hashed, report.uploads.pages]).toEqual([[asset], ['about-us/index.html']])
+    const tree = await readTree(www)
+    tree.delete(MANIFEST)
+    expect(diffTrees(await readTree(out), tree)).toEqual([])
+    expect((await deployTo(`dir:${www}`)).filesUploaded).toBe(0)
+  })
+
   it("removes what a deploy killed half way left, and keeps a running one's", async () => {
     const www = join(dir, 'www-killed')
     await deployTo(`dir:${www}`)

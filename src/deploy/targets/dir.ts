@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { copyFile, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises'
-import { dirname, join, resolve } from 'node:path'
+import { dirname, join, relative, resolve, sep } from 'node:path'
 import { fileStamp } from '../../build/incremental/disk.js'
 import { projectSourceHolding } from '../../build/output/output.js'
 import { isOtherProcessStillRunning, processTag, takeLock } from '../../build/output/owner.js'
@@ -128,6 +128,15 @@ export function createDirTarget(
         held: (pid) => errors.deployBusy(name, pid, lock),
         failed: (why, cause) => errors.deployFailed(name, `locking ${lock}: ${why}`, cause),
       })
+    },
+    async heldPaths() {
+      // a file removed from the web root by hand (or by a clean-up job) is sent again, as one gone from a bucket
+      const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => undefined)
+      if (!entries) return undefined
+      const held = new Set<string>()
+      for (const entry of entries)
+        if (entry.isFile()) held.add(relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'))
+      return held
     },
     readRecord: (record) =>
       readRecordFile(join(root, TARGET_RECORD_FILES[record])).catch(fail(`reading ${TARGET_RECORD_FILES[record]}`)),
