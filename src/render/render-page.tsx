@@ -18,6 +18,22 @@ function whereThrown(registry: TemplateRegistry, error: unknown): string | undef
   return at && `${at.file}:${at.line}:${at.column}`
 }
 
+/** What React says when a component suspends (an async one): it names neither the component nor the cause. */
+const SUSPENDED_RE = /^A component suspended while responding to synchronous input/
+const SUSPENDED =
+  'a component it renders is async or waits for a promise (a page renders at once: nothing can be awaited while it renders)'
+
+/** The first element (not skipped) whose subtree suspends, found by rendering again with a Suspense boundary around each. */
+function firstSuspended(state: RenderState, registry: TemplateRegistry, skip: ReadonlySet<number>) {
+  const trace: RenderTrace = { stack: [], skip, fallbacks: [], suspended: [] }
+  try {
+    renderToString(<SiteApp state={state} registry={registry} problems={[]} trace={trace} />)
+  } catch {
+    // what else fails is told by the render that stops on it
+  }
+  return trace.suspended?.[0]
+}
+
 export function renderPage(state: RenderState, registry: TemplateRegistry): RenderResult {
   const skip = new Set<number>()
   const skipped: DataProblem[] = []
@@ -36,9 +52,10 @@ export function renderPage(state: RenderState, registry: TemplateRegistry): Rend
         fallbacks: trace.fallbacks,
       }
     } catch (error) {
-      const failed = trace.stack.at(-1)
+      const suspended = SUSPENDED_RE.test(messageOf(error))
+      const failed = suspended ? firstSuspended(state, registry, skip) : trace.stack.at(-1)
       const at = whereThrown(registry, error)
-      const thrown = `${messageOf(error)}${at ? ` (at ${at})` : ''}`
+      const thrown = suspended ? SUSPENDED : `${messageOf(error)}${at ? ` (at ${at})` : ''}`
       if (!failed || skip.has(failed.id) || skip.size >= MAX_SKIPPED_ELEMENTS) {
         throw new SiteError('RENDER_FAILED', `Rendering ${state.path} failed: ${thrown}`, { cause: error, status: 500 })
       }

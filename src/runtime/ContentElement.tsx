@@ -4,7 +4,7 @@
  * Server side, renderPage retries without an element whose template threw (see RenderTrace);
  * browser side, ElementBoundary hides it the same way.
  */
-import { Component, createElement, type ReactNode } from 'react'
+import { Component, createElement, type ReactNode, Suspense } from 'react'
 import type { ContentElementProps } from '../shared/contract.js'
 import type { ContentElement as ContentElementData } from '../shared/types.js'
 import type { RenderTrace } from './context.js'
@@ -30,6 +30,12 @@ function TraceEnd({ trace }: { trace: RenderTrace }) {
   return null
 }
 
+// What a Suspense boundary renders when the element's subtree suspended (see RenderTrace.suspended).
+function Suspended({ trace, element }: { trace: RenderTrace; element: ContentElementData }) {
+  trace.suspended?.push(element)
+  return null
+}
+
 export interface ContentElementRenderProps {
   /** A content element envelope from the API (checked before use). */
   element: unknown
@@ -47,9 +53,14 @@ export function ContentElement({ element, index = 0 }: ContentElementRenderProps
   const el = check.element
   if (ctx.trace?.skip.has(el.id)) return null
   ctx.trace?.stack.push(el)
+  const body = <ElementBody element={el} index={index} framed />
   return (
     <>
-      <ElementBody element={el} index={index} framed />
+      {ctx.trace?.suspended ? (
+        <Suspense fallback={<Suspended trace={ctx.trace} element={el} />}>{body}</Suspense>
+      ) : (
+        body
+      )}
       {ctx.trace && <TraceEnd trace={ctx.trace} />}
     </>
   )

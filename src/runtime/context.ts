@@ -24,6 +24,8 @@ export interface RenderTrace {
   skip: ReadonlySet<number>
   /** Layouts and content element types rendered with `Default`, once per use (for the build report). */
   fallbacks: TemplateFallback[]
+  /** Set to find the elements whose subtree suspends (an async component): each renders in a Suspense boundary whose fallback adds it here. */
+  suspended?: ContentElement[]
 }
 
 /** What templates see through `useSite()`: the render state, `debug` only ever true in preview. */

@@ -1,3 +1,4 @@
+import { createElement } from 'react'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { SiteError } from '../../../src/errors.js'
 import { prepareInitialData, preparePage } from '../../../src/render/prepare.js'
@@ -252,6 +253,43 @@ describe('failures never crash a render', () => {
       ['ELEMENT_SKIPPED', 2],
       ['ELEMENT_SKIPPED', 3],
     ])
+  })
+
+  it("skips an element that renders an async component, and says so instead of React's words", () => {
+    async function Quote() {
+      return null
+    }
+    const awaiting: TemplateRegistry = {
+      ...registry,
+      content: { ...registry.content, Bullets: () => createElement('div', null, createElement(Quote)) },
+    }
+    const elements = [
+      makeElement('text', { header: 'Before' }, { id: 1 }),
+      makeElement('bullets', { bodytext: ['a'] }, { id: 2 }),
+      makeElement('text', { header: 'After' }, { id: 3 }),
+    ]
+    const result = renderElements(awaiting, elements)
+    expect(result.appHtml).toContain('Before')
+    expect(result.appHtml).toContain('After')
+    expect(result.appHtml).not.toContain('id="c2"')
+    expect(result.appHtml).not.toContain('<!--$')
+    expect(result.problems.map((p) => [p.kind, p.elementUid, p.message])).toEqual([
+      [
+        'ELEMENT_SKIPPED',
+        2,
+        '/: content element 2 (bullets) skipped, its template threw: a component it renders is async or waits for a promise (a page renders at once: nothing can be awaited while it renders)',
+      ],
+    ])
+  })
+
+  it('names an async component under the chrome in words an author can act on', () => {
+    async function Clock() {
+      return null
+    }
+    const awaiting: TemplateRegistry = { ...registry, Footer: () => createElement(Clock) }
+    expect(() => renderPage(makeState({ page: makePage([]) }), awaiting)).toThrow(
+      'Rendering / failed: a component it renders is async or waits for a promise (a page renders at once: nothing can be awaited while it renders)',
+    )
   })
 
   it('fails with RENDER_FAILED when the chrome itself throws', () => {
