@@ -2,7 +2,7 @@
  * The engine as a team installs it: `npm pack`, a new site project outside the repository (`site init`), the
  * tarball installed there with npm, and the demo built by the installed engine against the demo API.
  */
-import { lstat, mkdtemp, readFile, rm, stat } from 'node:fs/promises'
+import { lstat, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -27,6 +27,9 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'site-package-'))
   project = join(work, 'acme-site')
   // dist/ is compiled by the test run's global setup; `prepare` would compile it again under the other tests' feet.
+  // The type declarations a release carries (`prepack`), which the project's typecheck reads, are made here.
+  const declarations = await npm(['run', 'prepack'], REPO_ROOT)
+  if (declarations.code !== 0) throw new Error(`npm run prepack failed: ${declarations.stdout}${declarations.stderr}`)
   const pack = await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', work], REPO_ROOT)
   if (pack.code !== 0) throw new Error(`npm pack failed: ${pack.stderr}`)
   const [info] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>
@@ -48,9 +51,9 @@ describe('the engine installed from its npm package', () => {
     const pkg = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8'))
     expect(pkg.private).toBeUndefined()
     expect(pkg.bin).toEqual({ site: 'bin/site.js' })
-    for (const target of Object.values(pkg.exports as Record<string, string | { default: string }>)) {
-      const file = typeof target === 'string' ? target : target.default
-      expect(packed).toContain(file.replace(/^\.\//, ''))
+    for (const target of Object.values(pkg.exports as Record<string, string | { default: string; types: string }>)) {
+      const files = typeof target === 'string' ? [target] : [target.default, target.types]
+      for (const file of files) expect(packed).toContain(file.replace(/^\.\//, ''))
     }
     for (const file of [
       'bin/site.js',
@@ -86,5 +89,21 @@ describe('the engine installed from its npm package', () => {
     expect(script, 'the home page loads a client script').toBeDefined()
     expect((await stat(join(out, script!))).size).toBeGreaterThan(0)
     expect((await stat(join(out, 'pl/index.html'))).isFile()).toBe(true)
+  })
+
+  // the build cannot tell a text a locale lacks (its pages show nothing there): the types do, and CI runs them
+  it('typechecks as it comes, and the typecheck names a text a locale lacks', async () => {
+    const clean = await npm(['run', 'typecheck'], project)
+    expect(clean.code, clean.stdout + clean.stderr).toBe(0)
+    const texts = join(project, 'templates/texts/de.ts')
+    const german = await readFile(texts, 'utf8')
+    try {
+      await writeFile(texts, german.replace(/^\s*cancel:.*\n/m, ''))
+      const lacking = await npm(['run', 'typecheck'], project)
+      expect(lacking.code).not.toBe(0)
+      expect(lacking.stdout).toMatch(/templates\/texts\/de\.ts.*cancel/s)
+    } finally {
+      await writeFile(texts, german)
+    }
   })
 })
