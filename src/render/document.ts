@@ -134,9 +134,10 @@ function clientLoader(scripts: readonly string[], preloads: readonly string[], o
   return [
     `<script id="${CLIENT_LOADER_ID}" type="module">`,
     `const s=${json(scripts)},p=${json(preloads)},d=document,w=window;let n=0;`,
-    // The page's path without the trailing slash of a host that serves each page from its folder (`/about-us/`), as
-    // the client counts its navigations (src/client/tracking.ts): one page, one path.
-    "(w.dataLayer=w.dataLayer||[]).push({event:'page_view',page_title:d.title,page_path:location.pathname.replace(/(.)\\/$/,'$1')});",
+    // The page's path without the trailing slash or `index.html` of a host that serves each page from its folder
+    // (`/about-us/`, `/about-us/index.html`), as the client counts its navigations (src/client/tracking.ts): one
+    // page, one path.
+    "(w.dataLayer=w.dataLayer||[]).push({event:'page_view',page_title:d.title,page_path:location.pathname.replace(/\\/(index\\.html)?$/,'')||'/'});",
     // A history entry the router wrote has manual scroll restoration: on a reload, or back to it after a full
     // page load, the browser leaves the page at the top. Its saved position is restored here, at once, not when
     // the client loads (at the visitor's first action, wherever they have scrolled to by then).

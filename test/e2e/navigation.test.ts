@@ -426,7 +426,6 @@ describe.skipIf(!hasChromium)('visitor navigation', () => {
         if (request.url().includes('/_payload.json')) payloads.push(new URL(request.url()).pathname)
       }),
     )
-    // Page views count the URL's path as it is (…/index.html): only how many there are is waited for.
     const views = (n: number) => expect.poll(async () => (await pageViews(page)).length, { timeout: 10_000 }).toBe(n)
     await clickNewLink(page, '/services/index.html')
     await views(2)
@@ -439,6 +438,8 @@ describe.skipIf(!hasChromium)('visitor navigation', () => {
     expect(payloads).toContain('/services/_payload.json')
     expect(payloads).toContain('/about-us/_payload.json')
     expect(payloads.filter((path) => path.includes('index.html'))).toEqual([])
+    // page views name each page by its path, as at /about-us and /about-us/: one page, one path
+    expect((await pageViews(page)).map((view) => view.page_path)).toEqual(['/about-us', '/services', '/about-us'])
     expect(problems.errors).toEqual([])
     await context.close()
   })

@@ -132,7 +132,7 @@ describe('renderDocument', () => {
     const loader = loaderText(html)
     expect(html.split('dataLayer').length - 1).toBe(loader.split('dataLayer').length - 1)
     expect(loader).toContain(
-      "push({event:'page_view',page_title:d.title,page_path:location.pathname.replace(/(.)\\/$/,'$1')})",
+      "push({event:'page_view',page_title:d.title,page_path:location.pathname.replace(/\\/(index\\.html)?$/,'')||'/'})",
     )
   })
 
