@@ -30,7 +30,7 @@ import type { DeployTarget } from './targets/types.js'
 export interface DeployOptions {
   outDir: string
   target: DeployTarget
-  /** The site the output was built for: its checks read the build state, its `build.keepBuilds` says how many builds a file gone from the output stays on the target. */
+  /** The site the output was built for: its checks read the build state, its `build.keepBuilds` says how many builds a content-hashed file gone from the output stays on the target. */
   site: ResolvedSite
   /** List what would be sent and deleted; send nothing. */
   dryRun?: boolean

@@ -19,7 +19,7 @@ export interface PublishRecord {
   deployMs: number
   /** Files sent to the deploy target, or written into the output folder without one. */
   filesUploaded: number
-  /** Files deleted from the deploy target (gone from the output for `build.keepBuilds` builds). */
+  /** Files deleted from the deploy target (gone from the output; a content-hashed one for `build.keepBuilds` builds). */
   deleted: number
   finishedAt: string
   error?: string
