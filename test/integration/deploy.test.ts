@@ -5,7 +5,7 @@
 import { execFileSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, truncateSync } from 'node:fs'
-import { cp, lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { cp, lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises'
 import { type AddressInfo, createServer, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -303,6 +303,16 @@ describe('deploy to a folder', () => {
     const tree = await readTree(www)
     tree.delete(MANIFEST)
     expect(diffTrees(await readTree(out), tree)).toEqual([])
+    expect((await deployTo(`dir:${www}`)).filesUploaded).toBe(0)
+  })
+
+  // the walk did not look through a folder made a link (to another folder of the web root): every deploy sent its
+  // files again, as if the folder had lost them
+  it('takes the files of a folder made a link inside the folder as held', async () => {
+    const www = join(dir, 'www-link-inside')
+    await deployTo(`dir:${www}`)
+    await rename(join(www, '_site/assets'), join(www, 'shared-assets'))
+    await symlink('../shared-assets', join(www, '_site/assets'))
     expect((await deployTo(`dir:${www}`)).filesUploaded).toBe(0)
   })
 

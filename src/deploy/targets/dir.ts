@@ -131,12 +131,25 @@ export function createDirTarget(
     },
     async heldPaths() {
       // a file removed from the web root by hand (or by a clean-up job) is sent again, as one gone from a bucket
-      const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => undefined)
-      if (!entries) return undefined
       const held = new Set<string>()
-      for (const entry of entries)
-        if (entry.isFile()) held.add(relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'))
-      return held
+      // a link in it (a folder made one) is looked through, once, where it leads inside it: placeOf writes there
+      const inside = realPath(root)
+      const walked = new Set([inside])
+      const walk = async (folder: string): Promise<boolean> => {
+        const entries = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => undefined)
+        for (const entry of entries ?? []) {
+          const path = join(entry.parentPath, entry.name)
+          if (entry.isFile()) held.add(relative(root, path).split(sep).join('/'))
+          else if (entry.isSymbolicLink()) {
+            const real = realPath(path)
+            if (!isInsideOrEqual(inside, real) || walked.has(real)) continue
+            walked.add(real)
+            await walk(path)
+          }
+        }
+        return entries !== undefined
+      }
+      return (await walk(root)) ? held : undefined
     },
     readRecord: (record) =>
       readRecordFile(join(root, TARGET_RECORD_FILES[record])).catch(fail(`reading ${TARGET_RECORD_FILES[record]}`)),
