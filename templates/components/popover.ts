@@ -21,10 +21,11 @@ export function closeWhenFocusLeaves(event: FocusEvent<HTMLElement>) {
  */
 export function closeSubmenuOnEscape(nav: HTMLElement) {
   const listener = ({ key, target, relatedTarget }: KeyboardEvent & FocusEvent) => {
+    // a key event a script makes may have no key, and the document (which has no closest) as its target
     const item = key
       ? key === 'Escape' &&
         [...nav.querySelectorAll('.nav__item--parent:is(:hover,:focus-within):not(.is-closed)')].pop()
-      : (target as Element).closest('.is-closed')
+      : (target as Element).closest?.('.is-closed')
     if (!item) return
     if (key && item.contains(document.activeElement)) (item.firstChild as HTMLElement).focus()
     item.classList.toggle('is-closed', !!key || item.contains(relatedTarget as Node))

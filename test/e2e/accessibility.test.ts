@@ -245,6 +245,22 @@ describe.skipIf(!hasChromium)('accessibility of the demo site', () => {
     await context.close()
   })
 
+  // A key event a script makes with no key (a banner's `new KeyboardEvent('keydown', { keyCode: 27 })` on document)
+  // was read as a focus or hover: 'closest is not a function' thrown on every page.
+  it('takes a key event without a key that a script sends to the document or window as no Escape', async () => {
+    const { context, page, problems } = await openPage(browser)
+    await page.setViewportSize({ width: 1400, height: 900 })
+    await page.goto(`${site.url}/about-us`)
+    await actOn(page, () => page.keyboard.press('Shift'))
+    await waitForHydration(page, { act: false })
+    await page.evaluate(() => {
+      for (const at of [document, window])
+        at.dispatchEvent(new KeyboardEvent('keydown', { keyCode: 27, bubbles: true }))
+    })
+    expect(problems.errors).toEqual([])
+    await context.close()
+  })
+
   // Forced colours (Windows high contrast) paint every background over with the Canvas colour and drop shadows: the
   // lines of the Close button's ✕ (its only visible content) and of the Menu button's ☰ are drawn with both.
   it('in forced colours, the menu’s Close and Menu buttons still show their icons', async () => {
