@@ -51,6 +51,13 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
+/** Where a deployed folder and the output differ (diffTrees), the folder's manifest left out. */
+const differenceFromOutput = async (www: string): Promise<string[]> => {
+  const tree = await readTree(www)
+  tree.delete(MANIFEST)
+  return diffTrees(await readTree(out), tree)
+}
+
 const deployTo = async (spec: string, dryRun = false) => {
   const target = await createDeployTarget(spec, { outDir: out, root: dir })
   try {
@@ -139,9 +146,7 @@ describe('deploy to a folder', () => {
 
     const first = await deployTo(`dir:${www}`)
     expect(first.firstDeploy).toBe(true)
-    const sent = await readTree(www)
-    sent.delete(MANIFEST)
-    expect(diffTrees(await readTree(out), sent)).toEqual([])
+    expect(await differenceFromOutput(www)).toEqual([])
     expect((await deployTo(`dir:${www}`)).filesUploaded).toBe(0)
   })
 
@@ -162,10 +167,8 @@ describe('deploy to a folder', () => {
       'Our leaders, edited for the deploy test.',
     )
     // the target holds the output, and the files of the previous build the output no longer has
-    const tree = await readTree(www)
-    const manifest = JSON.parse(tree.get(MANIFEST)!.toString()) as { gone: Record<string, number> }
-    tree.delete(MANIFEST)
-    expect(diffTrees(await readTree(out), tree)).toEqual(Object.keys(manifest.gone).sort())
+    const manifest = JSON.parse(await readFile(join(www, MANIFEST), 'utf8')) as { gone: Record<string, number> }
+    expect(await differenceFromOutput(www)).toEqual(Object.keys(manifest.gone).sort())
   })
 
   it('is read again by a long-lived deployer only when another deployer changed it', async () => {
@@ -195,10 +198,8 @@ describe('deploy to a folder', () => {
     expect(await readFile(team, 'utf8')).toContain(before)
     await expect(lstat(join(www, PENDING))).rejects.toMatchObject({ code: 'ENOENT' })
     // the target holds the output and the files the manifest keeps for open tabs, none unrecorded
-    const tree = await readTree(www)
-    const manifest = JSON.parse(tree.get(MANIFEST)!.toString()) as { gone: Record<string, number> }
-    tree.delete(MANIFEST)
-    expect(diffTrees(await readTree(out), tree)).toEqual(Object.keys(manifest.gone).sort())
+    const manifest = JSON.parse(await readFile(join(www, MANIFEST), 'utf8')) as { gone: Record<string, number> }
+    expect(await differenceFromOutput(www)).toEqual(Object.keys(manifest.gone).sort())
   })
 
   it('refuses a target inside the output folder, or the output folder itself through a link', async () => {
@@ -287,9 +288,7 @@ describe('deploy to a folder', () => {
     expect((await lstat(join(www, MANIFEST))).isFile()).toBe(true)
     await expect(lstat(join(www, PENDING))).rejects.toMatchObject({ code: 'ENOENT' })
     expect(await readFile(secret, 'utf8')).toBe('{"format":1,"paths":[]}')
-    const tree = await readTree(www)
-    tree.delete(MANIFEST)
-    expect(diffTrees(await readTree(out), tree)).toEqual([])
+    expect(await differenceFromOutput(www)).toEqual([])
   }, 30_000)
 
   // a file removed from the web root by hand stayed missing: every later deploy took the manifest's word for it
@@ -300,9 +299,7 @@ describe('deploy to a folder', () => {
     for (const path of [asset, 'about-us/index.html']) await rm(join(www, path))
     const report = await deployTo(`dir:${www}`)
     expect([report.uploads.hashed, report.uploads.pages]).toEqual([[asset], ['about-us/index.html']])
-    const tree = await readTree(www)
-    tree.delete(MANIFEST)
-    expect(diffTrees(await readTree(out), tree)).toEqual([])
+    expect(await differenceFromOutput(www)).toEqual([])
     expect((await deployTo(`dir:${www}`)).filesUploaded).toBe(0)
   })
 
@@ -385,9 +382,7 @@ describe('deploy to a folder', () => {
     // a web server answers an empty folder 403 or with a listing, where the site's 404 page belongs
     await expect(lstat(join(www, 'old-page'))).rejects.toMatchObject({ code: 'ENOENT' })
     expect((await lstat(join(www, 'about-us/index.html'))).isFile()).toBe(true)
-    const tree = await readTree(www)
-    tree.delete(MANIFEST)
-    expect(diffTrees(await readTree(out), tree)).toEqual([])
+    expect(await differenceFromOutput(www)).toEqual([])
   })
 })
 
