@@ -111,13 +111,19 @@ describe.skipIf(!hasChromium)('accessibility of the demo site', () => {
       open: Array.from(document.querySelectorAll(':popover-open'), (element) => element.id),
     }))
 
+  /** `path` at a viewport of `width` x `height`, hydrated by a first key press (the demo's client loads on one). */
+  async function openHydrated(path: string, width: number, height: number) {
+    const opened = await openPage(browser)
+    await opened.page.setViewportSize({ width, height })
+    await opened.page.goto(`${site.url}${path}`)
+    await actOn(opened.page, () => opened.page.keyboard.press('Shift'))
+    await waitForHydration(opened.page, { act: false })
+    return opened
+  }
+
   /** A phone's view of `/about-us`, hydrated, its menu opened with the keyboard (Tab to the Menu button, Enter). */
   async function openPhoneMenu(): Promise<{ context: BrowserContext; page: Page }> {
-    const { context, page } = await openPage(browser)
-    await page.setViewportSize({ width: 390, height: 844 })
-    await page.goto(`${site.url}/about-us`)
-    await actOn(page, () => page.keyboard.press('Shift'))
-    await waitForHydration(page, { act: false })
+    const { context, page } = await openHydrated('/about-us', 390, 844)
     while ((await focusState(page)).focused !== 'menu-toggle') await page.keyboard.press('Tab')
     await page.keyboard.press('Enter')
     expect(await focusState(page)).toEqual({ focused: 'menu-toggle', open: ['site-menu'] })
@@ -182,11 +188,7 @@ describe.skipIf(!hasChromium)('accessibility of the demo site', () => {
 
   // On /services the page's context bar has icon buttons right under the open language panel.
   it('on a desktop, Tab out of the open language panel closes it; a click on its button too', async () => {
-    const { context, page } = await openPage(browser)
-    await page.setViewportSize({ width: 1400, height: 900 })
-    await page.goto(`${site.url}/services`)
-    await actOn(page, () => page.keyboard.press('Shift'))
-    await waitForHydration(page, { act: false })
+    const { context, page } = await openHydrated('/services', 1400, 900)
     while ((await focusState(page)).focused !== 'lang__toggle') await page.keyboard.press('Tab')
     await page.keyboard.press('Enter')
     while ((await focusState(page)).focused !== 'lang__cancel') await page.keyboard.press('Tab')
@@ -204,11 +206,7 @@ describe.skipIf(!hasChromium)('accessibility of the demo site', () => {
 
   // Content shown on hover or focus must be dismissible without moving the pointer or the focus (WCAG 1.4.13).
   it('on a desktop, Escape hides the submenu shown by focus or hover; it shows again on the next focus or hover', async () => {
-    const { context, page, problems } = await openPage(browser)
-    await page.setViewportSize({ width: 1400, height: 900 })
-    await page.goto(`${site.url}/about-us`)
-    await actOn(page, () => page.keyboard.press('Shift'))
-    await waitForHydration(page, { act: false })
+    const { context, page, problems } = await openHydrated('/about-us', 1400, 900)
     /** The titles of the parent links whose submenu shows, and the focused element's text. */
     const shown = () =>
       page.evaluate(() => ({
@@ -248,11 +246,7 @@ describe.skipIf(!hasChromium)('accessibility of the demo site', () => {
   // A key event a script makes with no key (a banner's `new KeyboardEvent('keydown', { keyCode: 27 })` on document)
   // was read as a focus or hover: 'closest is not a function' thrown on every page.
   it('takes a key event without a key that a script sends to the document or window as no Escape', async () => {
-    const { context, page, problems } = await openPage(browser)
-    await page.setViewportSize({ width: 1400, height: 900 })
-    await page.goto(`${site.url}/about-us`)
-    await actOn(page, () => page.keyboard.press('Shift'))
-    await waitForHydration(page, { act: false })
+    const { context, page, problems } = await openHydrated('/about-us', 1400, 900)
     await page.evaluate(() => {
       for (const at of [document, window])
         at.dispatchEvent(new KeyboardEvent('keydown', { keyCode: 27, bubbles: true }))
