@@ -47,8 +47,7 @@ export function isSafeHref(href: unknown): href is string {
  * True for a link of CMS content (a link field, rich text) safe to render: isSafeHref's, with no backslash a
  * browser reads as a slash. Content is checked so at the build (and in preview): the browser's code need not.
  */
-export const isSafeContentHref = (href: unknown): href is string =>
-  isSafeHref(href) && !hasPathBackslash(href.replace(/[\u0000-\u0020]/g, ''))
+export const isSafeContentHref = (href: unknown): href is string => isSafeHref(href) && !hasPathBackslash(href)
 
 /** True for a redirect target that is absolute (`https://…` or protocol-relative): an external navigation. */
 export const isAbsoluteUrl = (url: string): boolean => SCHEME_RE.test(url) || url.startsWith('//')
