@@ -4,7 +4,8 @@
  * preview, serve, deploy, publish or the demo API run (sharp among them).
  */
 export { createBuilder } from './build/builder.js'
-export { checkOutDir, lockBuildOutput } from './build/output/output.js'
+export { checkOutDir, lockBuildOutput, removeOwnBuildLeftovers } from './build/output/output.js'
+export type { InlineRenderWatch } from './build/render-threads/render-pool.js'
 export { resolveConfig } from './config/load.js'
 export { outDirOf, selectSite } from './config/resolve.js'
 export { siteRedactor, toApiOrigin } from './config/secrets.js'

@@ -25,6 +25,7 @@ export type ErrorCode =
   | 'WRITE_OUTSIDE_OUT_DIR'
   | 'BUILD_FAILED'
   | 'BUILD_INTERRUPTED'
+  | 'RENDER_TIMEOUT'
   | 'OUT_DIR_NOT_SITE_OUTPUT'
   | 'OUT_DIR_UNWRITABLE'
   | 'OUT_DIR_IN_USE'
@@ -253,6 +254,16 @@ export const errors = {
     new SiteError('BUILD_INTERRUPTED', `Build interrupted by ${signal}: the output folder was left as it was`, {
       status: 500,
     }),
+  /** `what`: the page whose render was ended (its path), or `the 404 page (pl)`. */
+  renderTimeout: (what: string, limitMs: number) =>
+    new SiteError(
+      'RENDER_TIMEOUT',
+      `Rendering ${what} took longer than ${limitMs} ms (build.renderTimeoutMs): its templates may loop for ever; the output folder was left as it was`,
+      {
+        status: 500,
+        hint: 'Look for a loop in the layout and the content elements this page renders (a while loop, a recursive component). A slow machine rendering a very large page may need a longer build.renderTimeoutMs.',
+      },
+    ),
   deployNoOutput: (outDir: string, why: string) =>
     new SiteError('DEPLOY_NO_OUTPUT', `Nothing to deploy in ${outDir}: ${why}`, {
       status: 400,

@@ -19,6 +19,7 @@ import {
   createGrowingRenderService,
   createInlineRenderService,
   createRenderPool,
+  type InlineRenderWatch,
   type RenderService,
 } from './render-threads/render-pool.js'
 import { defaultRenderThreads } from './render-threads/threads.js'
@@ -35,6 +36,8 @@ export type BuilderOptions = Omit<BuildOptions, keyof BuilderRunOptions> & {
    * @default true
    */
   warm?: boolean
+  /** Runs each render of the build's own thread (`site build`'s build worker ends one that runs too long). */
+  inlineRenderWatch?: InlineRenderWatch
 }
 
 export interface Builder {
@@ -63,12 +66,13 @@ function createRenderService(options: BuilderOptions): RenderService {
     options.renderThreads ?? (configured === 'auto' ? defaultRenderThreads(availableParallelism()) : configured)
   if (!Number.isInteger(threads) || threads < 0)
     throw errors.usage(`Render threads must be a whole number of at least 0, got ${threads}`)
-  if (threads === 0) return createInlineRenderService(loadRenderer(config.root))
-  const pool = () => createRenderPool({ root: config.root, threads })
+  const inline = () => createInlineRenderService(loadRenderer(config.root), options.inlineRenderWatch)
+  if (threads === 0) return inline()
+  const pool = () => createRenderPool({ root: config.root, threads, timeoutMs: options.site.build.renderTimeoutMs })
   // one-shot and left to choose: workers only once the build proves large enough to pay for their start
   if (options.warm === false && options.renderThreads === undefined && configured === 'auto')
     return createGrowingRenderService({
-      inline: createInlineRenderService(loadRenderer(config.root)),
+      inline: inline(),
       inlinePages: INLINE_RENDER_PAGES,
       pool,
     })

@@ -57,7 +57,11 @@ const publicDir = (run: BuildRun): string => join(run.config.root, 'public')
 export function createRenderService(run: BuildRun, options: Pick<BuildOptions, 'renderer'>): RenderService {
   if (options.renderer) return createInlineRenderService(options.renderer)
   if (run.renderThreads === 0) return createInlineRenderService(loadRenderer(run.config.root))
-  return createRenderPool({ root: run.config.root, threads: run.renderThreads })
+  return createRenderPool({
+    root: run.config.root,
+    threads: run.renderThreads,
+    timeoutMs: run.site.build.renderTimeoutMs,
+  })
 }
 
 /**

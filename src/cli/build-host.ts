@@ -4,13 +4,15 @@
  * V8 lets the main isolate's young generation grow to 32 MB on its own; for a build, whose
  * objects mostly die young or live all along, that is RSS for no speed: capped, a navigation
  * change of a 30,000-page site peaks 20 MB lower at the same time (bench/incremental.mjs).
- * The main thread only draws progress, forwards a stop signal and prints the result.
+ * The main thread draws progress, forwards a stop signal, prints the result, and ends the worker when a
+ * render in its own thread runs too long (render-watch.ts).
  */
 import { Worker } from 'node:worker_threads'
 import type { InlineConfig } from '../config/types.js'
-import { type ErrorCode, SiteError } from '../errors.js'
+import { type ErrorCode, errors, SiteError } from '../errors.js'
 import type { BuildLogger, BuildProgress, BuildResult } from '../index.js'
 import { compiledModuleUrl } from '../shared/compiled-module.js'
+import { createRenderCell, endRender } from './render-watch.js'
 
 /** Young-generation cap of the build's isolate (see above; render workers have their own, render-pool.ts). */
 export const BUILD_WORKER_YOUNG_GENERATION_MB = 8
@@ -38,12 +40,16 @@ export type FromBuildWorker =
   | { type: 'progress'; event: BuildProgress }
   | { type: 'log'; level: keyof BuildLogger; line: string }
   | { type: 'site'; site: BuildSiteInfo }
+  /** A render in the worker's own thread starts (render-watch.ts); `timeoutMs`: build.renderTimeoutMs. */
+  | { type: 'rendering'; render: number; what: string; timeoutMs: number }
   | { type: 'done'; result: BuildResult }
   | { type: 'failed'; error: SentError }
 
 /** What the CLI may say of the site being built once its config is resolved: the API by its origin, never its credentials. */
 export interface BuildSiteInfo {
   apiOrigin: string
+  /** The output folder (absolute). */
+  outDir: string
 }
 
 export type ToBuildWorker = { type: 'abort'; reason: unknown }
@@ -52,6 +58,8 @@ export interface BuildWorkerData {
   request: BuildRequest
   /** Whether page events are wanted (a progress bar is drawn); locale events always are. */
   pageProgress: boolean
+  /** The cell of render-watch.ts. */
+  renderCell: SharedArrayBuffer
 }
 
 /** The error as plain data; `redact` hides the site's credentials in its texts (see config/secrets.ts). */
@@ -76,6 +84,12 @@ export function fromSentError(sent: SentError): Error {
 
 const WORKER_URL = compiledModuleUrl(import.meta.url, 'build-worker.js')
 
+/**
+ * How long a render in the worker's own thread may still run after a stop signal before the worker is ended: the
+ * signal is heard between renders, and a render takes milliseconds unless a template loops.
+ */
+const STOP_GRACE_MS = 1000
+
 /** Builds in the build worker; resolves to its result, rejects with its error (as build() would). */
 export function runBuildInWorker(
   request: BuildRequest,
@@ -89,26 +103,64 @@ export function runBuildInWorker(
   },
 ): Promise<BuildResult> {
   return new Promise((resolve, reject) => {
+    const cell = createRenderCell()
     const worker = new Worker(WORKER_URL, {
-      workerData: { request, pageProgress: io.pageProgress } satisfies BuildWorkerData,
+      workerData: {
+        request,
+        pageProgress: io.pageProgress,
+        renderCell: cell.buffer as SharedArrayBuffer,
+      } satisfies BuildWorkerData,
       resourceLimits: { maxYoungGenerationSizeMb: BUILD_WORKER_YOUNG_GENERATION_MB },
     })
     let settled = false
+    let deadline: NodeJS.Timeout | undefined
+    let grace: NodeJS.Timeout | undefined
     // The worker is ended once it has answered (an API client's idle sockets must not keep it alive).
     const settle = (done: () => void) => {
       if (settled) return
       settled = true
       io.signal.removeEventListener('abort', abort)
+      clearTimeout(deadline)
+      clearTimeout(grace)
       void worker.terminate()
       done()
     }
-    const abort = () => worker.postMessage({ type: 'abort', reason: io.signal.reason } satisfies ToBuildWorker)
+    let outDir: string | undefined
+    // A worker ended in a render leaves what a stopped build removes (its temporary folder, its lock): removed here.
+    const endMidRender = (error: SiteError) =>
+      settle(() => {
+        const out = outDir
+        worker
+          .terminate()
+          .then(async () => {
+            if (out) await (await import('../build-api.js')).removeOwnBuildLeftovers(out)
+          })
+          .catch(() => {})
+          .finally(() => reject(error))
+      })
+    const abort = () => {
+      worker.postMessage({ type: 'abort', reason: io.signal.reason } satisfies ToBuildWorker)
+      grace = setTimeout(() => {
+        const signal = io.signal.reason
+        if (endRender(cell))
+          endMidRender(errors.buildInterrupted(typeof signal === 'string' ? signal : 'an abort signal'))
+      }, STOP_GRACE_MS)
+    }
+    const rendering = ({ render, what, timeoutMs }: Extract<FromBuildWorker, { type: 'rendering' }>) => {
+      clearTimeout(deadline)
+      deadline = setTimeout(() => {
+        if (endRender(cell, render)) endMidRender(errors.renderTimeout(what, timeoutMs))
+      }, timeoutMs)
+    }
     if (io.signal.aborted) abort()
     else io.signal.addEventListener('abort', abort)
     worker.on('message', (message: FromBuildWorker) => {
       if (message.type === 'progress') io.onProgress(message.event)
       else if (message.type === 'log') io.logger[message.level](message.line)
-      else if (message.type === 'site') io.onSite?.(message.site)
+      else if (message.type === 'site') {
+        outDir = message.site.outDir
+        io.onSite?.(message.site)
+      } else if (message.type === 'rendering') rendering(message)
       else if (message.type === 'done') settle(() => resolve(message.result))
       else settle(() => reject(fromSentError(message.error)))
     })

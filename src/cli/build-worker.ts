@@ -8,6 +8,7 @@ import type { BuildProgress } from '../index.js'
 import type { BuildWorkerData, FromBuildWorker, ToBuildWorker } from './build-host.js'
 import { toSentError } from './build-host.js'
 import { PROGRESS_REDRAW_MS } from './progress.js'
+import { watchRenders } from './render-watch.js'
 
 /**
  * `loading`, or BUILD_INTERRUPTED once `signal` is aborted: a config that awaits what never settles (a vault that does
@@ -23,7 +24,8 @@ function untilStopped<T>(loading: Promise<T>, signal: AbortSignal): Promise<T> {
   })
 }
 
-async function buildHere(port: NonNullable<typeof parentPort>, { request, pageProgress }: BuildWorkerData) {
+async function buildHere(port: NonNullable<typeof parentPort>, data: BuildWorkerData) {
+  const { request, pageProgress } = data
   const send = (message: FromBuildWorker) => port.postMessage(message)
   const controller = new AbortController()
   port.on('message', (message: ToBuildWorker) => {
@@ -66,15 +68,21 @@ async function buildHere(port: NonNullable<typeof parentPort>, { request, pagePr
     const config = await untilStopped(resolveConfig(request.config), controller.signal).finally(() => port.ref())
     const site = selectSite(config.sites, request.site)
     redact = siteRedactor(site)
-    send({ type: 'site', site: { apiOrigin: toApiOrigin(site.api.baseUrl) } })
+    const outDir = outDirOf(config.root, site)
+    send({ type: 'site', site: { apiOrigin: toApiOrigin(site.api.baseUrl), outDir } })
     // Another `site build` into this folder would move its files in among this one's: it is refused while this one
     // runs (OUT_DIR_IN_USE). The lock goes as the build ends, before the main thread hears of it and ends this
     // thread (a stop signal ends the build too); a killed process's lock is taken over by the next build.
-    const outDir = outDirOf(config.root, site)
     checkOutDir(outDir, config.root)
     const unlock = await lockBuildOutput(outDir)
     // a one-shot use of a builder: one build, then its workers and connections are released
-    const builder = createBuilder({ config, site, warm: false })
+    const timeoutMs = site.build.renderTimeoutMs
+    const builder = createBuilder({
+      ...{ config, site, warm: false },
+      inlineRenderWatch: watchRenders(new Int32Array(data.renderCell), (render, what) =>
+        send({ type: 'rendering', render, what, timeoutMs }),
+      ),
+    })
     try {
       const result = await builder
         .build({

@@ -12,6 +12,7 @@ import {
   PUBLISH_MAX_WAIT_MS,
   PUBLISH_QUIET_MS,
   PUBLISH_RECONCILE_MINUTES,
+  RENDER_TIMEOUT_MS,
 } from '../shared/constants.js'
 
 /** The one defaults object: every option's default, in one place. */
@@ -36,6 +37,7 @@ export const DEFAULTS = {
     concurrency: BUILD_CONCURRENCY,
     maxPages: BUILD_MAX_PAGES,
     maxPageBytes: BUILD_MAX_PAGE_BYTES,
+    renderTimeoutMs: RENDER_TIMEOUT_MS,
     redirectPages: false,
     keepBuilds: KEEP_BUILDS,
     renderThreads: 'auto' as number | 'auto',

@@ -79,6 +79,11 @@ export interface SiteOptions {
     /** Largest `index.html` of one page, in bytes; a larger page fails the build and stops it. @default 16777216 (16 MiB) */
     maxPageBytes?: number
     /**
+     * Longest a page's (or a 404 page's) templates may render, in milliseconds: a render still running then (a
+     * template caught in a loop) is ended, and the build stops with RENDER_TIMEOUT naming the page. @default 60000
+     */
+    renderTimeoutMs?: number
+    /**
      * Also write a page at each redirect's old path that redirects (by a script that keeps the visitor's query and
      * #fragment, a meta refresh without scripts), for static hosts that do not read `_redirects` (S3, nginx, GitHub
      * Pages). Leave it off on Netlify, where such a page would be served instead of the `_redirects` rule (200, not
@@ -215,6 +220,7 @@ export interface ResolvedSite {
     concurrency: number
     maxPages: number
     maxPageBytes: number
+    renderTimeoutMs: number
     redirectPages: boolean
     keepBuilds: number
     renderThreads: number | 'auto'

@@ -227,6 +227,7 @@ const SITE_SHAPE: Shape = {
     concurrency,
     maxPages: positiveInt,
     maxPageBytes: positiveInt,
+    renderTimeoutMs: timerMs,
     redirectPages: boolean,
     keepBuilds,
     renderThreads,

@@ -26,6 +26,11 @@ export const BUILD_CONCURRENCY = 4
 export const BUILD_MAX_PAGES = 200_000
 /** Largest `index.html` of one page (16 MiB): a real page is tens of kilobytes; the hostile corpus's 5 MB page is 11 MB of HTML. */
 export const BUILD_MAX_PAGE_BYTES = 16 * 1024 * 1024
+/**
+ * A page (or 404 page) whose templates render for longer than this stops the build (RENDER_TIMEOUT): a page of
+ * the largest size a build takes renders in about a second, so only a template caught in a loop reaches it.
+ */
+export const RENDER_TIMEOUT_MS = 60_000
 /** An API request whose answer (headers and body) is not complete within this is aborted. */
 export const API_TIMEOUT_MS = 15_000
 /** An API answer larger than this is refused (32 MiB): a page answer is tens of kilobytes. */

@@ -22,7 +22,7 @@ afterAll(() => rm(root, { recursive: true, force: true }))
 
 describe('render pool', () => {
   it('rejects ready with TEMPLATES_INVALID when the templates do not compile, and fails the jobs it cannot run', async () => {
-    const pool = createRenderPool({ root, threads: 2 })
+    const pool = createRenderPool({ root, threads: 2, timeoutMs: 60_000 })
     try {
       const ready = await pool.ready.then(
         () => undefined,

@@ -37,9 +37,9 @@ export interface RunningPublisher extends SiteProcess {
   post(path: string, body: string, headers?: Record<string, string>): Promise<Response>
 }
 
-/** Starts `site publish ARGS --port 0` and resolves once it listens. */
-export async function startPublisher(args: string[]): Promise<RunningPublisher> {
-  const running = startSite(['publish', '--port', '0', ...args])
+/** Starts `site publish ARGS --port 0` (in `cwd`, the repository by default) and resolves once it listens. */
+export async function startPublisher(args: string[], options: { cwd?: string } = {}): Promise<RunningPublisher> {
+  const running = startSite(['publish', '--port', '0', ...args], options)
   let stderr = ''
   const url = await new Promise<string>((resolve, reject) => {
     running.child.stderr?.on('data', (chunk) => {

@@ -22,7 +22,7 @@ import {
   LATEST_MANIFEST_FILE,
 } from '../../shared/layout.js'
 import { MAX_LATEST_MANIFEST_BYTES, readLatestFields } from './manifest.js'
-import { isOtherProcessStillRunning, lockHolder, processTag, takeLock } from './owner.js'
+import { isOtherProcessStillRunning, lockHolder, processTag, removeOwnLock, takeLock } from './owner.js'
 import { resolveInside } from './write.js'
 
 export interface OutputFolders {
@@ -220,6 +220,18 @@ export async function lockOutput(
 /** Takes OUT's lock for a CLI `site build`'s run (not build()'s: a publisher builds under its own); resolves to its release. */
 export const lockBuildOutput = (outDir: string): Promise<() => Promise<void>> =>
   lockOutput(outDir, 'build', buildAdvice)
+
+/**
+ * Removes the temporary folders and the build lock this process left beside OUT when its build's thread was ended
+ * (build-host.ts: a render that ran too long): only ever before that build moved a file into OUT.
+ */
+export async function removeOwnBuildLeftovers(outDir: string): Promise<void> {
+  const out = resolve(outDir)
+  const ours = siblingName(out, 'tmp', `${processTag()}-`)
+  for (const name of await readdir(dirname(out)).catch(() => [] as string[]))
+    if (name.startsWith(ours)) removeLeftover(join(dirname(out), name))
+  await removeOwnLock(outputLockFile(out, 'build'))
+}
 
 /** What a deploy refused OUT is advised, by who holds it. */
 const deployAdvice = (holder: OutputHolder): string =>

@@ -79,6 +79,11 @@ export async function lockHolder(file: string): Promise<number | undefined> {
   return holder !== undefined && isOtherProcessStillRunning(holder.pid, holder.start) ? holder.pid : undefined
 }
 
+/** Removes the lock `file` when it names this process (a run of it that was ended before it released the lock). */
+export async function removeOwnLock(file: string): Promise<void> {
+  if ((await holderOf(file))?.pid === process.pid) await rm(file, { force: true })
+}
+
 /**
  * Whether another process than this one runs with id `pid` and, when `start` says when the process that had it
  * started, is still that one. This process's own id is its own, or one of an earlier life (a container's process

@@ -6,7 +6,7 @@
  */
 import { setImmediate as yieldToIo } from 'node:timers/promises'
 import { Worker } from 'node:worker_threads'
-import { buildIssues, type ErrorCode, SiteError } from '../../errors.js'
+import { buildIssues, type ErrorCode, errors, isSiteError, SiteError } from '../../errors.js'
 import type { PageRenderer } from '../../render/renderer.js'
 import { compiledModuleUrl } from '../../shared/compiled-module.js'
 import { hashContents } from '../output/write.js'
@@ -38,6 +38,9 @@ const renderCouldNotRun = (error: unknown): PageOutput => ({
   renderMs: 0,
 })
 
+/** What a job renders, as a RENDER_TIMEOUT names it: the page's path, or `the 404 page (pl)`. */
+const jobName = (job: PageJob | NotFoundJob): string => ('path' in job ? job.path : `the 404 page (${job.locale})`)
+
 export interface RenderService {
   /** Resolves once the templates are loaded; rejects with TEMPLATES_INVALID and the like. */
   readonly ready: Promise<void>
@@ -46,7 +49,8 @@ export interface RenderService {
   /**
    * Renders a page and hands its output to `use`, once: a render that could not run (a worker that died)
    * as a failed output. A page's files may borrow their bytes from the render worker (see byte-ring.ts):
-   * they stay valid until what `use` returns settles, and not after. Rejects only with what `use` throws.
+   * they stay valid until what `use` returns settles, and not after. Rejects only with what `use` throws, and
+   * with RENDER_TIMEOUT once a render ran too long (the build stops).
    */
   page<T>(job: PageJob, use: (output: PageOutput) => T | Promise<T>): Promise<T>
   notFound(job: NotFoundJob): Promise<NotFoundOutput>
@@ -87,8 +91,17 @@ export interface RenderWorkerData {
   ring: SharedArrayBuffer
 }
 
+/**
+ * Runs each render of the build's thread, named as RENDER_TIMEOUT would name it (jobName): a thread that can end
+ * this one (`site build`'s main thread, build-host.ts) ends it when a render runs too long.
+ */
+export type InlineRenderWatch = <T>(what: string, render: () => T) => T
+
 /** Renders in the build's thread, one job per event-loop turn so that API answers are read first. */
-export function createInlineRenderService(renderer: PageRenderer | Promise<PageRenderer>): RenderService {
+export function createInlineRenderService(
+  renderer: PageRenderer | Promise<PageRenderer>,
+  watch: InlineRenderWatch = (_what, render) => render(),
+): RenderService {
   const loaded = Promise.resolve(renderer)
   let context: JobContext | undefined
   const withContext = async (): Promise<JobContext> => {
@@ -104,13 +117,17 @@ export function createInlineRenderService(renderer: PageRenderer | Promise<PageR
     async page(job, use) {
       let output: PageOutput
       try {
-        output = runPageJob(await withContext(), job)
+        const context = await withContext()
+        output = watch(job.path, () => runPageJob(context, job))
       } catch (error) {
         output = renderCouldNotRun(error)
       }
       return use(output)
     },
-    notFound: async (job) => runNotFoundJob(await withContext(), job),
+    async notFound(job) {
+      const context = await withContext()
+      return watch(jobName(job), () => runNotFoundJob(context, job))
+    },
     close: async () => {},
   }
 }
@@ -197,8 +214,11 @@ export function transferOf(job: PageJob | NotFoundJob): ArrayBuffer[] {
 
 interface Slot {
   worker: Worker
-  pending: Map<number, { resolve: (output: never) => void; reject: (error: Error) => void }>
+  /** Its jobs in the order it takes them: the first is the one it renders. */
+  pending: Map<number, { what: string; resolve: (output: never) => void; reject: (error: Error) => void }>
   ring: RingReader
+  /** Ends the worker once the job it renders has run for the render time limit (armed while it has jobs). */
+  deadline?: NodeJS.Timeout
 }
 
 /** A job's output, and the byte ring slices its files' bytes are in until they are released. */
@@ -212,9 +232,11 @@ interface Borrowed {
  * `threads` render workers, each with its own copy of the templates. Jobs go to
  * the least busy one. The first worker loads the templates alone: the others
  * start once it is ready, so that they find the bundled templates cached
- * instead of writing the same cache file at the same time.
+ * instead of writing the same cache file at the same time. A job that renders for longer than `timeoutMs`
+ * (a template caught in a loop) ends its worker and breaks the pool: that page, the worker's other jobs and
+ * every later one reject with RENDER_TIMEOUT naming it, and the build stops.
  */
-export function createRenderPool(options: { root: string; threads: number }): RenderService {
+export function createRenderPool(options: { root: string; threads: number; timeoutMs: number }): RenderService {
   const slots: Slot[] = []
   let nextId = 0
   let broken: Error | undefined
@@ -222,8 +244,25 @@ export function createRenderPool(options: { root: string; threads: number }): Re
 
   const fail = (slot: Slot, error: Error) => {
     broken ??= error
+    clearTimeout(slot.deadline)
     for (const { reject } of slot.pending.values()) reject(error)
     slot.pending.clear()
+  }
+  // A worker takes its jobs one after the other: the first pending one has rendered since the worker's last
+  // answer (or since it was sent, to a worker with nothing to do).
+  const timedOut = (slot: Slot) => {
+    const [rendering] = slot.pending.values()
+    if (!rendering) return
+    fail(slot, errors.renderTimeout(rendering.what, options.timeoutMs))
+    void slot.worker.terminate()
+  }
+  // a cleared timer cannot be refreshed: one is made each time the worker has work again
+  const armDeadline = (slot: Slot) => {
+    if (slot.pending.size === 0) {
+      clearTimeout(slot.deadline)
+      slot.deadline = undefined
+    } else if (slot.deadline) slot.deadline.refresh()
+    else slot.deadline = setTimeout(() => timedOut(slot), options.timeoutMs).unref()
   }
   const spawn = (): Promise<void> => {
     const ring = createByteRing(RENDER_WORKER_RING_BYTES)
@@ -233,7 +272,7 @@ export function createRenderPool(options: { root: string; threads: number }): Re
     })
     const slot: Slot = { worker, pending: new Map(), ring: ringReader(ring) }
     slots.push(slot)
-    return listen(slot, { fail, closing: () => closing })
+    return listen(slot, { fail, answered: armDeadline, closing: () => closing })
   }
   const others = Math.max(1, options.threads) - 1
   const ready = spawn().then(async () => {
@@ -246,7 +285,8 @@ export function createRenderPool(options: { root: string; threads: number }): Re
     const slot = slots.reduce((a, b) => (b.pending.size < a.pending.size ? b : a))
     const id = nextId++
     return new Promise<T>((resolve, reject) => {
-      slot.pending.set(id, { resolve: resolve as (output: never) => void, reject })
+      slot.pending.set(id, { what: jobName(message.job), resolve: resolve as (output: never) => void, reject })
+      if (slot.pending.size === 1) armDeadline(slot)
       const transfer = transferOf(message.job)
       slot.worker.postMessage({ ...message, id }, transfer)
     })
@@ -265,6 +305,8 @@ export function createRenderPool(options: { root: string; threads: number }): Re
       try {
         borrowed = await run<Borrowed>({ type: 'page', job })
       } catch (error) {
+        // a page that rendered too long stops the build (the crawl ends with what a visit throws)
+        if (isSiteError(error) && error.code === 'RENDER_TIMEOUT') throw error
         return use(renderCouldNotRun(error))
       }
       const { output, slices, ring } = borrowed
@@ -277,17 +319,24 @@ export function createRenderPool(options: { root: string; threads: number }): Re
     notFound: async (job) => (await run<Borrowed>({ type: 'not-found', job })).output as NotFoundOutput,
     close: async () => {
       closing = true
+      for (const slot of slots) clearTimeout(slot.deadline)
       await Promise.all(slots.map((slot) => slot.worker.terminate()))
     },
   }
 }
 
 /** Wires a worker's messages; resolves when its templates are loaded. A worker that dies breaks the pool. */
-function listen(slot: Slot, pool: { fail: (slot: Slot, error: Error) => void; closing: () => boolean }): Promise<void> {
+function listen(
+  slot: Slot,
+  pool: { fail: (slot: Slot, error: Error) => void; answered: (slot: Slot) => void; closing: () => boolean },
+): Promise<void> {
   const { fail } = pool
   return new Promise((resolve, reject) => {
     slot.worker.on('message', (message: FromWorker) => {
-      if (message.type === 'ready') return resolve()
+      if (message.type === 'ready') {
+        pool.answered(slot) // loading the templates is not the first job's render time
+        return resolve()
+      }
       if (message.type === 'load-failed') {
         const error = new SiteError(message.code, message.message, { hint: message.hint })
         fail(slot, error)
@@ -295,6 +344,7 @@ function listen(slot: Slot, pool: { fail: (slot: Slot, error: Error) => void; cl
       }
       const waiting = slot.pending.get(message.id)
       slot.pending.delete(message.id)
+      pool.answered(slot)
       const borrowed = borrow(slot.ring, message)
       if (message.error === undefined) waiting?.resolve(borrowed as never)
       // Whatever a render job throws is a failed render (exit code 1), with the code it had.

@@ -40,6 +40,7 @@ describe('resolveConfig', () => {
       concurrency: 4,
       maxPages: 200_000,
       maxPageBytes: 16 * 1024 * 1024,
+      renderTimeoutMs: 60_000,
       redirectPages: false,
       keepBuilds: 3,
       renderThreads: 'auto',
@@ -103,10 +104,16 @@ describe('resolveConfig', () => {
     expect(error.message).toContain('Invalid configuration in the command line:')
     expect(error.message).toContain('--concurrency: expected a whole number from 1 to 64')
     expect(error.message).toContain('--api: expected an http(s) URL, got protocol ftp:')
-    expect(validateUserConfig({ build: { concurrency: 65, maxPages: 0, maxPageBytes: 1.5 } })).toEqual([
+    expect(
+      validateUserConfig({ build: { concurrency: 65, maxPages: 0, maxPageBytes: 1.5, renderTimeoutMs: 0 } }),
+    ).toEqual([
       { path: 'build.concurrency', message: 'expected a whole number from 1 to 64' },
       { path: 'build.maxPages', message: 'expected a whole number greater than 0' },
       { path: 'build.maxPageBytes', message: 'expected a whole number greater than 0' },
+      {
+        path: 'build.renderTimeoutMs',
+        message: 'expected a whole number of milliseconds from 1 to 2147483647 (about 24.8 days)',
+      },
     ])
     const limited = await resolveConfig({ root, configFile: mjs, maxPages: 10, maxPageBytes: 5000 })
     expect(limited.sites[0]!.build).toMatchObject({ maxPages: 10, maxPageBytes: 5000 })
