@@ -5,8 +5,8 @@
  */
 export { createBuilder } from './build/builder.js'
 export { checkOutDir, lockBuildOutput, removeOwnBuildLeftovers } from './build/output/output.js'
-export type { InlineRenderWatch } from './build/render-threads/render-pool.js'
 export { resolveConfig } from './config/load.js'
 export { outDirOf, selectSite } from './config/resolve.js'
 export { siteRedactor, toApiOrigin } from './config/secrets.js'
 export { redactSecrets } from './errors.js'
+export type { RenderWatch } from './render/renderer.js'

@@ -10,7 +10,7 @@ import { Agent } from 'undici'
 import { createApiClient } from '../api/client.js'
 import { errors } from '../errors.js'
 import { bundleClient, type ClientBundle } from '../hydration/bundle.js'
-import { loadRenderer } from '../render/renderer.js'
+import { loadRenderer, type RenderWatch } from '../render/renderer.js'
 import { INLINE_RENDER_PAGES, ONLY_PREFETCH_MAX_PAGES } from '../shared/constants.js'
 import { build } from './build.js'
 import { createPrefetch } from './crawl/prefetch.js'
@@ -19,7 +19,6 @@ import {
   createGrowingRenderService,
   createInlineRenderService,
   createRenderPool,
-  type InlineRenderWatch,
   type RenderService,
 } from './render-threads/render-pool.js'
 import { defaultRenderThreads } from './render-threads/threads.js'
@@ -36,8 +35,8 @@ export type BuilderOptions = Omit<BuildOptions, keyof BuilderRunOptions> & {
    * @default true
    */
   warm?: boolean
-  /** Runs each render of the build's own thread (`site build`'s build worker ends one that runs too long). */
-  inlineRenderWatch?: InlineRenderWatch
+  /** Runs each render of the build's own thread (`site build`'s main thread ends one that runs too long). */
+  inlineRenderWatch?: RenderWatch
 }
 
 export interface Builder {
@@ -66,9 +65,12 @@ function createRenderService(options: BuilderOptions): RenderService {
     options.renderThreads ?? (configured === 'auto' ? defaultRenderThreads(availableParallelism()) : configured)
   if (!Number.isInteger(threads) || threads < 0)
     throw errors.usage(`Render threads must be a whole number of at least 0, got ${threads}`)
-  const inline = () => createInlineRenderService(loadRenderer(config.root), options.inlineRenderWatch)
+  const { inlineRenderWatch: watch } = options
+  const { renderTimeoutMs: timeoutMs } = options.site.build
+  const inline = () =>
+    createInlineRenderService(loadRenderer(config.root), watch && ((what, run) => watch({ what, timeoutMs }, run)))
   if (threads === 0) return inline()
-  const pool = () => createRenderPool({ root: config.root, threads, timeoutMs: options.site.build.renderTimeoutMs })
+  const pool = () => createRenderPool({ root: config.root, threads, timeoutMs })
   // one-shot and left to choose: workers only once the build proves large enough to pay for their start
   if (options.warm === false && options.renderThreads === undefined && configured === 'auto')
     return createGrowingRenderService({

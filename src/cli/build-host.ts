@@ -12,7 +12,7 @@ import type { InlineConfig } from '../config/types.js'
 import { type ErrorCode, errors, SiteError } from '../errors.js'
 import type { BuildLogger, BuildProgress, BuildResult } from '../index.js'
 import { compiledModuleUrl } from '../shared/compiled-module.js'
-import { createRenderCell, endRender } from './render-watch.js'
+import { createRenderCell, type RenderStarted, watchWorkerRenders } from './render-watch.js'
 
 /** Young-generation cap of the build's isolate (see above; render workers have their own, render-pool.ts). */
 export const BUILD_WORKER_YOUNG_GENERATION_MB = 8
@@ -40,8 +40,8 @@ export type FromBuildWorker =
   | { type: 'progress'; event: BuildProgress }
   | { type: 'log'; level: keyof BuildLogger; line: string }
   | { type: 'site'; site: BuildSiteInfo }
-  /** A render in the worker's own thread starts (render-watch.ts); `timeoutMs`: build.renderTimeoutMs. */
-  | { type: 'rendering'; render: number; what: string; timeoutMs: number }
+  /** A render in the worker's own thread starts (render-watch.ts). */
+  | RenderStarted
   | { type: 'done'; result: BuildResult }
   | { type: 'failed'; error: SentError }
 
@@ -113,15 +113,12 @@ export function runBuildInWorker(
       resourceLimits: { maxYoungGenerationSizeMb: BUILD_WORKER_YOUNG_GENERATION_MB },
     })
     let settled = false
-    let deadline: NodeJS.Timeout | undefined
-    let grace: NodeJS.Timeout | undefined
     // The worker is ended once it has answered (an API client's idle sockets must not keep it alive).
     const settle = (done: () => void) => {
       if (settled) return
       settled = true
       io.signal.removeEventListener('abort', abort)
-      clearTimeout(deadline)
-      clearTimeout(grace)
+      renders.clear()
       void worker.terminate()
       done()
     }
@@ -138,19 +135,15 @@ export function runBuildInWorker(
           .catch(() => {})
           .finally(() => reject(error))
       })
+    const renders = watchWorkerRenders(cell, ({ what, timeoutMs }) =>
+      endMidRender(errors.renderTimeout(what, timeoutMs)),
+    )
     const abort = () => {
       worker.postMessage({ type: 'abort', reason: io.signal.reason } satisfies ToBuildWorker)
-      grace = setTimeout(() => {
-        const signal = io.signal.reason
-        if (endRender(cell))
-          endMidRender(errors.buildInterrupted(typeof signal === 'string' ? signal : 'an abort signal'))
-      }, STOP_GRACE_MS)
-    }
-    const rendering = ({ render, what, timeoutMs }: Extract<FromBuildWorker, { type: 'rendering' }>) => {
-      clearTimeout(deadline)
-      deadline = setTimeout(() => {
-        if (endRender(cell, render)) endMidRender(errors.renderTimeout(what, timeoutMs))
-      }, timeoutMs)
+      const signal = io.signal.reason
+      renders.stopping(STOP_GRACE_MS, () =>
+        endMidRender(errors.buildInterrupted(typeof signal === 'string' ? signal : 'an abort signal')),
+      )
     }
     if (io.signal.aborted) abort()
     else io.signal.addEventListener('abort', abort)
@@ -160,7 +153,7 @@ export function runBuildInWorker(
       else if (message.type === 'site') {
         outDir = message.site.outDir
         io.onSite?.(message.site)
-      } else if (message.type === 'rendering') rendering(message)
+      } else if (message.type === 'rendering') renders.started(message)
       else if (message.type === 'done') settle(() => resolve(message.result))
       else settle(() => reject(fromSentError(message.error)))
     })

@@ -76,12 +76,9 @@ async function buildHere(port: NonNullable<typeof parentPort>, data: BuildWorker
     checkOutDir(outDir, config.root)
     const unlock = await lockBuildOutput(outDir)
     // a one-shot use of a builder: one build, then its workers and connections are released
-    const timeoutMs = site.build.renderTimeoutMs
     const builder = createBuilder({
       ...{ config, site, warm: false },
-      inlineRenderWatch: watchRenders(new Int32Array(data.renderCell), (render, what) =>
-        send({ type: 'rendering', render, what, timeoutMs }),
-      ),
+      inlineRenderWatch: watchRenders(new Int32Array(data.renderCell), send),
     })
     try {
       const result = await builder

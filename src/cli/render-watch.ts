@@ -1,40 +1,79 @@
 /**
- * A render in the build worker's own thread (a small site, or `build.renderThreads: 0`), watched from the main
- * thread (build-host.ts): a template caught in a loop holds the build's thread, which then hears neither its own
- * timers nor a stop signal. The worker says which render it starts and keeps that render's number in a cell both
- * threads share; the main thread ends the worker when that render has run for the time limit, or still runs a
- * moment after a stop signal. Who ends a render is settled on the cell by compare-and-exchange: a render that
- * ends just as the main thread gives up on it waits to be ended, so the worker is never ended past its renders
- * (while it moves its files into the output folder, say).
+ * A render in a worker's own thread (`site build`'s build worker rendering a small site, or with
+ * `build.renderThreads: 0`; `site preview`'s server), watched from the main thread: a template caught in a loop
+ * holds the thread it renders in, which then hears neither its own timers nor a stop signal. The worker says which
+ * render it starts and keeps that render's number in a cell both threads share; the main thread ends the worker when
+ * that render has run for its time limit, or still runs a moment after a stop signal. Who ends a render is settled
+ * on the cell by compare-and-exchange: a render that ends just as the main thread gives up on it waits to be ended,
+ * so the worker is never ended past its renders (while a build moves its files into the output folder, say).
  */
-import type { InlineRenderWatch } from '../build-api.js'
+import type { RenderWatch } from '../build-api.js'
 
 /** The cell's value once the main thread has ended the render (0: no render runs; n > 0: render n runs). */
 const RENDER_ENDED = -1
 
+/** What the worker tells the main thread as a render starts. */
+export interface RenderStarted {
+  type: 'rendering'
+  render: number
+  what: string
+  timeoutMs: number
+}
+
 export const createRenderCell = (): Int32Array => new Int32Array(new SharedArrayBuffer(4))
 
 /** The worker's side: runs each render with its number in the cell, after telling `started` of it. */
-export function watchRenders(cell: Int32Array, started: (render: number, what: string) => void): InlineRenderWatch {
+export function watchRenders(cell: Int32Array, started: (render: RenderStarted) => void): RenderWatch {
   let count = 0
-  return (what, render) => {
-    const number = ++count
-    Atomics.store(cell, 0, number)
-    started(number, what)
+  return ({ what, timeoutMs }, run) => {
+    const render = ++count
+    Atomics.store(cell, 0, render)
+    started({ type: 'rendering', render, what, timeoutMs })
     try {
-      return render()
+      return run()
     } finally {
       // the main thread took this render as ended and ends this thread, which must do nothing more meanwhile
-      if (Atomics.compareExchange(cell, 0, number, 0) !== number) Atomics.wait(cell, 0, RENDER_ENDED)
+      if (Atomics.compareExchange(cell, 0, render, 0) !== render) Atomics.wait(cell, 0, RENDER_ENDED)
     }
   }
 }
 
 /**
- * The main thread's side: whether it may end the worker now, because render `number` (any render, when undefined)
- * still runs; the worker then does nothing more.
+ * Whether the main thread may end the worker now, because render `render` (any render, when undefined) still
+ * runs; the worker then does nothing more.
  */
-export function endRender(cell: Int32Array, number?: number): boolean {
-  const running = number ?? Atomics.load(cell, 0)
+function endRender(cell: Int32Array, render?: number): boolean {
+  const running = render ?? Atomics.load(cell, 0)
   return running > 0 && Atomics.compareExchange(cell, 0, running, RENDER_ENDED) === running
+}
+
+/** The main thread's side, for one worker: its deadlines, cleared by `clear()` once it is done with the worker. */
+export interface RenderWatcher {
+  /** The worker started a render: `timedOut` is called if it still runs `timeoutMs` from now (the worker must be ended). */
+  started(render: RenderStarted): void
+  /** A stop was asked: `stuck` is called if a render still runs `graceMs` from now (the worker must be ended). */
+  stopping(graceMs: number, stuck: () => void): void
+  clear(): void
+}
+
+export function watchWorkerRenders(cell: Int32Array, timedOut: (render: RenderStarted) => void): RenderWatcher {
+  let deadline: NodeJS.Timeout | undefined
+  let grace: NodeJS.Timeout | undefined
+  return {
+    started(render) {
+      clearTimeout(deadline)
+      deadline = setTimeout(() => {
+        if (endRender(cell, render.render)) timedOut(render)
+      }, render.timeoutMs)
+    },
+    stopping(graceMs, stuck) {
+      grace ??= setTimeout(() => {
+        if (endRender(cell)) stuck()
+      }, graceMs)
+    },
+    clear() {
+      clearTimeout(deadline)
+      clearTimeout(grace)
+    },
+  }
 }

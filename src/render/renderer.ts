@@ -7,6 +7,13 @@ import type { InitialData, PageData } from '../shared/types.js'
 import type { DocumentInput, DocumentPart } from './document.js'
 
 /** The render core's shapes: `problems` are data problems found and repaired, listed in the build report. */
+/**
+ * Runs a render that a thread able to end this one watches (`site build`'s and `site preview`'s main thread,
+ * src/cli/render-watch.ts): what it renders, as RENDER_TIMEOUT names it (a path, `the 404 page (pl)`), and how
+ * long it may run (build.renderTimeoutMs).
+ */
+export type RenderWatch = <T>(render: { what: string; timeoutMs: number }, run: () => T) => T
+
 export interface PageRenderer {
   /** `page: null` when the value is not a page at all. */
   preparePage(raw: unknown): { page: PageData | null; problems: DataProblem[] }

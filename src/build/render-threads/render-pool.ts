@@ -91,10 +91,7 @@ export interface RenderWorkerData {
   ring: SharedArrayBuffer
 }
 
-/**
- * Runs each render of the build's thread, named as RENDER_TIMEOUT would name it (jobName): a thread that can end
- * this one (`site build`'s main thread, build-host.ts) ends it when a render runs too long.
- */
+/** Runs each render of the build's thread, named as RENDER_TIMEOUT would name it (jobName): see RenderWatch. */
 export type InlineRenderWatch = <T>(what: string, render: () => T) => T
 
 /** Renders in the build's thread, one job per event-loop turn so that API answers are read first. */
