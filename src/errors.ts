@@ -258,10 +258,10 @@ export const errors = {
   renderTimeout: (what: string, limitMs: number) =>
     new SiteError(
       'RENDER_TIMEOUT',
-      `Rendering ${what} took longer than ${limitMs} ms (build.renderTimeoutMs): its templates may loop for ever; the output folder was left as it was`,
+      `Rendering ${what} took longer than ${limitMs} ms (build.renderTimeoutMs) and was stopped: its templates may loop for ever`,
       {
         status: 500,
-        hint: 'Look for a loop in the layout and the content elements this page renders (a while loop, a recursive component). A slow machine rendering a very large page may need a longer build.renderTimeoutMs.',
+        hint: 'Nothing was written to the output folder. Look for a loop in the layout and the content elements this page renders (a while loop, a recursive component). A slow machine rendering a very large page may need a longer build.renderTimeoutMs.',
       },
     ),
   deployNoOutput: (outDir: string, why: string) =>

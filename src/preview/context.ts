@@ -5,7 +5,7 @@ import type { ClientBundle } from '../hydration/bundle.js'
 import { createDocumentShell, type DocumentShell, renderDocumentParts } from '../render/document.js'
 import { createMissingTemplates, type MissingTemplates } from '../render/missing-templates.js'
 import { renderPage } from '../render/render-page.js'
-import type { PageRenderer } from '../render/renderer.js'
+import type { PageRenderer, RenderWatch } from '../render/renderer.js'
 import { toPublicSiteInfo } from '../render/site-info.js'
 import type { PublicSiteInfo, TemplateRegistry } from '../shared/contract.js'
 import { type ApiWatch, createApiWatch } from './api-errors.js'
@@ -51,6 +51,8 @@ export interface PreviewContext {
   readonly apiWatch: ApiWatch
   /** Undefined when a request's `Host` may be answered, else the 403 answer (see hosts.ts). */
   readonly guardHost: (host: string) => Response | undefined
+  /** Runs each page render (`site preview`'s main thread ends one that runs past build.renderTimeoutMs). */
+  readonly watchRender: RenderWatch
 }
 
 export interface PreviewContextInput {
@@ -63,6 +65,8 @@ export interface PreviewContextInput {
   api?: ApiClientOptions
   now?: () => number
   log?: (line: string) => void
+  /** See PreviewContext.watchRender; renders run as they are by default. */
+  renderWatch?: RenderWatch
 }
 
 /** The id preview answers with wherever a build id goes (boot state, payloads, latest.json). */
@@ -99,5 +103,6 @@ export function createPreviewContext(input: PreviewContextInput): PreviewContext
     missingTemplates: createMissingTemplates(),
     apiWatch: createApiWatch({ log, configFile: input.config.configFile }),
     guardHost: createHostGuard(input.config.sites, log),
+    watchRender: input.renderWatch ?? ((_render, run) => run()),
   }
 }

@@ -7,6 +7,7 @@ import { createClientBundler } from '../hydration/bundle.js'
 import { missingTextsNotes, scanTemplates } from '../hydration/manifest.js'
 import { loadTemplates } from '../hydration/node-registry.js'
 import { listPublicFiles } from '../project/public-files.js'
+import type { RenderWatch } from '../render/renderer.js'
 import { settleInOrder } from '../shared/settle.js'
 import { createPreviewContext, type PreviewContext } from './context.js'
 import type { ReloadEvents } from './events.js'
@@ -32,6 +33,7 @@ export interface ContextLoaderOptions {
   events: ReloadEvents
   api?: ApiClientOptions
   log: (line: string) => void
+  renderWatch?: RenderWatch
 }
 
 /** `public/` as preview serves it: relative path (as listPublicFiles gives it) -> absolute file. */
@@ -73,6 +75,7 @@ export function createContextLoader(options: ContextLoaderOptions): ContextLoade
         publicFiles,
         log,
         ...(options.api ? { api: options.api } : {}),
+        ...(options.renderWatch ? { renderWatch: options.renderWatch } : {}),
       })
     },
     dispose: async () => {

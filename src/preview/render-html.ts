@@ -9,8 +9,12 @@ import { EMPTY_INITIAL_DATA } from './load-page.js'
 /** One page (or error page) to render in preview mode, for one site. */
 export type HtmlView = Omit<PageView, 'initialDataUrl'> & { target: PreviewSite }
 
+/** The page through the one page assembly, in preview mode, watched (PreviewContext.watchRender). */
+const renderOnce = (ctx: PreviewContext, view: HtmlView): { html: string; status: number } =>
+  ctx.watchRender({ what: view.path, timeoutMs: view.target.site.build.renderTimeoutMs }, () => assembleOnce(ctx, view))
+
 /** The page through the one page assembly, in preview mode: live initial data inlined, editor assets on `?pce=1`. */
-function renderOnce(ctx: PreviewContext, view: HtmlView): { html: string; status: number } {
+function assembleOnce(ctx: PreviewContext, view: HtmlView): { html: string; status: number } {
   const { target, ...fields } = view
   const assembled = assemblePage(
     {

@@ -4,6 +4,7 @@ import { Agent } from 'undici'
 import type { ApiClientOptions } from '../api/client.js'
 import type { InlineConfig, ResolvedConfig } from '../config/types.js'
 import { isSiteError, messageOf } from '../errors.js'
+import type { RenderWatch } from '../render/renderer.js'
 import { type FetchHandler, refuseConnect, toNodeListener } from '../serve/node-http.js'
 import { closeServer, listen, type RunningServer } from '../serve/server.js'
 import { createReloadEvents } from './events.js'
@@ -26,6 +27,11 @@ export interface PreviewServerOptions {
   inline?: InlineConfig
   api?: ApiClientOptions
   log?: (line: string) => void
+  /**
+   * Runs each page render, for a thread that can end this one when a render runs past the site's
+   * build.renderTimeoutMs (`site preview` runs the server in a worker its main thread watches).
+   */
+  renderWatch?: RenderWatch
 }
 
 export interface PreviewServer extends RunningServer {
@@ -58,6 +64,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     log,
     ...(options.site ? { site: options.site } : {}),
     api: options.api ?? { dispatcher: agent },
+    ...(options.renderWatch ? { renderWatch: options.renderWatch } : {}),
   })
   let handler = await firstHandler()
 

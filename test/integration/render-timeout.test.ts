@@ -2,7 +2,8 @@
  * A template caught in an endless loop: `site build` ends the render once it has run for `build.renderTimeoutMs`
  * and stops with RENDER_TIMEOUT naming the page (exit 1), the output folder as it was and nothing left beside it,
  * whether the page renders in the build's own thread (a small site) or in a render worker; a stop signal ends
- * such a build at once rather than never. The real CLI, a project whose layout loops on one page.
+ * such a build at once rather than never. A publisher fails that publish and tries again; `site preview` ends the
+ * render, starts its server again and takes a fix. The real CLI, a project whose layout loops on one page.
  */
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -10,6 +11,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import { type DemoApi, startDemoApi } from '../../src/demo/server.js'
 import { diffTrees, REPO_ROOT, readTree, startSite } from './build-helpers.js'
+import { startCli } from './preview-helpers.js'
 import { startPublisher, waitUntil } from './publish-helpers.js'
 
 /** Printed by the layout as it starts looping on `/about-us` (a render thread's console goes to the CLI's stderr). */
@@ -17,6 +19,9 @@ const LOOPING = 'layout loops on /about-us'
 
 let api: DemoApi
 let project: string
+/** The layout with the loop, and as it was. */
+let looping: string
+let original: string
 
 beforeAll(async () => {
   api = await startDemoApi({ port: 0 })
@@ -24,16 +29,14 @@ beforeAll(async () => {
   for (const dir of ['templates', 'config', 'public'])
     await cp(join(REPO_ROOT, dir), join(project, dir), { recursive: true })
   const layout = join(project, 'templates/layouts/Default.tsx')
-  const source = await readFile(layout, 'utf8')
+  original = await readFile(layout, 'utf8')
   const start = 'export default function DefaultLayout({ content, page }: LayoutProps) {\n'
-  expect(source).toContain(start)
-  await writeFile(
-    layout,
-    source.replace(
-      start,
-      `${start}  if (page.slug === '/about-us') {\n    console.error(${JSON.stringify(LOOPING)})\n    for (;;) {}\n  }\n`,
-    ),
+  expect(original).toContain(start)
+  looping = original.replace(
+    start,
+    `${start}  if (page.slug === '/about-us') {\n    console.error(${JSON.stringify(LOOPING)})\n    for (;;) {}\n  }\n`,
   )
+  await writeFile(layout, looping)
   const config = await readFile(join(project, 'config/site.config.ts'), 'utf8')
   expect(config).toContain('  tracking: {},\n')
   for (const [name, build] of [
@@ -77,7 +80,7 @@ describe('site build with a template that never ends', () => {
       expect(res.code, res.stderr).toBe(1)
       expect(res.stderr).toContain(LOOPING)
       expect(res.stderr).toContain(
-        'Rendering /about-us took longer than 1000 ms (build.renderTimeoutMs): its templates may loop for ever; the output folder was left as it was',
+        'Rendering /about-us took longer than 1000 ms (build.renderTimeoutMs) and was stopped: its templates may loop for ever\nNothing was written to the output folder.',
       )
       expect(JSON.parse(res.stdout)).toMatchObject({ ok: false, kind: 'RENDER_TIMEOUT', exitCode: 1 })
       // neither the temporary folder nor the lock of the build stays beside OUT
@@ -132,4 +135,55 @@ describe('site publish with a template that never ends', () => {
     expect(res.code, res.stderr).toBe(0)
     expect(diffTrees(await readTree(out), before)).toEqual([])
   }, 90_000)
+})
+
+describe('site preview with a template that never ends', () => {
+  /** Preview of a copy of the project (its layout is fixed in one test) with `config`, stopped after the test. */
+  async function startPreview(config: string) {
+    const root = await mkdtemp(join(tmpdir(), 'site-render-timeout-preview-'))
+    for (const dir of ['templates', 'config', 'public'])
+      await cp(join(project, dir), join(root, dir), { recursive: true })
+    const run = startCli(
+      ['preview', '--port', '0', '--config', `config/${config}.config.ts`, '--api', api.url],
+      root,
+      /Preview: (http:\/\/127\.0\.0\.1:\d+)\//,
+    )
+    onTestFinished(async () => {
+      run.child.kill('SIGKILL')
+      await rm(root, { recursive: true, force: true })
+    })
+    const [, url] = await run.started
+    const logged = (text: string) => async () => run.output().stderr.includes(text)
+    return { run, root, url: url!, logged }
+  }
+
+  it('ends the render, says which page, starts again on the same port and takes a fix', async () => {
+    const { run, root, url, logged } = await startPreview('inline')
+    // the request that looped is never answered: its connection goes with the server's thread
+    await expect(fetch(`${url}/about-us`)).rejects.toThrow()
+    await waitUntil(logged('preview: started again'), 'preview to start again', 30_000)
+    expect(run.output().stderr).toContain(
+      'preview: Rendering /about-us took longer than 1000 ms (build.renderTimeoutMs) and was stopped: its templates may loop for ever; the preview server starts again',
+    )
+    expect((await fetch(`${url}/contact`)).status).toBe(200)
+    await writeFile(join(root, 'templates/layouts/Default.tsx'), original)
+    await waitUntil(logged('preview: reloaded after changes to templates/layouts/Default.tsx'), 'the reload', 30_000)
+    const fixed = await fetch(`${url}/about-us`)
+    expect(fixed.status).toBe(200)
+    expect(await fixed.text()).toContain('About us')
+    // esbuild's service of the ended server went quietly, not with a Go stack trace
+    expect(run.output().stderr).not.toContain('goroutine')
+    run.child.kill('SIGINT')
+    expect(await run.exited).toBe(0)
+  }, 60_000)
+
+  // The server's thread busy with the loop, preview heard no Ctrl-C; the limit (60 s) is longer than this test.
+  it('stops on Ctrl-C while a render loops', async () => {
+    const { run, url, logged } = await startPreview('untimed')
+    const looped = fetch(`${url}/about-us`).catch(() => 'no answer')
+    await waitUntil(logged(LOOPING), 'the loop', 20_000)
+    run.child.kill('SIGINT')
+    expect(await run.exited).toBe(0)
+    expect(await looped).toBe('no answer')
+  }, 30_000)
 })
