@@ -55,6 +55,9 @@ export async function watchProject(options: WatchOptions): Promise<ProjectWatche
     ...(options.ignored ? { ignored: options.ignored } : {}),
   })
   let changed = new Set<string>()
+  // paths whose first event of the batch made them: gone again by the reload, they were never a change (the
+  // temporary file of a `sed -i` or an editor's atomic save, renamed over the file it saved)
+  let appeared = new Set<string>()
   let timer: NodeJS.Timeout | undefined
   let running: Promise<void> | undefined
   let closed = false
@@ -66,9 +69,13 @@ export async function watchProject(options: WatchOptions): Promise<ProjectWatche
   const run = async (): Promise<void> => {
     while (changed.size && !closed) {
       const paths = [...changed]
+      const made = appeared
       changed = new Set() // before reading them: a change that comes meanwhile is the next batch's
+      appeared = new Set()
       const versions = new Map(await Promise.all(paths.map(async (path) => [path, await versionOf(path)] as const)))
-      const batch = [...versions.keys()].filter((path) => loaded.get(path) !== versions.get(path))
+      const batch = [...versions.keys()].filter(
+        (path) => loaded.get(path) !== versions.get(path) && !(made.has(path) && versions.get(path) === ''),
+      )
       for (const [path, version] of versions) loaded.set(path, version)
       if (!batch.length) continue
       await options.onChange(batch).catch(() => {})
@@ -78,8 +85,9 @@ export async function watchProject(options: WatchOptions): Promise<ProjectWatche
       for (const [i, path] of batch.entries()) if (now[i] !== versions.get(path)) changed.add(path)
     }
   }
-  const schedule = (path: string) => {
+  const schedule = (event: string, path: string) => {
     lastChangeAt = Date.now()
+    if ((event === 'add' || event === 'addDir') && !changed.has(path)) appeared.add(path)
     changed.add(path)
     clearTimeout(timer)
     timer = setTimeout(() => {
@@ -89,7 +97,7 @@ export async function watchProject(options: WatchOptions): Promise<ProjectWatche
       })
     }, debounceMs)
   }
-  watcher.on('all', (_event, path) => schedule(path))
+  watcher.on('all', schedule)
   await new Promise<void>((done) => watcher.once('ready', () => done()))
   return {
     async close() {

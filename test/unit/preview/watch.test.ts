@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -72,6 +72,41 @@ describe('watchProject, a file saved again at once', () => {
       await expect.poll(() => seen.at(-1), { timeout: 3000 }).toBe('v3')
     } finally {
       release()
+      await watcher.close()
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('watchProject, a save through a temporary file', () => {
+  // `sed -i` and editors' atomic saves write a new file beside the one saved, then rename it over it: the reload
+  // named the temporary file, which no longer existed, as a change
+  it('names only the file saved, not the temporary file renamed over it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'site-watch-'))
+    const file = join(dir, 'Footer.tsx')
+    await writeFile(file, 'v0')
+    const batches: string[][] = []
+    const watcher = await watchProject({
+      paths: [dir],
+      debounceMs: 500,
+      onChange: async (changed) => {
+        batches.push(changed.map((path) => path.slice(dir.length + 1)))
+      },
+    })
+    try {
+      const temporary = join(dir, 'sedAb12Cd')
+      await writeFile(temporary, 'v1')
+      // long enough for the watcher to see the temporary file (a slow disk, a large file), within one batch
+      await new Promise((done) => setTimeout(done, 200))
+      await rename(temporary, file)
+      await expect.poll(() => batches.length, { timeout: 5000 }).toBe(1)
+      await new Promise((done) => setTimeout(done, 300))
+      expect(batches).toEqual([['Footer.tsx']])
+      // a file removed is a change, though it came after the watch started
+      await rm(file)
+      await expect.poll(() => batches.length, { timeout: 5000 }).toBe(2)
+      expect(batches[1]).toEqual(['Footer.tsx'])
+    } finally {
       await watcher.close()
       await rm(dir, { recursive: true, force: true })
     }
