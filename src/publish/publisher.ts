@@ -16,7 +16,14 @@ import type { Builder } from './builder.js'
 import type { Journal, JournalEvent } from './journal.js'
 import type { PublishRequest } from './messages.js'
 import { addEvent, dueAt, emptyPending, pendingCount, pendingEvents, settleBatch, takeBatch } from './pending.js'
-import { buildAndDeploy, describeBatch, publishedLine, publishRecord, unplacedLines } from './run-publish.js'
+import {
+  buildAndDeploy,
+  describeBatch,
+  publishedLine,
+  publishRecord,
+  UnsentChanges,
+  unplacedLines,
+} from './run-publish.js'
 import { nextDue, type Schedule, saveSchedule, takeDue, updateSchedule } from './schedule.js'
 import type { PublishRecord, PublishStatus } from './status.js'
 
@@ -72,6 +79,8 @@ export function createPublisher(input: PublisherOptions): {
   let reconcileTimer: NodeJS.Timeout | undefined
   let failures = 0
   let retryAt: number | undefined
+  // pages built into the output whose deploy failed: live, and counted, with the next deploy that succeeds
+  const unsent = new Set<string>()
   let lastReconcile: number | undefined
   let nextReconcile: number | undefined
   let stopping = false
@@ -183,13 +192,16 @@ export function createPublisher(input: PublisherOptions): {
         )
       failures = 0
       retryAt = undefined
-      const entry = publishRecord(batch, outcome)
+      const changed = new Set([...unsent, ...outcome.changedPages]).size
+      unsent.clear()
+      const entry = publishRecord(batch, { ...outcome, changed })
       remember(entry)
       log(publishedLine(batch, entry, target))
       if (outcome.fallback) log(`every page was built, as ${outcome.fallback}`)
       for (const line of unplacedLines(outcome)) log(line)
     } catch (error) {
       settleBatch(pending, false)
+      if (error instanceof UnsentChanges) for (const page of error.pages) unsent.add(page)
       const what = describeBatch(batch)
       if (stopping) {
         // the publisher's own batches (the check at start, a scheduled reconcile) are not journaled (seq 0)

@@ -7,6 +7,7 @@ import type { BuildResult } from '../build/types.js'
 import type { ResolvedSite } from '../config/types.js'
 import { deploy, type TargetMemory } from '../deploy/deploy.js'
 import type { DeployTarget } from '../deploy/targets/types.js'
+import { messageOf } from '../errors.js'
 import { PUBLISH_MAX_LISTED_PAGES } from '../shared/constants.js'
 import type { Builder } from './builder.js'
 import type { Batch } from './pending.js'
@@ -27,8 +28,24 @@ export interface PublishStep {
 
 type Outcome = Pick<PublishRecord, 'changed' | 'filesUploaded' | 'deleted' | 'buildMs' | 'deployMs'>
 
+/**
+ * A deploy that failed after its build had changed the output: the pages it changed are live only once a later
+ * deploy sends them, and are that publish's changes (the later build finds them as they are).
+ */
+export class UnsentChanges extends Error {
+  constructor(
+    readonly pages: readonly string[],
+    cause: unknown,
+  ) {
+    super(messageOf(cause), { cause })
+    this.name = 'UnsentChanges'
+  }
+}
+
 /** A publish's outcome, and what the build heard of scheduled changes (see schedule.ts). */
-type Published = Outcome & {
+type Published = Omit<Outcome, 'changed'> & {
+  /** The pages its build added, changed or removed. */
+  changedPages: string[]
   recheck: BuildResult['recheck']
   refetched: string[]
   /** `file:` items no page of the previous build shows (a new upload): nothing was published for them. */
@@ -64,10 +81,15 @@ export async function buildAndDeploy(batch: Batch, step: PublishStep, signal: Ab
     throw error
   }
   const t1 = Date.now()
-  const report = target ? await deployInTime(target, step, signal) : undefined
   const { added, changed, removed } = result.changes.pages
+  const changedPages = [...added, ...changed, ...removed]
+  const report = target
+    ? await deployInTime(target, step, signal).catch((error: unknown) => {
+        throw new UnsentChanges(changedPages, error)
+      })
+    : undefined
   return {
-    changed: added.length + changed.length + removed.length,
+    changedPages,
     filesUploaded: report ? report.filesUploaded : result.filesWritten,
     deleted: report?.deletes.length ?? 0,
     buildMs: t1 - t0,

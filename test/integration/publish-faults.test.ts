@@ -199,6 +199,23 @@ describe('site publish through a command that fails', () => {
       lines.filter((line) => line.startsWith('delete ')),
     )
   }, 40_000)
+
+  // The retry's build found the output as the failed run's build had left it, and its publish said `changed: 0`
+  // for the edit it made live.
+  it('counts the pages a failed deploy left unsent in the publish that sends them', async () => {
+    const down = join(dir, 'host-down')
+    await writeFile(down, '')
+    await api.setEdits([{ path: '/about-us/team', find: 'Amberline', replace: 'Edited while the host was down' }])
+    await publisher.post('/hooks/pages', JSON.stringify({ pages: ['/about-us/team'] }), hookHeaders)
+    await waitUntil(async () => (await publisher.status()).publishes[0]?.ok === false, 'the command to fail', 20_000)
+    expect((await publisher.status()).publishes[0]).toMatchObject({ changed: 0, filesUploaded: 0 })
+    await rm(down)
+    await waitUntil(settled(publisher), 'the retry to succeed', 20_000)
+    const [retried] = (await publisher.status()).publishes
+    expect(retried).toMatchObject({ ok: true, changed: 1 })
+    expect(retried!.filesUploaded).toBeGreaterThan(0)
+    await api.setEdits([])
+  }, 40_000)
 })
 
 describe('site publish through a command that hangs', () => {
