@@ -306,15 +306,20 @@ describe('two builds into one output folder', () => {
     await mkdir(parent)
     const lock = join(parent, BUILD_LOCK)
     const owner = pathToFileURL(join(REPO_ROOT, 'dist/build/output/owner.js')).href
-    // each holds what it took for a second, while the others look
-    const take = `const { takeLock } = await import(${JSON.stringify(owner)})
+    // each holds what it took until all have tried (a folder of marks, one a taker): one that started late, on a
+    // busy machine, must not find the lock given up by a taker that held it for a set time
+    const take = `const { readdir, writeFile } = await import('node:fs/promises')
+      const { takeLock } = await import(${JSON.stringify(owner)})
       const refuse = { held: () => new Error('held'), failed: (why) => new Error(why) }
       if (await takeLock(process.argv[1], refuse).catch(() => undefined)) console.log('took')
-      await new Promise((resolve) => setTimeout(resolve, 1000))`
+      await writeFile(process.argv[2] + '/' + process.pid, '')
+      while ((await readdir(process.argv[2])).length < 6) await new Promise((resolve) => setTimeout(resolve, 20))`
     for (let round = 0; round < 6; round++) {
       await writeFile(lock, '4194305\n')
+      const tried = join(dir, 'stale-race-tried', String(round))
+      await mkdir(tried, { recursive: true })
       const runs = await Promise.all(
-        Array.from({ length: 6 }, () => runCommand(process.execPath, ['--input-type=module', '-e', take, lock])),
+        Array.from({ length: 6 }, () => runCommand(process.execPath, ['--input-type=module', '-e', take, lock, tried])),
       )
       expect(runs.filter((run) => run.stdout === 'took\n').length, `round ${round}`).toBe(1)
       expect(await siblings(parent)).toEqual([BUILD_LOCK])
