@@ -12,7 +12,7 @@ import type { InlineConfig } from '../config/types.js'
 import { type ErrorCode, errors, SiteError } from '../errors.js'
 import type { BuildLogger, BuildProgress, BuildResult } from '../index.js'
 import { compiledModuleUrl } from '../shared/compiled-module.js'
-import { createRenderCell, type RenderStarted, watchWorkerRenders } from './render-watch.js'
+import { createRenderCell, endEsbuildServices, type RenderStarted, watchWorkerRenders } from './render-watch.js'
 
 /** Young-generation cap of the build's isolate (see above; render workers have their own, render-pool.ts). */
 export const BUILD_WORKER_YOUNG_GENERATION_MB = 8
@@ -127,8 +127,9 @@ export function runBuildInWorker(
     const endMidRender = (error: SiteError) =>
       settle(() => {
         const out = outDir
-        worker
-          .terminate()
+        endEsbuildServices()
+          .catch(() => {})
+          .then(() => worker.terminate())
           .then(async () => {
             if (out) await (await import('../build-api.js')).removeOwnBuildLeftovers(out)
           })

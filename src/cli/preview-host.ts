@@ -6,12 +6,11 @@
  * page it was, and the server starts again on the same port with the templates as they are on disk then (the
  * request that looped gets no answer; the open tabs reconnect). A stop signal is heard whatever the worker does.
  */
-import { readdir, readFile } from 'node:fs/promises'
 import { Worker } from 'node:worker_threads'
 import { errors } from '../errors.js'
 import { compiledModuleUrl } from '../shared/compiled-module.js'
 import { fromSentError, type SentError } from './build-host.js'
-import { createRenderCell, type RenderStarted, watchWorkerRenders } from './render-watch.js'
+import { createRenderCell, endEsbuildServices, type RenderStarted, watchWorkerRenders } from './render-watch.js'
 
 /** `site preview`'s flags. */
 export interface PreviewFlags {
@@ -57,22 +56,6 @@ const WORKER_URL = compiledModuleUrl(import.meta.url, 'preview-worker.js')
 
 /** How long a render may still run after a stop signal before the worker is ended (renders take milliseconds). */
 const STOP_GRACE_MS = 1000
-
-/**
- * Ends the esbuild services this process started (on Linux, read from /proc; elsewhere nothing is done). A worker
- * ended in a render leaves its service (the preview bundler's) with nobody to answer its keep-alive, and the
- * service says so with a Go stack trace on the shared stderr as it exits; ended first, it goes quietly.
- */
-async function endEsbuildServices(): Promise<void> {
-  const tasks = await readdir('/proc/self/task').catch(() => [] as string[])
-  for (const task of tasks) {
-    const children = await readFile(`/proc/self/task/${task}/children`, 'utf8').catch(() => '')
-    for (const pid of children.split(' ').filter(Boolean)) {
-      const command = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')
-      if (/esbuild\0--service=/.test(command)) process.kill(Number(pid), 'SIGKILL')
-    }
-  }
-}
 
 /** One worker's life: it listens once `ready` resolves, and `closed` resolves once it has ended. */
 interface PreviewWorker {

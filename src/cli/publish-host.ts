@@ -4,11 +4,15 @@
  * a young-generation cap, which node takes on its command line only for the main isolate. The warm builder
  * builds again and again in that isolate; left to itself, V8 grows the main isolate's young generation to
  * 32 MB, RSS that buys a publish no speed. The main thread prints the log lines, waits for SIGINT or SIGTERM
- * and asks the worker to stop.
+ * and asks the worker to stop. With `build.renderThreads: 0` the worker renders in its own thread, watched as
+ * `site build`'s is (render-watch.ts): a render that runs past build.renderTimeoutMs stops the publisher
+ * (RENDER_TIMEOUT), and a stop signal is heard while one runs.
  */
 import { Worker } from 'node:worker_threads'
+import { errors } from '../errors.js'
 import { compiledModuleUrl } from '../shared/compiled-module.js'
 import { BUILD_WORKER_YOUNG_GENERATION_MB, fromSentError, type SentError } from './build-host.js'
+import { createRenderCell, endEsbuildServices, type RenderStarted, watchWorkerRenders } from './render-watch.js'
 
 /** What the publish worker is asked to run: `site publish`'s flags. */
 export interface PublishFlags {
@@ -25,10 +29,20 @@ export interface PublishFlags {
 export type FromPublishWorker =
   | { type: 'log'; line: string }
   | { type: 'ready'; url: string; stateDir: string; where: string; hooks: string[] }
+  | RenderStarted
   | { type: 'failed'; error: SentError }
   | { type: 'closed' }
 
 export type ToPublishWorker = { type: 'stop' }
+
+export interface PublishWorkerData {
+  flags: PublishFlags
+  /** The cell of render-watch.ts. */
+  renderCell: SharedArrayBuffer
+}
+
+/** How long a render may still run after a stop signal before the worker is ended (renders take milliseconds). */
+const STOP_GRACE_MS = 1000
 
 export interface PublishHost {
   /** The server's origin (`http://127.0.0.1:4020`). */
@@ -49,19 +63,32 @@ const WORKER_URL = compiledModuleUrl(import.meta.url, 'publish-worker.js')
 
 /** Starts the publisher in its worker; resolves once it listens, rejects with what stopped it from starting. */
 export function startPublishInWorker(flags: PublishFlags, log: (line: string) => void): Promise<PublishHost> {
+  const cell = createRenderCell()
   const worker = new Worker(WORKER_URL, {
-    workerData: flags,
+    workerData: { flags, renderCell: cell.buffer as SharedArrayBuffer } satisfies PublishWorkerData,
     resourceLimits: { maxYoungGenerationSizeMb: BUILD_WORKER_YOUNG_GENERATION_MB },
   })
+  // a worker ended in a render: its esbuild service first (see endEsbuildServices)
+  const endMidRender = () =>
+    endEsbuildServices()
+      .catch(() => {})
+      .then(() => worker.terminate())
   let onReady: (ready: Extract<FromPublishWorker, { type: 'ready' }>) => void = () => {}
   let onEnd: (error: Error) => void = () => {}
   let onClosed: () => void = () => {}
   const ended = new Promise<never>((_, reject) => {
     // whatever ended it, the worker goes: its idle sockets (the API client's, a deploy target's) would keep the process alive
     onEnd = (error) => {
+      renders.clear()
       reject(error)
       void worker.terminate()
     }
+  })
+  // what ended the worker, when the main thread did: its exit is told as that
+  let endedBy: Error | undefined
+  const renders = watchWorkerRenders(cell, ({ what, timeoutMs }) => {
+    endedBy = errors.renderTimeout(what, timeoutMs)
+    void endMidRender()
   })
   // a rejection nobody waits on yet (before `failed` is read) is not an unhandled one
   ended.catch(() => {})
@@ -72,12 +99,13 @@ export function startPublishInWorker(flags: PublishFlags, log: (line: string) =>
   worker.on('message', (message: FromPublishWorker) => {
     if (message.type === 'log') log(message.line)
     else if (message.type === 'ready') onReady(message)
+    else if (message.type === 'rendering') renders.started(message)
     else if (message.type === 'failed') onEnd(fromSentError(message.error))
     else onClosed()
   })
   worker.on('error', (error) => onEnd(error))
   worker.on('exit', (code) => {
-    onEnd(new Error(`The publisher stopped (exit code ${code})`))
+    onEnd(endedBy ?? new Error(`The publisher stopped (exit code ${code})`))
     onClosed()
   })
   return new Promise((resolve, reject) => {
@@ -91,6 +119,11 @@ export function startPublishInWorker(flags: PublishFlags, log: (line: string) =>
         failed: ended,
         async close() {
           worker.postMessage({ type: 'stop' } satisfies ToPublishWorker)
+          // a render that does not let the publisher close is ended: stopped as asked (the journal keeps its events)
+          renders.stopping(STOP_GRACE_MS, () => {
+            onClosed()
+            void endMidRender()
+          })
           try {
             // a failure while closing comes before 'closed'
             await Promise.race([closed, ended])

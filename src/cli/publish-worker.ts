@@ -15,9 +15,10 @@ import {
   startPublishServer,
 } from '../publish-api.js'
 import { toSentError } from './build-host.js'
-import type { FromPublishWorker, PublishFlags, ToPublishWorker } from './publish-host.js'
+import type { FromPublishWorker, PublishWorkerData, ToPublishWorker } from './publish-host.js'
+import { watchRenders } from './render-watch.js'
 
-async function publishHere(port: NonNullable<typeof parentPort>, flags: PublishFlags) {
+async function publishHere(port: NonNullable<typeof parentPort>, { flags, renderCell }: PublishWorkerData) {
   const send = (message: FromPublishWorker) => port.postMessage(message)
   // what it says of an error names the API by its origin only, as a build's does (config/secrets.ts)
   let redact = (text: string) => redactSecrets(text)
@@ -43,6 +44,7 @@ async function publishHere(port: NonNullable<typeof parentPort>, flags: PublishF
       port: flags.port,
       stateDir: flags.state === undefined ? undefined : resolve(flags.state),
       log: (line) => send({ type: 'log', line }),
+      renderWatch: watchRenders(new Int32Array(renderCell), send),
     })
     port.once('message', async (message: ToPublishWorker) => {
       if (message.type !== 'stop') return
@@ -60,4 +62,4 @@ async function publishHere(port: NonNullable<typeof parentPort>, flags: PublishF
   }
 }
 
-if (parentPort) await publishHere(parentPort, workerData as PublishFlags)
+if (parentPort) await publishHere(parentPort, workerData as PublishWorkerData)

@@ -7,6 +7,7 @@
  * on the cell by compare-and-exchange: a render that ends just as the main thread gives up on it waits to be ended,
  * so the worker is never ended past its renders (while a build moves its files into the output folder, say).
  */
+import { readdir, readFile } from 'node:fs/promises'
 import type { RenderWatch } from '../build-api.js'
 
 /** The cell's value once the main thread has ended the render (0: no render runs; n > 0: render n runs). */
@@ -75,5 +76,21 @@ export function watchWorkerRenders(cell: Int32Array, timedOut: (render: RenderSt
       clearTimeout(deadline)
       clearTimeout(grace)
     },
+  }
+}
+
+/**
+ * Ends the esbuild services this process started (on Linux, read from /proc; elsewhere nothing is done). A worker
+ * ended in a render leaves its service (preview's bundler, a warm builder's) with nobody to answer its keep-alive, and the
+ * service says so with a Go stack trace on the shared stderr as it exits; ended first, it goes quietly.
+ */
+export async function endEsbuildServices(): Promise<void> {
+  const tasks = await readdir('/proc/self/task').catch(() => [] as string[])
+  for (const task of tasks) {
+    const children = await readFile(`/proc/self/task/${task}/children`, 'utf8').catch(() => '')
+    for (const pid of children.split(' ').filter(Boolean)) {
+      const command = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')
+      if (/esbuild\0--service=/.test(command)) process.kill(Number(pid), 'SIGKILL')
+    }
   }
 }

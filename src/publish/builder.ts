@@ -8,6 +8,7 @@ import { createBuilder as createEngineBuilder } from '../build/builder.js'
 import type { OutputMemory } from '../build/incremental/previous.js'
 import type { BuildLogger, BuildResult } from '../build/types.js'
 import type { ResolvedConfig, ResolvedSite } from '../config/types.js'
+import type { RenderWatch } from '../render/renderer.js'
 
 export interface Builder {
   /** A build over the output folder: of the named pages (`only`: uids or paths), or of every page. */
@@ -19,9 +20,15 @@ export interface Builder {
   close(): Promise<void>
 }
 
-export function createBuilder(input: { config: ResolvedConfig; site: ResolvedSite; logger?: BuildLogger }): Builder {
-  const { config, site, logger } = input
-  const engine = createEngineBuilder({ config, site })
+export function createBuilder(input: {
+  config: ResolvedConfig
+  site: ResolvedSite
+  logger?: BuildLogger
+  /** Runs each render of the publisher's own thread (`build.renderThreads: 0`): see BuilderOptions.inlineRenderWatch. */
+  renderWatch?: RenderWatch
+}): Builder {
+  const { config, site, logger, renderWatch } = input
+  const engine = createEngineBuilder({ config, site, ...(renderWatch ? { inlineRenderWatch: renderWatch } : {}) })
   return {
     memory: engine.memory,
     prefetch: (items) => engine.prefetch(items),

@@ -13,6 +13,7 @@ import { createDeployTarget } from '../deploy/targets/index.js'
 import { errors } from '../errors.js'
 import { scanTemplates } from '../hydration/manifest.js'
 import { isInsideOrEqual, realPath } from '../project/inside.js'
+import type { RenderWatch } from '../render/renderer.js'
 import { refuseConnect } from '../serve/node-http.js'
 import { listen } from '../serve/server.js'
 import {
@@ -41,6 +42,11 @@ export interface PublishServerOptions {
   /** @default a builder that runs build() each time */
   builder?: Builder
   log: (line: string) => void
+  /**
+   * Runs each render of the server's own thread (`build.renderThreads: 0`), for a thread that can end this one
+   * (`site publish` runs the server in a worker its main thread watches, publish-host.ts).
+   */
+  renderWatch?: RenderWatch
 }
 
 export interface PublishServer {
@@ -156,7 +162,10 @@ export async function startPublishServer(options: PublishServerOptions): Promise
     : undefined
   const builder =
     options.builder ??
-    createBuilder({ config, site, logger: { info: () => {}, warn: (line) => log(`build: ${line}`) } })
+    createBuilder({
+      ...{ config, site, logger: { info: () => {}, warn: (line: string) => log(`build: ${line}`) } },
+      ...(options.renderWatch ? { renderWatch: options.renderWatch } : {}),
+    })
   const { publisher, record, start } = createPublisher({
     site: site.hostnames[0] ?? site.baseUrl ?? 'site',
     outDir,

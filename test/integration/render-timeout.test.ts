@@ -44,6 +44,8 @@ beforeAll(async () => {
     ['pool', '{ renderTimeoutMs: 1000, renderThreads: 1 }'],
     ['untimed', '{}'],
     ['publish', '{ renderTimeoutMs: 1000, renderThreads: 1 }'],
+    ['publish-inline', '{ renderTimeoutMs: 1000, renderThreads: 0 }'],
+    ['publish-inline-untimed', '{ renderThreads: 0 }'],
   ])
     await writeFile(
       join(project, `config/${name}.config.ts`),
@@ -135,6 +137,37 @@ describe('site publish with a template that never ends', () => {
     expect(res.code, res.stderr).toBe(0)
     expect(diffTrees(await readTree(out), before)).toEqual([])
   }, 90_000)
+
+  // Rendering in the thread that serves its webhooks (build.renderThreads: 0), it stopped answering for ever.
+  it('stops with RENDER_TIMEOUT when it renders in its own thread, and hears SIGTERM during the loop', async () => {
+    const { out } = await previousOutput('publish-inline')
+    const before = await readTree(out)
+    // a publisher that does not stop must not outlive the test, looping on a core of the machine
+    const publish = (config: string, state: string) => {
+      const flags = ['--config', `config/${config}.config.ts`, '--api', api.url, '--out', out]
+      const started = startSite(['publish', '--port', '0', ...flags, '--state', join(project, 'runs', state)], {
+        cwd: project,
+      })
+      onTestFinished(() => {
+        started.child.kill('SIGKILL')
+      })
+      return started
+    }
+    const timed = await publish('publish-inline', 'state-inline').done
+    expect(timed.code, timed.stderr).toBe(1)
+    expect(timed.stderr).toContain(
+      'Rendering /about-us took longer than 1000 ms (build.renderTimeoutMs) and was stopped',
+    )
+    const untimed = publish('publish-inline-untimed', 'state-untimed')
+    let stderr = ''
+    untimed.child.stderr?.on('data', (chunk) => (stderr += chunk))
+    while (!stderr.includes(LOOPING)) await new Promise((resolve) => setTimeout(resolve, 25))
+    untimed.child.kill('SIGTERM')
+    const stopped = await untimed.done
+    expect(stopped.code, stopped.stderr).toBe(0)
+    expect(stopped.stderr).not.toContain('goroutine')
+    expect(diffTrees(await readTree(out), before)).toEqual([])
+  }, 60_000)
 })
 
 describe('site preview with a template that never ends', () => {
