@@ -12,7 +12,7 @@ import type { InlineConfig } from '../config/types.js'
 import { type ErrorCode, errors, SiteError } from '../errors.js'
 import type { BuildLogger, BuildProgress, BuildResult } from '../index.js'
 import { compiledModuleUrl } from '../shared/compiled-module.js'
-import { createRenderCell, endEsbuildServices, type RenderStarted, watchWorkerRenders } from './render-watch.js'
+import { createRenderCell, endWorkerMidRender, type RenderStarted, watchWorkerRenders } from './render-watch.js'
 
 /** Young-generation cap of the build's isolate (see above; render workers have their own, render-pool.ts). */
 export const BUILD_WORKER_YOUNG_GENERATION_MB = 8
@@ -84,12 +84,6 @@ export function fromSentError(sent: SentError): Error {
 
 const WORKER_URL = compiledModuleUrl(import.meta.url, 'build-worker.js')
 
-/**
- * How long a render in the worker's own thread may still run after a stop signal before the worker is ended: the
- * signal is heard between renders, and a render takes milliseconds unless a template loops.
- */
-const STOP_GRACE_MS = 1000
-
 /** Builds in the build worker; resolves to its result, rejects with its error (as build() would). */
 export function runBuildInWorker(
   request: BuildRequest,
@@ -127,9 +121,7 @@ export function runBuildInWorker(
     const endMidRender = (error: SiteError) =>
       settle(() => {
         const out = outDir
-        endEsbuildServices()
-          .catch(() => {})
-          .then(() => worker.terminate())
+        endWorkerMidRender(worker)
           .then(async () => {
             if (out) await (await import('../build-api.js')).removeOwnBuildLeftovers(out)
           })
@@ -142,7 +134,7 @@ export function runBuildInWorker(
     const abort = () => {
       worker.postMessage({ type: 'abort', reason: io.signal.reason } satisfies ToBuildWorker)
       const signal = io.signal.reason
-      renders.stopping(STOP_GRACE_MS, () =>
+      renders.stopping(() =>
         endMidRender(errors.buildInterrupted(typeof signal === 'string' ? signal : 'an abort signal')),
       )
     }

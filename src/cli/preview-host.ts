@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads'
 import { errors } from '../errors.js'
 import { compiledModuleUrl } from '../shared/compiled-module.js'
 import { fromSentError, type SentError } from './build-host.js'
-import { createRenderCell, endEsbuildServices, type RenderStarted, watchWorkerRenders } from './render-watch.js'
+import { createRenderCell, endWorkerMidRender, type RenderStarted, watchWorkerRenders } from './render-watch.js'
 
 /** `site preview`'s flags. */
 export interface PreviewFlags {
@@ -54,9 +54,6 @@ export interface PreviewHost {
 
 const WORKER_URL = compiledModuleUrl(import.meta.url, 'preview-worker.js')
 
-/** How long a render may still run after a stop signal before the worker is ended (renders take milliseconds). */
-const STOP_GRACE_MS = 1000
-
 /** One worker's life: it listens once `ready` resolves, and `closed` resolves once it has ended. */
 interface PreviewWorker {
   ready: Promise<{ url: string; lines: string[] }>
@@ -85,13 +82,10 @@ function startWorker(
     renders.clear()
     return worker.terminate()
   }
-  // a worker ended in a render: its esbuild service first (see endEsbuildServices)
   const endMidRender = () => {
     ending = true
     renders.clear()
-    return endEsbuildServices()
-      .catch(() => {})
-      .then(() => worker.terminate())
+    return endWorkerMidRender(worker)
   }
   let fail: (error: Error) => void = () => {}
   const failed = new Promise<never>((_, reject) => {
@@ -135,7 +129,7 @@ function startWorker(
     async stop() {
       worker.postMessage({ type: 'stop' } satisfies ToPreviewWorker)
       // a render that does not let the server close is ended
-      renders.stopping(STOP_GRACE_MS, () => void endMidRender())
+      renders.stopping(() => void endMidRender())
       await closed
       ending = true
       renders.clear()

@@ -12,7 +12,7 @@ import { Worker } from 'node:worker_threads'
 import { errors } from '../errors.js'
 import { compiledModuleUrl } from '../shared/compiled-module.js'
 import { BUILD_WORKER_YOUNG_GENERATION_MB, fromSentError, type SentError } from './build-host.js'
-import { createRenderCell, endEsbuildServices, type RenderStarted, watchWorkerRenders } from './render-watch.js'
+import { createRenderCell, endWorkerMidRender, type RenderStarted, watchWorkerRenders } from './render-watch.js'
 
 /** What the publish worker is asked to run: `site publish`'s flags. */
 export interface PublishFlags {
@@ -41,9 +41,6 @@ export interface PublishWorkerData {
   renderCell: SharedArrayBuffer
 }
 
-/** How long a render may still run after a stop signal before the worker is ended (renders take milliseconds). */
-const STOP_GRACE_MS = 1000
-
 export interface PublishHost {
   /** The server's origin (`http://127.0.0.1:4020`). */
   url: string
@@ -68,11 +65,6 @@ export function startPublishInWorker(flags: PublishFlags, log: (line: string) =>
     workerData: { flags, renderCell: cell.buffer as SharedArrayBuffer } satisfies PublishWorkerData,
     resourceLimits: { maxYoungGenerationSizeMb: BUILD_WORKER_YOUNG_GENERATION_MB },
   })
-  // a worker ended in a render: its esbuild service first (see endEsbuildServices)
-  const endMidRender = () =>
-    endEsbuildServices()
-      .catch(() => {})
-      .then(() => worker.terminate())
   let onReady: (ready: Extract<FromPublishWorker, { type: 'ready' }>) => void = () => {}
   let onEnd: (error: Error) => void = () => {}
   let onClosed: () => void = () => {}
@@ -88,7 +80,7 @@ export function startPublishInWorker(flags: PublishFlags, log: (line: string) =>
   let endedBy: Error | undefined
   const renders = watchWorkerRenders(cell, ({ what, timeoutMs }) => {
     endedBy = errors.renderTimeout(what, timeoutMs)
-    void endMidRender()
+    void endWorkerMidRender(worker)
   })
   // a rejection nobody waits on yet (before `failed` is read) is not an unhandled one
   ended.catch(() => {})
@@ -120,9 +112,9 @@ export function startPublishInWorker(flags: PublishFlags, log: (line: string) =>
         async close() {
           worker.postMessage({ type: 'stop' } satisfies ToPublishWorker)
           // a render that does not let the publisher close is ended: stopped as asked (the journal keeps its events)
-          renders.stopping(STOP_GRACE_MS, () => {
+          renders.stopping(() => {
             onClosed()
-            void endMidRender()
+            void endWorkerMidRender(worker)
           })
           try {
             // a failure while closing comes before 'closed'

@@ -1,6 +1,7 @@
 /**
  * A render in a worker's own thread (`site build`'s build worker rendering a small site, or with
- * `build.renderThreads: 0`; `site preview`'s server), watched from the main thread: a template caught in a loop
+ * `build.renderThreads: 0`; `site publish`'s worker with `renderThreads: 0`; `site preview`'s server), watched
+ * from the main thread: a template caught in a loop
  * holds the thread it renders in, which then hears neither its own timers nor a stop signal. The worker says which
  * render it starts and keeps that render's number in a cell both threads share; the main thread ends the worker when
  * that render has run for its time limit, or still runs a moment after a stop signal. Who ends a render is settled
@@ -8,7 +9,14 @@
  * so the worker is never ended past its renders (while a build moves its files into the output folder, say).
  */
 import { readdir, readFile } from 'node:fs/promises'
+import type { Worker } from 'node:worker_threads'
 import type { RenderWatch } from '../build-api.js'
+
+/**
+ * How long a render may still run after a stop signal before its worker is ended: the signal is heard between
+ * renders, and a render takes milliseconds unless a template loops.
+ */
+const STOP_GRACE_MS = 1000
 
 /** The cell's value once the main thread has ended the render (0: no render runs; n > 0: render n runs). */
 const RENDER_ENDED = -1
@@ -52,8 +60,8 @@ function endRender(cell: Int32Array, render?: number): boolean {
 export interface RenderWatcher {
   /** The worker started a render: `timedOut` is called if it still runs `timeoutMs` from now (the worker must be ended). */
   started(render: RenderStarted): void
-  /** A stop was asked: `stuck` is called if a render still runs `graceMs` from now (the worker must be ended). */
-  stopping(graceMs: number, stuck: () => void): void
+  /** A stop was asked: `stuck` is called if a render still runs a second from now (the worker must be ended). */
+  stopping(stuck: () => void): void
   clear(): void
 }
 
@@ -67,10 +75,10 @@ export function watchWorkerRenders(cell: Int32Array, timedOut: (render: RenderSt
         if (endRender(cell, render.render)) timedOut(render)
       }, render.timeoutMs)
     },
-    stopping(graceMs, stuck) {
+    stopping(stuck) {
       grace ??= setTimeout(() => {
         if (endRender(cell)) stuck()
-      }, graceMs)
+      }, STOP_GRACE_MS)
     },
     clear() {
       clearTimeout(deadline)
@@ -80,11 +88,20 @@ export function watchWorkerRenders(cell: Int32Array, timedOut: (render: RenderSt
 }
 
 /**
- * Ends the esbuild services this process started (on Linux, read from /proc; elsewhere nothing is done). A worker
- * ended in a render leaves its service (preview's bundler, a warm builder's) with nobody to answer its keep-alive, and the
- * service says so with a Go stack trace on the shared stderr as it exits; ended first, it goes quietly.
+ * Ends a worker whose render the main thread took as ended, its esbuild service first (endEsbuildServices);
+ * resolves once it has ended.
  */
-export async function endEsbuildServices(): Promise<void> {
+export const endWorkerMidRender = (worker: Worker): Promise<unknown> =>
+  endEsbuildServices()
+    .catch(() => {})
+    .then(() => worker.terminate())
+
+/**
+ * Ends the esbuild services this process started (on Linux, read from /proc; elsewhere nothing is done). A worker
+ * ended in a render leaves its service (preview's bundler, a warm builder's) with nobody to answer its keep-alive,
+ * and the service says so with a Go stack trace on the shared stderr as it exits; ended first, it goes quietly.
+ */
+async function endEsbuildServices(): Promise<void> {
   const tasks = await readdir('/proc/self/task').catch(() => [] as string[])
   for (const task of tasks) {
     const children = await readFile(`/proc/self/task/${task}/children`, 'utf8').catch(() => '')
