@@ -2,8 +2,9 @@
  * A template caught in an endless loop: `site build` ends the render once it has run for `build.renderTimeoutMs`
  * and stops with RENDER_TIMEOUT naming the page (exit 1), the output folder as it was and nothing left beside it,
  * whether the page renders in the build's own thread (a small site) or in a render worker; a stop signal ends
- * such a build at once rather than never. A publisher fails that publish and tries again; `site preview` ends the
- * render, starts its server again and takes a fix. The real CLI, a project whose layout loops on one page.
+ * such a build at once rather than never. A publisher fails that publish and tries again (or stops, rendering in
+ * its own thread); `site preview` ends the render, starts its server again and takes a fix. The real CLI, a project
+ * whose layout loops on one page.
  */
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -19,8 +20,7 @@ const LOOPING = 'layout loops on /about-us'
 
 let api: DemoApi
 let project: string
-/** The layout with the loop, and as it was. */
-let looping: string
+/** The layout as it was, without the loop. */
 let original: string
 
 beforeAll(async () => {
@@ -32,7 +32,7 @@ beforeAll(async () => {
   original = await readFile(layout, 'utf8')
   const start = 'export default function DefaultLayout({ content, page }: LayoutProps) {\n'
   expect(original).toContain(start)
-  looping = original.replace(
+  const looping = original.replace(
     start,
     `${start}  if (page.slug === '/about-us') {\n    console.error(${JSON.stringify(LOOPING)})\n    for (;;) {}\n  }\n`,
   )
