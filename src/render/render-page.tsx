@@ -5,8 +5,10 @@
  */
 import { renderToString } from 'react-dom/server'
 import { messageOf, SiteError } from '../errors.js'
+import { TEMPLATE_LAYOUT } from '../hydration/manifest.js'
 import { buildHead, getBodyClass } from '../runtime/head.js'
 import { getHtmlAttrs, type RenderTrace, SiteApp } from '../runtime/index.js'
+import { findLayout, pascalCase } from '../runtime/names.js'
 import type { DataProblem, RenderResult, RenderState, TemplateRegistry } from '../shared/contract.js'
 
 /** Give up after skipping this many throwing elements: beyond that the templates are broken, not the data. */
@@ -34,6 +36,37 @@ function firstSuspended(state: RenderState, registry: TemplateRegistry, skip: Re
   return trace.suspended?.[0]
 }
 
+/** A template that renders nothing, put in the place of one to see whether the page still suspends. */
+const Nothing = () => null
+
+/**
+ * Which of the page's own templates (Header, Footer, ErrorPage, its layout) suspends when no element does: each
+ * left out in turn, the one without which the page renders. Named by its file under the project, without extension.
+ */
+function suspendingTemplate(state: RenderState, registry: TemplateRegistry, skip: ReadonlySet<number>) {
+  const backendLayout = state.page?.appearance?.backendLayout
+  // the layout's registry key, as findLayout reads it (Default when the page names none, or one with no template)
+  const named = typeof backendLayout === 'string' && backendLayout !== '' ? pascalCase(backendLayout) : 'Default'
+  const layout = findLayout(registry, backendLayout) ? named : 'Default'
+  const without: Array<[string, TemplateRegistry]> = [
+    ...TEMPLATE_LAYOUT.singles.map((name): [string, TemplateRegistry] => [
+      `${TEMPLATE_LAYOUT.dir}/${name}`,
+      { ...registry, [name]: Nothing },
+    ]),
+    [`${TEMPLATE_LAYOUT.layouts}/${layout}`, { ...registry, layouts: { ...registry.layouts, [layout]: Nothing } }],
+  ]
+  return without.find(([, candidate]) => {
+    try {
+      renderToString(
+        <SiteApp state={state} registry={candidate} problems={[]} trace={{ stack: [], skip, fallbacks: [] }} />,
+      )
+      return true
+    } catch {
+      return false
+    }
+  })?.[0]
+}
+
 export function renderPage(state: RenderState, registry: TemplateRegistry): RenderResult {
   const skip = new Set<number>()
   const skipped: DataProblem[] = []
@@ -57,7 +90,10 @@ export function renderPage(state: RenderState, registry: TemplateRegistry): Rend
       const at = whereThrown(registry, error)
       const thrown = suspended ? SUSPENDED : `${messageOf(error)}${at ? ` (at ${at})` : ''}`
       if (!failed || skip.has(failed.id) || skip.size >= MAX_SKIPPED_ELEMENTS) {
-        throw new SiteError('RENDER_FAILED', `Rendering ${state.path} failed: ${thrown}`, { cause: error, status: 500 })
+        // no element suspends: the header, the footer or the layout does, and its file is what to name
+        const template = suspended && !failed ? suspendingTemplate(state, registry, skip) : undefined
+        const why = template ? `${template}: ${thrown}` : thrown
+        throw new SiteError('RENDER_FAILED', `Rendering ${state.path} failed: ${why}`, { cause: error, status: 500 })
       }
       skip.add(failed.id)
       skipped.push({

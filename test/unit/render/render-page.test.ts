@@ -282,14 +282,37 @@ describe('failures never crash a render', () => {
     ])
   })
 
-  it('names an async component under the chrome in words an author can act on', () => {
+  // It said why, but not in which template: the author searched the header, the footer and every layout.
+  it('names the template outside the elements that renders an async component, in words an author can act on', () => {
     async function Clock() {
       return null
     }
-    const awaiting: TemplateRegistry = { ...registry, Footer: () => createElement(Clock) }
-    expect(() => renderPage(makeState({ page: makePage([]) }), awaiting)).toThrow(
-      'Rendering / failed: a component it renders is async or waits for a promise (a page renders at once: nothing can be awaited while it renders)',
+    const page = makePage([])
+    const why =
+      'a component it renders is async or waits for a promise (a page renders at once: nothing can be awaited while it renders)'
+    const cases: Array<[TemplateRegistry, string]> = [
+      [{ ...registry, Footer: () => createElement(Clock) }, 'templates/Footer'],
+      [{ ...registry, Header: () => createElement(Clock) }, 'templates/Header'],
+      [
+        { ...registry, layouts: { ...registry.layouts, Default: () => createElement(Clock) } },
+        'templates/layouts/Default',
+      ],
+    ]
+    for (const [awaiting, file] of cases)
+      expect(() => renderPage(makeState({ page }), awaiting)).toThrow(`Rendering / failed: ${file}: ${why}`)
+    // a page of another layout (its backend layout `two_columns`) names that one
+    const twoColumns = makePage([], { appearance: { layout: 'layout-0', backendLayout: 'two_columns' } })
+    const awaitingLayout = { ...registry, layouts: { ...registry.layouts, TwoColumns: () => createElement(Clock) } }
+    expect(() => renderPage(makeState({ page: twoColumns }), awaitingLayout)).toThrow(
+      `Rendering / failed: templates/layouts/TwoColumns: ${why}`,
     )
+    // two of them: no one template to name, and the reason all the same
+    const both: TemplateRegistry = {
+      ...registry,
+      Header: () => createElement(Clock),
+      Footer: () => createElement(Clock),
+    }
+    expect(() => renderPage(makeState({ page }), both)).toThrow(`Rendering / failed: ${why}`)
   })
 
   it('fails with RENDER_FAILED when the chrome itself throws', () => {
