@@ -150,11 +150,18 @@ export async function startPreviewInWorker(
   failed.catch(() => {})
   let current: PreviewWorker
   let port = flags.port
+  // the first worker to listen: one ended in a render before it said so (a request while its watcher started) is
+  // followed by the next
+  let listening: (ready: { url: string; lines: string[] }) => void = () => {}
+  const firstReady = new Promise<{ url: string; lines: string[] }>((resolve) => {
+    listening = resolve
+  })
   const start = (): PreviewWorker => {
     const started = startWorker({ ...flags, port }, { ...io, renderEnded })
     started.failed.catch((error: unknown) => {
       if (started === current) failHost(error)
     })
+    started.ready.then(listening, () => {})
     return started
   }
   // the server starts again where it listened, with the templates as they are now
@@ -164,7 +171,7 @@ export async function startPreviewInWorker(
     current.ready.then(() => io.log('preview: started again'), failHost)
   }
   current = start()
-  const { url, lines } = await current.ready
+  const { url, lines } = await Promise.race([firstReady, failed])
   port = Number(new URL(url).port)
   return {
     url,
