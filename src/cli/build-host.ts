@@ -107,27 +107,32 @@ export function runBuildInWorker(
       resourceLimits: { maxYoungGenerationSizeMb: BUILD_WORKER_YOUNG_GENERATION_MB },
     })
     let settled = false
-    // The worker is ended once it has answered (an API client's idle sockets must not keep it alive).
-    const settle = (done: () => void) => {
+    // The worker is ended once it has answered (an API client's idle sockets must not keep it alive), by `end`.
+    const settle = (
+      done: (ended: Promise<unknown>) => void,
+      end: () => Promise<unknown> = () => worker.terminate(),
+    ) => {
       if (settled) return
       settled = true
       io.signal.removeEventListener('abort', abort)
       renders.clear()
-      void worker.terminate()
-      done()
+      done(end())
     }
     let outDir: string | undefined
     // A worker ended in a render leaves what a stopped build removes (its temporary folder, its lock): removed here.
     const endMidRender = (error: SiteError) =>
-      settle(() => {
-        const out = outDir
-        endWorkerMidRender(worker)
-          .then(async () => {
-            if (out) await (await import('../build-api.js')).removeOwnBuildLeftovers(out)
-          })
-          .catch(() => {})
-          .finally(() => reject(error))
-      })
+      settle(
+        (ended) => {
+          const out = outDir
+          ended
+            .then(async () => {
+              if (out) await (await import('../build-api.js')).removeOwnBuildLeftovers(out)
+            })
+            .catch(() => {})
+            .finally(() => reject(error))
+        },
+        () => endWorkerMidRender(worker),
+      )
     const renders = watchWorkerRenders(cell, ({ what, timeoutMs }) =>
       endMidRender(errors.renderTimeout(what, timeoutMs)),
     )

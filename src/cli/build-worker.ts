@@ -24,8 +24,7 @@ function untilStopped<T>(loading: Promise<T>, signal: AbortSignal): Promise<T> {
   })
 }
 
-async function buildHere(port: NonNullable<typeof parentPort>, data: BuildWorkerData) {
-  const { request, pageProgress } = data
+async function buildHere(port: NonNullable<typeof parentPort>, { request, pageProgress, renderCell }: BuildWorkerData) {
   const send = (message: FromBuildWorker) => port.postMessage(message)
   const controller = new AbortController()
   port.on('message', (message: ToBuildWorker) => {
@@ -78,7 +77,7 @@ async function buildHere(port: NonNullable<typeof parentPort>, data: BuildWorker
     // a one-shot use of a builder: one build, then its workers and connections are released
     const builder = createBuilder({
       ...{ config, site, warm: false },
-      inlineRenderWatch: watchRenders(new Int32Array(data.renderCell), send),
+      inlineRenderWatch: watchRenders(new Int32Array(renderCell), send),
     })
     try {
       const result = await builder

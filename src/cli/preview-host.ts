@@ -75,14 +75,10 @@ function startWorker(
   const worker = new Worker(WORKER_URL, {
     workerData: { flags, renderCell: cell.buffer as SharedArrayBuffer } satisfies PreviewWorkerData,
   })
-  // once the worker is being ended (by its render, a failure or a stop), nothing it says or does counts
+  // once the worker is being ended (by its render, a failure or a stop), nothing it says or does counts; it is the
+  // only preview worker while it runs, so its esbuild service is the one endWorkerMidRender ends
   let ending = false
   const end = () => {
-    ending = true
-    renders.clear()
-    return worker.terminate()
-  }
-  const endMidRender = () => {
     ending = true
     renders.clear()
     return endWorkerMidRender(worker)
@@ -98,7 +94,7 @@ function startWorker(
   failed.catch(() => {}) // read by whoever waits on this worker; never unhandled
   const renders = watchWorkerRenders(cell, (render) => {
     if (ending) return
-    void endMidRender().then(() => io.renderEnded(render))
+    void end().then(() => io.renderEnded(render))
   })
   let onReady: (ready: { url: string; lines: string[] }) => void = () => {}
   const ready = new Promise<{ url: string; lines: string[] }>((resolve, reject) => {
@@ -129,11 +125,9 @@ function startWorker(
     async stop() {
       worker.postMessage({ type: 'stop' } satisfies ToPreviewWorker)
       // a render that does not let the server close is ended
-      renders.stopping(() => void endMidRender())
+      renders.stopping(() => void end())
       await closed
-      ending = true
-      renders.clear()
-      await worker.terminate()
+      await end()
     },
   }
 }

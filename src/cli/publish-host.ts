@@ -76,8 +76,8 @@ export function startPublishInWorker(flags: PublishFlags, log: (line: string) =>
       void worker.terminate()
     }
   })
-  // what ended the worker, when the main thread did: its exit is told as that
-  let endedBy: Error | undefined
+  // what ended the worker, when the main thread did: its exit is told as that (a stop asked for is no failure)
+  let endedBy: Error | 'stop' | undefined
   const renders = watchWorkerRenders(cell, ({ what, timeoutMs }) => {
     endedBy = errors.renderTimeout(what, timeoutMs)
     void endWorkerMidRender(worker)
@@ -97,7 +97,8 @@ export function startPublishInWorker(flags: PublishFlags, log: (line: string) =>
   })
   worker.on('error', (error) => onEnd(error))
   worker.on('exit', (code) => {
-    onEnd(endedBy ?? new Error(`The publisher stopped (exit code ${code})`))
+    if (endedBy === 'stop') renders.clear()
+    else onEnd(endedBy ?? new Error(`The publisher stopped (exit code ${code})`))
     onClosed()
   })
   return new Promise((resolve, reject) => {
@@ -113,7 +114,7 @@ export function startPublishInWorker(flags: PublishFlags, log: (line: string) =>
           worker.postMessage({ type: 'stop' } satisfies ToPublishWorker)
           // a render that does not let the publisher close is ended: stopped as asked (the journal keeps its events)
           renders.stopping(() => {
-            onClosed()
+            endedBy = 'stop'
             void endWorkerMidRender(worker)
           })
           try {

@@ -8,7 +8,7 @@ import { messageOf, SiteError } from '../errors.js'
 import { TEMPLATE_LAYOUT } from '../hydration/manifest.js'
 import { buildHead, getBodyClass } from '../runtime/head.js'
 import { getHtmlAttrs, type RenderTrace, SiteApp } from '../runtime/index.js'
-import { findLayout, pascalCase } from '../runtime/names.js'
+import { resolveLayout } from '../runtime/names.js'
 import type { DataProblem, RenderResult, RenderState, TemplateRegistry } from '../shared/contract.js'
 
 /** Give up after skipping this many throwing elements: beyond that the templates are broken, not the data. */
@@ -44,10 +44,9 @@ const Nothing = () => null
  * left out in turn, the one without which the page renders. Named by its file under the project, without extension.
  */
 function suspendingTemplate(state: RenderState, registry: TemplateRegistry, skip: ReadonlySet<number>) {
-  const backendLayout = state.page?.appearance?.backendLayout
-  // the layout's registry key, as findLayout reads it (Default when the page names none, or one with no template)
-  const named = typeof backendLayout === 'string' && backendLayout !== '' ? pascalCase(backendLayout) : 'Default'
-  const layout = findLayout(registry, backendLayout) ? named : 'Default'
+  // the registry key of the layout the page renders with
+  const rendered = resolveLayout(registry, state.page?.appearance?.backendLayout)
+  const layout = Object.keys(registry.layouts).find((key) => registry.layouts[key] === rendered) ?? 'Default'
   const without: Array<[string, TemplateRegistry]> = [
     ...TEMPLATE_LAYOUT.singles.map((name): [string, TemplateRegistry] => [
       `${TEMPLATE_LAYOUT.dir}/${name}`,
